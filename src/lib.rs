@@ -1,0 +1,1 @@
+//! devprojex: read-only project inspection and context packing for coding agents.
