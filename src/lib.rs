@@ -1,1 +1,18 @@
 //! devprojex: read-only project inspection and context packing for coding agents.
+//!
+//! The library is the engine shared by the CLI (`cli`) and the MCP server (`mcp`); see
+//! `ARCHITECTURE.md` for the pipeline and where to change what.
+#![deny(unsafe_code)]
+
+pub mod cli;
+pub mod content;
+pub mod engine;
+pub mod error;
+pub mod gitstate;
+pub mod mcp;
+pub mod profile;
+#[allow(unsafe_code)]
+pub mod project;
+pub mod render;
+pub mod select;
+pub mod tokens;

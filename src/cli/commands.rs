@@ -1,0 +1,354 @@
+//! The offline subcommands: tree, analyze, pack, search, scan.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{AnalyzeArgs, AnalyzeFormat, PackArgs, ScanArgs, ScanFormat, SearchArgs, TreeArgs};
+use crate::engine::{
+    Engine, Hooks, ProgressEvent, SearchOptions, SearchStop, limits, withheld_notice,
+};
+use crate::error::{DpxError, Result, codes};
+use crate::project::ProjectRoot;
+use crate::select::SelectionWarnings;
+
+/// Print an error as one line on stderr.
+pub fn print_error(err: &DpxError) {
+    eprintln!("error: {err}");
+}
+
+fn open_root(path: &Path) -> Result<ProjectRoot> {
+    ProjectRoot::open(path).map_err(|err| DpxError::invalid_arguments(err.message))
+}
+
+fn print_warnings(warnings: &SelectionWarnings) {
+    for line in warnings.messages() {
+        eprintln!("warning: {line}");
+    }
+}
+
+fn stdout_error(err: std::io::Error) -> DpxError {
+    DpxError::new(
+        codes::OUTPUT_FAILED,
+        format!("writing to stdout failed: {err}"),
+    )
+}
+
+fn write_stdout(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`| head`) is a normal way to stop reading.
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(err) => Err(stdout_error(err)),
+    }
+}
+
+pub fn tree(args: TreeArgs) -> Result<ExitCode> {
+    let root = open_root(&args.path)?;
+    let engine = Engine::new(args.selection.engine_config());
+    let mut request = args.selection.request();
+    request.format = args.format.into();
+    request.max_depth = args.max_depth.map(|d| d as usize);
+    let (rendered, warnings) = engine.tree(&root, &request, args.max_lines.map(|n| n as usize))?;
+    write_stdout(&rendered.text)?;
+    print_warnings(&warnings);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A stderr progress bar that appears only on a terminal and only after a moment.
+struct TerminalProgress {
+    started: Instant,
+    bar: Mutex<Option<ProgressBar>>,
+    enabled: bool,
+}
+
+impl TerminalProgress {
+    fn new() -> Self {
+        Self {
+            started: Instant::now(),
+            bar: Mutex::new(None),
+            enabled: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn update(&self, event: ProgressEvent) {
+        if !self.enabled || self.started.elapsed() < Duration::from_millis(400) {
+            return;
+        }
+        let Ok(mut slot) = self.bar.lock() else {
+            return;
+        };
+        let bar = slot.get_or_insert_with(|| {
+            let bar = ProgressBar::new(event.total.max(1));
+            bar.set_style(
+                ProgressStyle::with_template("{msg:>14} [{bar:30}] {pos}/{len} files")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        bar.set_message(event.phase);
+        bar.set_length(event.total.max(1));
+        bar.set_position(event.done);
+    }
+
+    fn finish(&self) {
+        if let Ok(mut slot) = self.bar.lock() {
+            if let Some(bar) = slot.take() {
+                bar.finish_and_clear();
+            }
+        }
+    }
+}
+
+pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
+    let root = open_root(&args.path)?;
+    let engine = Engine::new(args.selection.engine_config());
+    let mut request = args.selection.request();
+    request.detail = args.detail.map(Into::into);
+    request.top_files = Some(args.top_files as usize);
+    let progress = TerminalProgress::new();
+    let report = |event: ProgressEvent| progress.update(event);
+    let analysis = engine.analyze(
+        &root,
+        &request,
+        Hooks {
+            progress: Some(&report),
+            cancelled: None,
+        },
+    );
+    progress.finish();
+    let analysis = analysis?;
+    match args.format {
+        AnalyzeFormat::Json => {
+            let mut text = serde_json::to_string_pretty(&analysis)
+                .map_err(|e| DpxError::new(codes::OUTPUT_FAILED, e.to_string()))?;
+            text.push('\n');
+            write_stdout(&text)?;
+            for warning in &analysis.warnings {
+                eprintln!("warning: {warning}");
+            }
+        }
+        AnalyzeFormat::Table => {
+            let mut out = String::new();
+            out.push_str(&format!("Project:     {}\n", analysis.project));
+            out.push_str(&format!(
+                "Profile:     {}    Detail: {}\n",
+                analysis.profile, analysis.detail
+            ));
+            out.push_str(&format!(
+                "Files:       {} ({} text, {} binary, {} withheld, {} unreadable) in {} folders\n",
+                analysis.files,
+                analysis.text_files,
+                analysis.binary_files,
+                analysis.withheld_files,
+                analysis.unreadable_files,
+                analysis.folders
+            ));
+            out.push_str(&format!("Bytes:       {}\n", analysis.bytes));
+            out.push_str(&format!("Characters:  {}\n", analysis.characters));
+            out.push_str(&format!(
+                "Tokens:      {}{}\n",
+                analysis.tokens,
+                if analysis.metrics_estimated {
+                    " (partly estimated)"
+                } else {
+                    ""
+                }
+            ));
+            out.push_str(&format!("Lines:       {}\n", analysis.lines));
+            out.push_str(&format!("Redactions:  {}\n", analysis.redactions));
+            if !analysis.largest_files.is_empty() {
+                out.push_str("\nLargest files by tokens:\n");
+                let width = analysis
+                    .largest_files
+                    .iter()
+                    .map(|f| f.tokens.to_string().len())
+                    .max()
+                    .unwrap_or(1);
+                for file in &analysis.largest_files {
+                    out.push_str(&format!(
+                        "  {:>width$}  {}\n",
+                        file.tokens,
+                        crate::render::escape::text_line(&file.path)
+                    ));
+                }
+            }
+            if !analysis.extensions.is_empty() {
+                out.push_str("\nBy extension:\n  extension       files      tokens       lines\n");
+                for ext in &analysis.extensions {
+                    out.push_str(&format!(
+                        "  {:<12} {:>8} {:>11} {:>11}\n",
+                        ext.extension, ext.files, ext.tokens, ext.lines
+                    ));
+                }
+            }
+            write_stdout(&out)?;
+            for warning in &analysis.warnings {
+                eprintln!("warning: {warning}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn pack(args: PackArgs) -> Result<ExitCode> {
+    let root = open_root(&args.path)?;
+    let engine = Engine::new(args.selection.engine_config());
+    let mut request = args.selection.request();
+    request.detail = args.detail.map(Into::into);
+    request.max_tokens = args.max_tokens;
+    request.view = args.view.into();
+    request.format = args.format.into();
+    let outcome = match &args.output {
+        Some(path) => {
+            // Atomic replace: write a temp file beside the target, then rename over it.
+            let dir = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let temp = tempfile::NamedTempFile::new_in(dir).map_err(|err| {
+                DpxError::new(
+                    codes::OUTPUT_FAILED,
+                    format!("cannot create a file in '{}': {err}", dir.display()),
+                )
+            })?;
+            let writer = std::io::BufWriter::with_capacity(256 * 1024, temp);
+            let (outcome, writer) = engine.pack(&root, &request, writer, Hooks::default())?;
+            let temp = writer.into_inner().map_err(|err| {
+                DpxError::new(
+                    codes::OUTPUT_FAILED,
+                    format!("writing '{}' failed: {}", path.display(), err.error()),
+                )
+            })?;
+            temp.as_file().sync_all().map_err(|err| {
+                DpxError::new(
+                    codes::OUTPUT_FAILED,
+                    format!("syncing '{}' failed: {err}", path.display()),
+                )
+            })?;
+            temp.persist(path).map_err(|err| {
+                DpxError::new(
+                    codes::OUTPUT_FAILED,
+                    format!("replacing '{}' failed: {}", path.display(), err.error),
+                )
+            })?;
+            outcome
+        }
+        None => {
+            let stdout = std::io::stdout().lock();
+            let writer = std::io::BufWriter::with_capacity(256 * 1024, stdout);
+            match engine.pack(&root, &request, writer, Hooks::default()) {
+                Ok((outcome, _)) => outcome,
+                Err(err)
+                    if err.code == codes::OUTPUT_FAILED && err.message.contains("Broken pipe") =>
+                {
+                    return Ok(ExitCode::SUCCESS);
+                }
+                Err(err) => return Err(err),
+            }
+        }
+    };
+    print_warnings(&outcome.warnings);
+    if outcome.withheld_files > 0 {
+        eprintln!("warning: {}", withheld_notice(outcome.withheld_files));
+    }
+    if let Some(budget) = &outcome.budget {
+        eprint!("{}", budget.to_text());
+    }
+    if let Some(path) = &args.output {
+        eprintln!(
+            "Wrote {} ({} files, {} estimated tokens in the selection).",
+            path.display(),
+            outcome
+                .budget
+                .as_ref()
+                .map(|b| b.included_files)
+                .unwrap_or(outcome.metrics.text_files),
+            outcome.metrics.tokens
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn search(args: SearchArgs) -> Result<ExitCode> {
+    let root = open_root(&args.path)?;
+    let engine = Engine::new(args.selection.engine_config());
+    let request = args.selection.request();
+    let options = SearchOptions {
+        pattern: args.pattern.clone(),
+        ignore_case: !args.case_sensitive,
+        context_lines: args.context_lines as usize,
+        max_results: args.max_results as usize,
+        deadline: Duration::from_secs(limits::SEARCH_DEADLINE_SECS),
+    };
+    let outcome = engine.search(&root, &request, &options, Hooks::default())?;
+    write_stdout(&outcome.text)?;
+    print_warnings(&outcome.warnings);
+    if outcome.withheld_files > 0 {
+        eprintln!(
+            "warning: {}",
+            withheld_notice(outcome.withheld_files as u64)
+        );
+    }
+    match outcome.stopped {
+        Some(SearchStop::MaxResults) => eprintln!(
+            "[Search truncated: stopped at {} matching lines (--max-results). Narrow with --paths or --include-patterns, or refine the pattern.]",
+            outcome.matches
+        ),
+        Some(SearchStop::Deadline) => eprintln!(
+            "[Search truncated: the {}-second time limit was reached after {} files. Narrow with --paths or --include-patterns.]",
+            limits::SEARCH_DEADLINE_SECS,
+            outcome.searched_files
+        ),
+        None => {}
+    }
+    Ok(if outcome.matches > 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+pub fn scan(args: ScanArgs) -> Result<ExitCode> {
+    let root = open_root(&args.path)?;
+    let engine = Engine::new(args.selection.engine_config());
+    let request = args.selection.request();
+    let (findings, selection) = engine.scan(&root, &request)?;
+    match args.format {
+        ScanFormat::Json => {
+            let body = serde_json::json!({ "project": root.address, "files": selection.file_count(), "findings": findings });
+            write_stdout(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(&body).unwrap_or_default()
+            ))?;
+        }
+        ScanFormat::Text => {
+            let mut out = String::new();
+            for finding in &findings {
+                out.push_str(&format!(
+                    "{}:{}: {}\n",
+                    crate::render::escape::text_line(&finding.path),
+                    finding.line,
+                    finding.rule_id
+                ));
+            }
+            write_stdout(&out)?;
+            eprintln!(
+                "{} secrets found in {} files scanned.",
+                findings.len(),
+                selection.file_count()
+            );
+        }
+    }
+    print_warnings(&selection.warnings);
+    Ok(if findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

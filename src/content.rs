@@ -1,0 +1,165 @@
+//! Reading one file's content: open inside the root jail, decode, redact, reduce.
+//!
+//! Order matters: redaction runs on the original text, before any detail transform, so a
+//! secret inside a comment is never exposed by a transform and finding lines stay meaningful.
+
+use std::io::Read;
+use std::sync::Arc;
+
+use devprojex_detail::Detail;
+use devprojex_redact::{INSPECTION_LIMIT_BYTES, Redactor, decode_lossy};
+
+use crate::error::{DpxError, Result, codes};
+use crate::project::{ProjectRoot, open_file_in_root};
+use crate::select::Entry;
+
+/// What happened to a file's content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Content {
+    /// Redacted (and possibly reduced) text.
+    Text(TextContent),
+    /// Binary files are listed but never shown.
+    Binary,
+    /// Larger than the 16 MiB inspection boundary: not inspected, so never returned.
+    Withheld,
+    /// Could not be opened or read (or failed the handle check); counted as a warning.
+    Unreadable,
+}
+
+/// Redacted text and what it costs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextContent {
+    pub text: String,
+    pub characters: u64,
+    pub tokens: u64,
+    pub lines: u64,
+    /// Secrets (and private data, when hidden) replaced in this file.
+    pub redactions: usize,
+}
+
+impl TextContent {
+    pub fn new(text: String, redactions: usize) -> Self {
+        let characters = text.chars().count() as u64;
+        Self {
+            characters,
+            tokens: crate::tokens::estimate_chars(characters),
+            lines: count_lines(&text),
+            text,
+            redactions,
+        }
+    }
+}
+
+/// Lines as a reader counts them: a trailing newline does not start a new line.
+pub fn count_lines(text: &str) -> u64 {
+    if text.is_empty() {
+        return 0;
+    }
+    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
+    if text.ends_with('\n') {
+        newlines
+    } else {
+        newlines + 1
+    }
+}
+
+/// The content stage: shared across threads.
+#[derive(Debug, Clone)]
+pub struct ContentPipeline {
+    pub redactor: Arc<Redactor>,
+    pub detail: Detail,
+}
+
+impl ContentPipeline {
+    /// Load, redact and transform one selected file.
+    pub fn load(&self, root: &ProjectRoot, entry: &Entry) -> Content {
+        if entry.binary {
+            return Content::Binary;
+        }
+        match read_inspectable(root, &entry.absolute) {
+            Ok(Raw::Bytes(bytes)) => {
+                if memchr::memchr(0, &bytes).is_some() {
+                    return Content::Binary;
+                }
+                let decoded = decode_lossy(&bytes);
+                let redacted = self.redactor.redact(&decoded);
+                let redactions = redacted.findings.len();
+                let reduced =
+                    devprojex_detail::transform(&entry.relative, &redacted.text, self.detail);
+                Content::Text(TextContent::new(reduced.into_owned(), redactions))
+            }
+            Ok(Raw::TooLarge) => Content::Withheld,
+            Err(_) => Content::Unreadable,
+        }
+    }
+
+    /// Redact only (no detail transform): what `get_file` and `search` see.
+    pub fn load_redacted(
+        &self,
+        root: &ProjectRoot,
+        absolute: &std::path::Path,
+        shown_as: &str,
+    ) -> Result<String> {
+        match read_inspectable(root, absolute)? {
+            Raw::Bytes(bytes) => {
+                if memchr::memchr(0, &bytes).is_some() {
+                    return Err(DpxError::invalid_arguments(format!(
+                        "'{shown_as}' is a binary file; binary content is never returned. Use get_tree or analyze to see its size"
+                    )));
+                }
+                let decoded = decode_lossy(&bytes);
+                Ok(self.redactor.redact(&decoded).text.into_owned())
+            }
+            Raw::TooLarge => Err(DpxError::new(
+                codes::PAYLOAD_TRUNCATED,
+                format!(
+                    "'{shown_as}' is larger than the 16 MiB inspection boundary; its content is not inspected for secrets and is never returned"
+                ),
+            )),
+        }
+    }
+}
+
+enum Raw {
+    Bytes(Vec<u8>),
+    TooLarge,
+}
+
+/// Read a file through the root jail, refusing anything over the inspection boundary without
+/// reading it (the size comes from the verified handle, not from an earlier listing).
+fn read_inspectable(root: &ProjectRoot, absolute: &std::path::Path) -> Result<Raw> {
+    let file = open_file_in_root(root, absolute)?;
+    let size = file
+        .metadata()
+        .map_err(|err| {
+            DpxError::new(
+                codes::PATH_NOT_FOUND,
+                format!("cannot read file metadata: {err}"),
+            )
+        })?
+        .len();
+    if size > INSPECTION_LIMIT_BYTES {
+        return Ok(Raw::TooLarge);
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    // A file that grows after the check is still cut at the boundary.
+    file.take(INSPECTION_LIMIT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| DpxError::new(codes::PATH_NOT_FOUND, format!("cannot read file: {err}")))?;
+    if bytes.len() as u64 > INSPECTION_LIMIT_BYTES {
+        return Ok(Raw::TooLarge);
+    }
+    Ok(Raw::Bytes(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn line_counting() {
+        assert_eq!(super::count_lines(""), 0);
+        assert_eq!(super::count_lines("a"), 1);
+        assert_eq!(super::count_lines("a\n"), 1);
+        assert_eq!(super::count_lines("a\nb"), 2);
+        assert_eq!(super::count_lines("\n\n"), 2);
+    }
+}

@@ -1,0 +1,1067 @@
+//! The one pipeline behind every front door: `Request` -> select -> read + redact + detail ->
+//! budget -> render. The CLI and every MCP tool build a `Request` and call an `Engine` method.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use devprojex_detail::Detail;
+use devprojex_redact::{RedactOptions, Redactor};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::content::{Content, ContentPipeline, TextContent};
+use crate::error::{DpxError, Result, codes};
+use crate::profile::{self, Profile};
+use crate::project::{HostStyle, ProjectRoot, resolve_lexically};
+use crate::render::pack::{BudgetReport, PackMetrics, PackWriter};
+use crate::render::tree::{RenderedTree, TreeHeader, render_tree};
+use crate::render::{Format, View};
+use crate::select::globs::PatternSet;
+use crate::select::{self, Entry, GitMode, Selection, SelectionSpec, SelectionWarnings};
+
+/// Limits shared by the CLI and MCP.
+pub mod limits {
+    pub const MAX_PATHS: usize = 256;
+    pub const MAX_PATH_CHARS: usize = 4096;
+    pub const MAX_REGEX_CHARS: usize = 4096;
+    pub const MAX_SEARCH_RESULTS: usize = 200;
+    pub const DEFAULT_SEARCH_RESULTS: usize = 50;
+    pub const SEARCH_DEADLINE_SECS: u64 = 2;
+    pub const MAX_FILE_LINES: usize = 1000;
+    pub const MAX_FILE_CHARS: usize = 50_000;
+    pub const MAX_TOP_FILES: usize = 1000;
+    pub const DEFAULT_TOP_FILES: usize = 10;
+}
+
+/// Process-wide settings (server flags or CLI flags).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EngineConfig {
+    pub hide_private_data: bool,
+    /// Baseline Git mode when a request names no profile and no explicit mode.
+    pub git_mode: GitMode,
+}
+
+/// Everything a caller can ask for. Plain data: built by the CLI and the MCP tools alike.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub paths: Vec<String>,
+    pub include_patterns: Vec<String>,
+    pub exclude_patterns: Vec<String>,
+    pub profile: Option<String>,
+    pub detail: Option<Detail>,
+    /// An explicit Git mode (CLI `--git-mode`); replaces the profile's.
+    pub git_mode: Option<GitMode>,
+    pub tracked_only: bool,
+    pub git_scope: Option<String>,
+    pub max_file_bytes: Option<u64>,
+    pub max_tokens: Option<u64>,
+    pub view: View,
+    pub format: Format,
+    pub max_depth: Option<usize>,
+    pub top_files: Option<usize>,
+}
+
+/// A phase update for progress reporting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProgressEvent {
+    pub phase: &'static str,
+    pub done: u64,
+    pub total: u64,
+}
+
+/// Optional observers of a long operation.
+#[derive(Default, Clone, Copy)]
+pub struct Hooks<'a> {
+    pub progress: Option<&'a (dyn Fn(ProgressEvent) + Sync)>,
+    pub cancelled: Option<&'a (dyn Fn() -> bool + Sync)>,
+}
+
+impl Hooks<'_> {
+    fn report(&self, phase: &'static str, done: u64, total: u64) {
+        if let Some(progress) = self.progress {
+            progress(ProgressEvent { phase, done, total });
+        }
+    }
+
+    fn check_cancelled(&self) -> Result<()> {
+        if self.cancelled.is_some_and(|c| c()) {
+            return Err(DpxError::new(
+                codes::INVALID_ARGUMENTS,
+                "the request was cancelled",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The engine: one per process.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    config: EngineConfig,
+    redactor: Arc<Redactor>,
+}
+
+/// A request resolved against a project: the selection spec and the effective detail.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub spec: SelectionSpec,
+    pub detail: Detail,
+    pub profile_name: String,
+    pub deleted: usize,
+}
+
+/// Metrics of one file for `analyze`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileMetrics {
+    pub path: String,
+    pub bytes: u64,
+    pub characters: u64,
+    pub tokens: u64,
+    pub lines: u64,
+    /// True when the file was not inspected and its figures are estimated from its size.
+    pub estimated: bool,
+}
+
+/// Per-extension totals.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtensionMetrics {
+    pub extension: String,
+    pub files: u64,
+    pub characters: u64,
+    pub tokens: u64,
+    pub lines: u64,
+}
+
+/// The `analyze` result (the MCP structured content and the CLI JSON).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Analysis {
+    pub project: String,
+    pub name: String,
+    pub profile: String,
+    /// The effective detail tier: the union of the profile's and the request's.
+    pub detail: &'static str,
+    pub files: u64,
+    pub text_files: u64,
+    pub binary_files: u64,
+    /// Files over the 16 MiB inspection boundary; their figures are estimated from size.
+    pub withheld_files: u64,
+    pub unreadable_files: u64,
+    pub folders: u64,
+    pub bytes: u64,
+    pub characters: u64,
+    pub tokens: u64,
+    pub lines: u64,
+    pub redactions: u64,
+    /// True when some figures are estimates (withheld files).
+    pub metrics_estimated: bool,
+    pub largest_files: Vec<FileMetrics>,
+    pub extensions: Vec<ExtensionMetrics>,
+    pub warnings: Vec<String>,
+}
+
+/// The outcome of writing a pack.
+#[derive(Debug, Clone, Default)]
+pub struct PackOutcome {
+    pub metrics: PackMetrics,
+    pub budget: Option<BudgetReport>,
+    pub warnings: SelectionWarnings,
+    /// Files withheld because they exceed the inspection boundary (reported as a count).
+    pub withheld_files: u64,
+    pub entries: Vec<Entry>,
+    pub header: TreeHeader,
+}
+
+/// Search parameters.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    pub pattern: String,
+    pub ignore_case: bool,
+    pub context_lines: usize,
+    pub max_results: usize,
+    pub deadline: Duration,
+}
+
+/// Why a search stopped early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchStop {
+    MaxResults,
+    Deadline,
+}
+
+/// The outcome of a search: grep-style lines.
+#[derive(Debug, Clone, Default)]
+pub struct SearchOutcome {
+    pub text: String,
+    pub matches: usize,
+    pub files_with_matches: usize,
+    pub searched_files: usize,
+    pub withheld_files: usize,
+    pub stopped: Option<SearchStop>,
+    pub warnings: SelectionWarnings,
+}
+
+/// A slice of one file.
+#[derive(Debug, Clone)]
+pub struct FileSlice {
+    pub path: String,
+    pub text: String,
+    pub start_line: usize,
+    pub end_line: usize,
+    pub total_lines: usize,
+    /// Set when the slice was cut by the character limit inside the requested range.
+    pub cut_by_characters: bool,
+}
+
+impl Engine {
+    pub fn new(config: EngineConfig) -> Self {
+        Self {
+            config,
+            redactor: Arc::new(Redactor::new(RedactOptions {
+                hide_private_data: config.hide_private_data,
+            })),
+        }
+    }
+
+    pub fn config(&self) -> EngineConfig {
+        self.config
+    }
+
+    pub fn redactor(&self) -> &Arc<Redactor> {
+        &self.redactor
+    }
+
+    /// Project labels (addresses, names, paths): private-data redacted only with the flag.
+    pub fn label(&self, text: &str) -> String {
+        if self.config.hide_private_data {
+            self.redactor.redact(text).text.into_owned()
+        } else {
+            text.to_string()
+        }
+    }
+
+    pub fn header(&self, root: &ProjectRoot) -> TreeHeader {
+        TreeHeader {
+            address: self.label(&root.address),
+            name: self.label(&root.name),
+        }
+    }
+
+    /// Resolve profile and request into a selection spec. Validates every argument.
+    pub fn prepare(&self, root: &ProjectRoot, request: &Request) -> Result<Prepared> {
+        let named_profile = request.profile.as_deref().filter(|p| *p != "standard");
+        let profile: Profile = profile::load(root, request.profile.as_deref())?;
+        let selection = &profile.selection;
+        let profile_mode = selection.git_mode.as_deref().and_then(GitMode::parse);
+        let git_mode = match (request.git_mode, named_profile) {
+            (Some(mode), _) => mode,
+            (None, Some(_)) => profile_mode.unwrap_or_default(),
+            (None, None) => self.config.git_mode,
+        };
+        let mut spec = SelectionSpec {
+            git_mode,
+            exclusions: selection.exclusions,
+            max_file_bytes: request.max_file_bytes,
+            ..SelectionSpec::default()
+        };
+        if request.max_file_bytes == Some(0) {
+            return Err(DpxError::invalid_arguments(
+                "max_file_bytes must be a positive byte count (at least 1)",
+            ));
+        }
+        // Profile path filters (roots and selected paths form one union).
+        let profile_paths: Vec<String> = selection
+            .roots
+            .iter()
+            .chain(selection.paths.iter())
+            .cloned()
+            .collect();
+        if !profile_paths.is_empty() {
+            let mut union = Vec::new();
+            for path in &profile_paths {
+                union.push(
+                    resolve_lexically(path, &root.path, HostStyle::current())?
+                        .as_str()
+                        .to_string(),
+                );
+            }
+            spec.path_filters.push(union);
+        }
+        // Request paths: lexically deduplicated, then each checked physically.
+        if !request.paths.is_empty() {
+            spec.path_filters
+                .push(self.resolve_request_paths(root, &request.paths)?);
+        }
+        spec.extensions = selection
+            .extensions
+            .iter()
+            .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
+            .collect();
+        for (field, patterns, target) in [
+            ("selection.includePatterns", &selection.include_patterns, 0),
+            ("include_patterns", &request.include_patterns, 0),
+            ("selection.excludePatterns", &selection.exclude_patterns, 1),
+            ("exclude_patterns", &request.exclude_patterns, 1),
+        ] {
+            let set = PatternSet::compile(field, patterns)?;
+            if !set.is_empty() {
+                if target == 0 {
+                    spec.include.push(set)
+                } else {
+                    spec.exclude.push(set)
+                }
+            }
+        }
+        if git_mode == GitMode::Tracked || request.tracked_only {
+            spec.allow_lists
+                .push(Arc::new(crate::gitstate::tracked(root)?));
+        }
+        let mut deleted = 0;
+        if let Some(scope) = &request.git_scope {
+            crate::gitstate::validate_scope(scope)?;
+            let scoped = crate::gitstate::scoped(root, scope)?;
+            deleted = scoped.deleted;
+            spec.allow_lists.push(Arc::new(scoped.paths));
+        }
+        let profile_detail = selection
+            .detail
+            .as_deref()
+            .and_then(Detail::parse)
+            .unwrap_or_default();
+        let detail = profile_detail.max(request.detail.unwrap_or_default());
+        Ok(Prepared {
+            spec,
+            detail,
+            profile_name: request.profile.clone().unwrap_or_else(|| "standard".into()),
+            deleted,
+        })
+    }
+
+    fn resolve_request_paths(&self, root: &ProjectRoot, paths: &[String]) -> Result<Vec<String>> {
+        if paths.len() > limits::MAX_PATHS {
+            return Err(DpxError::invalid_arguments(format!(
+                "paths has {} entries; at most {} are allowed. Pass parent folders or use include_patterns",
+                paths.len(),
+                limits::MAX_PATHS
+            )));
+        }
+        let mut seen = HashSet::new();
+        let mut unique = Vec::new();
+        for path in paths {
+            let chars = path.chars().count();
+            if chars > limits::MAX_PATH_CHARS {
+                return Err(DpxError::invalid_arguments(format!(
+                    "a paths entry has {chars} characters; at most {} are allowed",
+                    limits::MAX_PATH_CHARS
+                )));
+            }
+            let lexical = resolve_lexically(path, &root.path, HostStyle::current())?;
+            if seen.insert(lexical.clone()) {
+                unique.push(lexical);
+            }
+        }
+        let mut resolved = Vec::new();
+        for lexical in unique {
+            root.resolve(lexical.as_str())?;
+            resolved.push(lexical.as_str().to_string());
+        }
+        Ok(resolved)
+    }
+
+    /// Run the selection for a request.
+    pub fn select(&self, root: &ProjectRoot, request: &Request) -> Result<(Prepared, Selection)> {
+        let prepared = self.prepare(root, request)?;
+        let mut selection = select::select(root, &prepared.spec)?;
+        selection.warnings.deleted = prepared.deleted;
+        Ok((prepared, selection))
+    }
+
+    /// The effective tree, with an optional line limit (MCP: 2,000).
+    pub fn tree(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        line_limit: Option<usize>,
+    ) -> Result<(RenderedTree, SelectionWarnings)> {
+        let (_, selection) = self.select(root, request)?;
+        let label = |s: &str| self.label(s);
+        let rendered = render_tree(
+            &self.header(root),
+            &selection.entries,
+            request.format,
+            request.max_depth,
+            line_limit,
+            &label,
+        )?;
+        Ok((rendered, selection.warnings))
+    }
+
+    fn pipeline(&self, detail: Detail) -> ContentPipeline {
+        ContentPipeline {
+            redactor: Arc::clone(&self.redactor),
+            detail,
+        }
+    }
+
+    /// Process files in order, in parallel chunks, handing each result to `sink` in order.
+    fn for_each_content(
+        &self,
+        root: &ProjectRoot,
+        files: &[&Entry],
+        pipeline: &ContentPipeline,
+        hooks: Hooks<'_>,
+        phase: &'static str,
+        mut sink: impl FnMut(&Entry, Content) -> Result<()>,
+    ) -> Result<()> {
+        const CHUNK_BYTES: u64 = 32 * 1024 * 1024;
+        const CHUNK_FILES: usize = 512;
+        let total = files.len() as u64;
+        let mut done = 0u64;
+        let mut last_report = Instant::now();
+        let mut start = 0;
+        while start < files.len() {
+            hooks.check_cancelled()?;
+            let mut end = start;
+            let mut bytes = 0u64;
+            while end < files.len()
+                && end - start < CHUNK_FILES
+                && (end == start || bytes + files[end].size <= CHUNK_BYTES)
+            {
+                bytes += files[end]
+                    .size
+                    .min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1);
+                end += 1;
+            }
+            let contents: Vec<Content> = files[start..end]
+                .par_iter()
+                .map(|entry| pipeline.load(root, entry))
+                .collect();
+            for (entry, content) in files[start..end].iter().zip(contents) {
+                sink(entry, content)?;
+                done += 1;
+            }
+            if last_report.elapsed() >= Duration::from_millis(100) || end == files.len() {
+                hooks.report(phase, done, total);
+                last_report = Instant::now();
+            }
+            start = end;
+        }
+        Ok(())
+    }
+
+    /// File, character and token metrics at the effective detail level.
+    pub fn analyze(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        hooks: Hooks<'_>,
+    ) -> Result<Analysis> {
+        let top_files = request.top_files.unwrap_or(limits::DEFAULT_TOP_FILES);
+        if !(1..=limits::MAX_TOP_FILES).contains(&top_files) {
+            return Err(DpxError::invalid_arguments(format!(
+                "top_files is {top_files}; it must be between 1 and {}",
+                limits::MAX_TOP_FILES
+            )));
+        }
+        hooks.report("selection", 0, 1);
+        let (prepared, selection) = self.select(root, request)?;
+        hooks.report("selection", 1, 1);
+        let files: Vec<&Entry> = selection.files().collect();
+        let pipeline = self.pipeline(prepared.detail);
+        let mut analysis = Analysis {
+            project: self.label(&root.address),
+            name: self.label(&root.name),
+            profile: prepared.profile_name.clone(),
+            detail: prepared.detail.as_str(),
+            files: files.len() as u64,
+            text_files: 0,
+            binary_files: 0,
+            withheld_files: 0,
+            unreadable_files: 0,
+            folders: (selection.entries.len() - files.len()) as u64,
+            bytes: files.iter().map(|f| f.size).sum(),
+            characters: 0,
+            tokens: 0,
+            lines: 0,
+            redactions: 0,
+            metrics_estimated: false,
+            largest_files: Vec::new(),
+            extensions: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let mut per_file: Vec<FileMetrics> = Vec::new();
+        let mut per_extension: BTreeMap<String, ExtensionMetrics> = BTreeMap::new();
+        self.for_each_content(
+            root,
+            &files,
+            &pipeline,
+            hooks,
+            "transformation",
+            |entry, content| {
+                let metrics = match content {
+                    Content::Text(text) => {
+                        analysis.text_files += 1;
+                        analysis.redactions += text.redactions as u64;
+                        FileMetrics {
+                            path: entry.relative.clone(),
+                            bytes: entry.size,
+                            characters: text.characters,
+                            tokens: text.tokens,
+                            lines: text.lines,
+                            estimated: false,
+                        }
+                    }
+                    Content::Withheld => {
+                        analysis.withheld_files += 1;
+                        FileMetrics {
+                            path: entry.relative.clone(),
+                            bytes: entry.size,
+                            characters: entry.size,
+                            tokens: crate::tokens::estimate_chars(entry.size),
+                            lines: 0,
+                            estimated: true,
+                        }
+                    }
+                    Content::Binary => {
+                        analysis.binary_files += 1;
+                        return Ok(());
+                    }
+                    Content::Unreadable => {
+                        analysis.unreadable_files += 1;
+                        return Ok(());
+                    }
+                };
+                analysis.characters += metrics.characters;
+                analysis.tokens += metrics.tokens;
+                analysis.lines += metrics.lines;
+                let ext = entry
+                    .extension()
+                    .map(|e| format!(".{}", e.to_ascii_lowercase()))
+                    .unwrap_or_else(|| "(none)".into());
+                let slot = per_extension
+                    .entry(ext.clone())
+                    .or_insert_with(|| ExtensionMetrics {
+                        extension: ext,
+                        ..Default::default()
+                    });
+                slot.files += 1;
+                slot.characters += metrics.characters;
+                slot.tokens += metrics.tokens;
+                slot.lines += metrics.lines;
+                per_file.push(metrics);
+                Ok(())
+            },
+        )?;
+        hooks.report("output", 0, 1);
+        per_file.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.path.cmp(&b.path)));
+        per_file.truncate(top_files);
+        for file in &mut per_file {
+            file.path = self.label(&file.path);
+        }
+        analysis.largest_files = per_file;
+        let mut extensions: Vec<ExtensionMetrics> = per_extension.into_values().collect();
+        extensions.sort_by(|a, b| {
+            b.tokens
+                .cmp(&a.tokens)
+                .then_with(|| a.extension.cmp(&b.extension))
+        });
+        analysis.extensions = extensions;
+        analysis.metrics_estimated = analysis.withheld_files > 0;
+        analysis.warnings = selection.warnings.messages();
+        if analysis.withheld_files > 0 {
+            analysis
+                .warnings
+                .push(withheld_notice(analysis.withheld_files));
+        }
+        hooks.report("output", 1, 1);
+        Ok(analysis)
+    }
+
+    /// Write a pack document to `out` as it is produced.
+    pub fn pack<W: Write>(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        out: W,
+        hooks: Hooks<'_>,
+    ) -> Result<(PackOutcome, W)> {
+        if request.max_tokens == Some(0) {
+            return Err(DpxError::invalid_arguments(
+                "max_tokens must be an integer of at least 1",
+            ));
+        }
+        hooks.report("selection", 0, 1);
+        let (prepared, selection) = self.select(root, request)?;
+        hooks.report("selection", 1, 1);
+        let header = self.header(root);
+        let label = |s: &str| self.label(s);
+        let output_error = |err: std::io::Error| {
+            DpxError::new(
+                codes::OUTPUT_FAILED,
+                format!("writing the pack failed: {err}"),
+            )
+        };
+        let mut writer = PackWriter::new(out, request.format, request.view, header.clone(), &label);
+        writer.begin(&selection.entries).map_err(output_error)?;
+        let files: Vec<&Entry> = selection.files().collect();
+        let mut metrics = PackMetrics {
+            files: files.len() as u64,
+            bytes: files.iter().map(|f| f.size).sum(),
+            ..Default::default()
+        };
+        let mut budget = request.max_tokens.map(BudgetReport::new);
+        if request.view == View::Tree {
+            metrics.basis = "source-bytes";
+            metrics.characters = metrics.bytes;
+            metrics.tokens = files
+                .iter()
+                .filter(|f| !f.binary)
+                .map(|f| crate::tokens::estimate_chars(f.size))
+                .sum();
+            metrics.binary_files = files.iter().filter(|f| f.binary).count() as u64;
+            metrics.text_files = metrics.files - metrics.binary_files;
+        } else {
+            metrics.basis = "content";
+            let pipeline = self.pipeline(prepared.detail);
+            self.for_each_content(
+                root,
+                &files,
+                &pipeline,
+                hooks,
+                "transformation",
+                |entry, content| {
+                    match content {
+                        Content::Text(text) => {
+                            metrics.text_files += 1;
+                            metrics.characters += text.characters;
+                            metrics.tokens += text.tokens;
+                            metrics.lines += text.lines;
+                            metrics.redactions += text.redactions as u64;
+                            if admit(&mut budget, &entry.relative, &text) {
+                                writer.file(&entry.relative, &text).map_err(output_error)?;
+                            }
+                        }
+                        Content::Binary => metrics.binary_files += 1,
+                        Content::Withheld => metrics.withheld_files += 1,
+                        Content::Unreadable => metrics.unreadable_files += 1,
+                    }
+                    Ok(())
+                },
+            )?;
+        }
+        if let Some(report) = &mut budget {
+            report.trim();
+        }
+        hooks.report("output", 0, 1);
+        let out = writer
+            .finish(&metrics, budget.as_ref())
+            .map_err(output_error)?;
+        hooks.report("output", 1, 1);
+        Ok((
+            PackOutcome {
+                withheld_files: metrics.withheld_files,
+                metrics,
+                budget,
+                warnings: selection.warnings,
+                entries: selection.entries,
+                header,
+            },
+            out,
+        ))
+    }
+
+    /// Grep-style search over redacted content.
+    pub fn search(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        options: &SearchOptions,
+        hooks: Hooks<'_>,
+    ) -> Result<SearchOutcome> {
+        let regex = compile_search_regex(&options.pattern, options.ignore_case)?;
+        if options.max_results == 0 || options.max_results > limits::MAX_SEARCH_RESULTS {
+            return Err(DpxError::invalid_arguments(format!(
+                "max_results is {}; it must be between 1 and {}",
+                options.max_results,
+                limits::MAX_SEARCH_RESULTS
+            )));
+        }
+        let started = Instant::now();
+        let (_, selection) = self.select(root, request)?;
+        let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
+        // Search sees redacted text, never reduced text.
+        let pipeline = self.pipeline(Detail::Full);
+        let mut outcome = SearchOutcome {
+            warnings: selection.warnings,
+            ..Default::default()
+        };
+        let mut start = 0;
+        const CHUNK: usize = 64;
+        'chunks: while start < files.len() {
+            hooks.check_cancelled()?;
+            if started.elapsed() >= options.deadline {
+                outcome.stopped = Some(SearchStop::Deadline);
+                break;
+            }
+            let end = (start + CHUNK).min(files.len());
+            let results: Vec<Option<Vec<String>>> = files[start..end]
+                .par_iter()
+                .map(|entry| {
+                    if started.elapsed() >= options.deadline {
+                        return None;
+                    }
+                    Some(match pipeline.load(root, entry) {
+                        Content::Text(text) => grep_file(
+                            &self.label(&entry.relative),
+                            &text.text,
+                            &regex,
+                            options.context_lines,
+                        ),
+                        Content::Withheld => vec!["\u{0}withheld".to_string()],
+                        _ => Vec::new(),
+                    })
+                })
+                .collect();
+            for result in results {
+                let Some(groups) = result else {
+                    outcome.stopped = Some(SearchStop::Deadline);
+                    break 'chunks;
+                };
+                if groups.first().is_some_and(|g| g == "\u{0}withheld") {
+                    outcome.withheld_files += 1;
+                    continue;
+                }
+                outcome.searched_files += 1;
+                if groups.is_empty() {
+                    continue;
+                }
+                outcome.files_with_matches += 1;
+                for group in groups {
+                    if outcome.matches >= options.max_results {
+                        outcome.stopped = Some(SearchStop::MaxResults);
+                        break 'chunks;
+                    }
+                    let (count, text) = group.split_once('\u{0}').unwrap_or(("1", &group));
+                    let count: usize = count.parse().unwrap_or(1);
+                    if outcome.matches + count > options.max_results {
+                        // Keep the group's lines up to the match that reaches the limit.
+                        let keep = options.max_results - outcome.matches;
+                        let mut seen = 0;
+                        let mut kept_lines = Vec::new();
+                        for line in text.lines() {
+                            if is_match_line(line) {
+                                if seen == keep {
+                                    break;
+                                }
+                                seen += 1;
+                            }
+                            kept_lines.push(line);
+                        }
+                        push_group(&mut outcome.text, &kept_lines.join("\n"));
+                        outcome.matches += seen;
+                        outcome.stopped = Some(SearchStop::MaxResults);
+                        break 'chunks;
+                    }
+                    push_group(&mut outcome.text, text);
+                    outcome.matches += count;
+                }
+            }
+            start = end;
+        }
+        Ok(outcome)
+    }
+
+    /// Read a line range of one effective file (redacted; no detail transform).
+    pub fn read_file(
+        &self,
+        root: &ProjectRoot,
+        path: &str,
+        start_line: Option<usize>,
+        end_line: Option<usize>,
+    ) -> Result<FileSlice> {
+        let chars = path.chars().count();
+        if chars > limits::MAX_PATH_CHARS {
+            return Err(DpxError::invalid_arguments(format!(
+                "path has {chars} characters; at most {} are allowed",
+                limits::MAX_PATH_CHARS
+            )));
+        }
+        let resolved = root.resolve(path)?;
+        let relative = resolved.relative.as_str().to_string();
+        if resolved.real.is_dir() {
+            return Err(DpxError::invalid_arguments(format!(
+                "'{relative}' is a folder; get_file reads one file. Use get_tree to list its files"
+            )));
+        }
+        if select::effective::check_path(&root.path, &relative, self.config.git_mode).is_some() {
+            return Err(DpxError::new(
+                codes::PATH_NOT_FOUND,
+                format!(
+                    "'{relative}' is not part of the effective selection (excluded by product rules or .gitignore); use get_tree to list the project's files"
+                ),
+            ));
+        }
+        if self.config.git_mode == GitMode::Tracked
+            && !crate::gitstate::tracked(root)?.contains(&relative)
+        {
+            return Err(DpxError::new(
+                codes::PATH_NOT_FOUND,
+                format!(
+                    "'{relative}' is not tracked by Git and the server selects tracked files only"
+                ),
+            ));
+        }
+        let lexical_path = resolved.relative.join_onto(&root.path);
+        let text = self
+            .pipeline(Detail::Full)
+            .load_redacted(root, &lexical_path, &relative)?;
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let total = lines.len();
+        let start = start_line.unwrap_or(1);
+        if start == 0 {
+            return Err(DpxError::new(
+                codes::INVALID_RANGE,
+                "start_line is 1-based; pass 1 or more",
+            ));
+        }
+        if let Some(end) = end_line {
+            if end < start {
+                return Err(DpxError::new(
+                    codes::INVALID_RANGE,
+                    format!(
+                        "end_line {end} is before start_line {start}; pass start_line <= end_line"
+                    ),
+                ));
+            }
+        }
+        if total == 0 {
+            if start == 1 {
+                return Ok(FileSlice {
+                    path: relative,
+                    text: String::new(),
+                    start_line: 0,
+                    end_line: 0,
+                    total_lines: 0,
+                    cut_by_characters: false,
+                });
+            }
+            return Err(DpxError::new(
+                codes::INVALID_RANGE,
+                format!("'{relative}' is empty; omit start_line and end_line"),
+            ));
+        }
+        if start > total {
+            return Err(DpxError::new(
+                codes::INVALID_RANGE,
+                format!(
+                    "start_line {start} is past the end of '{relative}', which has {total} lines; pass a start_line between 1 and {total}"
+                ),
+            ));
+        }
+        let max_end = start + limits::MAX_FILE_LINES - 1;
+        let end = end_line.unwrap_or(max_end).min(max_end).min(total);
+        let mut out = String::new();
+        let mut last = start - 1;
+        let mut cut = false;
+        for (index, line) in lines[start - 1..end].iter().enumerate() {
+            let used = out.chars().count();
+            let line_chars = line.chars().count();
+            if used + line_chars > limits::MAX_FILE_CHARS {
+                if index == 0 {
+                    // One giant line: show its first part.
+                    out.extend(line.chars().take(limits::MAX_FILE_CHARS));
+                    last = start;
+                }
+                cut = true;
+                break;
+            }
+            out.push_str(line);
+            last = start + index;
+        }
+        Ok(FileSlice {
+            path: relative,
+            text: out,
+            start_line: start,
+            end_line: last,
+            total_lines: total,
+            cut_by_characters: cut,
+        })
+    }
+}
+
+/// One secret found by `scan` (never the secret itself).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanFinding {
+    pub path: String,
+    pub line: usize,
+    pub rule_id: String,
+}
+
+impl Engine {
+    /// Secret findings in every selected text file (private data is not a finding).
+    pub fn scan(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+    ) -> Result<(Vec<ScanFinding>, Selection)> {
+        let (_, selection) = self.select(root, request)?;
+        let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
+        let secrets_only = Redactor::new(RedactOptions {
+            hide_private_data: false,
+        });
+        let per_file: Vec<Vec<ScanFinding>> = files
+            .par_iter()
+            .map(|entry| {
+                let Ok(file) = crate::project::open_file_in_root(root, &entry.absolute) else {
+                    return Vec::new();
+                };
+                let mut bytes = Vec::new();
+                use std::io::Read;
+                if file
+                    .take(devprojex_redact::INSPECTION_LIMIT_BYTES)
+                    .read_to_end(&mut bytes)
+                    .is_err()
+                {
+                    return Vec::new();
+                }
+                let text = devprojex_redact::decode_lossy(&bytes);
+                secrets_only
+                    .redact(&text)
+                    .findings
+                    .into_iter()
+                    .filter(|f| f.kind == devprojex_redact::FindingKind::Secret)
+                    .map(|f| ScanFinding {
+                        path: entry.relative.clone(),
+                        line: f.line,
+                        rule_id: f.rule_id,
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok((per_file.into_iter().flatten().collect(), selection))
+    }
+}
+
+/// The trusted notice for content withheld at the inspection boundary (a count, no paths).
+pub fn withheld_notice(count: u64) -> String {
+    format!(
+        "{}: {count} selected files exceed the 16 MiB inspection boundary; their content was not inspected for secrets and is withheld.",
+        codes::PAYLOAD_TRUNCATED
+    )
+}
+
+fn admit(budget: &mut Option<BudgetReport>, relative: &str, text: &TextContent) -> bool {
+    let Some(report) = budget else {
+        return true;
+    };
+    if report.included_tokens + text.tokens <= report.max_tokens {
+        report.included_files += 1;
+        report.included_tokens += text.tokens;
+        true
+    } else {
+        report.skip(relative, text.tokens);
+        false
+    }
+}
+
+/// Compile a search pattern with size and nesting limits (the regex engine is linear-time;
+/// the 2-second budget is enforced between files).
+pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::Regex> {
+    let chars = pattern.chars().count();
+    if pattern.is_empty() {
+        return Err(DpxError::new(
+            codes::INVALID_PATTERN,
+            "pattern is empty; pass a regular expression such as 'fn main'",
+        ));
+    }
+    if chars > limits::MAX_REGEX_CHARS {
+        return Err(DpxError::new(
+            codes::INVALID_PATTERN,
+            format!(
+                "pattern has {chars} characters; at most {} are allowed",
+                limits::MAX_REGEX_CHARS
+            ),
+        ));
+    }
+    regex::RegexBuilder::new(pattern)
+        .case_insensitive(ignore_case)
+        .multi_line(true)
+        .size_limit(8 * 1024 * 1024)
+        .dfa_size_limit(8 * 1024 * 1024)
+        .nest_limit(64)
+        .build()
+        .map_err(|err| {
+            let detail = match &err {
+                regex::Error::CompiledTooBig(_) => "the compiled pattern is too large; simplify it (fewer repetitions or alternatives)".to_string(),
+                other => other.to_string().lines().last().unwrap_or("invalid syntax").trim().to_string(),
+            };
+            DpxError::new(codes::INVALID_PATTERN, format!("invalid regular expression: {detail}. Patterns use Rust regex syntax; escape literal characters such as '(' with '\\'"))
+        })
+}
+
+fn is_match_line(line: &str) -> bool {
+    // Match lines are `path:N:text`; context lines are `path-N-text`. Paths may contain both
+    // characters, so the marker is recorded as the first byte instead.
+    line.starts_with('\u{1}')
+}
+
+fn push_group(out: &mut String, group: &str) {
+    if !out.is_empty() {
+        out.push_str("--\n");
+    }
+    for line in group.lines() {
+        out.push_str(
+            line.strip_prefix('\u{1}')
+                .or_else(|| line.strip_prefix('\u{2}'))
+                .unwrap_or(line),
+        );
+        out.push('\n');
+    }
+}
+
+/// Grep one file: groups of match and context lines, each group as `count\0lines`.
+fn grep_file(path: &str, text: &str, regex: &regex::Regex, context: usize) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let matched: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| regex.is_match(l))
+        .map(|(i, _)| i)
+        .collect();
+    let mut groups = Vec::new();
+    let mut index = 0;
+    let shown_path = crate::render::escape::text_line(path);
+    while index < matched.len() {
+        let first = matched[index];
+        let mut last = first;
+        let mut count = 1;
+        while index + 1 < matched.len() && matched[index + 1] <= last + 2 * context + 1 {
+            index += 1;
+            last = matched[index];
+            count += 1;
+        }
+        let from = first.saturating_sub(context);
+        let to = (last + context).min(lines.len() - 1);
+        let mut group = format!("{count}\u{0}");
+        for (offset, line) in lines[from..=to].iter().enumerate() {
+            let number = from + offset;
+            let is_match = regex.is_match(line);
+            let marker = if is_match { '\u{1}' } else { '\u{2}' };
+            let separator = if is_match { ':' } else { '-' };
+            group.push(marker);
+            group.push_str(&format!(
+                "{shown_path}{separator}{}{separator}{}\n",
+                number + 1,
+                line.trim_end_matches('\r')
+            ));
+        }
+        groups.push(group);
+        index += 1;
+    }
+    groups
+}

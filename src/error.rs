@@ -1,0 +1,67 @@
+//! Typed errors with stable codes. Every code is listed in `docs/errors.md`.
+
+use std::fmt;
+
+/// Stable error codes. Callers match on these strings; never rename one.
+pub mod codes {
+    pub const INVALID_ARGUMENTS: &str = "DPX-MCP-INVALID-ARGUMENTS";
+    pub const UNKNOWN_PROJECT: &str = "DPX-MCP-UNKNOWN-PROJECT";
+    pub const ROOT_VIOLATION: &str = "DPX-MCP-ROOT-VIOLATION";
+    pub const PATH_NOT_FOUND: &str = "DPX-MCP-PATH-NOT-FOUND";
+    pub const INVALID_RANGE: &str = "DPX-MCP-INVALID-RANGE";
+    pub const INVALID_PATTERN: &str = "DPX-MCP-INVALID-PATTERN";
+    pub const PAYLOAD_TRUNCATED: &str = "DPX-MCP-PAYLOAD-TRUNCATED";
+    pub const PROJECT_UNAVAILABLE: &str = "DPX-MCP-PROJECT-UNAVAILABLE";
+    pub const PACK_EXPIRED: &str = "DPX-MCP-PACK-EXPIRED";
+    pub const PACK_TOO_LARGE: &str = "DPX-MCP-PACK-TOO-LARGE";
+    pub const REMOTE_DISABLED: &str = "DPX-MCP-REMOTE-DISABLED";
+    pub const REMOTE_FAILED: &str = "DPX-MCP-REMOTE-FAILED";
+    pub const REMOTE_LIMIT: &str = "DPX-MCP-REMOTE-LIMIT";
+    pub const GIT_STATE_DELETED: &str = "DPX-GIT-STATE-DELETED";
+    /// Writing the requested output (a file or stdout) failed.
+    pub const OUTPUT_FAILED: &str = "DPX-CLI-OUTPUT-FAILED";
+    /// A profile document is malformed or invalid.
+    pub const INVALID_PROFILE: &str = "DPX-PROFILE-INVALID";
+}
+
+/// An error that reaches a user or an agent: a stable code and an actionable message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DpxError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl DpxError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn invalid_arguments(message: impl Into<String>) -> Self {
+        Self::new(codes::INVALID_ARGUMENTS, message)
+    }
+
+    /// True when the error is the caller's input (CLI exit code 2).
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self.code,
+            codes::INVALID_ARGUMENTS
+                | codes::INVALID_PATTERN
+                | codes::INVALID_RANGE
+                | codes::UNKNOWN_PROJECT
+                | codes::INVALID_PROFILE
+        )
+    }
+}
+
+impl fmt::Display for DpxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for DpxError {}
+
+pub type Result<T, E = DpxError> = std::result::Result<T, E>;

@@ -1,0 +1,3 @@
+pub fn run(_args: crate::cli::McpArgs) -> crate::error::Result<std::process::ExitCode> {
+    todo!()
+}

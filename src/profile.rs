@@ -1,0 +1,281 @@
+//! Profiles: named selection settings. `standard` is built in; a portable profile is a JSON
+//! document inside the project; `local` is the per-project profile in the user's config dir.
+//! Schema: `docs/profiles.md`. Profiles can narrow and reduce, never re-enable what the
+//! product exclusions remove or disable redaction.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{DpxError, Result, codes};
+use crate::project::{ProjectRoot, open_file_in_root};
+use crate::select::Exclusions;
+
+pub const PROFILE_KIND: &str = "devprojex-profile";
+pub const PROFILE_SCHEMA_VERSION: u32 = 1;
+/// Profile documents larger than this are refused before parsing.
+pub const MAX_PROFILE_BYTES: u64 = 1024 * 1024;
+
+/// A profile document (schema version 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Profile {
+    pub schema_version: u32,
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub selection: ProfileSelection,
+}
+
+/// What a profile selects and how it reduces content.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct ProfileSelection {
+    /// Top-level folders (or any project-relative folders) to keep; empty = whole project.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub roots: Vec<String>,
+    /// File extensions to keep, without the dot (`rs`, `md`); empty = all.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extensions: Vec<String>,
+    /// Selected project-relative files or folders, kept in addition to `roots`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// `none` (`off`), `gitignore`, or `tracked`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_mode: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub include_patterns: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exclude_patterns: Vec<String>,
+    #[serde(skip_serializing_if = "is_default_exclusions")]
+    pub exclusions: Exclusions,
+    /// `full`, `compact`, or `signatures`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+fn is_default_exclusions(value: &Exclusions) -> bool {
+    *value == Exclusions::default()
+}
+
+impl Profile {
+    /// The built-in `standard` profile: gitignore baseline, all product exclusions, full detail.
+    pub fn standard() -> Self {
+        Self {
+            schema_version: PROFILE_SCHEMA_VERSION,
+            kind: PROFILE_KIND.into(),
+            name: Some("standard".into()),
+            description: Some(
+                "Built-in default: .gitignore baseline, all product exclusions, full detail."
+                    .into(),
+            ),
+            selection: ProfileSelection::default(),
+        }
+    }
+
+    /// Parse and validate a profile document; `source` names it in errors.
+    pub fn parse(text: &str, source: &str) -> Result<Self> {
+        if text.len() as u64 > MAX_PROFILE_BYTES {
+            return Err(profile_error(format!(
+                "{source} is larger than 1 MiB; profiles must be small JSON documents"
+            )));
+        }
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let profile: Profile = serde_json::from_str(text).map_err(|err| {
+            profile_error(format!(
+                "{source} is not a valid profile: {err}; see docs/profiles.md for the schema"
+            ))
+        })?;
+        profile.validate(source)?;
+        Ok(profile)
+    }
+
+    fn validate(&self, source: &str) -> Result<()> {
+        if self.kind != PROFILE_KIND {
+            return Err(profile_error(format!(
+                "{source}: key 'kind' must be \"{PROFILE_KIND}\", found \"{}\"",
+                self.kind
+            )));
+        }
+        if self.schema_version != PROFILE_SCHEMA_VERSION {
+            return Err(profile_error(format!(
+                "{source}: key 'schemaVersion' is {}; this devprojex reads schema version {PROFILE_SCHEMA_VERSION}",
+                self.schema_version
+            )));
+        }
+        if let Some(mode) = &self.selection.git_mode {
+            if crate::select::GitMode::parse(mode).is_none() {
+                return Err(profile_error(format!(
+                    "{source}: key 'selection.gitMode' is \"{mode}\"; valid values are none, off, gitignore, tracked"
+                )));
+            }
+        }
+        if let Some(detail) = &self.selection.detail {
+            if devprojex_detail::Detail::parse(detail).is_none() {
+                return Err(profile_error(format!(
+                    "{source}: key 'selection.detail' is \"{detail}\"; valid values are full, compact, signatures"
+                )));
+            }
+        }
+        for ext in &self.selection.extensions {
+            if ext.is_empty() || ext.contains('/') || ext.contains('\\') {
+                return Err(profile_error(format!(
+                    "{source}: key 'selection.extensions' contains \"{ext}\"; give extensions like \"rs\" or \".md\""
+                )));
+            }
+        }
+        crate::select::globs::PatternSet::compile(
+            "selection.includePatterns",
+            &self.selection.include_patterns,
+        )?;
+        crate::select::globs::PatternSet::compile(
+            "selection.excludePatterns",
+            &self.selection.exclude_patterns,
+        )?;
+        Ok(())
+    }
+
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("profiles always serialise");
+        text.push('\n');
+        text
+    }
+}
+
+fn profile_error(message: String) -> DpxError {
+    DpxError::new(codes::INVALID_PROFILE, message)
+}
+
+/// Load the profile a request names: `None`/`standard`, `local`, or a JSON path inside the root.
+pub fn load(root: &ProjectRoot, name: Option<&str>) -> Result<Profile> {
+    match name {
+        None | Some("standard") => Ok(Profile::standard()),
+        Some("local") => match read_local(root)? {
+            Some(profile) => Ok(profile),
+            None => Err(profile_error(format!(
+                "no local profile is saved for '{}'; run 'devprojex profile save' or use profile 'standard'",
+                root.address
+            ))),
+        },
+        Some(path) => {
+            let resolved = root.resolve(path)?;
+            let file = open_file_in_root(root, &resolved.real)?;
+            let mut text = String::new();
+            file.take(MAX_PROFILE_BYTES + 1)
+                .read_to_string(&mut text)
+                .map_err(|err| {
+                    profile_error(format!(
+                        "profile '{path}' cannot be read as UTF-8 text: {err}"
+                    ))
+                })?;
+            Profile::parse(&text, &format!("profile '{path}'"))
+        }
+    }
+}
+
+/// Where local profiles live: `$DEVPROJEX_CONFIG_DIR/profiles` or the OS config dir.
+pub fn local_profiles_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("DEVPROJEX_CONFIG_DIR").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(dir).join("profiles"));
+    }
+    directories::ProjectDirs::from("dev", "devprojex", "devprojex")
+        .map(|dirs| dirs.config_dir().join("profiles"))
+}
+
+/// The local profile file of one project: `<name>-<fnv64 of the root path>.json`.
+pub fn local_profile_path(root: &ProjectRoot) -> Option<PathBuf> {
+    let safe_name: String = root
+        .name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(48)
+        .collect();
+    let hash = fnv1a64(root.address.as_bytes());
+    local_profiles_dir().map(|dir| dir.join(format!("{safe_name}-{hash:016x}.json")))
+}
+
+/// A stable hash (unlike `DefaultHasher`, the same in every Rust version).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Read the local profile of a project, if one was saved.
+pub fn read_local(root: &ProjectRoot) -> Result<Option<Profile>> {
+    let Some(path) = local_profile_path(root) else {
+        return Ok(None);
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Profile::parse(&text, &format!("local profile '{}'", path.display())).map(Some),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(profile_error(format!(
+            "local profile '{}' cannot be read: {err}",
+            path.display()
+        ))),
+    }
+}
+
+/// The profile names available for a project (`standard`, plus `local` when saved).
+pub fn available(root: &ProjectRoot) -> Vec<String> {
+    let mut names = vec!["standard".to_string()];
+    if local_profile_path(root).is_some_and(|p| p.is_file()) {
+        names.push("local".into());
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_and_bad_values_name_the_key() {
+        let err = Profile::parse(
+            r#"{"schemaVersion":1,"kind":"devprojex-profile","selection":{"rootz":[]}}"#,
+            "p",
+        )
+        .unwrap_err();
+        assert_eq!(err.code, codes::INVALID_PROFILE);
+        assert!(err.message.contains("rootz"), "{}", err.message);
+        let err = Profile::parse(
+            r#"{"schemaVersion":1,"kind":"devprojex-profile","selection":{"gitMode":"staged"}}"#,
+            "p",
+        )
+        .unwrap_err();
+        assert!(err.message.contains("selection.gitMode"), "{}", err.message);
+        let err =
+            Profile::parse(r#"{"schemaVersion":2,"kind":"devprojex-profile"}"#, "p").unwrap_err();
+        assert!(err.message.contains("schemaVersion"));
+        let err = Profile::parse(r#"{"schemaVersion":1,"kind":"other"}"#, "p").unwrap_err();
+        assert!(err.message.contains("'kind'"));
+        let huge = format!(
+            "{{\"schemaVersion\":1,\"kind\":\"devprojex-profile\",\"description\":\"{}\"}}",
+            "x".repeat(1024 * 1024)
+        );
+        assert!(
+            Profile::parse(&huge, "p")
+                .unwrap_err()
+                .message
+                .contains("1 MiB")
+        );
+    }
+
+    #[test]
+    fn round_trip() {
+        let text = r#"{"schemaVersion":1,"kind":"devprojex-profile","name":"api","selection":{"roots":["src"],"extensions":["rs"],"exclusions":{"dotFiles":true},"detail":"compact"}}"#;
+        let profile = Profile::parse(text, "p").unwrap();
+        assert_eq!(Profile::parse(&profile.to_json(), "p").unwrap(), profile);
+        assert!(profile.selection.exclusions.dot_files);
+    }
+}
