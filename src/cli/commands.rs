@@ -56,6 +56,9 @@ pub fn tree(args: TreeArgs) -> Result<ExitCode> {
     request.max_depth = args.max_depth.map(|d| d as usize);
     let (rendered, warnings) = engine.tree(&root, &request, args.max_lines.map(|n| n as usize))?;
     write_stdout(&rendered.text)?;
+    if let Some(trailer) = rendered.trailer() {
+        write_stdout(&format!("{trailer}\n"))?;
+    }
     print_warnings(&warnings);
     Ok(ExitCode::SUCCESS)
 }

@@ -21,10 +21,23 @@ pub struct TreeHeader {
 /// A rendered tree and whether it was cut.
 #[derive(Debug, Clone)]
 pub struct RenderedTree {
+    /// The tree document itself (project data).
     pub text: String,
     pub truncated: bool,
     pub shown_entries: usize,
     pub total_entries: usize,
+}
+
+impl RenderedTree {
+    /// The trusted `[Tree truncated ...]` trailer, when the line limit cut the tree.
+    pub fn trailer(&self) -> Option<String> {
+        self.truncated.then(|| {
+            format!(
+                "[Tree truncated: showing {} of {} entries. Narrow with paths, include_patterns, exclude_patterns or max_depth to see the rest.]",
+                self.shown_entries, self.total_entries
+            )
+        })
+    }
 }
 
 /// Render `entries` (already in selection order). `max_depth` counts top-level entries as 1.
@@ -103,13 +116,6 @@ pub fn render_tree(
         }
     }
     let truncated = total > shown.len();
-    if truncated {
-        let _ = writeln!(
-            out,
-            "[Tree truncated: showing {} of {total} entries. Narrow with paths, include_patterns, exclude_patterns or max_depth to see the rest.]",
-            shown.len()
-        );
-    }
     Ok(RenderedTree {
         text: out,
         truncated,
