@@ -828,8 +828,8 @@ impl Engine {
                 "start_line is 1-based; pass 1 or more",
             ));
         }
-        if let Some(end) = end_line {
-            if end < start {
+        if let Some(end) = end_line
+            && end < start {
                 return Err(DpxError::new(
                     codes::INVALID_RANGE,
                     format!(
@@ -837,7 +837,6 @@ impl Engine {
                     ),
                 ));
             }
-        }
         if total == 0 {
             if start == 1 {
                 return Ok(FileSlice {

@@ -107,20 +107,18 @@ impl Profile {
                 self.schema_version
             )));
         }
-        if let Some(mode) = &self.selection.git_mode {
-            if crate::select::GitMode::parse(mode).is_none() {
+        if let Some(mode) = &self.selection.git_mode
+            && crate::select::GitMode::parse(mode).is_none() {
                 return Err(profile_error(format!(
                     "{source}: key 'selection.gitMode' is \"{mode}\"; valid values are none, off, gitignore, tracked"
                 )));
             }
-        }
-        if let Some(detail) = &self.selection.detail {
-            if devprojex_detail::Detail::parse(detail).is_none() {
+        if let Some(detail) = &self.selection.detail
+            && devprojex_detail::Detail::parse(detail).is_none() {
                 return Err(profile_error(format!(
                     "{source}: key 'selection.detail' is \"{detail}\"; valid values are full, compact, signatures"
                 )));
             }
-        }
         for ext in &self.selection.extensions {
             if ext.is_empty() || ext.contains('/') || ext.contains('\\') {
                 return Err(profile_error(format!(

@@ -100,11 +100,10 @@ impl TerminalProgress {
     }
 
     fn finish(&self) {
-        if let Ok(mut slot) = self.bar.lock() {
-            if let Some(bar) = slot.take() {
+        if let Ok(mut slot) = self.bar.lock()
+            && let Some(bar) = slot.take() {
                 bar.finish_and_clear();
             }
-        }
     }
 }
 

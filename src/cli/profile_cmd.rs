@@ -101,7 +101,7 @@ pub struct ValidateArgs {
     pub file: PathBuf,
 }
 
-fn open(project: &PathBuf) -> Result<ProjectRoot> {
+fn open(project: &std::path::Path) -> Result<ProjectRoot> {
     ProjectRoot::open(project).map_err(|err| DpxError::invalid_arguments(err.message))
 }
 

@@ -310,18 +310,15 @@ fn screen(bytes: &[u8]) -> Screened {
     if !has_method && !is_response {
         return invalid(id, "the message has no \"method\"");
     }
-    if let Some(raw_id) = object.get("id") {
-        if !(raw_id.is_string() || raw_id.is_i64() || raw_id.is_u64() || raw_id.is_null()) {
+    if let Some(raw_id) = object.get("id")
+        && !(raw_id.is_string() || raw_id.is_i64() || raw_id.is_u64() || raw_id.is_null()) {
             return invalid(Value::Null, "\"id\" must be a string or an integer");
         }
-    }
-    if has_method {
-        if let Some(params) = object.get("params") {
-            if !(params.is_object() || params.is_null()) {
+    if has_method
+        && let Some(params) = object.get("params")
+            && !(params.is_object() || params.is_null()) {
                 return invalid(id, "\"params\" must be an object");
             }
-        }
-    }
     Screened::Forward
 }
 
@@ -338,8 +335,8 @@ mod tests {
 
     #[test]
     fn screening() {
-        assert_eq!(reply("{nope")["error"]["code"], -32700);
-        assert_eq!(reply("{nope")["id"], Value::Null);
+        assert_eq!(reply("{nope").unwrap()["error"]["code"], -32700);
+        assert_eq!(reply("{nope").unwrap()["id"], Value::Null);
         assert_eq!(reply("[1,2]").unwrap()["error"]["code"], -32600);
         assert_eq!(reply(r#"{"jsonrpc":"2.0","id":3}"#).unwrap()["id"], 3);
         assert_eq!(

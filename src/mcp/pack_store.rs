@@ -151,14 +151,13 @@ impl PackStore {
                 ),
             ));
         }
-        if let Some(end) = end_line {
-            if end < start_line {
+        if let Some(end) = end_line
+            && end < start_line {
                 return Err(DpxError::new(
                     codes::INVALID_RANGE,
                     format!("end_line {end} is before start_line {start_line}"),
                 ));
             }
-        }
         let last_allowed = (start_line + max_lines - 1).min(total_lines);
         let end = end_line.unwrap_or(last_allowed).min(last_allowed);
         let slot = ((start_line - 1) / INDEX_STRIDE) as usize;
@@ -296,7 +295,7 @@ impl Write for PackFileWriter {
         }
         for (i, &byte) in buf.iter().enumerate() {
             if self.at_line_start {
-                if self.lines % INDEX_STRIDE == 0 {
+                if self.lines.is_multiple_of(INDEX_STRIDE) {
                     self.index.push(self.bytes + i as u64);
                 }
                 self.lines += 1;

@@ -200,8 +200,8 @@ fn resolve_project<'a>(state: &'a ServerState, args: &ToolArgs) -> Result<&'a Pr
             .collect::<Vec<_>>()
             .join(", ")
     };
-    if let Some(value) = &project {
-        if looks_like_url(value) {
+    if let Some(value) = &project
+        && looks_like_url(value) {
             if !state.allow_remote {
                 return Err(DpxError::new(
                     codes::REMOTE_DISABLED,
@@ -213,7 +213,6 @@ fn resolve_project<'a>(state: &'a ServerState, args: &ToolArgs) -> Result<&'a Pr
                 "remote repositories are not supported by this build yet; pass a configured local root",
             ));
         }
-    }
     if branch.is_some() {
         return Err(DpxError::invalid_arguments(
             "branch is valid only when project is a Git URL; omit branch for local projects",
@@ -236,11 +235,9 @@ fn resolve_project<'a>(state: &'a ServerState, args: &ToolArgs) -> Result<&'a Pr
                 return Ok(root);
             }
             if let Ok(canonical) = crate::project::dunce_canonicalize(std::path::Path::new(&value))
-            {
-                if let Some(root) = state.roots.iter().find(|r| r.path == canonical) {
+                && let Some(root) = state.roots.iter().find(|r| r.path == canonical) {
                     return Ok(root);
                 }
-            }
             let by_name: Vec<&ProjectRoot> =
                 state.roots.iter().filter(|r| r.name == value).collect();
             if let [only] = by_name.as_slice() {

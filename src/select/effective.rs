@@ -19,9 +19,8 @@ pub enum Exclusion {
 /// `relative` (a file) inside `root`.
 pub fn check_path(root: &Path, relative: &str, git_mode: GitMode) -> Option<Exclusion> {
     let parts: Vec<&str> = relative.split('/').filter(|p| !p.is_empty()).collect();
-    let Some((file_name, dirs)) = parts.split_last() else {
-        return None;
-    };
+    // An empty path names the root itself, which no rule excludes.
+    let (file_name, dirs) = parts.split_last()?;
     if rules::OS_LITTER_FILES.contains(file_name) {
         return Some(Exclusion::ProductRule);
     }
