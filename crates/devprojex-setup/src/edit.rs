@@ -64,6 +64,8 @@ pub fn upsert(text: &str, format: Format, container: &str, name: &str, entry: &E
     let (bom, body) = split_bom(text);
     let out = match format {
         Format::Json | Format::Jsonc => {
+            // A file of only whitespace is treated as empty (the new object starts at column 1).
+            let body = if body.trim().is_empty() { "" } else { body };
             let root = parse_json(body, format, path)?;
             if root.value().is_some() && root.object_value().is_none() {
                 return Err(shape(path, "the top level is not an object"));
