@@ -165,16 +165,24 @@ pub struct Io<'a> {
 }
 
 fn valid_name(name: &str) -> bool {
-    !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// Shows `p` with the home folder abbreviated to `~`.
 pub(crate) fn show(env: &SetupEnv, p: &Path) -> String {
-    if let Some(home) = &env.home {
-        if let Ok(rest) = p.strip_prefix(home) {
-            let sep = if env.os == crate::env::Os::Windows { "\\" } else { "/" };
-            return format!("~{sep}{}", rest.display());
-        }
+    if let Some(home) = &env.home
+        && let Ok(rest) = p.strip_prefix(home)
+    {
+        let sep = if env.os == crate::env::Os::Windows {
+            "\\"
+        } else {
+            "/"
+        };
+        return format!("~{sep}{}", rest.display());
     }
     p.display().to_string()
 }
@@ -187,7 +195,11 @@ pub fn options(args: &SetupArgs, env: &SetupEnv) -> Result<Options> {
             args.name
         )));
     }
-    let roots = args.roots.iter().map(|r| env.absolute(r).to_string_lossy().into_owned()).collect();
+    let roots = args
+        .roots
+        .iter()
+        .map(|r| env.absolute(r).to_string_lossy().into_owned())
+        .collect();
     Ok(Options {
         scope: args.scope,
         name: args.name.clone(),
@@ -208,13 +220,11 @@ fn select_clients(args: &SetupArgs, env: &SetupEnv) -> Result<Vec<ClientId>> {
     named.dedup();
     let all_requested = args.clients.contains(&ClientArg::All);
     if args.scope == Scope::Project {
-        if !all_requested {
-            if let Some(c) = named.iter().find(|c| !c.supports_project()) {
-                return Err(SetupError::Usage(format!(
-                    "{} has no project-scope config; project scope supports claude-code, codex, cursor and vscode",
-                    c.name()
-                )));
-            }
+        if !all_requested && let Some(c) = named.iter().find(|c| !c.supports_project()) {
+            return Err(SetupError::Usage(format!(
+                "{} has no project-scope config; project scope supports claude-code, codex, cursor and vscode",
+                c.name()
+            )));
         }
         named.retain(|c| c.supports_project());
     }
@@ -230,7 +240,11 @@ fn select_clients(args: &SetupArgs, env: &SetupEnv) -> Result<Vec<ClientId>> {
                     && project_config_path(*c, &env.project_root()).is_some_and(|p| p.exists()))
         })
         .collect();
-    if detected.is_empty() { Err(SetupError::NoClients) } else { Ok(detected) }
+    if detected.is_empty() {
+        Err(SetupError::NoClients)
+    } else {
+        Ok(detected)
+    }
 }
 
 fn command_line(item: &PlanItem) -> String {
@@ -243,7 +257,10 @@ fn command_line(item: &PlanItem) -> String {
 }
 
 fn quote(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:\\${}".contains(c)) {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:\\${}".contains(c))
+    {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
@@ -252,7 +269,11 @@ fn quote(s: &str) -> String {
 
 /// A unified diff of `old` to `new` with file headers.
 pub fn unified_diff(old: &str, new: &str, old_name: &str, new_name: &str) -> String {
-    similar::TextDiff::from_lines(old, new).unified_diff().context_radius(3).header(old_name, new_name).to_string()
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(old_name, new_name)
+        .to_string()
 }
 
 fn entry_diff(item: &PlanItem) -> String {
@@ -294,7 +315,13 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
     };
     writeln!(out, "Plan ({verb} \"{}\", {scope} scope):", opts.name).map_err(w)?;
     for item in &items {
-        writeln!(out, "  {:<18} {}", item.client.display(), show(env, &item.path)).map_err(w)?;
+        writeln!(
+            out,
+            "  {:<18} {}",
+            item.client.display(),
+            show(env, &item.path)
+        )
+        .map_err(w)?;
         writeln!(out, "  {:<18} -> {}", "", item.action.describe()).map_err(w)?;
         if matches!(item.action, Action::Conflict | Action::Replace) {
             for line in entry_diff(item).lines() {
@@ -302,22 +329,33 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
             }
         }
     }
-    if !args.remove {
-        if let Some(first) = items.first() {
-            writeln!(out, "Server command: {}", command_line(first)).map_err(w)?;
-        }
+    if !args.remove
+        && let Some(first) = items.first()
+    {
+        writeln!(out, "Server command: {}", command_line(first)).map_err(w)?;
     }
     let problems = items.iter().filter(|i| i.action.is_problem()).count();
     let changes: Vec<&PlanItem> = items.iter().filter(|i| i.action.writes()).collect();
+    report_problems(&items, &opts, io.err)?;
+    let out = &mut *io.out;
 
     if args.dry_run {
         for item in &changes {
             let file = item.file.as_ref().expect("planned writes have a file");
             let name = item.path.display().to_string();
-            let old_name = if file.text.is_some() { name.clone() } else { "/dev/null".into() };
+            let old_name = if file.text.is_some() {
+                name.clone()
+            } else {
+                "/dev/null".into()
+            };
             let new = item.new_text.as_deref().unwrap_or_default();
             writeln!(out).map_err(w)?;
-            write!(out, "{}", unified_diff(file.text_or_empty(), new, &old_name, &name)).map_err(w)?;
+            write!(
+                out,
+                "{}",
+                unified_diff(file.text_or_empty(), new, &old_name, &name)
+            )
+            .map_err(w)?;
         }
         writeln!(out, "\nDry run: nothing was written.").map_err(w)?;
         return Ok(if problems > 0 { 1 } else { 0 });
@@ -337,10 +375,17 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
         if !io.interactive {
             return Err(SetupError::NotATerminal);
         }
-        write!(out, "Apply these changes to {} file(s)? [y/N] ", changes.len()).map_err(w)?;
+        write!(
+            out,
+            "Apply these changes to {} file(s)? [y/N] ",
+            changes.len()
+        )
+        .map_err(w)?;
         out.flush().map_err(w)?;
         let mut answer = String::new();
-        io.input.read_line(&mut answer).map_err(|e| SetupError::io("standard input", "reading", e))?;
+        io.input
+            .read_line(&mut answer)
+            .map_err(|e| SetupError::io("standard input", "reading", e))?;
         if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
             return Err(SetupError::Aborted);
         }
@@ -357,17 +402,29 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
                     Action::Remove => "entry removed",
                     _ => "written",
                 };
-                writeln!(out, "{}: {what}: {}", item.client.display(), show(env, &item.path)).map_err(w)?;
-                if let Some(file) = &item.file {
-                    if file.real != file.path {
-                        writeln!(out, "  (symlink: edited its target {})", show(env, &file.real)).map_err(w)?;
-                    }
+                writeln!(
+                    out,
+                    "{}: {what}: {}",
+                    item.client.display(),
+                    show(env, &item.path)
+                )
+                .map_err(w)?;
+                if let Some(file) = &item.file
+                    && file.real != file.path
+                {
+                    writeln!(
+                        out,
+                        "  (symlink: edited its target {})",
+                        show(env, &file.real)
+                    )
+                    .map_err(w)?;
                 }
                 if let Some(bak) = report.backup {
                     writeln!(out, "  backup of the original: {}", show(env, &bak)).map_err(w)?;
                 }
                 if !args.remove {
-                    writeln!(out, "  verify: {}", item.client.verify_hint(opts.scope)).map_err(w)?;
+                    writeln!(out, "  verify: {}", item.client.verify_hint(opts.scope))
+                        .map_err(w)?;
                 }
             }
             Err(e) => {
@@ -376,17 +433,25 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
             }
         }
     }
+    Ok(if failures + problems > 0 { 1 } else { 0 })
+}
+
+/// Prints one error line per conflicting or failing client.
+fn report_problems(items: &[PlanItem], opts: &Options, err: &mut dyn Write) -> Result<()> {
     for item in items.iter().filter(|i| i.action.is_problem()) {
         let msg = match &item.action {
             Action::Failed(e) => format!("error[{}]: {e}", e.code()),
             _ => {
-                let e = SetupError::Conflict { path: item.path.clone(), name: opts.name.clone() };
+                let e = SetupError::Conflict {
+                    path: item.path.clone(),
+                    name: opts.name.clone(),
+                };
                 format!("error[{}]: {e}", e.code())
             }
         };
-        writeln!(io.err, "{msg}").map_err(w)?;
+        writeln!(err, "{msg}").map_err(|e| SetupError::io("standard error", "writing", e))?;
     }
-    Ok(if failures + problems > 0 { 1 } else { 0 })
+    Ok(())
 }
 
 fn run_status(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
@@ -398,10 +463,23 @@ fn run_status(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
     }
     clients.sort();
     clients.dedup();
-    writeln!(io.out, "Entry \"{}\", {} scope:", opts.name, if opts.scope == Scope::User { "user" } else { "project" })
-        .map_err(w)?;
+    writeln!(
+        io.out,
+        "Entry \"{}\", {} scope:",
+        opts.name,
+        if opts.scope == Scope::User {
+            "user"
+        } else {
+            "project"
+        }
+    )
+    .map_err(w)?;
     for c in clients {
-        let installed = if detect(c, env) { "detected" } else { "not detected" };
+        let installed = if detect(c, env) {
+            "detected"
+        } else {
+            "not detected"
+        };
         match config_path(c, opts.scope, env) {
             Ok(Some(path)) => {
                 let st = status_of(c, &path, env, &opts);
@@ -410,9 +488,16 @@ fn run_status(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
                 writeln!(io.out, "  {:<18} {}", "", st.label()).map_err(w)?;
             }
             Ok(None) => {
-                writeln!(io.out, "  {:<18} {installed}; no project-scope config", c.display()).map_err(w)?;
+                writeln!(
+                    io.out,
+                    "  {:<18} {installed}; no project-scope config",
+                    c.display()
+                )
+                .map_err(w)?;
             }
-            Err(e) => writeln!(io.out, "  {:<18} error[{}]: {e}", c.display(), e.code()).map_err(w)?,
+            Err(e) => {
+                writeln!(io.out, "  {:<18} error[{}]: {e}", c.display(), e.code()).map_err(w)?
+            }
         }
     }
     Ok(0)
@@ -436,23 +521,36 @@ fn doctor(args: &DoctorArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
     let w = |e: std::io::Error| SetupError::io("standard output", "writing", e);
     let out = &mut *io.out;
     let mut problems = 0usize;
-    let mut line = |out: &mut dyn Write, ok: bool, warn: bool, text: String| -> std::io::Result<()> {
-        let tag = if ok {
-            "ok  "
-        } else if warn {
-            "warn"
-        } else {
-            problems += 1;
-            "FAIL"
+    let mut line =
+        |out: &mut dyn Write, ok: bool, warn: bool, text: String| -> std::io::Result<()> {
+            let tag = if ok {
+                "ok  "
+            } else if warn {
+                "warn"
+            } else {
+                problems += 1;
+                "FAIL"
+            };
+            writeln!(out, "[{tag}] {text}")
         };
-        writeln!(out, "[{tag}] {text}")
-    };
 
     // Binary.
     let version = env!("CARGO_PKG_VERSION");
     match &env.current_exe {
-        Some(exe) => line(out, true, false, format!("binary: {} (version {version})", exe.display())).map_err(w)?,
-        None => line(out, false, true, format!("binary: path unknown (version {version})")).map_err(w)?,
+        Some(exe) => line(
+            out,
+            true,
+            false,
+            format!("binary: {} (version {version})", exe.display()),
+        )
+        .map_err(w)?,
+        None => line(
+            out,
+            false,
+            true,
+            format!("binary: path unknown (version {version})"),
+        )
+        .map_err(w)?,
     }
     match env.which("devprojex") {
         Some(p) => line(out, true, false, format!("on PATH: {}", p.display())).map_err(w)?,
@@ -460,21 +558,37 @@ fn doctor(args: &DoctorArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
             out,
             false,
             true,
-            "`devprojex` is not on PATH: setup writes the absolute path of this binary instead".into(),
+            "`devprojex` is not on PATH: setup writes the absolute path of this binary instead"
+                .into(),
         )
         .map_err(w)?,
     }
 
     // Roots.
-    let roots: Vec<PathBuf> =
-        if args.roots.is_empty() { vec![env.cwd.clone()] } else { args.roots.iter().map(|r| env.absolute(r)).collect() };
+    let roots: Vec<PathBuf> = if args.roots.is_empty() {
+        vec![env.cwd.clone()]
+    } else {
+        args.roots.iter().map(|r| env.absolute(r)).collect()
+    };
     for r in roots {
         if r.is_dir() {
             line(out, true, false, format!("root: {}", r.display())).map_err(w)?;
         } else if r.exists() {
-            line(out, false, false, format!("root: {} is not a folder", r.display())).map_err(w)?;
+            line(
+                out,
+                false,
+                false,
+                format!("root: {} is not a folder", r.display()),
+            )
+            .map_err(w)?;
         } else {
-            line(out, false, false, format!("root: {} does not exist", r.display())).map_err(w)?;
+            line(
+                out,
+                false,
+                false,
+                format!("root: {} does not exist", r.display()),
+            )
+            .map_err(w)?;
         }
     }
 
@@ -491,11 +605,22 @@ fn doctor(args: &DoctorArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
                     let v = String::from_utf8_lossy(&o.stdout).trim().to_string();
                     line(out, true, false, format!("git: {v} ({})", git.display())).map_err(w)?
                 }
-                _ => line(out, false, true, format!("git: {} does not run", git.display())).map_err(w)?,
+                _ => line(
+                    out,
+                    false,
+                    true,
+                    format!("git: {} does not run", git.display()),
+                )
+                .map_err(w)?,
             }
         }
-        None => line(out, false, true, "git: not found on PATH (git modes and remote clones need it)".into())
-            .map_err(w)?,
+        None => line(
+            out,
+            false,
+            true,
+            "git: not found on PATH (git modes and remote clones need it)".into(),
+        )
+        .map_err(w)?,
     }
 
     // Clients: any config (user or project scope) that has the entry or fails to parse.
@@ -523,22 +648,39 @@ fn doctor(args: &DoctorArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
                 // command resolves is fine.
                 Current | Outdated | Modified => {
                     configured += 1;
-                    line(out, true, false, format!("{}: entry present in {}", c.display(), show(env, &p)))
-                        .map_err(w)?
+                    line(
+                        out,
+                        true,
+                        false,
+                        format!("{}: entry present in {}", c.display(), show(env, &p)),
+                    )
+                    .map_err(w)?
                 }
                 Stale(_) | Error(_) => {
                     configured += 1;
-                    line(out, false, false, format!("{}: {} ({})", c.display(), st.label(), show(env, &p)))
-                        .map_err(w)?
+                    line(
+                        out,
+                        false,
+                        false,
+                        format!("{}: {} ({})", c.display(), st.label(), show(env, &p)),
+                    )
+                    .map_err(w)?
                 }
             }
         }
     }
     if configured == 0 {
-        line(out, false, true, format!("no client has an entry \"{}\": run `devprojex setup`", args.name))
-            .map_err(w)?;
+        line(
+            out,
+            false,
+            true,
+            format!(
+                "no client has an entry \"{}\": run `devprojex setup`",
+                args.name
+            ),
+        )
+        .map_err(w)?;
     }
-    drop(line);
     if problems > 0 {
         writeln!(out, "{problems} problem(s) found.").map_err(w)?;
         Ok(1)

@@ -123,7 +123,10 @@ impl ClientId {
 
     /// Whether the client has a project-scope file that setup writes.
     pub fn supports_project(self) -> bool {
-        matches!(self, ClientId::ClaudeCode | ClientId::Codex | ClientId::Cursor | ClientId::VsCode)
+        matches!(
+            self,
+            ClientId::ClaudeCode | ClientId::Codex | ClientId::Cursor | ClientId::VsCode
+        )
     }
 
     /// Executables whose presence on `PATH` means the client is installed.
@@ -142,7 +145,9 @@ impl ClientId {
     /// How to check that the client picked the server up.
     pub fn verify_hint(self, scope: Scope) -> &'static str {
         match (self, scope) {
-            (ClientId::ClaudeCode, Scope::User) => "run `claude mcp list` (or `/mcp` inside Claude Code)",
+            (ClientId::ClaudeCode, Scope::User) => {
+                "run `claude mcp list` (or `/mcp` inside Claude Code)"
+            }
             (ClientId::ClaudeCode, Scope::Project) => {
                 "start `claude` in the repository, approve the project server, then run `/mcp`"
             }
@@ -156,7 +161,9 @@ impl ClientId {
             (ClientId::Antigravity, _) => {
                 "in Antigravity open the agent panel's MCP Servers > Manage MCP Servers and refresh"
             }
-            (ClientId::Cursor, _) => "open Cursor Settings > Tools & MCP and check that the server is enabled",
+            (ClientId::Cursor, _) => {
+                "open Cursor Settings > Tools & MCP and check that the server is enabled"
+            }
             (ClientId::VsCode | ClientId::VsCodeInsiders, _) => {
                 "run `MCP: List Servers` from the Command Palette and start the server"
             }
@@ -175,7 +182,11 @@ fn need<'a>(p: &'a Option<PathBuf>, what: &'static str, hint: &'static str) -> R
 }
 
 fn home(env: &SetupEnv) -> Result<&PathBuf> {
-    need(&env.home, "home folder", "set HOME (USERPROFILE on Windows)")
+    need(
+        &env.home,
+        "home folder",
+        "set HOME (USERPROFILE on Windows)",
+    )
 }
 
 /// `%APPDATA%`, defaulting to `<home>\AppData\Roaming`.
@@ -230,7 +241,10 @@ fn user_dir(client: ClientId, env: &SetupEnv) -> Result<PathBuf> {
             Some(d) => d.clone(),
             None => home(env)?.join(".claude"),
         },
-        ClientId::ClaudeDesktop => user_config_path(client, env)?.parent().map(Path::to_path_buf).unwrap_or_default(),
+        ClientId::ClaudeDesktop => user_config_path(client, env)?
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default(),
         ClientId::Codex => match &env.codex_home {
             Some(d) => d.clone(),
             None => home(env)?.join(".codex"),
@@ -267,11 +281,21 @@ pub fn user_config_path(client: ClientId, env: &SetupEnv) -> Result<PathBuf> {
             let gemini = home(env)?.join(".gemini");
             let current = gemini.join("config").join("mcp_config.json");
             let legacy = gemini.join("antigravity").join("mcp_config.json");
-            if !current.exists() && legacy.exists() { legacy } else { current }
+            if !current.exists() && legacy.exists() {
+                legacy
+            } else {
+                current
+            }
         }
         ClientId::Cursor => home(env)?.join(".cursor").join("mcp.json"),
-        ClientId::VsCode => app_config_base(env)?.join("Code").join("User").join("mcp.json"),
-        ClientId::VsCodeInsiders => app_config_base(env)?.join("Code - Insiders").join("User").join("mcp.json"),
+        ClientId::VsCode => app_config_base(env)?
+            .join("Code")
+            .join("User")
+            .join("mcp.json"),
+        ClientId::VsCodeInsiders => app_config_base(env)?
+            .join("Code - Insiders")
+            .join("User")
+            .join("mcp.json"),
     })
 }
 
@@ -297,6 +321,8 @@ pub fn config_path(client: ClientId, scope: Scope, env: &SetupEnv) -> Result<Opt
 /// Whether `client` looks installed: its config folder or file exists, or its executable is on `PATH`.
 pub fn detect(client: ClientId, env: &SetupEnv) -> bool {
     let dir = user_dir(client, env).map(|d| d.is_dir()).unwrap_or(false);
-    let file = user_config_path(client, env).map(|f| f.exists()).unwrap_or(false);
+    let file = user_config_path(client, env)
+        .map(|f| f.exists())
+        .unwrap_or(false);
     dir || file || client.executables().iter().any(|e| env.which(e).is_some())
 }

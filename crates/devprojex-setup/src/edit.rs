@@ -26,41 +26,74 @@ fn split_bom(text: &str) -> (&'static str, &str) {
 }
 
 /// Reads the entry `name` from `text`, if present.
-pub fn read_entry(text: &str, format: Format, container: &str, name: &str, path: &Path) -> Result<Option<Value>> {
+pub fn read_entry(
+    text: &str,
+    format: Format,
+    container: &str,
+    name: &str,
+    path: &Path,
+) -> Result<Option<Value>> {
     let (_, body) = split_bom(text);
     match format {
         Format::Json | Format::Jsonc => {
             let root = parse_json(body, format, path)?;
-            let Some(servers) = json_container(&root, container, path)? else { return Ok(None) };
-            Ok(servers.get(name).and_then(|p| p.value()).and_then(|v| v.to_serde_value()))
+            let Some(servers) = json_container(&root, container, path)? else {
+                return Ok(None);
+            };
+            Ok(servers
+                .get(name)
+                .and_then(|p| p.value())
+                .and_then(|v| v.to_serde_value()))
         }
         Format::Toml => {
             let doc = parse_toml(body, path)?;
-            let Some(servers) = toml_container(&doc, container, path)? else { return Ok(None) };
+            let Some(servers) = toml_container(&doc, container, path)? else {
+                return Ok(None);
+            };
             Ok(servers.get(name).map(item_to_json))
         }
     }
 }
 
 /// Reads every entry name in the container (for status output).
-pub fn entry_names(text: &str, format: Format, container: &str, path: &Path) -> Result<Vec<String>> {
+pub fn entry_names(
+    text: &str,
+    format: Format,
+    container: &str,
+    path: &Path,
+) -> Result<Vec<String>> {
     let (_, body) = split_bom(text);
     match format {
         Format::Json | Format::Jsonc => {
             let root = parse_json(body, format, path)?;
-            let Some(servers) = json_container(&root, container, path)? else { return Ok(Vec::new()) };
-            Ok(servers.properties().iter().filter_map(|p| p.decoded_name()).collect())
+            let Some(servers) = json_container(&root, container, path)? else {
+                return Ok(Vec::new());
+            };
+            Ok(servers
+                .properties()
+                .iter()
+                .filter_map(|p| p.decoded_name())
+                .collect())
         }
         Format::Toml => {
             let doc = parse_toml(body, path)?;
-            let Some(servers) = toml_container(&doc, container, path)? else { return Ok(Vec::new()) };
+            let Some(servers) = toml_container(&doc, container, path)? else {
+                return Ok(Vec::new());
+            };
             Ok(servers.iter().map(|(k, _)| k.to_string()).collect())
         }
     }
 }
 
 /// Adds the entry `name`, or replaces its value in place when it exists.
-pub fn upsert(text: &str, format: Format, container: &str, name: &str, entry: &Entry, path: &Path) -> Result<String> {
+pub fn upsert(
+    text: &str,
+    format: Format,
+    container: &str,
+    name: &str,
+    entry: &Entry,
+    path: &Path,
+) -> Result<String> {
     let (bom, body) = split_bom(text);
     let out = match format {
         Format::Json | Format::Jsonc => {
@@ -90,7 +123,10 @@ pub fn upsert(text: &str, format: Format, container: &str, name: &str, entry: &E
                 t.set_implicit(true);
                 doc.insert(container, Item::Table(t));
             }
-            let servers = doc.get_mut(container).and_then(Item::as_table_like_mut).expect("checked above");
+            let servers = doc
+                .get_mut(container)
+                .and_then(Item::as_table_like_mut)
+                .expect("checked above");
             let is_inline = servers.is_dotted() || doc[container].is_inline_table();
             toml_upsert(&mut doc, container, name, entry, is_inline);
             restore_newlines(doc.to_string(), crlf)
@@ -101,13 +137,23 @@ pub fn upsert(text: &str, format: Format, container: &str, name: &str, entry: &E
 
 /// Removes the entry `name` (a no-op when absent). An implicit TOML parent table that becomes empty
 /// goes too; a JSON container that becomes empty stays as `{}`.
-pub fn remove(text: &str, format: Format, container: &str, name: &str, path: &Path) -> Result<String> {
+pub fn remove(
+    text: &str,
+    format: Format,
+    container: &str,
+    name: &str,
+    path: &Path,
+) -> Result<String> {
     let (bom, body) = split_bom(text);
     let out = match format {
         Format::Json | Format::Jsonc => {
             let root = parse_json(body, format, path)?;
-            let Some(servers) = json_container(&root, container, path)? else { return Ok(text.to_string()) };
-            let Some(prop) = servers.get(name) else { return Ok(text.to_string()) };
+            let Some(servers) = json_container(&root, container, path)? else {
+                return Ok(text.to_string());
+            };
+            let Some(prop) = servers.get(name) else {
+                return Ok(text.to_string());
+            };
             prop.remove();
             root.to_string()
         }
@@ -117,9 +163,13 @@ pub fn remove(text: &str, format: Format, container: &str, name: &str, path: &Pa
             if toml_container(&doc, container, path)?.is_none_or(|s| !s.contains_key(name)) {
                 return Ok(text.to_string());
             }
-            let servers = doc.get_mut(container).and_then(Item::as_table_like_mut).expect("checked above");
+            let servers = doc
+                .get_mut(container)
+                .and_then(Item::as_table_like_mut)
+                .expect("checked above");
             servers.remove(name);
-            let drop_parent = servers.is_empty() && doc[container].as_table().is_some_and(|t| t.is_implicit());
+            let drop_parent =
+                servers.is_empty() && doc[container].as_table().is_some_and(|t| t.is_implicit());
             if drop_parent {
                 doc.remove(container);
             }
@@ -135,7 +185,10 @@ pub fn validate(text: &str, format: Format, container: &str, path: &Path) -> Res
 }
 
 fn shape(path: &Path, message: &str) -> SetupError {
-    SetupError::Shape { path: path.to_path_buf(), message: message.to_string() }
+    SetupError::Shape {
+        path: path.to_path_buf(),
+        message: message.to_string(),
+    }
 }
 
 // ---------- JSON / JSONC ----------
@@ -159,6 +212,25 @@ fn parse_options(format: Format) -> ParseOptions {
 }
 
 fn parse_json(body: &str, format: Format, path: &Path) -> Result<CstRootNode> {
+    // The CST keeps comments whatever the options say, so strict JSON is checked by serde_json.
+    if format == Format::Json
+        && !body.trim().is_empty()
+        && let Err(e) = serde_json::from_str::<Value>(body)
+    {
+        let message = e.to_string();
+        let message = message
+            .split(" at line ")
+            .next()
+            .unwrap_or(&message)
+            .to_string();
+        return Err(SetupError::Parse {
+            path: path.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            format: format.label(),
+            message,
+        });
+    }
     CstRootNode::parse(body, &parse_options(format)).map_err(|e| SetupError::Parse {
         path: path.to_path_buf(),
         line: e.line_display(),
@@ -170,9 +242,15 @@ fn parse_json(body: &str, format: Format, path: &Path) -> Result<CstRootNode> {
 
 /// The servers object, `None` when absent; an error when the shape is wrong.
 fn json_container(root: &CstRootNode, container: &str, path: &Path) -> Result<Option<CstObject>> {
-    let Some(value) = root.value() else { return Ok(None) };
-    let Some(obj) = value.as_object() else { return Err(shape(path, "the top level is not an object")) };
-    let Some(prop) = obj.get(container) else { return Ok(None) };
+    let Some(value) = root.value() else {
+        return Ok(None);
+    };
+    let Some(obj) = value.as_object() else {
+        return Err(shape(path, "the top level is not an object"));
+    };
+    let Some(prop) = obj.get(container) else {
+        return Ok(None);
+    };
     match prop.value().and_then(|v| v.as_object()) {
         Some(o) => Ok(Some(o)),
         None => Err(shape(path, &format!("\"{container}\" is not an object"))),
@@ -186,12 +264,20 @@ fn to_input(v: &Value) -> CstInputValue {
         Value::Number(n) => CstInputValue::Number(n.to_string()),
         Value::String(s) => CstInputValue::String(s.clone()),
         Value::Array(a) => CstInputValue::Array(a.iter().map(to_input).collect()),
-        Value::Object(o) => CstInputValue::Object(o.iter().map(|(k, v)| (k.clone(), to_input(v))).collect()),
+        Value::Object(o) => {
+            CstInputValue::Object(o.iter().map(|(k, v)| (k.clone(), to_input(v))).collect())
+        }
     }
 }
 
 fn entry_input(entry: &Entry) -> CstInputValue {
-    CstInputValue::Object(entry.fields().into_iter().map(|(k, v)| (k.to_string(), to_input(&v))).collect())
+    CstInputValue::Object(
+        entry
+            .fields()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), to_input(&v)))
+            .collect(),
+    )
 }
 
 // ---------- TOML ----------
@@ -209,7 +295,11 @@ fn parse_toml(body: &str, path: &Path) -> Result<DocumentMut> {
     })
 }
 
-fn toml_container<'a>(doc: &'a DocumentMut, container: &str, path: &Path) -> Result<Option<&'a dyn TableLike>> {
+fn toml_container<'a>(
+    doc: &'a DocumentMut,
+    container: &str,
+    path: &Path,
+) -> Result<Option<&'a dyn TableLike>> {
     match doc.get(container) {
         None => Ok(None),
         Some(item) => match item.as_table_like() {
@@ -227,17 +317,37 @@ fn toml_array(args: &[String]) -> toml_edit::Array {
     a
 }
 
-fn toml_upsert(doc: &mut DocumentMut, container: &str, name: &str, entry: &Entry, inline_parent: bool) {
-    let servers = doc.get_mut(container).and_then(Item::as_table_like_mut).expect("container exists");
+fn toml_upsert(
+    doc: &mut DocumentMut,
+    container: &str,
+    name: &str,
+    entry: &Entry,
+    inline_parent: bool,
+) {
+    let servers = doc
+        .get_mut(container)
+        .and_then(Item::as_table_like_mut)
+        .expect("container exists");
     // Replace in place when the entry is already a table: keeps its header, position and comments.
     if let Some(existing) = servers.get_mut(name).and_then(Item::as_table_like_mut) {
-        let stale: Vec<String> =
-            existing.iter().map(|(k, _)| k.to_string()).filter(|k| k != "command" && k != "args").collect();
+        let stale: Vec<String> = existing
+            .iter()
+            .map(|(k, _)| k.to_string())
+            .filter(|k| k != "command" && k != "args")
+            .collect();
         for k in stale {
             existing.remove(&k);
         }
-        set_toml_value(existing, "command", toml_edit::Value::from(entry.command.as_str()));
-        set_toml_value(existing, "args", toml_edit::Value::Array(toml_array(&entry.args)));
+        set_toml_value(
+            existing,
+            "command",
+            toml_edit::Value::from(entry.command.as_str()),
+        );
+        set_toml_value(
+            existing,
+            "args",
+            toml_edit::Value::Array(toml_array(&entry.args)),
+        );
         return;
     }
     if inline_parent {
@@ -270,13 +380,17 @@ fn toml_value_to_json(v: &toml_edit::Value) -> Value {
     match v {
         toml_edit::Value::String(s) => Value::String(s.value().clone()),
         toml_edit::Value::Integer(i) => Value::from(*i.value()),
-        toml_edit::Value::Float(f) => serde_json::Number::from_f64(*f.value()).map(Value::Number).unwrap_or(Value::Null),
+        toml_edit::Value::Float(f) => serde_json::Number::from_f64(*f.value())
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
         toml_edit::Value::Boolean(b) => Value::Bool(*b.value()),
         toml_edit::Value::Datetime(d) => Value::String(d.value().to_string()),
         toml_edit::Value::Array(a) => Value::Array(a.iter().map(toml_value_to_json).collect()),
-        toml_edit::Value::InlineTable(t) => {
-            Value::Object(t.iter().map(|(k, v)| (k.to_string(), toml_value_to_json(v))).collect())
-        }
+        toml_edit::Value::InlineTable(t) => Value::Object(
+            t.iter()
+                .map(|(k, v)| (k.to_string(), toml_value_to_json(v)))
+                .collect(),
+        ),
     }
 }
 
@@ -285,10 +399,16 @@ pub(crate) fn item_to_json(item: &Item) -> Value {
     match item {
         Item::None => Value::Null,
         Item::Value(v) => toml_value_to_json(v),
-        Item::Table(t) => Value::Object(t.iter().map(|(k, v)| (k.to_string(), item_to_json(v))).collect()),
-        Item::ArrayOfTables(a) => {
-            Value::Array(a.iter().map(|t| item_to_json(&Item::Table(t.clone()))).collect())
-        }
+        Item::Table(t) => Value::Object(
+            t.iter()
+                .map(|(k, v)| (k.to_string(), item_to_json(v)))
+                .collect(),
+        ),
+        Item::ArrayOfTables(a) => Value::Array(
+            a.iter()
+                .map(|t| item_to_json(&Item::Table(t.clone())))
+                .collect(),
+        ),
     }
 }
 
@@ -299,7 +419,11 @@ fn is_crlf(text: &str) -> bool {
 }
 
 fn restore_newlines(out: String, crlf: bool) -> String {
-    if crlf { out.replace("\r\n", "\n").replace('\n', "\r\n") } else { out }
+    if crlf {
+        out.replace("\r\n", "\n").replace('\n', "\r\n")
+    } else {
+        out
+    }
 }
 
 #[cfg(test)]
@@ -307,26 +431,65 @@ mod tests {
     use super::*;
 
     fn e(cmd: &str) -> Entry {
-        Entry { with_type: false, command: cmd.into(), args: vec!["mcp".into()] }
+        Entry {
+            with_type: false,
+            command: cmd.into(),
+            args: vec!["mcp".into()],
+        }
     }
 
     #[test]
     fn toml_inline_container() {
         let p = Path::new("c.toml");
         let t = "mcp_servers = { other = { command = \"x\" } }\n";
-        let out = upsert(t, Format::Toml, "mcp_servers", "devprojex", &e("devprojex"), p).unwrap();
-        assert!(out.contains("devprojex = { command = \"devprojex\""), "{out}");
-        assert_eq!(remove(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(), t);
+        let out = upsert(
+            t,
+            Format::Toml,
+            "mcp_servers",
+            "devprojex",
+            &e("devprojex"),
+            p,
+        )
+        .unwrap();
+        assert!(
+            out.contains("devprojex = { command = \"devprojex\""),
+            "{out}"
+        );
+        assert_eq!(
+            remove(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
+            t
+        );
     }
 
     #[test]
     fn windows_paths_are_escaped() {
         let p = Path::new("c.json");
-        let out = upsert("{}", Format::Json, "mcpServers", "devprojex", &e("C:\\bin\\devprojex.exe"), p).unwrap();
+        let out = upsert(
+            "{}",
+            Format::Json,
+            "mcpServers",
+            "devprojex",
+            &e("C:\\bin\\devprojex.exe"),
+            p,
+        )
+        .unwrap();
         let v: Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(v["mcpServers"]["devprojex"]["command"], "C:\\bin\\devprojex.exe");
-        let out = upsert("", Format::Toml, "mcp_servers", "devprojex", &e("C:\\bin\\devprojex.exe"), p).unwrap();
-        let got = read_entry(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap().unwrap();
+        assert_eq!(
+            v["mcpServers"]["devprojex"]["command"],
+            "C:\\bin\\devprojex.exe"
+        );
+        let out = upsert(
+            "",
+            Format::Toml,
+            "mcp_servers",
+            "devprojex",
+            &e("C:\\bin\\devprojex.exe"),
+            p,
+        )
+        .unwrap();
+        let got = read_entry(&out, Format::Toml, "mcp_servers", "devprojex", p)
+            .unwrap()
+            .unwrap();
         assert_eq!(got["command"], "C:\\bin\\devprojex.exe");
     }
 }

@@ -115,26 +115,36 @@ pub fn classify(existing: &Value, wanted: &Entry) -> EntryState {
     if *existing == wanted.to_json() {
         return EntryState::Current;
     }
-    if looks_like_ours(existing) { EntryState::Outdated } else { EntryState::Modified }
+    if looks_like_ours(existing) {
+        EntryState::Outdated
+    } else {
+        EntryState::Modified
+    }
 }
 
 /// Whether `v` is an entry setup could have written: only `type`/`command`/`args`, a devprojex
 /// command, and arguments `mcp` plus known server flags.
 pub fn looks_like_ours(v: &Value) -> bool {
-    let Some(obj) = v.as_object() else { return false };
+    let Some(obj) = v.as_object() else {
+        return false;
+    };
     if obj.keys().any(|k| !KNOWN_KEYS.contains(&k.as_str())) {
         return false;
     }
-    if let Some(t) = obj.get("type") {
-        if t != "stdio" {
-            return false;
-        }
+    if let Some(t) = obj.get("type")
+        && t != "stdio"
+    {
+        return false;
     }
-    let Some(cmd) = obj.get("command").and_then(Value::as_str) else { return false };
+    let Some(cmd) = obj.get("command").and_then(Value::as_str) else {
+        return false;
+    };
     if !is_devprojex_command(cmd) {
         return false;
     }
-    let Some(args) = obj.get("args").and_then(Value::as_array) else { return false };
+    let Some(args) = obj.get("args").and_then(Value::as_array) else {
+        return false;
+    };
     let args: Option<Vec<&str>> = args.iter().map(Value::as_str).collect();
     let Some(args) = args else { return false };
     let mut it = args.iter();
@@ -150,7 +160,10 @@ pub fn looks_like_ours(v: &Value) -> bool {
                 }
             }
             "--git-mode" => {
-                if !matches!(it.next(), Some(&"none" | &"gitignore" | &"tracked" | &"off")) {
+                if !matches!(
+                    it.next(),
+                    Some(&"none" | &"gitignore" | &"tracked" | &"off")
+                ) {
                     return false;
                 }
             }
@@ -163,7 +176,10 @@ pub fn looks_like_ours(v: &Value) -> bool {
 /// Whether the command names a devprojex binary (`devprojex`, `devprojex.exe`, or a path to one).
 pub fn is_devprojex_command(cmd: &str) -> bool {
     let file = cmd.rsplit(['/', '\\']).next().unwrap_or(cmd);
-    let stem = file.strip_suffix(".exe").or_else(|| file.strip_suffix(".EXE")).unwrap_or(file);
+    let stem = file
+        .strip_suffix(".exe")
+        .or_else(|| file.strip_suffix(".EXE"))
+        .unwrap_or(file);
     stem == "devprojex"
 }
 
@@ -175,7 +191,10 @@ pub fn command_resolves(cmd: &str, env: &SetupEnv) -> bool {
     if cmd.contains(['/', '\\']) {
         return env.cwd.join(cmd).is_file();
     }
-    let name = cmd.strip_suffix(env.os.exe_suffix()).filter(|s| !s.is_empty()).unwrap_or(cmd);
+    let name = cmd
+        .strip_suffix(env.os.exe_suffix())
+        .filter(|s| !s.is_empty())
+        .unwrap_or(cmd);
     env.which(name).is_some() || env.path.iter().any(|d| d.join(cmd).is_file())
 }
 
@@ -201,10 +220,16 @@ pub fn resolve_command(mode: CommandPath, env: &SetupEnv) -> String {
             None => "devprojex".into(),
         },
         CommandPath::Auto => {
-            let Some(exe) = exe else { return "devprojex".into() };
+            let Some(exe) = exe else {
+                return "devprojex".into();
+            };
             let on_path = env.which("devprojex");
             let same = on_path.is_some_and(|p| same_file(&p, exe));
-            if same { "devprojex".into() } else { exe.to_string_lossy().into_owned() }
+            if same {
+                "devprojex".into()
+            } else {
+                exe.to_string_lossy().into_owned()
+            }
         }
     }
 }

@@ -64,7 +64,9 @@ pub struct SetupEnv {
 }
 
 fn var_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from)
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
 }
 
 impl SetupEnv {
@@ -76,7 +78,11 @@ impl SetupEnv {
             _ => var_path("HOME"),
         };
         let path = std::env::var_os("PATH")
-            .map(|p: OsString| std::env::split_paths(&p).filter(|p| !p.as_os_str().is_empty()).collect())
+            .map(|p: OsString| {
+                std::env::split_paths(&p)
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .collect()
+            })
             .unwrap_or_default();
         SetupEnv {
             os,
@@ -104,19 +110,29 @@ impl SetupEnv {
             claude_config_dir: None,
             path: Vec::new(),
             cwd: home.join("project"),
-            current_exe: Some(home.join("bin").join(format!("devprojex{}", os.exe_suffix()))),
+            current_exe: Some(
+                home.join("bin")
+                    .join(format!("devprojex{}", os.exe_suffix())),
+            ),
         }
     }
 
     /// Finds an executable named `name` (plus `.exe` on Windows) on `PATH`.
     pub fn which(&self, name: &str) -> Option<PathBuf> {
         let file = format!("{name}{}", self.os.exe_suffix());
-        self.path.iter().map(|dir| dir.join(&file)).find(|p| p.is_file())
+        self.path
+            .iter()
+            .map(|dir| dir.join(&file))
+            .find(|p| p.is_file())
     }
 
     /// Makes `p` absolute against the current directory (lexically; nothing is resolved).
     pub fn absolute(&self, p: &Path) -> PathBuf {
-        if is_absolute_for(self.os, p) { p.to_path_buf() } else { self.cwd.join(p) }
+        if is_absolute_for(self.os, p) {
+            p.to_path_buf()
+        } else {
+            self.cwd.join(p)
+        }
     }
 
     /// The project folder for project scope: the nearest ancestor of the current directory
@@ -138,7 +154,10 @@ pub(crate) fn is_absolute_for(os: Os, p: &Path) -> bool {
     if os == Os::Windows {
         let s = p.to_string_lossy();
         let b = s.as_bytes();
-        return (b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/'))
+        return (b.len() >= 3
+            && b[0].is_ascii_alphabetic()
+            && b[1] == b':'
+            && (b[2] == b'\\' || b[2] == b'/'))
             || s.starts_with("\\\\");
     }
     false

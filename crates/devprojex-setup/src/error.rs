@@ -21,7 +21,9 @@ pub enum SetupError {
     )]
     NoClients,
     /// A config file does not parse; it is left untouched.
-    #[error("{path}:{line}:{column}: cannot parse this {format} file: {message}; the file was left untouched, fix it and run setup again")]
+    #[error(
+        "{path}:{line}:{column}: cannot parse this {format} file: {message}; the file was left untouched, fix it and run setup again"
+    )]
     Parse {
         /// The file that failed to parse.
         path: PathBuf,
@@ -59,7 +61,9 @@ pub enum SetupError {
         name: String,
     },
     /// The config path is a symlink whose target does not exist.
-    #[error("{path}: the config is a symlink to {target}, which does not exist; the link was left untouched")]
+    #[error(
+        "{path}: the config is a symlink to {target}, which does not exist; the link was left untouched"
+    )]
     DanglingSymlink {
         /// The symlink.
         path: PathBuf,
@@ -116,8 +120,16 @@ impl SetupError {
         }
     }
 
-    pub(crate) fn io(path: impl Into<PathBuf>, action: &'static str, source: std::io::Error) -> Self {
-        SetupError::Io { path: path.into(), action, source }
+    pub(crate) fn io(
+        path: impl Into<PathBuf>,
+        action: &'static str,
+        source: std::io::Error,
+    ) -> Self {
+        SetupError::Io {
+            path: path.into(),
+            action,
+            source,
+        }
     }
 }
 

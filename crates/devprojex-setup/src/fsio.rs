@@ -35,11 +35,17 @@ impl ConfigFile {
 pub fn load(path: &Path) -> Result<ConfigFile> {
     let real = resolve(path)?;
     let text = match std::fs::read(&real) {
-        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| SetupError::Encoding { path: path.to_path_buf() })?),
+        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| SetupError::Encoding {
+            path: path.to_path_buf(),
+        })?),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(SetupError::io(path, "reading", e)),
     };
-    Ok(ConfigFile { path: path.to_path_buf(), real, text })
+    Ok(ConfigFile {
+        path: path.to_path_buf(),
+        real,
+        text,
+    })
 }
 
 /// The file a write of `path` lands in: the symlink's final target, or `path` itself.
@@ -67,7 +73,10 @@ pub struct WriteReport {
 
 /// The backup path of `real`.
 pub fn backup_path(real: &Path) -> PathBuf {
-    let mut name = real.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    let mut name = real
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
     name.push(BACKUP_SUFFIX);
     real.with_file_name(name)
 }
@@ -92,20 +101,37 @@ pub(crate) fn write_with_hook(
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&dir).map_err(|e| SetupError::io(&dir, "creating the folder", e))?;
-    let mut report = WriteReport { backup: None, created: file.text.is_none() };
+    let mut report = WriteReport {
+        backup: None,
+        created: file.text.is_none(),
+    };
     let existing_perms = std::fs::metadata(real).ok().map(|m| m.permissions());
 
     if let Some(original) = &file.text {
         let bak = backup_path(real);
         if !bak.exists() {
-            let bak_file = ConfigFile { path: bak.clone(), real: bak.clone(), text: None };
-            write_atomic(&bak_file.real, original.as_bytes(), existing_perms.clone(), &dir, &mut |_| Ok(()))?;
+            let bak_file = ConfigFile {
+                path: bak.clone(),
+                real: bak.clone(),
+                text: None,
+            };
+            write_atomic(
+                &bak_file.real,
+                original.as_bytes(),
+                existing_perms.clone(),
+                &dir,
+                &mut |_| Ok(()),
+            )?;
             report.backup = Some(bak);
         }
     }
     let perms = existing_perms.or_else(|| new_file_permissions(private));
     write_atomic(real, text.as_bytes(), perms, &dir, before_rename).map_err(|e| match e {
-        SetupError::Io { action, source, .. } => SetupError::Io { path: file.path.clone(), action, source },
+        SetupError::Io { action, source, .. } => SetupError::Io {
+            path: file.path.clone(),
+            action,
+            source,
+        },
         other => other,
     })?;
     Ok(report)
@@ -114,7 +140,11 @@ pub(crate) fn write_with_hook(
 #[cfg(unix)]
 fn new_file_permissions(private: bool) -> Option<std::fs::Permissions> {
     use std::os::unix::fs::PermissionsExt;
-    Some(std::fs::Permissions::from_mode(if private { 0o600 } else { 0o644 }))
+    Some(std::fs::Permissions::from_mode(if private {
+        0o600
+    } else {
+        0o644
+    }))
 }
 
 #[cfg(not(unix))]
@@ -135,14 +165,20 @@ fn write_atomic(
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(io("creating a temporary file"))?;
-    tmp.write_all(bytes).map_err(io("writing the temporary file"))?;
+    tmp.write_all(bytes)
+        .map_err(io("writing the temporary file"))?;
     tmp.flush().map_err(io("writing the temporary file"))?;
     if let Some(p) = perms {
-        tmp.as_file().set_permissions(p).map_err(io("setting permissions"))?;
+        tmp.as_file()
+            .set_permissions(p)
+            .map_err(io("setting permissions"))?;
     }
-    tmp.as_file().sync_all().map_err(io("syncing the temporary file"))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(io("syncing the temporary file"))?;
     before_rename(tmp.path()).map_err(io("replacing the file"))?;
-    tmp.persist(target).map_err(|e| SetupError::io(target, "replacing the file", e.error))?;
+    tmp.persist(target)
+        .map_err(|e| SetupError::io(target, "replacing the file", e.error))?;
     sync_dir(dir);
     Ok(())
 }
@@ -168,19 +204,28 @@ mod tests {
         std::fs::write(&path, "{ \"keep\": true }\n").unwrap();
         let file = load(&path).unwrap();
         let err = write_with_hook(&file, "{}\n", true, &mut |tmp| {
-            assert!(tmp.exists(), "the temporary file is complete when the hook runs");
+            assert!(
+                tmp.exists(),
+                "the temporary file is complete when the hook runs"
+            );
             Err(std::io::Error::other("injected fault"))
         })
         .unwrap_err();
         assert_eq!(err.code(), "DPX-SETUP-IO");
         assert!(err.to_string().contains("injected fault"));
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ \"keep\": true }\n");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{ \"keep\": true }\n"
+        );
         let leftovers: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|n| n.ends_with(".tmp"))
             .collect();
-        assert!(leftovers.is_empty(), "temporary file removed: {leftovers:?}");
+        assert!(
+            leftovers.is_empty(),
+            "temporary file removed: {leftovers:?}"
+        );
     }
 
     #[cfg(unix)]
@@ -196,9 +241,17 @@ mod tests {
         std::os::unix::fs::symlink(&real, &link).unwrap();
         let file = load(&link).unwrap();
         let report = write(&file, "a = 2\n", true).unwrap();
-        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(std::fs::read_to_string(&real).unwrap(), "a = 2\n");
-        assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o640);
+        assert_eq!(
+            std::fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
         let bak = report.backup.unwrap();
         assert_eq!(bak, backup_path(&std::fs::canonicalize(&real).unwrap()));
         assert_eq!(std::fs::read_to_string(&bak).unwrap(), "a = 1\n");

@@ -27,7 +27,9 @@ pub mod plan;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-pub use cli::{ClientArg, DoctorArgs, Io, SetupArgs, SetupCommand, run_doctor_with, run_setup_with};
+pub use cli::{
+    ClientArg, DoctorArgs, Io, SetupArgs, SetupCommand, run_doctor_with, run_setup_with,
+};
 pub use client::{ClientId, Format, Scope};
 pub use entry::{CommandPath, GitMode};
 pub use env::{Os, SetupEnv};
@@ -40,7 +42,12 @@ fn with_process_io(f: impl FnOnce(&SetupEnv, &mut Io<'_>) -> u8) -> ExitCode {
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
     let mut err = std::io::stderr().lock();
-    let mut io = Io { out: &mut out, err: &mut err, input: &mut input, interactive };
+    let mut io = Io {
+        out: &mut out,
+        err: &mut err,
+        input: &mut input,
+        interactive,
+    };
     ExitCode::from(f(&env, &mut io))
 }
 

@@ -31,7 +31,11 @@ impl Options {
         if flags.roots.is_empty() && self.scope == Scope::Project && client == ClientId::VsCode {
             flags.roots.push("${workspaceFolder}".into());
         }
-        Entry { with_type: client.writes_type(), command: self.command.clone(), args: flags.args() }
+        Entry {
+            with_type: client.writes_type(),
+            command: self.command.clone(),
+            args: flags.args(),
+        }
     }
 }
 
@@ -61,7 +65,10 @@ pub enum Action {
 impl Action {
     /// Whether the action writes the file.
     pub fn writes(&self) -> bool {
-        matches!(self, Action::Create | Action::Add | Action::Update | Action::Replace | Action::Remove)
+        matches!(
+            self,
+            Action::Create | Action::Add | Action::Update | Action::Replace | Action::Remove
+        )
     }
 
     /// Whether the action is a problem (conflict or failure).
@@ -79,7 +86,9 @@ impl Action {
             Action::Unchanged => "already configured, nothing to change".into(),
             Action::Remove => "remove the entry".into(),
             Action::NotPresent => "no entry, nothing to remove".into(),
-            Action::Conflict => "entry changed by hand: left untouched (use --force to replace it)".into(),
+            Action::Conflict => {
+                "entry changed by hand: left untouched (use --force to replace it)".into()
+            }
             Action::Failed(e) => format!("error {}: {e}", e.code()),
         }
     }
@@ -105,12 +114,29 @@ pub struct PlanItem {
 }
 
 /// Plans the change for one client.
-pub fn plan_client(client: ClientId, env: &SetupEnv, opts: &Options, remove: bool, force: bool) -> Result<PlanItem> {
+pub fn plan_client(
+    client: ClientId,
+    env: &SetupEnv,
+    opts: &Options,
+    remove: bool,
+    force: bool,
+) -> Result<PlanItem> {
     let path = config_path(client, opts.scope, env)?.ok_or_else(|| {
-        SetupError::Usage(format!("{} has no project-scope config; use --scope user for it", client.name()))
+        SetupError::Usage(format!(
+            "{} has no project-scope config; use --scope user for it",
+            client.name()
+        ))
     })?;
     let wanted = opts.entry_for(client);
-    let mut item = PlanItem { client, path: path.clone(), file: None, new_text: None, action: Action::Unchanged, existing: None, wanted };
+    let mut item = PlanItem {
+        client,
+        path: path.clone(),
+        file: None,
+        new_text: None,
+        action: Action::Unchanged,
+        existing: None,
+        wanted,
+    };
     let file = match fsio::load(&path) {
         Ok(f) => f,
         Err(e) => {
@@ -132,7 +158,14 @@ pub fn plan_client(client: ClientId, env: &SetupEnv, opts: &Options, remove: boo
 
 type Decision = (Action, Option<Value>, Option<String>);
 
-fn decide(client: ClientId, file: &ConfigFile, wanted: &Entry, name: &str, remove: bool, force: bool) -> Result<Decision> {
+fn decide(
+    client: ClientId,
+    file: &ConfigFile,
+    wanted: &Entry,
+    name: &str,
+    remove: bool,
+    force: bool,
+) -> Result<Decision> {
     let (format, container) = (client.format(), client.container());
     let text = file.text_or_empty();
     let existing = edit::read_entry(text, format, container, name, &file.path)?;
@@ -165,7 +198,9 @@ fn decide(client: ClientId, file: &ConfigFile, wanted: &Entry, name: &str, remov
 
 /// Writes one planned change. User-scope files created by setup get owner-only permissions.
 pub fn apply_item(item: &PlanItem, scope: Scope) -> Result<WriteReport> {
-    let (Some(file), Some(text)) = (&item.file, &item.new_text) else { return Ok(WriteReport::default()) };
+    let (Some(file), Some(text)) = (&item.file, &item.new_text) else {
+        return Ok(WriteReport::default());
+    };
     fsio::write(file, text, scope == Scope::User)
 }
 
@@ -195,7 +230,9 @@ impl Status {
             Status::NoFile => "no config file".into(),
             Status::NotConfigured => "not configured".into(),
             Status::Current => "present, current".into(),
-            Status::Outdated => "present, differs from what setup would write now (run setup to update)".into(),
+            Status::Outdated => {
+                "present, differs from what setup would write now (run setup to update)".into()
+            }
             Status::Stale(cmd) => format!("present, STALE: command not found: {cmd}"),
             Status::Modified => "present, changed by hand".into(),
             Status::Error(e) => format!("ERROR: {e}"),
@@ -209,22 +246,31 @@ impl Status {
 }
 
 /// The status of `client`'s entry named `opts.name` at `path`.
-pub fn status_of(client: ClientId, path: &std::path::Path, env: &SetupEnv, opts: &Options) -> Status {
+pub fn status_of(
+    client: ClientId,
+    path: &std::path::Path,
+    env: &SetupEnv,
+    opts: &Options,
+) -> Status {
     let file = match fsio::load(path) {
         Ok(f) => f,
         Err(e) => return Status::Error(format!("{} {e}", e.code())),
     };
-    let Some(text) = &file.text else { return Status::NoFile };
+    let Some(text) = &file.text else {
+        return Status::NoFile;
+    };
     let format: Format = client.format();
     let existing = match edit::read_entry(text, format, client.container(), &opts.name, path) {
         Ok(v) => v,
         Err(e) => return Status::Error(format!("{} {e}", e.code())),
     };
-    let Some(existing) = existing else { return Status::NotConfigured };
-    if let Some(cmd) = existing.get("command").and_then(Value::as_str) {
-        if !command_resolves(cmd, env) {
-            return Status::Stale(cmd.to_string());
-        }
+    let Some(existing) = existing else {
+        return Status::NotConfigured;
+    };
+    if let Some(cmd) = existing.get("command").and_then(Value::as_str)
+        && !command_resolves(cmd, env)
+    {
+        return Status::Stale(cmd.to_string());
     }
     match classify(&existing, &opts.entry_for(client)) {
         EntryState::Current => Status::Current,

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
+use devprojex_setup::Format;
 use devprojex_setup::edit;
 use devprojex_setup::entry::Entry;
-use devprojex_setup::Format;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -48,7 +48,11 @@ fn scalar() -> impl Strategy<Value = Scalar> {
         prop_oneof![
             prop::collection::vec(("[a-z]{1,6}", inner.clone()), 0..3).prop_map(|v| {
                 let mut seen = std::collections::HashSet::new();
-                Scalar::Obj(v.into_iter().filter(|(k, _)| seen.insert(k.clone())).collect())
+                Scalar::Obj(
+                    v.into_iter()
+                        .filter(|(k, _)| seen.insert(k.clone()))
+                        .collect(),
+                )
             }),
             prop::collection::vec(inner, 0..3).prop_map(Scalar::Arr),
         ]
@@ -62,11 +66,22 @@ fn render_scalar(s: &Scalar) -> String {
         Scalar::Bool(b) => b.to_string(),
         Scalar::Null => "null".into(),
         Scalar::Obj(o) => {
-            let parts: Vec<String> =
-                o.iter().map(|(k, v)| format!("{}: {}", serde_json::to_string(k).unwrap(), render_scalar(v))).collect();
+            let parts: Vec<String> = o
+                .iter()
+                .map(|(k, v)| {
+                    format!(
+                        "{}: {}",
+                        serde_json::to_string(k).unwrap(),
+                        render_scalar(v)
+                    )
+                })
+                .collect();
             format!("{{{}}}", parts.join(", "))
         }
-        Scalar::Arr(a) => format!("[{}]", a.iter().map(render_scalar).collect::<Vec<_>>().join(", ")),
+        Scalar::Arr(a) => format!(
+            "[{}]",
+            a.iter().map(render_scalar).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 
@@ -102,7 +117,11 @@ fn json_style(jsonc: bool) -> impl Strategy<Value = JsonStyle> {
         })
 }
 
-fn json_doc(jsonc: bool, container: &'static str, with_container: bool) -> impl Strategy<Value = JsonDoc> {
+fn json_doc(
+    jsonc: bool,
+    container: &'static str,
+    with_container: bool,
+) -> impl Strategy<Value = JsonDoc> {
     (
         json_style(jsonc),
         prop::collection::vec(("[a-zA-Z][a-zA-Z0-9_]{0,8}", scalar()), 0..5),
@@ -112,12 +131,23 @@ fn json_doc(jsonc: bool, container: &'static str, with_container: bool) -> impl 
     )
         .prop_map(move |(style, top, idx, servers, comment_slots)| {
             let mut seen = std::collections::HashSet::new();
-            let top: Vec<_> = top.into_iter().filter(|(k, _)| k != container && seen.insert(k.clone())).collect();
+            let top: Vec<_> = top
+                .into_iter()
+                .filter(|(k, _)| k != container && seen.insert(k.clone()))
+                .collect();
             let mut seen = std::collections::HashSet::new();
-            let servers: Vec<_> =
-                servers.into_iter().filter(|(k, _)| k != "devprojex" && seen.insert(k.clone())).collect();
+            let servers: Vec<_> = servers
+                .into_iter()
+                .filter(|(k, _)| k != "devprojex" && seen.insert(k.clone()))
+                .collect();
             let container_at = with_container.then(|| idx.index(top.len() + 1));
-            JsonDoc { style, top, container_at, servers, comment_slots }
+            JsonDoc {
+                style,
+                top,
+                container_at,
+                servers,
+                comment_slots,
+            }
         })
 }
 
@@ -133,8 +163,11 @@ fn render_json(d: &JsonDoc, container: &str) -> String {
         }
     };
     let mut items: Vec<String> = Vec::new();
-    let mut keys: Vec<(String, String)> =
-        d.top.iter().map(|(k, v)| (serde_json::to_string(k).unwrap(), render_scalar(v))).collect();
+    let mut keys: Vec<(String, String)> = d
+        .top
+        .iter()
+        .map(|(k, v)| (serde_json::to_string(k).unwrap(), render_scalar(v)))
+        .collect();
     if let Some(at) = d.container_at {
         let mut inner = String::new();
         if d.servers.is_empty() {
@@ -145,8 +178,17 @@ fn render_json(d: &JsonDoc, container: &str) -> String {
             let n = d.servers.len();
             for (i, (k, v)) in d.servers.iter().enumerate() {
                 comment(&mut inner, &i2);
-                let comma = if i + 1 < n || s.trailing_commas { "," } else { "" };
-                inner.push_str(&format!("{i2}{}: {}{comma}{}", serde_json::to_string(k).unwrap(), render_scalar(v), s.nl));
+                let comma = if i + 1 < n || s.trailing_commas {
+                    ","
+                } else {
+                    ""
+                };
+                inner.push_str(&format!(
+                    "{i2}{}: {}{comma}{}",
+                    serde_json::to_string(k).unwrap(),
+                    render_scalar(v),
+                    s.nl
+                ));
             }
             inner.push_str(&format!("{i1}}}"));
         }
@@ -165,7 +207,11 @@ fn render_json(d: &JsonDoc, container: &str) -> String {
         for (i, (k, v)) in keys.iter().enumerate() {
             let mut c = String::new();
             comment(&mut c, &i1);
-            let comma = if i + 1 < n || s.trailing_commas { "," } else { "" };
+            let comma = if i + 1 < n || s.trailing_commas {
+                ","
+            } else {
+                ""
+            };
             items.push(format!("{c}{i1}{k}: {v}{comma}{}", s.nl));
         }
         out.push_str(&items.concat());
@@ -179,10 +225,18 @@ fn render_json(d: &JsonDoc, container: &str) -> String {
 
 fn json_value(text: &str) -> Value {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    jsonc_parser::cst::CstRootNode::parse(body, &Default::default()).unwrap().to_serde_value().unwrap_or(Value::Null)
+    jsonc_parser::cst::CstRootNode::parse(body, &Default::default())
+        .unwrap()
+        .to_serde_value()
+        .unwrap_or(Value::Null)
 }
 
-fn check_json(text: &str, format: Format, container: &str, with_type: bool) -> Result<(), TestCaseError> {
+fn check_json(
+    text: &str,
+    format: Format,
+    container: &str,
+    with_type: bool,
+) -> Result<(), TestCaseError> {
     let p = Path::new("config.json");
     let e = entry(with_type);
     let added = edit::upsert(text, format, container, "devprojex", &e, p).unwrap();
@@ -191,8 +245,15 @@ fn check_json(text: &str, format: Format, container: &str, with_type: bool) -> R
     prop_assert_eq!(got, Some(e.to_json()));
     let mut after = json_value(&added);
     let before = json_value(text);
-    after[container].as_object_mut().unwrap().remove("devprojex");
-    let mut expected = if before.is_null() { serde_json::json!({}) } else { before.clone() };
+    after[container]
+        .as_object_mut()
+        .unwrap()
+        .remove("devprojex");
+    let mut expected = if before.is_null() {
+        serde_json::json!({})
+    } else {
+        before.clone()
+    };
     if expected.get(container).is_none() {
         expected[container] = serde_json::json!({});
     }
@@ -265,29 +326,58 @@ fn toml_doc() -> impl Strategy<Value = TomlDoc> {
         any::<bool>(),
         prop::collection::vec(any::<bool>(), 16),
         prop::collection::vec(("[a-z][a-z_]{0,7}", any::<i32>().prop_map(i64::from)), 0..4),
-        prop::collection::vec(("[a-z][a-z_]{0,7}", prop::collection::vec(("[a-z][a-z_]{0,5}", "[a-zA-Z0-9 ./\\\\\"'-]{0,10}"), 0..3)), 0..3),
+        prop::collection::vec(
+            (
+                "[a-z][a-z_]{0,7}",
+                prop::collection::vec(("[a-z][a-z_]{0,5}", "[a-zA-Z0-9 ./\\\\\"'-]{0,10}"), 0..3),
+            ),
+            0..3,
+        ),
         prop::collection::vec(("[a-z][a-z0-9_-]{0,7}", "[a-z/]{1,10}"), 0..3),
         any::<prop::sample::Index>(),
         any::<bool>(),
         any::<bool>(),
     )
-        .prop_map(|(crlf, bom, comments, top, tables, servers, idx, has, explicit_parent)| {
-            let dedup = |v: Vec<(String, String)>| {
+        .prop_map(
+            |(crlf, bom, comments, top, tables, servers, idx, has, explicit_parent)| {
+                let dedup = |v: Vec<(String, String)>| {
+                    let mut seen = std::collections::HashSet::new();
+                    v.into_iter()
+                        .filter(|(k, _)| seen.insert(k.clone()))
+                        .collect::<Vec<_>>()
+                };
                 let mut seen = std::collections::HashSet::new();
-                v.into_iter().filter(|(k, _)| seen.insert(k.clone())).collect::<Vec<_>>()
-            };
-            let mut seen = std::collections::HashSet::new();
-            let top: Vec<_> = top.into_iter().filter(|(k, _)| seen.insert(k.clone())).collect();
-            let mut seen = std::collections::HashSet::new();
-            let tables: Vec<_> = tables
-                .into_iter()
-                .filter(|(k, _)| k != "mcp_servers" && !top.iter().any(|(t, _)| t == k) && seen.insert(k.clone()))
-                .map(|(k, v)| (k, dedup(v)))
-                .collect();
-            let servers: Vec<_> = dedup(servers).into_iter().filter(|(k, _)| k != "devprojex").collect();
-            let servers_at = (has || !servers.is_empty()).then(|| idx.index(tables.len() + 1));
-            TomlDoc { crlf, bom, comments, top, tables, servers, servers_at, explicit_parent }
-        })
+                let top: Vec<_> = top
+                    .into_iter()
+                    .filter(|(k, _)| seen.insert(k.clone()))
+                    .collect();
+                let mut seen = std::collections::HashSet::new();
+                let tables: Vec<_> = tables
+                    .into_iter()
+                    .filter(|(k, _)| {
+                        k != "mcp_servers"
+                            && !top.iter().any(|(t, _)| t == k)
+                            && seen.insert(k.clone())
+                    })
+                    .map(|(k, v)| (k, dedup(v)))
+                    .collect();
+                let servers: Vec<_> = dedup(servers)
+                    .into_iter()
+                    .filter(|(k, _)| k != "devprojex")
+                    .collect();
+                let servers_at = (has || !servers.is_empty()).then(|| idx.index(tables.len() + 1));
+                TomlDoc {
+                    crlf,
+                    bom,
+                    comments,
+                    top,
+                    tables,
+                    servers,
+                    servers_at,
+                    explicit_parent,
+                }
+            },
+        )
 }
 
 fn render_toml(d: &TomlDoc) -> String {
@@ -325,7 +415,9 @@ fn render_toml(d: &TomlDoc) -> String {
             b.push_str(&format!("{nl}[mcp_servers]{nl}"));
         }
         for (name, cmd) in &d.servers {
-            b.push_str(&format!("{nl}[mcp_servers.{name}]{nl}command = \"{cmd}\"{nl}args = [\"x\"]{nl}"));
+            b.push_str(&format!(
+                "{nl}[mcp_servers.{name}]{nl}command = \"{cmd}\"{nl}args = [\"x\"]{nl}"
+            ));
         }
         blocks.insert(at, b);
     }
@@ -342,7 +434,9 @@ fn toml_json(text: &str) -> Value {
     fn item(i: &toml_edit::Item) -> Value {
         match i {
             toml_edit::Item::Value(v) => value(v),
-            toml_edit::Item::Table(t) => Value::Object(t.iter().map(|(k, v)| (k.to_string(), item(v))).collect()),
+            toml_edit::Item::Table(t) => {
+                Value::Object(t.iter().map(|(k, v)| (k.to_string(), item(v))).collect())
+            }
             _ => Value::Null,
         }
     }
@@ -351,7 +445,9 @@ fn toml_json(text: &str) -> Value {
             toml_edit::Value::String(s) => Value::String(s.value().clone()),
             toml_edit::Value::Integer(i) => Value::from(*i.value()),
             toml_edit::Value::Array(a) => Value::Array(a.iter().map(value).collect()),
-            toml_edit::Value::InlineTable(t) => Value::Object(t.iter().map(|(k, v)| (k.to_string(), value(v))).collect()),
+            toml_edit::Value::InlineTable(t) => {
+                Value::Object(t.iter().map(|(k, v)| (k.to_string(), value(v))).collect())
+            }
             other => Value::String(other.to_string()),
         }
     }
@@ -399,13 +495,32 @@ fn show_samples() {
     use proptest::strategy::ValueTree;
     let mut runner = proptest::test_runner::TestRunner::default();
     for _ in 0..3 {
-        let d = json_doc(true, "servers", true).new_tree(&mut runner).unwrap().current();
+        let d = json_doc(true, "servers", true)
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
         let t = render_json(&d, "servers");
-        let a = edit::upsert(&t, Format::Jsonc, "servers", "devprojex", &entry(true), Path::new("x")).unwrap();
+        let a = edit::upsert(
+            &t,
+            Format::Jsonc,
+            "servers",
+            "devprojex",
+            &entry(true),
+            Path::new("x"),
+        )
+        .unwrap();
         println!("----\n{t}\n=>\n{a}");
         let d = toml_doc().new_tree(&mut runner).unwrap().current();
         let t = render_toml(&d);
-        let a = edit::upsert(&t, Format::Toml, "mcp_servers", "devprojex", &entry(true), Path::new("x")).unwrap();
+        let a = edit::upsert(
+            &t,
+            Format::Toml,
+            "mcp_servers",
+            "devprojex",
+            &entry(true),
+            Path::new("x"),
+        )
+        .unwrap();
         println!("----\n{t}\n=>\n{a}");
     }
 }
