@@ -323,7 +323,10 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
         )
         .map_err(w)?;
         writeln!(out, "  {:<18} -> {}", "", item.action.describe()).map_err(w)?;
-        if matches!(item.action, Action::Conflict | Action::Replace) {
+        if matches!(
+            item.action,
+            Action::Conflict | Action::Replace | Action::Update
+        ) {
             for line in entry_diff(item).lines() {
                 writeln!(out, "  {:<18}    {line}", "").map_err(w)?;
             }
@@ -333,6 +336,15 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
         && let Some(first) = items.first()
     {
         writeln!(out, "Server command: {}", command_line(first)).map_err(w)?;
+    }
+    for r in &opts.flags.roots {
+        if !Path::new(r).is_dir() {
+            writeln!(
+                out,
+                "warning: --root {r} is not an existing folder; the server cannot start until it is"
+            )
+            .map_err(w)?;
+        }
     }
     let problems = items.iter().filter(|i| i.action.is_problem()).count();
     let changes: Vec<&PlanItem> = items.iter().filter(|i| i.action.writes()).collect();

@@ -101,10 +101,11 @@ impl Entry {
 pub enum EntryState {
     /// Identical.
     Current,
-    /// Written by setup earlier (a devprojex command with known flags) but with other flags or path:
-    /// setup updates it without `--force`.
+    /// Written by setup earlier and differs only in the command path (the binary moved, or
+    /// `--command-path` changed): setup updates it without `--force`.
     Outdated,
-    /// Changed by hand or another server of the same name: replaced only with `--force`.
+    /// Differs otherwise: changed by hand, written with other server flags, or another server of
+    /// the same name. Setup cannot tell these apart, so it replaces the entry only with `--force`.
     Modified,
 }
 
@@ -115,7 +116,11 @@ pub fn classify(existing: &Value, wanted: &Entry) -> EntryState {
     if *existing == wanted.to_json() {
         return EntryState::Current;
     }
-    if looks_like_ours(existing) {
+    let mut same_but_command = existing.clone();
+    if let Some(obj) = same_but_command.as_object_mut() {
+        obj.insert("command".into(), Value::String(wanted.command.clone()));
+    }
+    if looks_like_ours(existing) && same_but_command == wanted.to_json() {
         EntryState::Outdated
     } else {
         EntryState::Modified
@@ -238,5 +243,75 @@ fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wanted() -> Entry {
+        Entry {
+            with_type: false,
+            command: "/usr/bin/devprojex".into(),
+            args: vec!["mcp".into()],
+        }
+    }
+
+    #[test]
+    fn classification() {
+        let w = wanted();
+        assert_eq!(classify(&w.to_json(), &w), EntryState::Current);
+        let moved = json!({"command": "C:\\Tools\\devprojex.exe", "args": ["mcp"]});
+        assert_eq!(classify(&moved, &w), EntryState::Outdated);
+        let flags = json!({"command": "/usr/bin/devprojex", "args": ["mcp", "--allow-remote"]});
+        assert_eq!(classify(&flags, &w), EntryState::Modified);
+        let env = json!({"command": "/usr/bin/devprojex", "args": ["mcp"], "env": {}});
+        assert_eq!(classify(&env, &w), EntryState::Modified);
+        let other = json!({"command": "npx", "args": ["mcp"]});
+        assert_eq!(classify(&other, &w), EntryState::Modified);
+    }
+
+    #[test]
+    fn ours() {
+        assert!(looks_like_ours(
+            &json!({"type": "stdio", "command": "devprojex", "args": ["mcp", "--root", "/x", "--git-mode", "off"]})
+        ));
+        assert!(!looks_like_ours(
+            &json!({"command": "devprojex", "args": ["mcp", "--root"]})
+        ));
+        assert!(!looks_like_ours(
+            &json!({"command": "devprojex", "args": ["pack"]})
+        ));
+        assert!(!looks_like_ours(
+            &json!({"type": "http", "command": "devprojex", "args": ["mcp"]})
+        ));
+        assert!(is_devprojex_command("/a/b/devprojex"));
+        assert!(is_devprojex_command("C:\\b\\devprojex.exe"));
+        assert!(!is_devprojex_command("devprojex-old"));
+    }
+
+    #[test]
+    fn args_order() {
+        let f = ServerFlags {
+            roots: vec!["/a".into(), "/b".into()],
+            hide_private_data: true,
+            allow_remote: true,
+            git_mode: Some(GitMode::Gitignore),
+        };
+        assert_eq!(
+            f.args(),
+            [
+                "mcp",
+                "--root",
+                "/a",
+                "--root",
+                "/b",
+                "--hide-private-data",
+                "--allow-remote",
+                "--git-mode",
+                "gitignore"
+            ]
+        );
     }
 }

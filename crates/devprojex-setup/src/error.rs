@@ -52,7 +52,7 @@ pub enum SetupError {
     },
     /// An entry of the same name exists and differs from what setup writes; `--force` replaces it.
     #[error(
-        "{path}: the entry \"{name}\" was changed by hand or belongs to another server; it was left untouched (pass --force to replace it)"
+        "{path}: the entry \"{name}\" differs from what setup writes (changed by hand, written with other flags, or another server); it was left untouched (pass --force to replace it)"
     )]
     Conflict {
         /// The config file.

@@ -81,13 +81,13 @@ impl Action {
         match self {
             Action::Create => "create the file with the entry".into(),
             Action::Add => "add the entry".into(),
-            Action::Update => "update the entry written by an earlier setup".into(),
-            Action::Replace => "replace the hand-edited entry (--force)".into(),
+            Action::Update => "update the command path of the entry written by an earlier setup".into(),
+            Action::Replace => "replace the differing entry (--force)".into(),
             Action::Unchanged => "already configured, nothing to change".into(),
             Action::Remove => "remove the entry".into(),
             Action::NotPresent => "no entry, nothing to remove".into(),
             Action::Conflict => {
-                "entry changed by hand: left untouched (use --force to replace it)".into()
+                "the entry differs (changed by hand, or written with other flags): left untouched, use --force to replace it".into()
             }
             Action::Failed(e) => format!("error {}: {e}", e.code()),
         }
@@ -231,10 +231,12 @@ impl Status {
             Status::NotConfigured => "not configured".into(),
             Status::Current => "present, current".into(),
             Status::Outdated => {
-                "present, differs from what setup would write now (run setup to update)".into()
+                "present, points at another devprojex binary (run setup to update)".into()
             }
             Status::Stale(cmd) => format!("present, STALE: command not found: {cmd}"),
-            Status::Modified => "present, changed by hand".into(),
+            Status::Modified => {
+                "present, differs from what setup would write with these flags".into()
+            }
             Status::Error(e) => format!("ERROR: {e}"),
         }
     }

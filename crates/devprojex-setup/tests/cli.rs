@@ -231,7 +231,7 @@ fn hand_edited_entry_needs_force() {
     h.write(".cursor/mcp.json", original);
     let r = h.run(&["setup", "--yes", "--client", "cursor"]);
     assert_eq!(r.code, 1, "{}{}", r.out, r.err);
-    assert!(r.out.contains("changed by hand"), "{}", r.out);
+    assert!(r.out.contains("the entry differs"), "{}", r.out);
     assert!(
         r.out.contains("-  \"env\": {"),
         "shows the difference:\n{}",
@@ -250,13 +250,27 @@ fn hand_edited_entry_needs_force() {
 }
 
 #[test]
-fn outdated_entry_is_updated_without_force() {
+fn moved_binary_is_updated_without_force_other_flags_need_it() {
     let h = Home::new();
     h.write(
         ".claude.json",
         "{\"mcpServers\": {\"devprojex\": {\"command\": \"/old/devprojex\", \"args\": [\"mcp\"]}}}",
     );
-    let r = h.run(&[
+    let r = h.run(&["setup", "--yes", "--client", "claude-code"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(r.out.contains("update the command path"), "{}", r.out);
+    assert!(
+        r.out.contains("-  \"command\": \"/old/devprojex\""),
+        "shows the difference:\n{}",
+        r.out
+    );
+    assert_eq!(
+        json(&h.read(".claude.json"))["mcpServers"]["devprojex"]["command"],
+        h.exe()
+    );
+
+    // Other server flags: setup cannot tell them from a hand edit.
+    let flags = [
         "setup",
         "--yes",
         "--client",
@@ -264,9 +278,13 @@ fn outdated_entry_is_updated_without_force() {
         "--hide-private-data",
         "--git-mode",
         "tracked",
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
-    assert!(r.out.contains("update the entry"), "{}", r.out);
+    ];
+    let r = h.run(&flags);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(r.out.contains("+    \"--hide-private-data\","), "{}", r.out);
+    let mut forced = flags.to_vec();
+    forced.push("--force");
+    assert_eq!(h.run(&forced).code, 0);
     let v = json(&h.read(".claude.json"));
     assert_eq!(
         v["mcpServers"]["devprojex"]["args"],
