@@ -493,3 +493,89 @@ mod tests {
         assert_eq!(got["command"], "C:\\bin\\devprojex.exe");
     }
 }
+
+#[cfg(test)]
+mod edge_tests {
+    use super::*;
+
+    fn e() -> Entry {
+        Entry {
+            with_type: false,
+            command: "devprojex".into(),
+            args: vec!["mcp".into()],
+        }
+    }
+
+    fn round_trip(text: &str, format: Format, container: &str) -> String {
+        let p = Path::new("x");
+        let added = upsert(text, format, container, "devprojex", &e(), p).unwrap();
+        assert_eq!(
+            read_entry(&added, format, container, "devprojex", p).unwrap(),
+            Some(e().to_json()),
+            "{added}"
+        );
+        let back = remove(&added, format, container, "devprojex", p).unwrap();
+        assert_eq!(back, text, "round trip of {text:?} via {added:?}");
+        added
+    }
+
+    #[test]
+    fn toml_edges() {
+        round_trip("model = 1\n", Format::Toml, "mcp_servers");
+        // Known exception: a TOML file without a final newline gets one.
+        let p = Path::new("x");
+        let added = upsert(
+            "model = 1",
+            Format::Toml,
+            "mcp_servers",
+            "devprojex",
+            &e(),
+            p,
+        )
+        .unwrap();
+        assert_eq!(
+            remove(&added, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
+            "model = 1\n"
+        );
+        round_trip(
+            "mcp_servers.other.command = \"x\"\n",
+            Format::Toml,
+            "mcp_servers",
+        );
+        round_trip("# only a comment\n", Format::Toml, "mcp_servers");
+        round_trip(
+            "[mcp_servers.a]\ncommand = \"a\"\n\n[[profiles]]\nname = \"x\"\n",
+            Format::Toml,
+            "mcp_servers",
+        );
+    }
+
+    #[test]
+    fn json_edges() {
+        round_trip(
+            "{\"a\": 1, \"mcpServers\": {\n  \"x\": {}\n}}",
+            Format::Json,
+            "mcpServers",
+        );
+        round_trip("{\"mcpServers\": {}}", Format::Json, "mcpServers");
+        round_trip("{\r\n  \"mcpServers\": {}\r\n}", Format::Json, "mcpServers");
+        round_trip(
+            "// header\n{\n  \"servers\": {\n  }\n}\n",
+            Format::Jsonc,
+            "servers",
+        );
+    }
+
+    #[test]
+    fn shape_errors() {
+        let p = Path::new("x");
+        for (t, f, c) in [
+            ("[]", Format::Json, "mcpServers"),
+            ("{\"mcpServers\": []}", Format::Json, "mcpServers"),
+            ("mcp_servers = 3\n", Format::Toml, "mcp_servers"),
+        ] {
+            let err = upsert(t, f, c, "devprojex", &e(), p).unwrap_err();
+            assert_eq!(err.code(), "DPX-SETUP-SHAPE", "{t}");
+        }
+    }
+}
