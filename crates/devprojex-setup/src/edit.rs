@@ -560,10 +560,16 @@ mod edge_tests {
         round_trip("{\"mcpServers\": {}}", Format::Json, "mcpServers");
         round_trip("{\r\n  \"mcpServers\": {}\r\n}", Format::Json, "mcpServers");
         round_trip(
-            "// header\n{\n  \"servers\": {\n  }\n}\n",
+            "// header\n{\n  \"servers\": {}\n}\n",
             Format::Jsonc,
             "servers",
         );
+        // Known exception: an empty container written across lines comes back as `{}`.
+        let p = Path::new("x");
+        let t = "{\n  \"servers\": {\n  }\n}\n";
+        let added = upsert(t, Format::Jsonc, "servers", "devprojex", &e(), p).unwrap();
+        let back = remove(&added, Format::Jsonc, "servers", "devprojex", p).unwrap();
+        assert_eq!(back, "{\n  \"servers\": {}\n}\n");
     }
 
     #[test]
