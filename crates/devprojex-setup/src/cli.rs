@@ -4,7 +4,10 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use crate::client::{ClientId, Scope, config_path, detect, project_config_path, user_config_path};
-use crate::entry::{CommandPath, GitMode, ServerFlags, resolve_command};
+use crate::entry::{
+    CommandPath, GitMode, ServerFlags, command_resolves, looks_like_ours, resolve_command,
+    runs_current_exe,
+};
 use crate::env::SetupEnv;
 use crate::error::{Result, SetupError};
 use crate::plan::{Action, Options, PlanItem, apply_item, plan_client, status_of};
@@ -635,13 +638,7 @@ fn doctor(args: &DoctorArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
         .map_err(w)?,
     }
 
-    // Clients: any config (user or project scope) that has the entry or fails to parse.
-    let opts = Options {
-        scope: Scope::User,
-        name: args.name.clone(),
-        command: resolve_command(CommandPath::Auto, env),
-        flags: ServerFlags::default(),
-    };
+    // Clients: every user- and project-scope config that has the entry or fails to parse.
     let mut configured = 0;
     for c in ClientId::ALL {
         let mut paths = Vec::new();
@@ -652,33 +649,17 @@ fn doctor(args: &DoctorArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
             paths.push(p);
         }
         for p in paths {
-            let st = status_of(c, &p, env, &opts);
-            use crate::plan::Status::*;
-            match &st {
-                NoFile | NotConfigured => continue,
-                // Doctor does not know the flags setup was run with: any devprojex entry whose
-                // command resolves is fine.
-                Current | Outdated | Modified => {
-                    configured += 1;
-                    line(
-                        out,
-                        true,
-                        false,
-                        format!("{}: entry present in {}", c.display(), show(env, &p)),
-                    )
-                    .map_err(w)?
-                }
-                Stale(_) | Error(_) => {
-                    configured += 1;
-                    line(
-                        out,
-                        false,
-                        false,
-                        format!("{}: {} ({})", c.display(), st.label(), show(env, &p)),
-                    )
-                    .map_err(w)?
-                }
-            }
+            let Some((ok, warn, text)) = doctor_entry(c, &p, &args.name, env) else {
+                continue;
+            };
+            configured += 1;
+            line(
+                out,
+                ok,
+                warn,
+                format!("{}: {text} ({})", c.display(), show(env, &p)),
+            )
+            .map_err(w)?;
         }
     }
     if configured == 0 {
@@ -699,5 +680,63 @@ fn doctor(args: &DoctorArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
     } else {
         writeln!(out, "No problems found.").map_err(w)?;
         Ok(0)
+    }
+}
+
+/// Doctor's verdict on one config file: `None` when it has no entry; else (ok, warn-only, text).
+fn doctor_entry(
+    client: ClientId,
+    path: &Path,
+    name: &str,
+    env: &SetupEnv,
+) -> Option<(bool, bool, String)> {
+    let file = match crate::fsio::load(path) {
+        Ok(f) => f,
+        Err(e) => return Some((false, false, format!("error[{}]: {e}", e.code()))),
+    };
+    let text = file.text.as_deref()?;
+    let entry = match crate::edit::read_entry(text, client.format(), client.container(), name, path)
+    {
+        Ok(v) => v?,
+        Err(e) => {
+            return Some((
+                false,
+                false,
+                format!("config does not parse: error[{}]: {e}", e.code()),
+            ));
+        }
+    };
+    let Some(cmd) = entry.get("command").and_then(serde_json::Value::as_str) else {
+        return Some((
+            true,
+            false,
+            "entry present (no command: not a stdio server)".into(),
+        ));
+    };
+    if !command_resolves(cmd, env) {
+        return Some((
+            false,
+            false,
+            format!("entry STALE: command not found: {cmd}"),
+        ));
+    }
+    if runs_current_exe(cmd, env) {
+        Some((
+            true,
+            false,
+            "entry present, current (runs this binary)".into(),
+        ))
+    } else if looks_like_ours(&entry) {
+        Some((
+            false,
+            true,
+            format!("entry present, runs another devprojex binary: {cmd}"),
+        ))
+    } else {
+        Some((
+            true,
+            false,
+            format!("entry present (not written by setup): {cmd}"),
+        ))
     }
 }

@@ -1,6 +1,6 @@
 //! The server entry setup writes, and how an existing entry is judged.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -190,17 +190,32 @@ pub fn is_devprojex_command(cmd: &str) -> bool {
 
 /// Whether the command of an entry can be found: an absolute path that exists, or a name on `PATH`.
 pub fn command_resolves(cmd: &str, env: &SetupEnv) -> bool {
+    command_target(cmd, env).is_some()
+}
+
+/// The file the command of an entry runs, if it can be found.
+pub fn command_target(cmd: &str, env: &SetupEnv) -> Option<PathBuf> {
     if is_absolute_for(env.os, Path::new(cmd)) {
-        return Path::new(cmd).is_file();
+        return Path::new(cmd).is_file().then(|| PathBuf::from(cmd));
     }
     if cmd.contains(['/', '\\']) {
-        return env.cwd.join(cmd).is_file();
+        let p = env.cwd.join(cmd);
+        return p.is_file().then_some(p);
     }
     let name = cmd
         .strip_suffix(env.os.exe_suffix())
         .filter(|s| !s.is_empty())
         .unwrap_or(cmd);
-    env.which(name).is_some() || env.path.iter().any(|d| d.join(cmd).is_file())
+    env.which(name)
+        .or_else(|| env.path.iter().map(|d| d.join(cmd)).find(|p| p.is_file()))
+}
+
+/// Whether the command of an entry runs the current executable.
+pub fn runs_current_exe(cmd: &str, env: &SetupEnv) -> bool {
+    match (command_target(cmd, env), &env.current_exe) {
+        (Some(t), Some(exe)) => same_file(&t, exe),
+        _ => false,
+    }
 }
 
 /// How the command in the entry is written.

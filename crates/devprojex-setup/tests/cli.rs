@@ -515,6 +515,25 @@ fn doctor_checks() {
     assert_eq!(r.code, 1, "{}", r.out);
     assert!(r.out.contains("does not exist"), "{}", r.out);
     assert!(r.out.contains("STALE"), "{}", r.out);
+
+    assert_eq!(h.run(&["setup", "--yes", "--client", "cursor"]).code, 0);
+    h.write(
+        ".config/Code/User/mcp.json",
+        "{\"servers\": {\"devprojex\": {\"type\": \"stdio\"",
+    );
+    let r = h.run(&["doctor"]);
+    assert!(
+        r.out
+            .contains("[ok  ] Cursor: entry present, current (runs this binary)"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("[FAIL] VS Code: config does not parse"),
+        "{}",
+        r.out
+    );
+    assert_eq!(r.code, 1);
 }
 
 #[test]
