@@ -113,27 +113,56 @@ const KNOWN_KEYS: [&str; 3] = ["type", "command", "args"];
 
 /// Judges an existing entry against the wanted one.
 pub fn classify(existing: &Value, wanted: &Entry) -> EntryState {
-    if *existing == wanted.to_json() {
+    let (existing, want) = (normalize(existing), normalize(&wanted.to_json()));
+    if existing == want {
         return EntryState::Current;
     }
     let mut same_but_command = existing.clone();
     if let Some(obj) = same_but_command.as_object_mut() {
         obj.insert("command".into(), Value::String(wanted.command.clone()));
     }
-    if looks_like_ours(existing) && same_but_command == wanted.to_json() {
+    if looks_like_ours(&existing) && same_but_command == want {
         EntryState::Outdated
     } else {
         EntryState::Modified
     }
 }
 
-/// Whether `v` is an entry setup could have written: only `type`/`command`/`args`, a devprojex
-/// command, and arguments `mcp` plus known server flags.
+/// Drops what does not change how a client starts the server: `"type": "stdio"` (the default for
+/// an entry with a command) and an empty `env` (which `claude mcp add` writes).
+fn normalize(v: &Value) -> Value {
+    let mut v = v.clone();
+    if let Some(obj) = v.as_object_mut() {
+        if obj.get("type").is_some_and(|t| t == "stdio") {
+            obj.remove("type");
+        }
+        if obj
+            .get("env")
+            .is_some_and(|e| e.as_object().is_some_and(|m| m.is_empty()))
+        {
+            obj.remove("env");
+        }
+    }
+    v
+}
+
+/// Whether `v` is an entry setup could have written: only `type`/`command`/`args` (and an empty
+/// `env`), a devprojex command, and arguments `mcp` plus known server flags.
 pub fn looks_like_ours(v: &Value) -> bool {
     let Some(obj) = v.as_object() else {
         return false;
     };
-    if obj.keys().any(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+    let empty_env = |k: &str| {
+        k == "env"
+            && obj
+                .get(k)
+                .and_then(Value::as_object)
+                .is_some_and(|m| m.is_empty())
+    };
+    if obj
+        .keys()
+        .any(|k| !KNOWN_KEYS.contains(&k.as_str()) && !empty_env(k))
+    {
         return false;
     }
     if let Some(t) = obj.get("type")
@@ -281,8 +310,15 @@ mod tests {
         assert_eq!(classify(&moved, &w), EntryState::Outdated);
         let flags = json!({"command": "/usr/bin/devprojex", "args": ["mcp", "--allow-remote"]});
         assert_eq!(classify(&flags, &w), EntryState::Modified);
-        let env = json!({"command": "/usr/bin/devprojex", "args": ["mcp"], "env": {}});
+        let env = json!({"command": "/usr/bin/devprojex", "args": ["mcp"], "env": {"X": "1"}});
         assert_eq!(classify(&env, &w), EntryState::Modified);
+        // What `claude mcp add devprojex -- /usr/bin/devprojex mcp` writes.
+        let claude =
+            json!({"type": "stdio", "command": "/usr/bin/devprojex", "args": ["mcp"], "env": {}});
+        assert_eq!(classify(&claude, &w), EntryState::Current);
+        let claude_moved =
+            json!({"type": "stdio", "command": "devprojex", "args": ["mcp"], "env": {}});
+        assert_eq!(classify(&claude_moved, &w), EntryState::Outdated);
         let other = json!({"command": "npx", "args": ["mcp"]});
         assert_eq!(classify(&other, &w), EntryState::Modified);
     }
