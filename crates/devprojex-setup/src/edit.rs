@@ -103,7 +103,17 @@ pub fn upsert(
             if root.value().is_some() && root.object_value().is_none() {
                 return Err(shape(path, "the top level is not an object"));
             }
-            json_container(&root, container, path)?;
+            let existing = json_container(&root, container, path)?;
+            let current = existing
+                .as_ref()
+                .and_then(|s| s.get(name))
+                .and_then(|p| p.value());
+            if current.and_then(|v| v.to_serde_value()) == Some(entry.to_json()) {
+                return Ok(text.to_string());
+            }
+            if let Some(out) = single_line_upsert(body, container, name, entry) {
+                return Ok(format!("{bom}{out}"));
+            }
             let servers = root.object_value_or_set().object_value_or_set(container);
             let value = entry_input(entry);
             match servers.get(name) {
@@ -255,6 +265,77 @@ fn json_container(root: &CstRootNode, container: &str, path: &Path) -> Result<Op
         Some(o) => Ok(Some(o)),
         None => Err(shape(path, &format!("\"{container}\" is not an object"))),
     }
+}
+
+/// Adds or replaces the entry in a non-empty object written on one line (the servers object, or
+/// the top level when there is no servers object) by splicing text, so the object stays on one
+/// line in its own spacing style; the CST would spread it over several lines. `None`: not such a
+/// case.
+fn single_line_upsert(body: &str, container: &str, name: &str, entry: &Entry) -> Option<String> {
+    use jsonc_parser::ast;
+    use jsonc_parser::common::Ranged;
+    let parsed =
+        jsonc_parser::parse_to_ast(body, &Default::default(), &ParseOptions::default()).ok()?;
+    let ast::Value::Object(root) = parsed.value? else {
+        return None;
+    };
+    let (target, wrap) = match root
+        .properties
+        .iter()
+        .find(|p| p.name.as_str() == container)
+    {
+        Some(prop) => match &prop.value {
+            ast::Value::Object(o) => (o.clone(), false),
+            _ => return None,
+        },
+        None => (root.clone(), true),
+    };
+    let last = target.properties.last()?;
+    let text = body.get(target.range.start..target.range.end)?;
+    if text.contains(['\n', '\r']) {
+        return None;
+    }
+    let spaced = text.contains(": ");
+    let (colon, comma) = if spaced { (": ", ", ") } else { (":", ",") };
+    let compact = |v: &Value| -> String {
+        match v {
+            Value::Array(a) => {
+                let items: Vec<String> = a.iter().map(|x| x.to_string()).collect();
+                format!("[{}]", items.join(comma))
+            }
+            other => other.to_string(),
+        }
+    };
+    let fields: Vec<String> = entry
+        .fields()
+        .iter()
+        .map(|(k, v)| format!("{}{colon}{}", Value::from(*k), compact(v)))
+        .collect();
+    let value = format!("{{{}}}", fields.join(comma));
+    let out = if let Some(prop) = (!wrap)
+        .then(|| target.properties.iter().find(|p| p.name.as_str() == name))
+        .flatten()
+    {
+        let r = prop.value.range();
+        format!("{}{value}{}", &body[..r.start], &body[r.end..])
+    } else {
+        if !body
+            .get(last.range.end..target.range.end - 1)?
+            .trim()
+            .is_empty()
+        {
+            return None; // a trailing comma or a comment: leave it to the CST
+        }
+        let mut item = format!("{}{colon}{value}", Value::from(name));
+        if wrap {
+            item = format!("{}{colon}{{{item}}}", Value::from(container));
+        }
+        let at = last.range.end;
+        format!("{}{comma}{item}{}", &body[..at], &body[at..])
+    };
+    // Belt and braces: the result must parse (the caller re-reads the entry).
+    CstRootNode::parse(&out, &ParseOptions::default()).ok()?;
+    Some(out)
 }
 
 fn to_input(v: &Value) -> CstInputValue {
@@ -558,6 +639,38 @@ mod edge_tests {
             "mcpServers",
         );
         round_trip("{\"mcpServers\": {}}", Format::Json, "mcpServers");
+        let added = round_trip(
+            "{\"a\": 1, \"mcpServers\": {\"x\": {}}}",
+            Format::Json,
+            "mcpServers",
+        );
+        assert_eq!(
+            added,
+            "{\"a\": 1, \"mcpServers\": {\"x\": {}, \"devprojex\": {\"command\": \"devprojex\", \"args\": [\"mcp\"]}}}"
+        );
+        let added = round_trip(
+            "{\"mcpServers\":{\"x\":{}},\"b\":2}\n",
+            Format::Json,
+            "mcpServers",
+        );
+        assert_eq!(
+            added,
+            "{\"mcpServers\":{\"x\":{},\"devprojex\":{\"command\":\"devprojex\",\"args\":[\"mcp\"]}},\"b\":2}\n"
+        );
+        let p = Path::new("x");
+        let added = upsert(
+            "{\"a\":1}",
+            Format::Json,
+            "mcpServers",
+            "devprojex",
+            &e(),
+            p,
+        )
+        .unwrap();
+        assert_eq!(
+            added,
+            "{\"a\":1,\"mcpServers\":{\"devprojex\":{\"command\":\"devprojex\",\"args\":[\"mcp\"]}}}"
+        );
         round_trip("{\r\n  \"mcpServers\": {}\r\n}", Format::Json, "mcpServers");
         round_trip(
             "// header\n{\n  \"servers\": {}\n}\n",

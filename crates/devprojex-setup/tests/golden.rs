@@ -43,10 +43,6 @@ fn options() -> Options {
 /// Inputs whose removal does not restore the exact bytes, and why (documented in docs/setup.md).
 const NOT_BYTE_IDENTICAL_AFTER_REMOVE: &[(&str, &str)] = &[
     (
-        "claude-desktop-compact.json",
-        "a one-line object is expanded to one key per line",
-    ),
-    (
         "claude-desktop-no-servers.json",
         "the container created by setup stays as an empty object",
     ),

@@ -25,6 +25,8 @@ struct JsonStyle {
     final_nl: bool,
     trailing_commas: bool,
     comments: bool,
+    /// Everything on one line: `Some(true)` with spaces after `:` and `,`, `Some(false)` minified.
+    one_line: Option<bool>,
 }
 
 #[derive(Debug, Clone)]
@@ -106,15 +108,19 @@ fn json_style(jsonc: bool) -> impl Strategy<Value = JsonStyle> {
         any::<bool>(),
         any::<bool>(),
         any::<bool>(),
+        prop::option::weighted(0.3, any::<bool>()),
     )
-        .prop_map(move |(indent, nl, bom, final_nl, tc, comments)| JsonStyle {
-            indent,
-            nl,
-            bom,
-            final_nl,
-            trailing_commas: jsonc && tc,
-            comments: jsonc && comments,
-        })
+        .prop_map(
+            move |(indent, nl, bom, final_nl, tc, comments, one_line)| JsonStyle {
+                indent,
+                nl,
+                bom,
+                final_nl,
+                trailing_commas: jsonc && tc && one_line.is_none(),
+                comments: jsonc && comments && one_line.is_none(),
+                one_line,
+            },
+        )
 }
 
 fn json_doc(
@@ -153,6 +159,33 @@ fn json_doc(
 
 fn render_json(d: &JsonDoc, container: &str) -> String {
     let s = &d.style;
+    if let Some(spaced) = s.one_line {
+        let (colon, comma) = if spaced { (": ", ", ") } else { (":", ",") };
+        let obj = |kv: Vec<(String, String)>| {
+            let parts: Vec<String> = kv
+                .into_iter()
+                .map(|(k, v)| format!("{k}{colon}{v}"))
+                .collect();
+            format!("{{{}}}", parts.join(comma))
+        };
+        let q = |k: &str| serde_json::to_string(k).unwrap();
+        let mut keys: Vec<(String, String)> = d
+            .top
+            .iter()
+            .map(|(k, v)| (q(k), render_scalar(v)))
+            .collect();
+        if let Some(at) = d.container_at {
+            let servers = d
+                .servers
+                .iter()
+                .map(|(k, v)| (q(k), render_scalar(v)))
+                .collect();
+            keys.insert(at, (q(container), obj(servers)));
+        }
+        let bom = if s.bom { "\u{feff}" } else { "" };
+        let end = if s.final_nl { s.nl } else { "" };
+        return format!("{bom}{}{end}", obj(keys));
+    }
     let (i1, i2) = (s.indent.to_string(), s.indent.repeat(2));
     let mut slot = 0;
     let mut comment = |out: &mut String, indent: &str| {
