@@ -117,13 +117,19 @@ impl SetupEnv {
         }
     }
 
-    /// Finds an executable named `name` (plus `.exe` on Windows) on `PATH`.
+    /// Finds an executable named `name` on `PATH` (on Windows with the suffixes `.exe`, `.cmd`,
+    /// `.bat`, `.com`, as npm installs `claude.cmd` and `codex.cmd`).
     pub fn which(&self, name: &str) -> Option<PathBuf> {
-        let file = format!("{name}{}", self.os.exe_suffix());
-        self.path
-            .iter()
-            .map(|dir| dir.join(&file))
-            .find(|p| p.is_file())
+        let suffixes: &[&str] = match self.os {
+            Os::Windows => &[".exe", ".cmd", ".bat", ".com"],
+            _ => &[""],
+        };
+        self.path.iter().find_map(|dir| {
+            suffixes
+                .iter()
+                .map(|s| dir.join(format!("{name}{s}")))
+                .find(|p| p.is_file())
+        })
     }
 
     /// Makes `p` absolute against the current directory (lexically; nothing is resolved).

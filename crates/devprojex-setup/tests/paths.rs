@@ -271,4 +271,13 @@ fn detection_by_folder_or_executable() {
     e.path = vec![bin];
     assert!(detect(ClientId::Codex, &e));
     assert!(!detect(ClientId::VsCode, &e));
+    // Windows: npm shims are `.cmd` files.
+    let mut w = SetupEnv::for_tests(Os::Windows, dir.path());
+    w.path = e.path.clone();
+    std::fs::write(e.path[0].join("claude.cmd"), "").unwrap();
+    assert!(detect(ClientId::ClaudeCode, &w));
+    assert!(
+        !detect(ClientId::ClaudeCode, &e),
+        "no `.cmd` lookup on unix"
+    );
 }
