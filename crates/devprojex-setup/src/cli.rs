@@ -340,6 +340,17 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
     {
         writeln!(out, "Server command: {}", command_line(first)).map_err(w)?;
     }
+    if opts.scope == Scope::User
+        && items
+            .iter()
+            .any(|i| i.client == ClientId::ClaudeCode && i.action.writes())
+    {
+        writeln!(
+            out,
+            "note: Claude Code rewrites its .claude.json while it runs: quit running Claude Code sessions first, or one may write back its older copy"
+        )
+        .map_err(w)?;
+    }
     for r in &opts.flags.roots {
         if !Path::new(r).is_dir() {
             writeln!(

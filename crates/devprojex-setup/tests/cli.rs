@@ -260,6 +260,11 @@ fn moved_binary_is_updated_without_force_other_flags_need_it() {
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.contains("update the command path"), "{}", r.out);
     assert!(
+        r.out.contains("quit running Claude Code sessions"),
+        "{}",
+        r.out
+    );
+    assert!(
         r.out.contains("-  \"command\": \"/old/devprojex\""),
         "shows the difference:\n{}",
         r.out
