@@ -521,39 +521,3 @@ proptest! {
         }
     }
 }
-
-#[test]
-#[ignore]
-fn show_samples() {
-    use proptest::strategy::ValueTree;
-    let mut runner = proptest::test_runner::TestRunner::default();
-    for _ in 0..3 {
-        let d = json_doc(true, "servers", true)
-            .new_tree(&mut runner)
-            .unwrap()
-            .current();
-        let t = render_json(&d, "servers");
-        let a = edit::upsert(
-            &t,
-            Format::Jsonc,
-            "servers",
-            "devprojex",
-            &entry(true),
-            Path::new("x"),
-        )
-        .unwrap();
-        println!("----\n{t}\n=>\n{a}");
-        let d = toml_doc().new_tree(&mut runner).unwrap().current();
-        let t = render_toml(&d);
-        let a = edit::upsert(
-            &t,
-            Format::Toml,
-            "mcp_servers",
-            "devprojex",
-            &entry(true),
-            Path::new("x"),
-        )
-        .unwrap();
-        println!("----\n{t}\n=>\n{a}");
-    }
-}
