@@ -1,0 +1,368 @@
+//! The server entry setup writes, and how an existing entry is judged.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::env::{SetupEnv, is_absolute_for};
+
+/// Baseline git mode baked into the server command line (`devprojex mcp --git-mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GitMode {
+    /// No git awareness.
+    None,
+    /// Honour `.gitignore`.
+    Gitignore,
+    /// Only tracked files.
+    Tracked,
+}
+
+impl GitMode {
+    /// The token on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GitMode::None => "none",
+            GitMode::Gitignore => "gitignore",
+            GitMode::Tracked => "tracked",
+        }
+    }
+}
+
+/// The server startup flags written into the entry.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ServerFlags {
+    /// `--root` values, already absolute (or a client variable such as `${workspaceFolder}`).
+    pub roots: Vec<String>,
+    /// `--hide-private-data`.
+    pub hide_private_data: bool,
+    /// `--allow-remote`.
+    pub allow_remote: bool,
+    /// `--git-mode`.
+    pub git_mode: Option<GitMode>,
+}
+
+impl ServerFlags {
+    /// The argument list: `mcp`, then the flags in a fixed order.
+    pub fn args(&self) -> Vec<String> {
+        let mut args = vec!["mcp".to_string()];
+        for r in &self.roots {
+            args.push("--root".into());
+            args.push(r.clone());
+        }
+        if self.hide_private_data {
+            args.push("--hide-private-data".into());
+        }
+        if self.allow_remote {
+            args.push("--allow-remote".into());
+        }
+        if let Some(m) = self.git_mode {
+            args.push("--git-mode".into());
+            args.push(m.as_str().into());
+        }
+        args
+    }
+}
+
+/// One server entry, as written into a client config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Write `"type": "stdio"` first (VS Code).
+    pub with_type: bool,
+    /// The command (absolute path or `devprojex`).
+    pub command: String,
+    /// The arguments.
+    pub args: Vec<String>,
+}
+
+impl Entry {
+    /// The entry as a JSON value (key order is not significant for comparison).
+    pub fn to_json(&self) -> Value {
+        let mut v = json!({ "command": self.command, "args": self.args });
+        if self.with_type {
+            v["type"] = json!("stdio");
+        }
+        v
+    }
+
+    /// The entry as an ordered list of keys and values for the JSONC writer.
+    pub(crate) fn fields(&self) -> Vec<(&'static str, Value)> {
+        let mut f = Vec::new();
+        if self.with_type {
+            f.push(("type", json!("stdio")));
+        }
+        f.push(("command", json!(self.command)));
+        f.push(("args", json!(self.args)));
+        f
+    }
+}
+
+/// How an existing entry relates to the one setup would write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryState {
+    /// Identical.
+    Current,
+    /// Written by setup earlier and differs only in the command path (the binary moved, or
+    /// `--command-path` changed): setup updates it without `--force`.
+    Outdated,
+    /// Differs otherwise: changed by hand, written with other server flags, or another server of
+    /// the same name. Setup cannot tell these apart, so it replaces the entry only with `--force`.
+    Modified,
+}
+
+const KNOWN_KEYS: [&str; 3] = ["type", "command", "args"];
+
+/// Judges an existing entry against the wanted one.
+pub fn classify(existing: &Value, wanted: &Entry) -> EntryState {
+    let (existing, want) = (normalize(existing), normalize(&wanted.to_json()));
+    if existing == want {
+        return EntryState::Current;
+    }
+    let mut same_but_command = existing.clone();
+    if let Some(obj) = same_but_command.as_object_mut() {
+        obj.insert("command".into(), Value::String(wanted.command.clone()));
+    }
+    if looks_like_ours(&existing) && same_but_command == want {
+        EntryState::Outdated
+    } else {
+        EntryState::Modified
+    }
+}
+
+/// Drops what does not change how a client starts the server: `"type": "stdio"` (the default for
+/// an entry with a command) and an empty `env` (which `claude mcp add` writes).
+fn normalize(v: &Value) -> Value {
+    let mut v = v.clone();
+    if let Some(obj) = v.as_object_mut() {
+        if obj.get("type").is_some_and(|t| t == "stdio") {
+            obj.remove("type");
+        }
+        if obj
+            .get("env")
+            .is_some_and(|e| e.as_object().is_some_and(|m| m.is_empty()))
+        {
+            obj.remove("env");
+        }
+    }
+    v
+}
+
+/// Whether `v` is an entry setup could have written: only `type`/`command`/`args` (and an empty
+/// `env`), a devprojex command, and arguments `mcp` plus known server flags.
+pub fn looks_like_ours(v: &Value) -> bool {
+    let Some(obj) = v.as_object() else {
+        return false;
+    };
+    let empty_env = |k: &str| {
+        k == "env"
+            && obj
+                .get(k)
+                .and_then(Value::as_object)
+                .is_some_and(|m| m.is_empty())
+    };
+    if obj
+        .keys()
+        .any(|k| !KNOWN_KEYS.contains(&k.as_str()) && !empty_env(k))
+    {
+        return false;
+    }
+    if let Some(t) = obj.get("type")
+        && t != "stdio"
+    {
+        return false;
+    }
+    let Some(cmd) = obj.get("command").and_then(Value::as_str) else {
+        return false;
+    };
+    if !is_devprojex_command(cmd) {
+        return false;
+    }
+    let Some(args) = obj.get("args").and_then(Value::as_array) else {
+        return false;
+    };
+    let args: Option<Vec<&str>> = args.iter().map(Value::as_str).collect();
+    let Some(args) = args else { return false };
+    let mut it = args.iter();
+    if it.next() != Some(&"mcp") {
+        return false;
+    }
+    while let Some(a) = it.next() {
+        match *a {
+            "--hide-private-data" | "--allow-remote" => {}
+            "--root" => {
+                if it.next().is_none() {
+                    return false;
+                }
+            }
+            "--git-mode" => {
+                if !matches!(
+                    it.next(),
+                    Some(&"none" | &"gitignore" | &"tracked" | &"off")
+                ) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Whether the command names a devprojex binary (`devprojex`, `devprojex.exe`, or a path to one).
+pub fn is_devprojex_command(cmd: &str) -> bool {
+    let file = cmd.rsplit(['/', '\\']).next().unwrap_or(cmd);
+    let stem = file
+        .strip_suffix(".exe")
+        .or_else(|| file.strip_suffix(".EXE"))
+        .unwrap_or(file);
+    stem == "devprojex"
+}
+
+/// Whether the command of an entry can be found: an absolute path that exists, or a name on `PATH`.
+pub fn command_resolves(cmd: &str, env: &SetupEnv) -> bool {
+    command_target(cmd, env).is_some()
+}
+
+/// The file the command of an entry runs, if it can be found.
+pub fn command_target(cmd: &str, env: &SetupEnv) -> Option<PathBuf> {
+    if is_absolute_for(env.os, Path::new(cmd)) {
+        return Path::new(cmd).is_file().then(|| PathBuf::from(cmd));
+    }
+    if cmd.contains(['/', '\\']) {
+        let p = env.cwd.join(cmd);
+        return p.is_file().then_some(p);
+    }
+    let name = cmd
+        .strip_suffix(env.os.exe_suffix())
+        .filter(|s| !s.is_empty())
+        .unwrap_or(cmd);
+    env.which(name)
+        .or_else(|| env.path.iter().map(|d| d.join(cmd)).find(|p| p.is_file()))
+}
+
+/// Whether the command of an entry runs the current executable.
+pub fn runs_current_exe(cmd: &str, env: &SetupEnv) -> bool {
+    match (command_target(cmd, env), &env.current_exe) {
+        (Some(t), Some(exe)) => same_file(&t, exe),
+        _ => false,
+    }
+}
+
+/// How the command in the entry is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum CommandPath {
+    /// `devprojex` when the running binary is the one found through `PATH`, else its absolute path.
+    #[default]
+    Auto,
+    /// Always the absolute path of the running binary.
+    Absolute,
+    /// Always the plain name `devprojex` (it must then be on the client's `PATH`).
+    Name,
+}
+
+/// The command to write, following `mode`.
+pub fn resolve_command(mode: CommandPath, env: &SetupEnv) -> String {
+    let exe = env.current_exe.as_ref();
+    match mode {
+        CommandPath::Name => "devprojex".into(),
+        CommandPath::Absolute => match exe {
+            Some(p) => p.to_string_lossy().into_owned(),
+            None => "devprojex".into(),
+        },
+        CommandPath::Auto => {
+            let Some(exe) = exe else {
+                return "devprojex".into();
+            };
+            let on_path = env.which("devprojex");
+            let same = on_path.is_some_and(|p| same_file(&p, exe));
+            if same {
+                "devprojex".into()
+            } else {
+                exe.to_string_lossy().into_owned()
+            }
+        }
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wanted() -> Entry {
+        Entry {
+            with_type: false,
+            command: "/usr/bin/devprojex".into(),
+            args: vec!["mcp".into()],
+        }
+    }
+
+    #[test]
+    fn classification() {
+        let w = wanted();
+        assert_eq!(classify(&w.to_json(), &w), EntryState::Current);
+        let moved = json!({"command": "C:\\Tools\\devprojex.exe", "args": ["mcp"]});
+        assert_eq!(classify(&moved, &w), EntryState::Outdated);
+        let flags = json!({"command": "/usr/bin/devprojex", "args": ["mcp", "--allow-remote"]});
+        assert_eq!(classify(&flags, &w), EntryState::Modified);
+        let env = json!({"command": "/usr/bin/devprojex", "args": ["mcp"], "env": {"X": "1"}});
+        assert_eq!(classify(&env, &w), EntryState::Modified);
+        // What `claude mcp add devprojex -- /usr/bin/devprojex mcp` writes.
+        let claude =
+            json!({"type": "stdio", "command": "/usr/bin/devprojex", "args": ["mcp"], "env": {}});
+        assert_eq!(classify(&claude, &w), EntryState::Current);
+        let claude_moved =
+            json!({"type": "stdio", "command": "devprojex", "args": ["mcp"], "env": {}});
+        assert_eq!(classify(&claude_moved, &w), EntryState::Outdated);
+        let other = json!({"command": "npx", "args": ["mcp"]});
+        assert_eq!(classify(&other, &w), EntryState::Modified);
+    }
+
+    #[test]
+    fn ours() {
+        assert!(looks_like_ours(
+            &json!({"type": "stdio", "command": "devprojex", "args": ["mcp", "--root", "/x", "--git-mode", "off"]})
+        ));
+        assert!(!looks_like_ours(
+            &json!({"command": "devprojex", "args": ["mcp", "--root"]})
+        ));
+        assert!(!looks_like_ours(
+            &json!({"command": "devprojex", "args": ["pack"]})
+        ));
+        assert!(!looks_like_ours(
+            &json!({"type": "http", "command": "devprojex", "args": ["mcp"]})
+        ));
+        assert!(is_devprojex_command("/a/b/devprojex"));
+        assert!(is_devprojex_command("C:\\b\\devprojex.exe"));
+        assert!(!is_devprojex_command("devprojex-old"));
+    }
+
+    #[test]
+    fn args_order() {
+        let f = ServerFlags {
+            roots: vec!["/a".into(), "/b".into()],
+            hide_private_data: true,
+            allow_remote: true,
+            git_mode: Some(GitMode::Gitignore),
+        };
+        assert_eq!(
+            f.args(),
+            [
+                "mcp",
+                "--root",
+                "/a",
+                "--root",
+                "/b",
+                "--hide-private-data",
+                "--allow-remote",
+                "--git-mode",
+                "gitignore"
+            ]
+        );
+    }
+}

@@ -1,0 +1,283 @@
+//! Every client on every OS layout, as pure path logic (no folder needs to exist), plus the
+//! layouts that depend on what exists (Windows MSIX Claude Desktop, legacy Antigravity).
+
+use std::path::{Path, PathBuf};
+
+use devprojex_setup::client::{config_path, project_config_path, user_config_path};
+use devprojex_setup::{ClientId, Os, Scope, SetupEnv};
+
+fn norm(p: &Path) -> String {
+    p.to_string_lossy().replace('\\', "/")
+}
+
+fn env(os: Os, home: &str) -> SetupEnv {
+    SetupEnv::for_tests(os, Path::new(home))
+}
+
+fn user(os: Os, home: &str, c: ClientId) -> String {
+    norm(&user_config_path(c, &env(os, home)).unwrap())
+}
+
+#[test]
+fn linux_layout() {
+    let h = "/nonexistent/home/ada";
+    let os = Os::Linux;
+    assert_eq!(
+        user(os, h, ClientId::ClaudeCode),
+        format!("{h}/.claude.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::ClaudeDesktop),
+        format!("{h}/.config/Claude/claude_desktop_config.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::Codex),
+        format!("{h}/.codex/config.toml")
+    );
+    assert_eq!(
+        user(os, h, ClientId::Antigravity),
+        format!("{h}/.gemini/config/mcp_config.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::Cursor),
+        format!("{h}/.cursor/mcp.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::VsCode),
+        format!("{h}/.config/Code/User/mcp.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::VsCodeInsiders),
+        format!("{h}/.config/Code - Insiders/User/mcp.json")
+    );
+}
+
+#[test]
+fn macos_layout() {
+    let h = "/nonexistent/Users/ada";
+    let os = Os::Macos;
+    let support = format!("{h}/Library/Application Support");
+    assert_eq!(
+        user(os, h, ClientId::ClaudeCode),
+        format!("{h}/.claude.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::ClaudeDesktop),
+        format!("{support}/Claude/claude_desktop_config.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::Codex),
+        format!("{h}/.codex/config.toml")
+    );
+    assert_eq!(
+        user(os, h, ClientId::Antigravity),
+        format!("{h}/.gemini/config/mcp_config.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::Cursor),
+        format!("{h}/.cursor/mcp.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::VsCode),
+        format!("{support}/Code/User/mcp.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::VsCodeInsiders),
+        format!("{support}/Code - Insiders/User/mcp.json")
+    );
+}
+
+#[test]
+fn windows_layout() {
+    let h = "C:\\Users\\ada";
+    let os = Os::Windows;
+    let roaming = "C:/Users/ada/AppData/Roaming";
+    assert_eq!(
+        user(os, h, ClientId::ClaudeCode),
+        "C:/Users/ada/.claude.json"
+    );
+    assert_eq!(
+        user(os, h, ClientId::ClaudeDesktop),
+        format!("{roaming}/Claude/claude_desktop_config.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::Codex),
+        "C:/Users/ada/.codex/config.toml"
+    );
+    assert_eq!(
+        user(os, h, ClientId::Antigravity),
+        "C:/Users/ada/.gemini/config/mcp_config.json"
+    );
+    assert_eq!(
+        user(os, h, ClientId::Cursor),
+        "C:/Users/ada/.cursor/mcp.json"
+    );
+    assert_eq!(
+        user(os, h, ClientId::VsCode),
+        format!("{roaming}/Code/User/mcp.json")
+    );
+    assert_eq!(
+        user(os, h, ClientId::VsCodeInsiders),
+        format!("{roaming}/Code - Insiders/User/mcp.json")
+    );
+
+    let mut e = env(os, h);
+    e.appdata = Some(PathBuf::from("D:\\Roam"));
+    assert_eq!(
+        norm(&user_config_path(ClientId::VsCode, &e).unwrap()),
+        "D:/Roam/Code/User/mcp.json"
+    );
+    assert_eq!(
+        norm(&user_config_path(ClientId::ClaudeDesktop, &e).unwrap()),
+        "D:/Roam/Claude/claude_desktop_config.json"
+    );
+}
+
+#[test]
+fn environment_overrides() {
+    let mut e = env(Os::Linux, "/nonexistent/home/ada");
+    e.codex_home = Some("/srv/codex".into());
+    e.claude_config_dir = Some("/srv/claude".into());
+    e.xdg_config_home = Some("/srv/xdg".into());
+    assert_eq!(
+        norm(&user_config_path(ClientId::Codex, &e).unwrap()),
+        "/srv/codex/config.toml"
+    );
+    assert_eq!(
+        norm(&user_config_path(ClientId::ClaudeCode, &e).unwrap()),
+        "/srv/claude/.claude.json"
+    );
+    assert_eq!(
+        norm(&user_config_path(ClientId::VsCode, &e).unwrap()),
+        "/srv/xdg/Code/User/mcp.json"
+    );
+    assert_eq!(
+        norm(&user_config_path(ClientId::ClaudeDesktop, &e).unwrap()),
+        "/srv/xdg/Claude/claude_desktop_config.json"
+    );
+    // XDG does not apply to macOS.
+    e.os = Os::Macos;
+    assert_eq!(
+        norm(&user_config_path(ClientId::VsCode, &e).unwrap()),
+        "/nonexistent/home/ada/Library/Application Support/Code/User/mcp.json"
+    );
+}
+
+#[test]
+fn missing_home_is_an_error() {
+    let mut e = env(Os::Linux, "/x");
+    e.home = None;
+    let err = user_config_path(ClientId::Cursor, &e).unwrap_err();
+    assert_eq!(err.code(), "DPX-SETUP-NO-LOCATION");
+    // CODEX_HOME alone is enough for Codex.
+    e.codex_home = Some("/c".into());
+    assert!(user_config_path(ClientId::Codex, &e).is_ok());
+}
+
+#[test]
+fn project_scope_files() {
+    let p = Path::new("/repo");
+    let got = |c| project_config_path(c, p).map(|p| norm(&p));
+    assert_eq!(
+        got(ClientId::ClaudeCode).as_deref(),
+        Some("/repo/.mcp.json")
+    );
+    assert_eq!(
+        got(ClientId::Codex).as_deref(),
+        Some("/repo/.codex/config.toml")
+    );
+    assert_eq!(
+        got(ClientId::Cursor).as_deref(),
+        Some("/repo/.cursor/mcp.json")
+    );
+    assert_eq!(
+        got(ClientId::VsCode).as_deref(),
+        Some("/repo/.vscode/mcp.json")
+    );
+    assert_eq!(got(ClientId::ClaudeDesktop), None);
+    assert_eq!(got(ClientId::Antigravity), None);
+    assert_eq!(got(ClientId::VsCodeInsiders), None);
+}
+
+#[test]
+fn project_scope_uses_the_repository_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(repo.join("src/deep")).unwrap();
+    let mut e = SetupEnv::for_tests(Os::Linux, dir.path());
+    e.cwd = repo.join("src/deep");
+    let p = config_path(ClientId::Cursor, Scope::Project, &e)
+        .unwrap()
+        .unwrap();
+    assert_eq!(p, repo.join(".cursor/mcp.json"));
+}
+
+#[test]
+fn windows_msix_claude_desktop() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = SetupEnv::for_tests(Os::Windows, dir.path());
+    e.localappdata = Some(dir.path().join("Local"));
+    let classic = dir
+        .path()
+        .join("AppData/Roaming/Claude/claude_desktop_config.json");
+    assert_eq!(
+        user_config_path(ClientId::ClaudeDesktop, &e).unwrap(),
+        classic
+    );
+    let pkg = dir
+        .path()
+        .join("Local/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::create_dir_all(dir.path().join("Local/Packages/Other_123")).unwrap();
+    assert_eq!(
+        user_config_path(ClientId::ClaudeDesktop, &e).unwrap(),
+        pkg.join("claude_desktop_config.json")
+    );
+}
+
+#[test]
+fn antigravity_legacy_only_when_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = SetupEnv::for_tests(Os::Linux, dir.path());
+    let current = dir.path().join(".gemini/config/mcp_config.json");
+    let legacy = dir.path().join(".gemini/antigravity/mcp_config.json");
+    assert_eq!(
+        user_config_path(ClientId::Antigravity, &e).unwrap(),
+        current
+    );
+    std::fs::create_dir_all(legacy.parent().unwrap()).unwrap();
+    std::fs::write(&legacy, "{}").unwrap();
+    assert_eq!(user_config_path(ClientId::Antigravity, &e).unwrap(), legacy);
+    std::fs::create_dir_all(current.parent().unwrap()).unwrap();
+    std::fs::write(&current, "{}").unwrap();
+    assert_eq!(
+        user_config_path(ClientId::Antigravity, &e).unwrap(),
+        current
+    );
+}
+
+#[test]
+fn detection_by_folder_or_executable() {
+    use devprojex_setup::client::detect;
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = SetupEnv::for_tests(Os::Linux, dir.path());
+    assert!(ClientId::ALL.iter().all(|c| !detect(*c, &e)));
+    std::fs::create_dir_all(dir.path().join(".cursor")).unwrap();
+    assert!(detect(ClientId::Cursor, &e));
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("codex"), "").unwrap();
+    e.path = vec![bin];
+    assert!(detect(ClientId::Codex, &e));
+    assert!(!detect(ClientId::VsCode, &e));
+    // Windows: npm shims are `.cmd` files.
+    let mut w = SetupEnv::for_tests(Os::Windows, dir.path());
+    w.path = e.path.clone();
+    std::fs::write(e.path[0].join("claude.cmd"), "").unwrap();
+    assert!(detect(ClientId::ClaudeCode, &w));
+    assert!(
+        !detect(ClientId::ClaudeCode, &e),
+        "no `.cmd` lookup on unix"
+    );
+}
