@@ -829,14 +829,13 @@ impl Engine {
             ));
         }
         if let Some(end) = end_line
-            && end < start {
-                return Err(DpxError::new(
-                    codes::INVALID_RANGE,
-                    format!(
-                        "end_line {end} is before start_line {start}; pass start_line <= end_line"
-                    ),
-                ));
-            }
+            && end < start
+        {
+            return Err(DpxError::new(
+                codes::INVALID_RANGE,
+                format!("end_line {end} is before start_line {start}; pass start_line <= end_line"),
+            ));
+        }
         if total == 0 {
             if start == 1 {
                 return Ok(FileSlice {

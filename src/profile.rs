@@ -108,17 +108,19 @@ impl Profile {
             )));
         }
         if let Some(mode) = &self.selection.git_mode
-            && crate::select::GitMode::parse(mode).is_none() {
-                return Err(profile_error(format!(
-                    "{source}: key 'selection.gitMode' is \"{mode}\"; valid values are none, off, gitignore, tracked"
-                )));
-            }
+            && crate::select::GitMode::parse(mode).is_none()
+        {
+            return Err(profile_error(format!(
+                "{source}: key 'selection.gitMode' is \"{mode}\"; valid values are none, off, gitignore, tracked"
+            )));
+        }
         if let Some(detail) = &self.selection.detail
-            && devprojex_detail::Detail::parse(detail).is_none() {
-                return Err(profile_error(format!(
-                    "{source}: key 'selection.detail' is \"{detail}\"; valid values are full, compact, signatures"
-                )));
-            }
+            && devprojex_detail::Detail::parse(detail).is_none()
+        {
+            return Err(profile_error(format!(
+                "{source}: key 'selection.detail' is \"{detail}\"; valid values are full, compact, signatures"
+            )));
+        }
         for ext in &self.selection.extensions {
             if ext.is_empty() || ext.contains('/') || ext.contains('\\') {
                 return Err(profile_error(format!(

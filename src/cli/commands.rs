@@ -101,9 +101,10 @@ impl TerminalProgress {
 
     fn finish(&self) {
         if let Ok(mut slot) = self.bar.lock()
-            && let Some(bar) = slot.take() {
-                bar.finish_and_clear();
-            }
+            && let Some(bar) = slot.take()
+        {
+            bar.finish_and_clear();
+        }
     }
 }
 

@@ -60,6 +60,10 @@ pub enum Command {
     /// Manage the per-project `local` profile and validate portable profiles.
     #[command(subcommand)]
     Profile(profile_cmd::ProfileCommand),
+    /// Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code.
+    Setup(devprojex_setup::SetupArgs),
+    /// Check the binary, the roots, Git, and every configured client entry.
+    Doctor(devprojex_setup::DoctorArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  devprojex completion bash > ~/.local/share/bash-completion/completions/devprojex\n  devprojex completion zsh > ~/.zfunc/_devprojex"
@@ -333,6 +337,8 @@ pub fn main() -> ExitCode {
         Command::Scan(args) => commands::scan(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Profile(command) => profile_cmd::run(command),
+        Command::Setup(args) => Ok(devprojex_setup::run_setup(args)),
+        Command::Doctor(args) => Ok(devprojex_setup::run_doctor(args)),
         Command::Completion(args) => {
             let mut command = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(

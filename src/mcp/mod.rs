@@ -311,14 +311,16 @@ fn screen(bytes: &[u8]) -> Screened {
         return invalid(id, "the message has no \"method\"");
     }
     if let Some(raw_id) = object.get("id")
-        && !(raw_id.is_string() || raw_id.is_i64() || raw_id.is_u64() || raw_id.is_null()) {
-            return invalid(Value::Null, "\"id\" must be a string or an integer");
-        }
+        && !(raw_id.is_string() || raw_id.is_i64() || raw_id.is_u64() || raw_id.is_null())
+    {
+        return invalid(Value::Null, "\"id\" must be a string or an integer");
+    }
     if has_method
         && let Some(params) = object.get("params")
-            && !(params.is_object() || params.is_null()) {
-                return invalid(id, "\"params\" must be an object");
-            }
+        && !(params.is_object() || params.is_null())
+    {
+        return invalid(id, "\"params\" must be an object");
+    }
     Screened::Forward
 }
 

@@ -152,12 +152,13 @@ impl PackStore {
             ));
         }
         if let Some(end) = end_line
-            && end < start_line {
-                return Err(DpxError::new(
-                    codes::INVALID_RANGE,
-                    format!("end_line {end} is before start_line {start_line}"),
-                ));
-            }
+            && end < start_line
+        {
+            return Err(DpxError::new(
+                codes::INVALID_RANGE,
+                format!("end_line {end} is before start_line {start_line}"),
+            ));
+        }
         let last_allowed = (start_line + max_lines - 1).min(total_lines);
         let end = end_line.unwrap_or(last_allowed).min(last_allowed);
         let slot = ((start_line - 1) / INDEX_STRIDE) as usize;

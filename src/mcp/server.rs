@@ -201,18 +201,19 @@ fn resolve_project<'a>(state: &'a ServerState, args: &ToolArgs) -> Result<&'a Pr
             .join(", ")
     };
     if let Some(value) = &project
-        && looks_like_url(value) {
-            if !state.allow_remote {
-                return Err(DpxError::new(
-                    codes::REMOTE_DISABLED,
-                    "remote Git URLs are disabled; restart the server with --allow-remote to read remote repositories, or pass a configured local root",
-                ));
-            }
+        && looks_like_url(value)
+    {
+        if !state.allow_remote {
             return Err(DpxError::new(
-                codes::REMOTE_FAILED,
-                "remote repositories are not supported by this build yet; pass a configured local root",
+                codes::REMOTE_DISABLED,
+                "remote Git URLs are disabled; restart the server with --allow-remote to read remote repositories, or pass a configured local root",
             ));
         }
+        return Err(DpxError::new(
+            codes::REMOTE_FAILED,
+            "remote repositories are not supported by this build yet; pass a configured local root",
+        ));
+    }
     if branch.is_some() {
         return Err(DpxError::invalid_arguments(
             "branch is valid only when project is a Git URL; omit branch for local projects",
@@ -235,9 +236,10 @@ fn resolve_project<'a>(state: &'a ServerState, args: &ToolArgs) -> Result<&'a Pr
                 return Ok(root);
             }
             if let Ok(canonical) = crate::project::dunce_canonicalize(std::path::Path::new(&value))
-                && let Some(root) = state.roots.iter().find(|r| r.path == canonical) {
-                    return Ok(root);
-                }
+                && let Some(root) = state.roots.iter().find(|r| r.path == canonical)
+            {
+                return Ok(root);
+            }
             let by_name: Vec<&ProjectRoot> =
                 state.roots.iter().filter(|r| r.name == value).collect();
             if let [only] = by_name.as_slice() {

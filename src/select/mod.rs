@@ -294,9 +294,10 @@ fn keep_file(entry: &Entry, spec: &SelectionSpec) -> bool {
         return false;
     }
     if let Some(limit) = spec.max_file_bytes
-        && entry.size > limit {
-            return false;
-        }
+        && entry.size > limit
+    {
+        return false;
+    }
     true
 }
 
@@ -394,9 +395,10 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
                     return false;
                 }
                 if let Some(parent) = entry.path().parent()
-                    && rules::is_smart_ignored_dir(&name, parent, &root_path) {
-                        return false;
-                    }
+                    && rules::is_smart_ignored_dir(&name, parent, &root_path)
+                {
+                    return false;
+                }
             } else {
                 if rules::OS_LITTER_FILES.contains(&name.as_ref()) {
                     return false;
@@ -570,13 +572,15 @@ mod tests {
 
     #[test]
     fn order_is_folders_first_then_bytes() {
-        let mut entries = [entry("b.txt", EntryKind::File),
+        let mut entries = [
+            entry("b.txt", EntryKind::File),
             entry("a", EntryKind::Dir),
             entry("a/z.rs", EntryKind::File),
             entry("a/b", EntryKind::Dir),
             entry("a/b/c.rs", EntryKind::File),
             entry("B.txt", EntryKind::File),
-            entry("z", EntryKind::Dir)];
+            entry("z", EntryKind::Dir),
+        ];
         entries.sort_by(compare_entries);
         let order: Vec<&str> = entries.iter().map(|e| e.relative.as_str()).collect();
         assert_eq!(
