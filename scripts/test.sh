@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The project's one test command (README "Testing"); .ci/run calls exactly this.
+# Formatting, lints, the whole workspace's tests, then the external MCP client check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+echo "== cargo test"
+cargo test --workspace --locked
+
+echo "== official Python MCP SDK against the built server"
+venv="${DEVPROJEX_CI_VENV:-.venv-ci}"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/python" -c 'import mcp' 2>/dev/null || "$venv/bin/pip" install --quiet --disable-pip-version-check 'mcp>=1.9,<2'
+cargo build --locked --bin devprojex
+"$venv/bin/python" scripts/mcp_sdk_check.py "$(pwd)/target/debug/devprojex"
+
+if [ -x tests/distribution/run-all.sh ]; then
+  echo "== distribution checks"
+  tests/distribution/run-all.sh
+fi
