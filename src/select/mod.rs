@@ -450,7 +450,7 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
                                 return WalkState::Continue;
                             }
                         };
-                        let binary = size > 0 && sniff_binary(entry.path());
+                        let binary = size > 0 && classify_binary(&relative, entry.path());
                         collector.files.push(Entry {
                             relative,
                             absolute: entry.path().to_path_buf(),
@@ -524,6 +524,32 @@ pub fn relative_string(path: &Path) -> String {
     }
     out
 }
+
+/// Binary or text, cheaply: well-known text and binary extensions decide without reading the
+/// file; anything else is sniffed. (Content reading re-checks for NUL bytes, so a mislabelled
+/// text-extension file is still never shown as content.)
+pub fn classify_binary(relative: &str, path: &Path) -> bool {
+    let name = relative.rsplit('/').next().unwrap_or(relative);
+    let extension = name.rfind('.').filter(|&dot| dot > 0).map(|dot| name[dot + 1..].to_ascii_lowercase());
+    match extension.as_deref() {
+        Some(ext) if TEXT_EXTENSIONS.contains(&ext) => false,
+        Some(ext) if BINARY_EXTENSIONS.contains(&ext) => true,
+        _ => sniff_binary(path),
+    }
+}
+
+const TEXT_EXTENSIONS: &[&str] = &[
+    "rs", "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "go", "java", "kt", "kts", "cs", "c", "h", "cc", "cpp",
+    "cxx", "hpp", "hh", "php", "rb", "scala", "swift", "sh", "bash", "zsh", "fish", "ps1", "html", "htm", "css", "scss", "sass",
+    "less", "json", "jsonc", "toml", "yaml", "yml", "xml", "sql", "lua", "md", "markdown", "rst", "txt", "ini", "cfg", "conf",
+    "lock", "gradle", "properties", "env", "dart", "ex", "exs", "hs", "zig", "tf", "vue", "svelte", "proto", "graphql", "csv",
+];
+
+const BINARY_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "bmp", "ico", "webp", "tiff", "psd", "zip", "gz", "tgz", "bz2", "xz", "zst", "7z", "rar", "jar",
+    "war", "class", "exe", "dll", "so", "dylib", "a", "o", "obj", "lib", "pdb", "wasm", "pdf", "mp3", "mp4", "mov", "avi", "wav",
+    "flac", "ogg", "woff", "woff2", "ttf", "otf", "eot", "sqlite", "db", "bin", "dat", "pyc", "deb", "rpm", "dmg", "iso",
+];
 
 /// Binary sniffing: a NUL byte in the first 8 KiB.
 pub fn sniff_binary(path: &Path) -> bool {

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""MCP latency benchmark (issue 5): start `devprojex mcp --root DIR`, send N sequential calls per
+tool through the real stdio transport, print p50/p95/p99 per tool and the server's RSS at rest.
+
+Usage: scripts/bench-mcp.py BINARY DIR [CALLS]
+DIR should be a large tree (scripts/bench-select.sh generates a 100,000-file one).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def main() -> int:
+    binary, root = sys.argv[1], sys.argv[2]
+    calls = int(sys.argv[3]) if len(sys.argv) > 3 else 200
+    proc = subprocess.Popen([binary, "mcp", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    next_id = [0]
+
+    def request(method, params=None):
+        next_id[0] += 1
+        message = {"jsonrpc": "2.0", "id": next_id[0], "method": method}
+        if params is not None:
+            message["params"] = params
+        proc.stdin.write(json.dumps(message) + "\n")
+        proc.stdin.flush()
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                raise RuntimeError("server closed stdout")
+            reply = json.loads(line)
+            if reply.get("id") == next_id[0]:
+                return reply
+
+    request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                           "clientInfo": {"name": "bench", "version": "1"}})
+    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+    proc.stdin.flush()
+
+    # A file to read: the first file the tree lists.
+    first_file = None
+    for dirpath, _dirs, files in os.walk(os.path.join(root, "src")):
+        for name in sorted(files):
+            if name.endswith(".rs"):
+                first_file = os.path.relpath(os.path.join(dirpath, name), root)
+                break
+        if first_file:
+            break
+    cases = [
+        ("list_projects", {}),
+        ("get_file", {"path": first_file or "package.json"}),
+        ("get_tree", {"format": "markdown"}),
+    ]
+    rss_kb = None
+    try:
+        with open(f"/proc/{proc.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    rss_kb = int(line.split()[1])
+    except OSError:
+        pass
+    print(f"calls per tool: {calls}; root: {root}")
+    if rss_kb is not None:
+        print(f"server RSS at rest (after initialize): {rss_kb / 1024:.1f} MB (target < 30 MB)")
+    targets = {"list_projects": 5.0, "get_file": 5.0, "get_tree": 300.0}
+    for tool, arguments in cases:
+        samples = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            reply = request("tools/call", {"name": tool, "arguments": arguments})
+            samples.append((time.perf_counter() - start) * 1000)
+            if reply.get("result", {}).get("isError"):
+                print(f"{tool}: error: {reply['result']['content'][0]['text'][:200]}")
+                return 1
+        samples.sort()
+        q = statistics.quantiles(samples, n=100)
+        print(f"{tool:14s} p50 {q[49]:8.2f} ms  p95 {q[94]:8.2f} ms  p99 {q[98]:8.2f} ms  (target median < {targets[tool]:.0f} ms)")
+    proc.stdin.close()
+    proc.wait(timeout=5)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
