@@ -173,6 +173,12 @@ impl RemoteSource {
         if !looks_remote {
             return Ok(None);
         }
+        if let Some(helper) = transport_helper(input).filter(|_| split_scheme(input).is_none()) {
+            return Err(invalid(format!(
+                "the Git transport `{}::` is not supported; {VALID_FORMS}",
+                echo(helper)
+            )));
+        }
         let shown = sanitize(input);
         if input.contains(['?', '#']) {
             return Err(invalid(format!(
@@ -187,12 +193,6 @@ impl RemoteSource {
         }
         if let Some((scheme, rest)) = split_scheme(input) {
             return Self::parse_url(&scheme, rest, &shown, local_roots).map(Some);
-        }
-        if let Some(helper) = transport_helper(input) {
-            return Err(invalid(format!(
-                "the Git transport `{}::` is not supported; {VALID_FORMS}",
-                echo(helper)
-            )));
         }
         let (user, host, path) = split_scp(input).expect("checked above");
         let (user, password) = split_userinfo(user, &shown)?;
@@ -1096,7 +1096,7 @@ mod tests {
             "https://example.com",
             "https://exa mple.com/r",
             "https://example.com:99999/r",
-            "u:topsecret@host:path?x",
+            "topsecret@host:path?x",
         ] {
             let err = p(input).unwrap_err();
             assert_eq!(err.code(), "DPX-MCP-INVALID-ARGUMENTS", "{input}");
