@@ -310,11 +310,12 @@ fn submodules(
 ///
 /// A project without any repository is a [`GitError::NotARepository`], never an empty set.
 pub fn tracked_paths(root: &Path) -> Result<BTreeSet<String>, GitError> {
-    let mut set = BTreeSet::new();
+    let mut paths = Vec::new();
     for loc in locate(root)? {
-        tracked_into(root, &loc.repo, &loc.in_repo, &loc.out, &mut set, 0)?;
+        tracked_into(root, &loc.repo, &loc.in_repo, &loc.out, &mut paths, 0)?;
     }
-    Ok(set)
+    // Index entries are sorted, so this is a cheap bulk build rather than 100,000 inserts.
+    Ok(paths.into_iter().collect())
 }
 
 fn tracked_into(
@@ -322,7 +323,7 @@ fn tracked_into(
     repo: &gix::Repository,
     in_repo: &str,
     out: &str,
-    set: &mut BTreeSet<String>,
+    paths: &mut Vec<String>,
     depth: usize,
 ) -> Result<(), GitError> {
     let index = repo
@@ -338,12 +339,12 @@ fn tracked_into(
             continue;
         }
         if let Some(p) = map_path(entry.path(&index), in_repo, out) {
-            set.insert(p);
+            paths.push(p);
         }
     }
     if has_submodules && depth < SUBMODULE_DEPTH {
         for (sub, sub_out) in submodules(root, repo, &index, in_repo, out)? {
-            tracked_into(root, &sub, "", &sub_out, set, depth + 1)?;
+            tracked_into(root, &sub, "", &sub_out, paths, depth + 1)?;
         }
     }
     Ok(())
