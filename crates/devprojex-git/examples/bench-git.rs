@@ -29,7 +29,13 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 
-fn compare(name: &str, runs: usize, mut ours: impl FnMut() -> usize, mut theirs: impl FnMut() -> usize, theirs_name: &str) -> f64 {
+fn compare(
+    name: &str,
+    runs: usize,
+    mut ours: impl FnMut() -> usize,
+    mut theirs: impl FnMut() -> usize,
+    theirs_name: &str,
+) -> f64 {
     // Warm-up, also proves both work.
     let n_ours = ours();
     let n_theirs = theirs();
@@ -56,7 +62,10 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let repo = PathBuf::from(args.next().expect("usage: bench-git <repo> [runs]"));
     let runs: usize = args.next().map_or(9, |r| r.parse().expect("runs"));
-    println!("repository: {} ({runs} alternating runs each, medians)", repo.display());
+    println!(
+        "repository: {} ({runs} alternating runs each, medians)",
+        repo.display()
+    );
     let r1 = compare(
         "tracked_paths",
         runs,
@@ -75,7 +84,12 @@ fn main() {
         "scope changes",
         runs,
         || scope_paths(&repo, &GitScope::Changes).unwrap().paths.len(),
-        || git(&repo, &["--no-optional-locks", "status", "--porcelain", "-uall"]),
+        || {
+            git(
+                &repo,
+                &["--no-optional-locks", "status", "--porcelain", "-uall"],
+            )
+        },
         "git status --porcelain -uall",
     );
     compare(
@@ -87,5 +101,8 @@ fn main() {
     );
     let target = 1.5;
     let ok = r1 <= target && r2 <= target;
-    println!("target <= {target}x for tracked_paths and changes: {}", if ok { "MET" } else { "NOT MET" });
+    println!(
+        "target <= {target}x for tracked_paths and changes: {}",
+        if ok { "MET" } else { "NOT MET" }
+    );
 }

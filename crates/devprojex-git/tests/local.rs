@@ -354,3 +354,51 @@ fn scope_parsing() {
         "diff:v1.0..HEAD"
     );
 }
+
+#[test]
+fn untracked_listing_ignores_show_untracked_files_config() {
+    let sb = Sandbox::new();
+    let repo = sb.init("repo");
+    write(&repo, "a.txt", "a\n");
+    sb.git(&repo, &["add", "-A"]);
+    sb.git(&repo, &["commit", "-qm", "a"]);
+    sb.git(&repo, &["config", "status.showUntrackedFiles", "no"]);
+    write(&repo, "new/deeper/file.txt", "n\n");
+    let changes = scope_paths(&repo, &GitScope::Changes).unwrap();
+    assert_eq!(
+        changes.paths.into_iter().collect::<Vec<_>>(),
+        vec!["new/deeper/file.txt".to_string()]
+    );
+}
+
+#[test]
+fn bare_repository_and_git_dir_are_unavailable() {
+    let sb = Sandbox::new();
+    let repo = sb.init("repo");
+    write(&repo, "a.txt", "a\n");
+    sb.git(&repo, &["add", "-A"]);
+    sb.git(&repo, &["commit", "-qm", "a"]);
+    let bare = sb.path().join("bare.git");
+    sb.git(
+        sb.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            repo.to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+    );
+    for root in [bare, repo.join(".git")] {
+        let err = tracked_paths(&root).unwrap_err();
+        assert_eq!(
+            err.code(),
+            "DPX-GIT-STATE-UNAVAILABLE",
+            "{}: {err}",
+            root.display()
+        );
+        assert!(err.to_string().contains("working tree"), "{err}");
+    }
+    let err = tracked_paths(&sb.path().join("missing")).unwrap_err();
+    assert_eq!(err.code(), "DPX-GIT-STATE-UNAVAILABLE");
+}
