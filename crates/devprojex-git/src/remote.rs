@@ -296,6 +296,12 @@ impl RemoteSource {
     ) -> Result<RemoteSource, GitError> {
         let decoded = percent_decode(path)
             .ok_or_else(|| invalid(format!("`{shown}` has an invalid percent-encoding")))?;
+        // `file:///C:/dir` names `C:/dir` on Windows.
+        #[cfg(windows)]
+        let decoded = match decoded.as_bytes() {
+            [b'/', d, b':', ..] if d.is_ascii_alphabetic() => decoded[1..].to_owned(),
+            _ => decoded,
+        };
         let canon = fs::canonicalize(&decoded).map_err(|_| {
             invalid(format!(
                 "`{shown}` does not resolve to an existing directory; file:// sources must point \
@@ -633,6 +639,7 @@ impl RepoCache {
                 collect_garbage(&entry, &tmp_root, &other);
             }
         }
+        remove_orphan_leases(&entry);
         Ok((
             PinnedCheckout {
                 path: dir,
@@ -926,6 +933,33 @@ fn try_lease(entry: &Path, id: &str) -> Option<Lease> {
         .then_some(Lease { _file: file })
 }
 
+/// Remove lease files whose checkout is gone (a crash between collection steps) and that nobody
+/// holds. A clone in progress holds its lease before publishing, so it is never removed.
+fn remove_orphan_leases(entry: &Path) {
+    let Ok(entries) = fs::read_dir(entry) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(id) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("co-"))
+            .and_then(|n| n.strip_suffix(".lock"))
+        else {
+            continue;
+        };
+        if entry.join(format!("co-{id}")).exists() {
+            continue;
+        }
+        if let Ok(file) = OpenOptions::new().read(true).write(true).open(e.path())
+            && matches!(FileExt::try_lock_exclusive(&file), Ok(true))
+            && !entry.join(format!("co-{id}")).exists()
+        {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
 /// Delete a checkout that no session leases.
 fn collect_garbage(entry: &Path, tmp_root: &Path, id: &str) {
     let lock_path = entry.join(format!("co-{id}.lock"));
@@ -1122,6 +1156,15 @@ mod tests {
         let err = RemoteSource::parse("file:///definitely/not/here", &[root.path().to_path_buf()])
             .unwrap_err();
         assert_eq!(err.code(), "DPX-MCP-INVALID-ARGUMENTS");
+    }
+
+    #[test]
+    fn session_is_shareable_across_threads() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<RemoteSession>();
+        assert_send_sync::<RepoCache>();
+        assert_send_sync::<RemoteSource>();
+        assert_send_sync::<GitError>();
     }
 
     #[test]
