@@ -1,11 +1,22 @@
-//! Git state for devprojex: tracked files, git scopes, remote RepoCache.
+//! Git state for devprojex: tracked files, git scopes and the remote RepoCache.
 //!
-//! CONTRACT (the main crate codes against this API; refine it, but tell the integrator):
-//! - `tracked_paths(root: &Path) -> Result<BTreeSet<String>, GitError>`: project-relative paths
-//!   (with `/`) of files in the Git index of the repository containing `root` (and of repositories
-//!   in subfolders / submodules, as documented). Non-Git project -> `GitError` with an actionable message.
-//! - `GitScope::parse(&str) -> Result<GitScope, GitError>` for `staged`, `changes`, `diff:<a>..<b>`.
-//! - `scope_paths(root: &Path, scope: &GitScope) -> Result<ScopeSelection, GitError>`:
-//!   present paths (relative, `/`) that the scope selects, and the count of deleted paths omitted.
-//! - `RemoteSource::parse(url)`, `RepoCache` for `--allow-remote` (see issue 7).
-//! - Every error has a stable code (`GitError::code()`): `DPX-GIT-...`, `DPX-MCP-REMOTE-...`.
+//! - [`tracked_paths`]: the files in the Git index under a project root (`tracked_only`).
+//! - [`GitScope`] and [`scope_paths`]: `staged`, `changes`, `diff:<ref>..<ref>` (`git_scope`).
+//! - [`RemoteSource`], [`RepoCache`] and [`RemoteSession`]: Git URLs as projects
+//!   (`--allow-remote`), cloned shallowly into the user cache, published atomically, leased for the
+//!   session.
+//!
+//! Local state is read in-process with `gix`, opened in isolation (repository-local configuration
+//! only, no environment, no `git` process). Only cloning starts the `git` executable. Every error
+//! is a [`GitError`] with a stable [`GitError::code`]. See `docs/git.md` for the decisions.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+mod error;
+mod local;
+mod remote;
+
+pub use error::GitError;
+pub use local::{GitScope, MAX_SCOPE_CHARS, ScopeSelection, scope_paths, tracked_paths};
+pub use remote::{MAX_REMOTE_SOURCES, PinnedCheckout, RemoteSession, RemoteSource, RepoCache};

@@ -1,0 +1,594 @@
+//! Local repository state, read in-process with `gix`: tracked paths and git scopes.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+
+use gix::bstr::{BStr, ByteSlice};
+
+use crate::error::{GitError, echo};
+
+/// How many directory levels below a non-Git root are searched for repositories.
+pub(crate) const NESTED_REPO_DEPTH: usize = 3;
+
+/// How deep submodules inside submodules are followed.
+const SUBMODULE_DEPTH: usize = 8;
+
+/// Longest `git_scope` value, in Unicode scalar values.
+pub const MAX_SCOPE_CHARS: usize = 4096;
+
+/// A request-level `git_scope`: which momentary Git state narrows the selection.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GitScope {
+    /// Paths whose index entry differs from `HEAD` (everything in the index on an unborn branch).
+    Staged,
+    /// Staged paths, plus paths modified or deleted in the working tree, plus untracked files
+    /// that are not ignored.
+    Changes,
+    /// Paths that differ between the trees of two revisions (`diff:<from>..<to>`).
+    Diff {
+        /// The old side: any revspec naming a commit, tag or tree (`main`, `v1.0`, `HEAD~3`, a SHA).
+        from: String,
+        /// The new side.
+        to: String,
+    },
+}
+
+impl GitScope {
+    /// Parse `staged`, `changes` or `diff:<ref>..<ref>` (at most 4,096 Unicode scalar values).
+    ///
+    /// The value is matched exactly (no trimming, lowercase keywords). The refs are resolved only
+    /// by [`scope_paths`], against the repository of the project.
+    pub fn parse(input: &str) -> Result<GitScope, GitError> {
+        let invalid = |reason: String| GitError::InvalidScope { reason };
+        let chars = input.chars().count();
+        if chars > MAX_SCOPE_CHARS {
+            return Err(invalid(format!("the value has {chars} characters")));
+        }
+        match input {
+            "staged" => return Ok(GitScope::Staged),
+            "changes" => return Ok(GitScope::Changes),
+            _ => {}
+        }
+        let Some(range) = input.strip_prefix("diff:") else {
+            return Err(invalid(format!("`{}` is not a known scope", echo(input))));
+        };
+        let Some((from, to)) = range.split_once("..") else {
+            return Err(invalid(format!(
+                "`{}` has no `..` between two refs",
+                echo(input)
+            )));
+        };
+        if to.starts_with('.') {
+            return Err(invalid(
+                "the three-dot (merge-base) form `a...b` is not supported; use `a..b`".into(),
+            ));
+        }
+        for side in [from, to] {
+            if side.is_empty() {
+                return Err(invalid(format!(
+                    "`{}` needs a ref on both sides of `..`",
+                    echo(input)
+                )));
+            }
+            if side.starts_with('-') || side.chars().any(|c| c.is_control() || c.is_whitespace()) {
+                return Err(invalid(format!(
+                    "`{}` is not a valid ref (no leading `-`, whitespace or control characters)",
+                    echo(side)
+                )));
+            }
+        }
+        Ok(GitScope::Diff {
+            from: from.to_owned(),
+            to: to.to_owned(),
+        })
+    }
+}
+
+impl fmt::Display for GitScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GitScope::Staged => f.write_str("staged"),
+            GitScope::Changes => f.write_str("changes"),
+            GitScope::Diff { from, to } => write!(f, "diff:{from}..{to}"),
+        }
+    }
+}
+
+impl std::str::FromStr for GitScope {
+    type Err = GitError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GitScope::parse(s)
+    }
+}
+
+/// What a [`GitScope`] selects under a project root.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScopeSelection {
+    /// Files present in the working tree that the scope selects: relative to the root, with `/`.
+    pub paths: BTreeSet<String>,
+    /// How many selected paths were omitted because they are deleted (by the scope itself or in
+    /// the working tree). Report it with the `DPX-GIT-STATE-DELETED` warning when non-zero.
+    pub deleted: usize,
+}
+
+/// One repository that contributes to a project root.
+struct Located {
+    repo: gix::Repository,
+    /// The root relative to the repository's working tree: `""` or `"dir/sub/"`.
+    in_repo: String,
+    /// What to prepend to a path relative to the root: `""` or `"nested/repo/"`.
+    out: String,
+}
+
+fn state_err(root: &Path, what: &str, err: impl fmt::Display) -> GitError {
+    GitError::StateUnavailable {
+        root: root.to_path_buf(),
+        reason: format!(
+            "{what}: {err}; check that the repository is readable and not corrupt (`git status` should work there), then retry"
+        ),
+    }
+}
+
+fn open_options() -> gix::open::Options {
+    // Repository-local configuration only: no global/system config, no environment, no `git`.
+    gix::open::Options::isolated()
+}
+
+fn open_exact(path: &Path) -> Result<gix::Repository, gix::Error> {
+    gix::open_opts(path, open_options())
+}
+
+/// `path` relative to `base` as a `/`-separated prefix with a trailing `/` (or `""`).
+fn rel_prefix(root: &Path, path: &Path, base: &Path) -> Result<String, GitError> {
+    let rel = path.strip_prefix(base).map_err(|_| {
+        state_err(
+            root,
+            "cannot place the root in its repository",
+            path.display(),
+        )
+    })?;
+    let mut out = String::new();
+    for comp in rel.components() {
+        match comp {
+            Component::Normal(name) => {
+                let name = name.to_str().ok_or_else(|| {
+                    state_err(root, "the root path is not valid UTF-8", path.display())
+                })?;
+                out.push_str(name);
+                out.push('/');
+            }
+            Component::CurDir => {}
+            _ => return Err(state_err(root, "unexpected path component", path.display())),
+        }
+    }
+    Ok(out)
+}
+
+fn canonical_root(root: &Path) -> Result<PathBuf, GitError> {
+    std::fs::canonicalize(root).map_err(|e| GitError::StateUnavailable {
+        root: root.to_path_buf(),
+        reason: format!("the project root cannot be resolved ({e}); pass an existing directory"),
+    })
+}
+
+/// Find the repositories that make up `root`: the one containing it, or, when `root` is not
+/// inside a working tree, the repositories at most [`NESTED_REPO_DEPTH`] levels below it.
+fn locate(root: &Path) -> Result<Vec<Located>, GitError> {
+    let canon = canonical_root(root)?;
+    match gix::discover::upwards(&canon) {
+        Ok(_) => {
+            let trust = gix::sec::trust::Mapping {
+                full: open_options(),
+                reduced: open_options(),
+            };
+            let repo = gix::ThreadSafeRepository::discover_opts(&canon, Default::default(), trust)
+                .map_err(|e| state_err(root, "the repository cannot be opened", e))?
+                .to_thread_local();
+            let Some(workdir) = repo.workdir() else {
+                return Err(GitError::StateUnavailable {
+                    root: root.to_path_buf(),
+                    reason: "the root is inside a bare repository (no working tree); point the project at a checkout".into(),
+                });
+            };
+            let workdir = canonical_root(workdir)?;
+            if canon.starts_with(workdir.join(".git")) {
+                return Err(GitError::StateUnavailable {
+                    root: root.to_path_buf(),
+                    reason: "the root is inside the .git directory; point the project at the working tree".into(),
+                });
+            }
+            let in_repo = rel_prefix(root, &canon, &workdir)?;
+            Ok(vec![Located {
+                repo,
+                in_repo,
+                out: String::new(),
+            }])
+        }
+        Err(_) => {
+            let mut found = Vec::new();
+            scan_nested(root, &canon, &canon, 1, &mut found)?;
+            if found.is_empty() {
+                return Err(GitError::NotARepository {
+                    root: root.to_path_buf(),
+                });
+            }
+            Ok(found)
+        }
+    }
+}
+
+fn scan_nested(
+    root: &Path,
+    base: &Path,
+    dir: &Path,
+    depth: usize,
+    found: &mut Vec<Located>,
+) -> Result<(), GitError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()) && e.file_name() != ".git")
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    for sub in dirs {
+        if std::fs::symlink_metadata(sub.join(".git")).is_ok() {
+            let repo = open_exact(&sub)
+                .map_err(|e| state_err(root, "a nested repository cannot be opened", e))?;
+            if repo.workdir().is_some() {
+                let out = rel_prefix(root, &sub, base)?;
+                found.push(Located {
+                    repo,
+                    in_repo: String::new(),
+                    out,
+                });
+            }
+        } else if depth < NESTED_REPO_DEPTH {
+            scan_nested(root, base, &sub, depth + 1, found)?;
+        }
+    }
+    Ok(())
+}
+
+/// Map a repository-relative path to a root-relative one, or `None` when it lies outside the root
+/// or is not valid UTF-8 (such names cannot be addressed by the `String` paths of devprojex).
+fn map_path(path: &BStr, in_repo: &str, out: &str) -> Option<String> {
+    let rest = path.strip_prefix(in_repo.as_bytes())?;
+    let rest = rest.to_str().ok()?;
+    if rest.is_empty() {
+        return None;
+    }
+    let mut s = String::with_capacity(out.len() + rest.len());
+    s.push_str(out);
+    s.push_str(rest);
+    Some(s)
+}
+
+/// Initialized submodules (gitlinks with a `.git` in their directory) under the root, as
+/// `(repository, out prefix)`.
+fn submodules(
+    root: &Path,
+    repo: &gix::Repository,
+    index: &gix::index::State,
+    in_repo: &str,
+    out: &str,
+) -> Result<Vec<(gix::Repository, String)>, GitError> {
+    let Some(workdir) = repo.workdir() else {
+        return Ok(Vec::new());
+    };
+    let mut subs = Vec::new();
+    for entry in index.entries() {
+        if !entry.mode.is_submodule() {
+            continue;
+        }
+        let path = entry.path(index);
+        let Some(mapped) = map_path(path, in_repo, out) else {
+            continue;
+        };
+        let Ok(rel) = path.to_str() else { continue };
+        let dir = workdir.join(rel);
+        if std::fs::symlink_metadata(dir.join(".git")).is_err() {
+            continue; // not initialized: nothing is checked out there
+        }
+        let sub =
+            open_exact(&dir).map_err(|e| state_err(root, "a submodule cannot be opened", e))?;
+        subs.push((sub, format!("{mapped}/")));
+    }
+    Ok(subs)
+}
+
+/// Project-relative paths (with `/`) of the files in the Git index, for `tracked_only`.
+///
+/// `root` may be the top level of a working tree or a folder inside one (only paths below it are
+/// returned, relative to it). If `root` is not inside a working tree, the repositories at most
+/// three levels below it are used, each under its own folder. Initialized submodules contribute
+/// the files of their own index, recursively; uninitialized ones contribute nothing. Linked
+/// worktrees use their own index. Paths that are not valid UTF-8 are left out.
+///
+/// A project without any repository is a [`GitError::NotARepository`], never an empty set.
+pub fn tracked_paths(root: &Path) -> Result<BTreeSet<String>, GitError> {
+    let mut paths = Vec::new();
+    for loc in locate(root)? {
+        tracked_into(root, &loc.repo, &loc.in_repo, &loc.out, &mut paths, 0)?;
+    }
+    // Index entries are sorted, so this is a cheap bulk build rather than 100,000 inserts.
+    Ok(paths.into_iter().collect())
+}
+
+fn tracked_into(
+    root: &Path,
+    repo: &gix::Repository,
+    in_repo: &str,
+    out: &str,
+    paths: &mut Vec<String>,
+    depth: usize,
+) -> Result<(), GitError> {
+    let index = repo
+        .index_or_empty()
+        .map_err(|e| state_err(root, "the Git index cannot be read", e))?;
+    let mut has_submodules = false;
+    for entry in index.entries() {
+        if entry.mode.is_submodule() {
+            has_submodules = true;
+            continue;
+        }
+        if entry.mode.is_sparse() {
+            continue;
+        }
+        if let Some(p) = map_path(entry.path(&index), in_repo, out) {
+            paths.push(p);
+        }
+    }
+    if has_submodules && depth < SUBMODULE_DEPTH {
+        for (sub, sub_out) in submodules(root, repo, &index, in_repo, out)? {
+            tracked_into(root, &sub, "", &sub_out, paths, depth + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// Paths seen in a scope: `true` once any change shows the path as present.
+type Seen = BTreeMap<String, bool>;
+
+fn note(seen: &mut Seen, path: &BStr, live: bool, in_repo: &str, out: &str) {
+    if let Some(p) = map_path(path, in_repo, out) {
+        let slot = seen.entry(p).or_insert(false);
+        *slot |= live;
+    }
+}
+
+/// The files that `scope` selects under `root`, and how many selected paths are deleted.
+///
+/// - `staged`: index against `HEAD` (on an unborn branch, everything in the index).
+/// - `changes`: `staged`, plus tracked files modified or deleted in the working tree, plus
+///   untracked files that are not ignored (`.gitignore`, `.git/info/exclude`, `core.excludesFile`
+///   of the repository config).
+/// - `diff:<a>..<b>`: the tree-to-tree difference of two revisions.
+///
+/// Renames (detected as `git diff` does by default) appear under their new path only. Paths the
+/// scope deletes, or that no longer exist in the working tree, are counted in
+/// [`ScopeSelection::deleted`] instead of being selected. Root handling is that of
+/// [`tracked_paths`]; `staged` and `changes` also recurse into initialized submodules, `diff`
+/// does not (a submodule pointer is not a file).
+pub fn scope_paths(root: &Path, scope: &GitScope) -> Result<ScopeSelection, GitError> {
+    let mut seen = Seen::new();
+    for loc in locate(root)? {
+        match scope {
+            GitScope::Staged => {
+                status_into(root, &loc.repo, &loc.in_repo, &loc.out, false, &mut seen, 0)?;
+            }
+            GitScope::Changes => {
+                status_into(root, &loc.repo, &loc.in_repo, &loc.out, true, &mut seen, 0)?;
+            }
+            GitScope::Diff { from, to } => {
+                diff_into(root, &loc.repo, from, to, &loc.in_repo, &loc.out, &mut seen)?;
+            }
+        }
+    }
+    let mut selection = ScopeSelection::default();
+    for (path, live) in seen {
+        if live && present(&root.join(&path)) {
+            selection.paths.insert(path);
+        } else {
+            selection.deleted += 1;
+        }
+    }
+    Ok(selection)
+}
+
+/// A path that can be read from the working tree (a file or a symbolic link, not a directory).
+fn present(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_dir())
+}
+
+fn index_change_into(
+    change: &gix::diff::index::ChangeRef<'_, '_>,
+    seen: &mut Seen,
+    in_repo: &str,
+    out: &str,
+) {
+    use gix::diff::index::ChangeRef;
+    match change {
+        ChangeRef::Deletion {
+            location,
+            entry_mode,
+            ..
+        } => {
+            if !entry_mode.is_submodule() && !entry_mode.is_sparse() {
+                note(seen, location.as_ref(), false, in_repo, out);
+            }
+        }
+        ChangeRef::Addition {
+            location,
+            entry_mode,
+            ..
+        }
+        | ChangeRef::Modification {
+            location,
+            entry_mode,
+            ..
+        }
+        | ChangeRef::Rewrite {
+            location,
+            entry_mode,
+            ..
+        } => {
+            if !entry_mode.is_submodule() && !entry_mode.is_sparse() {
+                note(seen, location.as_ref(), true, in_repo, out);
+            }
+        }
+    }
+}
+
+fn status_into(
+    root: &Path,
+    repo: &gix::Repository,
+    in_repo: &str,
+    out: &str,
+    worktree: bool,
+    seen: &mut Seen,
+    depth: usize,
+) -> Result<(), GitError> {
+    let index = repo
+        .index_or_empty()
+        .map_err(|e| state_err(root, "the Git index cannot be read", e))?;
+    if worktree {
+        let dirwalk = repo
+            .dirwalk_options()
+            .map_err(|e| state_err(root, "the working tree cannot be walked", e))?
+            .emit_untracked(gix::dir::walk::EmissionMode::Matching)
+            .emit_ignored(None)
+            .emit_empty_directories(false)
+            .emit_tracked(false)
+            .recurse_repositories(false)
+            .empty_patterns_match_prefix(false);
+        let iter = repo
+            .status(gix::progress::Discard)
+            .map_err(|e| state_err(root, "Git status cannot be computed", e))?
+            .index(index.clone().into())
+            .index_worktree_submodules(None)
+            .index_worktree_rewrites(None)
+            .index_worktree_options_mut(|opts| {
+                opts.dirwalk_options = Some(dirwalk);
+                opts.sorting = None;
+            })
+            .into_iter(None)
+            .map_err(|e| state_err(root, "Git status cannot be computed", e))?;
+        for item in iter {
+            let item = item.map_err(|e| state_err(root, "Git status failed", e))?;
+            status_item_into(item, seen, in_repo, out);
+        }
+    } else {
+        let head_tree = repo
+            .head_tree_id_or_empty()
+            .map_err(|e| state_err(root, "HEAD cannot be read", e))?;
+        repo.tree_index_status(
+            &head_tree,
+            &index,
+            None,
+            gix::status::tree_index::TrackRenames::AsConfigured,
+            |change, _, _| {
+                index_change_into(&change, seen, in_repo, out);
+                Ok(std::ops::ControlFlow::Continue(()))
+            },
+        )
+        .map_err(|e| state_err(root, "the index cannot be compared with HEAD", e))?;
+    }
+    if depth < SUBMODULE_DEPTH && index.entries().iter().any(|e| e.mode.is_submodule()) {
+        for (sub, sub_out) in submodules(root, repo, &index, in_repo, out)? {
+            status_into(root, &sub, "", &sub_out, worktree, seen, depth + 1)?;
+        }
+    }
+    Ok(())
+}
+
+fn status_item_into(item: gix::status::Item, seen: &mut Seen, in_repo: &str, out: &str) {
+    use gix::dir::entry::{Kind, Status};
+    use gix::status::index_worktree::Item as Iw;
+    use gix::status::plumbing::index_as_worktree::{Change, EntryStatus};
+    match item {
+        gix::status::Item::TreeIndex(change) => index_change_into(&change, seen, in_repo, out),
+        gix::status::Item::IndexWorktree(Iw::Modification {
+            entry,
+            rela_path,
+            status,
+            ..
+        }) => {
+            if entry.mode.is_submodule() || entry.mode.is_sparse() {
+                return;
+            }
+            let live = match status {
+                EntryStatus::NeedsUpdate(_) => return,
+                EntryStatus::Change(Change::Removed) => false,
+                EntryStatus::Change(_)
+                | EntryStatus::Conflict { .. }
+                | EntryStatus::IntentToAdd => true,
+            };
+            note(seen, rela_path.as_bstr(), live, in_repo, out);
+        }
+        gix::status::Item::IndexWorktree(Iw::DirectoryContents { entry, .. }) => {
+            if entry.status == Status::Untracked
+                && matches!(entry.disk_kind, Some(Kind::File | Kind::Symlink))
+            {
+                note(seen, entry.rela_path.as_bstr(), true, in_repo, out);
+            }
+        }
+        gix::status::Item::IndexWorktree(Iw::Rewrite { dirwalk_entry, .. }) => {
+            note(seen, dirwalk_entry.rela_path.as_bstr(), true, in_repo, out);
+        }
+    }
+}
+
+fn resolve_tree<'r>(repo: &'r gix::Repository, spec: &str) -> Result<gix::Tree<'r>, GitError> {
+    let invalid = |reason: String| GitError::InvalidRef {
+        spec: echo(spec),
+        reason,
+    };
+    let id = match repo.rev_parse_single(spec) {
+        Ok(id) => id,
+        Err(err) => {
+            let unborn = repo.head().map(|h| h.is_unborn()).unwrap_or(false);
+            return Err(invalid(if unborn {
+                "the repository has no commits yet (HEAD is an unborn branch), so no revision can \
+                 be diffed; commit first, or use the `staged` or `changes` scope"
+                    .into()
+            } else {
+                format!(
+                    "it does not name a revision in this repository ({err}); use a branch, tag, \
+                     commit SHA or an expression such as `HEAD~3` that exists here"
+                )
+            }));
+        }
+    };
+    id.object()
+        .and_then(|o| o.peel_to_tree())
+        .map_err(|e| invalid(format!("it does not point to a commit or tree ({e})")))
+}
+
+fn diff_into(
+    root: &Path,
+    repo: &gix::Repository,
+    from: &str,
+    to: &str,
+    in_repo: &str,
+    out: &str,
+    seen: &mut Seen,
+) -> Result<(), GitError> {
+    use gix::object::tree::diff::ChangeDetached;
+    let old = resolve_tree(repo, from)?;
+    let new = resolve_tree(repo, to)?;
+    let changes = repo
+        .diff_tree_to_tree(&old, &new, None)
+        .map_err(|e| state_err(root, "the two revisions cannot be compared", e))?;
+    for change in changes {
+        if !change.entry_mode().is_blob_or_symlink() {
+            continue;
+        }
+        let live = !matches!(change, ChangeDetached::Deletion { .. });
+        note(seen, change.location(), live, in_repo, out);
+    }
+    Ok(())
+}
