@@ -322,7 +322,6 @@ impl Engine {
         }
         let mut deleted = 0;
         if let Some(scope) = &request.git_scope {
-            crate::gitstate::validate_scope(scope)?;
             let scoped = crate::gitstate::scoped(root, scope)?;
             deleted = scoped.deleted;
             spec.allow_lists.push(Arc::new(scoped.paths));

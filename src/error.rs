@@ -52,6 +52,8 @@ impl DpxError {
                 | codes::INVALID_RANGE
                 | codes::UNKNOWN_PROJECT
                 | codes::INVALID_PROFILE
+                | "DPX-GIT-INVALID-SCOPE"
+                | "DPX-GIT-INVALID-REF"
         )
     }
 }

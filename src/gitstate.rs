@@ -1,6 +1,10 @@
-//! Adapter between the engine and the Git component: allow-lists of relative paths.
+//! Adapter between the engine and `devprojex-git`: allow-lists of relative paths, and remote
+//! checkouts pinned for a session.
 
 use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use devprojex_git::{GitError, GitScope, RemoteSession, RepoCache};
 
 use crate::error::{DpxError, Result};
 use crate::project::ProjectRoot;
@@ -12,27 +16,72 @@ pub struct ScopedPaths {
     pub deleted: usize,
 }
 
+/// Every Git error keeps its stable code.
+pub fn to_dpx(err: GitError) -> DpxError {
+    DpxError::new(err.code(), err.to_string())
+}
+
 /// Files in the Git index, relative to the root.
-pub fn tracked(_root: &ProjectRoot) -> Result<BTreeSet<String>> {
-    Err(DpxError::invalid_arguments(
-        "tracked-only selection is not available in this build yet; use git mode 'gitignore'",
-    ))
+pub fn tracked(root: &ProjectRoot) -> Result<BTreeSet<String>> {
+    devprojex_git::tracked_paths(&root.path).map_err(to_dpx)
 }
 
 /// Validate a `git_scope` value without touching a repository.
-pub fn validate_scope(value: &str) -> Result<()> {
-    let chars = value.chars().count();
-    if chars > 4096 {
-        return Err(DpxError::invalid_arguments(format!(
-            "git_scope has {chars} characters; at most 4096 are allowed"
-        )));
-    }
-    Ok(())
+pub fn validate_scope(value: &str) -> Result<GitScope> {
+    GitScope::parse(value).map_err(to_dpx)
 }
 
 /// Paths selected by a Git scope.
-pub fn scoped(_root: &ProjectRoot, _scope: &str) -> Result<ScopedPaths> {
-    Err(DpxError::invalid_arguments(
-        "git_scope is not available in this build yet; omit it",
-    ))
+pub fn scoped(root: &ProjectRoot, scope: &str) -> Result<ScopedPaths> {
+    let scope = validate_scope(scope)?;
+    let selection = devprojex_git::scope_paths(&root.path, &scope).map_err(to_dpx)?;
+    Ok(ScopedPaths {
+        paths: selection.paths,
+        deleted: selection.deleted,
+    })
+}
+
+/// The RepoCache folder: `$DEVPROJEX_CACHE_DIR/repos` or the OS cache dir.
+pub fn repo_cache_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("DEVPROJEX_CACHE_DIR").filter(|v| !v.is_empty()) {
+        return PathBuf::from(dir).join("repos");
+    }
+    directories::ProjectDirs::from("dev", "devprojex", "devprojex")
+        .map(|dirs| dirs.cache_dir().join("repos"))
+        .unwrap_or_else(|| std::env::temp_dir().join("devprojex-repos"))
+}
+
+/// A remote-source session for one process (server or CLI run).
+pub fn remote_session(allow_remote: bool) -> RemoteSession {
+    RemoteSession::new(RepoCache::new(repo_cache_dir()), allow_remote)
+}
+
+/// Resolve `project` as a remote source: `Ok(None)` when it is a local path. A pinned checkout
+/// becomes a root whose address is the credential-free URL (never the cache path).
+pub fn resolve_remote(
+    session: &RemoteSession,
+    project: &str,
+    branch: Option<&str>,
+    local_roots: &[PathBuf],
+) -> Result<Option<ProjectRoot>> {
+    let Some(checkout) = session
+        .resolve(project, branch, local_roots)
+        .map_err(to_dpx)?
+    else {
+        return Ok(None);
+    };
+    let mut root = ProjectRoot::open(&checkout.path)?;
+    root.name = checkout
+        .display
+        .trim_end_matches('/')
+        .rsplit(['/', ':'])
+        .next()
+        .map(|name| name.trim_end_matches(".git").to_string())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| checkout.display.clone());
+    root.address = match &checkout.branch {
+        Some(branch) => format!("{} (branch {branch})", checkout.display),
+        None => checkout.display.clone(),
+    };
+    Ok(Some(root))
 }

@@ -21,8 +21,21 @@ pub fn print_error(err: &DpxError) {
     eprintln!("error: {err}");
 }
 
-fn open_root(path: &Path) -> Result<ProjectRoot> {
-    ProjectRoot::open(path).map_err(|err| DpxError::invalid_arguments(err.message))
+/// Open the project a command names: a local folder, or a Git URL with `--allow-remote`.
+/// The returned session holds the remote checkout's lease; keep it alive while reading.
+fn open_root(
+    path: &Path,
+    selection: &super::SelectionArgs,
+) -> Result<(ProjectRoot, devprojex_git::RemoteSession)> {
+    let text = path.to_string_lossy();
+    let session = crate::gitstate::remote_session(selection.allow_remote);
+    if let Some(remote) =
+        crate::gitstate::resolve_remote(&session, &text, selection.branch.as_deref(), &[])?
+    {
+        return Ok((remote, session));
+    }
+    let root = ProjectRoot::open(path).map_err(|err| DpxError::invalid_arguments(err.message))?;
+    Ok((root, session))
 }
 
 fn print_warnings(warnings: &SelectionWarnings) {
@@ -49,7 +62,7 @@ fn write_stdout(text: &str) -> Result<()> {
 }
 
 pub fn tree(args: TreeArgs) -> Result<ExitCode> {
-    let root = open_root(&args.path)?;
+    let (root, _lease) = open_root(&args.path, &args.selection)?;
     let engine = Engine::new(args.selection.engine_config());
     let mut request = args.selection.request();
     request.format = args.format.into();
@@ -109,7 +122,7 @@ impl TerminalProgress {
 }
 
 pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
-    let root = open_root(&args.path)?;
+    let (root, _lease) = open_root(&args.path, &args.selection)?;
     let engine = Engine::new(args.selection.engine_config());
     let mut request = args.selection.request();
     request.detail = args.detail.map(Into::into);
@@ -200,7 +213,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
 }
 
 pub fn pack(args: PackArgs) -> Result<ExitCode> {
-    let root = open_root(&args.path)?;
+    let (root, _lease) = open_root(&args.path, &args.selection)?;
     let engine = Engine::new(args.selection.engine_config());
     let mut request = args.selection.request();
     request.detail = args.detail.map(Into::into);
@@ -279,7 +292,7 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
 }
 
 pub fn search(args: SearchArgs) -> Result<ExitCode> {
-    let root = open_root(&args.path)?;
+    let (root, _lease) = open_root(&args.path, &args.selection)?;
     let engine = Engine::new(args.selection.engine_config());
     let request = args.selection.request();
     let options = SearchOptions {
@@ -318,7 +331,7 @@ pub fn search(args: SearchArgs) -> Result<ExitCode> {
 }
 
 pub fn scan(args: ScanArgs) -> Result<ExitCode> {
-    let root = open_root(&args.path)?;
+    let (root, _lease) = open_root(&args.path, &args.selection)?;
     let engine = Engine::new(args.selection.engine_config());
     let request = args.selection.request();
     let (findings, selection) = engine.scan(&root, &request)?;

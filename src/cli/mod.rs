@@ -104,6 +104,12 @@ pub struct SelectionArgs {
     /// Also hide private data (e-mails, IPs, user and host names) in the output.
     #[arg(long = "hide-private-data")]
     pub hide_private_data: bool,
+    /// Accept a Git URL as the project (cloned into the user cache; the only network use).
+    #[arg(long = "allow-remote")]
+    pub allow_remote: bool,
+    /// Branch to check out when the project is a Git URL.
+    #[arg(long, requires = "allow_remote")]
+    pub branch: Option<String>,
 }
 
 impl SelectionArgs {

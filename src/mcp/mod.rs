@@ -106,6 +106,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         engine,
         roots,
         allow_remote: args.allow_remote,
+        remote: crate::gitstate::remote_session(args.allow_remote),
         store,
         tools: tools::tool_list(args.allow_remote),
     });

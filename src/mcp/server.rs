@@ -36,6 +36,7 @@ pub struct ServerState {
     pub engine: Engine,
     pub roots: Vec<ProjectRoot>,
     pub allow_remote: bool,
+    pub remote: devprojex_git::RemoteSession,
     pub store: PackStore,
     pub tools: Vec<Tool>,
 }
@@ -179,17 +180,10 @@ fn dispatch(
     }
 }
 
-fn looks_like_url(value: &str) -> bool {
-    value.contains("://")
-        || (!value.starts_with('/')
-            && value.split_once(':').is_some_and(|(user_host, rest)| {
-                user_host.contains('@') && !rest.starts_with('\\')
-            }))
-}
-
-/// Resolve `project` (and `branch`) to one configured root. Matching rule: the exact root
-/// address, then the same directory after canonicalisation, then a unique folder name.
-fn resolve_project<'a>(state: &'a ServerState, args: &ToolArgs) -> Result<&'a ProjectRoot> {
+/// Resolve `project` (and `branch`) to a root. Matching rule: the exact root address, then the
+/// same directory after canonicalisation, then a unique folder name; otherwise a Git URL (only
+/// with `--allow-remote`), pinned for the session.
+fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<ProjectRoot> {
     let project = args.string("project", limits::MAX_PATH_CHARS)?;
     let branch = args.string("branch", 255)?;
     let valid = || {
@@ -200,28 +194,14 @@ fn resolve_project<'a>(state: &'a ServerState, args: &ToolArgs) -> Result<&'a Pr
             .collect::<Vec<_>>()
             .join(", ")
     };
-    if let Some(value) = &project
-        && looks_like_url(value)
-    {
-        if !state.allow_remote {
-            return Err(DpxError::new(
-                codes::REMOTE_DISABLED,
-                "remote Git URLs are disabled; restart the server with --allow-remote to read remote repositories, or pass a configured local root",
+    let Some(value) = project else {
+        if branch.is_some() {
+            return Err(DpxError::invalid_arguments(
+                "branch is valid only when project is a Git URL; omit branch for local projects",
             ));
         }
-        return Err(DpxError::new(
-            codes::REMOTE_FAILED,
-            "remote repositories are not supported by this build yet; pass a configured local root",
-        ));
-    }
-    if branch.is_some() {
-        return Err(DpxError::invalid_arguments(
-            "branch is valid only when project is a Git URL; omit branch for local projects",
-        ));
-    }
-    match project {
-        None => match state.roots.as_slice() {
-            [only] => Ok(only),
+        return match state.roots.as_slice() {
+            [only] => Ok(only.clone()),
             _ => Err(DpxError::new(
                 codes::UNKNOWN_PROJECT,
                 format!(
@@ -230,31 +210,42 @@ fn resolve_project<'a>(state: &'a ServerState, args: &ToolArgs) -> Result<&'a Pr
                     valid()
                 ),
             )),
-        },
-        Some(value) => {
-            if let Some(root) = state.roots.iter().find(|r| r.address == value) {
-                return Ok(root);
-            }
-            if let Ok(canonical) = crate::project::dunce_canonicalize(std::path::Path::new(&value))
-                && let Some(root) = state.roots.iter().find(|r| r.path == canonical)
-            {
-                return Ok(root);
-            }
-            let by_name: Vec<&ProjectRoot> =
-                state.roots.iter().filter(|r| r.name == value).collect();
-            if let [only] = by_name.as_slice() {
-                return Ok(only);
-            }
-            let shown: String = value.chars().take(200).collect();
-            Err(DpxError::new(
-                codes::UNKNOWN_PROJECT,
-                format!(
-                    "'{shown}' is not a configured project; valid projects: {}",
-                    valid()
-                ),
-            ))
+        };
+    };
+    let local = state.roots.iter().find(|r| r.address == value).or_else(|| {
+        crate::project::dunce_canonicalize(std::path::Path::new(&value))
+            .ok()
+            .and_then(|canonical| state.roots.iter().find(|r| r.path == canonical))
+    });
+    let local = local.or_else(|| {
+        let by_name: Vec<&ProjectRoot> = state.roots.iter().filter(|r| r.name == value).collect();
+        match by_name.as_slice() {
+            [only] => Some(*only),
+            _ => None,
         }
+    });
+    if let Some(root) = local {
+        if branch.is_some() {
+            return Err(DpxError::invalid_arguments(
+                "branch is valid only when project is a Git URL; omit branch for local projects",
+            ));
+        }
+        return Ok(root.clone());
     }
+    let local_paths: Vec<std::path::PathBuf> = state.roots.iter().map(|r| r.path.clone()).collect();
+    if let Some(remote) =
+        crate::gitstate::resolve_remote(&state.remote, &value, branch.as_deref(), &local_paths)?
+    {
+        return Ok(remote);
+    }
+    let shown: String = value.chars().take(200).collect();
+    Err(DpxError::new(
+        codes::UNKNOWN_PROJECT,
+        format!(
+            "'{shown}' is not a configured project; valid projects: {}",
+            valid()
+        ),
+    ))
 }
 
 /// Selection arguments shared by the project tools.
@@ -302,7 +293,7 @@ fn list_projects(state: &ServerState) -> Result<CallToolResult> {
 }
 
 fn get_tree(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
-    let root = resolve_project(state, args)?;
+    let root = &resolve_project(state, args)?;
     let mut request = selection_request(args, false)?;
     request.format = format_arg(args)?;
     request.max_depth = args.integer("max_depth", 1, u64::MAX)?.map(|d| d as usize);
@@ -321,7 +312,7 @@ fn get_tree(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
 }
 
 fn analyze(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
-    let root = resolve_project(state, args)?;
+    let root = &resolve_project(state, args)?;
     let mut request = selection_request(args, true)?;
     request.top_files = args
         .integer("top_files", 1, limits::MAX_TOP_FILES as u64)?
@@ -338,7 +329,7 @@ fn analyze(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Result<Cal
 }
 
 fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
-    let root = resolve_project(state, args)?;
+    let root = &resolve_project(state, args)?;
     let mut request = selection_request(args, true)?;
     request.max_tokens = args.integer("max_tokens", 1, u64::MAX)?;
     request.view = args
@@ -495,7 +486,7 @@ fn search_project(
     let pattern = args
         .required_string("pattern", limits::MAX_REGEX_CHARS)
         .map_err(|err| DpxError::new(codes::INVALID_PATTERN, err.message))?;
-    let root = resolve_project(state, args)?;
+    let root = &resolve_project(state, args)?;
     let request = selection_request(args, false)?;
     let options = SearchOptions {
         pattern,
@@ -546,7 +537,7 @@ fn search_project(
 }
 
 fn get_file(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
-    let root = resolve_project(state, args)?;
+    let root = &resolve_project(state, args)?;
     let path = args.required_string("path", limits::MAX_PATH_CHARS)?;
     let start = args.integer("start_line", 1, u64::MAX)?.map(|n| n as usize);
     let end = args.integer("end_line", 1, u64::MAX)?.map(|n| n as usize);

@@ -530,7 +530,10 @@ pub fn relative_string(path: &Path) -> String {
 /// text-extension file is still never shown as content.)
 pub fn classify_binary(relative: &str, path: &Path) -> bool {
     let name = relative.rsplit('/').next().unwrap_or(relative);
-    let extension = name.rfind('.').filter(|&dot| dot > 0).map(|dot| name[dot + 1..].to_ascii_lowercase());
+    let extension = name
+        .rfind('.')
+        .filter(|&dot| dot > 0)
+        .map(|dot| name[dot + 1..].to_ascii_lowercase());
     match extension.as_deref() {
         Some(ext) if TEXT_EXTENSIONS.contains(&ext) => false,
         Some(ext) if BINARY_EXTENSIONS.contains(&ext) => true,
@@ -539,16 +542,81 @@ pub fn classify_binary(relative: &str, path: &Path) -> bool {
 }
 
 const TEXT_EXTENSIONS: &[&str] = &[
-    "rs", "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "go", "java", "kt", "kts", "cs", "c", "h", "cc", "cpp",
-    "cxx", "hpp", "hh", "php", "rb", "scala", "swift", "sh", "bash", "zsh", "fish", "ps1", "html", "htm", "css", "scss", "sass",
-    "less", "json", "jsonc", "toml", "yaml", "yml", "xml", "sql", "lua", "md", "markdown", "rst", "txt", "ini", "cfg", "conf",
-    "lock", "gradle", "properties", "env", "dart", "ex", "exs", "hs", "zig", "tf", "vue", "svelte", "proto", "graphql", "csv",
+    "rs",
+    "py",
+    "pyi",
+    "js",
+    "mjs",
+    "cjs",
+    "jsx",
+    "ts",
+    "mts",
+    "cts",
+    "tsx",
+    "go",
+    "java",
+    "kt",
+    "kts",
+    "cs",
+    "c",
+    "h",
+    "cc",
+    "cpp",
+    "cxx",
+    "hpp",
+    "hh",
+    "php",
+    "rb",
+    "scala",
+    "swift",
+    "sh",
+    "bash",
+    "zsh",
+    "fish",
+    "ps1",
+    "html",
+    "htm",
+    "css",
+    "scss",
+    "sass",
+    "less",
+    "json",
+    "jsonc",
+    "toml",
+    "yaml",
+    "yml",
+    "xml",
+    "sql",
+    "lua",
+    "md",
+    "markdown",
+    "rst",
+    "txt",
+    "ini",
+    "cfg",
+    "conf",
+    "lock",
+    "gradle",
+    "properties",
+    "env",
+    "dart",
+    "ex",
+    "exs",
+    "hs",
+    "zig",
+    "tf",
+    "vue",
+    "svelte",
+    "proto",
+    "graphql",
+    "csv",
 ];
 
 const BINARY_EXTENSIONS: &[&str] = &[
-    "png", "jpg", "jpeg", "gif", "bmp", "ico", "webp", "tiff", "psd", "zip", "gz", "tgz", "bz2", "xz", "zst", "7z", "rar", "jar",
-    "war", "class", "exe", "dll", "so", "dylib", "a", "o", "obj", "lib", "pdb", "wasm", "pdf", "mp3", "mp4", "mov", "avi", "wav",
-    "flac", "ogg", "woff", "woff2", "ttf", "otf", "eot", "sqlite", "db", "bin", "dat", "pyc", "deb", "rpm", "dmg", "iso",
+    "png", "jpg", "jpeg", "gif", "bmp", "ico", "webp", "tiff", "psd", "zip", "gz", "tgz", "bz2",
+    "xz", "zst", "7z", "rar", "jar", "war", "class", "exe", "dll", "so", "dylib", "a", "o", "obj",
+    "lib", "pdb", "wasm", "pdf", "mp3", "mp4", "mov", "avi", "wav", "flac", "ogg", "woff", "woff2",
+    "ttf", "otf", "eot", "sqlite", "db", "bin", "dat", "pyc", "deb", "rpm", "dmg", "iso",
 ];
 
 /// Binary sniffing: a NUL byte in the first 8 KiB.
