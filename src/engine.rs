@@ -796,7 +796,16 @@ impl Engine {
                 "'{relative}' is a folder; get_file reads one file. Use get_tree to list its files"
             )));
         }
-        if select::effective::check_path(&root.path, &relative, self.config.git_mode).is_some() {
+        // Judge both the path as named and where it really leads (a link into `.git` is not a way in).
+        let real_relative = resolved
+            .real
+            .strip_prefix(&root.path)
+            .map(select::relative_string)
+            .unwrap_or_default();
+        if select::effective::check_path(&root.path, &relative, self.config.git_mode).is_some()
+            || select::effective::check_path(&root.path, &real_relative, self.config.git_mode)
+                .is_some()
+        {
             return Err(DpxError::new(
                 codes::PATH_NOT_FOUND,
                 format!(

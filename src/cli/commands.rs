@@ -220,45 +220,46 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
     request.max_tokens = args.max_tokens;
     request.view = args.view.into();
     request.format = args.format.into();
+    if let Some(output) = &args.output {
+        // Never pack the output file (or a previous run's) into itself.
+        if let Some(relative) = output_inside_root(&root, output) {
+            request.exclude_patterns.push(globset::escape(&relative));
+        }
+    }
+    let progress = TerminalProgress::new();
+    let report = |event: ProgressEvent| {
+        if !args.quiet {
+            progress.update(event)
+        }
+    };
+    let hooks = Hooks {
+        progress: Some(&report),
+        cancelled: None,
+    };
     let outcome = match &args.output {
         Some(path) => {
-            // Atomic replace: write a temp file beside the target, then rename over it.
+            // Atomic replace: a temp file beside the target, created only when the first byte is
+            // written (after selection, so it is never listed), then renamed over the target.
             let dir = path
                 .parent()
                 .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            let temp = tempfile::NamedTempFile::new_in(dir).map_err(|err| {
-                DpxError::new(
-                    codes::OUTPUT_FAILED,
-                    format!("cannot create a file in '{}': {err}", dir.display()),
-                )
-            })?;
-            let writer = std::io::BufWriter::with_capacity(256 * 1024, temp);
-            let (outcome, writer) = engine.pack(&root, &request, writer, Hooks::default())?;
-            let temp = writer.into_inner().map_err(|err| {
+                .unwrap_or(Path::new("."))
+                .to_path_buf();
+            let writer = std::io::BufWriter::with_capacity(256 * 1024, LazyTempFile::new(dir));
+            let (outcome, writer) = engine.pack(&root, &request, writer, hooks)?;
+            let lazy = writer.into_inner().map_err(|err| {
                 DpxError::new(
                     codes::OUTPUT_FAILED,
                     format!("writing '{}' failed: {}", path.display(), err.error()),
                 )
             })?;
-            temp.as_file().sync_all().map_err(|err| {
-                DpxError::new(
-                    codes::OUTPUT_FAILED,
-                    format!("syncing '{}' failed: {err}", path.display()),
-                )
-            })?;
-            temp.persist(path).map_err(|err| {
-                DpxError::new(
-                    codes::OUTPUT_FAILED,
-                    format!("replacing '{}' failed: {}", path.display(), err.error),
-                )
-            })?;
+            lazy.persist(path)?;
             outcome
         }
         None => {
             let stdout = std::io::stdout().lock();
             let writer = std::io::BufWriter::with_capacity(256 * 1024, stdout);
-            match engine.pack(&root, &request, writer, Hooks::default()) {
+            match engine.pack(&root, &request, writer, hooks) {
                 Ok((outcome, _)) => outcome,
                 Err(err)
                     if err.code == codes::OUTPUT_FAILED && err.message.contains("Broken pipe") =>
@@ -269,6 +270,10 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
             }
         }
     };
+    progress.finish();
+    if args.quiet {
+        return Ok(ExitCode::SUCCESS);
+    }
     print_warnings(&outcome.warnings);
     if outcome.withheld_files > 0 {
         eprintln!("warning: {}", withheld_notice(outcome.withheld_files));
@@ -289,6 +294,72 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The project-relative path of `output` when it lies inside the root.
+fn output_inside_root(root: &ProjectRoot, output: &Path) -> Option<String> {
+    let absolute = if output.is_absolute() {
+        output.to_path_buf()
+    } else {
+        std::env::current_dir().ok()?.join(output)
+    };
+    let parent = crate::project::dunce_canonicalize(absolute.parent()?).ok()?;
+    let relative = parent.join(absolute.file_name()?);
+    let relative = relative.strip_prefix(&root.path).ok()?;
+    Some(crate::select::relative_string(relative))
+}
+
+/// A temp file created on first write, so it never appears in the selection it receives.
+struct LazyTempFile {
+    dir: std::path::PathBuf,
+    file: Option<tempfile::NamedTempFile>,
+}
+
+impl LazyTempFile {
+    fn new(dir: std::path::PathBuf) -> Self {
+        Self { dir, file: None }
+    }
+
+    fn file(&mut self) -> std::io::Result<&mut tempfile::NamedTempFile> {
+        if self.file.is_none() {
+            self.file = Some(
+                tempfile::Builder::new()
+                    .prefix(".devprojex-pack-")
+                    .tempfile_in(&self.dir)?,
+            );
+        }
+        Ok(self.file.as_mut().expect("just created"))
+    }
+
+    fn persist(mut self, path: &Path) -> Result<()> {
+        let fail = |what: &str, err: &dyn std::fmt::Display| {
+            DpxError::new(
+                codes::OUTPUT_FAILED,
+                format!("{what} '{}' failed: {err}", path.display()),
+            )
+        };
+        let file = self.file().map_err(|err| fail("creating", &err))?;
+        file.as_file()
+            .sync_all()
+            .map_err(|err| fail("syncing", &err))?;
+        let file = self.file.take().expect("created above");
+        file.persist(path)
+            .map_err(|err| fail("replacing", &err.error))?;
+        Ok(())
+    }
+}
+
+impl Write for LazyTempFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file()?.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.file {
+            Some(file) => file.flush(),
+            None => Ok(()),
+        }
+    }
 }
 
 pub fn search(args: SearchArgs) -> Result<ExitCode> {

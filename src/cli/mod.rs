@@ -58,7 +58,10 @@ pub enum Command {
     )]
     Mcp(McpArgs),
     /// Manage the per-project `local` profile and validate portable profiles.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  devprojex profile show .\n  devprojex profile save . --extensions rs toml --detail compact\n  devprojex profile validate .devprojex/profile.json"
+    )]
     Profile(profile_cmd::ProfileCommand),
     /// Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code.
     Setup(devprojex_setup::SetupArgs),
@@ -138,7 +141,7 @@ impl SelectionArgs {
 pub fn parse_git_mode(value: &str) -> Result<GitMode, String> {
     if matches!(value, "staged" | "changes") || value.starts_with("diff:") {
         return Err(format!(
-            "'{value}' is a momentary Git state, not a baseline mode; use --git-scope {value} on a request (valid modes: none, off, gitignore, tracked)"
+            "'{value}' is a momentary Git state, not a baseline mode: pass it per request as the git_scope argument of a tool (CLI: --git-scope {value}). Valid modes: none, off, gitignore, tracked"
         ));
     }
     GitMode::parse(value).ok_or_else(|| {
@@ -259,9 +262,13 @@ pub struct PackArgs {
     /// Budget of estimated content tokens (one per four characters, rounded up per file).
     #[arg(long = "max-tokens", value_parser = parse_positive_decimal)]
     pub max_tokens: Option<u64>,
-    /// Write to this file (atomically replaced) instead of stdout.
+    /// Write to this file (atomically replaced) instead of stdout. A file inside the project is
+    /// never packed into itself.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Print nothing on stderr except errors (no budget report, summary or warnings).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]

@@ -17,6 +17,10 @@ pub const MAX_SESSION_BYTES: u64 = 1024 * 1024 * 1024;
 const STALE_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
 /// One line offset is kept per this many lines (a sparse index keeps memory small).
 const INDEX_STRIDE: u64 = 256;
+/// A physical line longer than this many characters counts as several pack lines, so every
+/// part of a stored pack can be read back in calls of at most 50,000 characters, and the
+/// concatenation of all read_pack slices is exactly the document.
+pub const SEGMENT_CHARS: usize = 50_000;
 
 /// Where every server keeps its session directories.
 pub fn store_parent() -> PathBuf {
@@ -87,6 +91,7 @@ impl PackStore {
             characters: 0,
             lines: 0,
             at_line_start: true,
+            line_chars: 0,
             index: Vec::new(),
             limit: MAX_PACK_BYTES.min(MAX_SESSION_BYTES.saturating_sub(used)),
             session_limited: MAX_SESSION_BYTES.saturating_sub(used) < MAX_PACK_BYTES,
@@ -171,39 +176,26 @@ impl PackStore {
         })?;
         file.seek(SeekFrom::Start(index.get(slot).copied().unwrap_or(0)))
             .map_err(|err| DpxError::new(codes::PACK_EXPIRED, err.to_string()))?;
-        let mut reader = BufReader::new(file);
-        let mut line = String::new();
-        while line_no < start_line {
-            line.clear();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                break;
-            }
-            line_no += 1;
-        }
+        let mut lines = SegmentedLines::new(BufReader::new(file));
         let mut text = String::new();
         let mut chars = 0usize;
         let mut last = start_line - 1;
         while line_no <= end {
-            line.clear();
-            if reader
-                .read_line(&mut line)
+            let Some(line) = lines
+                .next_line()
                 .map_err(|err| DpxError::new(codes::PACK_EXPIRED, err.to_string()))?
-                == 0
-            {
+            else {
                 break;
-            }
-            let line_chars = line.chars().count();
-            if chars + line_chars > max_chars {
-                if last < start_line {
-                    // A single line longer than the limit: return its first part.
-                    text.extend(line.chars().take(max_chars));
-                    last = line_no;
+            };
+            if line_no >= start_line {
+                let line_chars = line.chars().count();
+                if chars + line_chars > max_chars {
+                    break;
                 }
-                break;
+                chars += line_chars;
+                text.push_str(&line);
+                last = line_no;
             }
-            chars += line_chars;
-            text.push_str(&line);
-            last = line_no;
             line_no += 1;
         }
         Ok(PackSlice {
@@ -234,6 +226,7 @@ pub struct PackFileWriter {
     characters: u64,
     lines: u64,
     at_line_start: bool,
+    line_chars: usize,
     index: Vec<u64>,
     limit: u64,
     session_limited: bool,
@@ -295,19 +288,22 @@ impl Write for PackFileWriter {
             return Err(io::Error::other(TOO_LARGE_MARKER));
         }
         for (i, &byte) in buf.iter().enumerate() {
-            if self.at_line_start {
+            // Count UTF-8 scalar values: every byte that is not a continuation byte.
+            let starts_char = byte & 0xC0 != 0x80;
+            if self.at_line_start || (starts_char && self.line_chars == SEGMENT_CHARS) {
                 if self.lines.is_multiple_of(INDEX_STRIDE) {
                     self.index.push(self.bytes + i as u64);
                 }
                 self.lines += 1;
                 self.at_line_start = false;
+                self.line_chars = 0;
+            }
+            if starts_char {
+                self.characters += 1;
+                self.line_chars += 1;
             }
             if byte == b'\n' {
                 self.at_line_start = true;
-            }
-            // Count UTF-8 scalar values: every byte that is not a continuation byte.
-            if byte & 0xC0 != 0x80 {
-                self.characters += 1;
             }
         }
         self.file.write_all(buf)?;
@@ -317,6 +313,46 @@ impl Write for PackFileWriter {
 
     fn flush(&mut self) -> io::Result<()> {
         self.file.flush()
+    }
+}
+
+/// Pack lines: physical lines, with lines over `SEGMENT_CHARS` characters split into segments.
+struct SegmentedLines<R> {
+    reader: R,
+    pending: std::collections::VecDeque<String>,
+}
+
+impl<R: BufRead> SegmentedLines<R> {
+    fn new(reader: R) -> Self {
+        Self {
+            reader,
+            pending: std::collections::VecDeque::new(),
+        }
+    }
+
+    fn next_line(&mut self) -> io::Result<Option<String>> {
+        if let Some(line) = self.pending.pop_front() {
+            return Ok(Some(line));
+        }
+        let mut line = String::new();
+        if self.reader.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        if line.len() <= SEGMENT_CHARS {
+            return Ok(Some(line));
+        }
+        let mut segment = String::new();
+        let mut count = 0;
+        for c in line.chars() {
+            if count == SEGMENT_CHARS {
+                self.pending.push_back(std::mem::take(&mut segment));
+                count = 0;
+            }
+            segment.push(c);
+            count += 1;
+        }
+        self.pending.push_back(segment);
+        Ok(self.pending.pop_front())
     }
 }
 

@@ -79,6 +79,11 @@ impl ProjectRoot {
         let lexical = resolve_lexically(input, &self.path, HostStyle::current())?;
         let joined = lexical.join_onto(&self.path);
         let real = dunce_canonicalize(&joined).map_err(|_| {
+            // A path through a symlink that leaves the root is a violation whether or not the
+            // outside target exists: the answer must not reveal what exists outside.
+            if self.escapes_through_symlink(&lexical) {
+                return root_violation(input, self);
+            }
             DpxError::new(
                 codes::PATH_NOT_FOUND,
                 format!(
@@ -96,6 +101,52 @@ impl ProjectRoot {
             real,
         })
     }
+}
+
+impl ProjectRoot {
+    /// True when some existing prefix of `lexical` is a symlink whose target (resolved, or taken
+    /// lexically when dangling) lies outside the root.
+    fn escapes_through_symlink(&self, lexical: &LexicalPath) -> bool {
+        let mut current = self.path.clone();
+        for part in lexical.as_str().split('/').filter(|p| !p.is_empty()) {
+            current.push(part);
+            let Ok(meta) = std::fs::symlink_metadata(&current) else {
+                return false;
+            };
+            if !meta.file_type().is_symlink() {
+                continue;
+            }
+            let target = match dunce_canonicalize(&current) {
+                Ok(real) => real,
+                Err(_) => match std::fs::read_link(&current) {
+                    Ok(link) => {
+                        let base = current.parent().unwrap_or(&self.path).to_path_buf();
+                        normalize_lexically(&base.join(link))
+                    }
+                    Err(_) => return true,
+                },
+            };
+            if !self.contains(&target) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Remove `.` and `..` components without touching the file system.
+fn normalize_lexically(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// A caller path that passed the lexical and physical checks.

@@ -227,7 +227,7 @@ pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
     dirs.retain(|dir| keep.contains(&dir.relative));
     files.append(&mut dirs);
     files.sort_by(compare_entries);
-    files.dedup_by(|a, b| a.relative == b.relative);
+    files.dedup_by(|a, b| a.absolute == b.absolute);
     Ok(Selection {
         entries: files,
         warnings,
@@ -343,7 +343,8 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
     let root_path = Arc::new(root.path.clone());
     let counters = Arc::new(Counters::default());
     let exclusions = spec.exclusions;
-    let git_rules = spec.git_mode != GitMode::None;
+    let git_mode = spec.git_mode;
+    let git_rules = git_mode != GitMode::None;
 
     let mut builder = WalkBuilder::new(&root.path);
     builder
@@ -373,7 +374,21 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
             if entry.path_is_symlink() {
                 match crate::project::dunce_canonicalize(entry.path()) {
-                    Ok(target) if target.starts_with(root_path.as_path()) => {}
+                    Ok(target) if target.starts_with(root_path.as_path()) => {
+                        // A link inside the root must not open a door into an excluded folder
+                        // (`.git`, `node_modules`, ignored output): judge the target's own path.
+                        let target_relative = relative_string(
+                            target.strip_prefix(root_path.as_path()).unwrap_or(&target),
+                        );
+                        let probe = if is_dir {
+                            format!("{target_relative}/_")
+                        } else {
+                            target_relative
+                        };
+                        if effective::check_path(&root_path, &probe, git_mode).is_some() {
+                            return false;
+                        }
+                    }
                     Ok(_) => {
                         counters.outside.fetch_add(1, AtomicOrdering::Relaxed);
                         return false;
@@ -525,9 +540,8 @@ pub fn relative_string(path: &Path) -> String {
     out
 }
 
-/// Binary or text, cheaply: well-known text and binary extensions decide without reading the
-/// file; anything else is sniffed. (Content reading re-checks for NUL bytes, so a mislabelled
-/// text-extension file is still never shown as content.)
+/// Binary or text: well-known binary extensions (images, archives, executables) decide without
+/// reading the file; anything else is sniffed for a NUL byte, so the tree, metrics and packs agree.
 pub fn classify_binary(relative: &str, path: &Path) -> bool {
     let name = relative.rsplit('/').next().unwrap_or(relative);
     let extension = name
@@ -535,82 +549,10 @@ pub fn classify_binary(relative: &str, path: &Path) -> bool {
         .filter(|&dot| dot > 0)
         .map(|dot| name[dot + 1..].to_ascii_lowercase());
     match extension.as_deref() {
-        Some(ext) if TEXT_EXTENSIONS.contains(&ext) => false,
         Some(ext) if BINARY_EXTENSIONS.contains(&ext) => true,
         _ => sniff_binary(path),
     }
 }
-
-const TEXT_EXTENSIONS: &[&str] = &[
-    "rs",
-    "py",
-    "pyi",
-    "js",
-    "mjs",
-    "cjs",
-    "jsx",
-    "ts",
-    "mts",
-    "cts",
-    "tsx",
-    "go",
-    "java",
-    "kt",
-    "kts",
-    "cs",
-    "c",
-    "h",
-    "cc",
-    "cpp",
-    "cxx",
-    "hpp",
-    "hh",
-    "php",
-    "rb",
-    "scala",
-    "swift",
-    "sh",
-    "bash",
-    "zsh",
-    "fish",
-    "ps1",
-    "html",
-    "htm",
-    "css",
-    "scss",
-    "sass",
-    "less",
-    "json",
-    "jsonc",
-    "toml",
-    "yaml",
-    "yml",
-    "xml",
-    "sql",
-    "lua",
-    "md",
-    "markdown",
-    "rst",
-    "txt",
-    "ini",
-    "cfg",
-    "conf",
-    "lock",
-    "gradle",
-    "properties",
-    "env",
-    "dart",
-    "ex",
-    "exs",
-    "hs",
-    "zig",
-    "tf",
-    "vue",
-    "svelte",
-    "proto",
-    "graphql",
-    "csv",
-];
 
 const BINARY_EXTENSIONS: &[&str] = &[
     "png", "jpg", "jpeg", "gif", "bmp", "ico", "webp", "tiff", "psd", "zip", "gz", "tgz", "bz2",

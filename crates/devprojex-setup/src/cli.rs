@@ -136,6 +136,9 @@ pub struct SetupArgs {
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum SetupCommand {
     /// List every client, its config file, and whether the entry is present, current or stale.
+    #[command(
+        after_help = "Examples:\n  devprojex setup status\n  devprojex setup status --client codex --scope project"
+    )]
     Status,
 }
 
