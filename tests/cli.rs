@@ -1043,3 +1043,187 @@ fn portable_profile_with_unknown_key_is_rejected_naming_the_key() {
     let paths = tree_paths(&fx.root, &["--profile", "good.json"]);
     assert!(!paths.contains("a.txt"), "{paths:?}");
 }
+
+#[test]
+fn markdown_tree_escapes_block_and_inline_syntax_in_names() {
+    let fx = Fixture::new();
+    let names = [
+        "1. item", "1) item", "# head", "- dash", "* star", "+ plus", "> quote", "| pipe |",
+        "<!-- c -->", "&#42;", "&copy;", "![i](x)", "<http:x>", "~~s~~", "__u__", "_e_", "a\\b",
+        "[ref]", "[x]: y", "{x}", "---", "***", "===", "`", "``code``", "<div>", "a  b", "ünï ✓",
+    ];
+    for name in names {
+        fx.write(name, "x");
+    }
+    let out = ok_stdout(&fx.root, &["tree", ".", "--format", "markdown"]);
+    assert_no_active_markdown(&out);
+    let items = markdown_item_texts(&out);
+    for name in names {
+        assert!(items.iter().any(|t| t == name), "{name:?} not shown literally; items: {items:?}\n{out}");
+    }
+    // No item was turned into a heading, quote, rule or nested list.
+    use pulldown_cmark::{Event, Tag};
+    for event in markdown_events(&out) {
+        assert!(
+            !matches!(
+                event,
+                Event::Start(Tag::Heading { .. }) | Event::Start(Tag::BlockQuote(_)) | Event::Rule | Event::Start(Tag::Table(_))
+            ),
+            "{event:?}\n{out}"
+        );
+    }
+}
+
+#[test]
+fn git_info_exclude_and_negated_gitignore_patterns() {
+    let fx = Fixture::new();
+    fx.write(".git/HEAD", "ref: refs/heads/main\n")
+        .write(".git/info/exclude", "excluded-*\n")
+        .write(".gitignore", "*.log\n!keep.log\n")
+        .write("excluded-file", "x")
+        .write("a.log", "x")
+        .write("keep.log", "x")
+        .write("plain.txt", "x");
+    let paths = tree_paths(&fx.root, &[]);
+    assert_eq!(paths, set(&[".gitignore", "keep.log", "plain.txt"]));
+    let paths = tree_paths(&fx.root, &["--git-mode", "none"]);
+    assert_eq!(paths, set(&[".gitignore", "a.log", "excluded-file", "keep.log", "plain.txt"]));
+}
+
+#[test]
+fn xml_pack_is_well_formed_for_invalid_xml_characters() {
+    let fx = Fixture::new();
+    fx.write("ctl.txt", "bell\u{7} esc\u{1b} vt\u{b} ff\u{c} del\u{7f} ]]> end\n")
+        .write("fffe.txt", "nonchar \u{fffe}\u{ffff} ok\n");
+    for view in ["tree-content", "content"] {
+        let out = ok_stdout(&fx.root, &["pack", ".", "--view", view, "--format", "xml"]);
+        let elems = parse_xml(&out);
+        let ctl = elems
+            .iter()
+            .find(|e| e.name == "file" && e.attrs.get("path").map(String::as_str) == Some("ctl.txt") && e.attrs.contains_key("characters"))
+            .unwrap_or_else(|| panic!("{view}: ctl.txt content missing:\n{out}"));
+        assert!(ctl.text.contains("bell") && ctl.text.contains("]]> end"), "{:?}", ctl.text);
+        let json = ok_stdout(&fx.root, &["pack", ".", "--view", view, "--format", "json"]);
+        let v: Value = serde_json::from_str(&json).unwrap();
+        let content = v["files"].as_array().unwrap().iter().find(|f| f["path"] == "ctl.txt").unwrap()["content"].clone();
+        assert_eq!(content, "bell\u{7} esc\u{1b} vt\u{b} ff\u{c} del\u{7f} ]]> end\n", "JSON keeps every character");
+    }
+}
+
+#[test]
+fn empty_project_renders_valid_documents() {
+    let fx = Fixture::new();
+    for format in ["markdown", "text", "json", "xml"] {
+        let out = ok_stdout(&fx.root, &["tree", ".", "--format", format]);
+        match format {
+            "json" => assert!(json_tree_paths(&out).is_empty()),
+            "xml" => {
+                parse_xml(&out);
+            }
+            _ => assert!(out.contains(&fx.root_str()) || out.contains("Root:")),
+        }
+        for view in ["tree-content", "content", "tree"] {
+            let out = ok_stdout(&fx.root, &["pack", ".", "--view", view, "--format", format]);
+            match format {
+                "json" => {
+                    let _: Value = serde_json::from_str(&out).unwrap();
+                }
+                "xml" => {
+                    parse_xml(&out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let v: Value = serde_json::from_str(&ok_stdout(&fx.root, &["analyze", ".", "--format", "json"])).unwrap();
+    assert_eq!(v["files"], 0);
+    assert_eq!(v["tokens"], 0);
+}
+
+mod hostile {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Names: a safe first letter, then characters that are active in Markdown, HTML, XML or
+    /// JSON; no '/', NUL, or leading/trailing whitespace.
+    fn name() -> impl Strategy<Value = String> {
+        proptest::string::string_regex(r#"f[a-z0-9*_\[\]()<>&;#!|{}"'`~=+.\-\\ é✓]{0,12}[a-z]"#).unwrap()
+    }
+
+    /// Contents: text with fences, markup, CDATA ends and escapes; no NUL, no CR, no other
+    /// control characters (those are covered by deterministic tests).
+    fn content() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("```".to_string()),
+                Just("````".to_string()),
+                Just("~~~".to_string()),
+                Just("]]>".to_string()),
+                Just("<![CDATA[".to_string()),
+                Just("</file>".to_string()),
+                Just("&amp;".to_string()),
+                Just("\\u0000".to_string()),
+                Just("\"".to_string()),
+                Just("\n".to_string()),
+                Just("\t".to_string()),
+                Just("    ".to_string()),
+                "[a-zA-Z0-9 <>&#*_é✓]{1,8}",
+            ],
+            0..30,
+        )
+        .prop_map(|parts| {
+            let mut s: String = parts.concat();
+            if !s.ends_with('\n') {
+                s.push('\n');
+            }
+            s
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn packs_of_hostile_files_parse_back(files in proptest::collection::btree_map(name(), content(), 1..4)) {
+            let fx = Fixture::new();
+            for (n, c) in &files {
+                fx.write(n, c);
+            }
+            // JSON: exact paths and contents.
+            let out = ok_stdout(&fx.root, &["pack", ".", "--format", "json"]);
+            let v: Value = serde_json::from_str(&out).unwrap();
+            let got: BTreeSet<(String, String)> = v["files"].as_array().unwrap().iter()
+                .map(|f| (f["path"].as_str().unwrap().to_string(), f["content"].as_str().unwrap().to_string()))
+                .collect();
+            let want: BTreeSet<(String, String)> = files.iter().map(|(n, c)| (n.clone(), c.clone())).collect();
+            prop_assert_eq!(&got, &want);
+
+            // XML: exact paths and contents.
+            let out = ok_stdout(&fx.root, &["pack", ".", "--format", "xml"]);
+            let elems = parse_xml(&out);
+            let got: BTreeSet<(String, String)> = elems.iter()
+                .filter(|e| e.name == "file" && e.attrs.contains_key("characters"))
+                .map(|e| (e.attrs["path"].clone(), e.text.clone()))
+                .collect();
+            prop_assert_eq!(&got, &want);
+
+            // Markdown: headings are the literal paths, code blocks the exact contents.
+            let out = ok_stdout(&fx.root, &["pack", ".", "--format", "markdown"]);
+            assert_no_active_markdown(&out);
+            let headings: BTreeSet<String> = markdown_headings(&out).into_iter().filter(|(l, _)| *l == 3).map(|(_, h)| h).collect();
+            let names: BTreeSet<String> = files.keys().cloned().collect();
+            prop_assert_eq!(&headings, &names, "{}", out);
+            let blocks: Vec<String> = markdown_code_blocks(&out).into_iter().map(|(_, c)| c).collect();
+            prop_assert_eq!(blocks.len(), files.len(), "{}", out);
+            for c in files.values() {
+                prop_assert!(blocks.contains(c), "content {:?} not a code block of:\n{}", c, out);
+            }
+
+            // Markdown tree items are the literal names.
+            let out = ok_stdout(&fx.root, &["tree", "."]);
+            assert_no_active_markdown(&out);
+            let items: BTreeSet<String> = markdown_item_texts(&out).into_iter().collect();
+            prop_assert_eq!(&items, &names, "{}", out);
+        }
+    }
+}
