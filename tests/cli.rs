@@ -1227,3 +1227,25 @@ mod hostile {
         }
     }
 }
+
+#[cfg(unix)]
+#[test]
+#[ignore = "BUG: a symlink inside the root to .git (or node_modules) lists and packs the excluded folder's files (e.g. .git/config)"]
+fn symlinks_inside_the_root_cannot_reach_product_excluded_folders() {
+    let fx = Fixture::new();
+    fx.write(".git/config", "[remote \"origin\"]\n    url = https://example.invalid/VCSMARK\n")
+        .write("package.json", "{}\n")
+        .write("node_modules/dep/index.js", "DEPMARK\n")
+        .write("src/a.js", "a\n");
+    common::symlink(".git", fx.path("gitdir_link"));
+    common::symlink(".git/config", fx.path("gitcfg_link"));
+    common::symlink("node_modules", fx.path("deps_link"));
+    for format in ["text", "json"] {
+        let out = ok_stdout(&fx.root, &["pack", ".", "--format", format]);
+        assert!(!out.contains("VCSMARK"), "{format}: .git content packed through a symlink:\n{out}");
+        assert!(!out.contains("DEPMARK"), "{format}: node_modules content packed through a symlink:\n{out}");
+    }
+    let paths = tree_paths(&fx.root, &[]);
+    assert!(!paths.contains("gitdir_link/config"), "{paths:?}");
+    assert!(!paths.contains("deps_link/dep/index.js"), "{paths:?}");
+}

@@ -855,3 +855,22 @@ fn paths_symlink_escape_reads_the_same_whether_the_outside_target_exists_or_not(
     let c = mcp.call_err("analyze", json!({"paths": ["link_missing"]}));
     assert_eq!(code_of(&c), "DPX-MCP-ROOT-VIOLATION", "{c}");
 }
+
+#[cfg(unix)]
+#[test]
+#[ignore = "BUG: get_file reads .git/config through a symlink inside the root (gitdir_link/config, gitcfg_link) although .git is a product exclusion"]
+fn get_file_cannot_read_the_vcs_folder_through_a_symlink() {
+    let fx = small_project();
+    fx.write(".git/config", "[core]\n    VCSMARK = 1\n");
+    common::symlink(".git", fx.path("gitdir_link"));
+    common::symlink(".git/config", fx.path("gitcfg_link"));
+    let mut mcp = Mcp::start(&fx.root);
+    let direct = mcp.call_err("get_file", json!({"path": ".git/config"}));
+    assert_eq!(code_of(&direct), "DPX-MCP-PATH-NOT-FOUND", "{direct}");
+    for path in ["gitdir_link/config", "gitcfg_link"] {
+        let result = mcp.call("get_file", json!({"path": path}));
+        let text = first_text(&result);
+        assert_eq!(result["isError"], true, "{path}: {text}");
+        assert!(!text.contains("VCSMARK"), "{path}: {text}");
+    }
+}
