@@ -453,3 +453,28 @@ fn two_servers_do_not_share_or_remove_each_others_packs() {
     b.close_and_wait(Duration::from_secs(5)).expect("b exits");
     a.call_ok("read_pack", json!({"pack_id": id, "end_line": 2}));
 }
+
+#[test]
+fn read_pack_cuts_a_range_at_50000_characters_and_continues_exactly() {
+    let fx = Fixture::new();
+    let row = format!("{}\n", "w".repeat(199));
+    fx.write("wide_a.txt", row.repeat(600));
+    fx.write("wide_b.txt", row.repeat(600));
+    let mut mcp = Mcp::start(&fx.root);
+    let text = first_text(&mcp.call("pack_context", json!({"format": "text"})));
+    let (id, _) = stored_pack_id(&text).expect("stored");
+    let text = mcp.call_ok("read_pack", json!({"pack_id": id}));
+    let spot = one_spot(&text);
+    let chars = spot.inner.chars().count();
+    assert!(chars <= 50_000 && chars > 45_000, "{chars}");
+    let shown = spot.inner.lines().count();
+    assert!(shown < 1000);
+    let trailer = text[spot.end..].trim();
+    assert!(
+        trailer.starts_with(&format!("[Showing lines 1-{shown} of ")) && trailer.contains(&format!("start_line={}", shown + 1)),
+        "{trailer}"
+    );
+    let (doc, calls) = read_whole_pack(&mut mcp, &id);
+    assert!(calls >= 5, "{calls}");
+    assert!(doc == cli_pack(&fx.root, &["--format", "text"]), "reassembled document differs");
+}

@@ -874,3 +874,126 @@ fn get_file_cannot_read_the_vcs_folder_through_a_symlink() {
         assert!(!text.contains("VCSMARK"), "{path}: {text}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Trusted diagnostics
+
+#[cfg(unix)]
+#[test]
+fn selection_warnings_are_trusted_codes_and_counts_outside_the_spotlight() {
+    let fx = small_project();
+    let outside = fx.base().join("outside");
+    common::write_file(&outside.join("x.txt"), "x\n");
+    common::symlink(outside.join("x.txt"), fx.path("linkname_one"));
+    common::symlink(&outside, fx.path("linkname_two"));
+    common::symlink("linkname_loop", fx.path("linkname_loop"));
+    let mut mcp = Mcp::start(&fx.root);
+    let no_paths = |text: &str| !text.contains("linkname") && !text.contains(outside.to_str().unwrap());
+
+    let text = mcp.call_ok("get_tree", json!({}));
+    let spot = one_spot(&text);
+    let trailer = &text[spot.end..];
+    assert!(trailer.contains("DPX-SELECT-OUTSIDE-ROOT"), "{trailer}");
+    assert!(no_paths(trailer), "{trailer}");
+    assert!(!spot.inner.contains("DPX-SELECT"), "warnings stay outside the data block");
+
+    let result = mcp.call("analyze", json!({}));
+    assert_eq!(result["isError"], false);
+    let texts = common::all_texts(&result);
+    let first: Value = serde_json::from_str(&texts[0]).unwrap();
+    assert_eq!(first, result["structuredContent"], "warnings do not change the structured block");
+    assert!(texts.len() >= 2, "warnings are separate text blocks: {texts:?}");
+    for warning in &texts[1..] {
+        assert!(warning.starts_with("DPX-"), "{warning}");
+        assert!(no_paths(warning), "{warning}");
+        assert!(!warning.contains("untrusted-data-"), "{warning}");
+    }
+    assert!(texts[1..].iter().any(|w| w.contains("DPX-SELECT-OUTSIDE-ROOT")));
+
+    let result = mcp.call("pack_context", json!({"format": "json"}));
+    let texts = common::all_texts(&result);
+    let pack = one_spot(&texts[0]);
+    let v: Value = serde_json::from_str(&pack.inner).unwrap();
+    assert!(!pack.inner.contains("DPX-SELECT"), "no embedded warning diagnostics");
+    assert!(v["files"].as_array().unwrap().len() >= 4);
+    let trusted = texts.last().unwrap();
+    assert!(spots(trusted).is_empty(), "trusted trailer is not spotlighted: {trusted}");
+    assert!(trusted.contains("DPX-SELECT-OUTSIDE-ROOT") && no_paths(trusted), "{trusted}");
+
+    let text = mcp.call_ok("search_project", json!({"pattern": "alpha"}));
+    let spot = one_spot(&text);
+    assert!(text[spot.end..].contains("DPX-SELECT-OUTSIDE-ROOT"));
+    assert!(no_paths(&text[spot.end..]));
+}
+
+#[test]
+fn files_over_the_16_mib_inspection_boundary_are_withheld_with_a_trusted_notice() {
+    let fx = small_project();
+    let row = format!("{}needle\n", "abcdefghij".repeat(9));
+    fx.write("huge.txt", row.repeat(17 * 1024 * 1024 / row.len() + 1));
+    let mut mcp = Mcp::start(&fx.root);
+
+    let text = mcp.call_err("get_file", json!({"path": "huge.txt", "end_line": 2}));
+    assert_eq!(code_of(&text), "DPX-MCP-PAYLOAD-TRUNCATED", "{text}");
+    assert!(!text.contains("abcdefghij"));
+
+    let result = mcp.call("pack_context", json!({"format": "json"}));
+    assert_eq!(result["isError"], false);
+    let texts = common::all_texts(&result);
+    let pack = one_spot(&texts[0]);
+    assert!(!pack.inner.contains("abcdefghij"), "uninspected content withheld");
+    let v: Value = serde_json::from_str(&pack.inner).unwrap();
+    assert!(v["files"].as_array().unwrap().iter().all(|f| f["path"] != "huge.txt"));
+    let notice = texts.last().unwrap();
+    assert!(notice.contains("DPX-MCP-PAYLOAD-TRUNCATED") && !notice.contains("huge.txt"), "{notice}");
+    assert!(spots(notice).is_empty());
+
+    let text = mcp.call_ok("search_project", json!({"pattern": "needle|alpha", "context_lines": 0}));
+    let spot = one_spot(&text);
+    assert!(spot.inner.contains("notes.txt:1:alpha"), "inspected files are searched");
+    assert!(!spot.inner.contains("huge.txt"));
+    let trailer = &text[spot.end..];
+    assert!(trailer.contains("DPX-MCP-PAYLOAD-TRUNCATED") && !trailer.contains("huge.txt"), "{trailer}");
+
+    let result = mcp.call("analyze", json!({}));
+    assert_eq!(result["isError"], false);
+    assert_eq!(result["structuredContent"]["metricsEstimated"], true);
+    let texts = common::all_texts(&result);
+    assert!(texts[1..].iter().any(|t| t.contains("DPX-MCP-PAYLOAD-TRUNCATED") && !t.contains("huge.txt")), "{texts:?}");
+}
+
+#[test]
+fn oversized_search_output_is_truncated_with_a_hint() {
+    let fx = small_project();
+    let line = format!("match {}\n", "w".repeat(1000));
+    fx.write("wide.txt", line.repeat(150));
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok("search_project", json!({"pattern": "^match", "max_results": 150, "context_lines": 0}));
+    let spot = one_spot(&text);
+    assert!(spot.inner.chars().count() <= 50_000, "{}", spot.inner.chars().count());
+    let trailer = &text[spot.end..];
+    assert!(trailer.contains("truncated") && trailer.contains("50,000"), "{trailer}");
+}
+
+#[test]
+fn analyze_top_files_bounds_and_detail_levels() {
+    let fx = small_project();
+    let mut mcp = Mcp::start(&fx.root);
+    for bad in [json!(0), json!(1001), json!("0"), json!(-3)] {
+        let text = mcp.call_err("analyze", json!({"top_files": bad}));
+        assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{bad}: {text}");
+    }
+    let result = mcp.call("analyze", json!({"top_files": 1000}));
+    assert_eq!(result["isError"], false);
+    let result = mcp.call("analyze", json!({}));
+    assert_eq!(result["structuredContent"]["detail"], "full", "default detail");
+    let text = mcp.call_err("analyze", json!({"detail": "tiny"}));
+    assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS");
+    // compact and signatures are accepted (their transforms are built elsewhere).
+    for detail in ["compact", "signatures"] {
+        let result = mcp.call("analyze", json!({"detail": detail}));
+        if result["isError"] == false {
+            assert_eq!(result["structuredContent"]["detail"], detail);
+        }
+    }
+}
