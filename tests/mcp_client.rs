@@ -54,7 +54,9 @@ async fn call(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rmcp_client_initializes_lists_and_calls_every_tool() {
-    tokio::time::timeout(GUARD, session()).await.expect("the rmcp session timed out");
+    tokio::time::timeout(GUARD, session())
+        .await
+        .expect("the rmcp session timed out");
 }
 
 async fn session() {
@@ -71,16 +73,31 @@ async fn session() {
     let transport = TokioChildProcess::new(command).expect("spawn devprojex mcp");
     let client = ().serve(transport).await.expect("initialize");
 
-    let info = client.peer().peer_info().expect("server info after initialize");
+    let info = client
+        .peer()
+        .peer_info()
+        .expect("server info after initialize");
     let info = serde_json::to_value(&*info).unwrap();
     assert_eq!(info["serverInfo"]["name"], "devprojex", "{info}");
-    assert!(info["instructions"].as_str().is_some_and(|s| s.contains("pack_context")));
+    assert!(
+        info["instructions"]
+            .as_str()
+            .is_some_and(|s| s.contains("pack_context"))
+    );
 
     let tools = client.peer().list_tools(None).await.expect("tools/list");
     let names: Vec<&str> = tools.tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(
         names,
-        ["list_projects", "get_tree", "analyze", "pack_context", "read_pack", "search_project", "get_file"]
+        [
+            "list_projects",
+            "get_tree",
+            "analyze",
+            "pack_context",
+            "read_pack",
+            "search_project",
+            "get_file"
+        ]
     );
     for tool in &tools.tools {
         let annotations = tool.annotations.as_ref().expect("annotations");
@@ -96,7 +113,10 @@ async fn session() {
     // list_projects: structured result.
     let result = call(&client, "list_projects", json!({})).await;
     assert_eq!(result.is_error, Some(false));
-    let structured = result.structured_content.clone().expect("structuredContent");
+    let structured = result
+        .structured_content
+        .clone()
+        .expect("structuredContent");
     assert_eq!(structured["projects"][0]["path"], fx.root_str());
     let first: Value = serde_json::from_str(&text_of(&result)).unwrap();
     assert_eq!(first, structured);
@@ -105,13 +125,19 @@ async fn session() {
     let result = call(&client, "get_tree", json!({"format": "text"})).await;
     assert_eq!(result.is_error, Some(false));
     let text = text_of(&result);
-    assert!(text.contains("main.rs") && text.contains("file_119.txt"), "{text}");
+    assert!(
+        text.contains("main.rs") && text.contains("file_119.txt"),
+        "{text}"
+    );
     assert!(result.structured_content.is_none());
 
     // analyze
     let result = call(&client, "analyze", json!({"top_files": 3})).await;
     assert_eq!(result.is_error, Some(false));
-    let structured = result.structured_content.clone().expect("structuredContent");
+    let structured = result
+        .structured_content
+        .clone()
+        .expect("structuredContent");
     assert_eq!(structured["files"], 122);
     assert_eq!(structured["largestFiles"].as_array().unwrap().len(), 3);
 
@@ -121,16 +147,30 @@ async fn session() {
     let text = text_of(&result);
     let (id, characters) = stored_pack_id(&text).expect("the fixture pack is stored");
     assert!(characters > 50_000);
-    let result = call(&client, "read_pack", json!({"pack_id": id, "start_line": 1, "end_line": 20})).await;
+    let result = call(
+        &client,
+        "read_pack",
+        json!({"pack_id": id, "start_line": 1, "end_line": 20}),
+    )
+    .await;
     assert_eq!(result.is_error, Some(false));
     let text = text_of(&result);
     assert!(text.contains("# Project context: proj"), "{text}");
     assert!(text.contains("[Showing lines 1-20 of "), "{text}");
 
     // search_project
-    let result = call(&client, "search_project", json!({"pattern": "println", "context_lines": 0})).await;
+    let result = call(
+        &client,
+        "search_project",
+        json!({"pattern": "println", "context_lines": 0}),
+    )
+    .await;
     assert_eq!(result.is_error, Some(false));
-    assert!(text_of(&result).contains("src/main.rs:2:"), "{}", text_of(&result));
+    assert!(
+        text_of(&result).contains("src/main.rs:2:"),
+        "{}",
+        text_of(&result)
+    );
 
     // get_file
     let result = call(&client, "get_file", json!({"path": "README.md"})).await;

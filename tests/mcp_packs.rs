@@ -6,7 +6,9 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::{Fixture, Mcp, all_texts, first_text, one_spot, read_whole_pack, spots, stored_pack_id};
+use common::{
+    Fixture, Mcp, all_texts, first_text, one_spot, read_whole_pack, spots, stored_pack_id,
+};
 use serde_json::{Value, json};
 
 const VIEWS: [&str; 3] = ["tree-content", "content", "tree"];
@@ -22,19 +24,29 @@ fn cli_pack(root: &Path, args: &[&str]) -> String {
         .arg("pack")
         .arg(root)
         .args(args)
-        .env("DEVPROJEX_CONFIG_DIR", root.parent().unwrap().join("config"))
+        .env(
+            "DEVPROJEX_CONFIG_DIR",
+            root.parent().unwrap().join("config"),
+        )
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
-    assert!(out.status.success(), "devprojex pack {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "devprojex pack {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
 fn small_project() -> Fixture {
     let fx = Fixture::new();
-    fx.write("src/main.rs", "fn main() {\n    println!(\"hi ``` there\");\n}\n")
-        .write("README.md", "# Title\n\n```\nfenced\n```\n")
-        .write("data.xml", "<x a=\"1\">]]> &amp;</x>\n");
+    fx.write(
+        "src/main.rs",
+        "fn main() {\n    println!(\"hi ``` there\");\n}\n",
+    )
+    .write("README.md", "# Title\n\n```\nfenced\n```\n")
+    .write("data.xml", "<x a=\"1\">]]> &amp;</x>\n");
     fx
 }
 
@@ -57,7 +69,10 @@ fn stored_project() -> Fixture {
     let fx = Fixture::new();
     for f in 0..100 {
         let line = format!("line of file {f:03} with <xml> & \"json\" chars\n");
-        fx.write(&format!("module_{:02}/component_file_{f:03}.txt", f / 10), line.repeat(20));
+        fx.write(
+            &format!("module_{:02}/component_file_{f:03}.txt", f / 10),
+            line.repeat(20),
+        );
     }
     fx
 }
@@ -85,7 +100,11 @@ fn small_pack_is_inline_and_whole() {
     assert_eq!(texts.len(), 1, "no budget block or diagnostics: {texts:?}");
     assert!(!texts[0].starts_with("Pack stored"), "{}", texts[0]);
     let spot = one_spot(&texts[0]);
-    assert_eq!(spot.inner, cli_pack(&fx.root, &[]), "inline pack equals the CLI document");
+    assert_eq!(
+        spot.inner,
+        cli_pack(&fx.root, &[]),
+        "inline pack equals the CLI document"
+    );
     assert!(spot.inner.contains("fn main()"));
 }
 
@@ -99,16 +118,35 @@ fn large_pack_is_stored_with_a_bounded_tree_preview() {
     assert_eq!(result["isError"], false);
     let texts = all_texts(&result);
     let total: usize = texts.iter().map(|t| t.chars().count()).sum();
-    assert!(total <= 50_000, "the whole stored response is at most 50,000 characters: {total}");
+    assert!(
+        total <= 50_000,
+        "the whole stored response is at most 50,000 characters: {total}"
+    );
     let text = &texts[0];
-    let (id, characters) = stored_pack_id(text).unwrap_or_else(|| panic!("not stored: {}", &text[..200]));
-    assert_eq!(characters as usize, cli.chars().count(), "announced size is the document's");
-    assert!(id.chars().filter(|c| c.is_ascii_hexdigit()).count() >= 32, "128-bit id: {id}");
+    let (id, characters) =
+        stored_pack_id(text).unwrap_or_else(|| panic!("not stored: {}", &text[..200]));
+    assert_eq!(
+        characters as usize,
+        cli.chars().count(),
+        "announced size is the document's"
+    );
+    assert!(
+        id.chars().filter(|c| c.is_ascii_hexdigit()).count() >= 32,
+        "128-bit id: {id}"
+    );
     assert!(text.contains("read_pack"));
     // A preview of the project tree follows, spotlighted.
     let preview = one_spot(text);
-    assert!(preview.inner.contains("component\\_file\\_000") || preview.inner.contains("component_file_000"), "{}", &preview.inner[..300]);
-    assert!(!preview.inner.contains("line of file"), "the preview holds no file content");
+    assert!(
+        preview.inner.contains("component\\_file\\_000")
+            || preview.inner.contains("component_file_000"),
+        "{}",
+        &preview.inner[..300]
+    );
+    assert!(
+        !preview.inner.contains("line of file"),
+        "the preview holds no file content"
+    );
 
     // A second stored pack gets a new id.
     let again = first_text(&mcp.call("pack_context", json!({})));
@@ -120,17 +158,26 @@ fn large_pack_is_stored_with_a_bounded_tree_preview() {
 fn a_huge_tree_preview_is_cut_but_the_stored_pack_is_complete() {
     let fx = Fixture::new();
     for i in 0..4000 {
-        fx.write(&format!("d{:02}/a_rather_long_file_name_number_{i:05}.txt", i / 200), "x\n");
+        fx.write(
+            &format!("d{:02}/a_rather_long_file_name_number_{i:05}.txt", i / 200),
+            "x\n",
+        );
     }
     let mut mcp = Mcp::start(&fx.root);
-    let result = mcp.call("pack_context", json!({"view": "tree", "format": "markdown"}));
+    let result = mcp.call(
+        "pack_context",
+        json!({"view": "tree", "format": "markdown"}),
+    );
     assert_eq!(result["isError"], false);
     let texts = all_texts(&result);
     let total: usize = texts.iter().map(|t| t.chars().count()).sum();
     assert!(total <= 50_000, "{total}");
     let (id, _) = stored_pack_id(&texts[0]).expect("stored");
     let (doc, _) = read_whole_pack(&mut mcp, &id);
-    assert_eq!(doc, cli_pack(&fx.root, &["--view", "tree", "--format", "markdown"]));
+    assert_eq!(
+        doc,
+        cli_pack(&fx.root, &["--view", "tree", "--format", "markdown"])
+    );
     assert!(doc.contains("number\\_03999") || doc.contains("number_03999"));
 }
 
@@ -148,7 +195,10 @@ fn read_pack_reassembles_the_cli_document_for_every_view_and_format() {
             assert_eq!(characters as usize, cli.chars().count(), "{view}/{format}");
             let (doc, calls) = read_whole_pack(&mut mcp, &id);
             assert!(calls >= 2, "{view}/{format}: read in several ranges");
-            assert!(doc == cli, "{view}/{format}: read_pack document differs from `devprojex pack` output");
+            assert!(
+                doc == cli,
+                "{view}/{format}: read_pack document differs from `devprojex pack` output"
+            );
             match format {
                 "json" => {
                     let _: Value = serde_json::from_str(&doc).unwrap();
@@ -170,7 +220,11 @@ fn inline_packs_match_the_cli_for_every_view_and_format() {
         for format in FORMATS {
             let (doc, stored) = pack_document(&mut mcp, json!({"view": view, "format": format}));
             assert!(!stored);
-            assert_eq!(doc, cli_pack(&fx.root, &["--view", view, "--format", format]), "{view}/{format}");
+            assert_eq!(
+                doc,
+                cli_pack(&fx.root, &["--view", view, "--format", format]),
+                "{view}/{format}"
+            );
         }
     }
     // Same selection options give the same document.
@@ -212,7 +266,10 @@ fn read_pack_ranges_and_errors() {
     let cli = cli_pack(&fx.root, &["--format", "text"]);
     let total = cli.lines().count();
 
-    let text = mcp.call_ok("read_pack", json!({"pack_id": id, "start_line": 3, "end_line": 7}));
+    let text = mcp.call_ok(
+        "read_pack",
+        json!({"pack_id": id, "start_line": 3, "end_line": 7}),
+    );
     let spot = one_spot(&text);
     let expected: String = cli.split_inclusive('\n').skip(2).take(5).collect();
     assert_eq!(spot.inner, expected);
@@ -221,16 +278,26 @@ fn read_pack_ranges_and_errors() {
         format!("[Showing lines 3-7 of {total}. Next: call read_pack with start_line=8.]")
     );
     // Numeric strings work here too.
-    let text2 = mcp.call_ok("read_pack", json!({"pack_id": id, "start_line": "3", "end_line": "7"}));
+    let text2 = mcp.call_ok(
+        "read_pack",
+        json!({"pack_id": id, "start_line": "3", "end_line": "7"}),
+    );
     assert_eq!(one_spot(&text2).inner, expected);
     // Default range: from line 1, at most 1,000 lines.
     let text = mcp.call_ok("read_pack", json!({"pack_id": id}));
     let spot = one_spot(&text);
     assert_eq!(spot.inner.lines().count(), 1000);
-    assert!(text[spot.end..].trim().starts_with(&format!("[Showing lines 1-1000 of {total}. Next:")));
+    assert!(
+        text[spot.end..]
+            .trim()
+            .starts_with(&format!("[Showing lines 1-1000 of {total}. Next:"))
+    );
     // The last line.
     let text = mcp.call_ok("read_pack", json!({"pack_id": id, "start_line": total}));
-    assert!(text.contains(&format!("[Showing lines {total}-{total} of {total}.")), "{text}");
+    assert!(
+        text.contains(&format!("[Showing lines {total}-{total} of {total}.")),
+        "{text}"
+    );
 
     for args in [
         json!({"pack_id": id, "start_line": total + 1}),
@@ -240,14 +307,21 @@ fn read_pack_ranges_and_errors() {
         assert_eq!(code_of(&text), "DPX-MCP-INVALID-RANGE", "{args}: {text}");
     }
     let text = mcp.call_err("read_pack", json!({"start_line": 1}));
-    assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "pack_id is required: {text}");
+    assert_eq!(
+        code_of(&text),
+        "DPX-MCP-INVALID-ARGUMENTS",
+        "pack_id is required: {text}"
+    );
 }
 
 #[test]
 fn unknown_or_expired_pack_id_says_to_call_pack_context_again() {
     let fx = stored_project();
     let mut mcp = Mcp::start(&fx.root);
-    let text = mcp.call_err("read_pack", json!({"pack_id": "pack_00000000000000000000000000000000"}));
+    let text = mcp.call_err(
+        "read_pack",
+        json!({"pack_id": "pack_00000000000000000000000000000000"}),
+    );
     assert_eq!(code_of(&text), "DPX-MCP-PACK-EXPIRED", "{text}");
     assert!(text.contains("pack_context"), "{text}");
 
@@ -281,14 +355,21 @@ fn max_tokens_budget_report_is_a_separate_spotlighted_block_after_an_inline_pack
         let result = mcp.call("pack_context", json!({"max_tokens": 20, "format": format}));
         assert_eq!(result["isError"], false);
         let texts = all_texts(&result);
-        assert!(texts.len() >= 2, "{format}: pack and budget report are separate blocks: {texts:?}");
+        assert!(
+            texts.len() >= 2,
+            "{format}: pack and budget report are separate blocks: {texts:?}"
+        );
         let pack = one_spot(&texts[0]);
         let report = one_spot(&texts[1]);
         assert_ne!(pack.tag, report.tag, "{format}");
-        assert_eq!(pack.inner, cli_pack(&fx.root, &["--max-tokens", "20", "--format", format]));
+        assert_eq!(
+            pack.inner,
+            cli_pack(&fx.root, &["--max-tokens", "20", "--format", format])
+        );
         match format {
             "json" => {
-                let v: Value = serde_json::from_str(&pack.inner).expect("inline JSON pack parses alone");
+                let v: Value =
+                    serde_json::from_str(&pack.inner).expect("inline JSON pack parses alone");
                 assert_eq!(v["tokenBudget"]["includedFiles"], 2);
                 assert_eq!(v["files"].as_array().unwrap().len(), 2);
             }
@@ -301,8 +382,14 @@ fn max_tokens_budget_report_is_a_separate_spotlighted_block_after_an_inline_pack
         assert!(r.contains("20"), "{r}");
         assert!(r.contains("a_big.txt"), "names the skipped file: {r}");
         assert!(r.contains("compact") && r.contains("signatures"), "{r}");
-        assert!(r.contains('2') && r.contains('1'), "included and skipped counts: {r}");
-        assert!(!pack.inner.contains("Largest skipped"), "{format}: the report is not inside the pack");
+        assert!(
+            r.contains('2') && r.contains('1'),
+            "included and skipped counts: {r}"
+        );
+        assert!(
+            !pack.inner.contains("Largest skipped"),
+            "{format}: the report is not inside the pack"
+        );
     }
     // Without max_tokens there is no report.
     let result = mcp.call("pack_context", json!({"format": "json"}));
@@ -317,26 +404,47 @@ fn max_tokens_budget_report_is_a_separate_spotlighted_block_after_an_inline_pack
 fn budget_report_lists_at_most_25_skipped_files_and_follows_a_stored_preview() {
     let fx = Fixture::new();
     for i in 0..40 {
-        fx.write(&format!("skip_{i:02}.txt"), format!("{}\n", "s".repeat(400 + i)));
+        fx.write(
+            &format!("skip_{i:02}.txt"),
+            format!("{}\n", "s".repeat(400 + i)),
+        );
     }
     for i in 0..600 {
-        fx.write(&format!("keep/k_{i:03}.txt"), format!("{}\n", "k".repeat(120)));
+        fx.write(
+            &format!("keep/k_{i:03}.txt"),
+            format!("{}\n", "k".repeat(120)),
+        );
     }
     let mut mcp = Mcp::start(&fx.root);
     // Budget fits the small files (31 tokens each) but none of the large ones.
-    let result = mcp.call("pack_context", json!({"max_tokens": 600 * 31, "view": "content"}));
+    let result = mcp.call(
+        "pack_context",
+        json!({"max_tokens": 600 * 31, "view": "content"}),
+    );
     assert_eq!(result["isError"], false);
     let texts = all_texts(&result);
     let total: usize = texts.iter().map(|t| t.chars().count()).sum();
     assert!(total <= 50_000, "{total}");
-    assert!(stored_pack_id(&texts[0]).is_some(), "stored: {}", &texts[0][..100]);
-    let report_block = texts[1..].iter().find(|t| !spots(t).is_empty()).expect("budget block");
+    assert!(
+        stored_pack_id(&texts[0]).is_some(),
+        "stored: {}",
+        &texts[0][..100]
+    );
+    let report_block = texts[1..]
+        .iter()
+        .find(|t| !spots(t).is_empty())
+        .expect("budget block");
     let report = one_spot(report_block).inner;
-    let listed = (0..40).filter(|i| report.contains(&format!("skip_{i:02}.txt"))).count();
+    let listed = (0..40)
+        .filter(|i| report.contains(&format!("skip_{i:02}.txt")))
+        .count();
     assert_eq!(listed, 25, "{report}");
     assert!(report.contains("and 15 more"), "{report}");
     // The largest skipped files are the listed ones.
-    assert!(report.contains("skip_39.txt") && !report.contains("skip_00.txt"), "{report}");
+    assert!(
+        report.contains("skip_39.txt") && !report.contains("skip_00.txt"),
+        "{report}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -365,8 +473,15 @@ fn progress_notifications_only_with_a_token_and_monotonic() {
         );
         assert_eq!(response["result"]["isError"], false, "{response}");
         let values = progress_values(&mcp.notifications, &token);
-        assert!(values.len() >= 2, "{tool}: progress reported: {:?}", mcp.notifications);
-        assert!(values.windows(2).all(|w| w[1] > w[0]), "{tool}: monotonic: {values:?}");
+        assert!(
+            values.len() >= 2,
+            "{tool}: progress reported: {:?}",
+            mcp.notifications
+        );
+        assert!(
+            values.windows(2).all(|w| w[1] > w[0]),
+            "{tool}: monotonic: {values:?}"
+        );
         for n in &mcp.notifications {
             if let Some(total) = n["params"]["total"].as_f64() {
                 assert!(n["params"]["progress"].as_f64().unwrap() <= total);
@@ -377,7 +492,11 @@ fn progress_notifications_only_with_a_token_and_monotonic() {
         mcp.notifications.clear();
         let response = mcp.request("tools/call", json!({"name": tool, "arguments": {}}));
         assert_eq!(response["result"]["isError"], false);
-        assert!(mcp.notifications.is_empty(), "{tool}: {:?}", mcp.notifications);
+        assert!(
+            mcp.notifications.is_empty(),
+            "{tool}: {:?}",
+            mcp.notifications
+        );
         let next = mcp.recv_within(Duration::from_millis(300));
         assert!(next.is_none(), "{tool}: late notification: {next:?}");
     }
@@ -396,7 +515,10 @@ fn progress_notifications_only_with_a_token_and_monotonic() {
 
 fn session_dirs(parent: &Path) -> Vec<std::path::PathBuf> {
     match std::fs::read_dir(parent) {
-        Ok(entries) => entries.map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect(),
+        Ok(entries) => entries
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect(),
         Err(_) => Vec::new(),
     }
 }
@@ -410,13 +532,23 @@ fn session_directory_is_removed_when_stdin_closes() {
     let fx = stored_project();
     let packs = fx.base().join("packs");
     let packs_str = packs.to_str().unwrap().to_string();
-    let mut mcp = Mcp::start_with(&["--root", &fx.root_str()], &[("DEVPROJEX_PACK_DIR", &packs_str)]);
+    let mut mcp = Mcp::start_with(
+        &["--root", &fx.root_str()],
+        &[("DEVPROJEX_PACK_DIR", &packs_str)],
+    );
     let dirs = session_dirs(&packs);
-    assert_eq!(dirs.len(), 1, "one session directory under DEVPROJEX_PACK_DIR: {dirs:?}");
+    assert_eq!(
+        dirs.len(),
+        1,
+        "one session directory under DEVPROJEX_PACK_DIR: {dirs:?}"
+    );
     let before = count_files(&dirs[0]);
     let text = first_text(&mcp.call("pack_context", json!({})));
     assert!(stored_pack_id(&text).is_some());
-    assert!(count_files(&dirs[0]) > before, "the stored pack lives in the session directory");
+    assert!(
+        count_files(&dirs[0]) > before,
+        "the stored pack lives in the session directory"
+    );
     let status = mcp.close_and_wait(Duration::from_secs(5)).expect("exit");
     assert_eq!(status.code(), Some(0));
     assert!(!dirs[0].exists(), "session directory removed at exit");
@@ -428,7 +560,10 @@ fn session_directory_is_removed_on_sigterm() {
     let fx = stored_project();
     let packs = fx.base().join("packs");
     let packs_str = packs.to_str().unwrap().to_string();
-    let mut mcp = Mcp::start_with(&["--root", &fx.root_str()], &[("DEVPROJEX_PACK_DIR", &packs_str)]);
+    let mut mcp = Mcp::start_with(
+        &["--root", &fx.root_str()],
+        &[("DEVPROJEX_PACK_DIR", &packs_str)],
+    );
     let text = first_text(&mcp.call("pack_context", json!({})));
     assert!(stored_pack_id(&text).is_some());
     let dirs = session_dirs(&packs);
@@ -444,12 +579,22 @@ fn two_servers_do_not_share_or_remove_each_others_packs() {
     let fx = stored_project();
     let packs = fx.base().join("packs");
     let packs_str = packs.to_str().unwrap().to_string();
-    let mut a = Mcp::start_with(&["--root", &fx.root_str()], &[("DEVPROJEX_PACK_DIR", &packs_str)]);
-    let mut b = Mcp::start_with(&["--root", &fx.root_str()], &[("DEVPROJEX_PACK_DIR", &packs_str)]);
+    let mut a = Mcp::start_with(
+        &["--root", &fx.root_str()],
+        &[("DEVPROJEX_PACK_DIR", &packs_str)],
+    );
+    let mut b = Mcp::start_with(
+        &["--root", &fx.root_str()],
+        &[("DEVPROJEX_PACK_DIR", &packs_str)],
+    );
     let text = first_text(&a.call("pack_context", json!({})));
     let (id, _) = stored_pack_id(&text).unwrap();
     let text = b.call_err("read_pack", json!({"pack_id": id}));
-    assert_eq!(code_of(&text), "DPX-MCP-PACK-EXPIRED", "ids are per process: {text}");
+    assert_eq!(
+        code_of(&text),
+        "DPX-MCP-PACK-EXPIRED",
+        "ids are per process: {text}"
+    );
     b.close_and_wait(Duration::from_secs(5)).expect("b exits");
     a.call_ok("read_pack", json!({"pack_id": id, "end_line": 2}));
 }
@@ -471,10 +616,14 @@ fn read_pack_cuts_a_range_at_50000_characters_and_continues_exactly() {
     assert!(shown < 1000);
     let trailer = text[spot.end..].trim();
     assert!(
-        trailer.starts_with(&format!("[Showing lines 1-{shown} of ")) && trailer.contains(&format!("start_line={}", shown + 1)),
+        trailer.starts_with(&format!("[Showing lines 1-{shown} of "))
+            && trailer.contains(&format!("start_line={}", shown + 1)),
         "{trailer}"
     );
     let (doc, calls) = read_whole_pack(&mut mcp, &id);
     assert!(calls >= 5, "{calls}");
-    assert!(doc == cli_pack(&fx.root, &["--format", "text"]), "reassembled document differs");
+    assert!(
+        doc == cli_pack(&fx.root, &["--format", "text"]),
+        "reassembled document differs"
+    );
 }

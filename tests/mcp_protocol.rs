@@ -17,12 +17,21 @@ const TOOL_ORDER: [&str; 7] = [
     "search_project",
     "get_file",
 ];
-const PROJECT_TOOLS: [&str; 5] = ["get_tree", "analyze", "pack_context", "search_project", "get_file"];
+const PROJECT_TOOLS: [&str; 5] = [
+    "get_tree",
+    "analyze",
+    "pack_context",
+    "search_project",
+    "get_file",
+];
 
 fn small_project() -> Fixture {
     let fx = Fixture::new();
     fx.write("src/main.rs", "fn main() {\n    println!(\"hello\");\n}\n")
-        .write("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n")
+        .write(
+            "src/lib.rs",
+            "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+        )
         .write("README.md", "# Demo\nSome words.\n")
         .write("notes.txt", "alpha\nbeta\ngamma\n");
     fx
@@ -30,7 +39,10 @@ fn small_project() -> Fixture {
 
 fn tools(mcp: &mut Mcp) -> Vec<Value> {
     let response = mcp.request("tools/list", json!({}));
-    response["result"]["tools"].as_array().expect("tools").clone()
+    response["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .clone()
 }
 
 fn code_of(text: &str) -> &str {
@@ -50,7 +62,10 @@ fn initialize_reports_server_and_instructions() {
     assert!(result["capabilities"]["tools"].is_object(), "{init}");
     let instructions = result["instructions"].as_str().expect("instructions");
     for tool in ["list_projects", "pack_context", "read_pack"] {
-        assert!(instructions.contains(tool), "instructions mention {tool}: {instructions}");
+        assert!(
+            instructions.contains(tool),
+            "instructions mention {tool}: {instructions}"
+        );
     }
 }
 
@@ -67,13 +82,19 @@ fn tools_are_listed_in_the_stable_order_with_annotations() {
         assert_eq!(a["readOnlyHint"], true, "{name}");
         assert_eq!(a["destructiveHint"], false, "{name}");
         assert_eq!(a["idempotentHint"], json!(name != "pack_context"), "{name}");
-        assert_eq!(a["openWorldHint"], false, "{name} is closed-world without --allow-remote");
+        assert_eq!(
+            a["openWorldHint"], false,
+            "{name} is closed-world without --allow-remote"
+        );
         assert_eq!(
             tool.get("outputSchema").is_some(),
             name == "list_projects" || name == "analyze",
             "{name}: only list_projects and analyze declare outputSchema"
         );
-        assert!(tool["title"].as_str().is_some_and(|t| !t.is_empty()), "{name} has a title");
+        assert!(
+            tool["title"].as_str().is_some_and(|t| !t.is_empty()),
+            "{name} has a title"
+        );
         assert!(
             tool["description"].as_str().is_some_and(|d| d.len() > 20),
             "{name} has a description"
@@ -82,7 +103,10 @@ fn tools_are_listed_in_the_stable_order_with_annotations() {
     }
     // The schemas expose no redaction control.
     let all = serde_json::to_string(&listed).unwrap();
-    assert!(!all.contains("hide_private"), "no redaction switch in schemas");
+    assert!(
+        !all.contains("hide_private"),
+        "no redaction switch in schemas"
+    );
 }
 
 #[test]
@@ -112,12 +136,20 @@ fn structured_results_only_for_list_projects_and_analyze() {
     assert_eq!(result["isError"], false);
     let structured = &result["structuredContent"];
     let first: Value = serde_json::from_str(&first_text(&result)).unwrap();
-    assert_eq!(&first, structured, "first text block is the JSON of structuredContent");
+    assert_eq!(
+        &first, structured,
+        "first text block is the JSON of structuredContent"
+    );
     let project = &structured["projects"][0];
     assert_eq!(project["path"], fx.root_str());
     assert_eq!(project["name"], "proj");
     assert_eq!(project["type"], "local");
-    assert!(project["profiles"].as_array().unwrap().contains(&json!("standard")));
+    assert!(
+        project["profiles"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("standard"))
+    );
 
     let result = mcp.call("analyze", json!({}));
     assert_eq!(result["isError"], false, "{result}");
@@ -133,7 +165,10 @@ fn structured_results_only_for_list_projects_and_analyze() {
     ] {
         let result = mcp.call(tool, args);
         assert_eq!(result["isError"], false, "{tool}: {result}");
-        assert!(result.get("structuredContent").is_none(), "{tool} must omit structuredContent");
+        assert!(
+            result.get("structuredContent").is_none(),
+            "{tool} must omit structuredContent"
+        );
         assert_eq!(result["content"][0]["type"], "text");
     }
 }
@@ -145,7 +180,11 @@ fn structured_results_only_for_list_projects_and_analyze() {
 fn non_json_line_gets_parse_error_and_the_server_keeps_serving() {
     let fx = small_project();
     let mut mcp = Mcp::start(&fx.root);
-    for line in ["this is not json", "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":", "{nope}"] {
+    for line in [
+        "this is not json",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":",
+        "{nope}",
+    ] {
         mcp.send_line(line);
         let reply = mcp.recv();
         assert_eq!(reply["jsonrpc"], "2.0");
@@ -168,8 +207,14 @@ fn json_that_is_not_a_request_gets_invalid_request() {
         (r#"[1,2]"#, Value::Null),
         (r#""just a string""#, Value::Null),
         (r#"42"#, Value::Null),
-        (r#"{"jsonrpc":"1.0","id":"x","method":"tools/list"}"#, json!("x")),
-        (r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":[1]}"#, json!(9)),
+        (
+            r#"{"jsonrpc":"1.0","id":"x","method":"tools/list"}"#,
+            json!("x"),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":[1]}"#,
+            json!(9),
+        ),
     ];
     for (line, id) in cases {
         mcp.send_line(line);
@@ -184,7 +229,10 @@ fn json_that_is_not_a_request_gets_invalid_request() {
 fn unknown_tool_is_a_protocol_error() {
     let fx = small_project();
     let mut mcp = Mcp::start(&fx.root);
-    let response = mcp.request("tools/call", json!({"name": "delete_everything", "arguments": {}}));
+    let response = mcp.request(
+        "tools/call",
+        json!({"name": "delete_everything", "arguments": {}}),
+    );
     assert_eq!(response["error"]["code"], -32602, "{response}");
     assert!(response.get("result").is_none());
 }
@@ -195,8 +243,15 @@ fn unknown_arguments_are_rejected_for_every_tool() {
     let mut mcp = Mcp::start(&fx.root);
     for tool in TOOL_ORDER {
         let text = mcp.call_err(tool, json!({"frobnicate": 1}));
-        assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{tool}: {text}");
-        assert!(text.contains("frobnicate"), "{tool} names the argument: {text}");
+        assert_eq!(
+            code_of(&text),
+            "DPX-MCP-INVALID-ARGUMENTS",
+            "{tool}: {text}"
+        );
+        assert!(
+            text.contains("frobnicate"),
+            "{tool} names the argument: {text}"
+        );
     }
     // Redaction cannot be switched off by an argument.
     let text = mcp.call_err("get_file", json!({"path": "notes.txt", "redact": false}));
@@ -207,31 +262,72 @@ fn unknown_arguments_are_rejected_for_every_tool() {
 fn numbers_accept_decimal_strings_and_booleans_accept_exact_strings() {
     let fx = small_project();
     let mut mcp = Mcp::start(&fx.root);
-    let text = mcp.call_ok("get_file", json!({"path": "notes.txt", "start_line": "2", "end_line": "2"}));
+    let text = mcp.call_ok(
+        "get_file",
+        json!({"path": "notes.txt", "start_line": "2", "end_line": "2"}),
+    );
     assert_eq!(one_spot(&text).inner, "beta\n");
     let text = mcp.call_ok("get_tree", json!({"max_depth": "1", "format": "text"}));
     assert!(!one_spot(&text).inner.contains("main.rs"), "{text}");
     let result = mcp.call("analyze", json!({"top_files": "2"}));
-    assert_eq!(result["structuredContent"]["largestFiles"].as_array().unwrap().len(), 2);
-    mcp.call_ok("search_project", json!({"pattern": "ALPHA", "max_results": "5", "context_lines": "0"}));
+    assert_eq!(
+        result["structuredContent"]["largestFiles"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    mcp.call_ok(
+        "search_project",
+        json!({"pattern": "ALPHA", "max_results": "5", "context_lines": "0"}),
+    );
 
-    let text = mcp.call_ok("search_project", json!({"pattern": "ALPHA", "ignore_case": "true"}));
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "ALPHA", "ignore_case": "true"}),
+    );
     assert!(text.contains("notes.txt:1:alpha"), "{text}");
-    let text = mcp.call_ok("search_project", json!({"pattern": "ALPHA", "ignore_case": "false"}));
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "ALPHA", "ignore_case": "false"}),
+    );
     assert!(!text.contains("notes.txt:1:"), "{text}");
-    let text = mcp.call_ok("search_project", json!({"pattern": "ALPHA", "ignore_case": false}));
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "ALPHA", "ignore_case": false}),
+    );
     assert!(!text.contains("notes.txt:1:"), "{text}");
-    let text = mcp.call_ok("search_project", json!({"pattern": "ALPHA", "ignore_case": true}));
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "ALPHA", "ignore_case": true}),
+    );
     assert!(text.contains("notes.txt:1:alpha"), "{text}");
 
-    for bad in [json!("TRUE"), json!("True"), json!("yes"), json!(1), json!("1")] {
-        let text = mcp.call_err("search_project", json!({"pattern": "a", "ignore_case": bad}));
+    for bad in [
+        json!("TRUE"),
+        json!("True"),
+        json!("yes"),
+        json!(1),
+        json!("1"),
+    ] {
+        let text = mcp.call_err(
+            "search_project",
+            json!({"pattern": "a", "ignore_case": bad}),
+        );
         assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{bad}: {text}");
     }
-    for bad in [json!("1.5"), json!("-1"), json!("abc"), json!(1.5), json!(true), json!("0x10")] {
+    for bad in [
+        json!("1.5"),
+        json!("-1"),
+        json!("abc"),
+        json!(1.5),
+        json!(true),
+        json!("0x10"),
+    ] {
         let text = mcp.call_err("get_file", json!({"path": "notes.txt", "start_line": bad}));
         assert!(
-            code_of(&text) == "DPX-MCP-INVALID-ARGUMENTS" || code_of(&text) == "DPX-MCP-INVALID-RANGE",
+            code_of(&text) == "DPX-MCP-INVALID-ARGUMENTS"
+                || code_of(&text) == "DPX-MCP-INVALID-RANGE",
             "{bad}: {text}"
         );
     }
@@ -255,12 +351,27 @@ fn get_file_rejects_every_escape_the_same_way_whether_the_target_exists_or_not()
     let mut mcp = Mcp::start(&fx.root);
     let outside_str = outside.to_str().unwrap();
     let pairs = [
-        ("../outside/exists.txt".to_string(), "../outside/missing.txt".to_string()),
-        ("src/../../outside/exists.txt".to_string(), "src/../../outside/missing.txt".to_string()),
-        (format!("{outside_str}/exists.txt"), format!("{outside_str}/missing.txt")),
-        ("/etc/passwd".to_string(), "/etc/definitely-missing-file".to_string()),
+        (
+            "../outside/exists.txt".to_string(),
+            "../outside/missing.txt".to_string(),
+        ),
+        (
+            "src/../../outside/exists.txt".to_string(),
+            "src/../../outside/missing.txt".to_string(),
+        ),
+        (
+            format!("{outside_str}/exists.txt"),
+            format!("{outside_str}/missing.txt"),
+        ),
+        (
+            "/etc/passwd".to_string(),
+            "/etc/definitely-missing-file".to_string(),
+        ),
         ("C:\\x".to_string(), "C:\\Windows\\win.ini".to_string()),
-        ("\\\\server\\share".to_string(), "\\\\server\\share\\file.txt".to_string()),
+        (
+            "\\\\server\\share".to_string(),
+            "\\\\server\\share\\file.txt".to_string(),
+        ),
     ];
     let mut reference: Option<String> = None;
     for (existing, missing) in pairs {
@@ -268,7 +379,11 @@ fn get_file_rejects_every_escape_the_same_way_whether_the_target_exists_or_not()
         let b = mcp.call_err("get_file", json!({"path": missing}));
         assert_eq!(code_of(&a), "DPX-MCP-ROOT-VIOLATION", "{existing}: {a}");
         assert_eq!(code_of(&b), "DPX-MCP-ROOT-VIOLATION", "{missing}: {b}");
-        assert_eq!(masked(&a, &existing), masked(&b, &missing), "existence must not show");
+        assert_eq!(
+            masked(&a, &existing),
+            masked(&b, &missing),
+            "existence must not show"
+        );
         assert!(!a.contains("OUTSIDE"));
         let m = masked(&a, &existing);
         if let Some(r) = &reference {
@@ -296,7 +411,11 @@ fn symlink_escape_reads_the_same_whether_the_outside_target_exists_or_not() {
     let a = mcp.call_err("get_file", json!({"path": "link_exists"}));
     let b = mcp.call_err("get_file", json!({"path": "link_missing"}));
     assert_eq!(code_of(&a), "DPX-MCP-ROOT-VIOLATION", "{a}");
-    assert_eq!(masked(&a, "link_exists"), masked(&b, "link_missing"), "{a}\n{b}");
+    assert_eq!(
+        masked(&a, "link_exists"),
+        masked(&b, "link_missing"),
+        "{a}\n{b}"
+    );
     let a = mcp.call_err("get_file", json!({"path": "dir_out/exists.txt"}));
     let b = mcp.call_err("get_file", json!({"path": "dir_out/missing.txt"}));
     assert_eq!(code_of(&a), "DPX-MCP-ROOT-VIOLATION", "{a}");
@@ -317,7 +436,12 @@ fn get_file_only_reads_effective_files() {
         .write(".git/HEAD", "ref\n")
         .write("blob.bin", b"\0\x01bin");
     let mut mcp = Mcp::start(&fx.root);
-    for path in ["target/debug/out.txt", "ignored.txt", ".git/HEAD", "missing.txt"] {
+    for path in [
+        "target/debug/out.txt",
+        "ignored.txt",
+        ".git/HEAD",
+        "missing.txt",
+    ] {
         let text = mcp.call_err("get_file", json!({"path": path}));
         assert_eq!(code_of(&text), "DPX-MCP-PATH-NOT-FOUND", "{path}: {text}");
     }
@@ -338,26 +462,48 @@ fn get_file_ranges_and_trailers() {
 
     let text = mcp.call_ok("get_file", json!({"path": "long.txt"}));
     let spot = one_spot(&text);
-    assert_eq!(spot.inner, (1..=1000).map(line).collect::<String>(), "1,000-line cap");
+    assert_eq!(
+        spot.inner,
+        (1..=1000).map(line).collect::<String>(),
+        "1,000-line cap"
+    );
     assert_eq!(
         text[spot.end..].trim(),
         "[Showing lines 1-1000 of 2500. Next: call get_file with start_line=1001.]"
     );
 
-    let text = mcp.call_ok("get_file", json!({"path": "long.txt", "start_line": 1001, "end_line": 1500}));
+    let text = mcp.call_ok(
+        "get_file",
+        json!({"path": "long.txt", "start_line": 1001, "end_line": 1500}),
+    );
     let spot = one_spot(&text);
     assert_eq!(spot.inner, (1001..=1500).map(line).collect::<String>());
-    assert!(text[spot.end..].trim().starts_with("[Showing lines 1001-1500 of 2500. Next:"), "{}", &text[spot.end..]);
+    assert!(
+        text[spot.end..]
+            .trim()
+            .starts_with("[Showing lines 1001-1500 of 2500. Next:"),
+        "{}",
+        &text[spot.end..]
+    );
 
     let text = mcp.call_ok("get_file", json!({"path": "long.txt", "start_line": 2001}));
     let spot = one_spot(&text);
     assert_eq!(spot.inner, (2001..=2500).map(line).collect::<String>());
     let trailer = text[spot.end..].trim();
-    assert!(trailer.starts_with("[Showing lines 2001-2500 of 2500."), "{trailer}");
+    assert!(
+        trailer.starts_with("[Showing lines 2001-2500 of 2500."),
+        "{trailer}"
+    );
     assert!(!trailer.contains("Next"), "{trailer}");
 
-    let text = mcp.call_ok("get_file", json!({"path": "long.txt", "start_line": 1, "end_line": 5000}));
-    assert!(text.contains("[Showing lines 1-1000 of 2500."), "an end past the cap is capped");
+    let text = mcp.call_ok(
+        "get_file",
+        json!({"path": "long.txt", "start_line": 1, "end_line": 5000}),
+    );
+    assert!(
+        text.contains("[Showing lines 1-1000 of 2500."),
+        "an end past the cap is capped"
+    );
 
     for args in [
         json!({"path": "long.txt", "start_line": 2501}),
@@ -366,7 +512,8 @@ fn get_file_ranges_and_trailers() {
     ] {
         let text = mcp.call_err("get_file", args.clone());
         assert!(
-            code_of(&text) == "DPX-MCP-INVALID-RANGE" || code_of(&text) == "DPX-MCP-INVALID-ARGUMENTS",
+            code_of(&text) == "DPX-MCP-INVALID-RANGE"
+                || code_of(&text) == "DPX-MCP-INVALID-ARGUMENTS",
             "{args}: {text}"
         );
     }
@@ -388,7 +535,10 @@ fn get_file_caps_a_response_at_50000_characters() {
     let shown = spot.inner.lines().count();
     let trailer = text[spot.end..].trim();
     assert!(
-        trailer.starts_with(&format!("[Showing lines 1-{shown} of 800. Next: call get_file with start_line={}.]", shown + 1)),
+        trailer.starts_with(&format!(
+            "[Showing lines 1-{shown} of 800. Next: call get_file with start_line={}.]",
+            shown + 1
+        )),
         "{trailer}"
     );
 }
@@ -406,17 +556,31 @@ fn get_tree_over_2000_entries_truncates_text_and_refuses_json() {
     for format in ["markdown", "text"] {
         let text = mcp.call_ok("get_tree", json!({"format": format}));
         let spot = one_spot(&text);
-        assert!(spot.inner.lines().count() <= 2000 + 3, "{format}: {} lines", spot.inner.lines().count());
+        assert!(
+            spot.inner.lines().count() <= 2000 + 3,
+            "{format}: {} lines",
+            spot.inner.lines().count()
+        );
         let trailer = text[spot.end..].trim();
-        assert!(trailer.starts_with("[Tree truncated"), "{format}: trailer outside the markers: {trailer}");
+        assert!(
+            trailer.starts_with("[Tree truncated"),
+            "{format}: trailer outside the markers: {trailer}"
+        );
         assert!(!spot.inner.contains("[Tree truncated"));
     }
     for format in ["json", "xml"] {
         let text = mcp.call_err("get_tree", json!({"format": format}));
-        assert_eq!(code_of(&text), "DPX-MCP-PAYLOAD-TRUNCATED", "{format}: {text}");
+        assert_eq!(
+            code_of(&text),
+            "DPX-MCP-PAYLOAD-TRUNCATED",
+            "{format}: {text}"
+        );
     }
     // Narrowing brings JSON back under the limit.
-    let text = mcp.call_ok("get_tree", json!({"format": "json", "include_patterns": ["d1/**"]}));
+    let text = mcp.call_ok(
+        "get_tree",
+        json!({"format": "json", "include_patterns": ["d1/**"]}),
+    );
     let v: Value = serde_json::from_str(&one_spot(&text).inner).unwrap();
     assert_eq!(v["entries"].as_array().unwrap().len(), 101);
 }
@@ -430,12 +594,22 @@ fn get_tree_formats_parse_inside_the_spotlight() {
     assert!(md.starts_with("Root: "), "markdown is the default: {md}");
     let text = mcp.call_ok("get_tree", json!({"format": "json"}));
     let v: Value = serde_json::from_str(&one_spot(&text).inner).unwrap();
-    assert!(v["entries"].as_array().unwrap().iter().any(|e| e["path"] == "src/main.rs"));
+    assert!(
+        v["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["path"] == "src/main.rs")
+    );
     let text = mcp.call_ok("get_tree", json!({"format": "xml"}));
     common::parse_xml(&one_spot(&text).inner);
     let text = mcp.call_ok("get_tree", json!({"format": "text"}));
     let inner = one_spot(&text).inner;
-    assert_eq!(inner.lines().next().unwrap(), fx.root_str(), "text tree writes its address once");
+    assert_eq!(
+        inner.lines().next().unwrap(),
+        fx.root_str(),
+        "text tree writes its address once"
+    );
     let text = mcp.call_err("get_tree", json!({"format": "yaml"}));
     assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS");
 }
@@ -462,9 +636,15 @@ fn spotlight_markers_are_fresh_and_cannot_be_closed_early() {
     let calls = [
         ("get_file", json!({"path": "hostile.txt"})),
         ("get_file", json!({"path": "hostile.txt"})),
-        ("search_project", json!({"pattern": "matchme|IGNORE", "context_lines": 3})),
+        (
+            "search_project",
+            json!({"pattern": "matchme|IGNORE", "context_lines": 3}),
+        ),
         ("pack_context", json!({"include_patterns": ["hostile.txt"]})),
-        ("pack_context", json!({"include_patterns": ["hostile.txt"], "format": "text"})),
+        (
+            "pack_context",
+            json!({"include_patterns": ["hostile.txt"], "format": "text"}),
+        ),
         ("get_tree", json!({})),
     ];
     for (tool, args) in calls {
@@ -473,31 +653,54 @@ fn spotlight_markers_are_fresh_and_cannot_be_closed_early() {
         assert!(!blocks.is_empty(), "{tool}: no spotlight block: {text}");
         for block in &blocks {
             assert!(is_spot_tag(&block.tag), "{tool}: tag {}", block.tag);
-            assert!(seen.insert(block.tag.clone()) || blocks.iter().filter(|b| b.tag == block.tag).count() > 1,
-                "{tool}: delimiter reused across responses: {}", block.tag);
+            assert!(
+                seen.insert(block.tag.clone())
+                    || blocks.iter().filter(|b| b.tag == block.tag).count() > 1,
+                "{tool}: delimiter reused across responses: {}",
+                block.tag
+            );
             let open = format!("<{}>", block.tag);
             let close = format!("</{}>", block.tag);
-            // After the opening tag, the closing tag appears exactly once: at the block's end.
-            let after_open = &text[block.start..];
-            assert_eq!(after_open.matches(&close).count(), blocks.iter().filter(|b| b.tag == block.tag && b.start >= block.start).count(),
-                "{tool}: the real closing tag appears once per block: {text}");
+            // The real closing tag appears exactly once in the response: at the block's end.
+            let per_tag = blocks.iter().filter(|b| b.tag == block.tag).count();
+            assert_eq!(
+                text.matches(&close).count(),
+                per_tag,
+                "{tool}: the real closing tag appears once per block: {text}"
+            );
             assert!(text[..block.end].ends_with(&close));
-            assert!(!block.inner.contains(&close), "{tool}: closing tag inside the data");
+            assert!(
+                !block.inner.contains(&close),
+                "{tool}: closing tag inside the data"
+            );
             assert!(text.matches(&open).count() >= 1);
-            // A trusted preamble line names the tag before the block.
+            // A trusted preamble line right before the block names the delimiter.
             let before = &text[..block.start];
-            assert!(before.contains(&format!("between <{}> and </{}>", block.tag, block.tag)), "{tool}: preamble: {before}");
-            assert!(before.contains("untrusted"), "{tool}: preamble says untrusted");
+            let preamble = before.trim_end_matches('\n').rsplit('\n').next().unwrap();
+            assert!(
+                preamble.contains(&block.tag),
+                "{tool}: preamble: {preamble}"
+            );
+            assert!(
+                before.contains("untrusted"),
+                "{tool}: preamble says untrusted"
+            );
         }
         if tool != "get_tree" {
-            let block = blocks.iter().find(|b| b.inner.contains("IGNORE")).unwrap_or_else(|| panic!("{tool}: {text}"));
+            let block = blocks
+                .iter()
+                .find(|b| b.inner.contains("IGNORE"))
+                .unwrap_or_else(|| panic!("{tool}: {text}"));
             // The fake closers are inside the real block.
             assert!(block.inner.contains(FAKE_CLOSE), "{tool}");
             assert!(block.inner.contains(&format!("</{old_tag}>")), "{tool}");
             assert_ne!(block.tag, old_tag);
             // After the real closing tag only trusted trailers follow (no project data).
             let rest = &text[block.end..];
-            assert!(!rest.contains("IGNORE") && !rest.contains("matchme"), "{tool}: data after the close: {rest}");
+            assert!(
+                !rest.contains("IGNORE") && !rest.contains("matchme"),
+                "{tool}: data after the close: {rest}"
+            );
         }
     }
     // Error texts are trusted and carry no spotlight.
@@ -515,23 +718,53 @@ fn search_project_limits_and_errors() {
     fx.write("many.txt", &many);
     let mut mcp = Mcp::start(&fx.root);
 
-    let text = mcp.call_err("search_project", json!({"pattern": "hit", "max_results": 201}));
+    let text = mcp.call_err(
+        "search_project",
+        json!({"pattern": "hit", "max_results": 201}),
+    );
     assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{text}");
     assert!(text.contains("200"), "states the limit: {text}");
-    let text = mcp.call_err("search_project", json!({"pattern": "hit", "max_results": "201"}));
+    let text = mcp.call_err(
+        "search_project",
+        json!({"pattern": "hit", "max_results": "201"}),
+    );
     assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS");
-    let text = mcp.call_err("search_project", json!({"pattern": "hit", "max_results": 0}));
+    let text = mcp.call_err(
+        "search_project",
+        json!({"pattern": "hit", "max_results": 0}),
+    );
     assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS");
 
-    let text = mcp.call_ok("search_project", json!({"pattern": "^hit", "max_results": 200, "context_lines": 0}));
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "^hit", "max_results": 200, "context_lines": 0}),
+    );
     let spot = one_spot(&text);
-    let hits = spot.inner.lines().filter(|l| l.starts_with("many.txt:")).count();
+    let hits = spot
+        .inner
+        .lines()
+        .filter(|l| l.starts_with("many.txt:"))
+        .count();
     assert_eq!(hits, 200);
-    assert!(text[spot.end..].contains("[Search truncated"), "{}", &text[spot.end..]);
+    assert!(
+        text[spot.end..].contains("[Search truncated"),
+        "{}",
+        &text[spot.end..]
+    );
 
     // Default max_results is 50.
-    let text = mcp.call_ok("search_project", json!({"pattern": "^hit", "context_lines": 0}));
-    assert_eq!(one_spot(&text).inner.lines().filter(|l| l.starts_with("many.txt:")).count(), 50);
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "^hit", "context_lines": 0}),
+    );
+    assert_eq!(
+        one_spot(&text)
+            .inner
+            .lines()
+            .filter(|l| l.starts_with("many.txt:"))
+            .count(),
+        50
+    );
 
     for bad in ["(unclosed", "[z-a]", "a{2,1}"] {
         let text = mcp.call_err("search_project", json!({"pattern": bad}));
@@ -539,11 +772,16 @@ fn search_project_limits_and_errors() {
     }
     let long = "a".repeat(4097);
     let text = mcp.call_err("search_project", json!({"pattern": long}));
-    assert!(text.contains("4096") || text.contains("4,096"), "states the limit: {text}");
+    assert!(
+        text.contains("4096") || text.contains("4,096"),
+        "states the limit: {text}"
+    );
     mcp.call_ok("search_project", json!({"pattern": "a".repeat(4096)}));
 
     let text = mcp.call_ok("search_project", json!({"pattern": "nothing-matches-this"}));
-    assert!(!text.contains("untrusted-data-") || spots(&text).iter().all(|s| s.inner.trim().is_empty()));
+    assert!(
+        !text.contains("untrusted-data-") || spots(&text).iter().all(|s| s.inner.trim().is_empty())
+    );
 }
 
 #[test]
@@ -553,7 +791,11 @@ fn search_project_output_is_grep_style_with_context() {
     let text = mcp.call_ok("search_project", json!({"pattern": "BETA"}));
     let inner = one_spot(&text).inner;
     let lines: Vec<&str> = inner.lines().collect();
-    assert_eq!(lines, ["notes.txt-1-alpha", "notes.txt:2:beta", "notes.txt-3-gamma"], "{inner}");
+    assert_eq!(
+        lines,
+        ["notes.txt-1-alpha", "notes.txt:2:beta", "notes.txt-3-gamma"],
+        "{inner}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -566,21 +808,39 @@ fn unknown_project_names_the_valid_roots() {
     b.write("x.txt", "x\n");
     let mut mcp = Mcp::start_with(&["--root", &a.root_str(), "--root", &b.root_str()], &[]);
     let listed = mcp.call("list_projects", json!({}));
-    assert_eq!(listed["structuredContent"]["projects"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        listed["structuredContent"]["projects"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
 
     let text = mcp.call_err("get_tree", json!({"project": "/no/such/project"}));
     assert_eq!(code_of(&text), "DPX-MCP-UNKNOWN-PROJECT", "{text}");
-    assert!(text.contains(&a.root_str()) && text.contains(&b.root_str()), "{text}");
+    assert!(
+        text.contains(&a.root_str()) && text.contains(&b.root_str()),
+        "{text}"
+    );
     // With two roots, project is required.
     let text = mcp.call_err("get_tree", json!({}));
     assert_eq!(code_of(&text), "DPX-MCP-UNKNOWN-PROJECT", "{text}");
-    assert!(text.contains(&a.root_str()) && text.contains(&b.root_str()), "{text}");
+    assert!(
+        text.contains(&a.root_str()) && text.contains(&b.root_str()),
+        "{text}"
+    );
     // By path and by name.
-    let text = mcp.call_ok("get_file", json!({"project": b.root_str(), "path": "x.txt"}));
+    let text = mcp.call_ok(
+        "get_file",
+        json!({"project": b.root_str(), "path": "x.txt"}),
+    );
     assert_eq!(one_spot(&text).inner, "x\n");
     let text = mcp.call_ok("get_file", json!({"project": "second", "path": "x.txt"}));
     assert_eq!(one_spot(&text).inner, "x\n");
-    let text = mcp.call_err("get_file", json!({"project": "second", "path": "notes.txt"}));
+    let text = mcp.call_err(
+        "get_file",
+        json!({"project": "second", "path": "notes.txt"}),
+    );
     assert_eq!(code_of(&text), "DPX-MCP-PATH-NOT-FOUND", "{text}");
 }
 
@@ -601,7 +861,11 @@ fn remote_urls_need_allow_remote_and_branch_needs_a_url() {
                 _ => {}
             }
             let text = mcp.call_err(tool, args);
-            assert_eq!(code_of(&text), "DPX-MCP-REMOTE-DISABLED", "{tool} {url}: {text}");
+            assert_eq!(
+                code_of(&text),
+                "DPX-MCP-REMOTE-DISABLED",
+                "{tool} {url}: {text}"
+            );
             assert!(text.contains("--allow-remote"), "{text}");
         }
     }
@@ -613,10 +877,17 @@ fn remote_urls_need_allow_remote_and_branch_needs_a_url() {
             _ => {}
         }
         let text = mcp.call_err(tool, args);
-        assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{tool}: {text}");
+        assert_eq!(
+            code_of(&text),
+            "DPX-MCP-INVALID-ARGUMENTS",
+            "{tool}: {text}"
+        );
         assert!(text.contains("branch"), "{text}");
     }
-    let text = mcp.call_err("get_tree", json!({"project": fx.root_str(), "branch": "main"}));
+    let text = mcp.call_err(
+        "get_tree",
+        json!({"project": fx.root_str(), "branch": "main"}),
+    );
     assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{text}");
 }
 
@@ -627,7 +898,10 @@ fn roots_fall_back_to_devprojex_root_then_claude_project_dir() {
     // DEVPROJEX_ROOT wins over CLAUDE_PROJECT_DIR.
     let mut mcp = Mcp::start_with(
         &[],
-        &[("DEVPROJEX_ROOT", &a.root_str()), ("CLAUDE_PROJECT_DIR", &b.root_str())],
+        &[
+            ("DEVPROJEX_ROOT", &a.root_str()),
+            ("CLAUDE_PROJECT_DIR", &b.root_str()),
+        ],
     );
     let r = mcp.call("list_projects", json!({}));
     assert_eq!(r["structuredContent"]["projects"][0]["path"], a.root_str());
@@ -646,7 +920,9 @@ fn closing_stdin_ends_the_process_with_code_0_within_a_second() {
     let mut mcp = Mcp::start(&fx.root);
     mcp.call_ok("get_tree", json!({}));
     let started = Instant::now();
-    let status = mcp.close_and_wait(Duration::from_secs(5)).expect("server did not exit after stdin closed");
+    let status = mcp
+        .close_and_wait(Duration::from_secs(5))
+        .expect("server did not exit after stdin closed");
     let took = started.elapsed();
     assert_eq!(status.code(), Some(0));
     assert!(took < Duration::from_secs(1), "took {took:?}");
@@ -670,9 +946,15 @@ fn sigterm_and_sigint_end_the_process_with_code_0() {
         let started = Instant::now();
         let rc = unsafe { libc::kill(mcp.child.id() as libc::pid_t, signal) };
         assert_eq!(rc, 0);
-        let status = mcp.wait_exit(Duration::from_secs(5)).expect("server ignored the signal");
+        let status = mcp
+            .wait_exit(Duration::from_secs(5))
+            .expect("server ignored the signal");
         assert_eq!(status.code(), Some(0), "signal {signal}: {status:?}");
-        assert!(started.elapsed() < Duration::from_secs(1), "signal {signal}: {:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "signal {signal}: {:?}",
+            started.elapsed()
+        );
     }
 }
 
@@ -715,7 +997,10 @@ fn unexpanded_workspace_folder_gets_a_specific_message() {
     assert_eq!(code, Some(1));
     assert!(out.is_empty());
     assert!(err.contains("${workspaceFolder}"), "{err}");
-    assert!(err.contains("expand"), "explains the client did not expand it: {err}");
+    assert!(
+        err.contains("expand"),
+        "explains the client did not expand it: {err}"
+    );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
 
@@ -727,7 +1012,10 @@ fn momentary_git_states_are_rejected_at_startup() {
         assert_ne!(code, Some(0), "{mode}");
         assert!(out.is_empty());
         assert!(err.contains(mode), "{mode}: {err}");
-        assert!(err.to_lowercase().contains("scope"), "{mode}: points to git scope: {err}");
+        assert!(
+            err.to_lowercase().contains("scope"),
+            "{mode}: points to git scope: {err}"
+        );
     }
     // `off` is an alias of none and accepted.
     let mut mcp = Mcp::start_with(&["--root", &fx.root_str(), "--git-mode", "off"], &[]);
@@ -761,7 +1049,8 @@ fn stdout_carries_only_json_rpc() {
     mcp.drain();
     assert!(!mcp.raw_lines.is_empty());
     for line in &mcp.raw_lines {
-        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("non-JSON stdout ({e}): {line}"));
+        let v: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("non-JSON stdout ({e}): {line}"));
         assert_eq!(v["jsonrpc"], "2.0", "{line}");
     }
     // Diagnostics went to stderr: one startup line naming the root.
@@ -778,7 +1067,10 @@ fn get_file_marks_a_single_line_cut_at_50000_characters() {
     let spot = one_spot(&text);
     assert!(spot.inner.chars().count() <= 50_001, "{}", spot.inner.len());
     let trailer = &text[spot.end..];
-    assert!(trailer.contains("50,000"), "the cut is stated, never silent: {trailer}");
+    assert!(
+        trailer.contains("50,000"),
+        "the cut is stated, never silent: {trailer}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -793,22 +1085,43 @@ fn paths_and_glob_arguments_are_bounded_and_jailed() {
     common::symlink(&outside, fx.path("dir_out"));
     let mut mcp = Mcp::start(&fx.root);
     for tool in ["analyze", "pack_context"] {
-        for path in ["../outside", "/etc", "dir_out", "src/../../outside/exists.txt", "C:\\x"] {
+        for path in [
+            "../outside",
+            "/etc",
+            "dir_out",
+            "src/../../outside/exists.txt",
+            "C:\\x",
+        ] {
             let text = mcp.call_err(tool, json!({"paths": [path]}));
-            assert_eq!(code_of(&text), "DPX-MCP-ROOT-VIOLATION", "{tool} {path}: {text}");
+            assert_eq!(
+                code_of(&text),
+                "DPX-MCP-ROOT-VIOLATION",
+                "{tool} {path}: {text}"
+            );
             assert!(!text.contains("OUTSIDE"));
         }
         let text = mcp.call_err(tool, json!({"paths": ["no-such-dir"]}));
         assert_eq!(code_of(&text), "DPX-MCP-PATH-NOT-FOUND", "{tool}: {text}");
         let text = mcp.call_err(tool, json!({"paths": vec!["src"; 257]}));
-        assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{tool}: {text}");
+        assert_eq!(
+            code_of(&text),
+            "DPX-MCP-INVALID-ARGUMENTS",
+            "{tool}: {text}"
+        );
         assert!(text.contains("256"), "{text}");
         let text = mcp.call_err(tool, json!({"paths": ["a".repeat(4097)]}));
-        assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{tool}: {text}");
+        assert_eq!(
+            code_of(&text),
+            "DPX-MCP-INVALID-ARGUMENTS",
+            "{tool}: {text}"
+        );
         assert!(text.contains("4096") || text.contains("4,096"), "{text}");
     }
     // Lexically equivalent entries are deduplicated; 256 entries are allowed.
-    let result = mcp.call("analyze", json!({"paths": ["notes.txt", "./notes.txt", "src/../notes.txt"]}));
+    let result = mcp.call(
+        "analyze",
+        json!({"paths": ["notes.txt", "./notes.txt", "src/../notes.txt"]}),
+    );
     assert_eq!(result["isError"], false, "{result}");
     assert_eq!(result["structuredContent"]["files"], 1);
     let result = mcp.call("analyze", json!({"paths": vec!["src"; 256]}));
@@ -816,7 +1129,11 @@ fn paths_and_glob_arguments_are_bounded_and_jailed() {
     // A 4,096-scalar path of multi-byte characters is measured in scalar values.
     let long_unicode = "\u{e9}".repeat(4096);
     let text = mcp.call_err("analyze", json!({"paths": [long_unicode]}));
-    assert_eq!(code_of(&text), "DPX-MCP-PATH-NOT-FOUND", "counted in scalar values, not bytes: {text}");
+    assert_eq!(
+        code_of(&text),
+        "DPX-MCP-PATH-NOT-FOUND",
+        "counted in scalar values, not bytes: {text}"
+    );
 
     for key in ["include_patterns", "exclude_patterns"] {
         let text = mcp.call_err("get_tree", json!({key: vec!["*"; 257]}));
@@ -832,10 +1149,21 @@ fn paths_and_glob_arguments_are_bounded_and_jailed() {
         mcp.call_ok("get_tree", json!({key: ["\u{e9}".repeat(512)]}));
     }
     // Globs only narrow: an include cannot reach an excluded folder.
-    fx.write("Cargo.toml", "[package]\n").write("target/x.rs", "fn x() {}\n");
-    let text = mcp.call_ok("get_tree", json!({"include_patterns": ["target/**"], "format": "json"}));
+    fx.write("Cargo.toml", "[package]\n")
+        .write("target/x.rs", "fn x() {}\n");
+    let text = mcp.call_ok(
+        "get_tree",
+        json!({"include_patterns": ["target/**"], "format": "json"}),
+    );
     let v: Value = serde_json::from_str(&one_spot(&text).inner).unwrap();
-    assert!(v["entries"].as_array().unwrap().iter().all(|e| !e["path"].as_str().unwrap().starts_with("target")), "{v}");
+    assert!(
+        v["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| !e["path"].as_str().unwrap().starts_with("target")),
+        "{v}"
+    );
 }
 
 #[cfg(unix)]
@@ -851,7 +1179,11 @@ fn paths_symlink_escape_reads_the_same_whether_the_outside_target_exists_or_not(
     let a = mcp.call_err("analyze", json!({"paths": ["dir_out/exists.txt"]}));
     let b = mcp.call_err("analyze", json!({"paths": ["dir_out/missing.txt"]}));
     assert_eq!(code_of(&a), "DPX-MCP-ROOT-VIOLATION", "{a}");
-    assert_eq!(masked(&a, "dir_out/exists.txt"), masked(&b, "dir_out/missing.txt"), "{a}\n{b}");
+    assert_eq!(
+        masked(&a, "dir_out/exists.txt"),
+        masked(&b, "dir_out/missing.txt"),
+        "{a}\n{b}"
+    );
     let c = mcp.call_err("analyze", json!({"paths": ["link_missing"]}));
     assert_eq!(code_of(&c), "DPX-MCP-ROOT-VIOLATION", "{c}");
 }
@@ -888,37 +1220,60 @@ fn selection_warnings_are_trusted_codes_and_counts_outside_the_spotlight() {
     common::symlink(&outside, fx.path("linkname_two"));
     common::symlink("linkname_loop", fx.path("linkname_loop"));
     let mut mcp = Mcp::start(&fx.root);
-    let no_paths = |text: &str| !text.contains("linkname") && !text.contains(outside.to_str().unwrap());
+    let no_paths =
+        |text: &str| !text.contains("linkname") && !text.contains(outside.to_str().unwrap());
 
     let text = mcp.call_ok("get_tree", json!({}));
     let spot = one_spot(&text);
     let trailer = &text[spot.end..];
     assert!(trailer.contains("DPX-SELECT-OUTSIDE-ROOT"), "{trailer}");
     assert!(no_paths(trailer), "{trailer}");
-    assert!(!spot.inner.contains("DPX-SELECT"), "warnings stay outside the data block");
+    assert!(
+        !spot.inner.contains("DPX-SELECT"),
+        "warnings stay outside the data block"
+    );
 
     let result = mcp.call("analyze", json!({}));
     assert_eq!(result["isError"], false);
     let texts = common::all_texts(&result);
     let first: Value = serde_json::from_str(&texts[0]).unwrap();
-    assert_eq!(first, result["structuredContent"], "warnings do not change the structured block");
-    assert!(texts.len() >= 2, "warnings are separate text blocks: {texts:?}");
+    assert_eq!(
+        first, result["structuredContent"],
+        "warnings do not change the structured block"
+    );
+    assert!(
+        texts.len() >= 2,
+        "warnings are separate text blocks: {texts:?}"
+    );
     for warning in &texts[1..] {
         assert!(warning.starts_with("DPX-"), "{warning}");
         assert!(no_paths(warning), "{warning}");
         assert!(!warning.contains("untrusted-data-"), "{warning}");
     }
-    assert!(texts[1..].iter().any(|w| w.contains("DPX-SELECT-OUTSIDE-ROOT")));
+    assert!(
+        texts[1..]
+            .iter()
+            .any(|w| w.contains("DPX-SELECT-OUTSIDE-ROOT"))
+    );
 
     let result = mcp.call("pack_context", json!({"format": "json"}));
     let texts = common::all_texts(&result);
     let pack = one_spot(&texts[0]);
     let v: Value = serde_json::from_str(&pack.inner).unwrap();
-    assert!(!pack.inner.contains("DPX-SELECT"), "no embedded warning diagnostics");
+    assert!(
+        !pack.inner.contains("DPX-SELECT"),
+        "no embedded warning diagnostics"
+    );
     assert!(v["files"].as_array().unwrap().len() >= 4);
     let trusted = texts.last().unwrap();
-    assert!(spots(trusted).is_empty(), "trusted trailer is not spotlighted: {trusted}");
-    assert!(trusted.contains("DPX-SELECT-OUTSIDE-ROOT") && no_paths(trusted), "{trusted}");
+    assert!(
+        spots(trusted).is_empty(),
+        "trusted trailer is not spotlighted: {trusted}"
+    );
+    assert!(
+        trusted.contains("DPX-SELECT-OUTSIDE-ROOT") && no_paths(trusted),
+        "{trusted}"
+    );
 
     let text = mcp.call_ok("search_project", json!({"pattern": "alpha"}));
     let spot = one_spot(&text);
@@ -941,25 +1296,51 @@ fn files_over_the_16_mib_inspection_boundary_are_withheld_with_a_trusted_notice(
     assert_eq!(result["isError"], false);
     let texts = common::all_texts(&result);
     let pack = one_spot(&texts[0]);
-    assert!(!pack.inner.contains("abcdefghij"), "uninspected content withheld");
+    assert!(
+        !pack.inner.contains("abcdefghij"),
+        "uninspected content withheld"
+    );
     let v: Value = serde_json::from_str(&pack.inner).unwrap();
-    assert!(v["files"].as_array().unwrap().iter().all(|f| f["path"] != "huge.txt"));
+    assert!(
+        v["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["path"] != "huge.txt")
+    );
     let notice = texts.last().unwrap();
-    assert!(notice.contains("DPX-MCP-PAYLOAD-TRUNCATED") && !notice.contains("huge.txt"), "{notice}");
+    assert!(
+        notice.contains("DPX-MCP-PAYLOAD-TRUNCATED") && !notice.contains("huge.txt"),
+        "{notice}"
+    );
     assert!(spots(notice).is_empty());
 
-    let text = mcp.call_ok("search_project", json!({"pattern": "needle|alpha", "context_lines": 0}));
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "needle|alpha", "context_lines": 0}),
+    );
     let spot = one_spot(&text);
-    assert!(spot.inner.contains("notes.txt:1:alpha"), "inspected files are searched");
+    assert!(
+        spot.inner.contains("notes.txt:1:alpha"),
+        "inspected files are searched"
+    );
     assert!(!spot.inner.contains("huge.txt"));
     let trailer = &text[spot.end..];
-    assert!(trailer.contains("DPX-MCP-PAYLOAD-TRUNCATED") && !trailer.contains("huge.txt"), "{trailer}");
+    assert!(
+        trailer.contains("DPX-MCP-PAYLOAD-TRUNCATED") && !trailer.contains("huge.txt"),
+        "{trailer}"
+    );
 
     let result = mcp.call("analyze", json!({}));
     assert_eq!(result["isError"], false);
     assert_eq!(result["structuredContent"]["metricsEstimated"], true);
     let texts = common::all_texts(&result);
-    assert!(texts[1..].iter().any(|t| t.contains("DPX-MCP-PAYLOAD-TRUNCATED") && !t.contains("huge.txt")), "{texts:?}");
+    assert!(
+        texts[1..]
+            .iter()
+            .any(|t| t.contains("DPX-MCP-PAYLOAD-TRUNCATED") && !t.contains("huge.txt")),
+        "{texts:?}"
+    );
 }
 
 #[test]
@@ -968,11 +1349,21 @@ fn oversized_search_output_is_truncated_with_a_hint() {
     let line = format!("match {}\n", "w".repeat(1000));
     fx.write("wide.txt", line.repeat(150));
     let mut mcp = Mcp::start(&fx.root);
-    let text = mcp.call_ok("search_project", json!({"pattern": "^match", "max_results": 150, "context_lines": 0}));
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "^match", "max_results": 150, "context_lines": 0}),
+    );
     let spot = one_spot(&text);
-    assert!(spot.inner.chars().count() <= 50_000, "{}", spot.inner.chars().count());
+    assert!(
+        spot.inner.chars().count() <= 50_000,
+        "{}",
+        spot.inner.chars().count()
+    );
     let trailer = &text[spot.end..];
-    assert!(trailer.contains("truncated") && trailer.contains("50,000"), "{trailer}");
+    assert!(
+        trailer.contains("truncated") && trailer.contains("50,000"),
+        "{trailer}"
+    );
 }
 
 #[test]
@@ -986,7 +1377,10 @@ fn analyze_top_files_bounds_and_detail_levels() {
     let result = mcp.call("analyze", json!({"top_files": 1000}));
     assert_eq!(result["isError"], false);
     let result = mcp.call("analyze", json!({}));
-    assert_eq!(result["structuredContent"]["detail"], "full", "default detail");
+    assert_eq!(
+        result["structuredContent"]["detail"], "full",
+        "default detail"
+    );
     let text = mcp.call_err("analyze", json!({"detail": "tiny"}));
     assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS");
     // compact and signatures are accepted (their transforms are built elsewhere).

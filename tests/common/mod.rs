@@ -252,10 +252,7 @@ impl Mcp {
 
     /// `tools/call`; returns the `result` object (panics on a JSON-RPC error).
     pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        let response = self.request(
-            "tools/call",
-            json!({"name": tool, "arguments": arguments}),
-        );
+        let response = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
         match response.get("result") {
             Some(result) => result.clone(),
             None => panic!("tools/call {tool} failed at the protocol level: {response}"),
@@ -355,7 +352,10 @@ pub struct Spot {
 
 pub fn is_spot_tag(tag: &str) -> bool {
     tag.strip_prefix("untrusted-data-").is_some_and(|hex| {
-        hex.len() == 24 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        hex.len() == 24
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     })
 }
 
@@ -366,7 +366,9 @@ pub fn spots(text: &str) -> Vec<Spot> {
     let mut from = 0;
     while let Some(pos) = text[from..].find("\n<untrusted-data-") {
         let open = from + pos + 1;
-        let Some(close_angle) = text[open..].find('>') else { break };
+        let Some(close_angle) = text[open..].find('>') else {
+            break;
+        };
         let tag = &text[open + 1..open + close_angle];
         if !is_spot_tag(tag) || !text[open + close_angle + 1..].starts_with('\n') {
             from = open;
@@ -391,7 +393,11 @@ pub fn spots(text: &str) -> Vec<Spot> {
 /// The single spotlight block of a text (panics unless exactly one).
 pub fn one_spot(text: &str) -> Spot {
     let found = spots(text);
-    assert_eq!(found.len(), 1, "expected exactly one spotlight block in: {text}");
+    assert_eq!(
+        found.len(),
+        1,
+        "expected exactly one spotlight block in: {text}"
+    );
     found.into_iter().next().unwrap()
 }
 
@@ -400,13 +406,16 @@ pub fn read_whole_pack(mcp: &mut Mcp, pack_id: &str) -> (String, usize) {
     let mut document = String::new();
     let mut start = 1u64;
     let mut calls = 0;
+    let re = regex::Regex::new(r"^\[Showing lines (\d+)-(\d+) of (\d+)\. (.*)\]$").unwrap();
     loop {
         calls += 1;
         assert!(calls < 10_000, "read_pack never reached the end");
-        let text = mcp.call_ok("read_pack", json!({"pack_id": pack_id, "start_line": start}));
+        let text = mcp.call_ok(
+            "read_pack",
+            json!({"pack_id": pack_id, "start_line": start}),
+        );
         let spot = one_spot(&text);
         let trailer = text[spot.end..].trim();
-        let re = regex::Regex::new(r"^\[Showing lines (\d+)-(\d+) of (\d+)\. (.*)\]$").unwrap();
         let caps = re
             .captures(trailer)
             .unwrap_or_else(|| panic!("no [Showing lines ...] trailer in: {trailer:?}"));
@@ -426,7 +435,10 @@ pub fn read_whole_pack(mcp: &mut Mcp, pack_id: &str) -> (String, usize) {
             break;
         }
         let next = format!("start_line={}", b + 1);
-        assert!(caps[4].contains(&next), "trailer names the next range: {trailer}");
+        assert!(
+            caps[4].contains(&next),
+            "trailer names the next range: {trailer}"
+        );
         start = b + 1;
     }
     (document, calls)
@@ -461,7 +473,10 @@ pub fn parse_xml(doc: &str) -> Vec<XmlElem> {
             || ('\u{20}'..='\u{D7FF}').contains(&ch)
             || ('\u{E000}'..='\u{FFFD}').contains(&ch)
             || ch >= '\u{10000}';
-        assert!(legal, "character {ch:?} at byte {i} is not legal in XML 1.0");
+        assert!(
+            legal,
+            "character {ch:?} at byte {i} is not legal in XML 1.0"
+        );
     }
     let mut reader = quick_xml::Reader::from_str(doc);
     reader.config_mut().check_end_names = true;
@@ -481,14 +496,20 @@ pub fn parse_xml(doc: &str) -> Vec<XmlElem> {
                 .normalized_value(XmlVersion::Implicit1_0)
                 .unwrap_or_else(|err| panic!("bad attribute value: {err}"))
                 .into_owned();
-            assert!(elem.attrs.insert(key.clone(), value).is_none(), "duplicate attribute {key}");
+            assert!(
+                elem.attrs.insert(key.clone(), value).is_none(),
+                "duplicate attribute {key}"
+            );
         }
         elem
     };
     loop {
-        let event = reader
-            .read_event()
-            .unwrap_or_else(|err| panic!("XML parse error at {}: {err}\n{doc}", reader.buffer_position()));
+        let event = reader.read_event().unwrap_or_else(|err| {
+            panic!(
+                "XML parse error at {}: {err}\n{doc}",
+                reader.buffer_position()
+            )
+        });
         match event {
             Event::Start(e) => {
                 if stack.is_empty() {
@@ -510,7 +531,10 @@ pub fn parse_xml(doc: &str) -> Vec<XmlElem> {
                 let text = t.xml10_content().into_owned();
                 match stack.last() {
                     Some(&i) => out[i].text.push_str(&text),
-                    None => assert!(text.trim().is_empty(), "text outside the root element: {text:?}"),
+                    None => assert!(
+                        text.trim().is_empty(),
+                        "text outside the root element: {text:?}"
+                    ),
                 }
             }
             Event::CData(c) => {
@@ -519,7 +543,10 @@ pub fn parse_xml(doc: &str) -> Vec<XmlElem> {
                 out[i].text.push_str(&text);
             }
             Event::GeneralRef(r) => {
-                let ch = match r.resolve_char_ref().unwrap_or_else(|err| panic!("bad char ref: {err}")) {
+                let ch = match r
+                    .resolve_char_ref()
+                    .unwrap_or_else(|err| panic!("bad char ref: {err}"))
+                {
                     Some(ch) => ch.to_string(),
                     None => match &*r {
                         "lt" => "<".into(),
@@ -538,7 +565,10 @@ pub fn parse_xml(doc: &str) -> Vec<XmlElem> {
             Event::DocType(_) => panic!("unexpected DOCTYPE"),
         }
     }
-    assert!(stack.is_empty(), "unclosed elements at the end of the document");
+    assert!(
+        stack.is_empty(),
+        "unclosed elements at the end of the document"
+    );
     assert_eq!(roots, 1, "exactly one root element");
     out
 }
@@ -577,7 +607,9 @@ pub fn markdown_headings(doc: &str) -> Vec<(u32, String)> {
     let mut current: Option<(u32, String)> = None;
     for event in pulldown_cmark::Parser::new(doc) {
         match event {
-            Event::Start(Tag::Heading { level, .. }) => current = Some((level as u32, String::new())),
+            Event::Start(Tag::Heading { level, .. }) => {
+                current = Some((level as u32, String::new()))
+            }
             Event::Text(t) | Event::Code(t) if current.is_some() => {
                 current.as_mut().unwrap().1.push_str(&t)
             }
