@@ -1601,3 +1601,32 @@ fn distinct_non_utf8_names_are_not_merged() {
     let pack = ok_stdout(&fx.root, &["pack", ".", "--format", "json"]);
     assert!(pack.contains("one\\n") && pack.contains("two\\n"), "{pack}");
 }
+
+#[test]
+fn paths_narrow_the_selection_and_stay_inside_the_root() {
+    let fx = Fixture::new();
+    fx.write("src/a.rs", "a\n")
+        .write("src/sub/b.rs", "b\n")
+        .write("docs/c.md", "c\n");
+    std::fs::create_dir_all(fx.base().join("sibling")).unwrap();
+    assert_eq!(
+        tree_paths(&fx.root, &["--paths", "src/sub"]),
+        set(&["src", "src/sub", "src/sub/b.rs"])
+    );
+    let paths = tree_paths(&fx.root, &["--paths", "src/a.rs", "--paths", "docs"]);
+    assert!(
+        paths.contains("src/a.rs")
+            && paths.contains("docs/c.md")
+            && !paths.contains("src/sub/b.rs"),
+        "{paths:?}"
+    );
+    for bad in ["../sibling", "/etc", "src/../../sibling"] {
+        let (code, out, err) = run(&fx.root, &["tree", ".", "--paths", bad]);
+        assert_ne!(code, 0, "{bad}");
+        assert!(out.is_empty());
+        assert!(err.contains("DPX-MCP-ROOT-VIOLATION"), "{bad}: {err}");
+    }
+    let (code, _, err) = run(&fx.root, &["pack", ".", "--paths", "missing"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("missing"), "{err}");
+}

@@ -1391,3 +1391,54 @@ fn analyze_top_files_bounds_and_detail_levels() {
         }
     }
 }
+
+#[test]
+fn blank_lines_are_ignored_and_ids_are_echoed() {
+    let fx = small_project();
+    let mut mcp = Mcp::start(&fx.root);
+    mcp.send_line("");
+    mcp.send_line("   ");
+    mcp.send(&json!({"jsonrpc": "2.0", "id": "str-id", "method": "tools/list"}));
+    let reply = mcp.recv();
+    assert_eq!(reply["id"], "str-id", "blank lines get no reply: {reply}");
+    assert_eq!(reply["result"]["tools"].as_array().unwrap().len(), 7);
+}
+
+#[test]
+fn pipelined_requests_all_get_answers() {
+    let fx = small_project();
+    let mut mcp = Mcp::start(&fx.root);
+    let calls = [
+        json!({"name": "pack_context", "arguments": {}}),
+        json!({"name": "list_projects", "arguments": {}}),
+        json!({"name": "search_project", "arguments": {"pattern": "beta"}}),
+        json!({"name": "get_file", "arguments": {"path": "notes.txt"}}),
+    ];
+    for (i, params) in calls.iter().enumerate() {
+        mcp.send(
+            &json!({"jsonrpc": "2.0", "id": 100 + i, "method": "tools/call", "params": params}),
+        );
+    }
+    let mut ids = std::collections::BTreeSet::new();
+    while ids.len() < calls.len() {
+        let reply = mcp.recv();
+        assert_eq!(reply["result"]["isError"], false, "{reply}");
+        ids.insert(reply["id"].as_i64().unwrap());
+    }
+    assert_eq!(ids.into_iter().collect::<Vec<_>>(), [100, 101, 102, 103]);
+}
+
+#[test]
+fn an_oversized_line_gets_a_parse_error_and_the_server_keeps_serving() {
+    let fx = small_project();
+    let mut mcp = Mcp::start(&fx.root);
+    let huge = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{{\"x\":\"{}\"}}}}",
+        "a".repeat(17 * 1024 * 1024)
+    );
+    mcp.send_line(&huge);
+    let reply = mcp.recv();
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    assert_eq!(reply["id"], Value::Null);
+    assert_eq!(tools(&mut mcp).len(), 7);
+}
