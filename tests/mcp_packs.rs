@@ -61,6 +61,10 @@ fn large_project() -> Fixture {
             );
         }
     }
+    // Line endings, a missing final newline and multi-byte characters must survive too.
+    fx.write("edge/crlf.txt", "first\r\nsecond\r\n")
+        .write("edge/no_final_newline.txt", "no newline at the end")
+        .write("edge/unicode.md", "é✓ 😀 ``` fence\n\u{2028} sep\n");
     fx
 }
 
