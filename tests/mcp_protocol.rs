@@ -1442,3 +1442,79 @@ fn an_oversized_line_gets_a_parse_error_and_the_server_keeps_serving() {
     assert_eq!(reply["id"], Value::Null);
     assert_eq!(tools(&mut mcp).len(), 7);
 }
+
+#[test]
+fn profiles_over_mcp_local_portable_and_jailed() {
+    let fx = small_project();
+    let config = fx.base().join("config");
+    let config_str = config.to_str().unwrap().to_string();
+    let saved = Command::new(common::bin())
+        .args(["profile", "save", ".", "--extensions", "md"])
+        .current_dir(&fx.root)
+        .env("DEVPROJEX_CONFIG_DIR", &config)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        saved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&saved.stderr)
+    );
+    fx.write(
+        "team/profile.json",
+        r#"{"schemaVersion":1,"kind":"devprojex-profile","selection":{"extensions":["txt"]}}"#,
+    )
+    .write(
+        "team/bad.json",
+        r#"{"schemaVersion":1,"kind":"devprojex-profile","selection":{"bogusKey":1}}"#,
+    );
+    common::write_file(
+        &fx.base().join("outside.json"),
+        r#"{"schemaVersion":1,"kind":"devprojex-profile","selection":{}}"#,
+    );
+    let mut mcp = Mcp::start_with(
+        &["--root", &fx.root_str()],
+        &[("DEVPROJEX_CONFIG_DIR", &config_str)],
+    );
+    let result = mcp.call("list_projects", json!({}));
+    let profiles = result["structuredContent"]["projects"][0]["profiles"].clone();
+    assert!(
+        profiles.as_array().unwrap().contains(&json!("local")),
+        "{profiles}"
+    );
+
+    let result = mcp.call("analyze", json!({"profile": "local"}));
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(result["structuredContent"]["files"], 1, "only README.md");
+    let text = mcp.call_ok(
+        "pack_context",
+        json!({"profile": "team/profile.json", "view": "content", "format": "json"}),
+    );
+    let v: Value = serde_json::from_str(&one_spot(&text).inner).unwrap();
+    let paths: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["notes.txt"]);
+
+    let text = mcp.call_err("analyze", json!({"profile": "team/bad.json"}));
+    assert!(
+        text.starts_with("DPX-") && text.contains("bogusKey"),
+        "{text}"
+    );
+    for outside in [
+        "../outside.json",
+        fx.base().join("outside.json").to_str().unwrap(),
+    ] {
+        let text = mcp.call_err("pack_context", json!({"profile": outside}));
+        assert_eq!(
+            code_of(&text),
+            "DPX-MCP-ROOT-VIOLATION",
+            "{outside}: {text}"
+        );
+    }
+    let text = mcp.call_err("analyze", json!({"profile": "no/such/profile.json"}));
+    assert!(text.starts_with("DPX-MCP-"), "{text}");
+}
