@@ -631,3 +631,64 @@ fn read_pack_cuts_a_range_at_50000_characters_and_continues_exactly() {
         "reassembled document differs"
     );
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn stale_session_directories_are_scavenged_but_live_ones_are_kept() {
+    use std::time::SystemTime;
+    let fx = small_project();
+    let packs = fx.base().join("packs");
+    let packs_str = packs.to_str().unwrap().to_string();
+    let day_ago = SystemTime::now() - Duration::from_secs(25 * 60 * 60);
+    let age = |dir: &Path| {
+        std::fs::File::open(dir)
+            .unwrap()
+            .set_modified(day_ago)
+            .unwrap();
+    };
+    // A PID above the Linux maximum (2^22) is never alive.
+    let dead_pid = "4194305";
+    let stale = packs.join("session-4194305-stale");
+    let fresh = packs.join("session-4194305-fresh");
+    let foreign = packs.join("not-a-session");
+    for dir in [&stale, &fresh, &foreign] {
+        common::write_file(&dir.join("owner.pid"), dead_pid);
+        common::write_file(&dir.join("pack_x.pack"), "old pack\n");
+    }
+    age(&stale);
+    age(&foreign);
+
+    // A live server whose directory is old must not lose it to a second server's scavenger.
+    let mut live = Mcp::start_with(
+        &["--root", &fx.root_str()],
+        &[("DEVPROJEX_PACK_DIR", &packs_str)],
+    );
+    let live_dir = session_dirs(&packs)
+        .into_iter()
+        .find(|d| {
+            std::fs::read_to_string(d.join("owner.pid"))
+                .ok()
+                .as_deref()
+                .map(str::trim)
+                == Some(live.child.id().to_string().as_str())
+        })
+        .expect("the live server's session directory");
+    age(&live_dir);
+
+    let mut second = Mcp::start_with(
+        &["--root", &fx.root_str()],
+        &[("DEVPROJEX_PACK_DIR", &packs_str)],
+    );
+    second.call_ok("list_projects", json!({}));
+    assert!(
+        !stale.exists(),
+        "a stale session directory of a dead owner is removed"
+    );
+    assert!(fresh.exists(), "a recent directory is kept");
+    assert!(foreign.exists(), "only session directories are touched");
+    assert!(
+        live_dir.exists(),
+        "a live server's directory is never touched"
+    );
+    live.call_ok("list_projects", json!({}));
+}
