@@ -692,3 +692,65 @@ fn stale_session_directories_are_scavenged_but_live_ones_are_kept() {
     );
     live.call_ok("list_projects", json!({}));
 }
+
+#[test]
+fn a_cancelled_pack_leaves_no_partial_file_in_the_store() {
+    let fx = large_project();
+    let packs = fx.base().join("packs");
+    let packs_str = packs.to_str().unwrap().to_string();
+    let mut mcp = Mcp::start_with(
+        &["--root", &fx.root_str()],
+        &[("DEVPROJEX_PACK_DIR", &packs_str)],
+    );
+    let dirs = session_dirs(&packs);
+    assert_eq!(dirs.len(), 1);
+    let session = dirs[0].clone();
+    mcp.send(&json!({"jsonrpc": "2.0", "id": 900, "method": "tools/call",
+        "params": {"name": "pack_context", "arguments": {"format": "json"}}}));
+    mcp.notify(
+        "notifications/cancelled",
+        json!({"requestId": 900, "reason": "test"}),
+    );
+    // The server keeps serving other requests.
+    let listed = mcp.request(
+        "tools/call",
+        json!({"name": "list_projects", "arguments": {}}),
+    );
+    let mut answered_900 = listed["id"] == json!(900);
+    assert!(listed["result"]["isError"] == false || answered_900);
+    // Wait (guarded) until no temporary file is left in the session directory.
+    let is_temp =
+        |name: &str| name != "owner.pid" && !(name.starts_with("pack_") && name.ends_with(".pack"));
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let names: Vec<String> = std::fs::read_dir(&session)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        if !names.iter().any(|n| is_temp(n)) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "partial files left: {names:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    while let Some(message) = mcp.recv_within(Duration::from_millis(300)) {
+        answered_900 |= message["id"] == json!(900);
+    }
+    let stored = std::fs::read_dir(&session)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".pack")
+        })
+        .count();
+    assert!(
+        stored == 0 || answered_900,
+        "a cancelled pack left {stored} stored file(s)"
+    );
+}
