@@ -296,6 +296,18 @@ fn read_pack_ranges_and_errors() {
             .trim()
             .starts_with(&format!("[Showing lines 1-1000 of {total}. Next:"))
     );
+    // An end past the last line is capped at the end.
+    let text = mcp.call_ok(
+        "read_pack",
+        json!({"pack_id": id, "start_line": total - 1, "end_line": total + 50}),
+    );
+    assert!(
+        text.contains(&format!(
+            "[Showing lines {}-{total} of {total}. End of content.]",
+            total - 1
+        )),
+        "{text}"
+    );
     // The last line.
     let text = mcp.call_ok("read_pack", json!({"pack_id": id, "start_line": total}));
     assert!(

@@ -1518,3 +1518,64 @@ fn profiles_over_mcp_local_portable_and_jailed() {
     let text = mcp.call_err("analyze", json!({"profile": "no/such/profile.json"}));
     assert!(text.starts_with("DPX-MCP-"), "{text}");
 }
+
+#[test]
+fn max_file_bytes_over_mcp_keeps_files_at_the_limit_and_is_not_a_get_file_argument() {
+    let fx = Fixture::new();
+    fx.write("four.txt", "1234")
+        .write("five.txt", "12345")
+        .write("six.txt", "123456");
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok("get_tree", json!({"max_file_bytes": 5, "format": "json"}));
+    let v: Value = serde_json::from_str(&one_spot(&text).inner).unwrap();
+    let paths: Vec<&str> = v["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["five.txt", "four.txt"]);
+    let result = mcp.call("analyze", json!({"max_file_bytes": "5"}));
+    assert_eq!(result["structuredContent"]["files"], 2);
+    let text = mcp.call_ok(
+        "pack_context",
+        json!({"max_file_bytes": 5, "format": "json", "view": "content"}),
+    );
+    let v: Value = serde_json::from_str(&one_spot(&text).inner).unwrap();
+    assert_eq!(v["files"].as_array().unwrap().len(), 2);
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "12", "max_file_bytes": 5, "context_lines": 0}),
+    );
+    assert!(!text.contains("six.txt"), "{text}");
+    let text = mcp.call_err("get_tree", json!({"max_file_bytes": 0}));
+    assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{text}");
+    let text = mcp.call_err("get_file", json!({"path": "six.txt", "max_file_bytes": 5}));
+    assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{text}");
+}
+
+#[test]
+fn a_slow_pack_does_not_block_list_projects() {
+    let fx = Fixture::new();
+    for i in 0..2500 {
+        fx.write(
+            &format!("d{:02}/file_{i:04}.txt", i / 100),
+            format!("content {i}\n"),
+        );
+    }
+    let mut mcp = Mcp::start(&fx.root);
+    mcp.send(&json!({"jsonrpc": "2.0", "id": 501, "method": "tools/call",
+        "params": {"name": "pack_context", "arguments": {"format": "json"}}}));
+    mcp.send(&json!({"jsonrpc": "2.0", "id": 502, "method": "tools/call",
+        "params": {"name": "list_projects", "arguments": {}}}));
+    let first = mcp.recv();
+    assert_eq!(
+        first["id"],
+        502,
+        "list_projects answered first: {}",
+        &first.to_string()[..200.min(first.to_string().len())]
+    );
+    let second = mcp.recv();
+    assert_eq!(second["id"], 501);
+    assert_eq!(second["result"]["isError"], false);
+}
