@@ -1666,3 +1666,27 @@ fn pack_quiet_writes_nothing_to_stderr() {
     );
     assert!(std::fs::read_to_string(&target).unwrap().contains("small"));
 }
+
+#[test]
+fn no_progress_output_when_stderr_is_not_a_terminal() {
+    let fx = Fixture::new();
+    for i in 0..1500 {
+        fx.write(
+            &format!("d{:02}/f{i:04}.txt", i / 100),
+            format!("line {i}\n"),
+        );
+    }
+    for args in [
+        &["pack", "."][..],
+        &["analyze", "."][..],
+        &["tree", "."][..],
+    ] {
+        let (code, out, err) = run(&fx.root, args);
+        assert_eq!(code, 0);
+        assert!(!out.is_empty());
+        assert!(
+            err.is_empty(),
+            "{args:?}: stderr is a pipe, so no progress: {err:?}"
+        );
+    }
+}
