@@ -1579,3 +1579,59 @@ fn a_slow_pack_does_not_block_list_projects() {
     assert_eq!(second["id"], 501);
     assert_eq!(second["result"]["isError"], false);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_file_swapped_for_an_outside_symlink_during_reads_never_leaks() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let fx = small_project();
+    let outside = fx.base().join("outside");
+    common::write_file(&outside.join("secret.txt"), "SWAPPED-OUTSIDE-SECRET\n");
+    fx.write("swap.txt", "inside content\n");
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let stop = Arc::clone(&stop);
+        let root = fx.root.clone();
+        let target = outside.join("secret.txt");
+        std::thread::spawn(move || {
+            let mut flips = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let link_tmp = root.join(".swap-link");
+                let _ = std::fs::remove_file(&link_tmp);
+                std::os::unix::fs::symlink(&target, &link_tmp).unwrap();
+                std::fs::rename(&link_tmp, root.join("swap.txt")).unwrap();
+                let file_tmp = root.join(".swap-file");
+                std::fs::write(&file_tmp, "inside content\n").unwrap();
+                std::fs::rename(&file_tmp, root.join("swap.txt")).unwrap();
+                flips += 1;
+            }
+            flips
+        })
+    };
+    let mut mcp = Mcp::start(&fx.root);
+    let mut inside_reads = 0;
+    for i in 0..300 {
+        let (tool, args) = if i % 3 == 2 {
+            (
+                "pack_context",
+                json!({"include_patterns": ["swap.txt"], "format": "json"}),
+            )
+        } else {
+            ("get_file", json!({"path": "swap.txt"}))
+        };
+        let result = mcp.call(tool, args);
+        let all = common::all_texts(&result).join("\n");
+        assert!(
+            !all.contains("SWAPPED-OUTSIDE-SECRET"),
+            "{tool} read through the swapped link: {all}"
+        );
+        if result["isError"] == false && all.contains("inside content") {
+            inside_reads += 1;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let flips = swapper.join().unwrap();
+    assert!(flips > 10, "the swapper ran ({flips} flips)");
+    assert!(inside_reads > 0, "some reads saw the regular file");
+}
