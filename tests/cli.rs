@@ -1048,6 +1048,13 @@ fn search_prints_grep_style_lines() {
         let (code, _, _) = run(&fx.root, &["search", "match", ".", "--max-results", bad]);
         assert_eq!(code, 2, "--max-results {bad}");
     }
+    let long = "a".repeat(4097);
+    let (code, _, err) = run(&fx.root, &["search", &long, "."]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("4096") || err.contains("4,096"), "{err}");
+    let (code, _, err) = run(&fx.root, &["search", "(a{1000}){1000}", "."]);
+    assert_ne!(code, 0);
+    assert!(err.contains("DPX-MCP-INVALID-PATTERN"), "{err}");
     let (code, _, err) = run(&fx.root, &["search", "(unclosed", "."]);
     assert_ne!(code, 0);
     assert!(

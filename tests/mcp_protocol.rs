@@ -1635,3 +1635,23 @@ fn a_file_swapped_for_an_outside_symlink_during_reads_never_leaks() {
     assert!(flips > 10, "the swapper ran ({flips} flips)");
     assert!(inside_reads > 0, "some reads saw the regular file");
 }
+
+#[test]
+fn oversized_compiled_regex_is_an_invalid_pattern_not_a_hang() {
+    let fx = small_project();
+    let mut mcp = Mcp::start(&fx.root);
+    let started = Instant::now();
+    let text = mcp.call_err("search_project", json!({"pattern": "(a{1000}){1000}"}));
+    assert_eq!(code_of(&text), "DPX-MCP-INVALID-PATTERN", "{text}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let text = mcp.call_err("search_project", json!({"pattern": "\u{e9}".repeat(4097)}));
+    assert_eq!(
+        code_of(&text),
+        "DPX-MCP-INVALID-PATTERN",
+        "counted in scalar values: {text}"
+    );
+}
