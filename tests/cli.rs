@@ -1697,3 +1697,45 @@ fn no_progress_output_when_stderr_is_not_a_terminal() {
         );
     }
 }
+
+#[test]
+fn smart_ignore_is_scoped_by_ecosystem_markers() {
+    // (marker file or "" for none, folder, hidden?)
+    let cases: &[(&str, &str, bool)] = &[
+        ("pyproject.toml", "__pycache__", true),
+        ("requirements.txt", ".venv", true),
+        ("tox.ini", ".tox", true),
+        ("setup.py", ".mypy_cache", true),
+        ("go.mod", "vendor", true),
+        ("composer.json", "vendor", true),
+        ("", "vendor", false),
+        ("app.csproj", "bin", true),
+        ("app.csproj", "obj", true),
+        ("", "bin", false),
+        ("package.json", "dist", true),
+        ("package.json", ".next", true),
+        ("package.json", "coverage", true),
+        ("", "dist", false),
+        ("pom.xml", "target", true),
+        ("build.gradle", "build", true),
+        ("", "build", false),
+        ("Package.swift", ".build", true),
+        ("Podfile", "Pods", true),
+        ("pubspec.yaml", ".dart_tool", true),
+    ];
+    for (marker, folder, hidden) in cases {
+        let fx = Fixture::new();
+        fx.write(&format!("{folder}/inner/file.txt"), "x")
+            .write("keep.txt", "y");
+        if !marker.is_empty() {
+            fx.write(marker, "");
+        }
+        let paths = tree_paths(&fx.root, &[]);
+        assert!(paths.contains("keep.txt"));
+        let shown = paths.contains(&format!("{folder}/inner/file.txt"));
+        assert_eq!(
+            !shown, *hidden,
+            "marker {marker:?}, folder {folder:?}: {paths:?}"
+        );
+    }
+}
