@@ -70,7 +70,11 @@ async fn session() {
         .env("DEVPROJEX_PACK_DIR", &packs)
         .env_remove("DEVPROJEX_ROOT")
         .env_remove("CLAUDE_PROJECT_DIR");
-    let transport = TokioChildProcess::new(command).expect("spawn devprojex mcp");
+    // The startup diagnostic line goes to stderr; keep test output quiet.
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn devprojex mcp");
     let client = ().serve(transport).await.expect("initialize");
 
     let info = client
