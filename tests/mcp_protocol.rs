@@ -1655,3 +1655,168 @@ fn oversized_compiled_regex_is_an_invalid_pattern_not_a_hang() {
         "counted in scalar values: {text}"
     );
 }
+
+#[test]
+fn input_schemas_match_the_spec_parameter_table() {
+    let fx = small_project();
+    let mut mcp = Mcp::start(&fx.root);
+    let listed = tools(&mut mcp);
+    let expected: [(&str, &[&str], &[&str]); 7] = [
+        ("list_projects", &[], &[]),
+        (
+            "get_tree",
+            &[
+                "project",
+                "branch",
+                "include_patterns",
+                "exclude_patterns",
+                "tracked_only",
+                "git_scope",
+                "max_file_bytes",
+                "max_depth",
+                "format",
+            ],
+            &[],
+        ),
+        (
+            "analyze",
+            &[
+                "project",
+                "branch",
+                "paths",
+                "include_patterns",
+                "exclude_patterns",
+                "profile",
+                "detail",
+                "tracked_only",
+                "git_scope",
+                "top_files",
+                "max_file_bytes",
+            ],
+            &[],
+        ),
+        (
+            "pack_context",
+            &[
+                "project",
+                "branch",
+                "paths",
+                "include_patterns",
+                "exclude_patterns",
+                "profile",
+                "detail",
+                "tracked_only",
+                "git_scope",
+                "max_tokens",
+                "max_file_bytes",
+                "view",
+                "format",
+            ],
+            &[],
+        ),
+        (
+            "read_pack",
+            &["pack_id", "start_line", "end_line"],
+            &["pack_id"],
+        ),
+        (
+            "search_project",
+            &[
+                "project",
+                "branch",
+                "pattern",
+                "include_patterns",
+                "exclude_patterns",
+                "tracked_only",
+                "git_scope",
+                "max_file_bytes",
+                "context_lines",
+                "ignore_case",
+                "max_results",
+            ],
+            &["pattern"],
+        ),
+        (
+            "get_file",
+            &["project", "branch", "path", "start_line", "end_line"],
+            &["path"],
+        ),
+    ];
+    for (tool, (name, params, required)) in listed.iter().zip(expected) {
+        assert_eq!(tool["name"], name);
+        let schema = &tool["inputSchema"];
+        let mut keys: Vec<&str> = schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort_unstable();
+        let mut want = params.to_vec();
+        want.sort_unstable();
+        assert_eq!(keys, want, "{name} parameters");
+        let mut req: Vec<&str> = schema["required"]
+            .as_array()
+            .map(|r| r.iter().map(|v| v.as_str().unwrap()).collect())
+            .unwrap_or_default();
+        req.sort_unstable();
+        assert_eq!(req, required, "{name} required");
+        assert_eq!(schema["additionalProperties"], false, "{name}");
+        // No redaction controls in any schema.
+        assert!(
+            !keys
+                .iter()
+                .any(|k| k.contains("redact") || k.contains("private")),
+            "{name}"
+        );
+    }
+    let prop = |tool: &str, p: &str| {
+        listed.iter().find(|t| t["name"] == tool).unwrap()["inputSchema"]["properties"][p].clone()
+    };
+    assert_eq!(
+        prop("get_tree", "format")["enum"],
+        json!(["markdown", "text", "json", "xml"])
+    );
+    assert_eq!(
+        prop("pack_context", "view")["enum"],
+        json!(["tree-content", "content", "tree"])
+    );
+    assert_eq!(
+        prop("pack_context", "detail")["enum"],
+        json!(["full", "compact", "signatures"])
+    );
+    assert_eq!(prop("search_project", "max_results")["maximum"], 200);
+    assert_eq!(prop("analyze", "top_files")["minimum"], 1);
+    assert_eq!(prop("analyze", "top_files")["maximum"], 1000);
+    assert_eq!(prop("pack_context", "max_tokens")["minimum"], 1);
+    assert_eq!(prop("search_project", "pattern")["maxLength"], 4096);
+    assert_eq!(prop("get_tree", "include_patterns")["maxItems"], 256);
+    assert_eq!(
+        prop("get_tree", "include_patterns")["items"]["maxLength"],
+        512
+    );
+    assert_eq!(prop("analyze", "paths")["maxItems"], 256);
+}
+
+#[test]
+fn startup_line_on_stderr_names_the_roots_and_modes() {
+    let fx = small_project();
+    let mut mcp = Mcp::start_with(
+        &[
+            "--root",
+            &fx.root_str(),
+            "--hide-private-data",
+            "--git-mode",
+            "none",
+        ],
+        &[],
+    );
+    mcp.call_ok("list_projects", json!({}));
+    let status = mcp.close_and_wait(Duration::from_secs(5)).expect("exit");
+    assert!(status.success());
+    let err = mcp.stderr();
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "one startup line: {err}");
+    assert!(lines[0].contains(&fx.root_str()), "{err}");
+    assert!(lines[0].contains("none"), "names the git mode: {err}");
+}
