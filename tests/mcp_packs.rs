@@ -766,3 +766,60 @@ fn a_cancelled_pack_leaves_no_partial_file_in_the_store() {
         "a cancelled pack left {stored} stored file(s)"
     );
 }
+
+#[test]
+fn inline_responses_never_exceed_50000_characters_around_the_boundary() {
+    let fx = Fixture::new();
+    fx.write("a.txt", "\n");
+    let base = cli_pack(&fx.root, &[]).chars().count() - 1;
+    let mut mcp = Mcp::start(&fx.root);
+    let mut saw_inline = false;
+    let mut saw_stored = false;
+    // Every line stays under 50,000 characters (see the long-line bug test above).
+    for target in [
+        48_000usize,
+        49_700,
+        49_800,
+        49_900,
+        49_950,
+        49_999,
+        50_000,
+        50_001,
+        50_050,
+    ] {
+        let n = target - base;
+        fx.write("a.txt", format!("{}\n", "x".repeat(n - 1)));
+        let cli = cli_pack(&fx.root, &[]);
+        assert_eq!(cli.chars().count(), target, "fixture sizing");
+        let result = mcp.call("pack_context", json!({}));
+        assert_eq!(result["isError"], false);
+        let texts = all_texts(&result);
+        let total: usize = texts.iter().map(|t| t.chars().count()).sum();
+        assert!(
+            total <= 50_000,
+            "document of {target} characters: response of {total}"
+        );
+        match stored_pack_id(&texts[0]) {
+            Some((id, chars)) => {
+                saw_stored = true;
+                assert_eq!(chars as usize, target);
+                let doc = read_whole_pack(&mut mcp, &id).0;
+                assert!(
+                    doc == cli,
+                    "target {target}: read back {} bytes, CLI {}",
+                    doc.len(),
+                    cli.len()
+                );
+            }
+            None => {
+                saw_inline = true;
+                assert_eq!(
+                    one_spot(&texts[0]).inner,
+                    cli,
+                    "inline means the whole document"
+                );
+            }
+        }
+    }
+    assert!(saw_inline && saw_stored);
+}
