@@ -1820,3 +1820,78 @@ fn startup_line_on_stderr_names_the_roots_and_modes() {
     assert!(lines[0].contains(&fx.root_str()), "{err}");
     assert!(lines[0].contains("none"), "names the git mode: {err}");
 }
+
+/// A small JSON Schema check: `type`, `required`, `properties`, `items`, `enum`.
+fn check_schema(value: &Value, schema: &Value, at: &str) {
+    if let Some(kind) = schema.get("type") {
+        let kinds: Vec<&str> = match kind {
+            Value::String(k) => vec![k.as_str()],
+            Value::Array(ks) => ks.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        let ok = kinds.iter().any(|k| match *k {
+            "object" => value.is_object(),
+            "array" => value.is_array(),
+            "string" => value.is_string(),
+            "integer" => value.is_i64() || value.is_u64(),
+            "number" => value.is_number(),
+            "boolean" => value.is_boolean(),
+            "null" => value.is_null(),
+            _ => true,
+        });
+        assert!(ok, "{at}: {value} is not of type {kind}");
+    }
+    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+        assert!(options.contains(value), "{at}: {value} not in {options:?}");
+    }
+    if let Some(required) = schema.get("required").and_then(Value::as_array) {
+        for key in required {
+            let key = key.as_str().unwrap();
+            assert!(
+                value.get(key).is_some(),
+                "{at}: required '{key}' missing in {value}"
+            );
+        }
+    }
+    if let (Some(props), Some(object)) = (
+        schema.get("properties").and_then(Value::as_object),
+        value.as_object(),
+    ) {
+        for (key, sub) in props {
+            if let Some(v) = object.get(key) {
+                check_schema(v, sub, &format!("{at}.{key}"));
+            }
+        }
+        if schema.get("additionalProperties") == Some(&json!(false)) {
+            for key in object.keys() {
+                assert!(
+                    props.contains_key(key),
+                    "{at}: '{key}' is not in the output schema"
+                );
+            }
+        }
+    }
+    if let (Some(items), Some(array)) = (schema.get("items"), value.as_array()) {
+        for (i, v) in array.iter().enumerate() {
+            check_schema(v, items, &format!("{at}[{i}]"));
+        }
+    }
+}
+
+#[test]
+fn structured_content_conforms_to_the_declared_output_schema() {
+    let fx = small_project();
+    fx.write("blob.bin", b"\0\x01");
+    let mut mcp = Mcp::start(&fx.root);
+    let listed = tools(&mut mcp);
+    for (tool, args) in [
+        ("list_projects", json!({})),
+        ("analyze", json!({"top_files": 2})),
+    ] {
+        let schema = listed.iter().find(|t| t["name"] == tool).unwrap()["outputSchema"].clone();
+        assert_eq!(schema["type"], "object", "{tool}");
+        let result = mcp.call(tool, args);
+        assert_eq!(result["isError"], false);
+        check_schema(&result["structuredContent"], &schema, tool);
+    }
+}
