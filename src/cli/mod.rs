@@ -216,7 +216,7 @@ pub struct TreeArgs {
     /// Show entries down to this depth (top-level entries are depth 1).
     #[arg(long = "max-depth", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_depth: Option<u64>,
-    /// Stop after this many entry lines (markdown/text end with a truncation trailer; json/xml fail).
+    /// At most this many document lines (markdown/text end with a truncation trailer; json/xml fail).
     #[arg(long = "max-lines", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_lines: Option<u64>,
 }

@@ -53,8 +53,14 @@ impl DevprojexServer {
     }
 }
 
+/// Tool errors carry `DPX-MCP-*` (or `DPX-GIT-*`) codes; a bad profile is a bad argument here.
 fn error_result(err: &DpxError) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(err.to_string())])
+    let code = if err.code == codes::INVALID_PROFILE {
+        codes::INVALID_ARGUMENTS
+    } else {
+        err.code
+    };
+    CallToolResult::error(vec![ContentBlock::text(format!("{code}: {}", err.message))])
 }
 
 fn text_result(blocks: Vec<String>) -> CallToolResult {

@@ -36,9 +36,9 @@ impl Spotlight {
             tag = self.tag
         ));
         out.push_str(payload);
-        if !payload.ends_with('\n') && !payload.is_empty() {
-            out.push('\n');
-        }
+        // The framing newline: the payload is exactly the text between the line holding the
+        // opening tag and this one newline, so a slice that ends mid-line round-trips exactly.
+        out.push('\n');
         out.push_str(&format!("</{}>", self.tag));
         out
     }

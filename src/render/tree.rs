@@ -55,7 +55,13 @@ pub fn render_tree(
         .filter(|e| max_depth.is_none_or(|limit| e.depth() < limit))
         .collect();
     let total = visible.len();
-    let limit = line_limit.unwrap_or(usize::MAX);
+    // The line limit covers the whole document: header and closing lines included.
+    let frame_lines = match format {
+        Format::Text => 1,
+        Format::Markdown | Format::Json => 2,
+        Format::Xml => 3,
+    };
+    let limit = line_limit.map_or(usize::MAX, |lines| lines.saturating_sub(frame_lines).max(1));
     if total > limit && matches!(format, Format::Json | Format::Xml) {
         return Err(DpxError::new(
             codes::PAYLOAD_TRUNCATED,

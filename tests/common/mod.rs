@@ -381,7 +381,11 @@ pub fn spots(text: &str) -> Vec<Spot> {
         };
         out.push(Spot {
             tag: tag.to_string(),
-            inner: text[body_start..body_start + rel_end].to_string(),
+            // One newline before the closing tag belongs to the framing, not the payload.
+            inner: text[body_start..body_start + rel_end]
+                .strip_suffix('\n')
+                .unwrap_or_else(|| panic!("spotlight block {tag} has no framing newline"))
+                .to_string(),
             start: open,
             end: body_start + rel_end + closing.len(),
         });
