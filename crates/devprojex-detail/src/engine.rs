@@ -109,6 +109,15 @@ fn verbatim_ranges(
     }
 }
 
+/// Whether only spaces and tabs precede byte `pos` on its line.
+fn starts_line(text: &str, pos: usize) -> bool {
+    text.as_bytes()[..pos]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(|&b| b == b' ' || b == b'\t')
+}
+
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
 }
@@ -163,7 +172,9 @@ fn body_edit(spec: &LangSpec, text: &str, node: Node<'_>) -> Option<Edit> {
     if node.start_position().row == node.end_position().row {
         return None; // one-line bodies cost less than they save
     }
-    let (start, end) = (node.start_byte(), node.end_byte());
+    let start = node.start_byte();
+    // Some grammars end a block after the newline that closes it (Scala's indented blocks).
+    let end = start + text[start..node.end_byte()].trim_end().len();
     match spec.collapse {
         Collapse::Braces => Some(Edit {
             start,
@@ -243,6 +254,11 @@ pub(crate) fn run(
             match names[cap.index as usize] {
                 "comment" => removed.push((cap.node.start_byte(), cap.node.end_byte())),
                 "keep" => {
+                    kept.insert(cap.node.start_byte());
+                    verbatim_ids.insert(cap.node.id());
+                }
+                // Kept only when it starts its own line (a trailing comment is not a doc comment).
+                "doc" if starts_line(text, cap.node.start_byte()) => {
                     kept.insert(cap.node.start_byte());
                     verbatim_ids.insert(cap.node.id());
                 }

@@ -24,7 +24,7 @@ pub(crate) struct LangSpec {
     pub name: &'static str,
     /// The tree-sitter grammar.
     pub language: fn() -> Language,
-    /// `queries/<lang>/comments.scm`: captures `@comment`, `@keep` and `@verbatim`.
+    /// `queries/<lang>/comments.scm`: captures `@comment`, `@keep` (always kept), `@doc` (kept when it starts its line) and `@verbatim`.
     pub comments: &'static str,
     /// `queries/<lang>/bodies.scm`: captures `@body` and `@keep` (empty: no collapsing).
     pub bodies: &'static str,
