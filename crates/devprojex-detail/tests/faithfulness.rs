@@ -185,9 +185,8 @@ fn broken_files_are_left_unchanged() {
         "// c\nfn main( {{{{ let x = ;; ]]] }\nfn g( {\n// d\n) -> {\nstruct {\nimpl <<<\n";
     assert_eq!(transform("a.rs", broken, Detail::Compact), broken);
     assert_eq!(transform("a.rs", broken, Detail::Signatures), broken);
-    // Python 2: errors all over the file, beyond the threshold.
-    let py2 =
-        "# c\nprint 'a'\nexec 'x'\nprint >>sys.stderr, 'x'\nraise E, 'v'\nprint 'b'\nprint 'c'\n";
+    // Errors all over the file, beyond the threshold.
+    let py2 = "# c\ndef f(:\n  x = = 1\nclass (:\n  ))\n]]\ndef g(((:\n  ? ?\n";
     assert_eq!(transform("a.py", py2, Detail::Compact), py2);
 }
 
