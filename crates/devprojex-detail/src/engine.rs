@@ -71,39 +71,37 @@ fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)>> {
     Some(out)
 }
 
-/// Sorted, disjoint byte ranges inside which a line is never dropped: multi-line tokens, strings,
-/// heredocs, kept comments and `@verbatim` captures.
-fn verbatim_ranges(
-    compiled: &Compiled,
-    tree: &Tree,
-    extra: &HashSet<usize>,
-) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
-        let multi_line = node.start_position().row != node.end_position().row;
-        let mut descend = false;
-        if multi_line {
-            let kind = node.kind_id() as usize;
-            if node.child_count() == 0
-                || compiled.verbatim_kind.get(kind).copied().unwrap_or(false)
-                || extra.contains(&node.id())
-            {
-                out.push((node.start_byte(), node.end_byte()));
-            } else {
-                descend = true;
-            }
-        }
-        if descend && cursor.goto_first_child() {
-            continue;
-        }
+/// Answers "is this newline inside a string, heredoc, kept comment or other verbatim node?" for
+/// the few newlines that end a blank line: one descent from the root per question.
+struct Verbatim<'t> {
+    compiled: &'t Compiled,
+    tree: &'t Tree,
+    extra: &'t HashSet<usize>,
+}
+
+impl Verbatim<'_> {
+    fn contains(&self, nl: usize) -> bool {
+        let mut cursor = self.tree.walk();
+        let mut is_root = true;
         loop {
-            if cursor.goto_next_sibling() {
-                break;
+            let node = cursor.node();
+            if !std::mem::take(&mut is_root) && node.start_byte() <= nl && nl < node.end_byte() {
+                let kind = node.kind_id() as usize;
+                if node.child_count() == 0
+                    || self
+                        .compiled
+                        .verbatim_kind
+                        .get(kind)
+                        .copied()
+                        .unwrap_or(false)
+                    || self.extra.contains(&node.id())
+                {
+                    return true;
+                }
             }
-            if !cursor.goto_parent() {
-                return out;
+            match cursor.goto_first_child_for_byte(nl) {
+                Some(_) if cursor.node().start_byte() <= nl => {}
+                _ => return false,
             }
         }
     }
@@ -343,18 +341,21 @@ pub(crate) fn run(
         }
     }
 
-    let verbatim = verbatim_ranges(compiled, &tree, &verbatim_ids);
+    let verbatim = Verbatim {
+        compiled,
+        tree: &tree,
+        extra: &verbatim_ids,
+    };
     let out = write(text, &edits, &verbatim);
     (out != text).then_some(out)
 }
 
 /// Writes `text` with `edits` applied, dropping lines left blank outside `verbatim` ranges.
-fn write(text: &str, edits: &[Edit], verbatim: &[(usize, usize)]) -> String {
+fn write(text: &str, edits: &[Edit], verbatim: &Verbatim<'_>) -> String {
     let mut w = Writer {
         out: String::with_capacity(text.len()),
         line_start: 0,
         verbatim,
-        vi: 0,
     };
     let mut pos = 0;
     for edit in edits {
@@ -373,8 +374,7 @@ fn write(text: &str, edits: &[Edit], verbatim: &[(usize, usize)]) -> String {
 struct Writer<'a> {
     out: String,
     line_start: usize,
-    verbatim: &'a [(usize, usize)],
-    vi: usize,
+    verbatim: &'a Verbatim<'a>,
 }
 
 impl Writer<'_> {
@@ -393,7 +393,7 @@ impl Writer<'_> {
                     let blank = self.out.as_bytes()[self.line_start..]
                         .iter()
                         .all(|&b| is_space(b));
-                    if blank && !self.protected(nl) {
+                    if blank && !self.verbatim.contains(nl) {
                         self.out.truncate(self.line_start);
                     } else {
                         self.line_start = self.out.len();
@@ -409,13 +409,5 @@ impl Writer<'_> {
         if let Some(i) = s.rfind('\n') {
             self.line_start = self.out.len() - s.len() + i + 1;
         }
-    }
-
-    /// Whether the newline at byte `nl` of the input lies inside a verbatim range.
-    fn protected(&mut self, nl: usize) -> bool {
-        while self.vi < self.verbatim.len() && self.verbatim[self.vi].1 <= nl {
-            self.vi += 1;
-        }
-        self.verbatim.get(self.vi).is_some_and(|&(s, _)| s <= nl)
     }
 }

@@ -141,6 +141,14 @@ pub mod testing {
             .collect()
     }
 
+    /// Parses `text` as the language of `path` and returns whether it parsed (for benchmarks).
+    pub fn parse_only(path: &str, text: &str) -> bool {
+        languages::lang_for_path(path)
+            .and_then(languages::compiled)
+            .and_then(|c| engine::parse(c, text))
+            .is_some()
+    }
+
     /// Parses `text` as the language of `path` and returns (error node count, leaf tokens that are
     /// not comments, as text), or `None` for unsupported paths.
     pub fn tokens(path: &str, text: &str) -> Option<(usize, Vec<String>)> {
