@@ -107,6 +107,30 @@ impl Verbatim<'_> {
     }
 }
 
+/// Whether the node at `start..end` lies inside a string-like node (some grammars report
+/// comments inside heredocs: those are text and stay).
+fn inside_string(compiled: &Compiled, tree: &Tree, start: usize, end: usize) -> bool {
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        if node.start_byte() == start && node.end_byte() == end {
+            return false;
+        }
+        if compiled
+            .string_kind
+            .get(node.kind_id() as usize)
+            .copied()
+            .unwrap_or(false)
+        {
+            return true;
+        }
+        match cursor.goto_first_child_for_byte(start) {
+            Some(_) if cursor.node().start_byte() <= start => {}
+            _ => return false,
+        }
+    }
+}
+
 /// Whether only spaces and tabs precede byte `pos` on its line.
 fn starts_line(text: &str, pos: usize) -> bool {
     text.as_bytes()[..pos]
@@ -311,7 +335,7 @@ pub(crate) fn run(
     let mut bi = body_edits.into_iter().peekable();
     let mut last_end = 0usize;
     for (s, e) in removed {
-        if kept.contains(&s) || overlaps(&errors, s, e) {
+        if kept.contains(&s) || overlaps(&errors, s, e) || inside_string(compiled, &tree, s, e) {
             continue;
         }
         while let Some(b) = bi.peek() {

@@ -300,6 +300,8 @@ pub(crate) struct Compiled {
     pub bodies: Option<Query>,
     /// Per node kind id: lines inside such a node are never dropped (strings, heredocs, comments).
     pub verbatim_kind: Vec<bool>,
+    /// Per node kind id: string-like (a "comment" inside one is text, whatever the grammar says).
+    pub string_kind: Vec<bool>,
 }
 
 /// Builds the grammar and queries of one language. Errors name the query file.
@@ -320,29 +322,38 @@ pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
         None
     };
     let count = language.node_kind_count();
-    let verbatim_kind = (0..count)
+    const STRINGS: [&str; 7] = [
+        "string",
+        "heredoc",
+        "nowdoc",
+        "text_block",
+        "block_scalar",
+        "cdsect",
+        "chardata",
+    ];
+    let kinds: Vec<String> = (0..count)
         .map(|id| {
-            let kind = language.node_kind_for_id(id as u16).unwrap_or("");
-            let k = kind.to_ascii_lowercase();
-            [
-                "string",
-                "heredoc",
-                "nowdoc",
-                "comment",
-                "text_block",
-                "block_scalar",
-                "cdsect",
-                "chardata",
-            ]
-            .iter()
-            .any(|p| k.contains(p))
+            language
+                .node_kind_for_id(id as u16)
+                .unwrap_or("")
+                .to_ascii_lowercase()
         })
+        .collect();
+    let string_kind: Vec<bool> = kinds
+        .iter()
+        .map(|k| STRINGS.iter().any(|p| k.contains(p)))
+        .collect();
+    let verbatim_kind = kinds
+        .iter()
+        .zip(&string_kind)
+        .map(|(k, &s)| s || k.contains("comment"))
         .collect();
     Ok(Compiled {
         language,
         comments,
         bodies,
         verbatim_kind,
+        string_kind,
     })
 }
 

@@ -141,6 +141,37 @@ pub mod testing {
             .collect()
     }
 
+    /// The syntax tree of `text` as an indented outline (kind and byte range), for debugging.
+    pub fn sexp(path: &str, text: &str) -> Option<String> {
+        let compiled = languages::compiled(languages::lang_for_path(path)?)?;
+        let tree = engine::parse(compiled, text)?;
+        let mut out = String::new();
+        let mut cursor = tree.walk();
+        let mut depth = 0usize;
+        loop {
+            let n = cursor.node();
+            out.push_str(&format!(
+                "{}{} {:?}\n",
+                "  ".repeat(depth),
+                n.kind(),
+                n.byte_range()
+            ));
+            if cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return Some(out);
+                }
+                depth -= 1;
+            }
+        }
+    }
+
     /// Parses `text` as the language of `path` and returns whether it parsed (for benchmarks).
     pub fn parse_only(path: &str, text: &str) -> bool {
         languages::lang_for_path(path)
