@@ -9,12 +9,12 @@
 //!
 //! # What each level does
 //!
-//! - [`Detail::Full`]: nothing.
-//! - [`Detail::Compact`]: removes ordinary comments and blank lines. Doc comments (`///`, `/** */`,
+//! - [`Detail::Full`] does nothing.
+//! - [`Detail::Compact`] removes ordinary comments and blank lines. Doc comments (`///`, `/** */`,
 //!   Go and Ruby comments directly above a declaration, ...), shebangs and semantic comments
 //!   (`//go:build`, encoding and magic comments) stay, and so does every line inside a string,
 //!   heredoc or kept comment.
-//! - [`Detail::Signatures`]: `compact`, and function and method bodies collapse to a placeholder:
+//! - [`Detail::Signatures`] does what `compact` does, and function and method bodies collapse to a placeholder:
 //!   `{ /* ... */ }` in brace languages, `...` in Python (a docstring stays, `__init__` and
 //!   `__post_init__` stay whole), `# ...` inside `def ... end` in Ruby. One-line bodies stay.
 //!
