@@ -66,7 +66,7 @@ fn rust_outputs_parse_with_syn() {
     let mut files = vec![corpus_file("rust.rs")];
     if let Some(home) = std::env::var_os("HOME") {
         let src = PathBuf::from(home).join(".cargo/registry/src");
-        files.extend(walk(&src, "rs", 250, &["tests", "ui", "fixtures"]));
+        files.extend(walk(&src, "rs", 150, &["tests", "ui", "fixtures"]));
     }
     let mut checked = 0;
     let mut failures = Vec::new();
