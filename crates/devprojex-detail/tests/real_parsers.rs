@@ -143,7 +143,7 @@ fn python_outputs_parse_with_ast() {
     files.extend(walk(
         &stdlib,
         "py",
-        300,
+        200,
         &["site-packages", "lib2to3", "test", "tests"],
     ));
     let dir = std::env::temp_dir().join(format!("devprojex-detail-ast-{}", std::process::id()));
