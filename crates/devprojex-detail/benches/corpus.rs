@@ -83,6 +83,7 @@ struct Row {
     bytes: u64,
     tokens: [u64; 3],
     unchanged: [u64; 3],
+    declined: u64,
     time: [Duration; 3],
 }
 
@@ -122,6 +123,7 @@ fn main() {
         row.files += 1;
         row.bytes += text.len() as u64;
         row.tokens[0] += tokens(text);
+        row.declined += u64::from(devprojex_detail::testing::declined(path, text));
     }
     for (li, level) in [(1, Detail::Compact), (2, Detail::Signatures)] {
         let start = Instant::now();
@@ -155,13 +157,14 @@ fn main() {
 
     println!();
     println!(
-        "| language | files | MB | full tokens | compact | signatures | unchanged (sig) | MB/s compact | MB/s signatures |"
+        "| language | files | MB | full tokens | compact | signatures | unchanged (sig) | parse errors | MB/s compact | MB/s signatures |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut total = Row::default();
     for (lang, r) in &rows {
         print_row(lang, r);
         total.files += r.files;
+        total.declined += r.declined;
         total.bytes += r.bytes;
         for i in 0..3 {
             total.tokens[i] += r.tokens[i];
@@ -176,7 +179,7 @@ fn print_row(lang: &str, r: &Row) {
     let pct = |i: usize| 100.0 * r.tokens[i] as f64 / r.tokens[0].max(1) as f64;
     let mbs = |i: usize| r.bytes as f64 / 1e6 / r.time[i].as_secs_f64().max(1e-9);
     println!(
-        "| {lang} | {} | {:.1} | {} | {} ({:.0}%) | {} ({:.0}%) | {} | {:.1} | {:.1} |",
+        "| {lang} | {} | {:.1} | {} | {} ({:.0}%) | {} ({:.0}%) | {} | {} | {:.1} | {:.1} |",
         r.files,
         r.bytes as f64 / 1e6,
         r.tokens[0],
@@ -185,6 +188,7 @@ fn print_row(lang: &str, r: &Row) {
         r.tokens[2],
         pct(2),
         r.unchanged[2],
+        r.declined,
         mbs(1),
         mbs(2),
     );

@@ -39,7 +39,7 @@ struct Edit {
 }
 
 /// Byte ranges of ERROR and MISSING nodes, or `None` when there are too many to transform safely.
-fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)>> {
+pub(crate) fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)>> {
     let root = tree.root_node();
     let mut out = Vec::new();
     if !root.has_error() {

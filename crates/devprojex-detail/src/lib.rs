@@ -172,6 +172,15 @@ pub mod testing {
         }
     }
 
+    /// Whether `transform` leaves `text` unchanged because its parse has too many errors.
+    pub fn declined(path: &str, text: &str) -> bool {
+        let Some(compiled) = languages::lang_for_path(path).and_then(languages::compiled) else {
+            return false;
+        };
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        engine::parse(compiled, text).is_none_or(|t| engine::error_ranges(&t, text.len()).is_none())
+    }
+
     /// Parses `text` as the language of `path` and returns whether it parsed (for benchmarks).
     pub fn parse_only(path: &str, text: &str) -> bool {
         languages::lang_for_path(path)
