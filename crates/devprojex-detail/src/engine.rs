@@ -263,37 +263,6 @@ pub(crate) fn run(
     let root = tree.root_node();
     let bytes = text.as_bytes();
 
-    // Comments.
-    let q = &compiled.comments;
-    let names = q.capture_names();
-    let mut removed: Vec<(usize, usize)> = Vec::new();
-    let mut kept: HashSet<usize> = HashSet::new();
-    let mut verbatim_ids: HashSet<usize> = HashSet::new();
-    let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(q, root, bytes);
-    while let Some(m) = matches.next() {
-        for cap in m.captures {
-            match names[cap.index as usize] {
-                "comment" => removed.push((cap.node.start_byte(), cap.node.end_byte())),
-                "keep" => {
-                    kept.insert(cap.node.start_byte());
-                    verbatim_ids.insert(cap.node.id());
-                }
-                // Kept only when it starts its own line (a trailing comment is not a doc comment).
-                "doc" if starts_line(text, cap.node.start_byte()) => {
-                    kept.insert(cap.node.start_byte());
-                    verbatim_ids.insert(cap.node.id());
-                }
-                "verbatim" => {
-                    verbatim_ids.insert(cap.node.id());
-                }
-                _ => {}
-            }
-        }
-    }
-    removed.sort_unstable();
-    removed.dedup();
-
     // Bodies.
     let mut body_edits: Vec<Edit> = Vec::new();
     if detail >= Detail::Signatures
@@ -329,6 +298,51 @@ pub(crate) fn run(
             }
         }
     }
+
+    // Comments.
+    let q = &compiled.comments;
+    let names = q.capture_names();
+    let mut removed: Vec<(usize, usize)> = Vec::new();
+    let mut kept: HashSet<usize> = HashSet::new();
+    let mut verbatim_ids: HashSet<usize> = HashSet::new();
+    // Comments inside collapsed bodies go with them: only the gaps between bodies are searched.
+    let mut gaps = Vec::with_capacity(body_edits.len() + 1);
+    let mut gap_start = 0;
+    for b in &body_edits {
+        gaps.push(gap_start..b.start);
+        gap_start = b.end;
+    }
+    gaps.push(gap_start..text.len());
+    let mut cursor = QueryCursor::new();
+    for gap in gaps {
+        if gap.is_empty() {
+            continue;
+        }
+        cursor.set_byte_range(gap);
+        let mut matches = cursor.matches(q, root, bytes);
+        while let Some(m) = matches.next() {
+            for cap in m.captures {
+                match names[cap.index as usize] {
+                    "comment" => removed.push((cap.node.start_byte(), cap.node.end_byte())),
+                    "keep" => {
+                        kept.insert(cap.node.start_byte());
+                        verbatim_ids.insert(cap.node.id());
+                    }
+                    // Kept only when it starts its own line (a trailing comment is not a doc comment).
+                    "doc" if starts_line(text, cap.node.start_byte()) => {
+                        kept.insert(cap.node.start_byte());
+                        verbatim_ids.insert(cap.node.id());
+                    }
+                    "verbatim" => {
+                        verbatim_ids.insert(cap.node.id());
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    removed.sort_unstable();
+    removed.dedup();
 
     // Merge: comment edits outside collapsed bodies and away from parse errors.
     let mut edits: Vec<Edit> = Vec::with_capacity(removed.len() + body_edits.len());
