@@ -177,9 +177,17 @@ fn main() {
 
 fn print_row(lang: &str, r: &Row) {
     let pct = |i: usize| 100.0 * r.tokens[i] as f64 / r.tokens[0].max(1) as f64;
-    let mbs = |i: usize| r.bytes as f64 / 1e6 / r.time[i].as_secs_f64().max(1e-9);
+    // Under 50 ms of CPU the clock's granularity makes MB/s meaningless.
+    let mbs = |i: usize| {
+        let t = r.time[i].as_secs_f64();
+        if t < 0.05 {
+            "n/a".to_owned()
+        } else {
+            format!("{:.1}", r.bytes as f64 / 1e6 / t)
+        }
+    };
     println!(
-        "| {lang} | {} | {:.1} | {} | {} ({:.0}%) | {} ({:.0}%) | {} | {} | {:.1} | {:.1} |",
+        "| {lang} | {} | {:.1} | {} | {} ({:.0}%) | {} ({:.0}%) | {} | {} | {} | {} |",
         r.files,
         r.bytes as f64 / 1e6,
         r.tokens[0],
