@@ -248,18 +248,22 @@ fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
     ranges.iter().any(|&(a, b)| a < e.max(s + 1) && s < b)
 }
 
-/// Runs the transform; `None` means "leave the text unchanged".
+/// The parse failed or has too many errors: the text must stay as it is.
+#[derive(Debug)]
+pub(crate) struct Declined;
+
+/// Runs the transform; `Ok(None)` means there was nothing to change.
 pub(crate) fn run(
     spec: &LangSpec,
     compiled: &Compiled,
     text: &str,
     detail: Detail,
-) -> Option<String> {
+) -> Result<Option<String>, Declined> {
     if detail == Detail::Full || text.is_empty() {
-        return None;
+        return Ok(None);
     }
-    let tree = parse(compiled, text)?;
-    let errors = error_ranges(&tree, text.len())?;
+    let tree = parse(compiled, text).ok_or(Declined)?;
+    let errors = error_ranges(&tree, text.len()).ok_or(Declined)?;
     let root = tree.root_node();
     let bytes = text.as_bytes();
 
@@ -385,7 +389,7 @@ pub(crate) fn run(
         extra: &verbatim_ids,
     };
     let out = write(text, &edits, &verbatim);
-    (out != text).then_some(out)
+    Ok((out != text).then_some(out))
 }
 
 /// Writes `text` with `edits` applied, dropping lines left blank outside `verbatim` ranges.

@@ -7,6 +7,9 @@
 //!   whose parse has too many errors come back unchanged (borrowed).
 //! - `language_name(path) -> Option<&'static str>`.
 //!
+//! Additions: `Detail::ALL`, `Display for Detail`, `transform_with_outcome` and `Outcome` (tells
+//! files left unreduced because of parse errors), `supported_languages()`, `collapses_bodies(path)`.
+//!
 //! # What each level does
 //!
 //! - [`Detail::Full`] does nothing.
@@ -86,14 +89,39 @@ const BOM: &str = "\u{feff}";
 /// Returns the text unchanged (borrowed) for [`Detail::Full`], for unsupported languages, for
 /// files whose parse has too many errors, and when nothing was removed.
 pub fn transform<'a>(path: &str, text: &'a str, detail: Detail) -> Cow<'a, str> {
+    transform_with_outcome(path, text, detail).0
+}
+
+/// What [`transform_with_outcome`] did with a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `full` was asked: nothing to do.
+    Full,
+    /// The path's language is not supported: the text is unchanged.
+    Unsupported,
+    /// The file's parse has more errors than the threshold: the text is unchanged, not reduced.
+    ParseErrors,
+    /// Parsed, but nothing at this level to remove.
+    Unchanged,
+    /// Reduced.
+    Transformed,
+}
+
+/// [`transform`], also telling what happened, so a caller can report files left unreduced
+/// because of parse errors (for example in `analyze` metrics).
+pub fn transform_with_outcome<'a>(
+    path: &str,
+    text: &'a str,
+    detail: Detail,
+) -> (Cow<'a, str>, Outcome) {
     if detail == Detail::Full {
-        return Cow::Borrowed(text);
+        return (Cow::Borrowed(text), Outcome::Full);
     }
     let Some(id) = languages::lang_for_path(path) else {
-        return Cow::Borrowed(text);
+        return (Cow::Borrowed(text), Outcome::Unsupported);
     };
     let Some(compiled) = languages::compiled(id) else {
-        return Cow::Borrowed(text);
+        return (Cow::Borrowed(text), Outcome::Unsupported);
     };
     let spec = &languages::LANGS[id];
     let (bom, body) = match text.strip_prefix(BOM) {
@@ -101,9 +129,10 @@ pub fn transform<'a>(path: &str, text: &'a str, detail: Detail) -> Cow<'a, str> 
         None => ("", text),
     };
     match engine::run(spec, compiled, body, detail) {
-        Some(out) if bom.is_empty() => Cow::Owned(out),
-        Some(out) => Cow::Owned(format!("{bom}{out}")),
-        None => Cow::Borrowed(text),
+        Ok(Some(out)) if bom.is_empty() => (Cow::Owned(out), Outcome::Transformed),
+        Ok(Some(out)) => (Cow::Owned(format!("{bom}{out}")), Outcome::Transformed),
+        Ok(None) => (Cow::Borrowed(text), Outcome::Unchanged),
+        Err(engine::Declined) => (Cow::Borrowed(text), Outcome::ParseErrors),
     }
 }
 

@@ -1,6 +1,8 @@
 //! The public API contract the main crate codes against.
 
-use devprojex_detail::{Detail, collapses_bodies, language_name, supported_languages};
+use devprojex_detail::{
+    Detail, Outcome, collapses_bodies, language_name, supported_languages, transform_with_outcome,
+};
 
 #[test]
 fn detail_levels_parse_print_and_order() {
@@ -59,4 +61,22 @@ fn languages_from_paths() {
     assert_eq!(all.len(), 24);
     assert!(collapses_bodies("a.rs") && collapses_bodies("a.rb") && collapses_bodies("a.py"));
     assert!(!collapses_bodies("a.toml") && !collapses_bodies("a.md"));
+}
+
+#[test]
+fn outcomes() {
+    let t = |p, s, d| transform_with_outcome(p, s, d).1;
+    assert_eq!(t("a.rs", "// c\nfn f() {}\n", Detail::Full), Outcome::Full);
+    assert_eq!(t("a.md", "# x\n", Detail::Compact), Outcome::Unsupported);
+    assert_eq!(
+        t("a.rs", "fn f() {}\n", Detail::Compact),
+        Outcome::Unchanged
+    );
+    assert_eq!(
+        t("a.rs", "// c\nfn f() {}\n", Detail::Compact),
+        Outcome::Transformed
+    );
+    let broken =
+        "// c\nfn main( {{{{ let x = ;; ]]] }\nfn g( {\n// d\n) -> {\nstruct {\nimpl <<<\n";
+    assert_eq!(t("a.rs", broken, Detail::Signatures), Outcome::ParseErrors);
 }
