@@ -131,6 +131,16 @@ fn inside_string(compiled: &Compiled, tree: &Tree, start: usize, end: usize) -> 
     }
 }
 
+/// Whether the whitespace after byte `pos` contains a blank line (two or more newlines).
+fn blank_line_after(text: &str, pos: usize) -> bool {
+    text.as_bytes()[pos..]
+        .iter()
+        .take_while(|&&b| is_space(b))
+        .filter(|&&b| b == b'\n')
+        .count()
+        >= 2
+}
+
 /// Whether only spaces and tabs precede byte `pos` on its line.
 fn starts_line(text: &str, pos: usize) -> bool {
     text.as_bytes()[..pos]
@@ -332,8 +342,13 @@ pub(crate) fn run(
                         kept.insert(cap.node.start_byte());
                         verbatim_ids.insert(cap.node.id());
                     }
-                    // Kept only when it starts its own line (a trailing comment is not a doc comment).
-                    "doc" if starts_line(text, cap.node.start_byte()) => {
+                    // Kept only when it starts its own line (a trailing comment is not a doc
+                    // comment) and no blank line follows it (a license header above the
+                    // package doc is not documentation).
+                    "doc"
+                        if starts_line(text, cap.node.start_byte())
+                            && !blank_line_after(text, cap.node.end_byte()) =>
+                    {
                         kept.insert(cap.node.start_byte());
                         verbatim_ids.insert(cap.node.id());
                     }

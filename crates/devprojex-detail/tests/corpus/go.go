@@ -1,5 +1,7 @@
 //go:build linux
 
+// Copyright header, separated by a blank line: not documentation.
+
 // Package p is documented.
 package p
 
@@ -24,6 +26,8 @@ type T struct {
 const raw = `// not a comment
 
 /* nor this */`
+
+// Loose comment, blank line below: not a doc comment.
 
 // Add adds.
 func Add(a, b int) int {
