@@ -6,19 +6,57 @@
 //!   path with `/` (language chosen from the file name/extension). Unsupported languages and files
 //!   whose parse has too many errors come back unchanged (borrowed).
 //! - `language_name(path) -> Option<&'static str>`.
+//!
+//! Additions: `Detail::ALL`, `Display for Detail`, `transform_with_outcome` and `Outcome` (tells
+//! files left unreduced because of parse errors), `supported_languages()`, `collapses_bodies(path)`.
+//!
+//! # What each level does
+//!
+//! - [`Detail::Full`] does nothing.
+//! - [`Detail::Compact`] removes ordinary comments and blank lines. Doc comments (`///`, `/** */`,
+//!   Go and Ruby comments directly above a declaration, ...), shebangs and semantic comments
+//!   (`//go:build`, encoding and magic comments) stay, and so does every line inside a string,
+//!   heredoc or kept comment.
+//! - [`Detail::Signatures`] does what `compact` does, and function and method bodies collapse to a placeholder:
+//!   `{ /* ... */ }` in brace languages, `...` in Python (a docstring stays, `__init__` and
+//!   `__post_init__` stay whole), `# ...` inside `def ... end` in Ruby. One-line bodies stay.
+//!
+//! Each level includes the one below: `transform(p, &transform(p, t, a), b) == transform(p, t, max(a, b))`,
+//! so the caller unions a profile's level with a request's level with `max`.
+//!
+//! # How
+//!
+//! One tree-sitter parse per file; what to remove is data, in `queries/<lang>/comments.scm`
+//! (captures `@comment`, `@keep`, `@verbatim`) and `queries/<lang>/bodies.scm` (captures `@body`,
+//! `@keep`). A file whose parse has errors beyond a small threshold is returned unchanged, and no
+//! edit is made next to a tolerated error. Line endings (LF or CRLF), a UTF-8 BOM and tabs are
+//! preserved. Thread-safe: parsers are thread-local, compiled queries are shared.
+
+#![deny(unsafe_code)]
 
 use std::borrow::Cow;
 
-/// How much code reduction to apply. Ordered: a larger value reduces more.
+mod engine;
+mod languages;
+
+/// How much code reduction to apply. Ordered: a larger value reduces more, and includes every
+/// reduction of the smaller ones.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Detail {
+    /// No reduction: the text as it is.
     #[default]
     Full,
+    /// Ordinary comments and blank lines removed.
     Compact,
+    /// `Compact` plus function and method bodies collapsed to a placeholder.
     Signatures,
 }
 
 impl Detail {
+    /// Every level, from least to most reduction.
+    pub const ALL: [Detail; 3] = [Detail::Full, Detail::Compact, Detail::Signatures];
+
+    /// Parses `"full"`, `"compact"` or `"signatures"` (exact, lowercase).
     pub fn parse(value: &str) -> Option<Self> {
         match value {
             "full" => Some(Self::Full),
@@ -28,6 +66,7 @@ impl Detail {
         }
     }
 
+    /// The level's name as accepted by [`Detail::parse`].
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Full => "full",
@@ -37,12 +76,184 @@ impl Detail {
     }
 }
 
-/// PLACEHOLDER until the detail issue lands: returns the text unchanged.
-pub fn transform<'a>(_path: &str, text: &'a str, _detail: Detail) -> Cow<'a, str> {
-    Cow::Borrowed(text)
+impl std::fmt::Display for Detail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
-/// The language devprojex would use for this path, if supported.
-pub fn language_name(_path: &str) -> Option<&'static str> {
-    None
+const BOM: &str = "\u{feff}";
+
+/// Applies `detail` to the content of the file at `path` (project-relative, `/`-separated).
+///
+/// Returns the text unchanged (borrowed) for [`Detail::Full`], for unsupported languages, for
+/// files whose parse has too many errors, and when nothing was removed.
+pub fn transform<'a>(path: &str, text: &'a str, detail: Detail) -> Cow<'a, str> {
+    transform_with_outcome(path, text, detail).0
+}
+
+/// What [`transform_with_outcome`] did with a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `full` was asked: nothing to do.
+    Full,
+    /// The path's language is not supported: the text is unchanged.
+    Unsupported,
+    /// The file's parse has more errors than the threshold: the text is unchanged, not reduced.
+    ParseErrors,
+    /// Parsed, but nothing at this level to remove.
+    Unchanged,
+    /// Reduced.
+    Transformed,
+}
+
+/// [`transform`], also telling what happened, so a caller can report files left unreduced
+/// because of parse errors (for example in `analyze` metrics).
+pub fn transform_with_outcome<'a>(
+    path: &str,
+    text: &'a str,
+    detail: Detail,
+) -> (Cow<'a, str>, Outcome) {
+    if detail == Detail::Full {
+        return (Cow::Borrowed(text), Outcome::Full);
+    }
+    let Some(id) = languages::lang_for_path(path) else {
+        return (Cow::Borrowed(text), Outcome::Unsupported);
+    };
+    let Some(compiled) = languages::compiled(id) else {
+        return (Cow::Borrowed(text), Outcome::Unsupported);
+    };
+    let spec = &languages::LANGS[id];
+    let (bom, body) = match text.strip_prefix(BOM) {
+        Some(rest) => (BOM, rest),
+        None => ("", text),
+    };
+    match engine::run(spec, compiled, body, detail) {
+        Ok(Some(out)) if bom.is_empty() => (Cow::Owned(out), Outcome::Transformed),
+        Ok(Some(out)) => (Cow::Owned(format!("{bom}{out}")), Outcome::Transformed),
+        Ok(None) => (Cow::Borrowed(text), Outcome::Unchanged),
+        Err(engine::Declined) => (Cow::Borrowed(text), Outcome::ParseErrors),
+    }
+}
+
+/// The language devprojex would use for this path, if supported (e.g. `"rust"`, `"tsx"`, `"cpp"`).
+pub fn language_name(path: &str) -> Option<&'static str> {
+    languages::lang_for_path(path).map(|id| languages::LANGS[id].name)
+}
+
+/// Every supported language name, as returned by [`language_name`].
+pub fn supported_languages() -> impl Iterator<Item = &'static str> {
+    languages::LANGS.iter().map(|l| l.name)
+}
+
+/// Whether `signatures` collapses function bodies for this path's language (`compact` applies to
+/// every supported language).
+pub fn collapses_bodies(path: &str) -> bool {
+    languages::lang_for_path(path).is_some_and(|id| {
+        languages::LANGS[id].bodies.lines().any(|l| {
+            let l = l.trim();
+            !l.is_empty() && !l.starts_with(';')
+        })
+    })
+}
+
+/// Test support: not part of the stable API.
+#[doc(hidden)]
+pub mod testing {
+    use crate::{engine, languages};
+
+    /// Compiles every language's queries; returns the errors (`queries/<lang>/<file>: message`).
+    pub fn compile_all() -> Vec<String> {
+        languages::LANGS
+            .iter()
+            .filter_map(|l| languages::compile(l).err())
+            .collect()
+    }
+
+    /// The syntax tree of `text` as an indented outline (kind and byte range), for debugging.
+    pub fn sexp(path: &str, text: &str) -> Option<String> {
+        let compiled = languages::compiled(languages::lang_for_path(path)?)?;
+        let tree = engine::parse(compiled, text)?;
+        let mut out = String::new();
+        let mut cursor = tree.walk();
+        let mut depth = 0usize;
+        loop {
+            let n = cursor.node();
+            out.push_str(&format!(
+                "{}{} {:?}\n",
+                "  ".repeat(depth),
+                n.kind(),
+                n.byte_range()
+            ));
+            if cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return Some(out);
+                }
+                depth -= 1;
+            }
+        }
+    }
+
+    /// Whether `transform` leaves `text` unchanged because its parse has too many errors.
+    pub fn declined(path: &str, text: &str) -> bool {
+        let Some(compiled) = languages::lang_for_path(path).and_then(languages::compiled) else {
+            return false;
+        };
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        engine::parse(compiled, text).is_none_or(|t| engine::error_ranges(&t, text.len()).is_none())
+    }
+
+    /// Parses `text` as the language of `path` and returns whether it parsed (for benchmarks).
+    pub fn parse_only(path: &str, text: &str) -> bool {
+        languages::lang_for_path(path)
+            .and_then(languages::compiled)
+            .and_then(|c| engine::parse(c, text))
+            .is_some()
+    }
+
+    /// Parses `text` as the language of `path` and returns (error node count, leaf tokens that are
+    /// not comments, as text), or `None` for unsupported paths.
+    pub fn tokens(path: &str, text: &str) -> Option<(usize, Vec<String>)> {
+        let id = languages::lang_for_path(path)?;
+        let compiled = languages::compiled(id)?;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let tree = engine::parse(compiled, text)?;
+        let mut errors = 0;
+        let mut tokens = Vec::new();
+        let mut cursor = tree.walk();
+        'walk: loop {
+            let node = cursor.node();
+            if node.is_error() || node.is_missing() {
+                errors += 1;
+            }
+            let is_comment =
+                node.kind().to_ascii_lowercase().contains("comment") || node.kind() == "marginalia";
+            if !is_comment {
+                if node.child_count() == 0 {
+                    let t = &text[node.byte_range()];
+                    if !t.trim().is_empty() {
+                        tokens.push(t.to_owned());
+                    }
+                } else if cursor.goto_first_child() {
+                    continue;
+                }
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        Some((errors, tokens))
+    }
 }

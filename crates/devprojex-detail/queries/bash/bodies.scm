@@ -1,0 +1,1 @@
+; bash: no function bodies are collapsed (comment stripping only).

@@ -1,0 +1,1 @@
+(function_definition body: (compound_statement) @body)

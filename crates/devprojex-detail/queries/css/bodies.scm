@@ -1,0 +1,1 @@
+; css: no function bodies are collapsed (comment stripping only).

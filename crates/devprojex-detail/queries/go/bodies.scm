@@ -1,0 +1,3 @@
+(function_declaration body: (block) @body)
+(method_declaration body: (block) @body)
+(func_literal body: (block) @body)

@@ -1,0 +1,1 @@
+; html: no function bodies are collapsed (comment stripping only).

@@ -1,0 +1,4 @@
+(method_declaration body: (block) @body)
+(constructor_declaration body: (constructor_body) @body)
+(compact_constructor_declaration body: (block) @body)
+(lambda_expression body: (block) @body)

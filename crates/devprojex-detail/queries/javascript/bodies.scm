@@ -1,0 +1,6 @@
+(function_declaration body: (statement_block) @body)
+(generator_function_declaration body: (statement_block) @body)
+(function_expression body: (statement_block) @body)
+(generator_function body: (statement_block) @body)
+(method_definition body: (statement_block) @body)
+(arrow_function body: (statement_block) @body)

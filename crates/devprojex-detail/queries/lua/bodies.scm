@@ -1,0 +1,1 @@
+; lua: no function bodies are collapsed (comment stripping only).

@@ -1,0 +1,4 @@
+(comment) @comment
+
+; LuaDoc / EmmyLua annotations (`---`).
+((comment) @keep (#match? @keep "^---"))

@@ -1,0 +1,4 @@
+(comment) @comment
+
+; PHPDoc.
+((comment) @keep (#match? @keep "^/\\*\\*[^*/]"))

@@ -1,0 +1,5 @@
+(comment) @comment
+(block_comment) @comment
+
+; Scaladoc.
+((block_comment) @keep (#match? @keep "^/\\*\\*[^*/]"))

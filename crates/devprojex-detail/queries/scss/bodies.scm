@@ -1,0 +1,1 @@
+; scss: no function bodies are collapsed (comment stripping only).

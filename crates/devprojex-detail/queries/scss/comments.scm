@@ -1,0 +1,2 @@
+(comment) @comment
+(js_comment) @comment

@@ -1,0 +1,1 @@
+; sql: no function bodies are collapsed (comment stripping only).

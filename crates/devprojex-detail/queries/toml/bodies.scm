@@ -1,0 +1,1 @@
+; toml: no function bodies are collapsed (comment stripping only).

@@ -1,0 +1,1 @@
+; xml: no function bodies are collapsed (comment stripping only).

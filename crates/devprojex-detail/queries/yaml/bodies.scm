@@ -1,0 +1,1 @@
+; yaml: no function bodies are collapsed (comment stripping only).

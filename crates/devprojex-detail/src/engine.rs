@@ -1,0 +1,470 @@
+//! The transform itself: parse once, collect edits from the queries, write the output in one
+//! pass that also drops blank lines outside strings.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, Parser, QueryCursor, Tree};
+
+use crate::Detail;
+use crate::languages::{Collapse, Compiled, LangSpec};
+
+/// A file whose parse has more ERROR/MISSING nodes than this is left unchanged.
+pub(crate) const MAX_ERROR_NODES: usize = 3;
+/// ... and so is one whose ERROR nodes cover more than 1/this of its bytes.
+pub(crate) const MAX_ERROR_BYTES_DIVISOR: usize = 50;
+
+thread_local! {
+    static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
+}
+
+/// Parses `text` with the thread's parser.
+pub(crate) fn parse(compiled: &Compiled, text: &str) -> Option<Tree> {
+    PARSER.with(|p| {
+        let mut parser = p.borrow_mut();
+        parser.set_language(&compiled.language).ok()?;
+        let tree = parser.parse(text, None);
+        parser.reset();
+        tree
+    })
+}
+
+/// One replacement of `text[start..end]`.
+#[derive(Debug)]
+struct Edit {
+    start: usize,
+    end: usize,
+    with: String,
+}
+
+/// Byte ranges of ERROR and MISSING nodes, or `None` when there are too many to transform safely.
+pub(crate) fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)>> {
+    let root = tree.root_node();
+    let mut out = Vec::new();
+    if !root.has_error() {
+        return Some(out);
+    }
+    let mut bytes = 0usize;
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            // A MISSING node is zero-width: guard the bytes around it.
+            let (s, e) = (node.start_byte(), node.end_byte());
+            bytes += e - s;
+            out.push((s.saturating_sub(1), (e + 1).min(len)));
+            if out.len() > MAX_ERROR_NODES {
+                return None;
+            }
+            continue;
+        }
+        let mut c = node.walk();
+        for child in node.children(&mut c) {
+            if child.has_error() {
+                stack.push(child);
+            }
+        }
+    }
+    if bytes * MAX_ERROR_BYTES_DIVISOR > len.max(1) {
+        return None;
+    }
+    Some(out)
+}
+
+/// Answers "is this newline inside a string, heredoc, kept comment or other verbatim node?" for
+/// the few newlines that end a blank line: one descent from the root per question.
+struct Verbatim<'t> {
+    compiled: &'t Compiled,
+    tree: &'t Tree,
+    extra: &'t HashSet<usize>,
+}
+
+impl Verbatim<'_> {
+    fn contains(&self, nl: usize) -> bool {
+        let mut cursor = self.tree.walk();
+        let mut is_root = true;
+        loop {
+            let node = cursor.node();
+            if !std::mem::take(&mut is_root) && node.start_byte() <= nl && nl < node.end_byte() {
+                let kind = node.kind_id() as usize;
+                if node.child_count() == 0
+                    || self
+                        .compiled
+                        .verbatim_kind
+                        .get(kind)
+                        .copied()
+                        .unwrap_or(false)
+                    || self.extra.contains(&node.id())
+                {
+                    return true;
+                }
+            }
+            match cursor.goto_first_child_for_byte(nl) {
+                Some(_) if cursor.node().start_byte() <= nl => {}
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// Whether the node at `start..end` lies inside a string-like node (some grammars report
+/// comments inside heredocs: those are text and stay).
+fn inside_string(compiled: &Compiled, tree: &Tree, start: usize, end: usize) -> bool {
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        if node.start_byte() == start && node.end_byte() == end {
+            return false;
+        }
+        if compiled
+            .string_kind
+            .get(node.kind_id() as usize)
+            .copied()
+            .unwrap_or(false)
+        {
+            return true;
+        }
+        match cursor.goto_first_child_for_byte(start) {
+            Some(_) if cursor.node().start_byte() <= start => {}
+            _ => return false,
+        }
+    }
+}
+
+/// Whether the whitespace after byte `pos` contains a blank line (two or more newlines).
+fn blank_line_after(text: &str, pos: usize) -> bool {
+    text.as_bytes()[pos..]
+        .iter()
+        .take_while(|&&b| is_space(b))
+        .filter(|&&b| b == b'\n')
+        .count()
+        >= 2
+}
+
+/// Whether only spaces and tabs precede byte `pos` on its line.
+fn starts_line(text: &str, pos: usize) -> bool {
+    text.as_bytes()[..pos]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(|&b| b == b' ' || b == b'\t')
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
+}
+
+/// The edit that removes one comment, or `None` when it must stay.
+fn comment_edit(spec: &LangSpec, text: &str, start: usize, mut end: usize) -> Option<Edit> {
+    let bytes = text.as_bytes();
+    // Some grammars include the line terminator in a line comment: it stays.
+    while end > start && matches!(bytes[end - 1], b'\n' | b'\r') {
+        end -= 1;
+    }
+    let body = &text[start..end];
+    if start == 0 && body.starts_with("#!") {
+        return None; // shebang
+    }
+    let placeholder = spec.placeholder_comment();
+    if !placeholder.is_empty() && body == placeholder {
+        return None; // left by a previous `signatures` pass: keeps the transform idempotent
+    }
+    let mut j = end;
+    while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
+        j += 1;
+    }
+    let at_eol = j == bytes.len() || matches!(bytes[j], b'\n' | b'\r');
+    let mut s = start;
+    let with = if at_eol {
+        while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
+            s -= 1;
+        }
+        ""
+    } else if spec.markup || s == 0 || is_space(bytes[s - 1]) || is_space(bytes[end]) {
+        ""
+    } else {
+        " " // `a/* c */b` must not become `ab`
+    };
+    Some(Edit {
+        start: s,
+        end,
+        with: with.to_owned(),
+    })
+}
+
+fn line_ending(text: &str) -> &'static str {
+    match text.find('\n') {
+        Some(i) if i > 0 && text.as_bytes()[i - 1] == b'\r' => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// The edit that collapses one body, or `None` when it stays (one-liners, docstring-only bodies).
+fn body_edit(spec: &LangSpec, text: &str, node: Node<'_>) -> Option<Edit> {
+    if node.start_position().row == node.end_position().row {
+        return None; // one-line bodies cost less than they save
+    }
+    let start = node.start_byte();
+    // Some grammars end a block after the newline that closes it (Scala's indented blocks).
+    let end = start + text[start..node.end_byte()].trim_end().len();
+    match spec.collapse {
+        Collapse::Braces => Some(Edit {
+            start,
+            end,
+            with: "{ /* ... */ }".to_owned(),
+        }),
+        Collapse::RubyBody => Some(Edit {
+            start,
+            end,
+            with: "# ...".to_owned(),
+        }),
+        Collapse::PythonBlock => {
+            // The block must start its own line: `def f():\n    body`.
+            let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+            let indent = &text[line_start..start];
+            if !indent.bytes().all(|b| b == b' ' || b == b'\t') {
+                return None;
+            }
+            let mut c = node.walk();
+            let first = node.named_children(&mut c).find(|n| !n.is_extra());
+            let docstring = first.filter(|n| {
+                n.kind() == "expression_statement"
+                    && n.named_child(0)
+                        .is_some_and(|s| matches!(s.kind(), "string" | "concatenated_string"))
+            });
+            match docstring {
+                Some(doc) if doc.end_byte() >= end => None,
+                Some(doc) => Some(Edit {
+                    start: doc.end_byte(),
+                    end,
+                    with: format!("{}{indent}...", line_ending(text)),
+                }),
+                None if node.named_child_count() == 1
+                    && first.is_some_and(|n| text[n.byte_range()].trim() == "...") =>
+                {
+                    None
+                }
+                None => Some(Edit {
+                    start,
+                    end,
+                    with: "...".to_owned(),
+                }),
+            }
+        }
+    }
+}
+
+fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
+    ranges.iter().any(|&(a, b)| a < e.max(s + 1) && s < b)
+}
+
+/// The parse failed or has too many errors: the text must stay as it is.
+#[derive(Debug)]
+pub(crate) struct Declined;
+
+/// Runs the transform; `Ok(None)` means there was nothing to change.
+pub(crate) fn run(
+    spec: &LangSpec,
+    compiled: &Compiled,
+    text: &str,
+    detail: Detail,
+) -> Result<Option<String>, Declined> {
+    if detail == Detail::Full || text.is_empty() {
+        return Ok(None);
+    }
+    let tree = parse(compiled, text).ok_or(Declined)?;
+    let errors = error_ranges(&tree, text.len()).ok_or(Declined)?;
+    let root = tree.root_node();
+    let bytes = text.as_bytes();
+
+    // Bodies.
+    let mut body_edits: Vec<Edit> = Vec::new();
+    if detail >= Detail::Signatures
+        && let Some(bq) = &compiled.bodies
+    {
+        let names = bq.capture_names();
+        let mut bodies: Vec<Node<'_>> = Vec::new();
+        let mut keeps: Vec<(usize, usize)> = Vec::new();
+        let mut cursor = QueryCursor::new();
+        let mut matches = cursor.matches(bq, root, bytes);
+        while let Some(m) = matches.next() {
+            for cap in m.captures {
+                match names[cap.index as usize] {
+                    "body" => bodies.push(cap.node),
+                    "keep" => keeps.push((cap.node.start_byte(), cap.node.end_byte())),
+                    _ => {}
+                }
+            }
+        }
+        bodies.sort_by_key(|n| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
+        let mut last_end = 0usize;
+        for node in bodies {
+            let (s, e) = (node.start_byte(), node.end_byte());
+            if s < last_end
+                || keeps.iter().any(|&(a, b)| a <= s && e <= b)
+                || overlaps(&errors, s, e)
+            {
+                continue;
+            }
+            if let Some(edit) = body_edit(spec, text, node) {
+                last_end = e;
+                body_edits.push(edit);
+            }
+        }
+    }
+
+    // Comments.
+    let q = &compiled.comments;
+    let names = q.capture_names();
+    let mut removed: Vec<(usize, usize)> = Vec::new();
+    let mut kept: HashSet<usize> = HashSet::new();
+    let mut verbatim_ids: HashSet<usize> = HashSet::new();
+    // Comments inside collapsed bodies go with them: only the gaps between bodies are searched.
+    let mut gaps = Vec::with_capacity(body_edits.len() + 1);
+    let mut gap_start = 0;
+    for b in &body_edits {
+        gaps.push(gap_start..b.start);
+        gap_start = b.end;
+    }
+    gaps.push(gap_start..text.len());
+    let mut cursor = QueryCursor::new();
+    for gap in gaps {
+        if gap.is_empty() {
+            continue;
+        }
+        cursor.set_byte_range(gap);
+        let mut matches = cursor.matches(q, root, bytes);
+        while let Some(m) = matches.next() {
+            for cap in m.captures {
+                match names[cap.index as usize] {
+                    "comment" => removed.push((cap.node.start_byte(), cap.node.end_byte())),
+                    "keep" => {
+                        kept.insert(cap.node.start_byte());
+                        verbatim_ids.insert(cap.node.id());
+                    }
+                    // Kept only when it starts its own line (a trailing comment is not a doc
+                    // comment) and no blank line follows it (a license header above the
+                    // package doc is not documentation).
+                    "doc"
+                        if starts_line(text, cap.node.start_byte())
+                            && !blank_line_after(text, cap.node.end_byte()) =>
+                    {
+                        kept.insert(cap.node.start_byte());
+                        verbatim_ids.insert(cap.node.id());
+                    }
+                    "verbatim" => {
+                        verbatim_ids.insert(cap.node.id());
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    removed.sort_unstable();
+    removed.dedup();
+
+    // Merge: comment edits outside collapsed bodies and away from parse errors.
+    let mut edits: Vec<Edit> = Vec::with_capacity(removed.len() + body_edits.len());
+    let mut bi = body_edits.into_iter().peekable();
+    let mut last_end = 0usize;
+    for (s, e) in removed {
+        if kept.contains(&s) || overlaps(&errors, s, e) || inside_string(compiled, &tree, s, e) {
+            continue;
+        }
+        while let Some(b) = bi.peek() {
+            if b.start < e {
+                let b = bi.next().expect("peeked");
+                if b.start >= last_end {
+                    last_end = b.end;
+                    edits.push(b);
+                }
+            } else {
+                break;
+            }
+        }
+        if s < last_end {
+            continue; // inside a collapsed body (or overlapping an earlier edit)
+        }
+        if let Some(mut edit) = comment_edit(spec, text, s, e) {
+            edit.start = edit.start.max(last_end);
+            last_end = edit.end;
+            edits.push(edit);
+        }
+    }
+    for b in bi {
+        if b.start >= last_end {
+            last_end = b.end;
+            edits.push(b);
+        }
+    }
+
+    let verbatim = Verbatim {
+        compiled,
+        tree: &tree,
+        extra: &verbatim_ids,
+    };
+    let out = write(text, &edits, &verbatim);
+    Ok((out != text).then_some(out))
+}
+
+/// Writes `text` with `edits` applied, dropping lines left blank outside `verbatim` ranges.
+fn write(text: &str, edits: &[Edit], verbatim: &Verbatim<'_>) -> String {
+    let mut w = Writer {
+        out: String::with_capacity(text.len()),
+        line_start: 0,
+        verbatim,
+    };
+    let mut pos = 0;
+    for edit in edits {
+        w.copy(text, pos, edit.start);
+        w.generated(&edit.with);
+        pos = edit.end;
+    }
+    w.copy(text, pos, text.len());
+    // A whitespace-only last line without terminator goes too.
+    if w.out[w.line_start..].bytes().all(is_space) {
+        w.out.truncate(w.line_start);
+    }
+    w.out
+}
+
+struct Writer<'a> {
+    out: String,
+    line_start: usize,
+    verbatim: &'a Verbatim<'a>,
+}
+
+impl Writer<'_> {
+    /// Copies `text[from..to]`, deciding at each newline whether the finished line stays.
+    fn copy(&mut self, text: &str, mut from: usize, to: usize) {
+        while from < to {
+            match text[from..to].find('\n') {
+                None => {
+                    self.out.push_str(&text[from..to]);
+                    return;
+                }
+                Some(i) => {
+                    let nl = from + i;
+                    self.out.push_str(&text[from..=nl]);
+                    from = nl + 1;
+                    let blank = self.out.as_bytes()[self.line_start..]
+                        .iter()
+                        .all(|&b| is_space(b));
+                    if blank && !self.verbatim.contains(nl) {
+                        self.out.truncate(self.line_start);
+                    } else {
+                        self.line_start = self.out.len();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends generated text (placeholders), which is never blank.
+    fn generated(&mut self, s: &str) {
+        self.out.push_str(s);
+        if let Some(i) = s.rfind('\n') {
+            self.line_start = self.out.len() - s.len() + i + 1;
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! The language table: grammar, query files and collapse style per language.
+//!
+//! Adding a language is one [`LangSpec`] entry here, a grammar crate, and the two query files
+//! `queries/<lang>/comments.scm` and `queries/<lang>/bodies.scm`.
+
+use std::sync::OnceLock;
+
+use tree_sitter::{Language, Query};
+
+/// How a captured `@body` is replaced by `signatures`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Collapse {
+    /// The captured node includes its braces and becomes `{ /* ... */ }`.
+    Braces,
+    /// Python: the `block` becomes `...`, keeping a leading docstring.
+    PythonBlock,
+    /// Ruby: the `body_statement` becomes a `# ...` line; `def ... end` stays.
+    RubyBody,
+}
+
+/// One supported language.
+pub(crate) struct LangSpec {
+    /// Stable lowercase name, returned by [`crate::language_name`].
+    pub name: &'static str,
+    /// The tree-sitter grammar.
+    pub language: fn() -> Language,
+    /// `queries/<lang>/comments.scm`: captures `@comment`, `@keep` (always kept), `@doc` (kept when it starts its line) and `@verbatim`.
+    pub comments: &'static str,
+    /// `queries/<lang>/bodies.scm`: captures `@body` and `@keep` (empty: no collapsing).
+    pub bodies: &'static str,
+    /// How bodies are collapsed.
+    pub collapse: Collapse,
+    /// Markup language: a removed comment never leaves a space behind (text nodes join).
+    pub markup: bool,
+}
+
+impl LangSpec {
+    /// The comment text a collapsed body leaves behind; it is kept at every level, which makes
+    /// the transforms idempotent.
+    pub(crate) fn placeholder_comment(&self) -> &'static str {
+        match self.collapse {
+            Collapse::Braces => "/* ... */",
+            Collapse::RubyBody => "# ...",
+            Collapse::PythonBlock => "",
+        }
+    }
+}
+
+macro_rules! queries {
+    ($dir:literal) => {
+        (
+            include_str!(concat!("../queries/", $dir, "/comments.scm")),
+            include_str!(concat!("../queries/", $dir, "/bodies.scm")),
+        )
+    };
+}
+
+const fn spec(
+    name: &'static str,
+    language: fn() -> Language,
+    q: (&'static str, &'static str),
+    collapse: Collapse,
+    markup: bool,
+) -> LangSpec {
+    LangSpec {
+        name,
+        language,
+        comments: q.0,
+        bodies: q.1,
+        collapse,
+        markup,
+    }
+}
+
+use Collapse::{Braces, PythonBlock, RubyBody};
+
+/// Every supported language. Index = language id.
+pub(crate) static LANGS: &[LangSpec] = &[
+    spec(
+        "rust",
+        || tree_sitter_rust::LANGUAGE.into(),
+        queries!("rust"),
+        Braces,
+        false,
+    ),
+    spec(
+        "go",
+        || tree_sitter_go::LANGUAGE.into(),
+        queries!("go"),
+        Braces,
+        false,
+    ),
+    spec(
+        "python",
+        || tree_sitter_python::LANGUAGE.into(),
+        queries!("python"),
+        PythonBlock,
+        false,
+    ),
+    spec(
+        "javascript",
+        || tree_sitter_javascript::LANGUAGE.into(),
+        queries!("javascript"),
+        Braces,
+        false,
+    ),
+    spec(
+        "typescript",
+        || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        queries!("typescript"),
+        Braces,
+        false,
+    ),
+    spec(
+        "tsx",
+        || tree_sitter_typescript::LANGUAGE_TSX.into(),
+        queries!("typescript"),
+        Braces,
+        false,
+    ),
+    spec(
+        "java",
+        || tree_sitter_java::LANGUAGE.into(),
+        queries!("java"),
+        Braces,
+        false,
+    ),
+    spec(
+        "kotlin",
+        || tree_sitter_kotlin_ng::LANGUAGE.into(),
+        queries!("kotlin"),
+        Braces,
+        false,
+    ),
+    spec(
+        "csharp",
+        || tree_sitter_c_sharp::LANGUAGE.into(),
+        queries!("csharp"),
+        Braces,
+        false,
+    ),
+    spec(
+        "c",
+        || tree_sitter_c::LANGUAGE.into(),
+        queries!("c"),
+        Braces,
+        false,
+    ),
+    spec(
+        "cpp",
+        || tree_sitter_cpp::LANGUAGE.into(),
+        queries!("cpp"),
+        Braces,
+        false,
+    ),
+    spec(
+        "php",
+        || tree_sitter_php::LANGUAGE_PHP.into(),
+        queries!("php"),
+        Braces,
+        false,
+    ),
+    spec(
+        "ruby",
+        || tree_sitter_ruby::LANGUAGE.into(),
+        queries!("ruby"),
+        RubyBody,
+        false,
+    ),
+    spec(
+        "scala",
+        || tree_sitter_scala::LANGUAGE.into(),
+        queries!("scala"),
+        Braces,
+        false,
+    ),
+    spec(
+        "swift",
+        || tree_sitter_swift::LANGUAGE.into(),
+        queries!("swift"),
+        Braces,
+        false,
+    ),
+    spec(
+        "bash",
+        || tree_sitter_bash::LANGUAGE.into(),
+        queries!("bash"),
+        Braces,
+        false,
+    ),
+    spec(
+        "html",
+        || tree_sitter_html::LANGUAGE.into(),
+        queries!("html"),
+        Braces,
+        true,
+    ),
+    spec(
+        "css",
+        || tree_sitter_css::LANGUAGE.into(),
+        queries!("css"),
+        Braces,
+        false,
+    ),
+    spec(
+        "scss",
+        tree_sitter_scss::language,
+        queries!("scss"),
+        Braces,
+        false,
+    ),
+    spec(
+        "toml",
+        || tree_sitter_toml_ng::LANGUAGE.into(),
+        queries!("toml"),
+        Braces,
+        false,
+    ),
+    spec(
+        "yaml",
+        || tree_sitter_yaml::LANGUAGE.into(),
+        queries!("yaml"),
+        Braces,
+        false,
+    ),
+    spec(
+        "xml",
+        || tree_sitter_xml::LANGUAGE_XML.into(),
+        queries!("xml"),
+        Braces,
+        true,
+    ),
+    spec(
+        "sql",
+        || tree_sitter_sequel::LANGUAGE.into(),
+        queries!("sql"),
+        Braces,
+        false,
+    ),
+    spec(
+        "lua",
+        || tree_sitter_lua::LANGUAGE.into(),
+        queries!("lua"),
+        Braces,
+        false,
+    ),
+];
+
+/// Language id for a project-relative path (`/`-separated), from its file name or extension.
+pub(crate) fn lang_for_path(path: &str) -> Option<usize> {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let name = match file {
+        "Rakefile" | "Gemfile" | "Guardfile" | "Podfile" | "Vagrantfile" | "Brewfile"
+        | "Fastfile" => "ruby",
+        "Cargo.lock" | "Pipfile" | "poetry.lock" | "uv.lock" => "toml",
+        ".bashrc" | ".bash_profile" | ".bash_aliases" | ".profile" | "PKGBUILD" | "APKBUILD" => {
+            "bash"
+        }
+        _ => {
+            let ext = file.rsplit_once('.')?.1.to_ascii_lowercase();
+            match ext.as_str() {
+                "rs" => "rust",
+                "go" => "go",
+                "py" | "pyi" | "pyw" => "python",
+                "js" | "mjs" | "cjs" | "jsx" => "javascript",
+                "ts" | "mts" | "cts" => "typescript",
+                "tsx" => "tsx",
+                "java" => "java",
+                "kt" | "kts" => "kotlin",
+                "cs" => "csharp",
+                "c" => "c",
+                // `.h` goes to C++: its grammar also parses C headers, the C grammar not C++ ones.
+                "h" | "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "ipp"
+                | "inl" | "tpp" => "cpp",
+                "php" | "phtml" => "php",
+                "rb" | "rake" | "gemspec" | "ru" => "ruby",
+                "scala" | "sc" | "sbt" => "scala",
+                "swift" => "swift",
+                "sh" | "bash" => "bash",
+                "html" | "htm" | "xhtml" => "html",
+                "css" => "css",
+                "scss" => "scss",
+                "toml" => "toml",
+                "yaml" | "yml" => "yaml",
+                "xml" | "xsd" | "xsl" | "xslt" | "svg" | "plist" | "csproj" | "vbproj"
+                | "fsproj" | "props" | "targets" | "nuspec" | "resx" | "xaml" | "pom" => "xml",
+                "sql" => "sql",
+                "lua" => "lua",
+                _ => return None,
+            }
+        }
+    };
+    LANGS.iter().position(|l| l.name == name)
+}
+
+/// A language's grammar and compiled queries, built once and shared by all threads.
+pub(crate) struct Compiled {
+    pub language: Language,
+    pub comments: Query,
+    pub bodies: Option<Query>,
+    /// Per node kind id: lines inside such a node are never dropped (strings, heredocs, comments).
+    pub verbatim_kind: Vec<bool>,
+    /// Per node kind id: string-like (a "comment" inside one is text, whatever the grammar says).
+    pub string_kind: Vec<bool>,
+}
+
+/// Builds the grammar and queries of one language. Errors name the query file.
+pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
+    let language = (spec.language)();
+    let comments = Query::new(&language, spec.comments)
+        .map_err(|e| format!("queries/{}/comments.scm: {e}", spec.name))?;
+    let has_patterns = spec
+        .bodies
+        .lines()
+        .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with(';'));
+    let bodies = if has_patterns {
+        Some(
+            Query::new(&language, spec.bodies)
+                .map_err(|e| format!("queries/{}/bodies.scm: {e}", spec.name))?,
+        )
+    } else {
+        None
+    };
+    let count = language.node_kind_count();
+    const STRINGS: [&str; 7] = [
+        "string",
+        "heredoc",
+        "nowdoc",
+        "text_block",
+        "block_scalar",
+        "cdsect",
+        "chardata",
+    ];
+    let kinds: Vec<String> = (0..count)
+        .map(|id| {
+            language
+                .node_kind_for_id(id as u16)
+                .unwrap_or("")
+                .to_ascii_lowercase()
+        })
+        .collect();
+    let string_kind: Vec<bool> = kinds
+        .iter()
+        .map(|k| STRINGS.iter().any(|p| k.contains(p)))
+        .collect();
+    let verbatim_kind = kinds
+        .iter()
+        .zip(&string_kind)
+        .map(|(k, &s)| s || k.contains("comment"))
+        .collect();
+    Ok(Compiled {
+        language,
+        comments,
+        bodies,
+        verbatim_kind,
+        string_kind,
+    })
+}
+
+/// The compiled form of language `id`, or `None` if its queries do not compile (which a test
+/// rules out for every shipped language).
+pub(crate) fn compiled(id: usize) -> Option<&'static Compiled> {
+    static CACHE: OnceLock<Vec<OnceLock<Option<Compiled>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| LANGS.iter().map(|_| OnceLock::new()).collect());
+    cache[id].get_or_init(|| compile(&LANGS[id]).ok()).as_ref()
+}

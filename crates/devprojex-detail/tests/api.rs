@@ -1,0 +1,82 @@
+//! The public API contract the main crate codes against.
+
+use devprojex_detail::{
+    Detail, Outcome, collapses_bodies, language_name, supported_languages, transform_with_outcome,
+};
+
+#[test]
+fn detail_levels_parse_print_and_order() {
+    for d in Detail::ALL {
+        assert_eq!(Detail::parse(d.as_str()), Some(d));
+        assert_eq!(d.to_string(), d.as_str());
+    }
+    assert_eq!(Detail::parse("Full"), None);
+    assert_eq!(Detail::parse(""), None);
+    assert!(Detail::Full < Detail::Compact && Detail::Compact < Detail::Signatures);
+    assert_eq!(Detail::Compact.max(Detail::Signatures), Detail::Signatures);
+    assert_eq!(Detail::default(), Detail::Full);
+}
+
+#[test]
+fn languages_from_paths() {
+    let cases = [
+        ("src/lib.rs", Some("rust")),
+        ("a/b/main.go", Some("go")),
+        ("pkg/mod.py", Some("python")),
+        ("types.pyi", Some("python")),
+        ("web/app.mjs", Some("javascript")),
+        ("web/App.jsx", Some("javascript")),
+        ("web/app.ts", Some("typescript")),
+        ("web/App.tsx", Some("tsx")),
+        ("Main.java", Some("java")),
+        ("build.gradle.kts", Some("kotlin")),
+        ("Program.cs", Some("csharp")),
+        ("main.c", Some("c")),
+        ("include/x.h", Some("cpp")),
+        ("x.HPP", Some("cpp")),
+        ("index.php", Some("php")),
+        ("Rakefile", Some("ruby")),
+        ("lib/a.rb", Some("ruby")),
+        ("A.scala", Some("scala")),
+        ("A.swift", Some("swift")),
+        ("run.sh", Some("bash")),
+        ("index.html", Some("html")),
+        ("a.css", Some("css")),
+        ("a.scss", Some("scss")),
+        ("Cargo.toml", Some("toml")),
+        ("Cargo.lock", Some("toml")),
+        (".github/workflows/ci.yml", Some("yaml")),
+        ("pom.xml", Some("xml")),
+        ("schema.sql", Some("sql")),
+        ("init.lua", Some("lua")),
+        ("README.md", None),
+        ("Makefile", None),
+        ("noext", None),
+        ("dir.rs/file", None),
+    ];
+    for (path, want) in cases {
+        assert_eq!(language_name(path), want, "{path}");
+    }
+    let all: Vec<_> = supported_languages().collect();
+    assert_eq!(all.len(), 24);
+    assert!(collapses_bodies("a.rs") && collapses_bodies("a.rb") && collapses_bodies("a.py"));
+    assert!(!collapses_bodies("a.toml") && !collapses_bodies("a.md"));
+}
+
+#[test]
+fn outcomes() {
+    let t = |p, s, d| transform_with_outcome(p, s, d).1;
+    assert_eq!(t("a.rs", "// c\nfn f() {}\n", Detail::Full), Outcome::Full);
+    assert_eq!(t("a.md", "# x\n", Detail::Compact), Outcome::Unsupported);
+    assert_eq!(
+        t("a.rs", "fn f() {}\n", Detail::Compact),
+        Outcome::Unchanged
+    );
+    assert_eq!(
+        t("a.rs", "// c\nfn f() {}\n", Detail::Compact),
+        Outcome::Transformed
+    );
+    let broken =
+        "// c\nfn main( {{{{ let x = ;; ]]] }\nfn g( {\n// d\n) -> {\nstruct {\nimpl <<<\n";
+    assert_eq!(t("a.rs", broken, Detail::Signatures), Outcome::ParseErrors);
+}

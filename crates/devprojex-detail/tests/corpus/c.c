@@ -1,0 +1,22 @@
+#include <stdio.h> /* trailing */
+#define MAX(a, b) ((a) > (b) ? (a) : (b)) // macro
+#define STR "// not a comment"
+
+/** Doc for point. */
+struct point {
+    int x; /* x */
+    int y;
+};
+
+// Ordinary.
+static int add(int a, int b)
+{
+    /* block */
+    return a + b;
+}
+
+int main(void) {
+    char *s = "/* not a comment */";
+    char c = '/';
+    return add(1, 2);
+}

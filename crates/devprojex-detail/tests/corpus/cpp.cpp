@@ -1,0 +1,30 @@
+#include <vector>
+// Ordinary comment.
+namespace ns {
+
+/// Doc for Widget.
+template <typename T>
+class Widget {
+public:
+    Widget() = default;
+    int size() const { return n_; }
+    int big() const {
+        // comment
+        return n_ * 2;
+    }
+private:
+    int n_ = 0; // trailing
+};
+
+auto raw = R"delim(// not a comment
+
+/* nor this */)delim";
+
+int f() {
+    auto l = [](int x) {
+        return x + 1;
+    };
+    return l(1);
+}
+
+}  // namespace ns

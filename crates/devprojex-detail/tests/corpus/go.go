@@ -1,0 +1,45 @@
+//go:build linux
+
+// Copyright header, separated by a blank line: not documentation.
+
+// Package p is documented.
+package p
+
+/*
+#include <stdio.h>
+*/
+import "C"
+
+import (
+	"fmt" // trailing
+)
+
+// Doc for T.
+type T struct {
+	// A is a field.
+	A int // trailing field comment
+
+
+	B string
+}
+
+const raw = `// not a comment
+
+/* nor this */`
+
+// Loose comment, blank line below: not a doc comment.
+
+// Add adds.
+func Add(a, b int) int {
+	// inside
+	return a + b
+}
+
+func (t *T) M() {
+	f := func() {
+		fmt.Println("/* x */")
+	}
+	f()
+}
+
+func one() int { return 1 }

@@ -1,0 +1,34 @@
+package p;
+
+import java.util.List; // trailing
+
+/** Javadoc for C. */
+@SuppressWarnings("unchecked")
+public class C<T> {
+    // field comment
+    private final int x = 1;
+    private static final String S = "// not a comment";
+    private static final String TB = """
+        text block // not a comment
+
+        /* nor this */
+        """;
+
+    /** Ctor. */
+    public C(int x) {
+        // comment
+        this.x = x;
+    }
+
+    @Override
+    public String toString() {
+        Runnable r = () -> {
+            System.out.println("x");
+        };
+        return S;
+    }
+
+    abstract int abs();
+
+    public record R(int a) {}
+}

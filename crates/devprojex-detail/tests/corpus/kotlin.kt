@@ -1,0 +1,32 @@
+package p
+
+import kotlin.math.abs // trailing
+
+/** KDoc for C. /* nested */ still doc */
+data class C(val x: Int, val y: String = "// not a comment") {
+    /* block /* nested */ still comment */
+    init {
+        require(x > 0)
+        println("init")
+    }
+
+    fun f(a: Int): Int {
+        // comment
+        val s = """raw // not a comment
+
+        /* nor this */"""
+        return a + x
+    }
+
+    fun g(a: Int) = a * 2
+
+    val p: Int
+        get() {
+            return x
+        }
+}
+
+fun builder() = buildList {
+    add(1)
+    add(2)
+}

@@ -1,0 +1,14 @@
+-- Comment
+--- LuaDoc for f.
+-- @param a number
+local function f(a)
+  --[[ block
+  comment ]]
+  local s = "-- not a comment"
+  local l = [[
+-- not a comment
+
+]]
+  return a
+end
+return f

@@ -1,0 +1,30 @@
+<?php
+// Comment.
+# Hash comment.
+namespace App;
+
+use Foo\Bar; // trailing
+
+/** Doc for C. */
+#[Attr]
+class C {
+    private string $s = "// not a comment";
+    const X = 1;
+
+    /** Method doc. */
+    public function m(int $a): int {
+        /* block */
+        $h = <<<EOT
+# not a comment
+
+// nor this
+EOT;
+        return $a;
+    }
+}
+
+function f($x) {
+    return function ($y) use ($x) {
+        return $x + $y;
+    };
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
+"""Module docstring.
+
+With a blank line.
+"""
+import os  # trailing comment
+from dataclasses import dataclass
+
+X = "# not a comment"
+Y = '''
+# also not a comment
+
+'''
+
+
+@dataclass
+class Point:
+    """A point."""
+
+    x: int  # the x
+    y: int = 0
+
+    def __post_init__(self):
+        # keep me? comments go
+        self.z = self.x + self.y
+
+    def __init__(self, x):
+        self.x = x
+
+        self.y = f"{x} # not"
+
+    @property
+    def norm(self) -> float:
+        """Norm.
+
+        Long docstring.
+        """
+        # comment
+        return (self.x ** 2 + self.y ** 2) ** 0.5
+
+    def short(self): return 1
+
+    async def fetch(self, url: str) -> bytes:
+        async with self.session.get(url) as r:
+            return await r.read()
+
+
+def outer():
+    def inner():
+        return 2
+    return inner

@@ -1,0 +1,36 @@
+#!/usr/bin/env ruby
+# frozen_string_literal: true
+
+require "json" # trailing
+
+# Doc for Foo.
+class Foo
+  attr_reader :a
+
+  X = "# not a comment"
+
+  # Doc for initialize.
+  def initialize(a)
+    @a = a
+  end
+
+  def heredoc
+    # ordinary comment inside
+    <<~TEXT
+      # not a comment
+
+      text
+    TEXT
+  end
+
+=begin
+block comment
+=end
+
+  def self.build(x)
+    new(x)
+    x.to_s
+  end
+
+  def one = 1
+end

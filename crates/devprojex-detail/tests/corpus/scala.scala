@@ -1,0 +1,28 @@
+package p
+
+import scala.util.Try // trailing
+
+/** Scaladoc for C. */
+case class C(x: Int) {
+  /* block /* nested */ still */
+  val s = "// not a comment"
+
+  def f(a: Int): Int = {
+    // comment
+    a + x
+  }
+
+  def g(a: Int): Int = a * 2
+
+  def h(a: Int): Int =
+    val b = a + 1
+    b * 2
+}
+
+object O {
+  def main(args: Array[String]): Unit = {
+    println("""raw // not a comment
+
+    """)
+  }
+}

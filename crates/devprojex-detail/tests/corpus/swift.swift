@@ -1,0 +1,26 @@
+import Foundation // trailing
+
+/// Doc for Point.
+struct Point {
+    /* block /* nested */ still comment */
+    var x: Int
+    var y: Int = 0
+    let s = "// not a comment"
+    let m = """
+    multi // not a comment
+
+    """
+
+    init(x: Int) {
+        // comment
+        self.x = x
+    }
+
+    /** Doc for norm. */
+    func norm() -> Double {
+        let r = /\d+/
+        return Double(x * x + y * y).squareRoot()
+    }
+
+    func one() -> Int { 1 }
+}

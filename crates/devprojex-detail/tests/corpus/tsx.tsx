@@ -1,0 +1,14 @@
+import React from "react";
+
+/** Props doc. */
+interface Props { title: string }
+
+// Ordinary comment.
+export function Title({ title }: Props) {
+  const n = 1;
+  return <h1 className="t">{/* comment in jsx */}{title} // not a comment</h1>;
+}
+
+export const Arrow = (p: Props) => {
+  return <span>{p.title}</span>;
+};

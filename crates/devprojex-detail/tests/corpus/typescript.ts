@@ -1,0 +1,29 @@
+/// <reference path="./types.d.ts" />
+import { A } from "./a"; // trailing
+
+/** Doc. */
+export interface Shape {
+  // field comment
+  area(): number;
+  name: string;
+}
+
+export type Id = string | number;
+
+export class Square implements Shape {
+  constructor(private side: number) {
+    // ctor
+    this.name = "square";
+  }
+  name: string;
+  area(): number {
+    return this.side ** 2;
+  }
+}
+
+export function generic<T extends object>(x: T): T {
+  const s = `// ${x}`;
+  return x;
+}
+
+declare function ambient(x: number): void;
