@@ -357,8 +357,10 @@ mod tests {
     use super::*;
     use clap::{CommandFactory, Parser, Subcommand};
 
+    // The main CLI propagates its version to subcommands; `self-update` must opt out of the
+    // propagated `--version` flag because its own `--version VERSION` picks the release.
     #[derive(Parser)]
-    #[command(name = "devprojex", version)]
+    #[command(name = "devprojex", version, propagate_version = true)]
     struct Cli {
         #[command(subcommand)]
         command: Cmd,
@@ -366,6 +368,7 @@ mod tests {
 
     #[derive(Subcommand)]
     enum Cmd {
+        #[command(disable_version_flag = true)]
         SelfUpdate(SelfUpdateArgs),
     }
 
