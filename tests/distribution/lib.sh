@@ -70,3 +70,66 @@ make_dist_archive() {
     (cd "$3" && sha256sum "devprojex-$2.tar.gz" > "devprojex-$2.tar.gz.sha256")
     rm -rf "$_stage"
 }
+
+# prepare_tree: print the directory to run dist / cargo-deb in. The repository itself when the
+# root Cargo.toml already carries the distribution metadata (packaging/root-cargo-snippets.toml)
+# and wix/main.wxs exists; otherwise a scratch copy of the working tree with the
+# [package.metadata.*] tables appended and packaging/wix/main.wxs copied to wix/. Builds still
+# use the repository's target directory (CARGO_TARGET_DIR), so nothing is rebuilt for the copy.
+prepare_tree() {
+    if grep -q '^\[package\.metadata\.deb\]' "$REPO_ROOT/Cargo.toml" &&
+        grep -q '^\[package\.metadata\.wix\]' "$REPO_ROOT/Cargo.toml" &&
+        [ -f "$REPO_ROOT/wix/main.wxs" ]; then
+        printf '%s\n' "$REPO_ROOT"
+        return 0
+    fi
+    _scratch=$(mktemp -d)/tree
+    mkdir -p "$_scratch"
+    (cd "$REPO_ROOT" && git ls-files -co --exclude-standard | while IFS= read -r f; do
+        [ -e "$f" ] && printf '%s\n' "$f"
+    done | tar -cf - -T -) | tar -xf - -C "$_scratch"
+    python3 - "$_scratch/Cargo.toml" "$REPO_ROOT/packaging/root-cargo-snippets.toml" <<'PY'
+import re, sys
+cargo_path, snippets_path = sys.argv[1:3]
+cargo = open(cargo_path).read()
+snippets = open(snippets_path).read().split("# ----- append -----", 1)[1]
+# Split into tables; append only the [package.metadata.*] ones the manifest lacks.
+tables = re.split(r"(?m)^(?=\[)", snippets)
+added = []
+for table in tables:
+    m = re.match(r"\[([^\]]+)\]", table)
+    if not m or not m.group(1).startswith("package.metadata."):
+        continue
+    if re.search(r"(?m)^\[" + re.escape(m.group(1)) + r"\]", cargo):
+        continue
+    cargo = cargo.rstrip("\n") + "\n\n" + table.strip("\n") + "\n"
+    added.append(m.group(1))
+open(cargo_path, "w").write(cargo)
+print("scratch tree: appended " + (", ".join(added) or "nothing"), file=sys.stderr)
+PY
+    if [ ! -f "$_scratch/wix/main.wxs" ]; then
+        mkdir -p "$_scratch/wix"
+        cp "$REPO_ROOT/packaging/wix/main.wxs" "$_scratch/wix/main.wxs"
+    fi
+    # dist builds its source tarball with `git archive HEAD`: make the copy a repository.
+    (cd "$_scratch" && git init -q && git add -A &&
+        git -c user.name=check -c user.email=check@localhost commit -qm "scratch tree for distribution checks") >/dev/null
+    printf '%s\n' "$_scratch"
+}
+
+# ensure_tool CMD VERSION CRATE: cargo install --locked CRATE@VERSION unless `CMD --version`
+# already reports VERSION. Prints how long the install took.
+ensure_cargo_tool() {
+    _cmd=$1; _ver=$2; _crate=$3
+    if "$_cmd" --version 2>/dev/null | grep -q " $_ver\$\| $_ver "; then
+        return 0
+    fi
+    note "installing $_crate $_ver (cargo install --locked) ..."
+    _t0=$(date +%s)
+    if cargo install --locked "$_crate@$_ver" >"${TMPDIR:-/tmp}/cargo-install-$_crate.log" 2>&1; then
+        note "installed $_crate $_ver in $(( $(date +%s) - _t0 )) s"
+    else
+        tail -n 20 "${TMPDIR:-/tmp}/cargo-install-$_crate.log" | sed 's/^/     | /'
+        return 1
+    fi
+}
