@@ -74,11 +74,12 @@ make_dist_archive() {
 # prepare_tree: print the directory to run dist / cargo-deb in. The repository itself when the
 # root Cargo.toml already carries the distribution metadata (packaging/root-cargo-snippets.toml)
 # and wix/main.wxs exists; otherwise a scratch copy of the working tree with the
-# [package.metadata.*] tables appended and packaging/wix/main.wxs copied to wix/. Builds still
+# [package.metadata.*] and [profile.dist] tables appended and packaging/wix/main.wxs copied to wix/. Builds still
 # use the repository's target directory (CARGO_TARGET_DIR), so nothing is rebuilt for the copy.
 prepare_tree() {
     if grep -q '^\[package\.metadata\.deb\]' "$REPO_ROOT/Cargo.toml" &&
         grep -q '^\[package\.metadata\.wix\]' "$REPO_ROOT/Cargo.toml" &&
+        grep -q '^\[profile\.dist\]' "$REPO_ROOT/Cargo.toml" &&
         [ -f "$REPO_ROOT/wix/main.wxs" ]; then
         printf '%s\n' "$REPO_ROOT"
         return 0
@@ -98,7 +99,7 @@ tables = re.split(r"(?m)^(?=\[)", snippets)
 added = []
 for table in tables:
     m = re.match(r"\[([^\]]+)\]", table)
-    if not m or not m.group(1).startswith("package.metadata."):
+    if not m or not (m.group(1).startswith("package.metadata.") or m.group(1) == "profile.dist"):
         continue
     if re.search(r"(?m)^\[" + re.escape(m.group(1)) + r"\]", cargo):
         continue
