@@ -32,6 +32,8 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Run the read-only MCP server over stdio')
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Manage the per-project `local` profile and validate portable profiles')
+            [CompletionResult]::new('setup', 'setup', [CompletionResultType]::ParameterValue, 'Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the binary, the roots, Git, and every configured client entry')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -248,6 +250,63 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
         'devprojex;profile;help;help' {
             break
         }
+        'devprojex;setup' {
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'Client to configure (repeatable; `all` for every client). Default: the detected clients')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, '`user`: the user''s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Pin the server to this project folder (repeatable). Default: none, so the server follows the client''s working directory; for VS Code in project scope `${workspaceFolder}`')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the server entry')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Bake `--git-mode MODE` into the server command line')
+            [CompletionResult]::new('--command-path', '--command-path', [CompletionResultType]::ParameterName, 'How to write the command: `auto` writes `devprojex` when this binary is the one on PATH, else its absolute path')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Bake `--hide-private-data` into the server command line')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Bake `--allow-remote` into the server command line')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show a unified diff of each file instead of writing')
+            [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Remove the entry instead of adding it')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace (or remove) an entry of the same name that was changed by hand')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Apply without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Apply without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config file, and whether the entry is present, current or stale')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'devprojex;setup;status' {
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'Client to configure (repeatable; `all` for every client). Default: the detected clients')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, '`user`: the user''s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Pin the server to this project folder (repeatable). Default: none, so the server follows the client''s working directory; for VS Code in project scope `${workspaceFolder}`')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the server entry')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Bake `--git-mode MODE` into the server command line')
+            [CompletionResult]::new('--command-path', '--command-path', [CompletionResultType]::ParameterName, 'How to write the command: `auto` writes `devprojex` when this binary is the one on PATH, else its absolute path')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Bake `--hide-private-data` into the server command line')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Bake `--allow-remote` into the server command line')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;setup;help' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config file, and whether the entry is present, current or stale')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'devprojex;setup;help;status' {
+            break
+        }
+        'devprojex;setup;help;help' {
+            break
+        }
+        'devprojex;doctor' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Project folder to check (repeatable). Default: the current directory')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the server entry to look for')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'devprojex;completion' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -270,6 +329,8 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Run the read-only MCP server over stdio')
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Manage the per-project `local` profile and validate portable profiles')
+            [CompletionResult]::new('setup', 'setup', [CompletionResultType]::ParameterValue, 'Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the binary, the roots, Git, and every configured client entry')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -318,6 +379,16 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             break
         }
         'devprojex;help;profile;reset' {
+            break
+        }
+        'devprojex;help;setup' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config file, and whether the entry is present, current or stale')
+            break
+        }
+        'devprojex;help;setup;status' {
+            break
+        }
+        'devprojex;help;doctor' {
             break
         }
         'devprojex;help;completion' {

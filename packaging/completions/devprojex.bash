@@ -22,6 +22,9 @@ _devprojex() {
             devprojex,completion)
                 cmd="devprojex__subcmd__completion"
                 ;;
+            devprojex,doctor)
+                cmd="devprojex__subcmd__doctor"
+                ;;
             devprojex,help)
                 cmd="devprojex__subcmd__help"
                 ;;
@@ -43,6 +46,9 @@ _devprojex() {
             devprojex,search)
                 cmd="devprojex__subcmd__search"
                 ;;
+            devprojex,setup)
+                cmd="devprojex__subcmd__setup"
+                ;;
             devprojex,tree)
                 cmd="devprojex__subcmd__tree"
                 ;;
@@ -51,6 +57,9 @@ _devprojex() {
                 ;;
             devprojex__subcmd__help,completion)
                 cmd="devprojex__subcmd__help__subcmd__completion"
+                ;;
+            devprojex__subcmd__help,doctor)
+                cmd="devprojex__subcmd__help__subcmd__doctor"
                 ;;
             devprojex__subcmd__help,help)
                 cmd="devprojex__subcmd__help__subcmd__help"
@@ -73,6 +82,9 @@ _devprojex() {
             devprojex__subcmd__help,search)
                 cmd="devprojex__subcmd__help__subcmd__search"
                 ;;
+            devprojex__subcmd__help,setup)
+                cmd="devprojex__subcmd__help__subcmd__setup"
+                ;;
             devprojex__subcmd__help,tree)
                 cmd="devprojex__subcmd__help__subcmd__tree"
                 ;;
@@ -93,6 +105,9 @@ _devprojex() {
                 ;;
             devprojex__subcmd__help__subcmd__profile,validate)
                 cmd="devprojex__subcmd__help__subcmd__profile__subcmd__validate"
+                ;;
+            devprojex__subcmd__help__subcmd__setup,status)
+                cmd="devprojex__subcmd__help__subcmd__setup__subcmd__status"
                 ;;
             devprojex__subcmd__profile,export)
                 cmd="devprojex__subcmd__profile__subcmd__export"
@@ -136,6 +151,18 @@ _devprojex() {
             devprojex__subcmd__profile__subcmd__help,validate)
                 cmd="devprojex__subcmd__profile__subcmd__help__subcmd__validate"
                 ;;
+            devprojex__subcmd__setup,help)
+                cmd="devprojex__subcmd__setup__subcmd__help"
+                ;;
+            devprojex__subcmd__setup,status)
+                cmd="devprojex__subcmd__setup__subcmd__status"
+                ;;
+            devprojex__subcmd__setup__subcmd__help,help)
+                cmd="devprojex__subcmd__setup__subcmd__help__subcmd__help"
+                ;;
+            devprojex__subcmd__setup__subcmd__help,status)
+                cmd="devprojex__subcmd__setup__subcmd__help__subcmd__status"
+                ;;
             *)
                 ;;
         esac
@@ -143,7 +170,7 @@ _devprojex() {
 
     case "${cmd}" in
         devprojex)
-            opts="-h -V --help --version tree analyze pack search scan mcp profile completion man help"
+            opts="-h -V --help --version tree analyze pack search scan mcp profile setup doctor completion man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -224,8 +251,30 @@ _devprojex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        devprojex__subcmd__doctor)
+            opts="-h -V --root --name --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         devprojex__subcmd__help)
-            opts="tree analyze pack search scan mcp profile completion man help"
+            opts="tree analyze pack search scan mcp profile setup doctor completion man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -253,6 +302,20 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__help__subcmd__completion)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -437,6 +500,34 @@ _devprojex() {
         devprojex__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__help__subcmd__setup)
+            opts="status"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__help__subcmd__setup__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -897,6 +988,124 @@ _devprojex() {
                     ;;
                 --max-results)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__setup)
+            opts="-y -h -V --client --scope --root --name --hide-private-data --allow-remote --git-mode --command-path --dry-run --remove --force --yes --help --version status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --client)
+                    COMPREPLY=($(compgen -W "all claude-code claude-desktop codex antigravity cursor vscode vscode-insiders" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "user project" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-mode)
+                    COMPREPLY=($(compgen -W "none gitignore tracked" -- "${cur}"))
+                    return 0
+                    ;;
+                --command-path)
+                    COMPREPLY=($(compgen -W "auto absolute name" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__setup__subcmd__help)
+            opts="status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__setup__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__setup__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__setup__subcmd__status)
+            opts="-h -V --client --scope --root --name --hide-private-data --allow-remote --git-mode --command-path --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --client)
+                    COMPREPLY=($(compgen -W "all claude-code claude-desktop codex antigravity cursor vscode vscode-insiders" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "user project" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-mode)
+                    COMPREPLY=($(compgen -W "none gitignore tracked" -- "${cur}"))
+                    return 0
+                    ;;
+                --command-path)
+                    COMPREPLY=($(compgen -W "auto absolute name" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -66,7 +66,7 @@ for t in targets:
             problems.append(f"missing planned artifact {n}")
     if "windows" in t and f"devprojex-{t}.msi" not in names:
         problems.append(f"missing msi for {t}")
-for n in ("devprojex-installer.sh", "devprojex-installer.ps1", "devprojex.rb", "sha256.sum"):
+for n in ("devprojex-installer.sh", "devprojex-installer.ps1", "devprojex.rb", "sha256.sum", "install.sh", "install.ps1"):
     if n not in names:
         problems.append(f"missing planned artifact {n}")
 
