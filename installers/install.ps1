@@ -20,9 +20,10 @@ $ErrorActionPreference = 'Stop'
 $App = 'devprojex'
 $Repo = 'devprojex/devprojex'
 
+# Throw rather than exit: under `irm ... | iex` an exit would close the user's PowerShell window.
+# Run as a file, an uncaught throw still ends with exit code 1. `finally` below cleans up.
 function Fail([string]$Message) {
-    Write-Error "devprojex installer: error: $Message" -ErrorAction Continue
-    exit 1
+    throw "devprojex installer: error: $Message"
 }
 
 # ---- install directory ------------------------------------------------------------------------
@@ -102,7 +103,6 @@ try {
         Write-Host ""
         Write-Host "Running devprojex setup ..."
         & $dest setup
-        exit $LASTEXITCODE
     } else {
         Write-Host ""
         Write-Host "Next: run 'devprojex setup' to register devprojex with your MCP clients."

@@ -225,6 +225,10 @@ fi
 if [ "$setup" = 1 ]; then
     say ""
     say "Running devprojex setup ..."
+    # Under `curl ... | sh` stdin is the script: give setup the terminal when there is one.
+    if (exec </dev/tty) 2>/dev/null; then
+        exec "$install_dir/$APP" setup </dev/tty
+    fi
     exec "$install_dir/$APP" setup
 else
     say ""
