@@ -6,8 +6,9 @@
 #   * winget: the three manifests against the official 1.12.0 JSON schemas vendored in
 #     packaging/winget/schemas/, and their mutual consistency;
 #   * server.json against the MCP registry schema (2025-12-11), packaging/mcpb/manifest.json
-#     against the mcpb v0.3 schema (and, when npm is available, `mcpb validate` and a packed
-#     bundle whose binary answers MCP initialize), the Dockerfile's entrypoint and label;
+#     against the mcpb v0.3 schema (and `mcpb validate` when npm is available), the Dockerfile's
+#     entrypoint and label;
+#   * scripts/build-mcpb-release.sh: a bundle built from a release archive answers MCP initialize;
 #   * scripts/update-packaging.sh on fake release artifacts: its output still passes all of the
 #     above;
 #   * the committed completions and man page match the binary's CLI;
@@ -207,7 +208,7 @@ else
     fail "scripts/update-packaging.sh changed files before failing"
 fi
 
-# 3. The mcpb tool itself (npm), when available: validate, pack a bundle, run its binary.
+# 3. The mcpb tool itself (npm), when available.
 bin=$(find_devprojex_binary || true)
 if command -v npm >/dev/null 2>&1 && [ "${DEVPROJEX_SKIP_NPM:-0}" != 1 ]; then
     mcpb_dir="$REPO_ROOT/target/mcpb-cli"
@@ -222,26 +223,49 @@ if command -v npm >/dev/null 2>&1 && [ "${DEVPROJEX_SKIP_NPM:-0}" != 1 ]; then
             fail "mcpb validate"
             sed 's/^/     | /' "$work/mcpb.out"
         fi
-        if [ -n "$bin" ]; then
-            mkdir -p "$work/bundle/server" "$work/unpacked"
-            cp "$REPO_ROOT/packaging/mcpb/manifest.json" "$work/bundle/"
-            cp "$bin" "$work/bundle/server/devprojex"
-            mkdir -p "$work/project" && echo hi >"$work/project/a.txt"
-            if "$mcpb" pack "$work/bundle" "$work/devprojex.mcpb" >"$work/pack.out" 2>&1 &&
-                "$mcpb" unpack "$work/devprojex.mcpb" "$work/unpacked" >>"$work/pack.out" 2>&1 &&
-                chmod +x "$work/unpacked/server/devprojex" &&
-                "$PY" "$DIST_DIR/mcp_initialize.py" "$work/unpacked/server/devprojex" "$work/project" >>"$work/pack.out" 2>&1; then
-                pass "mcpb pack: the bundle's devprojex answers MCP initialize with the chosen folder as --root"
-            else
-                fail "mcpb pack / bundle initialize"
-                tail -n 20 "$work/pack.out" | sed 's/^/     | /'
-            fi
-        fi
     else
         note "could not install @anthropic-ai/mcpb from npm: mcpb CLI checks skipped"
     fi
 else
     note "npm not available: mcpb CLI checks skipped (schema validation above still ran)"
+fi
+
+# 3b. scripts/build-mcpb-release.sh: a bundle built from a release archive runs as an MCP server.
+if [ -n "$bin" ]; then
+    host_t="$(uname -m | sed 's/arm64/aarch64/;s/amd64/x86_64/')-unknown-linux-gnu"
+    mkdir -p "$work/rel" "$work/bundles" "$work/unpacked" "$work/project"
+    echo hi >"$work/project/a.txt"
+    make_dist_archive "$bin" "$host_t" "$work/rel"
+    if "$REPO_ROOT/scripts/build-mcpb-release.sh" 9.8.7 "$work/rel" "$work/bundles" "$host_t" >"$work/bundle.out" 2>&1 &&
+        "$PY" - "$work/bundles/devprojex-$host_t.mcpb" "$work/unpacked" >>"$work/bundle.out" 2>&1 <<'PY' &&
+import json, os, sys, zipfile
+bundle, dest = sys.argv[1:3]
+with zipfile.ZipFile(bundle) as z:
+    names = set(z.namelist())
+    assert {"manifest.json", "server/devprojex"} <= names, names
+    manifest = json.loads(z.read("manifest.json"))
+    assert manifest["version"] == "9.8.7", manifest["version"]
+    assert manifest["server"]["entry_point"] == "server/devprojex"
+    info = z.getinfo("server/devprojex")
+    assert (info.external_attr >> 16) & 0o111, "server/devprojex is not executable in the bundle"
+    z.extractall(dest)
+os.chmod(os.path.join(dest, "server/devprojex"), 0o755)
+PY
+        (cd "$work/bundles" && sha256sum -c "devprojex-$host_t.mcpb.sha256" >/dev/null) &&
+        "$PY" "$DIST_DIR/mcp_initialize.py" "$work/unpacked/server/devprojex" "$work/project" >>"$work/bundle.out" 2>&1; then
+        pass "scripts/build-mcpb-release.sh: the bundle (manifest v9.8.7, executable server/devprojex, sha256) answers MCP initialize"
+    else
+        fail "scripts/build-mcpb-release.sh bundle"
+        tail -n 20 "$work/bundle.out" | sed 's/^/     | /'
+    fi
+    if [ -x "${mcpb:-}" ] && [ -f "$work/bundles/devprojex-$host_t.mcpb" ]; then
+        if "$mcpb" info "$work/bundles/devprojex-$host_t.mcpb" >"$work/info.out" 2>&1; then
+            pass "mcpb info reads the built bundle"
+        else
+            fail "mcpb info on the built bundle"
+            sed 's/^/     | /' "$work/info.out"
+        fi
+    fi
 fi
 
 # 4. Completions and man page match the CLI.
