@@ -11,7 +11,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'stop_http_server; rm -rf "$work"' EXIT
 
 pinned=$(sed -n 's/^cargo-dist-version *= *"\([^"]*\)".*/\1/p' "$REPO_ROOT/dist-workspace.toml")
 [ -n "$pinned" ] || { fail "dist-workspace.toml pins no cargo-dist-version"; finish; exit 1; }
@@ -160,6 +160,17 @@ if [ "${DEVPROJEX_DIST_BUILD:-0}" = 1 ]; then
             tar -tzf "$arch_file" | grep -q "^devprojex-$host/completions/devprojex.bash$" &&
             tar -tzf "$arch_file" | grep -q "^devprojex-$host/devprojex.1$"; then
             pass "dist build for $host: archive layout and checksum"
+            # The real dist archive through the real installer.
+            if start_http_server "$distrib"; then
+                if HOME="$work/home" DEVPROJEX_DOWNLOAD_BASE="http://127.0.0.1:$HTTP_PORT" DEVPROJEX_INSTALL_DIR="$work/bin" \
+                    sh "$REPO_ROOT/installers/install.sh" >"$work/install.out" 2>&1 && "$work/bin/devprojex" --version >/dev/null 2>&1; then
+                    pass "installers/install.sh installs the dist-built archive"
+                else
+                    fail "installers/install.sh with the dist-built archive"
+                    sed 's/^/     | /' "$work/install.out"
+                fi
+                stop_http_server
+            fi
         else
             fail "dist build for $host: archive layout or checksum"
             tar -tzf "$arch_file" 2>&1 | sed 's/^/     | /'
