@@ -5,12 +5,13 @@
 #   DEVPROJEX_DIST_CHECKS="packaging install" tests/distribution/run-all.sh
 #
 # Checks: packaging (manifests, schemas, update-packaging.sh, mcpb), install (install.sh against
-# a loopback server), dist (pinned cargo-dist, plan, artifact names), deb (cargo-deb, dpkg -i/-r).
+# a loopback server), self-update (the real binary against a loopback releases API), dist (pinned
+# cargo-dist, plan, artifact names), deb (cargo-deb, dpkg -i/-r).
 # They use the devprojex binary in target/release or target/debug (or $DEVPROJEX_BIN): build it
 # first. First run on a fresh machine installs cargo-dist and cargo-deb with cargo install.
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
-checks=${DEVPROJEX_DIST_CHECKS:-packaging install dist deb}
+checks=${DEVPROJEX_DIST_CHECKS:-packaging install self-update dist deb}
 total_pass=0
 total_fail=0
 for check in $checks; do
