@@ -4,14 +4,16 @@
 #
 #   scripts/generate-packaging-assets.sh [BINARY]     (default: target/release, else target/debug)
 #
-# They are committed (cross-compiled release builds cannot run the binary to make them), so a
-# CLI change shows up as a reviewed diff; tests/distribution/check-packaging.sh fails when they
-# are stale.
+# They are committed, so a CLI change shows up as a reviewed diff and local `dist build` /
+# cargo-deb runs have them; the release workflow regenerates them before every build
+# (.github/workflows/dist-build-setup.steps). tests/distribution/check-packaging.sh reports stale
+# copies (and fails on them with DEVPROJEX_STRICT_ASSETS=1).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-}
 if [ -z "$bin" ]; then
-    for candidate in "$root/target/release/devprojex" "$root/target/debug/devprojex"; do
+    for candidate in "$root/target/release/devprojex" "$root/target/debug/devprojex" \
+        "$root/target/release/devprojex.exe" "$root/target/debug/devprojex.exe"; do
         if [ -x "$candidate" ]; then bin=$candidate; break; fi
     done
 fi

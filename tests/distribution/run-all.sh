@@ -25,7 +25,7 @@ for check in $checks; do
     start=$(date +%s)
     log=$(mktemp)
     sh "$script" 2>&1 | tee "$log"
-    rc=$(sed -n 's/^check-[a-z]*\.sh: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$log" | tail -n1)
+    rc=$(sed -n 's/^check-[a-z-]*\.sh: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$log" | tail -n1)
     if [ -n "$rc" ]; then
         set -- $rc
         total_pass=$((total_pass + $1))
