@@ -23,6 +23,8 @@ pub enum InstallMethod {
     Deb,
     /// `cargo install`: in `$CARGO_HOME/bin` (default `~/.cargo/bin`).
     Cargo,
+    /// The Windows .msi: `%ProgramFiles%\devprojex\bin\devprojex.exe`.
+    Msi,
 }
 
 impl InstallMethod {
@@ -35,6 +37,9 @@ impl InstallMethod {
             InstallMethod::Winget => Some("winget upgrade --id devprojex.devprojex"),
             InstallMethod::Deb => Some("sudo apt install --only-upgrade devprojex"),
             InstallMethod::Cargo => Some("cargo install --locked devprojex"),
+            InstallMethod::Msi => Some(
+                "run the latest devprojex-<arch>-pc-windows-msvc.msi from https://github.com/devprojex/devprojex/releases/latest",
+            ),
         }
     }
 
@@ -46,6 +51,7 @@ impl InstallMethod {
             InstallMethod::Winget => "winget",
             InstallMethod::Deb => "the Debian package (dpkg/apt)",
             InstallMethod::Cargo => "cargo install",
+            InstallMethod::Msi => "the Windows installer (.msi)",
         }
     }
 }
@@ -78,7 +84,7 @@ const DEFAULT_BREW_PREFIXES: &[&str] =
 /// `bin/devprojex` is a link into the Cellar, winget's `Links\devprojex.exe` one into
 /// `Packages`), but the rules also recognise the unresolved link locations. `env` reads an
 /// environment variable; `exists` tells whether a file exists. Checks run in this order:
-/// Homebrew, winget, Debian package, cargo; anything else is standalone.
+/// Homebrew, winget, Debian package, cargo, Windows .msi; anything else is standalone.
 pub fn detect_install_method(
     exe: &Path,
     env: &dyn Fn(&str) -> Option<OsString>,
@@ -98,6 +104,9 @@ pub fn detect_install_method(
     }
     if is_cargo(&norm, env) {
         return InstallMethod::Cargo;
+    }
+    if is_msi(&norm) {
+        return InstallMethod::Msi;
     }
     InstallMethod::Standalone
 }
@@ -166,6 +175,13 @@ fn is_winget(exe: &str) -> bool {
     // %ProgramFiles%\WinGet\{Packages,Links}. winget always names these two folders so.
     let lower = exe.to_lowercase();
     lower.contains("/winget/packages/") || lower.contains("/winget/links/")
+}
+
+fn is_msi(exe: &str) -> bool {
+    // wix/main.wxs installs to <ProgramFiles>\devprojex\bin\devprojex.exe (per machine).
+    let lower = exe.to_lowercase();
+    lower.ends_with("/devprojex/bin/devprojex.exe")
+        && (lower.contains("/program files/") || lower.contains("/program files (x86)/"))
 }
 
 fn is_cargo(exe: &str, env: &dyn Fn(&str) -> Option<OsString>) -> bool {
@@ -347,6 +363,24 @@ mod tests {
                 &[]
             ),
             InstallMethod::Standalone
+        );
+    }
+
+    #[test]
+    fn msi_install_dir() {
+        assert_eq!(
+            detect(r"C:\Program Files\devprojex\bin\devprojex.exe", &[], &[]),
+            InstallMethod::Msi
+        );
+        assert_eq!(
+            detect(r"C:\Program Files\tools\devprojex.exe", &[], &[]),
+            InstallMethod::Standalone
+        );
+        assert!(
+            InstallMethod::Msi
+                .update_command()
+                .unwrap()
+                .contains(".msi")
         );
     }
 
