@@ -184,7 +184,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__analyze)
-            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --detail --top-files --format --help --version"
+            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --detail --top-files --format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -215,6 +215,10 @@ _devprojex() {
                     return 0
                     ;;
                 --max-file-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -590,7 +594,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__pack)
-            opts="-o -h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --view --format --detail --max-tokens --output --help --version"
+            opts="-o -h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --view --format --detail --max-tokens --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -621,6 +625,10 @@ _devprojex() {
                     return 0
                     ;;
                 --max-file-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -902,7 +910,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__scan)
-            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --format --help --version"
+            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -933,6 +941,10 @@ _devprojex() {
                     return 0
                     ;;
                 --max-file-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -948,7 +960,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__search)
-            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --case-sensitive --ignore-case --context-lines --max-results --help --version"
+            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --case-sensitive --ignore-case --context-lines --max-results --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -979,6 +991,10 @@ _devprojex() {
                     return 0
                     ;;
                 --max-file-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1116,7 +1132,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__tree)
-            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --format --max-depth --max-lines --help --version"
+            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --format --max-depth --max-lines --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1147,6 +1163,10 @@ _devprojex() {
                     return 0
                     ;;
                 --max-file-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -45,6 +45,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l profile -d 
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l git-scope -d 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l branch -d 'Branch to check out when the project is a Git URL' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l format -d 'Output format' -r -f -a "markdown\t''
 text\t''
 json\t''
@@ -53,6 +54,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-depth -
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-lines -d 'Stop after this many entry lines (markdown/text end with a truncation trailer; json/xml fail)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l tracked-only -d 'Select only files in the Git index'
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -s V -l version -d 'Print version'
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l paths -d 'Project-relative files or folders to narrow to (repeatable)' -r
@@ -62,6 +64,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l profile 
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l git-scope -d 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l branch -d 'Branch to check out when the project is a Git URL' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l detail -d 'Code reduction before measuring: full, compact, signatures' -r -f -a "full\t''
 compact\t''
 signatures\t''"
@@ -70,6 +73,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l format -
 json\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l tracked-only -d 'Select only files in the Git index'
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -s V -l version -d 'Print version'
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l paths -d 'Project-relative files or folders to narrow to (repeatable)' -r
@@ -79,6 +83,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l profile -d 
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l git-scope -d 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l branch -d 'Branch to check out when the project is a Git URL' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l view -d 'What the pack contains' -r -f -a "tree-content\t''
 content\t''
 tree\t''"
@@ -93,6 +98,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-tokens 
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -s o -l output -d 'Write to this file (atomically replaced) instead of stdout' -r -F
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l tracked-only -d 'Select only files in the Git index'
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -s V -l version -d 'Print version'
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l paths -d 'Project-relative files or folders to narrow to (repeatable)' -r
@@ -102,10 +108,12 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l profile -
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l git-scope -d 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l branch -d 'Branch to check out when the project is a Git URL' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l context-lines -d 'Lines of context around each match' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l max-results -d 'Stop after this many matching lines (1..200)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l tracked-only -d 'Select only files in the Git index'
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l case-sensitive -d 'Match case exactly (the default ignores case)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l ignore-case -d 'Ignore case (the default)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -s h -l help -d 'Print help'
@@ -117,10 +125,12 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l profile -d 
 complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l git-scope -d 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l branch -d 'Branch to check out when the project is a Git URL' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l format -r -f -a "text\t''
 json\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l tracked-only -d 'Select only files in the Git index'
 complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -s V -l version -d 'Print version'
 complete -c devprojex -n "__fish_devprojex_using_subcommand mcp" -l root -d 'A project root to expose (repeatable)' -r -F
