@@ -118,16 +118,17 @@ PY
     printf '%s\n' "$_scratch"
 }
 
-# ensure_tool CMD VERSION CRATE: cargo install --locked CRATE@VERSION unless `CMD --version`
-# already reports VERSION. Prints how long the install took.
+# ensure_cargo_tool CMD VERSION CRATE [FLAGS...]: cargo install --locked [FLAGS] CRATE@VERSION
+# unless `CMD --version` already reports VERSION. Prints how long the install took.
 ensure_cargo_tool() {
     _cmd=$1; _ver=$2; _crate=$3
+    shift 3
     if "$_cmd" --version 2>/dev/null | grep -q " $_ver\$\| $_ver "; then
         return 0
     fi
-    note "installing $_crate $_ver (cargo install --locked) ..."
+    note "installing $_crate $_ver (cargo install --locked $*) ..."
     _t0=$(date +%s)
-    if cargo install --locked "$_crate@$_ver" >"${TMPDIR:-/tmp}/cargo-install-$_crate.log" 2>&1; then
+    if cargo install --locked "$@" "$_crate@$_ver" >"${TMPDIR:-/tmp}/cargo-install-$_crate.log" 2>&1; then
         note "installed $_crate $_ver in $(( $(date +%s) - _t0 )) s"
     else
         tail -n 20 "${TMPDIR:-/tmp}/cargo-install-$_crate.log" | sed 's/^/     | /'
