@@ -1,0 +1,417 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'devprojex'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'devprojex' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Print the effective file tree')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'File, character and token metrics, and the largest files')
+            [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Write a context pack (tree and file contents) that fits a token budget')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Grep-style search over redacted file contents')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Run the read-only MCP server over stdio')
+            [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Manage the per-project `local` profile and validate portable profiles')
+            [CompletionResult]::new('setup', 'setup', [CompletionResultType]::ParameterValue, 'Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the binary, the roots, Git, and every configured client entry')
+            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print shell completions')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'devprojex;tree' {
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Project-relative files or folders to narrow to (repeatable)')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Globs a file must match (project-relative, ''/''); repeatable')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Globs that remove files (project-relative, ''/''); repeatable')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: `standard`, `local`, or a profile JSON path inside the project')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>')
+            [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out when the project is a Git URL')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Show entries down to this depth (top-level entries are depth 1)')
+            [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Stop after this many entry lines (markdown/text end with a truncation trailer; json/xml fail)')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;analyze' {
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Project-relative files or folders to narrow to (repeatable)')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Globs a file must match (project-relative, ''/''); repeatable')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Globs that remove files (project-relative, ''/''); repeatable')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: `standard`, `local`, or a profile JSON path inside the project')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>')
+            [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out when the project is a Git URL')
+            [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'Code reduction before measuring: full, compact, signatures')
+            [CompletionResult]::new('--top-files', '--top-files', [CompletionResultType]::ParameterName, 'How many of the largest files to list (1..1000)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;pack' {
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Project-relative files or folders to narrow to (repeatable)')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Globs a file must match (project-relative, ''/''); repeatable')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Globs that remove files (project-relative, ''/''); repeatable')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: `standard`, `local`, or a profile JSON path inside the project')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>')
+            [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out when the project is a Git URL')
+            [CompletionResult]::new('--view', '--view', [CompletionResultType]::ParameterName, 'What the pack contains')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'Code reduction: full, compact, signatures')
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Budget of estimated content tokens (one per four characters, rounded up per file)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to this file (atomically replaced) instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to this file (atomically replaced) instead of stdout')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;search' {
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Project-relative files or folders to narrow to (repeatable)')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Globs a file must match (project-relative, ''/''); repeatable')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Globs that remove files (project-relative, ''/''); repeatable')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: `standard`, `local`, or a profile JSON path inside the project')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>')
+            [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out when the project is a Git URL')
+            [CompletionResult]::new('--context-lines', '--context-lines', [CompletionResultType]::ParameterName, 'Lines of context around each match')
+            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'Stop after this many matching lines (1..200)')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
+            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Match case exactly (the default ignores case)')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Ignore case (the default)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;scan' {
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Project-relative files or folders to narrow to (repeatable)')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Globs a file must match (project-relative, ''/''); repeatable')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Globs that remove files (project-relative, ''/''); repeatable')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: `standard`, `local`, or a profile JSON path inside the project')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>')
+            [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out when the project is a Git URL')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;mcp' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A project root to expose (repeatable)')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Baseline Git mode when a tool names no profile: none (alias off), gitignore, tracked')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also redact private data (e-mails, IPs, user and host names) in everything returned')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Allow Git URLs as `project` (network is used only to clone)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;profile' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the project''s local profile (or the built-in standard one when none is saved)')
+            [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save selection settings as the project''s local profile')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the local profile to a portable profile file')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Store a portable profile file as the project''s local profile')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check a profile file against the schema')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Delete the project''s local profile')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'devprojex;profile;show' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;profile;save' {
+            [CompletionResult]::new('--roots', '--roots', [CompletionResultType]::ParameterName, 'Folders to keep')
+            [CompletionResult]::new('--extensions', '--extensions', [CompletionResultType]::ParameterName, 'Extensions to keep (without the dot)')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Files or folders to keep in addition to --roots')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'include-patterns')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'exclude-patterns')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'none (off), gitignore, tracked')
+            [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'full, compact, signatures')
+            [CompletionResult]::new('--exclude-hidden-folders', '--exclude-hidden-folders', [CompletionResultType]::ParameterName, 'exclude-hidden-folders')
+            [CompletionResult]::new('--exclude-hidden-files', '--exclude-hidden-files', [CompletionResultType]::ParameterName, 'exclude-hidden-files')
+            [CompletionResult]::new('--exclude-dot-folders', '--exclude-dot-folders', [CompletionResultType]::ParameterName, 'exclude-dot-folders')
+            [CompletionResult]::new('--exclude-dot-files', '--exclude-dot-files', [CompletionResultType]::ParameterName, 'exclude-dot-files')
+            [CompletionResult]::new('--exclude-empty-folders', '--exclude-empty-folders', [CompletionResultType]::ParameterName, 'exclude-empty-folders')
+            [CompletionResult]::new('--exclude-empty-files', '--exclude-empty-files', [CompletionResultType]::ParameterName, 'exclude-empty-files')
+            [CompletionResult]::new('--exclude-extensionless-files', '--exclude-extensionless-files', [CompletionResultType]::ParameterName, 'exclude-extensionless-files')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;profile;export' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Destination file (default: stdout)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Destination file (default: stdout)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;profile;import' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;profile;validate' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;profile;reset' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;profile;help' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the project''s local profile (or the built-in standard one when none is saved)')
+            [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save selection settings as the project''s local profile')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the local profile to a portable profile file')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Store a portable profile file as the project''s local profile')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check a profile file against the schema')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Delete the project''s local profile')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'devprojex;profile;help;show' {
+            break
+        }
+        'devprojex;profile;help;save' {
+            break
+        }
+        'devprojex;profile;help;export' {
+            break
+        }
+        'devprojex;profile;help;import' {
+            break
+        }
+        'devprojex;profile;help;validate' {
+            break
+        }
+        'devprojex;profile;help;reset' {
+            break
+        }
+        'devprojex;profile;help;help' {
+            break
+        }
+        'devprojex;setup' {
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'Client to configure (repeatable; `all` for every client). Default: the detected clients')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, '`user`: the user''s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Pin the server to this project folder (repeatable). Default: none, so the server follows the client''s working directory; for VS Code in project scope `${workspaceFolder}`')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the server entry')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Bake `--git-mode MODE` into the server command line')
+            [CompletionResult]::new('--command-path', '--command-path', [CompletionResultType]::ParameterName, 'How to write the command: `auto` writes `devprojex` when this binary is the one on PATH, else its absolute path')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Bake `--hide-private-data` into the server command line')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Bake `--allow-remote` into the server command line')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show a unified diff of each file instead of writing')
+            [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Remove the entry instead of adding it')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace (or remove) an entry of the same name that was changed by hand')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Apply without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Apply without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config file, and whether the entry is present, current or stale')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'devprojex;setup;status' {
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'Client to configure (repeatable; `all` for every client). Default: the detected clients')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, '`user`: the user''s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Pin the server to this project folder (repeatable). Default: none, so the server follows the client''s working directory; for VS Code in project scope `${workspaceFolder}`')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the server entry')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Bake `--git-mode MODE` into the server command line')
+            [CompletionResult]::new('--command-path', '--command-path', [CompletionResultType]::ParameterName, 'How to write the command: `auto` writes `devprojex` when this binary is the one on PATH, else its absolute path')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Bake `--hide-private-data` into the server command line')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Bake `--allow-remote` into the server command line')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;setup;help' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config file, and whether the entry is present, current or stale')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'devprojex;setup;help;status' {
+            break
+        }
+        'devprojex;setup;help;help' {
+            break
+        }
+        'devprojex;doctor' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Project folder to check (repeatable). Default: the current directory')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the server entry to look for')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;completion' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;man' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;help' {
+            [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Print the effective file tree')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'File, character and token metrics, and the largest files')
+            [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Write a context pack (tree and file contents) that fits a token budget')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Grep-style search over redacted file contents')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Run the read-only MCP server over stdio')
+            [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Manage the per-project `local` profile and validate portable profiles')
+            [CompletionResult]::new('setup', 'setup', [CompletionResultType]::ParameterValue, 'Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the binary, the roots, Git, and every configured client entry')
+            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print shell completions')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'devprojex;help;tree' {
+            break
+        }
+        'devprojex;help;analyze' {
+            break
+        }
+        'devprojex;help;pack' {
+            break
+        }
+        'devprojex;help;search' {
+            break
+        }
+        'devprojex;help;scan' {
+            break
+        }
+        'devprojex;help;mcp' {
+            break
+        }
+        'devprojex;help;profile' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the project''s local profile (or the built-in standard one when none is saved)')
+            [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save selection settings as the project''s local profile')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the local profile to a portable profile file')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Store a portable profile file as the project''s local profile')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check a profile file against the schema')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Delete the project''s local profile')
+            break
+        }
+        'devprojex;help;profile;show' {
+            break
+        }
+        'devprojex;help;profile;save' {
+            break
+        }
+        'devprojex;help;profile;export' {
+            break
+        }
+        'devprojex;help;profile;import' {
+            break
+        }
+        'devprojex;help;profile;validate' {
+            break
+        }
+        'devprojex;help;profile;reset' {
+            break
+        }
+        'devprojex;help;setup' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config file, and whether the entry is present, current or stale')
+            break
+        }
+        'devprojex;help;setup;status' {
+            break
+        }
+        'devprojex;help;doctor' {
+            break
+        }
+        'devprojex;help;completion' {
+            break
+        }
+        'devprojex;help;man' {
+            break
+        }
+        'devprojex;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,263 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_devprojex_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_devprojex_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_devprojex_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_devprojex_using_subcommand
+    set -l cmd (__fish_devprojex_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c devprojex -n "__fish_devprojex_needs_command" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_needs_command" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "tree" -d 'Print the effective file tree'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "analyze" -d 'File, character and token metrics, and the largest files'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "pack" -d 'Write a context pack (tree and file contents) that fits a token budget'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "search" -d 'Grep-style search over redacted file contents'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "scan" -d 'List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "mcp" -d 'Run the read-only MCP server over stdio'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "profile" -d 'Manage the per-project `local` profile and validate portable profiles'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "setup" -d 'Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "doctor" -d 'Check the binary, the roots, Git, and every configured client entry'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "completion" -d 'Print shell completions'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "man" -d 'Print the man page (roff)'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l paths -d 'Project-relative files or folders to narrow to (repeatable)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l include-patterns -d 'Globs a file must match (project-relative, \'/\'); repeatable' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l exclude-patterns -d 'Globs that remove files (project-relative, \'/\'); repeatable' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l profile -d 'Profile: `standard`, `local`, or a profile JSON path inside the project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l git-scope -d 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l branch -d 'Branch to check out when the project is a Git URL' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l format -d 'Output format' -r -f -a "markdown\t''
+text\t''
+json\t''
+xml\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-depth -d 'Show entries down to this depth (top-level entries are depth 1)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-lines -d 'Stop after this many entry lines (markdown/text end with a truncation trailer; json/xml fail)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l tracked-only -d 'Select only files in the Git index'
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l paths -d 'Project-relative files or folders to narrow to (repeatable)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l include-patterns -d 'Globs a file must match (project-relative, \'/\'); repeatable' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l exclude-patterns -d 'Globs that remove files (project-relative, \'/\'); repeatable' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l profile -d 'Profile: `standard`, `local`, or a profile JSON path inside the project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l git-scope -d 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l branch -d 'Branch to check out when the project is a Git URL' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l detail -d 'Code reduction before measuring: full, compact, signatures' -r -f -a "full\t''
+compact\t''
+signatures\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l top-files -d 'How many of the largest files to list (1..1000)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l format -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l tracked-only -d 'Select only files in the Git index'
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l paths -d 'Project-relative files or folders to narrow to (repeatable)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l include-patterns -d 'Globs a file must match (project-relative, \'/\'); repeatable' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l exclude-patterns -d 'Globs that remove files (project-relative, \'/\'); repeatable' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l profile -d 'Profile: `standard`, `local`, or a profile JSON path inside the project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l git-scope -d 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l branch -d 'Branch to check out when the project is a Git URL' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l view -d 'What the pack contains' -r -f -a "tree-content\t''
+content\t''
+tree\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l format -d 'Output format' -r -f -a "markdown\t''
+text\t''
+json\t''
+xml\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l detail -d 'Code reduction: full, compact, signatures' -r -f -a "full\t''
+compact\t''
+signatures\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-tokens -d 'Budget of estimated content tokens (one per four characters, rounded up per file)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -s o -l output -d 'Write to this file (atomically replaced) instead of stdout' -r -F
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l tracked-only -d 'Select only files in the Git index'
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l paths -d 'Project-relative files or folders to narrow to (repeatable)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l include-patterns -d 'Globs a file must match (project-relative, \'/\'); repeatable' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l exclude-patterns -d 'Globs that remove files (project-relative, \'/\'); repeatable' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l profile -d 'Profile: `standard`, `local`, or a profile JSON path inside the project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l git-scope -d 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l branch -d 'Branch to check out when the project is a Git URL' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l context-lines -d 'Lines of context around each match' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l max-results -d 'Stop after this many matching lines (1..200)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l tracked-only -d 'Select only files in the Git index'
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l case-sensitive -d 'Match case exactly (the default ignores case)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l ignore-case -d 'Ignore case (the default)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l paths -d 'Project-relative files or folders to narrow to (repeatable)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l include-patterns -d 'Globs a file must match (project-relative, \'/\'); repeatable' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l exclude-patterns -d 'Globs that remove files (project-relative, \'/\'); repeatable' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l profile -d 'Profile: `standard`, `local`, or a profile JSON path inside the project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l git-scope -d 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l branch -d 'Branch to check out when the project is a Git URL' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l format -r -f -a "text\t''
+json\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l tracked-only -d 'Select only files in the Git index'
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand mcp" -l root -d 'A project root to expose (repeatable)' -r -F
+complete -c devprojex -n "__fish_devprojex_using_subcommand mcp" -l git-mode -d 'Baseline Git mode when a tool names no profile: none (alias off), gitignore, tracked' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand mcp" -l hide-private-data -d 'Also redact private data (e-mails, IPs, user and host names) in everything returned'
+complete -c devprojex -n "__fish_devprojex_using_subcommand mcp" -l allow-remote -d 'Allow Git URLs as `project` (network is used only to clone)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand mcp" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand mcp" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and not __fish_seen_subcommand_from show save export import validate reset help" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and not __fish_seen_subcommand_from show save export import validate reset help" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and not __fish_seen_subcommand_from show save export import validate reset help" -f -a "show" -d 'Print the project\'s local profile (or the built-in standard one when none is saved)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and not __fish_seen_subcommand_from show save export import validate reset help" -f -a "save" -d 'Save selection settings as the project\'s local profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and not __fish_seen_subcommand_from show save export import validate reset help" -f -a "export" -d 'Write the local profile to a portable profile file'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and not __fish_seen_subcommand_from show save export import validate reset help" -f -a "import" -d 'Store a portable profile file as the project\'s local profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and not __fish_seen_subcommand_from show save export import validate reset help" -f -a "validate" -d 'Check a profile file against the schema'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and not __fish_seen_subcommand_from show save export import validate reset help" -f -a "reset" -d 'Delete the project\'s local profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and not __fish_seen_subcommand_from show save export import validate reset help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l roots -d 'Folders to keep' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l extensions -d 'Extensions to keep (without the dot)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l paths -d 'Files or folders to keep in addition to --roots' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l include-patterns -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l exclude-patterns -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l git-mode -d 'none (off), gitignore, tracked' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l detail -d 'full, compact, signatures' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l exclude-hidden-folders
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l exclude-hidden-files
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l exclude-dot-folders
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l exclude-dot-files
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l exclude-empty-folders
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l exclude-empty-files
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -l exclude-extensionless-files
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from save" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from export" -s o -l output -d 'Destination file (default: stdout)' -r -F
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from reset" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the project\'s local profile (or the built-in standard one when none is saved)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "save" -d 'Save selection settings as the project\'s local profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write the local profile to a portable profile file'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "import" -d 'Store a portable profile file as the project\'s local profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check a profile file against the schema'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "reset" -d 'Delete the project\'s local profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l client -d 'Client to configure (repeatable; `all` for every client). Default: the detected clients' -r -f -a "all\t'Every supported client'
+claude-code\t'Claude Code'
+claude-desktop\t'Claude Desktop'
+codex\t'OpenAI Codex'
+antigravity\t'Google Antigravity'
+cursor\t'Cursor'
+vscode\t'Visual Studio Code'
+vscode-insiders\t'Visual Studio Code Insiders'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l scope -d '`user`: the user\'s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml)' -r -f -a "user\t'The user\'s own config, used in every project'
+project\t'The current repository (a file that can be committed)'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l root -d 'Pin the server to this project folder (repeatable). Default: none, so the server follows the client\'s working directory; for VS Code in project scope `${workspaceFolder}`' -r -F
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l name -d 'Name of the server entry' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l git-mode -d 'Bake `--git-mode MODE` into the server command line' -r -f -a "none\t'No git awareness'
+gitignore\t'Honour `.gitignore`'
+tracked\t'Only tracked files'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l command-path -d 'How to write the command: `auto` writes `devprojex` when this binary is the one on PATH, else its absolute path' -r -f -a "auto\t'`devprojex` when the running binary is the one found through `PATH`, else its absolute path'
+absolute\t'Always the absolute path of the running binary'
+name\t'Always the plain name `devprojex` (it must then be on the client\'s `PATH`)'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l hide-private-data -d 'Bake `--hide-private-data` into the server command line'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l allow-remote -d 'Bake `--allow-remote` into the server command line'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l dry-run -d 'Show a unified diff of each file instead of writing'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l remove -d 'Remove the entry instead of adding it'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l force -d 'Replace (or remove) an entry of the same name that was changed by hand'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -s y -l yes -d 'Apply without asking'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -f -a "status" -d 'List every client, its config file, and whether the entry is present, current or stale'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l client -d 'Client to configure (repeatable; `all` for every client). Default: the detected clients' -r -f -a "all\t'Every supported client'
+claude-code\t'Claude Code'
+claude-desktop\t'Claude Desktop'
+codex\t'OpenAI Codex'
+antigravity\t'Google Antigravity'
+cursor\t'Cursor'
+vscode\t'Visual Studio Code'
+vscode-insiders\t'Visual Studio Code Insiders'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l scope -d '`user`: the user\'s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml)' -r -f -a "user\t'The user\'s own config, used in every project'
+project\t'The current repository (a file that can be committed)'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l root -d 'Pin the server to this project folder (repeatable). Default: none, so the server follows the client\'s working directory; for VS Code in project scope `${workspaceFolder}`' -r -F
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l name -d 'Name of the server entry' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l git-mode -d 'Bake `--git-mode MODE` into the server command line' -r -f -a "none\t'No git awareness'
+gitignore\t'Honour `.gitignore`'
+tracked\t'Only tracked files'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l command-path -d 'How to write the command: `auto` writes `devprojex` when this binary is the one on PATH, else its absolute path' -r -f -a "auto\t'`devprojex` when the running binary is the one found through `PATH`, else its absolute path'
+absolute\t'Always the absolute path of the running binary'
+name\t'Always the plain name `devprojex` (it must then be on the client\'s `PATH`)'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l hide-private-data -d 'Bake `--hide-private-data` into the server command line'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l allow-remote -d 'Bake `--allow-remote` into the server command line'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from help" -f -a "status" -d 'List every client, its config file, and whether the entry is present, current or stale'
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand doctor" -l root -d 'Project folder to check (repeatable). Default: the current directory' -r -F
+complete -c devprojex -n "__fish_devprojex_using_subcommand doctor" -l name -d 'Name of the server entry to look for' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand doctor" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand doctor" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand completion" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand completion" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand man" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand man" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "tree" -d 'Print the effective file tree'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "analyze" -d 'File, character and token metrics, and the largest files'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "pack" -d 'Write a context pack (tree and file contents) that fits a token budget'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "search" -d 'Grep-style search over redacted file contents'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "scan" -d 'List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "mcp" -d 'Run the read-only MCP server over stdio'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "profile" -d 'Manage the per-project `local` profile and validate portable profiles'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "setup" -d 'Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "doctor" -d 'Check the binary, the roots, Git, and every configured client entry'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "completion" -d 'Print shell completions'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search scan mcp profile setup doctor completion man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "show" -d 'Print the project\'s local profile (or the built-in standard one when none is saved)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "save" -d 'Save selection settings as the project\'s local profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "export" -d 'Write the local profile to a portable profile file'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "import" -d 'Store a portable profile file as the project\'s local profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "validate" -d 'Check a profile file against the schema'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "reset" -d 'Delete the project\'s local profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and __fish_seen_subcommand_from setup" -f -a "status" -d 'List every client, its config file, and whether the entry is present, current or stale'
