@@ -67,6 +67,13 @@ pub enum Command {
     Setup(devprojex_setup::SetupArgs),
     /// Check the binary, the roots, Git, and every configured client entry.
     Doctor(devprojex_setup::DoctorArgs),
+    /// Update this standalone devprojex to the latest release (sha256-verified).
+    #[cfg(feature = "self-update")]
+    #[command(
+        disable_version_flag = true,
+        after_help = "Examples:\n  devprojex self-update --check\n  devprojex self-update --yes\n  devprojex self-update --version 0.4.1\n\nHomebrew, winget, .deb and cargo installs are updated by their package manager; self-update names the command.\nExit codes: 0 done or up to date, 1 update failed (binary unchanged), 2 refused."
+    )]
+    SelfUpdate(devprojex_update::SelfUpdateArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  devprojex completion bash > ~/.local/share/bash-completion/completions/devprojex\n  devprojex completion zsh > ~/.zfunc/_devprojex"
@@ -352,6 +359,10 @@ pub fn main() -> ExitCode {
         Command::Profile(command) => profile_cmd::run(command),
         Command::Setup(args) => Ok(devprojex_setup::run_setup(args)),
         Command::Doctor(args) => Ok(devprojex_setup::run_doctor(args)),
+        #[cfg(feature = "self-update")]
+        Command::SelfUpdate(args) => {
+            return devprojex_update::run_self_update(args, env!("CARGO_PKG_VERSION"));
+        }
         Command::Completion(args) => {
             let mut command = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(
