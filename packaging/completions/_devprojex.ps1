@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Manage the per-project `local` profile and validate portable profiles')
             [CompletionResult]::new('setup', 'setup', [CompletionResultType]::ParameterValue, 'Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the binary, the roots, Git, and every configured client entry')
+            [CompletionResult]::new('self-update', 'self-update', [CompletionResultType]::ParameterValue, 'Update this standalone devprojex to the latest release (sha256-verified)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -50,7 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out when the project is a Git URL')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Show entries down to this depth (top-level entries are depth 1)')
-            [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Stop after this many entry lines (markdown/text end with a truncation trailer; json/xml fail)')
+            [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'At most this many document lines (markdown/text end with a truncation trailer; json/xml fail)')
             [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
             [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
             [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
@@ -94,11 +95,13 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'Code reduction: full, compact, signatures')
             [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Budget of estimated content tokens (one per four characters, rounded up per file)')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to this file (atomically replaced) instead of stdout')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to this file (atomically replaced) instead of stdout')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to this file (atomically replaced) instead of stdout. A file inside the project is never packed into itself')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to this file (atomically replaced) instead of stdout. A file inside the project is never packed into itself')
             [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
             [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
             [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr except errors (no budget report, summary or warnings)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr except errors (no budget report, summary or warnings)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -317,6 +320,15 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'devprojex;self-update' {
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Install this release (for example 0.4.1 or v0.4.1) instead of the latest; may downgrade')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Only check whether a newer release exists; change nothing')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Update without asking for confirmation (required when stdin is not a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Update without asking for confirmation (required when stdin is not a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'devprojex;completion' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -341,6 +353,7 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Manage the per-project `local` profile and validate portable profiles')
             [CompletionResult]::new('setup', 'setup', [CompletionResultType]::ParameterValue, 'Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the binary, the roots, Git, and every configured client entry')
+            [CompletionResult]::new('self-update', 'self-update', [CompletionResultType]::ParameterValue, 'Update this standalone devprojex to the latest release (sha256-verified)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -399,6 +412,9 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             break
         }
         'devprojex;help;doctor' {
+            break
+        }
+        'devprojex;help;self-update' {
             break
         }
         'devprojex;help;completion' {

@@ -46,6 +46,9 @@ _devprojex() {
             devprojex,search)
                 cmd="devprojex__subcmd__search"
                 ;;
+            devprojex,self-update)
+                cmd="devprojex__subcmd__self__subcmd__update"
+                ;;
             devprojex,setup)
                 cmd="devprojex__subcmd__setup"
                 ;;
@@ -81,6 +84,9 @@ _devprojex() {
                 ;;
             devprojex__subcmd__help,search)
                 cmd="devprojex__subcmd__help__subcmd__search"
+                ;;
+            devprojex__subcmd__help,self-update)
+                cmd="devprojex__subcmd__help__subcmd__self__subcmd__update"
                 ;;
             devprojex__subcmd__help,setup)
                 cmd="devprojex__subcmd__help__subcmd__setup"
@@ -170,7 +176,7 @@ _devprojex() {
 
     case "${cmd}" in
         devprojex)
-            opts="-h -V --help --version tree analyze pack search scan mcp profile setup doctor completion man help"
+            opts="-h -V --help --version tree analyze pack search scan mcp profile setup doctor self-update completion man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -278,7 +284,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__help)
-            opts="tree analyze pack search scan mcp profile setup doctor completion man help"
+            opts="tree analyze pack search scan mcp profile setup doctor self-update completion man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -515,6 +521,20 @@ _devprojex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        devprojex__subcmd__help__subcmd__self__subcmd__update)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         devprojex__subcmd__help__subcmd__setup)
             opts="status"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -594,7 +614,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__pack)
-            opts="-o -h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --view --format --detail --max-tokens --output --help --version"
+            opts="-o -q -h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --view --format --detail --max-tokens --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1003,6 +1023,24 @@ _devprojex() {
                     return 0
                     ;;
                 --max-results)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__self__subcmd__update)
+            opts="-y -h --check --yes --version --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
