@@ -22,7 +22,6 @@ fi
 cargo build --locked --bin devprojex
 "$venv/bin/python" scripts/mcp_sdk_check.py "$(pwd)/target/debug/devprojex"
 
-if [ -x tests/distribution/run-all.sh ]; then
-  echo "== distribution checks"
-  tests/distribution/run-all.sh
-fi
+echo "== distribution checks (packaging, installers, self-update, cargo-dist plan, .deb)"
+# The binary this run just built, never a stale release build left in target/.
+DEVPROJEX_BIN="$(pwd)/target/debug/devprojex" tests/distribution/run-all.sh
