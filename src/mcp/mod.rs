@@ -78,6 +78,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
+    crate::select::enable_sniff_cache();
     let engine = Engine::new(EngineConfig {
         hide_private_data: args.hide_private_data,
         git_mode: args.git_mode,

@@ -482,14 +482,15 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
                             binary: false,
                         });
                     } else if file_type.is_file() {
-                        let size = match entry.metadata() {
-                            Ok(meta) => meta.len(),
+                        let (size, modified) = match entry.metadata() {
+                            Ok(meta) => (meta.len(), meta.modified().ok()),
                             Err(_) => {
                                 counters.unreadable.fetch_add(1, AtomicOrdering::Relaxed);
                                 return WalkState::Continue;
                             }
                         };
-                        let binary = size > 0 && classify_binary(&relative, entry.path());
+                        let binary = size > 0
+                            && classify_binary_cached(&relative, entry.path(), size, modified);
                         collector.files.push(Entry {
                             relative,
                             absolute: entry.path().to_path_buf(),
@@ -562,6 +563,40 @@ pub fn relative_string(path: &Path) -> String {
         out.push_str(&component.as_os_str().to_string_lossy());
     }
     out
+}
+
+/// Sniff results of a long-lived process (the MCP server), keyed by path and validated by size
+/// and modification time, so a repeated walk of a large tree does not reopen every file.
+static SNIFF_CACHE: std::sync::OnceLock<
+    Mutex<std::collections::HashMap<PathBuf, (u64, std::time::SystemTime, bool)>>,
+> = std::sync::OnceLock::new();
+
+/// Turn on the sniff cache (the MCP server does; one-shot CLI runs gain nothing from it).
+pub fn enable_sniff_cache() {
+    SNIFF_CACHE.get_or_init(|| Mutex::new(std::collections::HashMap::new()));
+}
+
+fn classify_binary_cached(
+    relative: &str,
+    path: &Path,
+    size: u64,
+    modified: Option<std::time::SystemTime>,
+) -> bool {
+    let (Some(cache), Some(modified)) = (SNIFF_CACHE.get(), modified) else {
+        return classify_binary(relative, path);
+    };
+    if let Some(&(cached_size, cached_modified, binary)) =
+        cache.lock().ok().as_ref().and_then(|c| c.get(path))
+    {
+        if cached_size == size && cached_modified == modified {
+            return binary;
+        }
+    }
+    let binary = classify_binary(relative, path);
+    if let Ok(mut cache) = cache.lock() {
+        cache.insert(path.to_path_buf(), (size, modified, binary));
+    }
+    binary
 }
 
 /// Binary or text: well-known binary extensions (images, archives, executables) decide without
