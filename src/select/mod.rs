@@ -567,9 +567,8 @@ pub fn relative_string(path: &Path) -> String {
 
 /// Sniff results of a long-lived process (the MCP server), keyed by path and validated by size
 /// and modification time, so a repeated walk of a large tree does not reopen every file.
-static SNIFF_CACHE: std::sync::OnceLock<
-    Mutex<std::collections::HashMap<PathBuf, (u64, std::time::SystemTime, bool)>>,
-> = std::sync::OnceLock::new();
+type SniffCache = Mutex<std::collections::HashMap<PathBuf, (u64, std::time::SystemTime, bool)>>;
+static SNIFF_CACHE: std::sync::OnceLock<SniffCache> = std::sync::OnceLock::new();
 
 /// Turn on the sniff cache (the MCP server does; one-shot CLI runs gain nothing from it).
 pub fn enable_sniff_cache() {
@@ -585,12 +584,12 @@ fn classify_binary_cached(
     let (Some(cache), Some(modified)) = (SNIFF_CACHE.get(), modified) else {
         return classify_binary(relative, path);
     };
-    if let Some(&(cached_size, cached_modified, binary)) =
-        cache.lock().ok().as_ref().and_then(|c| c.get(path))
+    let cached = cache.lock().ok().and_then(|c| c.get(path).copied());
+    if let Some((cached_size, cached_modified, binary)) = cached
+        && cached_size == size
+        && cached_modified == modified
     {
-        if cached_size == size && cached_modified == modified {
-            return binary;
-        }
+        return binary;
     }
     let binary = classify_binary(relative, path);
     if let Ok(mut cache) = cache.lock() {
