@@ -60,13 +60,23 @@ find "$dir" -type f -print0 | xargs -0 cat >/dev/null
 read -r floor _ < <(measure "find '$dir' -type f -print0 | xargs -0 cat > /dev/null")
 read -r tree tree_rss < <(measure "'$bin' tree '$dir' --format text")
 read -r analyze analyze_rss < <(measure "'$bin' analyze '$dir'")
-python3 - "$floor" "$tree" "$analyze" "$tree_rss" "$analyze_rss" "$files" <<'PY'
+out=$(mktemp)
+read -r pack pack_rss < <(measure "'$bin' pack '$dir' --quiet -o '$out'")
+rm -f "$out"
+# search for a literal, against grep -rn over the same selection (node_modules and ignored files
+# excluded for grep as they are for devprojex).
+read -r search _ < <(measure "'$bin' search 'compute\(alpha' '$dir' --max-results 200")
+read -r grep_time _ < <(measure "grep -rn --exclude-dir=node_modules --exclude='*.log' --exclude='*.tmp' 'compute(alpha' '$dir' | head -200")
+python3 - "$floor" "$tree" "$analyze" "$tree_rss" "$analyze_rss" "$files" "$pack" "$pack_rss" "$search" "$grep_time" <<'PY'
 import sys
 floor, tree, analyze = map(float, sys.argv[1:4])
 tree_rss, analyze_rss, files = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+pack, pack_rss, search, grep = float(sys.argv[7]), int(sys.argv[8]), float(sys.argv[9]), float(sys.argv[10])
 floor = max(floor, 0.001)
 print(f"files: {files}")
 print(f"floor (find | xargs cat): {floor:.3f} s")
 print(f"devprojex tree --format text: {tree:.3f} s  ratio {tree/floor:.2f}x (target <= 0.5)  peak RSS {tree_rss/1024:.1f} MB")
 print(f"devprojex analyze:            {analyze:.3f} s  ratio {analyze/floor:.2f}x (target <= 1.5)  peak RSS {analyze_rss/1024:.1f} MB (target < 150)")
+print(f"devprojex pack (markdown):    {pack:.3f} s  ratio {pack/floor:.2f}x (target <= 2.0)  peak RSS {pack_rss/1024:.1f} MB (target < 300)")
+print(f"devprojex search (literal, first 200 matches): {search:.3f} s vs grep -rn | head -200 {grep:.3f} s: ratio {search/max(grep, 0.001):.2f}x (target <= 3)")
 PY
