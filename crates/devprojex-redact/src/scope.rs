@@ -1,0 +1,689 @@
+//! Scope-aware configuration detection: a value assigned to a secret-looking key is judged by
+//! the key and by the value's shape (length, entropy, not a reference, not a placeholder).
+//!
+//! Forms understood: `.env` / shell (`KEY=value`, `export KEY=value`), YAML (`key: value`), JSON
+//! (`"key": "value"`), TOML / INI / properties (`key = value`), XML (`<password>v</password>`,
+//! `<add key="Password" value="v"/>`), and source assignments (`const TOKEN = "v"`,
+//! `password := "v"`, `api_key: &str = "v"`, `"token" => "v"`, `setPassword("v")`).
+
+use std::sync::OnceLock;
+
+use regex::bytes::{Regex, RegexBuilder};
+
+use crate::util;
+
+/// The secret words a key must contain (regex alternation, case-insensitive).
+const WORDS: &str = r"passw(?:or)?d|pwd|passphrase|secret|token|api[_.\-]?key|access[_.\-]?key|private[_.\-]?key|auth[_.\-]?key|credentials?|conn(?:ection)?[_.\-]?str(?:ing)?|signing[_.\-]?key|encryption[_.\-]?key|master[_.\-]?key|account[_.\-]?key|license[_.\-]?key|session[_.\-]?key|shared[_.\-]?key|app[_.\-]?key|client[_.\-]?key";
+
+struct ScopeRegexes {
+    assign: Regex,
+    xml_element: Regex,
+    xml_key_value: Regex,
+    call: Regex,
+}
+
+fn build(pattern: &str) -> Regex {
+    RegexBuilder::new(pattern)
+        .unicode(false)
+        .case_insensitive(true)
+        .build()
+        .unwrap_or_else(|e| panic!("built-in scope regex is invalid: {e}"))
+}
+
+fn regexes() -> &'static ScopeRegexes {
+    static R: OnceLock<ScopeRegexes> = OnceLock::new();
+    R.get_or_init(|| ScopeRegexes {
+        assign: build(&format!(
+            r#"(?P<key>[a-z0-9_.\-]*(?:{WORDS})[a-z0-9_.\-]*)(?P<kq>["'\]]{{0,2}})(?P<sep>[ \t]*(?::[ \t]*[a-z_&][a-z0-9_&<>\[\]' ]{{0,30}}?[ \t]*)?(?:=|:=|=>|<-|\?\?=|\|\|=)[ \t]*|[ \t]*:[ \t]*)(?P<val>"[^"\r\n]*"|'[^'\r\n]*'|`[^`\r\n]*`|[^\s"'`,;)}}\]<>]+)"#
+        )),
+        xml_element: build(&format!(
+            r#"<(?P<key>[a-z0-9_:.\-]*(?:{WORDS})[a-z0-9_:.\-]*)(?:\s[^>\r\n]*)?>(?P<val>[^<\r\n]{{1,512}})</"#
+        )),
+        xml_key_value: build(&format!(
+            r#"(?:key|name)\s*=\s*"(?P<key>[^"\r\n]*(?:{WORDS})[^"\r\n]*)"\s+value\s*=\s*"(?P<val>[^"\r\n]*)""#
+        )),
+        call: build(&format!(
+            r#"(?P<key>[a-z0-9_]*(?:{WORDS})[a-z0-9_]*)\s*\(\s*(?P<val>"[^"\r\n]*"|'[^'\r\n]*')\s*[,)]"#
+        )),
+    })
+}
+
+/// Which generic rule a key belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeyClass {
+    /// password / passwd / pwd / passphrase
+    Password,
+    /// every other secret word
+    Secret,
+}
+
+/// A value found by the scope-aware engine: byte range (absolute) and its class.
+pub(crate) struct ScopeHit {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) class: KeyClass,
+}
+
+/// Scan `bytes[start..end]` (whole lines) for secret assignments.
+pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<ScopeHit>) {
+    let r = regexes();
+    let hay = &bytes[..end];
+    scan_assignments(&r.assign, bytes, hay, start, out);
+    for (re, always_literal) in [
+        (&r.xml_element, true),
+        (&r.xml_key_value, true),
+        (&r.call, false),
+    ] {
+        let mut pos = start;
+        while let Some(c) = re.captures_at(hay, pos) {
+            let (Some(k), Some(v)) = (c.name("key"), c.name("val")) else {
+                break;
+            };
+            let key = k.as_bytes();
+            if re.as_str() == r.call.as_str() && is_lookup_call(key) {
+                pos = k.end().max(pos + 1);
+                continue;
+            }
+            let (vs, ve, quoted) = unquote(v.start(), v.end(), bytes);
+            let ctx = Context {
+                quoted: quoted || always_literal,
+                literal_line: always_literal,
+                spaced_sep: false,
+            };
+            if let Some(class) = judge(key, &bytes[vs..ve], ctx) {
+                out.push(ScopeHit {
+                    start: vs,
+                    end: ve,
+                    class,
+                });
+                pos = v.end().max(pos + 1);
+            } else {
+                pos = k.end().max(pos + 1);
+            }
+        }
+    }
+}
+
+fn scan_assignments(re: &Regex, bytes: &[u8], hay: &[u8], start: usize, out: &mut Vec<ScopeHit>) {
+    let mut pos = start;
+    while let Some(c) = re.captures_at(hay, pos) {
+        let (Some(k), Some(sep), Some(v)) = (c.name("key"), c.name("sep"), c.name("val")) else {
+            break;
+        };
+        let key = k.as_bytes();
+        let (mut vs, mut ve, quoted) = unquote(v.start(), v.end(), bytes);
+        let line_begin = util::line_start(bytes, k.start());
+        let line_stop = util::line_end(bytes, v.end());
+        let mut literal_line =
+            !quoted && is_literal_line(bytes, line_begin, k.start(), sep.as_bytes());
+        if literal_line {
+            // A config line: the value is the rest of the line, minus a trailing comment.
+            let rest_end = rest_of_line_value_end(bytes, vs, line_stop);
+            if rest_end > vs && matches!(bytes[rest_end - 1], b',' | b';' | b'{' | b'(' | b')') {
+                // `key: value,` is an object literal or a statement in code, not a config line
+                literal_line = false;
+            } else {
+                ve = rest_end;
+                while vs < ve && bytes[vs].is_ascii_whitespace() {
+                    vs += 1;
+                }
+            }
+        }
+        let spaced_sep = sep.as_bytes().iter().any(u8::is_ascii_whitespace);
+        let ctx = Context {
+            quoted,
+            literal_line,
+            spaced_sep,
+        };
+        if vs < ve {
+            if let Some(class) = judge(key, &bytes[vs..ve], ctx) {
+                out.push(ScopeHit {
+                    start: vs,
+                    end: ve,
+                    class,
+                });
+                pos = ve.max(pos + 1);
+                continue;
+            }
+        }
+        pos = k.end().max(pos + 1);
+    }
+}
+
+/// Strip one pair of quotes from the value range.
+fn unquote(start: usize, end: usize, bytes: &[u8]) -> (usize, usize, bool) {
+    if end >= start + 2 {
+        let (a, b) = (bytes[start], bytes[end - 1]);
+        if a == b && matches!(a, b'"' | b'\'' | b'`') {
+            return (start + 1, end - 1, true);
+        }
+    }
+    (start, end, false)
+}
+
+/// `KEY=value` at the start of a line (optionally after `export`, `set`, `ENV`, `- `, ...).
+fn is_literal_line(bytes: &[u8], line_begin: usize, key_start: usize, sep: &[u8]) -> bool {
+    let prefix = trim(&bytes[line_begin..key_start]);
+    let prefix_ok = prefix.is_empty()
+        || prefix == b"-"
+        || prefix.eq_ignore_ascii_case(b"export")
+        || prefix.eq_ignore_ascii_case(b"set")
+        || prefix.eq_ignore_ascii_case(b"env")
+        || prefix.eq_ignore_ascii_case(b"arg")
+        || prefix.eq_ignore_ascii_case(b"$env:");
+    if !prefix_ok {
+        return false;
+    }
+    let sep = trim(sep);
+    sep == b"=" || sep == b":"
+}
+
+fn rest_of_line_value_end(bytes: &[u8], vs: usize, line_stop: usize) -> usize {
+    let mut end = line_stop;
+    // cut a trailing ` #comment` or ` ;comment`
+    let mut i = vs;
+    while i + 1 < line_stop {
+        if bytes[i].is_ascii_whitespace() && matches!(bytes[i + 1], b'#' | b';') {
+            end = i;
+            break;
+        }
+        i += 1;
+    }
+    while end > vs && bytes[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    end
+}
+
+fn trim(b: &[u8]) -> &[u8] {
+    let s = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    let e = b
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(s, |i| i + 1);
+    &b[s..e.max(s)]
+}
+
+#[derive(Clone, Copy)]
+struct Context {
+    quoted: bool,
+    literal_line: bool,
+    spaced_sep: bool,
+}
+
+fn normalized_key(key: &[u8]) -> Vec<u8> {
+    key.iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .map(u8::to_ascii_lowercase)
+        .collect()
+}
+
+/// Keys whose value names, locates or describes a secret rather than holding one.
+const EXCLUDED_KEY_SUFFIXES: &[&str] = &[
+    "name",
+    "names",
+    "id",
+    "ids",
+    "type",
+    "types",
+    "url",
+    "uri",
+    "urls",
+    "endpoint",
+    "file",
+    "filename",
+    "path",
+    "dir",
+    "directory",
+    "length",
+    "len",
+    "size",
+    "count",
+    "ttl",
+    "expiry",
+    "expires",
+    "expiration",
+    "expiresin",
+    "expiresat",
+    "policy",
+    "ref",
+    "reference",
+    "field",
+    "header",
+    "prefix",
+    "suffix",
+    "label",
+    "version",
+    "format",
+    "mode",
+    "enabled",
+    "disabled",
+    "required",
+    "regex",
+    "pattern",
+    "min",
+    "max",
+    "limit",
+    "limits",
+    "timeout",
+    "hint",
+    "description",
+    "desc",
+    "help",
+    "title",
+    "message",
+    "msg",
+    "error",
+    "errors",
+    "usage",
+    "tokens",
+    "location",
+    "provider",
+    "source",
+    "store",
+    "manager",
+    "kind",
+    "algorithm",
+    "alg",
+    "method",
+    "strategy",
+    "scope",
+    "scopes",
+    "env",
+    "var",
+    "variable",
+    "schema",
+    "rotation",
+    "lifetime",
+    "duration",
+    "age",
+    "validity",
+    "validator",
+    "validation",
+    "strength",
+    "reset",
+    "changed",
+    "changedat",
+    "updatedat",
+    "createdat",
+    "index",
+    "idx",
+    "offset",
+    "class",
+    "style",
+    "icon",
+    "text",
+    "placeholder",
+    "count",
+    "confirmation",
+    "confirm",
+    "policy",
+    "rules",
+    "complexity",
+    "resolver",
+    "backend",
+    "engine",
+    "namespace",
+    "mount",
+    "arn",
+    "keyring",
+    "bucket",
+];
+
+const EXCLUDED_KEY_PARTS: &[&str] = &[
+    "tokeniz",
+    "public",
+    "pagetoken",
+    "nexttoken",
+    "continuationtoken",
+    "synctoken",
+    "cursor",
+    "tokentype",
+    "secretref",
+    "secretkeyref",
+    "forgot",
+    "oldpwd",
+];
+
+fn key_class(key: &[u8]) -> Option<KeyClass> {
+    let norm = normalized_key(key);
+    if EXCLUDED_KEY_SUFFIXES
+        .iter()
+        .any(|s| norm.ends_with(s.as_bytes()))
+        || EXCLUDED_KEY_PARTS
+            .iter()
+            .any(|p| memchr::memmem::find(&norm, p.as_bytes()).is_some())
+    {
+        return None;
+    }
+    let is_pw = ["passwd", "password", "pwd", "passphrase", "passw"]
+        .iter()
+        .any(|w| memchr::memmem::find(&norm, w.as_bytes()).is_some());
+    Some(if is_pw {
+        KeyClass::Password
+    } else {
+        KeyClass::Secret
+    })
+}
+
+const PLACEHOLDER_VALUES: &[&str] = &[
+    "changeme",
+    "change_me",
+    "change-me",
+    "changeit",
+    "password",
+    "passwd",
+    "secret",
+    "token",
+    "null",
+    "none",
+    "nil",
+    "true",
+    "false",
+    "undefined",
+    "empty",
+    "required",
+    "optional",
+    "redacted",
+    "hidden",
+    "masked",
+    "todo",
+    "tbd",
+    "fixme",
+    "sample",
+    "test",
+    "testing",
+    "dummy",
+    "placeholder",
+    "default",
+    "string",
+    "value",
+    "secretkey",
+    "apikey",
+    "api_key",
+    "mypassword",
+    "yourpassword",
+    "notset",
+    "unset",
+    "n/a",
+    "na",
+    "off",
+    "on",
+    "yes",
+    "no",
+];
+
+const PLACEHOLDER_PARTS: &[&str] = &[
+    "your_",
+    "your-",
+    "your.",
+    "your ",
+    "yourtoken",
+    "yourkey",
+    "yoursecret",
+    "yourpassword",
+    "changeme",
+    "change_me",
+    "change-me",
+    "replace",
+    "placeholder",
+    "insert_",
+    "insert-",
+    "enter_",
+    "enter-",
+    "_here",
+    "-here",
+    "xxxx",
+    "****",
+    "...",
+    "\u{2022}",
+    "dummy",
+    "redacted",
+    "notasecret",
+    "not-a-secret",
+    "not_a_secret",
+    "fake",
+    "<",
+    ">",
+    "todo",
+    "fixme",
+];
+
+fn is_placeholder(v: &[u8]) -> bool {
+    let lower = v.to_ascii_lowercase();
+    if PLACEHOLDER_VALUES.iter().any(|p| lower == p.as_bytes()) {
+        return true;
+    }
+    if PLACEHOLDER_PARTS
+        .iter()
+        .any(|p| memchr::memmem::find(&lower, p.as_bytes()).is_some())
+    {
+        return true;
+    }
+    // one character is at least half of the value: `aaaaaaaa`, `0000000000`
+    let mut counts = [0u32; 256];
+    for &b in &lower {
+        counts[b as usize] += 1;
+    }
+    let max = counts.iter().copied().max().unwrap_or(0) as usize;
+    max * 2 >= lower.len()
+}
+
+fn is_reference(v: &[u8]) -> bool {
+    let first = v[0];
+    let second = v.get(1).copied().unwrap_or(0);
+    if first == b'$' && (second.is_ascii_alphabetic() || matches!(second, b'_' | b'{' | b'(')) {
+        return true;
+    }
+    if first == b'%' && (second.is_ascii_alphabetic() || second == b'(') {
+        return true;
+    }
+    if first == b'!' && second.is_ascii_alphabetic() {
+        // YAML tags such as CloudFormation `!Ref` / `!Sub`
+        return true;
+    }
+    let lower = v.to_ascii_lowercase();
+    const PARTS: &[&str] = &[
+        "${",
+        "{{",
+        "{%",
+        "<%",
+        "#{",
+        "@{",
+        "process.env",
+        "os.environ",
+        "getenv",
+        "env(",
+        "env[",
+        "env.",
+        "env::",
+        "import.meta",
+        "environment.",
+        "secrets.",
+        "vault:",
+        "ref+",
+        "arn:aws",
+        "op://",
+        "keyvault",
+        "secretsmanager",
+        "ssm:",
+        "sm://",
+    ];
+    PARTS
+        .iter()
+        .any(|p| memchr::memmem::find(&lower, p.as_bytes()).is_some())
+}
+
+/// Unquoted values that are code: calls, member paths, casts, literals of other types.
+fn looks_like_code(v: &[u8], ctx: Context) -> bool {
+    if v.contains(&b'(') || matches!(v[0], b'[' | b'{' | b'&' | b'*' | b'!' | b'@') {
+        return true;
+    }
+    let ident = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$');
+    let is_path = v
+        .split(|&b| b == b'.')
+        .all(|seg| !seg.is_empty() && seg.iter().all(ident) && !seg[0].is_ascii_digit());
+    if is_path && v.contains(&b'.') {
+        return true;
+    }
+    if v.iter().all(ident) {
+        if ctx.literal_line && !ctx.spaced_sep {
+            return false; // KEY=value / key: value: a literal
+        }
+        let has_digit = v.iter().any(u8::is_ascii_digit);
+        let has_underscore = v.contains(&b'_');
+        let camel = v
+            .windows(2)
+            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+        if !has_digit || has_underscore || camel && !ctx.literal_line {
+            return true;
+        }
+    }
+    const TYPES: &[&str] = &[
+        "str",
+        "string",
+        "bool",
+        "int",
+        "number",
+        "bytes",
+        "secret",
+        "secretstr",
+    ];
+    let lower = v.to_ascii_lowercase();
+    TYPES.iter().any(|t| lower == t.as_bytes())
+}
+
+fn is_path(v: &[u8]) -> bool {
+    let starts = v.starts_with(b"/")
+        || v.starts_with(b"./")
+        || v.starts_with(b"../")
+        || v.starts_with(b"~/")
+        || (v.len() > 2
+            && v[0].is_ascii_alphabetic()
+            && v[1] == b':'
+            && matches!(v[2], b'\\' | b'/'));
+    starts
+        && v.iter().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'/' | b'\\' | b'.' | b'_' | b'-' | b':')
+        })
+        && v.iter().filter(|&&b| b == b'/' || b == b'\\').count() >= 2
+}
+
+fn judge(key: &[u8], v: &[u8], ctx: Context) -> Option<KeyClass> {
+    let class = key_class(key)?;
+    if v.is_empty() || v.len() > 1024 || util::contains_redaction_marker(v) {
+        return None;
+    }
+    if v.iter().any(u8::is_ascii_whitespace) || memchr::memmem::find(v, b"://").is_some() {
+        return None;
+    }
+    if is_reference(v) || is_placeholder(v) || is_path(v) {
+        return None;
+    }
+    if !ctx.quoted && looks_like_code(v, ctx) {
+        return None;
+    }
+    let min_len = if class == KeyClass::Password { 6 } else { 8 };
+    if v.len() < min_len {
+        return None;
+    }
+    if v.iter().all(u8::is_ascii_digit) {
+        return (class == KeyClass::Password).then_some(class);
+    }
+    let entropy = util::shannon_entropy(v);
+    match class {
+        KeyClass::Password => (entropy >= 2.0).then_some(class),
+        KeyClass::Secret => {
+            let wordy = v
+                .iter()
+                .all(|b| b.is_ascii_alphabetic() || matches!(b, b'-' | b'_' | b'.'));
+            if wordy {
+                let mixed =
+                    v.iter().any(u8::is_ascii_lowercase) && v.iter().any(u8::is_ascii_uppercase);
+                return (v.len() >= 20 && mixed && entropy >= 3.8).then_some(class);
+            }
+            (entropy >= 3.0).then_some(class)
+        }
+    }
+}
+
+fn is_lookup_call(key: &[u8]) -> bool {
+    let lower = key.to_ascii_lowercase();
+    [
+        "get", "read", "load", "fetch", "lookup", "find", "has", "is", "check", "validate",
+        "verify", "remove", "delete", "require", "expect", "assert", "describe", "it", "test",
+        "log", "print", "t",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p.as_bytes()) && lower.len() > p.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hits(s: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        scan(s.as_bytes(), 0, s.len(), &mut out);
+        out.iter().map(|h| s[h.start..h.end].to_string()).collect()
+    }
+
+    #[test]
+    fn config_forms() {
+        assert_eq!(hits("DB_PASSWORD=s3cr3tP4ss"), ["s3cr3tP4ss"]);
+        assert_eq!(
+            hits("export API_TOKEN=Zk29fLq81mXa0Pq"),
+            ["Zk29fLq81mXa0Pq"]
+        );
+        assert_eq!(hits("  password: hunter2abc"), ["hunter2abc"]);
+        assert_eq!(
+            hits(r#"{"client_secret": "q8Fz1LmN0pX7wK2e"}"#),
+            ["q8Fz1LmN0pX7wK2e"]
+        );
+        assert_eq!(
+            hits(r#"api_key = "q8Fz1LmN0pX7wK2e""#),
+            ["q8Fz1LmN0pX7wK2e"]
+        );
+        assert_eq!(hits("<password>Tr0ub4dor&3</password>"), ["Tr0ub4dor&3"]);
+        assert_eq!(
+            hits(r#"<add key="DbPassword" value="Tr0ub4dor3x"/>"#),
+            ["Tr0ub4dor3x"]
+        );
+        assert_eq!(
+            hits(r#"let api_key: &str = "q8Fz1LmN0pX7wK2e";"#),
+            ["q8Fz1LmN0pX7wK2e"]
+        );
+        assert_eq!(hits(r#"password := "Tr0ub4dor3x""#), ["Tr0ub4dor3x"]);
+        assert_eq!(
+            hits(r#"conn = "Server=db;User Id=app;Password=Tr0ub4dor3x;""#),
+            ["Tr0ub4dor3x"]
+        );
+    }
+
+    #[test]
+    fn references_and_placeholders() {
+        for s in [
+            "PASSWORD=${DB_PASSWORD}",
+            "token: ${{ secrets.GH_TOKEN }}",
+            "const token = process.env.API_TOKEN;",
+            "password = os.environ['DB_PASSWORD']",
+            "api_key: <your-api-key>",
+            "password: changeme",
+            "secret: xxxxxxxxxxxx",
+            "password: '***'",
+            "let token = lexer.next_token();",
+            "password: userPassword,",
+            "token_type: bearer",
+            "max_tokens: 4096",
+            "secretName: my-app-secrets",
+            "password_file: /run/secrets/db_password",
+            "fn check(password: &str) -> bool {",
+            "token = tokenizer",
+        ] {
+            assert!(hits(s).is_empty(), "{s}: {:?}", hits(s));
+        }
+    }
+}
