@@ -519,7 +519,7 @@ fn is_reference(v: &[u8]) -> bool {
 
 /// Unquoted values that are code: calls, member paths, casts, literals of other types.
 fn looks_like_code(v: &[u8], ctx: Context) -> bool {
-    if v.contains(&b'(') || matches!(v[0], b'[' | b'{' | b'&' | b'*' | b'!' | b'@') {
+    if v.contains(&b'(') || v.contains(&b'[') || matches!(v[0], b'{' | b'&' | b'*' | b'!' | b'@') {
         return true;
     }
     let ident = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$');
@@ -529,7 +529,11 @@ fn looks_like_code(v: &[u8], ctx: Context) -> bool {
     if is_path && v.contains(&b'.') {
         return true;
     }
-    if v.iter().all(ident) {
+    let random_looking = v.len() >= 16
+        && v.iter().any(u8::is_ascii_digit)
+        && v.iter().any(u8::is_ascii_uppercase)
+        && v.iter().any(u8::is_ascii_lowercase);
+    if v.iter().all(ident) && !random_looking {
         if ctx.literal_line && !ctx.spaced_sep {
             return false; // KEY=value / key: value: a literal
         }
@@ -580,6 +584,10 @@ fn judge(key: &[u8], v: &[u8], ctx: Context) -> Option<KeyClass> {
     if v.iter().any(u8::is_ascii_whitespace) || memchr::memmem::find(v, b"://").is_some() {
         return None;
     }
+    // publishable / public keys by well-known prefixes
+    if v.starts_with(b"pk_") || v.starts_with(b"pk.") {
+        return None;
+    }
     if is_reference(v) || is_placeholder(v) || is_path(v) {
         return None;
     }
@@ -605,7 +613,9 @@ fn judge(key: &[u8], v: &[u8], ctx: Context) -> Option<KeyClass> {
                     v.iter().any(u8::is_ascii_lowercase) && v.iter().any(u8::is_ascii_uppercase);
                 return (v.len() >= 20 && mixed && entropy >= 3.8).then_some(class);
             }
-            (entropy >= 3.0).then_some(class)
+            // short values cannot reach a high entropy: scale the bar with the length
+            let bar = (v.len() as f64).log2().mul_add(0.75, 0.0).min(3.0);
+            (entropy >= bar).then_some(class)
         }
     }
 }
