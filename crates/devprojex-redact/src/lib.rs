@@ -276,6 +276,10 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
     let (mut line_s, mut line_e) = (usize::MAX, 0usize);
     for m in set.keywords.find_overlapping_iter(bytes) {
         let at = m.start();
+        let slot = &set.keyword_slots[m.pattern().as_usize()];
+        if !slot.iter().any(|k| k.matches_at(bytes, at)) {
+            continue;
+        }
         if !(line_s <= at && at <= line_e) {
             line_s = util::line_start(bytes, at);
             line_e = util::line_end(bytes, at);
@@ -305,10 +309,12 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
             }
         }
         let seg = current.as_mut().expect("segment set above");
-        for &r in &set.keyword_rules[m.pattern().as_usize()] {
-            if !seen[r as usize] {
-                seen[r as usize] = true;
-                seg.rules.push(r);
+        for k in slot.iter().filter(|k| k.matches_at(bytes, at)) {
+            for &r in &k.rules {
+                if !seen[r as usize] {
+                    seen[r as usize] = true;
+                    seg.rules.push(r);
+                }
             }
         }
     }
@@ -459,4 +465,13 @@ mod tests {
         assert!(matches!(out.text, Cow::Borrowed(_)));
         assert!(out.findings.is_empty());
     }
+}
+
+/// Count keyword hits of the prefilter automaton. Benchmark support only.
+#[doc(hidden)]
+pub fn keyword_hit_counts(text: &str) -> usize {
+    ruleset()
+        .keywords
+        .find_overlapping_iter(text.as_bytes())
+        .count()
 }

@@ -92,6 +92,8 @@ struct RawRule {
     #[serde(default = "default_true")]
     placeholder_check: bool,
     #[serde(default)]
+    case_sensitive_keywords: bool,
+    #[serde(default)]
     allowlist: RawAllowlist,
     #[serde(default)]
     examples: Vec<String>,
@@ -124,6 +126,35 @@ pub struct RuleInfo {
     pub negatives: Vec<String>,
 }
 
+/// Bytes of a keyword used by the automaton; longer keywords are verified after a hit. Short
+/// prefixes keep the automaton small (and fast); the verification is one comparison.
+pub(crate) const KEYWORD_PREFIX: usize = 4;
+
+/// A full keyword behind an automaton prefix.
+pub(crate) struct Keyword {
+    /// The keyword bytes (lower-case unless `exact`).
+    pub(crate) bytes: Vec<u8>,
+    /// Compare case-sensitively.
+    pub(crate) exact: bool,
+    /// The rules it triggers.
+    pub(crate) rules: Vec<u16>,
+}
+
+impl Keyword {
+    /// Whether the keyword occurs at `at` in `hay`.
+    #[inline]
+    pub(crate) fn matches_at(&self, hay: &[u8], at: usize) -> bool {
+        let Some(window) = hay.get(at..at + self.bytes.len()) else {
+            return false;
+        };
+        if self.exact {
+            window == self.bytes.as_slice()
+        } else {
+            window.eq_ignore_ascii_case(&self.bytes)
+        }
+    }
+}
+
 /// One compiled rule.
 pub(crate) struct Rule {
     pub(crate) id: String,
@@ -142,8 +173,8 @@ pub(crate) struct Rule {
 pub(crate) struct RuleSet {
     pub(crate) rules: Vec<Rule>,
     pub(crate) keywords: AhoCorasick,
-    /// For each keyword pattern id: the rules it triggers.
-    pub(crate) keyword_rules: Vec<Vec<u16>>,
+    /// For each automaton pattern (a keyword prefix): the full keywords starting with it.
+    pub(crate) keyword_slots: Vec<Vec<Keyword>>,
     pub(crate) by_id: HashMap<String, u16>,
 }
 
@@ -164,9 +195,9 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
     let file: RuleFile = toml::from_str(source)?;
     let mut rules = Vec::with_capacity(file.rule.len());
     let mut by_id = HashMap::new();
-    let mut keyword_index: HashMap<String, usize> = HashMap::new();
-    let mut keywords: Vec<String> = Vec::new();
-    let mut keyword_rules: Vec<Vec<u16>> = Vec::new();
+    let mut prefix_index: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut prefixes: Vec<Vec<u8>> = Vec::new();
+    let mut keyword_slots: Vec<Vec<Keyword>> = Vec::new();
     for raw in file.rule {
         let invalid = |problem: &str| RuleError::Invalid {
             id: raw.id.clone(),
@@ -216,14 +247,30 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
             .map(|p| compile_regex(&raw.id, p))
             .collect::<Result<Vec<_>, _>>()?;
         for kw in &raw.keywords {
-            let key = kw.to_ascii_lowercase();
-            let slot = *keyword_index.entry(key.clone()).or_insert_with(|| {
-                keywords.push(key);
-                keyword_rules.push(Vec::new());
-                keywords.len() - 1
+            let exact = raw.case_sensitive_keywords || kw.bytes().any(|b| b.is_ascii_uppercase());
+            let bytes = if exact {
+                kw.as_bytes().to_vec()
+            } else {
+                kw.to_ascii_lowercase().into_bytes()
+            };
+            let prefix = bytes[..bytes.len().min(KEYWORD_PREFIX)].to_ascii_lowercase();
+            let slot = *prefix_index.entry(prefix.clone()).or_insert_with(|| {
+                prefixes.push(prefix);
+                keyword_slots.push(Vec::new());
+                prefixes.len() - 1
             });
-            if !keyword_rules[slot].contains(&index) {
-                keyword_rules[slot].push(index);
+            let entries = &mut keyword_slots[slot];
+            match entries
+                .iter_mut()
+                .find(|k| k.bytes == bytes && k.exact == exact)
+            {
+                Some(k) if !k.rules.contains(&index) => k.rules.push(index),
+                Some(_) => {}
+                None => entries.push(Keyword {
+                    bytes,
+                    exact,
+                    rules: vec![index],
+                }),
             }
         }
         let info = RuleInfo {
@@ -255,13 +302,14 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
     }
     let automaton = AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
         .match_kind(MatchKind::Standard)
-        .build(&keywords)
+        .build(&prefixes)
         .map_err(|e| RuleError::Keywords(e.to_string()))?;
     Ok(RuleSet {
         rules,
         keywords: automaton,
-        keyword_rules,
+        keyword_slots,
         by_id,
     })
 }

@@ -8,43 +8,55 @@
 
 use std::sync::OnceLock;
 
-use regex::bytes::{Regex, RegexBuilder};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use crate::util;
 
-/// The secret words a key must contain (regex alternation, case-insensitive).
-const WORDS: &str = r"passw(?:or)?d|pwd|passphrase|secret|token|api[_.\-]?key|access[_.\-]?key|private[_.\-]?key|auth[_.\-]?key|credentials?|conn(?:ection)?[_.\-]?str(?:ing)?|signing[_.\-]?key|encryption[_.\-]?key|master[_.\-]?key|account[_.\-]?key|license[_.\-]?key|session[_.\-]?key|shared[_.\-]?key|app[_.\-]?key|client[_.\-]?key";
+/// Words that make a key secret-looking, matched in the key with `_ - .` removed, lower-case.
+const KEY_WORDS: &[&str] = &[
+    "passw",
+    "pwd",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+    "accesskey",
+    "privatekey",
+    "authkey",
+    "credential",
+    "connstr",
+    "connectionstr",
+    "signingkey",
+    "encryptionkey",
+    "masterkey",
+    "accountkey",
+    "licensekey",
+    "sessionkey",
+    "sharedkey",
+    "appkey",
+    "clientkey",
+];
 
-struct ScopeRegexes {
-    assign: Regex,
-    xml_element: Regex,
-    xml_key_value: Regex,
-    call: Regex,
-}
+/// Anchors searched on a candidate line; the key around each anchor is then parsed by hand.
+const ANCHORS: &[&str] = &[
+    "passw",
+    "pwd",
+    "passphrase",
+    "secret",
+    "token",
+    "key",
+    "credential",
+    "conn",
+];
 
-fn build(pattern: &str) -> Regex {
-    RegexBuilder::new(pattern)
-        .unicode(false)
-        .case_insensitive(true)
-        .build()
-        .unwrap_or_else(|e| panic!("built-in scope regex is invalid: {e}"))
-}
-
-fn regexes() -> &'static ScopeRegexes {
-    static R: OnceLock<ScopeRegexes> = OnceLock::new();
-    R.get_or_init(|| ScopeRegexes {
-        assign: build(&format!(
-            r#"(?P<key>[a-z0-9_.\-]*(?:{WORDS})[a-z0-9_.\-]*)(?P<kq>["'\]]{{0,2}})(?P<sep>[ \t]*(?::[ \t]*[a-z_&][a-z0-9_&<>\[\]' ]{{0,30}}?[ \t]*)?(?:=|:=|=>|<-|\?\?=|\|\|=)[ \t]*|[ \t]*:[ \t]*)(?P<val>"[^"\r\n]*"|'[^'\r\n]*'|`[^`\r\n]*`|[^\s"'`,;)}}\]<>]+)"#
-        )),
-        xml_element: build(&format!(
-            r#"<(?P<key>[a-z0-9_:.\-]*(?:{WORDS})[a-z0-9_:.\-]*)(?:\s[^>\r\n]*)?>(?P<val>[^<\r\n]{{1,512}})</"#
-        )),
-        xml_key_value: build(&format!(
-            r#"(?:key|name)\s*=\s*"(?P<key>[^"\r\n]*(?:{WORDS})[^"\r\n]*)"\s+value\s*=\s*"(?P<val>[^"\r\n]*)""#
-        )),
-        call: build(&format!(
-            r#"(?P<key>[a-z0-9_]*(?:{WORDS})[a-z0-9_]*)\s*\(\s*(?P<val>"[^"\r\n]*"|'[^'\r\n]*')\s*[,)]"#
-        )),
+fn anchors() -> &'static AhoCorasick {
+    static A: OnceLock<AhoCorasick> = OnceLock::new();
+    A.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(ANCHORS)
+            .unwrap_or_else(|e| panic!("built-in scope anchors are invalid: {e}"))
     })
 }
 
@@ -64,101 +76,219 @@ pub(crate) struct ScopeHit {
     pub(crate) class: KeyClass,
 }
 
-/// Scan `bytes[start..end]` (whole lines) for secret assignments.
+fn is_key_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+}
+
+fn skip_blanks(bytes: &[u8], mut i: usize, end: usize) -> usize {
+    while i < end && matches!(bytes[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// Scan whole lines `bytes[start..end]` for secret assignments.
 pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<ScopeHit>) {
-    let r = regexes();
-    let hay = &bytes[..end];
-    scan_assignments(&r.assign, bytes, hay, start, out);
-    for (re, always_literal) in [
-        (&r.xml_element, true),
-        (&r.xml_key_value, true),
-        (&r.call, false),
-    ] {
-        let mut pos = start;
-        while let Some(c) = re.captures_at(hay, pos) {
-            let (Some(k), Some(v)) = (c.name("key"), c.name("val")) else {
-                break;
-            };
-            let key = k.as_bytes();
-            if re.as_str() == r.call.as_str() && is_lookup_call(key) {
-                pos = k.end().max(pos + 1);
-                continue;
-            }
-            let (vs, ve, quoted) = unquote(v.start(), v.end(), bytes);
-            let ctx = Context {
-                quoted: quoted || always_literal,
-                literal_line: always_literal,
-                spaced_sep: false,
-            };
-            if let Some(class) = judge(key, &bytes[vs..ve], ctx) {
-                out.push(ScopeHit {
-                    start: vs,
-                    end: ve,
-                    class,
-                });
-                pos = v.end().max(pos + 1);
-            } else {
-                pos = k.end().max(pos + 1);
-            }
+    let mut last_key_start = usize::MAX;
+    let mut resume = start;
+    for m in anchors().find_iter(&bytes[start..end]) {
+        let at = start + m.start();
+        if at < resume {
+            continue;
+        }
+        let ls = util::line_start(bytes, at).max(start);
+        let le = util::line_end(bytes, at).min(end);
+        let mut ks = at;
+        while ks > ls && is_key_byte(bytes[ks - 1]) {
+            ks -= 1;
+        }
+        if ks == last_key_start {
+            continue;
+        }
+        last_key_start = ks;
+        let mut ke = at;
+        while ke < le && is_key_byte(bytes[ke]) {
+            ke += 1;
+        }
+        if let Some(hit) = parse_at(bytes, ls, le, ks, ke) {
+            resume = hit.end;
+            out.push(hit);
         }
     }
 }
 
-fn scan_assignments(re: &Regex, bytes: &[u8], hay: &[u8], start: usize, out: &mut Vec<ScopeHit>) {
-    let mut pos = start;
-    while let Some(c) = re.captures_at(hay, pos) {
-        let (Some(k), Some(sep), Some(v)) = (c.name("key"), c.name("sep"), c.name("val")) else {
-            break;
-        };
-        let key = k.as_bytes();
-        let (mut vs, mut ve, quoted) = unquote(v.start(), v.end(), bytes);
-        let line_begin = util::line_start(bytes, k.start());
-        let line_stop = util::line_end(bytes, v.end());
-        let mut literal_line =
-            !quoted && is_literal_line(bytes, line_begin, k.start(), sep.as_bytes());
-        if literal_line {
-            // A config line: the value is the rest of the line, minus a trailing comment.
-            let rest_end = rest_of_line_value_end(bytes, vs, line_stop);
-            if rest_end > vs && matches!(bytes[rest_end - 1], b',' | b';' | b'{' | b'(' | b')') {
-                // `key: value,` is an object literal or a statement in code, not a config line
-                literal_line = false;
-            } else {
-                ve = rest_end;
-                while vs < ve && bytes[vs].is_ascii_whitespace() {
-                    vs += 1;
+/// Parse the assignment whose key is `bytes[ks..ke]` on the line `bytes[ls..le]`.
+fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<ScopeHit> {
+    let key = &bytes[ks..ke];
+    key_class(key)?;
+    let before = if ks > ls { bytes[ks - 1] } else { b'\n' };
+    // XML element: <password>value</password>
+    if before == b'<' {
+        let gt = ke + memchr::memchr(b'>', &bytes[ke..le])?;
+        if bytes[gt - 1] == b'/' {
+            return None;
+        }
+        let vs = gt + 1;
+        let ve = vs + memchr::memchr(b'<', &bytes[vs..le])?;
+        if bytes.get(ve + 1) != Some(&b'/') || ve == vs {
+            return None;
+        }
+        return hit(key, bytes, vs, ve, Context::literal());
+    }
+    // XML key/value attributes: key="DbPassword" value="..."
+    if matches!(before, b'"' | b'\'') && bytes.get(ke) == Some(&before) {
+        let attr = trim(&bytes[ls..ks - 1]);
+        let attr = attr.strip_suffix(b"=").map(trim).unwrap_or(b"");
+        if attr.ends_with(b"key")
+            || attr.ends_with(b"name")
+            || attr.ends_with(b"Key")
+            || attr.ends_with(b"Name")
+        {
+            let i = skip_blanks(bytes, ke + 1, le);
+            let rest = &bytes[i..le];
+            if rest.len() > 6 && rest[..5].eq_ignore_ascii_case(b"value") {
+                let j = skip_blanks(bytes, i + 5, le);
+                if bytes.get(j) == Some(&b'=') {
+                    let q = skip_blanks(bytes, j + 1, le);
+                    if let Some(&quote @ (b'"' | b'\'')) = bytes.get(q) {
+                        let vs = q + 1;
+                        let ve = vs + memchr::memchr(quote, &bytes[vs..le])?;
+                        return hit(key, bytes, vs, ve, Context::literal());
+                    }
                 }
             }
         }
-        let spaced_sep = sep.as_bytes().iter().any(u8::is_ascii_whitespace);
+    }
+    // closing quotes / brackets of the key: "key": / ['key'] =
+    let mut i = ke;
+    let mut closers = 0;
+    while i < le && closers < 2 && matches!(bytes[i], b'"' | b'\'' | b']') {
+        i += 1;
+        closers += 1;
+    }
+    i = skip_blanks(bytes, i, le);
+    if i >= le {
+        return None;
+    }
+    // call form: setPassword("value")
+    if bytes[i] == b'(' {
+        if is_lookup_call(key) {
+            return None;
+        }
+        let q = skip_blanks(bytes, i + 1, le);
+        let quote = *bytes.get(q)?;
+        if !matches!(quote, b'"' | b'\'') {
+            return None;
+        }
+        let vs = q + 1;
+        let ve = vs + memchr::memchr(quote, &bytes[vs..le])?;
+        let after = skip_blanks(bytes, ve + 1, le);
+        if !matches!(bytes.get(after), Some(b',' | b')')) {
+            return None;
+        }
         let ctx = Context {
-            quoted,
-            literal_line,
-            spaced_sep,
+            quoted: true,
+            literal_line: false,
+            spaced_sep: false,
         };
-        if vs < ve {
-            if let Some(class) = judge(key, &bytes[vs..ve], ctx) {
-                out.push(ScopeHit {
-                    start: vs,
-                    end: ve,
-                    class,
-                });
-                pos = ve.max(pos + 1);
-                continue;
+        return hit(key, bytes, vs, ve, ctx);
+    }
+    // separator
+    let sep_start = i;
+    let rest = &bytes[i..le];
+    let mut typed = false;
+    let value_at = if rest.starts_with(b"::") {
+        return None;
+    } else if rest.starts_with(b":=") || rest.starts_with(b"=>") || rest.starts_with(b"<-") {
+        i + 2
+    } else if rest.starts_with(b"??=") || rest.starts_with(b"||=") {
+        i + 3
+    } else if rest.starts_with(b"==") || rest.starts_with(b"=~") {
+        return None;
+    } else if rest[0] == b'=' {
+        i + 1
+    } else if rest[0] == b':' {
+        // `key: value`, or a typed declaration `key: Type = value`
+        let t = skip_blanks(bytes, i + 1, le);
+        let mut j = t;
+        while j < le
+            && j - t <= 30
+            && (bytes[j].is_ascii_alphanumeric()
+                || matches!(
+                    bytes[j],
+                    b'_' | b'&' | b'<' | b'>' | b'[' | b']' | b'\'' | b' '
+                ))
+        {
+            j += 1;
+        }
+        if j > t && bytes.get(j) == Some(&b'=') && bytes.get(j + 1) != Some(&b'=') {
+            typed = true;
+            j + 1
+        } else {
+            i + 1
+        }
+    } else {
+        return None;
+    };
+    let sep = &bytes[sep_start..value_at];
+    let vs0 = skip_blanks(bytes, value_at, le);
+    if vs0 >= le {
+        return None;
+    }
+    let first = bytes[vs0];
+    let (mut vs, mut ve, quoted) = if matches!(first, b'"' | b'\'' | b'`') {
+        let close = memchr::memchr(first, &bytes[vs0 + 1..le])?;
+        (vs0 + 1, vs0 + 1 + close, true)
+    } else {
+        let mut e = vs0;
+        while e < le
+            && !bytes[e].is_ascii_whitespace()
+            && !matches!(
+                bytes[e],
+                b'"' | b'\'' | b'`' | b',' | b';' | b')' | b'}' | b']' | b'<' | b'>'
+            )
+        {
+            e += 1;
+        }
+        (vs0, e, false)
+    };
+    if ve <= vs {
+        return None;
+    }
+    let spaced_sep = bytes[ke..vs0].iter().any(u8::is_ascii_whitespace);
+    let sep_trimmed: &[u8] = if typed { b"=" } else { trim(sep) };
+    let mut literal_line = !quoted && !typed && is_literal_line(bytes, ls, ks, sep_trimmed);
+    if literal_line {
+        // A config line: the value is the rest of the line, minus a trailing comment.
+        let rest_end = rest_of_line_value_end(bytes, vs, le);
+        if rest_end > vs && matches!(bytes[rest_end - 1], b',' | b';' | b'{' | b'(' | b')') {
+            // `key: value,` is an object literal or a statement in code, not a config line
+            literal_line = false;
+        } else {
+            ve = rest_end;
+            while vs < ve && bytes[vs].is_ascii_whitespace() {
+                vs += 1;
             }
         }
-        pos = k.end().max(pos + 1);
     }
+    let ctx = Context {
+        quoted,
+        literal_line,
+        spaced_sep,
+    };
+    hit(key, bytes, vs, ve, ctx)
 }
 
-/// Strip one pair of quotes from the value range.
-fn unquote(start: usize, end: usize, bytes: &[u8]) -> (usize, usize, bool) {
-    if end >= start + 2 {
-        let (a, b) = (bytes[start], bytes[end - 1]);
-        if a == b && matches!(a, b'"' | b'\'' | b'`') {
-            return (start + 1, end - 1, true);
-        }
+fn hit(key: &[u8], bytes: &[u8], vs: usize, ve: usize, ctx: Context) -> Option<ScopeHit> {
+    if vs >= ve {
+        return None;
     }
-    (start, end, false)
+    let class = judge(key, &bytes[vs..ve], ctx)?;
+    Some(ScopeHit {
+        start: vs,
+        end: ve,
+        class,
+    })
 }
 
 /// `KEY=value` at the start of a line (optionally after `export`, `set`, `ENV`, `- `, ...).
@@ -212,6 +342,17 @@ struct Context {
     quoted: bool,
     literal_line: bool,
     spaced_sep: bool,
+}
+
+impl Context {
+    /// A literal value (XML text or attribute).
+    fn literal() -> Self {
+        Context {
+            quoted: true,
+            literal_line: true,
+            spaced_sep: false,
+        }
+    }
 }
 
 fn normalized_key(key: &[u8]) -> Vec<u8> {
@@ -350,6 +491,12 @@ const EXCLUDED_KEY_PARTS: &[&str] = &[
 
 fn key_class(key: &[u8]) -> Option<KeyClass> {
     let norm = normalized_key(key);
+    if !KEY_WORDS
+        .iter()
+        .any(|w| memchr::memmem::find(&norm, w.as_bytes()).is_some())
+    {
+        return None;
+    }
     if EXCLUDED_KEY_SUFFIXES
         .iter()
         .any(|s| norm.ends_with(s.as_bytes()))
@@ -519,7 +666,12 @@ fn is_reference(v: &[u8]) -> bool {
 
 /// Unquoted values that are code: calls, member paths, casts, literals of other types.
 fn looks_like_code(v: &[u8], ctx: Context) -> bool {
-    if v.contains(&b'(') || v.contains(&b'[') || matches!(v[0], b'{' | b'&' | b'*' | b'!' | b'@') {
+    if v.contains(&b'(')
+        || v.contains(&b'[')
+        || matches!(v[0], b'{' | b'&' | b'*' | b'!' | b'@' | b':')
+        || memchr::memmem::find(v, b"::").is_some()
+        || memchr::memmem::find(v, b"->").is_some()
+    {
         return true;
     }
     let ident = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$');
@@ -533,6 +685,9 @@ fn looks_like_code(v: &[u8], ctx: Context) -> bool {
         && v.iter().any(u8::is_ascii_digit)
         && v.iter().any(u8::is_ascii_uppercase)
         && v.iter().any(u8::is_ascii_lowercase);
+    if !ctx.literal_line && !random_looking && (v[0].is_ascii_digit() || v[0] == b'-') {
+        return true; // a number literal such as `2150859095u32` or `0x80_u32`
+    }
     if v.iter().all(ident) && !random_looking {
         if ctx.literal_line && !ctx.spaced_sep {
             return false; // KEY=value / key: value: a literal
