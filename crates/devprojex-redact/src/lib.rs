@@ -214,11 +214,11 @@ fn apply(text: &str, mut spans: Vec<Span>) -> Redacted<'_> {
     // merge: a span overlapping the previous one extends it and keeps the first rule id
     let mut merged: Vec<Span> = Vec::with_capacity(spans.len());
     for s in spans {
-        if let Some(last) = merged.last_mut() {
-            if s.start < last.end {
-                last.end = last.end.max(s.end);
-                continue;
-            }
+        if let Some(last) = merged.last_mut()
+            && s.start < last.end
+        {
+            last.end = last.end.max(s.end);
+            continue;
         }
         merged.push(s);
     }
@@ -369,28 +369,33 @@ fn run_segment(bytes: &[u8], seg: &Segment, seen: &mut [bool], spans: &mut Vec<S
                 };
                 let hay = &bytes[..seg.end];
                 let mut pos = seg.start;
-                while let Some(c) = re.captures_at(hay, pos) {
-                    let whole = c.get(0).expect("group 0");
-                    pos = if whole.end() > whole.start() {
-                        whole.end()
+                // A cheap DFA search first; captures only where a match exists.
+                while let Some(found) = re.find_at(hay, pos) {
+                    pos = if found.end() > found.start() {
+                        found.end()
                     } else {
-                        whole.end() + 1
+                        found.end() + 1
                     };
-                    let group = match rule.secret_group {
-                        Some(g) => c.get(g),
-                        None => c.iter().skip(1).flatten().next(),
+                    let g = match rule.secret_group {
+                        Some(0) => Some(found),
+                        _ => re.captures_at(hay, found.start()).and_then(|c| {
+                            match rule.secret_group {
+                                Some(g) => c.get(g),
+                                None => c.iter().skip(1).flatten().next(),
+                            }
+                        }),
                     };
-                    if let Some(g) = group {
-                        if rule.accepts(g.as_bytes()) {
-                            spans.push(Span {
-                                start: g.start(),
-                                end: g.end(),
-                                id: rule.id.as_str(),
-                                kind: FindingKind::Secret,
-                                report: true,
-                                priority: 0,
-                            });
-                        }
+                    if let Some(g) = g
+                        && rule.accepts(g.as_bytes())
+                    {
+                        spans.push(Span {
+                            start: g.start(),
+                            end: g.end(),
+                            id: rule.id.as_str(),
+                            kind: FindingKind::Secret,
+                            report: true,
+                            priority: 0,
+                        });
                     }
                     if pos > seg.end {
                         break;
@@ -447,6 +452,15 @@ pub fn decode_lossy(bytes: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }
 
+/// Count keyword hits of the prefilter automaton. Benchmark support only.
+#[doc(hidden)]
+pub fn keyword_hit_counts(text: &str) -> usize {
+    ruleset()
+        .keywords
+        .find_overlapping_iter(text.as_bytes())
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -465,13 +479,4 @@ mod tests {
         assert!(matches!(out.text, Cow::Borrowed(_)));
         assert!(out.findings.is_empty());
     }
-}
-
-/// Count keyword hits of the prefilter automaton. Benchmark support only.
-#[doc(hidden)]
-pub fn keyword_hit_counts(text: &str) -> usize {
-    ruleset()
-        .keywords
-        .find_overlapping_iter(text.as_bytes())
-        .count()
 }

@@ -315,10 +315,10 @@ pub(crate) fn scan(bytes: &[u8], identity_re: Option<&Regex>, out: &mut Vec<Data
                 push(s, e, ids::IPV6);
             }
         }
-        for m in p.mac.find_iter(bytes) {
-            if mac_ok(bytes, m.start(), m.end()) {
-                push(m.start(), m.end(), ids::MAC);
-            }
+    }
+    for m in p.mac.find_iter(bytes) {
+        if mac_ok(bytes, m.start(), m.end()) {
+            push(m.start(), m.end(), ids::MAC);
         }
     }
     if memchr::memchr(b'+', bytes).is_some() {
@@ -371,19 +371,21 @@ pub(crate) fn identity_regex(identity: &MachineIdentity) -> Option<Regex> {
         if usable_name(h) {
             hosts.push(esc(h));
         }
-        if let Some(short) = h.split('.').next() {
-            if short != h && usable_name(short) {
-                hosts.push(esc(short));
-            }
+        if let Some(short) = h.split('.').next()
+            && short != h
+            && usable_name(short)
+        {
+            hosts.push(esc(short));
         }
     }
     let user = identity.user.as_deref().filter(|u| usable_name(u)).map(esc);
+    // host names first: a user name is often a prefix of the host name (`jdoe` / `jdoe-laptop`)
     let mut alts = Vec::new();
-    if let Some(u) = user {
-        alts.push(format!("(?P<user>{u})"));
-    }
     if !hosts.is_empty() {
         alts.push(format!("(?P<host>{})", hosts.join("|")));
+    }
+    if let Some(u) = user {
+        alts.push(format!("(?P<user>{u})"));
     }
     if alts.is_empty() {
         return None;

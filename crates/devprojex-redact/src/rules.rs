@@ -341,10 +341,10 @@ impl Rule {
         if secret.is_empty() || util::contains_redaction_marker(secret) {
             return false;
         }
-        if let Some(min) = self.entropy {
-            if util::shannon_entropy(secret) < min {
-                return false;
-            }
+        if let Some(min) = self.entropy
+            && util::shannon_entropy(secret) < min
+        {
+            return false;
         }
         if self.placeholder_check && util::is_provider_placeholder(secret) {
             return false;
@@ -354,7 +354,7 @@ impl Rule {
             if self
                 .stopwords
                 .iter()
-                .any(|w| memchr::memmem::find(&lower, w.as_bytes()).is_some())
+                .any(|w| util::contains(&lower, w.as_bytes()))
             {
                 return false;
             }

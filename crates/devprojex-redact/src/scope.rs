@@ -491,24 +491,22 @@ const EXCLUDED_KEY_PARTS: &[&str] = &[
 
 fn key_class(key: &[u8]) -> Option<KeyClass> {
     let norm = normalized_key(key);
-    if !KEY_WORDS
-        .iter()
-        .any(|w| memchr::memmem::find(&norm, w.as_bytes()).is_some())
-    {
+    static WORDS: OnceLock<AhoCorasick> = OnceLock::new();
+    if !util::word_set(&WORDS, KEY_WORDS).is_match(&norm) {
         return None;
     }
     if EXCLUDED_KEY_SUFFIXES
         .iter()
         .any(|s| norm.ends_with(s.as_bytes()))
-        || EXCLUDED_KEY_PARTS
-            .iter()
-            .any(|p| memchr::memmem::find(&norm, p.as_bytes()).is_some())
+        || {
+            static PARTS: OnceLock<AhoCorasick> = OnceLock::new();
+            util::word_set(&PARTS, EXCLUDED_KEY_PARTS).is_match(&norm)
+        }
     {
         return None;
     }
-    let is_pw = ["passwd", "password", "pwd", "passphrase", "passw"]
-        .iter()
-        .any(|w| memchr::memmem::find(&norm, w.as_bytes()).is_some());
+    static PW: OnceLock<AhoCorasick> = OnceLock::new();
+    let is_pw = util::word_set(&PW, &["passw", "pwd", "passphrase"]).is_match(&norm);
     Some(if is_pw {
         KeyClass::Password
     } else {
@@ -604,10 +602,8 @@ fn is_placeholder(v: &[u8]) -> bool {
     if PLACEHOLDER_VALUES.iter().any(|p| lower == p.as_bytes()) {
         return true;
     }
-    if PLACEHOLDER_PARTS
-        .iter()
-        .any(|p| memchr::memmem::find(&lower, p.as_bytes()).is_some())
-    {
+    static PARTS: OnceLock<AhoCorasick> = OnceLock::new();
+    if util::word_set(&PARTS, PLACEHOLDER_PARTS).is_match(&lower) {
         return true;
     }
     // one character is at least half of the value: `aaaaaaaa`, `0000000000`
@@ -659,9 +655,8 @@ fn is_reference(v: &[u8]) -> bool {
         "ssm:",
         "sm://",
     ];
-    PARTS
-        .iter()
-        .any(|p| memchr::memmem::find(&lower, p.as_bytes()).is_some())
+    static SET: OnceLock<AhoCorasick> = OnceLock::new();
+    util::word_set(&SET, PARTS).is_match(&lower)
 }
 
 /// Unquoted values that are code: calls, member paths, casts, literals of other types.
@@ -669,8 +664,8 @@ fn looks_like_code(v: &[u8], ctx: Context) -> bool {
     if v.contains(&b'(')
         || v.contains(&b'[')
         || matches!(v[0], b'{' | b'&' | b'*' | b'!' | b'@' | b':')
-        || memchr::memmem::find(v, b"::").is_some()
-        || memchr::memmem::find(v, b"->").is_some()
+        || util::contains(v, b"::")
+        || util::contains(v, b"->")
     {
         return true;
     }
@@ -736,7 +731,7 @@ fn judge(key: &[u8], v: &[u8], ctx: Context) -> Option<KeyClass> {
     if v.is_empty() || v.len() > 1024 || util::contains_redaction_marker(v) {
         return None;
     }
-    if v.iter().any(u8::is_ascii_whitespace) || memchr::memmem::find(v, b"://").is_some() {
+    if v.iter().any(u8::is_ascii_whitespace) || util::contains(v, b"://") {
         return None;
     }
     // publishable / public keys by well-known prefixes

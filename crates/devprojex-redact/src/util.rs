@@ -1,5 +1,29 @@
 //! Small byte-level helpers shared by the engines.
 
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+/// Whether `needle` occurs in `hay` (for short haystacks: no searcher set-up cost).
+#[inline]
+pub(crate) fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    needle.len() <= hay.len() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// A set of words matched ASCII case-insensitively anywhere in a haystack, built once.
+pub(crate) fn word_set(
+    cell: &'static OnceLock<AhoCorasick>,
+    words: &[&str],
+) -> &'static AhoCorasick {
+    cell.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(words)
+            .unwrap_or_else(|e| panic!("built-in word set is invalid: {e}"))
+    })
+}
+
 /// Shannon entropy of the byte distribution, in bits per byte.
 pub(crate) fn shannon_entropy(bytes: &[u8]) -> f64 {
     if bytes.is_empty() {
@@ -22,7 +46,7 @@ pub(crate) fn shannon_entropy(bytes: &[u8]) -> f64 {
 
 /// Whether the bytes contain (part of) a replacement marker.
 pub(crate) fn contains_redaction_marker(bytes: &[u8]) -> bool {
-    memchr::memmem::find(bytes, b"REDACTED").is_some()
+    contains(bytes, b"REDACTED")
 }
 
 /// The upstream-style provider allowlist: documentation and placeholder bodies.
@@ -31,9 +55,7 @@ pub(crate) fn contains_redaction_marker(bytes: &[u8]) -> bool {
 /// - one character makes up at least half of the value (`xxxx...`, `0000...`),
 /// - an alphabetic or numeric sequence of 8 or more (`abcdefgh`, `ABCDEFGH`, `12345678`).
 pub(crate) fn is_provider_placeholder(secret: &[u8]) -> bool {
-    if memchr::memmem::find(secret, b"EXAMPLE").is_some()
-        || memchr::memmem::find(secret, b"example").is_some()
-    {
+    if contains(secret, b"EXAMPLE") || contains(secret, b"example") {
         return true;
     }
     if secret.len() >= 8 {
