@@ -369,23 +369,29 @@ fn run_segment(bytes: &[u8], seg: &Segment, seen: &mut [bool], spans: &mut Vec<S
                 };
                 let hay = &bytes[..seg.end];
                 let mut pos = seg.start;
-                // A cheap DFA search first; captures only where a match exists.
-                while let Some(found) = re.find_at(hay, pos) {
-                    pos = if found.end() > found.start() {
-                        found.end()
+                // One search per match: plain `find` when the secret is the whole match,
+                // otherwise `captures` (a DFA search, then capture slots on the match only).
+                while pos <= seg.end {
+                    let (whole_end, secret) = if rule.secret_group == Some(0) {
+                        match re.find_at(hay, pos) {
+                            Some(m) => (m.end().max(m.start() + 1), Some(m)),
+                            None => break,
+                        }
                     } else {
-                        found.end() + 1
-                    };
-                    let g = match rule.secret_group {
-                        Some(0) => Some(found),
-                        _ => re.captures_at(hay, found.start()).and_then(|c| {
-                            match rule.secret_group {
-                                Some(g) => c.get(g),
-                                None => c.iter().skip(1).flatten().next(),
+                        match re.captures_at(hay, pos) {
+                            Some(c) => {
+                                let whole = c.get(0).expect("group 0");
+                                let g = match rule.secret_group {
+                                    Some(g) => c.get(g),
+                                    None => c.iter().skip(1).flatten().next(),
+                                };
+                                (whole.end().max(whole.start() + 1), g)
                             }
-                        }),
+                            None => break,
+                        }
                     };
-                    if let Some(g) = g
+                    pos = whole_end;
+                    if let Some(g) = secret
                         && rule.accepts(g.as_bytes())
                     {
                         spans.push(Span {
@@ -396,9 +402,6 @@ fn run_segment(bytes: &[u8], seg: &Segment, seen: &mut [bool], spans: &mut Vec<S
                             report: true,
                             priority: 0,
                         });
-                    }
-                    if pos > seg.end {
-                        break;
                     }
                 }
             }

@@ -120,7 +120,7 @@ pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<ScopeHi
 /// Parse the assignment whose key is `bytes[ks..ke]` on the line `bytes[ls..le]`.
 fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<ScopeHit> {
     let key = &bytes[ks..ke];
-    key_class(key)?;
+    let class = key_class(key)?;
     let before = if ks > ls { bytes[ks - 1] } else { b'\n' };
     // XML element: <password>value</password>
     if before == b'<' {
@@ -133,7 +133,7 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
         if bytes.get(ve + 1) != Some(&b'/') || ve == vs {
             return None;
         }
-        return hit(key, bytes, vs, ve, Context::literal());
+        return hit(class, bytes, vs, ve, Context::literal());
     }
     // XML key/value attributes: key="DbPassword" value="..."
     if matches!(before, b'"' | b'\'') && bytes.get(ke) == Some(&before) {
@@ -153,7 +153,7 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
                     if let Some(&quote @ (b'"' | b'\'')) = bytes.get(q) {
                         let vs = q + 1;
                         let ve = vs + memchr::memchr(quote, &bytes[vs..le])?;
-                        return hit(key, bytes, vs, ve, Context::literal());
+                        return hit(class, bytes, vs, ve, Context::literal());
                     }
                 }
             }
@@ -191,7 +191,7 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
             literal_line: false,
             spaced_sep: false,
         };
-        return hit(key, bytes, vs, ve, ctx);
+        return hit(class, bytes, vs, ve, ctx);
     }
     // separator
     let sep_start = i;
@@ -276,14 +276,14 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
         literal_line,
         spaced_sep,
     };
-    hit(key, bytes, vs, ve, ctx)
+    hit(class, bytes, vs, ve, ctx)
 }
 
-fn hit(key: &[u8], bytes: &[u8], vs: usize, ve: usize, ctx: Context) -> Option<ScopeHit> {
+fn hit(class: KeyClass, bytes: &[u8], vs: usize, ve: usize, ctx: Context) -> Option<ScopeHit> {
     if vs >= ve {
         return None;
     }
-    let class = judge(key, &bytes[vs..ve], ctx)?;
+    let class = judge(class, &bytes[vs..ve], ctx)?;
     Some(ScopeHit {
         start: vs,
         end: ve,
@@ -491,13 +491,23 @@ const EXCLUDED_KEY_PARTS: &[&str] = &[
 
 fn key_class(key: &[u8]) -> Option<KeyClass> {
     let norm = normalized_key(key);
+    if norm.len() > 80 {
+        return None;
+    }
     static WORDS: OnceLock<AhoCorasick> = OnceLock::new();
     if !util::word_set(&WORDS, KEY_WORDS).is_match(&norm) {
         return None;
     }
-    if EXCLUDED_KEY_SUFFIXES
-        .iter()
-        .any(|s| norm.ends_with(s.as_bytes()))
+    static SUFFIXES: OnceLock<AhoCorasick> = OnceLock::new();
+    let suffixes = SUFFIXES.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .build(EXCLUDED_KEY_SUFFIXES)
+            .unwrap_or_else(|e| panic!("built-in key suffixes are invalid: {e}"))
+    });
+    if suffixes
+        .find_overlapping_iter(&norm)
+        .any(|m| m.end() == norm.len())
         || {
             static PARTS: OnceLock<AhoCorasick> = OnceLock::new();
             util::word_set(&PARTS, EXCLUDED_KEY_PARTS).is_match(&norm)
@@ -726,8 +736,7 @@ fn is_path(v: &[u8]) -> bool {
         && v.iter().filter(|&&b| b == b'/' || b == b'\\').count() >= 2
 }
 
-fn judge(key: &[u8], v: &[u8], ctx: Context) -> Option<KeyClass> {
-    let class = key_class(key)?;
+fn judge(class: KeyClass, v: &[u8], ctx: Context) -> Option<KeyClass> {
     if v.is_empty() || v.len() > 1024 || util::contains_redaction_marker(v) {
         return None;
     }
