@@ -253,7 +253,8 @@ fn ipv6_ok(bytes: &[u8], s: usize, e: usize) -> bool {
         return false;
     };
     let seg = ip.segments();
-    let documentation = (seg[0] == 0x2001 && seg[1] == 0x0db8) || (seg[0] & 0xfff0) == 0x3ff0;
+    let documentation =
+        (seg[0] == 0x2001 && seg[1] == 0x0db8) || (seg[0] == 0x3fff && seg[1] < 0x1000);
     !(ip.is_loopback() || ip.is_unspecified() || documentation)
 }
 

@@ -139,6 +139,9 @@ pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<KeySpan
         while line_begin <= bytes.len() && lines < MAX_BLOCK_LINES {
             let le = util::line_end(bytes, line_begin.min(bytes.len()));
             let line = &bytes[line_begin.min(bytes.len())..le];
+            if memchr::memmem::find(line, b"-----BEGIN").is_some() {
+                break; // another block starts: this one has no END
+            }
             if let Some(i) = memchr::memmem::find(line, b"-----END") {
                 let (s, e) = trim_range(bytes, line_begin, line_begin + i);
                 if s < e {
@@ -172,6 +175,11 @@ pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<KeySpan
                 .sum();
         }
         spans.retain(|(s, e)| !util::contains_redaction_marker(&bytes[*s..*e]));
+        let _ = chars;
+        let chars: usize = spans
+            .iter()
+            .map(|(s, e)| base64_chars(&bytes[*s..*e]))
+            .sum();
         if chars < MIN_BODY_CHARS || spans.is_empty() {
             continue;
         }

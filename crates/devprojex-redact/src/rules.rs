@@ -225,7 +225,11 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
             (Engine::Regex, Some(p)) => {
                 let re = compile_regex(&raw.id, p)?;
                 let groups = re.captures_len();
+                // `\b(...)\b` / `\b(...)`: the only group is the whole match, so a plain `find`
+                // (no capture slots) is enough.
+                let whole = groups == 2 && group_is_whole_match(p);
                 let group = match raw.secret_group {
+                    None if whole => Some(0),
                     None => Some(if groups > 1 { 1 } else { 0 }),
                     Some(-1) if groups > 2 => None,
                     Some(g) => usize::try_from(g)
@@ -314,6 +318,34 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
     })
 }
 
+/// Whether the pattern is `(...)`, `\\b(...)`, `(...)\\b` or `\\b(...)\\b` with one capture group.
+fn group_is_whole_match(p: &str) -> bool {
+    let body = p.strip_prefix("\\b").unwrap_or(p);
+    let b = body.as_bytes();
+    if b.first() != Some(&b'(') || b.get(1) == Some(&b'?') {
+        return false;
+    }
+    let (mut depth, mut i, mut in_class) = (0usize, 0usize, false);
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'[' if !in_class => in_class = true,
+            b']' if in_class => in_class = false,
+            b'(' if !in_class => depth += 1,
+            b')' if !in_class => {
+                depth -= 1;
+                if depth == 0 {
+                    let rest = &body[i + 1..];
+                    return rest.is_empty() || rest == "\\b";
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The compiled rule set, built on first use and shared by every `Redactor`.
 pub(crate) fn ruleset() -> &'static RuleSet {
     static RULES: OnceLock<RuleSet> = OnceLock::new();
@@ -360,5 +392,25 @@ impl Rule {
             }
         }
         !self.allow_regexes.iter().any(|re| re.is_match(secret))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::group_is_whole_match;
+
+    #[test]
+    fn whole_match_groups() {
+        assert!(group_is_whole_match(r"\b(ghp_[A-Za-z0-9]{36})\b"));
+        assert!(group_is_whole_match(
+            r"(hooks\.slack\.com/[A-Za-z0-9+/_\-]{40,})"
+        ));
+        assert!(!group_is_whole_match(
+            r"\b(AIza[0-9A-Za-z_\-]{35})(?:[^0-9A-Za-z_\-]|$)"
+        ));
+        assert!(!group_is_whole_match(
+            r"(?i)AccountKey\s*=\s*([A-Za-z0-9+/]{86}==)"
+        ));
+        assert!(!group_is_whole_match(r"\b([(])x"));
     }
 }
