@@ -7,6 +7,8 @@
 //!   `token`, `key`, `password`).
 //! - `dense-candidates`: ~1 MB where every line is a candidate: a credential, a placeholder, or
 //!   a secret-looking assignment (expanded rule examples and corpus-like lines).
+//! - `config-candidates`: ~1 MB of configuration and code where every line carries a
+//!   candidate (a secret-looking key, a URL, a token prefix) but about one in ten holds a secret.
 //! - `private-data`: the ordinary source with `hide_private_data` on.
 //!
 //! Run: `cargo bench -p devprojex-redact --bench redact -- --warm-up-time 1 --measurement-time 3`
@@ -215,6 +217,42 @@ fn dense(target: usize) -> String {
     out
 }
 
+const CONFIG_LINES: &[&str] = &[
+    "DB_HOST=db.internal",
+    "DB_PASSWORD=${DB_PASSWORD}",
+    "api_key: <your-api-key>",
+    "token_url: https://auth.acme.io/oauth/token",
+    "max_tokens: 4096",
+    "  secretName: billing-secrets",
+    "let token = lexer.next_token()?;",
+    "REDIS_URL=redis://cache:6379/0",
+    "docs: https://docs.acme.io/guide#tokens",
+    "password_min_length = 12",
+    "client_secret = os.environ['CLIENT_SECRET']",
+    "auth_token_ttl: 3600",
+    "const headers = { Authorization: `Bearer ${token}` };",
+    "session_key: session_id",
+    "private_key_path = \"~/.ssh/id_ed25519\"",
+    "GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}",
+    "secret: true",
+    "checksum = \"{{hex:64}}\"",
+    "DB_PASSWORD={{an:16}}",
+    "GITHUB_TOKEN=ghp_{{an:36}}",
+];
+
+fn config_candidates(target: usize) -> String {
+    let mut out = String::with_capacity(target + 256);
+    let mut seed = 0u64;
+    while out.len() < target {
+        for t in CONFIG_LINES {
+            out.push_str(&testgen::expand(t, seed));
+            out.push('\n');
+        }
+        seed += 1;
+    }
+    out
+}
+
 fn bench<M: Measurement>(c: &mut Criterion<M>) {
     let secrets = Redactor::new(RedactOptions::default());
     let private = Redactor::new(RedactOptions {
@@ -227,6 +265,7 @@ fn bench<M: Measurement>(c: &mut Criterion<M>) {
     );
     let own = own_source().repeat(8);
     let dense = dense(1 << 20);
+    let config = config_candidates(1 << 20);
     assert!(secrets.redact(&dense).findings.len() > 1000);
 
     let mut g = c.benchmark_group("redact");
@@ -238,6 +277,7 @@ fn bench<M: Measurement>(c: &mut Criterion<M>) {
         ("ordinary-source", &ordinary, &secrets),
         ("own-source", &own, &secrets),
         ("dense-candidates", &dense, &secrets),
+        ("config-candidates", &config, &secrets),
         ("private-data", &ordinary, &private),
     ] {
         g.throughput(Throughput::Bytes(text.len() as u64));
