@@ -120,7 +120,6 @@ pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<ScopeHi
 /// Parse the assignment whose key is `bytes[ks..ke]` on the line `bytes[ls..le]`.
 fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<ScopeHit> {
     let key = &bytes[ks..ke];
-    let class = key_class(key)?;
     let before = if ks > ls { bytes[ks - 1] } else { b'\n' };
     // XML element: <password>value</password>
     if before == b'<' {
@@ -133,7 +132,7 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
         if bytes.get(ve + 1) != Some(&b'/') || ve == vs {
             return None;
         }
-        return hit(class, bytes, vs, ve, Context::literal());
+        return hit(key, bytes, vs, ve, Context::literal());
     }
     // XML key/value attributes: key="DbPassword" value="..."
     if matches!(before, b'"' | b'\'') && bytes.get(ke) == Some(&before) {
@@ -153,7 +152,7 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
                     if let Some(&quote @ (b'"' | b'\'')) = bytes.get(q) {
                         let vs = q + 1;
                         let ve = vs + memchr::memchr(quote, &bytes[vs..le])?;
-                        return hit(class, bytes, vs, ve, Context::literal());
+                        return hit(key, bytes, vs, ve, Context::literal());
                     }
                 }
             }
@@ -191,7 +190,7 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
             literal_line: false,
             spaced_sep: false,
         };
-        return hit(class, bytes, vs, ve, ctx);
+        return hit(key, bytes, vs, ve, ctx);
     }
     // separator
     let sep_start = i;
@@ -276,14 +275,20 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
         literal_line,
         spaced_sep,
     };
-    hit(class, bytes, vs, ve, ctx)
+    hit(key, bytes, vs, ve, ctx)
 }
 
-fn hit(class: KeyClass, bytes: &[u8], vs: usize, ve: usize, ctx: Context) -> Option<ScopeHit> {
+fn hit(key: &[u8], bytes: &[u8], vs: usize, ve: usize, ctx: Context) -> Option<ScopeHit> {
     if vs >= ve {
         return None;
     }
-    let class = judge(class, &bytes[vs..ve], ctx)?;
+    let v = &bytes[vs..ve];
+    // cheap value checks first; the key is classified only for a plausible value
+    if v.len() < 6 || (!ctx.quoted && looks_like_code(v, ctx)) {
+        return None;
+    }
+    let class = key_class(key)?;
+    let class = judge(class, v, ctx)?;
     Some(ScopeHit {
         start: vs,
         end: ve,
