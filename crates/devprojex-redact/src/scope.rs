@@ -249,6 +249,9 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
         {
             e += 1;
         }
+        if bytes.get(e) == Some(&b'(') {
+            return None; // a call: `key = make_secret(...)`
+        }
         (vs0, e, false)
     };
     if ve <= vs {
@@ -704,11 +707,19 @@ fn looks_like_code(v: &[u8], ctx: Context) -> bool {
         }
         let has_digit = v.iter().any(u8::is_ascii_digit);
         let has_underscore = v.contains(&b'_');
-        let camel = v
-            .windows(2)
-            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
-        if !has_digit || has_underscore || camel && !ctx.literal_line {
+        if !has_digit || has_underscore {
             return true;
+        }
+        if !ctx.literal_line {
+            // an identifier in code: `userPassword`, `PULONG64`; a mixed value such as
+            // `Tr0ub4dor3x` inside a connection string is still judged
+            let camel = v
+                .windows(2)
+                .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+            let upper = !v.iter().any(u8::is_ascii_lowercase);
+            if camel || upper {
+                return true;
+            }
         }
     }
     const TYPES: &[&str] = &[
@@ -785,7 +796,9 @@ fn judge(class: KeyClass, v: &[u8], ctx: Context) -> Option<KeyClass> {
 }
 
 fn is_lookup_call(key: &[u8]) -> bool {
-    let lower = key.to_ascii_lowercase();
+    // the method name: the last segment of `user.verify_passwd`
+    let name = key.rsplit(|&b| b == b'.').next().unwrap_or(key);
+    let lower = name.to_ascii_lowercase();
     [
         "get", "read", "load", "fetch", "lookup", "find", "has", "is", "check", "validate",
         "verify", "remove", "delete", "require", "expect", "assert", "describe", "it", "test",
