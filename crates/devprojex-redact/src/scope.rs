@@ -211,7 +211,7 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
         let t = skip_blanks(bytes, i + 1, le);
         let mut j = t;
         while j < le
-            && j - t <= 30
+            && j - t <= 96
             && (bytes[j].is_ascii_alphanumeric()
                 || matches!(
                     bytes[j],
