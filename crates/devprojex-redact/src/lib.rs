@@ -1,5 +1,9 @@
 //! Secret and private-data redaction for devprojex.
 //!
+//! Every byte of file content that leaves devprojex passes through [`Redactor::redact`]. Secrets
+//! are always hidden; private data (e-mails, IP and MAC addresses, phone numbers, user and host
+//! names) only with [`RedactOptions::hide_private_data`].
+//!
 //! CONTRACT (the main crate codes against exactly this API; keep it stable):
 //! - `Redactor::new(RedactOptions)` builds the engine once (rules compiled into the binary).
 //!   `Redactor` is `Send + Sync` and cheap to share behind an `Arc`.
@@ -8,11 +12,57 @@
 //! - `Finding { rule_id, line, kind }`: 1-based line in the input, never the secret itself.
 //! - `INSPECTION_LIMIT_BYTES`: text larger than this is not inspected (callers withhold it).
 //! - `decode_lossy(&[u8]) -> Cow<str>`: the one decoding rule for file content.
+//!
+//! # How it works
+//! 1. One Aho-Corasick automaton holds the keywords of every rule (ASCII case-insensitive). A
+//!    single pass over the text yields the lines that contain a keyword, and for each line the
+//!    rules to run. Text without keywords costs one automaton pass and nothing else.
+//! 2. On those lines only, each triggered rule runs: a byte regex with a secret capture group
+//!    (Unicode off), the scope-aware assignment detector, or the private key block scanner.
+//!    Candidates go through the rule's entropy threshold and allowlists.
+//! 3. With `hide_private_data`, the private-data patterns run over the whole text.
+//! 4. Overlapping spans are merged; each span becomes `[REDACTED:<rule-id>]`.
+//!
+//! See `docs/redaction.md` for the rule list, the replacement format and the limits.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::borrow::Cow;
+use std::sync::Arc;
+
+mod private_data;
+mod private_key;
+mod rules;
+mod scope;
+pub mod testgen;
+mod util;
+
+pub use private_data::MachineIdentity;
+pub use rules::{RuleError, RuleInfo, rule_catalog, validate_rules};
+
+use rules::{Engine, ruleset};
 
 /// Text larger than this (16 MiB) is never inspected and therefore never returned.
 pub const INSPECTION_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Lines longer than this are inspected in windows around each keyword instead of as a whole
+/// (minified files), which keeps the cost linear.
+const LONG_LINE_BYTES: usize = 64 * 1024;
+/// Half-width of the window inspected around a keyword on a long line.
+const LONG_LINE_WINDOW: usize = 4 * 1024;
+
+/// The ids of the private-data rules (only active with `hide_private_data`).
+pub const PRIVATE_DATA_RULE_IDS: &[&str] = &[
+    "email",
+    "ipv4",
+    "ipv6",
+    "mac-address",
+    "phone-number",
+    "home-user",
+    "user-name",
+    "host-name",
+];
 
 /// What the redactor hides besides secrets (secrets are always hidden).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -24,51 +74,412 @@ pub struct RedactOptions {
 /// Which redaction pass produced a finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FindingKind {
+    /// A credential: always redacted.
     Secret,
+    /// Private data: redacted only with `hide_private_data`.
     PrivateData,
 }
 
 /// One redacted span. Never carries the secret.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
+    /// The id of the rule that matched (the same id as in the `[REDACTED:<id>]` marker).
     pub rule_id: String,
     /// 1-based line number in the input text.
     pub line: usize,
+    /// Secret or private data.
     pub kind: FindingKind,
 }
 
 /// The result of one redaction pass.
 #[derive(Debug, Clone)]
 pub struct Redacted<'a> {
+    /// The redacted text; `Cow::Borrowed` when nothing was redacted.
     pub text: Cow<'a, str>,
+    /// One finding per redacted span (a private key block counts once), in text order.
     pub findings: Vec<Finding>,
 }
 
-/// The redaction engine.
+impl Redacted<'_> {
+    /// Whether any secret (not only private data) was found.
+    pub fn has_secrets(&self) -> bool {
+        self.findings.iter().any(|f| f.kind == FindingKind::Secret)
+    }
+}
+
+/// The replacement written for a span matched by `rule_id`: `[REDACTED:<rule-id>]`.
+pub fn replacement(rule_id: &str) -> String {
+    format!("[REDACTED:{rule_id}]")
+}
+
+/// The redaction engine. Cheap to clone; `Send + Sync`.
 #[derive(Debug, Clone)]
 pub struct Redactor {
     options: RedactOptions,
+    identity: Option<Arc<regex::bytes::Regex>>,
+}
+
+/// A span to replace.
+struct Span {
+    start: usize,
+    end: usize,
+    id: &'static str,
+    kind: FindingKind,
+    report: bool,
+    /// Lower wins when two spans start at the same byte (provider rules before generic ones).
+    priority: u8,
 }
 
 impl Redactor {
+    /// Build a redactor. The rule set is compiled once per process and shared; with
+    /// `hide_private_data`, the current machine's user and host names are read once.
     pub fn new(options: RedactOptions) -> Self {
-        Self { options }
+        let identity = if options.hide_private_data {
+            Self::current_identity_regex()
+        } else {
+            None
+        };
+        let _ = ruleset();
+        Self { options, identity }
     }
 
+    /// Build a redactor that hides the given machine identity instead of the current one
+    /// (for tests and for redacting on behalf of another machine). Has an effect only with
+    /// `hide_private_data`.
+    pub fn with_identity(options: RedactOptions, identity: &MachineIdentity) -> Self {
+        let identity = if options.hide_private_data {
+            private_data::identity_regex(identity).map(Arc::new)
+        } else {
+            None
+        };
+        let _ = ruleset();
+        Self { options, identity }
+    }
+
+    fn current_identity_regex() -> Option<Arc<regex::bytes::Regex>> {
+        static RE: std::sync::OnceLock<Option<Arc<regex::bytes::Regex>>> =
+            std::sync::OnceLock::new();
+        RE.get_or_init(|| private_data::identity_regex(MachineIdentity::current()).map(Arc::new))
+            .clone()
+    }
+
+    /// The options this redactor was built with.
     pub fn options(&self) -> RedactOptions {
         self.options
     }
 
-    /// PLACEHOLDER until the redaction issue lands: returns the text unchanged.
+    /// Redact `text`: secrets always, private data when enabled. The line count never changes,
+    /// and `redact(redact(x).text) == redact(x).text`.
+    ///
+    /// Callers must not pass text larger than [`INSPECTION_LIMIT_BYTES`]; such text is withheld
+    /// by the caller, not inspected. (It is still processed if passed, only slowly.)
     pub fn redact<'a>(&self, text: &'a str) -> Redacted<'a> {
-        Redacted {
-            text: Cow::Borrowed(text),
-            findings: Vec::new(),
+        let mut spans = Vec::new();
+        secret_spans(text, &mut spans);
+        if self.options.hide_private_data {
+            let mut hits = Vec::new();
+            private_data::scan(text.as_bytes(), self.identity.as_deref(), &mut hits);
+            spans.extend(hits.into_iter().map(|h| Span {
+                start: h.start,
+                end: h.end,
+                id: h.id,
+                kind: FindingKind::PrivateData,
+                report: true,
+                priority: 3,
+            }));
+        }
+        if spans.is_empty() {
+            return Redacted {
+                text: Cow::Borrowed(text),
+                findings: Vec::new(),
+            };
+        }
+        apply(text, spans)
+    }
+}
+
+/// Merge overlapping spans and write the redacted text and the findings.
+fn apply(text: &str, mut spans: Vec<Span>) -> Redacted<'_> {
+    for s in &mut spans {
+        let (a, b) = util::widen_to_char_boundaries(text, s.start, s.end);
+        s.start = a;
+        s.end = b;
+    }
+    spans.sort_by(|a, b| {
+        a.start
+            .cmp(&b.start)
+            .then(a.priority.cmp(&b.priority))
+            .then(b.end.cmp(&a.end))
+    });
+    // merge: a span overlapping the previous one extends it and keeps the first rule id
+    let mut merged: Vec<Span> = Vec::with_capacity(spans.len());
+    for s in spans {
+        if let Some(last) = merged.last_mut()
+            && s.start < last.end
+        {
+            last.end = last.end.max(s.end);
+            continue;
+        }
+        merged.push(s);
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut findings = Vec::new();
+    let mut pos = 0usize;
+    let mut line = 1usize;
+    for s in merged {
+        line += memchr::memchr_iter(b'\n', &bytes[pos..s.start]).count();
+        out.push_str(&text[pos..s.start]);
+        // a span never contains a newline (engines emit single-line spans); be defensive and
+        // keep every newline so the line count never changes.
+        let body = &text[s.start..s.end];
+        let marker = replacement(s.id);
+        let mut first = true;
+        for piece in body.split('\n') {
+            if !first {
+                out.push('\n');
+            }
+            if !piece.is_empty() || first {
+                out.push_str(&marker);
+            }
+            first = false;
+        }
+        if s.report {
+            findings.push(Finding {
+                rule_id: s.id.to_string(),
+                line,
+                kind: s.kind,
+            });
+        }
+        line += memchr::memchr_iter(b'\n', body.as_bytes()).count();
+        pos = s.end;
+    }
+    out.push_str(&text[pos..]);
+    Redacted {
+        text: Cow::Owned(out),
+        findings,
+    }
+}
+
+/// A region of whole lines (or a window of a long line) and the rules its keywords triggered.
+struct Segment {
+    start: usize,
+    end: usize,
+    rules: Vec<u16>,
+}
+
+fn secret_spans(text: &str, spans: &mut Vec<Span>) {
+    let set = ruleset();
+    let bytes = text.as_bytes();
+    let mut seen = vec![false; set.rules.len()];
+    let mut current: Option<Segment> = None;
+    let (mut line_s, mut line_e) = (usize::MAX, 0usize);
+    for m in set.keywords.find_overlapping_iter(bytes) {
+        let at = m.start();
+        let slot = &set.keyword_slots[m.pattern().as_usize()];
+        if !slot.iter().any(|k| k.matches_at(bytes, at)) {
+            continue;
+        }
+        if !(line_s <= at && at <= line_e) {
+            line_s = util::line_start(bytes, at);
+            line_e = util::line_end(bytes, at);
+        }
+        let (ws, we) = if line_e - line_s > LONG_LINE_BYTES {
+            (
+                at.saturating_sub(LONG_LINE_WINDOW).max(line_s),
+                (m.end() + LONG_LINE_WINDOW).min(line_e),
+            )
+        } else {
+            (line_s, line_e)
+        };
+        match current.as_mut() {
+            Some(seg) if ws <= seg.end && we >= seg.start => {
+                seg.start = seg.start.min(ws);
+                seg.end = seg.end.max(we);
+            }
+            _ => {
+                if let Some(seg) = current.take() {
+                    run_segment(bytes, &seg, &mut seen, spans);
+                }
+                current = Some(Segment {
+                    start: ws,
+                    end: we,
+                    rules: Vec::new(),
+                });
+            }
+        }
+        let seg = current.as_mut().expect("segment set above");
+        for k in slot.iter().filter(|k| k.matches_at(bytes, at)) {
+            for &r in &k.rules {
+                if !seen[r as usize] {
+                    seen[r as usize] = true;
+                    seg.rules.push(r);
+                }
+            }
+        }
+    }
+    if let Some(seg) = current.take() {
+        run_segment(bytes, &seg, &mut seen, spans);
+    }
+}
+
+/// Run one rule alone over the whole text, ignoring the keyword prefilter, and count the
+/// accepted matches. `None` when the id is unknown. Test support for rule authors.
+#[doc(hidden)]
+pub fn rule_match_count(rule_id: &str, text: &str) -> Option<usize> {
+    let set = ruleset();
+    let index = *set.by_id.get(rule_id)?;
+    let bytes = text.as_bytes();
+    let mut seen = vec![false; set.rules.len()];
+    let mut spans = Vec::new();
+    let mut line_begin = 0;
+    // run line by line, like the engine does
+    while line_begin <= bytes.len() {
+        let end = util::line_end(bytes, line_begin.min(bytes.len()));
+        let seg = Segment {
+            start: line_begin,
+            end,
+            rules: vec![index],
+        };
+        run_segment(bytes, &seg, &mut seen, &mut spans);
+        line_begin = end + 1;
+    }
+    let own = set.rules[index as usize].id.as_str();
+    Some(
+        spans
+            .iter()
+            .filter(|s| s.id == own || set.rules[index as usize].engine == Engine::Scope)
+            .filter(|s| s.report)
+            .count(),
+    )
+}
+
+fn run_segment(bytes: &[u8], seg: &Segment, seen: &mut [bool], spans: &mut Vec<Span>) {
+    let set = ruleset();
+    let mut rules = seg.rules.clone();
+    rules.sort_unstable();
+    let mut scope_done = false;
+    for &r in &rules {
+        seen[r as usize] = false;
+        let rule = &set.rules[r as usize];
+        match rule.engine {
+            Engine::Regex => {
+                let Some(re) = rule.regex.as_ref() else {
+                    continue;
+                };
+                let hay = &bytes[..seg.end];
+                let mut pos = seg.start;
+                // One search per match: plain `find` when the secret is the whole match,
+                // otherwise `captures` (a DFA search, then capture slots on the match only).
+                while pos <= seg.end {
+                    let (whole_end, secret) = if rule.secret_group == Some(0) {
+                        match re.find_at(hay, pos) {
+                            Some(m) => (m.end().max(m.start() + 1), Some(m)),
+                            None => break,
+                        }
+                    } else {
+                        match re.captures_at(hay, pos) {
+                            Some(c) => {
+                                let whole = c.get(0).expect("group 0");
+                                let g = match rule.secret_group {
+                                    Some(g) => c.get(g),
+                                    None => c.iter().skip(1).flatten().next(),
+                                };
+                                (whole.end().max(whole.start() + 1), g)
+                            }
+                            None => break,
+                        }
+                    };
+                    pos = whole_end;
+                    if let Some(g) = secret
+                        && rule.accepts(g.as_bytes())
+                    {
+                        spans.push(Span {
+                            start: g.start(),
+                            end: g.end(),
+                            id: rule.id.as_str(),
+                            kind: FindingKind::Secret,
+                            report: true,
+                            priority: 0,
+                        });
+                    }
+                }
+            }
+            Engine::PrivateKey => {
+                let mut out = Vec::new();
+                if rule.id == "putty-private-key" {
+                    private_key::scan_putty(bytes, seg.start, seg.end, &mut out);
+                } else {
+                    private_key::scan(bytes, seg.start, seg.end, &mut out);
+                }
+                spans.extend(out.into_iter().map(|k| Span {
+                    start: k.start,
+                    end: k.end,
+                    id: rule.id.as_str(),
+                    kind: FindingKind::Secret,
+                    report: k.report,
+                    priority: 0,
+                }));
+            }
+            Engine::Scope => {
+                if scope_done {
+                    continue;
+                }
+                scope_done = true;
+                let mut out = Vec::new();
+                scope::scan(bytes, seg.start, seg.end, &mut out);
+                for h in out {
+                    let id = match h.class {
+                        scope::KeyClass::Password => "generic-password",
+                        scope::KeyClass::Secret => "generic-secret",
+                    };
+                    let id = set.rules[set.by_id[id] as usize].id.as_str();
+                    spans.push(Span {
+                        start: h.start,
+                        end: h.end,
+                        id,
+                        kind: FindingKind::Secret,
+                        report: true,
+                        priority: 1,
+                    });
+                }
+            }
         }
     }
 }
 
-/// Decode file bytes as UTF-8, replacing invalid sequences with U+FFFD.
+/// Decode file bytes as UTF-8, replacing each invalid sequence with U+FFFD (the standard
+/// "maximal subpart" rule of [`String::from_utf8_lossy`]). Valid UTF-8 is borrowed unchanged,
+/// a UTF-8 byte-order mark included. The decoded text is then redacted like any other text.
 pub fn decode_lossy(bytes: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(bytes)
+}
+
+/// Count keyword hits of the prefilter automaton. Benchmark support only.
+#[doc(hidden)]
+pub fn keyword_hit_counts(text: &str) -> usize {
+    ruleset()
+        .keywords
+        .find_overlapping_iter(text.as_bytes())
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn redactor_is_send_sync() {
+        assert_send_sync::<Redactor>();
+    }
+
+    #[test]
+    fn borrowed_when_clean() {
+        let r = Redactor::new(RedactOptions::default());
+        let out = r.redact("fn main() { println!(\"hello\"); }\n");
+        assert!(matches!(out.text, Cow::Borrowed(_)));
+        assert!(out.findings.is_empty());
+    }
 }

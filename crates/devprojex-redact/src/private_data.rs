@@ -1,0 +1,398 @@
+//! Private data (only with `hide_private_data`): e-mail addresses, IPv4 / IPv6 addresses, MAC
+//! addresses, international phone numbers, the user name in home-directory paths, and the current
+//! machine's user and host name.
+
+use std::net::{Ipv4Addr, Ipv6Addr};
+use std::sync::OnceLock;
+
+use regex::bytes::{Regex, RegexBuilder};
+
+/// Rule ids of the private-data pass.
+pub(crate) mod ids {
+    pub(crate) const EMAIL: &str = "email";
+    pub(crate) const IPV4: &str = "ipv4";
+    pub(crate) const IPV6: &str = "ipv6";
+    pub(crate) const MAC: &str = "mac-address";
+    pub(crate) const PHONE: &str = "phone-number";
+    pub(crate) const HOME_USER: &str = "home-user";
+    pub(crate) const USER_NAME: &str = "user-name";
+    pub(crate) const HOST_NAME: &str = "host-name";
+}
+
+/// A private-data span (absolute byte offsets) and its rule id.
+pub(crate) struct DataHit {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) id: &'static str,
+}
+
+/// The machine identity hidden by the private-data pass.
+///
+/// Names shorter than 3 characters and generic account or host names (`root`, `admin`,
+/// `runner`, `localhost`, ...) are ignored: hiding them would blank ordinary words.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MachineIdentity {
+    /// The login name of the current user.
+    pub user: Option<String>,
+    /// The host name of this machine (the short name is hidden too).
+    pub host: Option<String>,
+}
+
+impl MachineIdentity {
+    /// Read the identity of the current machine once: the user from `USER` / `USERNAME` /
+    /// `LOGNAME`, the host from the operating system (`gethostname`), falling back to
+    /// `HOSTNAME` / `COMPUTERNAME`.
+    pub fn current() -> &'static MachineIdentity {
+        static ID: OnceLock<MachineIdentity> = OnceLock::new();
+        ID.get_or_init(|| {
+            let env = |names: &[&str]| {
+                names
+                    .iter()
+                    .filter_map(|n| std::env::var(n).ok())
+                    .map(|v| v.trim().to_string())
+                    .find(|v| !v.is_empty())
+            };
+            let user = env(&["USER", "USERNAME", "LOGNAME"]);
+            let host = gethostname::gethostname()
+                .into_string()
+                .ok()
+                .map(|h| h.trim().to_string())
+                .filter(|h| !h.is_empty())
+                .or_else(|| env(&["HOSTNAME", "COMPUTERNAME"]));
+            MachineIdentity { user, host }
+        })
+    }
+}
+
+const GENERIC_NAMES: &[&str] = &[
+    "root",
+    "admin",
+    "administrator",
+    "user",
+    "users",
+    "runner",
+    "ubuntu",
+    "debian",
+    "fedora",
+    "centos",
+    "alpine",
+    "ec2-user",
+    "localhost",
+    "vagrant",
+    "docker",
+    "guest",
+    "build",
+    "builder",
+    "dev",
+    "developer",
+    "test",
+    "nobody",
+    "www-data",
+    "default",
+    "public",
+    "shared",
+    "home",
+    "local",
+    "host",
+    "server",
+    "computer",
+    "machine",
+    "worker",
+    "node",
+    "app",
+    "redacted",
+    "email",
+    "ipv4",
+    "ipv6",
+    "address",
+    "phone",
+    "number",
+    "name",
+    "private",
+    "key",
+    "secret",
+];
+
+fn usable_name(name: &str) -> bool {
+    name.len() >= 3
+        && name.len() <= 64
+        && !GENERIC_NAMES.iter().any(|g| g.eq_ignore_ascii_case(name))
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+struct Patterns {
+    email: Regex,
+    ipv4: Regex,
+    ipv6: Regex,
+    mac: Regex,
+    phone: Regex,
+    home: Regex,
+}
+
+fn build(p: &str) -> Regex {
+    RegexBuilder::new(p)
+        .unicode(false)
+        .build()
+        .unwrap_or_else(|e| panic!("built-in private-data regex is invalid: {e}"))
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| Patterns {
+        email: build(r"(?i)[a-z0-9][a-z0-9._%+\-]{0,63}@(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}"),
+        ipv4: build(r"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"),
+        ipv6: build(r"(?i)[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}(?:(?:[0-9]{1,3}\.){3}[0-9]{1,3})?"),
+        mac: build(r"(?i)[0-9a-f]{2}(?::[0-9a-f]{2}){5}|[0-9a-f]{2}(?:-[0-9a-f]{2}){5}"),
+        phone: build(r"\+[1-9][0-9]{0,2}(?:[ .\-]?\(?[0-9]{1,4}\)?){2,6}"),
+        home: build(r"(?i)(?:/home/|/Users/|[a-z]:\\{1,2}Users\\{1,2}|[a-z]:/Users/)(?P<name>[^/\\\s'\x22<>:;,|*?`]{1,64})"),
+    })
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn before(bytes: &[u8], i: usize) -> u8 {
+    if i == 0 { b' ' } else { bytes[i - 1] }
+}
+
+fn after(bytes: &[u8], i: usize) -> u8 {
+    bytes.get(i).copied().unwrap_or(b' ')
+}
+
+const DOC_DOMAINS: &[&str] = &["example.com", "example.org", "example.net"];
+const DOC_TLDS: &[&str] = &[
+    ".example",
+    ".test",
+    ".invalid",
+    ".localhost",
+    ".local",
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".gif",
+    ".svg",
+    ".webp",
+    ".ico",
+    ".js",
+    ".mjs",
+    ".ts",
+    ".css",
+    ".json",
+    ".map",
+    ".txt",
+    ".md",
+    ".html",
+    ".rs",
+    ".py",
+    ".go",
+    ".lock",
+    ".toml",
+    ".yaml",
+    ".yml",
+];
+
+fn email_ok(m: &[u8]) -> bool {
+    let at = match memchr::memchr(b'@', m) {
+        Some(i) => i,
+        None => return false,
+    };
+    let local = &m[..at];
+    let domain = m[at + 1..].to_ascii_lowercase();
+    if local.eq_ignore_ascii_case(b"git") || local.starts_with(b"[") {
+        return false;
+    }
+    let ends = |s: &str| domain.ends_with(s.as_bytes());
+    if DOC_DOMAINS
+        .iter()
+        .any(|d| domain == d.as_bytes() || ends(&format!(".{d}")))
+        || DOC_TLDS.iter().any(|t| ends(t))
+    {
+        return false;
+    }
+    // `icon@2x.png`-style asset names
+    !(domain.first().is_some_and(u8::is_ascii_digit) && domain.get(1) == Some(&b'x'))
+}
+
+fn ipv4_ok(bytes: &[u8], s: usize, e: usize) -> bool {
+    let b = before(bytes, s);
+    let a = after(bytes, e);
+    if is_word(b) || b == b'.' || is_word(a) || (a == b'.' && after(bytes, e + 1).is_ascii_digit())
+    {
+        return false;
+    }
+    let Ok(text) = std::str::from_utf8(&bytes[s..e]) else {
+        return false;
+    };
+    let Ok(ip) = text.parse::<Ipv4Addr>() else {
+        return false;
+    };
+    let o = ip.octets();
+    let documentation = matches!(o, [192, 0, 2, _] | [198, 51, 100, _] | [203, 0, 113, _]);
+    !(ip.is_loopback() || ip.is_unspecified() || ip.is_broadcast() || documentation || o[0] == 255)
+}
+
+fn ipv6_ok(bytes: &[u8], s: usize, e: usize) -> bool {
+    let b = before(bytes, s);
+    let a = after(bytes, e);
+    if is_word(b) || b == b':' || b == b'.' || is_word(a) || a == b':' {
+        return false;
+    }
+    let cand = &bytes[s..e];
+    let groups = cand.split(|&c| c == b':').filter(|g| !g.is_empty()).count();
+    let long_group = cand.split(|&c| c == b':').any(|g| g.len() >= 3);
+    if groups < 2 || (groups < 3 && !long_group) {
+        return false;
+    }
+    let Ok(text) = std::str::from_utf8(cand) else {
+        return false;
+    };
+    let Ok(ip) = text.parse::<Ipv6Addr>() else {
+        return false;
+    };
+    let seg = ip.segments();
+    let documentation =
+        (seg[0] == 0x2001 && seg[1] == 0x0db8) || (seg[0] == 0x3fff && seg[1] < 0x1000);
+    !(ip.is_loopback() || ip.is_unspecified() || documentation)
+}
+
+fn mac_ok(bytes: &[u8], s: usize, e: usize) -> bool {
+    let b = before(bytes, s);
+    let a = after(bytes, e);
+    if b.is_ascii_alphanumeric() || matches!(b, b':' | b'-') || a.is_ascii_alphanumeric() {
+        return false;
+    }
+    if matches!(a, b':' | b'-') && after(bytes, e + 1).is_ascii_hexdigit() {
+        return false;
+    }
+    let m = bytes[s..e].to_ascii_lowercase();
+    m != b"00:00:00:00:00:00"
+        && m != b"ff:ff:ff:ff:ff:ff"
+        && m != b"00-00-00-00-00-00"
+        && m != b"ff-ff-ff-ff-ff-ff"
+}
+
+fn phone_ok(bytes: &[u8], s: usize, e: usize) -> bool {
+    let b = before(bytes, s);
+    if is_word(b) || b == b'+' {
+        return false;
+    }
+    let digits = bytes[s..e].iter().filter(|c| c.is_ascii_digit()).count();
+    (8..=15).contains(&digits) && !is_word(after(bytes, e))
+}
+
+/// Collect private-data spans of `text`.
+pub(crate) fn scan(bytes: &[u8], identity_re: Option<&Regex>, out: &mut Vec<DataHit>) {
+    let p = patterns();
+    let mut push = |s: usize, e: usize, id: &'static str| {
+        out.push(DataHit {
+            start: s,
+            end: e,
+            id,
+        })
+    };
+    if memchr::memchr(b'@', bytes).is_some() {
+        for m in p.email.find_iter(bytes) {
+            if email_ok(m.as_bytes()) && !is_word(before(bytes, m.start())) {
+                push(m.start(), m.end(), ids::EMAIL);
+            }
+        }
+    }
+    for m in p.ipv4.find_iter(bytes) {
+        if ipv4_ok(bytes, m.start(), m.end()) {
+            push(m.start(), m.end(), ids::IPV4);
+        }
+    }
+    if memchr::memchr(b':', bytes).is_some() {
+        for m in p.ipv6.find_iter(bytes) {
+            let (mut s, e) = (m.start(), m.end());
+            // a leading single `:` belongs to the text (`host:fe80::1`), keep `::`
+            if bytes[s] == b':' && after(bytes, s + 1) != b':' {
+                s += 1;
+            }
+            if e > s && ipv6_ok(bytes, s, e) {
+                push(s, e, ids::IPV6);
+            }
+        }
+    }
+    for m in p.mac.find_iter(bytes) {
+        if mac_ok(bytes, m.start(), m.end()) {
+            push(m.start(), m.end(), ids::MAC);
+        }
+    }
+    if memchr::memchr(b'+', bytes).is_some() {
+        for m in p.phone.find_iter(bytes) {
+            let mut e = m.end();
+            while e > m.start() && !bytes[e - 1].is_ascii_digit() {
+                e -= 1;
+            }
+            if phone_ok(bytes, m.start(), e) {
+                push(m.start(), e, ids::PHONE);
+            }
+        }
+    }
+    for c in p.home.captures_iter(bytes) {
+        if let Some(n) = c.name("name") {
+            let name = n.as_bytes();
+            let generic = ["shared", "public", "default", "all users", "default user"]
+                .iter()
+                .any(|g| name.eq_ignore_ascii_case(g.as_bytes()));
+            let templated = matches!(
+                name[0],
+                b'[' | b'$' | b'%' | b'{' | b'<' | b'~' | b'*' | b'.'
+            );
+            if !generic && !templated {
+                push(n.start(), n.end(), ids::HOME_USER);
+            }
+        }
+    }
+    if let Some(re) = identity_re {
+        for c in re.captures_iter(bytes) {
+            let m = c.get(0).expect("group 0");
+            if is_word(before(bytes, m.start())) || is_word(after(bytes, m.end())) {
+                continue;
+            }
+            let id = if c.name("user").is_some() {
+                ids::USER_NAME
+            } else {
+                ids::HOST_NAME
+            };
+            push(m.start(), m.end(), id);
+        }
+    }
+}
+
+/// Compile the identity regex (user and host names as whole words), if there is anything to hide.
+pub(crate) fn identity_regex(identity: &MachineIdentity) -> Option<Regex> {
+    let esc = |s: &str| regex::escape(s);
+    let mut hosts = Vec::new();
+    if let Some(h) = identity.host.as_deref() {
+        if usable_name(h) {
+            hosts.push(esc(h));
+        }
+        if let Some(short) = h.split('.').next()
+            && short != h
+            && usable_name(short)
+        {
+            hosts.push(esc(short));
+        }
+    }
+    let user = identity.user.as_deref().filter(|u| usable_name(u)).map(esc);
+    // host names first: a user name is often a prefix of the host name (`jdoe` / `jdoe-laptop`)
+    let mut alts = Vec::new();
+    if !hosts.is_empty() {
+        alts.push(format!("(?P<host>{})", hosts.join("|")));
+    }
+    if let Some(u) = user {
+        alts.push(format!("(?P<user>{u})"));
+    }
+    if alts.is_empty() {
+        return None;
+    }
+    RegexBuilder::new(&format!("(?i){}", alts.join("|")))
+        .unicode(false)
+        .build()
+        .ok()
+}

@@ -1,0 +1,876 @@
+//! Scope-aware configuration detection: a value assigned to a secret-looking key is judged by
+//! the key and by the value's shape (length, entropy, not a reference, not a placeholder).
+//!
+//! Forms understood: `.env` / shell (`KEY=value`, `export KEY=value`), YAML (`key: value`), JSON
+//! (`"key": "value"`), TOML / INI / properties (`key = value`), XML (`<password>v</password>`,
+//! `<add key="Password" value="v"/>`), and source assignments (`const TOKEN = "v"`,
+//! `password := "v"`, `api_key: &str = "v"`, `"token" => "v"`, `setPassword("v")`).
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use crate::util;
+
+/// Words that make a key secret-looking, matched in the key with `_ - .` removed, lower-case.
+const KEY_WORDS: &[&str] = &[
+    "passw",
+    "pwd",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+    "accesskey",
+    "privatekey",
+    "authkey",
+    "credential",
+    "connstr",
+    "connectionstr",
+    "signingkey",
+    "encryptionkey",
+    "masterkey",
+    "accountkey",
+    "licensekey",
+    "sessionkey",
+    "sharedkey",
+    "appkey",
+    "clientkey",
+];
+
+/// Anchors searched on a candidate line; the key around each anchor is then parsed by hand.
+const ANCHORS: &[&str] = &[
+    "passw",
+    "pwd",
+    "passphrase",
+    "secret",
+    "token",
+    "key",
+    "credential",
+    "conn",
+];
+
+fn anchors() -> &'static AhoCorasick {
+    static A: OnceLock<AhoCorasick> = OnceLock::new();
+    A.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(ANCHORS)
+            .unwrap_or_else(|e| panic!("built-in scope anchors are invalid: {e}"))
+    })
+}
+
+/// Which generic rule a key belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeyClass {
+    /// password / passwd / pwd / passphrase
+    Password,
+    /// every other secret word
+    Secret,
+}
+
+/// A value found by the scope-aware engine: byte range (absolute) and its class.
+pub(crate) struct ScopeHit {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) class: KeyClass,
+}
+
+fn is_key_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+}
+
+fn skip_blanks(bytes: &[u8], mut i: usize, end: usize) -> usize {
+    while i < end && matches!(bytes[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// Scan whole lines `bytes[start..end]` for secret assignments.
+pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<ScopeHit>) {
+    let mut last_key_start = usize::MAX;
+    let mut resume = start;
+    for m in anchors().find_iter(&bytes[start..end]) {
+        let at = start + m.start();
+        if at < resume {
+            continue;
+        }
+        let ls = util::line_start(bytes, at).max(start);
+        let le = util::line_end(bytes, at).min(end);
+        let mut ks = at;
+        while ks > ls && is_key_byte(bytes[ks - 1]) {
+            ks -= 1;
+        }
+        if ks == last_key_start {
+            continue;
+        }
+        last_key_start = ks;
+        let mut ke = at;
+        while ke < le && is_key_byte(bytes[ke]) {
+            ke += 1;
+        }
+        if let Some(hit) = parse_at(bytes, ls, le, ks, ke) {
+            resume = hit.end;
+            out.push(hit);
+        }
+    }
+}
+
+/// Parse the assignment whose key is `bytes[ks..ke]` on the line `bytes[ls..le]`.
+fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<ScopeHit> {
+    let key = &bytes[ks..ke];
+    let before = if ks > ls { bytes[ks - 1] } else { b'\n' };
+    // XML element: <password>value</password>
+    if before == b'<' {
+        let gt = ke + memchr::memchr(b'>', &bytes[ke..le])?;
+        if bytes[gt - 1] == b'/' {
+            return None;
+        }
+        let vs = gt + 1;
+        let ve = vs + memchr::memchr(b'<', &bytes[vs..le])?;
+        if bytes.get(ve + 1) != Some(&b'/') || ve == vs {
+            return None;
+        }
+        return hit(key, bytes, vs, ve, Context::literal());
+    }
+    // XML key/value attributes: key="DbPassword" value="..."
+    if matches!(before, b'"' | b'\'') && bytes.get(ke) == Some(&before) {
+        let attr = trim(&bytes[ls..ks - 1]);
+        let attr = attr.strip_suffix(b"=").map(trim).unwrap_or(b"");
+        if attr.ends_with(b"key")
+            || attr.ends_with(b"name")
+            || attr.ends_with(b"Key")
+            || attr.ends_with(b"Name")
+        {
+            let i = skip_blanks(bytes, ke + 1, le);
+            let rest = &bytes[i..le];
+            if rest.len() > 6 && rest[..5].eq_ignore_ascii_case(b"value") {
+                let j = skip_blanks(bytes, i + 5, le);
+                if bytes.get(j) == Some(&b'=') {
+                    let q = skip_blanks(bytes, j + 1, le);
+                    if let Some(&quote @ (b'"' | b'\'')) = bytes.get(q) {
+                        let vs = q + 1;
+                        let ve = vs + memchr::memchr(quote, &bytes[vs..le])?;
+                        return hit(key, bytes, vs, ve, Context::literal());
+                    }
+                }
+            }
+        }
+    }
+    // closing quotes / brackets of the key: "key": / ['key'] =
+    let mut i = ke;
+    let mut closers = 0;
+    while i < le && closers < 2 && matches!(bytes[i], b'"' | b'\'' | b']') {
+        i += 1;
+        closers += 1;
+    }
+    i = skip_blanks(bytes, i, le);
+    if i >= le {
+        return None;
+    }
+    // call form: setPassword("value")
+    if bytes[i] == b'(' {
+        if is_lookup_call(key) {
+            return None;
+        }
+        let q = skip_blanks(bytes, i + 1, le);
+        let quote = *bytes.get(q)?;
+        if !matches!(quote, b'"' | b'\'') {
+            return None;
+        }
+        let vs = q + 1;
+        let ve = vs + memchr::memchr(quote, &bytes[vs..le])?;
+        let after = skip_blanks(bytes, ve + 1, le);
+        if !matches!(bytes.get(after), Some(b',' | b')')) {
+            return None;
+        }
+        let ctx = Context {
+            quoted: true,
+            literal_line: false,
+            spaced_sep: false,
+        };
+        return hit(key, bytes, vs, ve, ctx);
+    }
+    // separator
+    let sep_start = i;
+    let rest = &bytes[i..le];
+    let mut typed = false;
+    let value_at = if rest.starts_with(b"::") {
+        return None;
+    } else if rest.starts_with(b":=") || rest.starts_with(b"=>") || rest.starts_with(b"<-") {
+        i + 2
+    } else if rest.starts_with(b"??=") || rest.starts_with(b"||=") {
+        i + 3
+    } else if rest.starts_with(b"==") || rest.starts_with(b"=~") {
+        return None;
+    } else if rest[0] == b'=' {
+        i + 1
+    } else if rest[0] == b':' {
+        // `key: value`, or a typed declaration `key: Type = value`
+        let t = skip_blanks(bytes, i + 1, le);
+        let mut j = t;
+        while j < le
+            && j - t <= 96
+            && (bytes[j].is_ascii_alphanumeric()
+                || matches!(
+                    bytes[j],
+                    b'_' | b'&' | b'<' | b'>' | b'[' | b']' | b'\'' | b' '
+                ))
+        {
+            j += 1;
+        }
+        if j > t && bytes.get(j) == Some(&b'=') && bytes.get(j + 1) != Some(&b'=') {
+            typed = true;
+            j + 1
+        } else {
+            i + 1
+        }
+    } else {
+        return None;
+    };
+    let sep = &bytes[sep_start..value_at];
+    let vs0 = skip_blanks(bytes, value_at, le);
+    if vs0 >= le {
+        return None;
+    }
+    let first = bytes[vs0];
+    let (mut vs, mut ve, quoted) = if matches!(first, b'"' | b'\'' | b'`') {
+        let close = memchr::memchr(first, &bytes[vs0 + 1..le])?;
+        (vs0 + 1, vs0 + 1 + close, true)
+    } else {
+        let mut e = vs0;
+        while e < le
+            && !bytes[e].is_ascii_whitespace()
+            && !matches!(
+                bytes[e],
+                b'"' | b'\'' | b'`' | b',' | b';' | b')' | b'}' | b']' | b'<' | b'>'
+            )
+        {
+            e += 1;
+        }
+        if bytes.get(e) == Some(&b'(') {
+            return None; // a call: `key = make_secret(...)`
+        }
+        (vs0, e, false)
+    };
+    if ve <= vs {
+        return None;
+    }
+    let spaced_sep = bytes[ke..vs0].iter().any(u8::is_ascii_whitespace);
+    let sep_trimmed: &[u8] = if typed { b"=" } else { trim(sep) };
+    let mut literal_line = !quoted && !typed && is_literal_line(bytes, ls, ks, sep_trimmed);
+    if literal_line {
+        // A config line: the value is the rest of the line, minus a trailing comment.
+        let rest_end = rest_of_line_value_end(bytes, vs, le);
+        if rest_end > vs && matches!(bytes[rest_end - 1], b',' | b';' | b'{' | b'(' | b')') {
+            // `key: value,` is an object literal or a statement in code, not a config line
+            literal_line = false;
+        } else {
+            ve = rest_end;
+            while vs < ve && bytes[vs].is_ascii_whitespace() {
+                vs += 1;
+            }
+        }
+    }
+    let ctx = Context {
+        quoted,
+        literal_line,
+        spaced_sep,
+    };
+    hit(key, bytes, vs, ve, ctx)
+}
+
+fn hit(key: &[u8], bytes: &[u8], vs: usize, ve: usize, ctx: Context) -> Option<ScopeHit> {
+    if vs >= ve {
+        return None;
+    }
+    let v = &bytes[vs..ve];
+    // cheap value checks first; the key is classified only for a plausible value
+    if v.len() < 6 || (!ctx.quoted && looks_like_code(v, ctx)) {
+        return None;
+    }
+    let class = key_class(key)?;
+    let class = judge(class, v, ctx)?;
+    Some(ScopeHit {
+        start: vs,
+        end: ve,
+        class,
+    })
+}
+
+/// `KEY=value` at the start of a line (optionally after `export`, `set`, `ENV`, `- `, ...).
+fn is_literal_line(bytes: &[u8], line_begin: usize, key_start: usize, sep: &[u8]) -> bool {
+    let prefix = trim(&bytes[line_begin..key_start]);
+    let prefix_ok = prefix.is_empty()
+        || prefix == b"-"
+        || prefix.eq_ignore_ascii_case(b"export")
+        || prefix.eq_ignore_ascii_case(b"set")
+        || prefix.eq_ignore_ascii_case(b"env")
+        || prefix.eq_ignore_ascii_case(b"arg")
+        || prefix.eq_ignore_ascii_case(b"$env:");
+    if !prefix_ok {
+        return false;
+    }
+    let sep = trim(sep);
+    sep == b"=" || sep == b":"
+}
+
+fn rest_of_line_value_end(bytes: &[u8], vs: usize, line_stop: usize) -> usize {
+    let mut end = line_stop;
+    // cut a trailing ` #comment` or ` ;comment`
+    let mut i = vs;
+    while i + 1 < line_stop {
+        if bytes[i].is_ascii_whitespace() && matches!(bytes[i + 1], b'#' | b';') {
+            end = i;
+            break;
+        }
+        i += 1;
+    }
+    while end > vs && bytes[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    end
+}
+
+fn trim(b: &[u8]) -> &[u8] {
+    let s = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    let e = b
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(s, |i| i + 1);
+    &b[s..e.max(s)]
+}
+
+#[derive(Clone, Copy)]
+struct Context {
+    quoted: bool,
+    literal_line: bool,
+    spaced_sep: bool,
+}
+
+impl Context {
+    /// A literal value (XML text or attribute).
+    fn literal() -> Self {
+        Context {
+            quoted: true,
+            literal_line: true,
+            spaced_sep: false,
+        }
+    }
+}
+
+fn normalized_key(key: &[u8]) -> Vec<u8> {
+    key.iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .map(u8::to_ascii_lowercase)
+        .collect()
+}
+
+/// Keys whose value names, locates or describes a secret rather than holding one.
+const EXCLUDED_KEY_SUFFIXES: &[&str] = &[
+    "name",
+    "names",
+    "id",
+    "ids",
+    "type",
+    "types",
+    "url",
+    "uri",
+    "urls",
+    "endpoint",
+    "file",
+    "filename",
+    "path",
+    "dir",
+    "directory",
+    "length",
+    "len",
+    "size",
+    "count",
+    "ttl",
+    "expiry",
+    "expires",
+    "expiration",
+    "expiresin",
+    "expiresat",
+    "policy",
+    "ref",
+    "reference",
+    "field",
+    "header",
+    "prefix",
+    "suffix",
+    "label",
+    "version",
+    "format",
+    "mode",
+    "enabled",
+    "disabled",
+    "required",
+    "regex",
+    "pattern",
+    "min",
+    "max",
+    "limit",
+    "limits",
+    "timeout",
+    "hint",
+    "description",
+    "desc",
+    "help",
+    "title",
+    "message",
+    "msg",
+    "error",
+    "errors",
+    "usage",
+    "tokens",
+    "location",
+    "provider",
+    "source",
+    "store",
+    "manager",
+    "kind",
+    "algorithm",
+    "alg",
+    "method",
+    "strategy",
+    "scope",
+    "scopes",
+    "env",
+    "var",
+    "variable",
+    "schema",
+    "rotation",
+    "lifetime",
+    "duration",
+    "age",
+    "validity",
+    "validator",
+    "validation",
+    "strength",
+    "reset",
+    "changed",
+    "changedat",
+    "updatedat",
+    "createdat",
+    "index",
+    "idx",
+    "offset",
+    "class",
+    "style",
+    "icon",
+    "text",
+    "placeholder",
+    "count",
+    "confirmation",
+    "confirm",
+    "policy",
+    "rules",
+    "complexity",
+    "resolver",
+    "backend",
+    "engine",
+    "namespace",
+    "mount",
+    "arn",
+    "keyring",
+    "bucket",
+];
+
+const EXCLUDED_KEY_PARTS: &[&str] = &[
+    "tokeniz",
+    "public",
+    "pagetoken",
+    "nexttoken",
+    "continuationtoken",
+    "synctoken",
+    "cursor",
+    "tokentype",
+    "secretref",
+    "secretkeyref",
+    "forgot",
+    "oldpwd",
+];
+
+fn key_class(key: &[u8]) -> Option<KeyClass> {
+    let norm = normalized_key(key);
+    if norm.len() > 80 {
+        return None;
+    }
+    static WORDS: OnceLock<AhoCorasick> = OnceLock::new();
+    if !util::word_set(&WORDS, KEY_WORDS).is_match(&norm) {
+        return None;
+    }
+    static SUFFIXES: OnceLock<AhoCorasick> = OnceLock::new();
+    let suffixes = SUFFIXES.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .build(EXCLUDED_KEY_SUFFIXES)
+            .unwrap_or_else(|e| panic!("built-in key suffixes are invalid: {e}"))
+    });
+    if suffixes
+        .find_overlapping_iter(&norm)
+        .any(|m| m.end() == norm.len())
+        || {
+            static PARTS: OnceLock<AhoCorasick> = OnceLock::new();
+            util::word_set(&PARTS, EXCLUDED_KEY_PARTS).is_match(&norm)
+        }
+    {
+        return None;
+    }
+    static PW: OnceLock<AhoCorasick> = OnceLock::new();
+    let is_pw = util::word_set(&PW, &["passw", "pwd", "passphrase"]).is_match(&norm);
+    Some(if is_pw {
+        KeyClass::Password
+    } else {
+        KeyClass::Secret
+    })
+}
+
+const PLACEHOLDER_VALUES: &[&str] = &[
+    "changeme",
+    "change_me",
+    "change-me",
+    "changeit",
+    "password",
+    "passwd",
+    "secret",
+    "token",
+    "null",
+    "none",
+    "nil",
+    "true",
+    "false",
+    "undefined",
+    "empty",
+    "required",
+    "optional",
+    "redacted",
+    "hidden",
+    "masked",
+    "todo",
+    "tbd",
+    "fixme",
+    "sample",
+    "test",
+    "testing",
+    "dummy",
+    "placeholder",
+    "default",
+    "string",
+    "value",
+    "secretkey",
+    "apikey",
+    "api_key",
+    "mypassword",
+    "yourpassword",
+    "notset",
+    "unset",
+    "n/a",
+    "na",
+    "off",
+    "on",
+    "yes",
+    "no",
+];
+
+const PLACEHOLDER_PARTS: &[&str] = &[
+    "your_",
+    "your-",
+    "your.",
+    "your ",
+    "yourtoken",
+    "yourkey",
+    "yoursecret",
+    "yourpassword",
+    "changeme",
+    "change_me",
+    "change-me",
+    "replace",
+    "placeholder",
+    "insert_",
+    "insert-",
+    "enter_",
+    "enter-",
+    "_here",
+    "-here",
+    "xxxx",
+    "****",
+    "...",
+    "\u{2022}",
+    "dummy",
+    "redacted",
+    "notasecret",
+    "not-a-secret",
+    "not_a_secret",
+    "fake",
+    "<",
+    ">",
+    "todo",
+    "fixme",
+];
+
+fn is_placeholder(v: &[u8]) -> bool {
+    let lower = v.to_ascii_lowercase();
+    if PLACEHOLDER_VALUES.iter().any(|p| lower == p.as_bytes()) {
+        return true;
+    }
+    static PARTS: OnceLock<AhoCorasick> = OnceLock::new();
+    if util::word_set(&PARTS, PLACEHOLDER_PARTS).is_match(&lower) {
+        return true;
+    }
+    // one character is at least half of the value: `aaaaaaaa`, `0000000000`
+    let mut counts = [0u32; 256];
+    for &b in &lower {
+        counts[b as usize] += 1;
+    }
+    let max = counts.iter().copied().max().unwrap_or(0) as usize;
+    max * 2 >= lower.len()
+}
+
+fn is_reference(v: &[u8]) -> bool {
+    let first = v[0];
+    let second = v.get(1).copied().unwrap_or(0);
+    if first == b'$' && (second.is_ascii_alphabetic() || matches!(second, b'_' | b'{' | b'(')) {
+        return true;
+    }
+    if first == b'%' && (second.is_ascii_alphabetic() || second == b'(') {
+        return true;
+    }
+    if first == b'!' && second.is_ascii_alphabetic() {
+        // YAML tags such as CloudFormation `!Ref` / `!Sub`
+        return true;
+    }
+    let lower = v.to_ascii_lowercase();
+    const PARTS: &[&str] = &[
+        "${",
+        "{{",
+        "{%",
+        "<%",
+        "#{",
+        "@{",
+        "process.env",
+        "os.environ",
+        "getenv",
+        "env(",
+        "env[",
+        "env.",
+        "env::",
+        "import.meta",
+        "environment.",
+        "secrets.",
+        "vault:",
+        "ref+",
+        "arn:aws",
+        "op://",
+        "keyvault",
+        "secretsmanager",
+        "ssm:",
+        "sm://",
+    ];
+    static SET: OnceLock<AhoCorasick> = OnceLock::new();
+    util::word_set(&SET, PARTS).is_match(&lower)
+}
+
+/// Unquoted values that are code: calls, member paths, casts, literals of other types.
+fn looks_like_code(v: &[u8], ctx: Context) -> bool {
+    if v.contains(&b'(')
+        || v.contains(&b'[')
+        || matches!(v[0], b'{' | b'&' | b'*' | b'!' | b'@' | b':')
+        || util::contains(v, b"::")
+        || util::contains(v, b"->")
+    {
+        return true;
+    }
+    let ident = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$');
+    let is_path = v
+        .split(|&b| b == b'.')
+        .all(|seg| !seg.is_empty() && seg.iter().all(ident) && !seg[0].is_ascii_digit());
+    if is_path && v.contains(&b'.') {
+        return true;
+    }
+    let random_looking = v.len() >= 16
+        && v.iter().any(u8::is_ascii_digit)
+        && v.iter().any(u8::is_ascii_uppercase)
+        && v.iter().any(u8::is_ascii_lowercase);
+    if !ctx.literal_line && !random_looking && (v[0].is_ascii_digit() || v[0] == b'-') {
+        return true; // a number literal such as `2150859095u32` or `0x80_u32`
+    }
+    if v.iter().all(ident) && !random_looking {
+        if ctx.literal_line && !ctx.spaced_sep {
+            return false; // KEY=value / key: value: a literal
+        }
+        let has_digit = v.iter().any(u8::is_ascii_digit);
+        let has_underscore = v.contains(&b'_');
+        if !has_digit || has_underscore {
+            return true;
+        }
+        if !ctx.literal_line {
+            // an identifier in code: `userPassword`, `PULONG64`; a mixed value such as
+            // `Tr0ub4dor3x` inside a connection string is still judged
+            let camel = v
+                .windows(2)
+                .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+            let upper = !v.iter().any(u8::is_ascii_lowercase);
+            if camel || upper {
+                return true;
+            }
+        }
+    }
+    const TYPES: &[&str] = &[
+        "str",
+        "string",
+        "bool",
+        "int",
+        "number",
+        "bytes",
+        "secret",
+        "secretstr",
+    ];
+    let lower = v.to_ascii_lowercase();
+    TYPES.iter().any(|t| lower == t.as_bytes())
+}
+
+fn is_path(v: &[u8]) -> bool {
+    let starts = v.starts_with(b"/")
+        || v.starts_with(b"./")
+        || v.starts_with(b"../")
+        || v.starts_with(b"~/")
+        || (v.len() > 2
+            && v[0].is_ascii_alphabetic()
+            && v[1] == b':'
+            && matches!(v[2], b'\\' | b'/'));
+    starts
+        && v.iter().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'/' | b'\\' | b'.' | b'_' | b'-' | b':')
+        })
+        && v.iter().filter(|&&b| b == b'/' || b == b'\\').count() >= 2
+}
+
+fn judge(class: KeyClass, v: &[u8], ctx: Context) -> Option<KeyClass> {
+    if v.is_empty() || v.len() > 1024 || util::contains_redaction_marker(v) {
+        return None;
+    }
+    if v.iter().any(u8::is_ascii_whitespace) || util::contains(v, b"://") {
+        return None;
+    }
+    // publishable / public keys by well-known prefixes
+    if v.starts_with(b"pk_") || v.starts_with(b"pk.") {
+        return None;
+    }
+    if is_reference(v) || is_placeholder(v) || is_path(v) {
+        return None;
+    }
+    if !ctx.quoted && looks_like_code(v, ctx) {
+        return None;
+    }
+    let min_len = if class == KeyClass::Password { 6 } else { 8 };
+    if v.len() < min_len {
+        return None;
+    }
+    if v.iter().all(u8::is_ascii_digit) {
+        return (class == KeyClass::Password).then_some(class);
+    }
+    let entropy = util::shannon_entropy(v);
+    match class {
+        KeyClass::Password => (entropy >= 2.0).then_some(class),
+        KeyClass::Secret => {
+            let wordy = v
+                .iter()
+                .all(|b| b.is_ascii_alphabetic() || matches!(b, b'-' | b'_' | b'.'));
+            if wordy {
+                let mixed =
+                    v.iter().any(u8::is_ascii_lowercase) && v.iter().any(u8::is_ascii_uppercase);
+                return (v.len() >= 20 && mixed && entropy >= 3.8).then_some(class);
+            }
+            // short values cannot reach a high entropy: scale the bar with the length
+            let bar = (v.len() as f64).log2().mul_add(0.75, 0.0).min(3.0);
+            (entropy >= bar).then_some(class)
+        }
+    }
+}
+
+fn is_lookup_call(key: &[u8]) -> bool {
+    // the method name: the last segment of `user.verify_passwd`
+    let name = key.rsplit(|&b| b == b'.').next().unwrap_or(key);
+    let lower = name.to_ascii_lowercase();
+    [
+        "get", "read", "load", "fetch", "lookup", "find", "has", "is", "check", "validate",
+        "verify", "remove", "delete", "require", "expect", "assert", "describe", "it", "test",
+        "log", "print", "t",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p.as_bytes()) && lower.len() > p.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hits(s: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        scan(s.as_bytes(), 0, s.len(), &mut out);
+        out.iter().map(|h| s[h.start..h.end].to_string()).collect()
+    }
+
+    #[test]
+    fn config_forms() {
+        assert_eq!(hits("DB_PASSWORD=s3cr3tP4ss"), ["s3cr3tP4ss"]);
+        assert_eq!(
+            hits("export API_TOKEN=Zk29fLq81mXa0Pq"),
+            ["Zk29fLq81mXa0Pq"]
+        );
+        assert_eq!(hits("  password: hunter2abc"), ["hunter2abc"]);
+        assert_eq!(
+            hits(r#"{"client_secret": "q8Fz1LmN0pX7wK2e"}"#),
+            ["q8Fz1LmN0pX7wK2e"]
+        );
+        assert_eq!(
+            hits(r#"api_key = "q8Fz1LmN0pX7wK2e""#),
+            ["q8Fz1LmN0pX7wK2e"]
+        );
+        assert_eq!(hits("<password>Tr0ub4dor&3</password>"), ["Tr0ub4dor&3"]);
+        assert_eq!(
+            hits(r#"<add key="DbPassword" value="Tr0ub4dor3x"/>"#),
+            ["Tr0ub4dor3x"]
+        );
+        assert_eq!(
+            hits(r#"let api_key: &str = "q8Fz1LmN0pX7wK2e";"#),
+            ["q8Fz1LmN0pX7wK2e"]
+        );
+        assert_eq!(hits(r#"password := "Tr0ub4dor3x""#), ["Tr0ub4dor3x"]);
+        assert_eq!(
+            hits(r#"conn = "Server=db;User Id=app;Password=Tr0ub4dor3x;""#),
+            ["Tr0ub4dor3x"]
+        );
+    }
+
+    #[test]
+    fn references_and_placeholders() {
+        for s in [
+            "PASSWORD=${DB_PASSWORD}",
+            "token: ${{ secrets.GH_TOKEN }}",
+            "const token = process.env.API_TOKEN;",
+            "password = os.environ['DB_PASSWORD']",
+            "api_key: <your-api-key>",
+            "password: changeme",
+            "secret: xxxxxxxxxxxx",
+            "password: '***'",
+            "let token = lexer.next_token();",
+            "password: userPassword,",
+            "token_type: bearer",
+            "max_tokens: 4096",
+            "secretName: my-app-secrets",
+            "password_file: /run/secrets/db_password",
+            "fn check(password: &str) -> bool {",
+            "token = tokenizer",
+        ] {
+            assert!(hits(s).is_empty(), "{s}: {:?}", hits(s));
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Small byte-level helpers shared by the engines.
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+/// Whether `needle` occurs in `hay` (for short haystacks: no searcher set-up cost).
+#[inline]
+pub(crate) fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    needle.len() <= hay.len() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// A set of words matched ASCII case-insensitively anywhere in a haystack, built once.
+pub(crate) fn word_set(
+    cell: &'static OnceLock<AhoCorasick>,
+    words: &[&str],
+) -> &'static AhoCorasick {
+    cell.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(words)
+            .unwrap_or_else(|e| panic!("built-in word set is invalid: {e}"))
+    })
+}
+
+/// Shannon entropy of the byte distribution, in bits per byte.
+pub(crate) fn shannon_entropy(bytes: &[u8]) -> f64 {
+    if bytes.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0u32; 256];
+    for &b in bytes {
+        counts[b as usize] += 1;
+    }
+    let len = bytes.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / len;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Whether the bytes contain (part of) a replacement marker.
+pub(crate) fn contains_redaction_marker(bytes: &[u8]) -> bool {
+    contains(bytes, b"REDACTED")
+}
+
+/// The upstream-style provider allowlist: documentation and placeholder bodies.
+///
+/// - contains `EXAMPLE` / `example` (AWS documentation keys and the like),
+/// - one character makes up at least half of the value (`xxxx...`, `0000...`),
+/// - an alphabetic or numeric sequence of 8 or more (`abcdefgh`, `ABCDEFGH`, `12345678`).
+pub(crate) fn is_provider_placeholder(secret: &[u8]) -> bool {
+    if contains(secret, b"EXAMPLE") || contains(secret, b"example") {
+        return true;
+    }
+    if secret.len() >= 8 {
+        let mut counts = [0u32; 256];
+        for &b in secret {
+            counts[b as usize] += 1;
+        }
+        let max = counts.iter().copied().max().unwrap_or(0) as usize;
+        if max * 2 >= secret.len() {
+            return true;
+        }
+    }
+    has_sequence(secret, 8)
+}
+
+/// Whether `bytes` holds a run of `n` consecutive ascending characters (`abcd...`, `1234...`).
+pub(crate) fn has_sequence(bytes: &[u8], n: usize) -> bool {
+    let mut run = 1usize;
+    for w in bytes.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if a.is_ascii_alphanumeric() && b == a.wrapping_add(1) && b.is_ascii_alphanumeric() {
+            run += 1;
+            if run >= n {
+                return true;
+            }
+        } else {
+            run = 1;
+        }
+    }
+    false
+}
+
+/// Move `start` back and `end` forward to UTF-8 character boundaries of `text`.
+pub(crate) fn widen_to_char_boundaries(
+    text: &str,
+    mut start: usize,
+    mut end: usize,
+) -> (usize, usize) {
+    while start > 0 && !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    while end < text.len() && !text.is_char_boundary(end) {
+        end += 1;
+    }
+    (start, end)
+}
+
+/// Start of the line containing byte `pos`.
+pub(crate) fn line_start(bytes: &[u8], pos: usize) -> usize {
+    memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |i| i + 1)
+}
+
+/// End (exclusive, before `\n`) of the line containing byte `pos`.
+pub(crate) fn line_end(bytes: &[u8], pos: usize) -> usize {
+    memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entropy_bounds() {
+        assert_eq!(shannon_entropy(b""), 0.0);
+        assert_eq!(shannon_entropy(b"aaaa"), 0.0);
+        assert!((shannon_entropy(b"abcd") - 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn placeholders() {
+        assert!(is_provider_placeholder(b"AKIAIOSFODNN7EXAMPLE"));
+        assert!(is_provider_placeholder(
+            b"ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+        ));
+        assert!(is_provider_placeholder(
+            b"ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+        ));
+        assert!(!is_provider_placeholder(
+            b"ghp_Q7d9K2mX4pL8vN3bR6tY1wZ5cH0jF2sA9eU4"
+        ));
+    }
+}

@@ -1,0 +1,63 @@
+//! Every rule compiles, has a unique id, keywords that occur in its examples, and catches each of
+//! its positive examples (and none of its negative ones).
+
+use devprojex_redact::{
+    RedactOptions, Redactor, rule_catalog, rule_match_count, testgen, validate_rules,
+};
+use std::collections::HashSet;
+
+#[test]
+fn rules_compile_with_unique_ids() {
+    let n = validate_rules().expect("rules.toml compiles");
+    let catalog = rule_catalog();
+    assert_eq!(n, catalog.len());
+    let ids: HashSet<_> = catalog.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids.len(), catalog.len(), "duplicate rule ids");
+    let providers = catalog.iter().filter(|r| r.provider != "generic").count();
+    assert!(providers >= 100, "only {providers} provider rules");
+    println!("{} rules, {providers} provider-specific", catalog.len());
+}
+
+#[test]
+fn every_rule_catches_its_examples() {
+    let redactor = Redactor::new(RedactOptions::default());
+    let mut failures = Vec::new();
+    for rule in rule_catalog() {
+        assert!(!rule.examples.is_empty(), "{} has no example", rule.id);
+        for (i, template) in rule.examples.iter().enumerate() {
+            for seed in 0..4u64 {
+                let (text, pieces) = testgen::expand_tracked(template, seed * 31 + i as u64);
+                let lower = text.to_ascii_lowercase();
+                if !rule
+                    .keywords
+                    .iter()
+                    .any(|k| lower.contains(&k.to_ascii_lowercase()))
+                {
+                    failures.push(format!("{}: no keyword in example {text:?}", rule.id));
+                }
+                if rule_match_count(&rule.id, &text).unwrap_or(0) == 0 {
+                    failures.push(format!("{}: misses its example {text:?}", rule.id));
+                }
+                let out = redactor.redact(&text);
+                for p in pieces.iter().filter(|p| p.len() >= 8) {
+                    if out.text.contains(p.as_str()) {
+                        failures.push(format!("{}: leaks {p:?} in {:?}", rule.id, out.text));
+                    }
+                }
+                assert_eq!(out.text.lines().count(), text.lines().count());
+            }
+        }
+        for template in &rule.negatives {
+            let text = testgen::expand(template, 7);
+            if rule_match_count(&rule.id, &text).unwrap_or(0) != 0 {
+                failures.push(format!("{}: catches its negative {text:?}", rule.id));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
