@@ -598,26 +598,11 @@ fn classify_binary_cached(
     binary
 }
 
-/// Binary or text: well-known binary extensions (images, archives, executables) decide without
-/// reading the file; anything else is sniffed for a NUL byte, so the tree, metrics and packs agree.
-pub fn classify_binary(relative: &str, path: &Path) -> bool {
-    let name = relative.rsplit('/').next().unwrap_or(relative);
-    let extension = name
-        .rfind('.')
-        .filter(|&dot| dot > 0)
-        .map(|dot| name[dot + 1..].to_ascii_lowercase());
-    match extension.as_deref() {
-        Some(ext) if BINARY_EXTENSIONS.contains(&ext) => true,
-        _ => sniff_binary(path),
-    }
+/// Binary or text, by content only: a name proves nothing (a `notes.o` may be text, a `.txt`
+/// may hold NUL bytes), so trees, metrics and packs always agree.
+pub fn classify_binary(_relative: &str, path: &Path) -> bool {
+    sniff_binary(path)
 }
-
-const BINARY_EXTENSIONS: &[&str] = &[
-    "png", "jpg", "jpeg", "gif", "bmp", "ico", "webp", "tiff", "psd", "zip", "gz", "tgz", "bz2",
-    "xz", "zst", "7z", "rar", "jar", "war", "class", "exe", "dll", "so", "dylib", "a", "o", "obj",
-    "lib", "pdb", "wasm", "pdf", "mp3", "mp4", "mov", "avi", "wav", "flac", "ogg", "woff", "woff2",
-    "ttf", "otf", "eot", "sqlite", "db", "bin", "dat", "pyc", "deb", "rpm", "dmg", "iso",
-];
 
 /// Binary sniffing: a NUL byte in the first 8 KiB.
 pub fn sniff_binary(path: &Path) -> bool {
