@@ -2,7 +2,6 @@
 //! `--git-mode tracked`, the MCP `tracked_only` / `git_scope` arguments, and their errors.
 //! (Exact agreement with Git itself is tested in `crates/devprojex-git`.)
 
-#[allow(dead_code)]
 mod common;
 
 use std::path::Path;
