@@ -694,6 +694,10 @@ impl Engine {
         let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
         // Search sees redacted text, never reduced text.
         let pipeline = self.pipeline(Detail::Full);
+        // Patterns that anchor to the text's ends or change flags inline are matched per line only.
+        let whole_text_check = !["\\A", "\\z", "\\Z", "(?"]
+            .iter()
+            .any(|marker| options.pattern.contains(marker));
         let mut outcome = SearchOutcome {
             warnings: selection.warnings,
             ..Default::default()
@@ -719,6 +723,7 @@ impl Engine {
                             &text.text,
                             &regex,
                             options.context_lines,
+                            whole_text_check,
                         ),
                         Content::Withheld => vec!["\u{0}withheld".to_string()],
                         _ => Vec::new(),
@@ -997,6 +1002,7 @@ pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::R
     regex::RegexBuilder::new(pattern)
         .case_insensitive(ignore_case)
         .multi_line(true)
+        .crlf(true)
         .size_limit(8 * 1024 * 1024)
         .dfa_size_limit(8 * 1024 * 1024)
         .nest_limit(64)
@@ -1031,7 +1037,18 @@ fn push_group(out: &mut String, group: &str) {
 }
 
 /// Grep one file: groups of match and context lines, each group as `count\0lines`.
-fn grep_file(path: &str, text: &str, regex: &regex::Regex, context: usize) -> Vec<String> {
+fn grep_file(
+    path: &str,
+    text: &str,
+    regex: &regex::Regex,
+    context: usize,
+    whole_text_check: bool,
+) -> Vec<String> {
+    // One pass over the whole text first: a line match is always a whole-text match (multi-line,
+    // CRLF-aware anchors), so a file without one needs no per-line work.
+    if whole_text_check && !regex.is_match(text) {
+        return Vec::new();
+    }
     let lines: Vec<&str> = text.lines().collect();
     let matched: Vec<usize> = lines
         .iter()
@@ -1070,4 +1087,36 @@ fn grep_file(path: &str, text: &str, regex: &regex::Regex, context: usize) -> Ve
         index += 1;
     }
     groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_of(pattern: &str, text: &str) -> Vec<String> {
+        let regex = compile_search_regex(pattern, false).unwrap();
+        let check = !["\\A", "\\z", "\\Z", "(?"]
+            .iter()
+            .any(|m| pattern.contains(m));
+        let mut out = String::new();
+        for group in grep_file("f", text, &regex, 0, check) {
+            push_group(&mut out, group.split_once('\u{0}').unwrap().1);
+        }
+        out.lines()
+            .filter(|l| *l != "--")
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn whole_text_precheck_never_hides_a_line_match() {
+        assert_eq!(lines_of("foo$", "x\r\nfoo\r\ny\r\n"), ["f:2:foo"]);
+        assert_eq!(lines_of("^b", "a\nb\n"), ["f:2:b"]);
+        assert_eq!(lines_of("(?-m)^b", "a\nb\n"), ["f:2:b"]);
+        assert_eq!(lines_of(r"\Ab", "a\nb\n"), ["f:2:b"]);
+        assert_eq!(lines_of(r"\bword\b", "a word\n"), ["f:1:a word"]);
+        assert!(lines_of("absent", "a\nb\n").is_empty());
+        // A match that only exists across a line break is not a line match.
+        assert!(lines_of(r"a\nb", "a\nb\n").is_empty());
+    }
 }
