@@ -135,7 +135,7 @@ impl ProjectRoot {
 }
 
 /// Remove `.` and `..` components without touching the file system.
-fn normalize_lexically(path: &Path) -> PathBuf {
+pub fn normalize_lexically(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {

@@ -397,22 +397,9 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
                     // the root counts as outside, whether or not its target exists.
                     Err(_) => {
                         let leaves_root = std::fs::read_link(entry.path()).is_ok_and(|target| {
-                            let joined = entry
-                                .path()
-                                .parent()
-                                .unwrap_or(root_path.as_path())
-                                .join(target);
-                            let mut normal = PathBuf::new();
-                            for component in joined.components() {
-                                match component {
-                                    std::path::Component::ParentDir => {
-                                        normal.pop();
-                                    }
-                                    std::path::Component::CurDir => {}
-                                    other => normal.push(other),
-                                }
-                            }
-                            !normal.starts_with(root_path.as_path())
+                            let base = entry.path().parent().unwrap_or(root_path.as_path());
+                            !crate::project::normalize_lexically(&base.join(target))
+                                .starts_with(root_path.as_path())
                         });
                         if leaves_root {
                             counters.outside.fetch_add(1, AtomicOrdering::Relaxed);
