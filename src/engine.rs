@@ -387,9 +387,15 @@ impl Engine {
         line_limit: Option<usize>,
     ) -> Result<(RenderedTree, SelectionWarnings)> {
         let (_, selection) = self.select(root, request)?;
-        let label = |s: &str| self.label(s);
+        // Trees are project addresses, the contract for later `project`/`path` arguments: they
+        // are returned as-is. Private-data redaction applies to exported content (files, search
+        // matches, packs, whose tree header is redacted in full).
+        let label = |s: &str| s.to_string();
         let rendered = render_tree(
-            &self.header(root),
+            &TreeHeader {
+                address: root.address.clone(),
+                name: root.name.clone(),
+            },
             &selection.entries,
             request.format,
             request.max_depth,
@@ -472,8 +478,9 @@ impl Engine {
         let files: Vec<&Entry> = selection.files().collect();
         let pipeline = self.pipeline(prepared.detail);
         let mut analysis = Analysis {
-            project: self.label(&root.address),
-            name: self.label(&root.name),
+            // Addresses are returned as-is (see `tree`); analyze exports no content.
+            project: root.address.clone(),
+            name: root.name.clone(),
             profile: prepared.profile_name.clone(),
             detail: prepared.detail.as_str(),
             files: files.len() as u64,
@@ -558,9 +565,6 @@ impl Engine {
         hooks.report("output", 0, 1);
         per_file.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.path.cmp(&b.path)));
         per_file.truncate(top_files);
-        for file in &mut per_file {
-            file.path = self.label(&file.path);
-        }
         analysis.largest_files = per_file;
         let mut extensions: Vec<ExtensionMetrics> = per_extension.into_values().collect();
         extensions.sort_by(|a, b| {

@@ -1895,3 +1895,29 @@ fn structured_content_conforms_to_the_declared_output_schema() {
         check_schema(&result["structuredContent"], &schema, tool);
     }
 }
+
+#[test]
+fn private_data_is_hidden_in_content_and_packs_only_with_the_flag() {
+    let fx = Fixture::new();
+    fx.write("contacts.txt", "write to jane.doe@acme-corp.com or call\n");
+    let mut plain = Mcp::start(&fx.root);
+    assert!(
+        plain
+            .call_ok("get_file", json!({"path": "contacts.txt"}))
+            .contains("jane.doe@acme-corp.com")
+    );
+    let mut hidden = Mcp::start_with(&["--root", &fx.root_str(), "--hide-private-data"], &[]);
+    let file = hidden.call_ok("get_file", json!({"path": "contacts.txt"}));
+    assert!(!file.contains("jane.doe@acme-corp.com"), "{file}");
+    assert!(file.contains("[REDACTED:"), "{file}");
+    let pack = hidden.call_ok("pack_context", json!({"format": "json"}));
+    assert!(!pack.contains("jane.doe@acme-corp.com"), "{pack}");
+    let found = hidden.call_ok("search_project", json!({"pattern": "write to"}));
+    assert!(!found.contains("jane.doe@acme-corp.com"), "{found}");
+    // Addresses stay as they are: they are the contract for `project` and `path`.
+    let tree = hidden.call_ok("get_tree", json!({"format": "text"}));
+    assert!(
+        tree.contains(&fx.root_str()) && tree.contains("contacts.txt"),
+        "{tree}"
+    );
+}
