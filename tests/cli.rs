@@ -1792,3 +1792,39 @@ fn tree_and_metrics_agree_on_a_text_extension_file_with_nul_bytes() {
     let md = ok_stdout(&fx.root, &["tree", "."]);
     assert!(md.contains("nul\\.txt (binary)"), "{md}");
 }
+
+#[test]
+fn a_five_gigabyte_sparse_file_is_listed_but_never_read() {
+    let fx = Fixture::new();
+    fx.write("small.txt", "small\n");
+    // Text for the first 16 KiB (so sniffing sees no NUL), then a sparse hole up to 5 GB.
+    let big = fx.path("huge.log.txt");
+    std::fs::write(&big, "text line\n".repeat(1700)).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&big)
+        .unwrap()
+        .set_len(5 * 1024 * 1024 * 1024)
+        .unwrap();
+    let (code, out, err) = run(&fx.root, &["analyze", ".", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["files"], 2);
+    assert_eq!(v["withheldFiles"], 1, "{out}");
+    assert_eq!(v["metricsEstimated"], true);
+    assert!(err.contains("DPX-MCP-PAYLOAD-TRUNCATED"), "{err}");
+    let (code, out, err) = run(
+        &fx.root,
+        &["pack", ".", "--view", "content", "--format", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let packed: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(packed, ["small.txt"]);
+    assert_eq!(v["metrics"]["withheldFiles"], 1);
+}
