@@ -715,67 +715,66 @@ impl Engine {
                 break;
             }
             let end = (start + CHUNK).min(files.len());
-            let results: Vec<Option<Vec<String>>> = files[start..end]
+            let results: Vec<Option<FileHits>> = files[start..end]
                 .par_iter()
                 .map(|entry| {
                     if started.elapsed() >= options.deadline {
                         return None;
                     }
                     Some(match pipeline.load(root, entry) {
-                        Content::Text(text) => grep_file(
-                            &self.label(&entry.relative),
+                        Content::Text(text) => FileHits::Searched(grep_file(
                             &text.text,
                             &regex,
                             options.context_lines,
                             whole_text_check,
-                        ),
-                        Content::Withheld => vec!["\u{0}withheld".to_string()],
-                        _ => Vec::new(),
+                        )),
+                        Content::Withheld => FileHits::Withheld,
+                        _ => FileHits::Searched(Vec::new()),
                     })
                 })
                 .collect();
-            for result in results {
-                let Some(groups) = result else {
-                    outcome.stopped = Some(SearchStop::Deadline);
-                    break 'chunks;
+            for (entry, result) in files[start..end].iter().zip(results) {
+                let groups = match result {
+                    None => {
+                        outcome.stopped = Some(SearchStop::Deadline);
+                        break 'chunks;
+                    }
+                    Some(FileHits::Withheld) => {
+                        outcome.withheld_files += 1;
+                        continue;
+                    }
+                    Some(FileHits::Searched(groups)) => groups,
                 };
-                if groups.first().is_some_and(|g| g == "\u{0}withheld") {
-                    outcome.withheld_files += 1;
-                    continue;
-                }
                 outcome.searched_files += 1;
                 if groups.is_empty() {
                     continue;
                 }
                 outcome.files_with_matches += 1;
-                for group in groups {
+                let path = crate::render::escape::text_line(&self.label(&entry.relative));
+                for mut group in groups {
+                    let room = options.max_results - outcome.matches;
+                    if group.matches > room {
+                        // Keep the lines up to the match that reaches the limit.
+                        let mut seen = 0;
+                        let cut = group
+                            .lines
+                            .iter()
+                            .position(|line| {
+                                seen += usize::from(line.is_match);
+                                seen > room
+                            })
+                            .unwrap_or(group.lines.len());
+                        group.lines.truncate(cut);
+                        group.matches = room;
+                    }
+                    if group.matches > 0 {
+                        render_group(&mut outcome.text, &path, &group.lines);
+                        outcome.matches += group.matches;
+                    }
                     if outcome.matches >= options.max_results {
                         outcome.stopped = Some(SearchStop::MaxResults);
                         break 'chunks;
                     }
-                    let (count, text) = group.split_once('\u{0}').unwrap_or(("1", &group));
-                    let count: usize = count.parse().unwrap_or(1);
-                    if outcome.matches + count > options.max_results {
-                        // Keep the group's lines up to the match that reaches the limit.
-                        let keep = options.max_results - outcome.matches;
-                        let mut seen = 0;
-                        let mut kept_lines = Vec::new();
-                        for line in text.lines() {
-                            if is_match_line(line) {
-                                if seen == keep {
-                                    break;
-                                }
-                                seen += 1;
-                            }
-                            kept_lines.push(line);
-                        }
-                        push_group(&mut outcome.text, &kept_lines.join("\n"));
-                        outcome.matches += seen;
-                        outcome.stopped = Some(SearchStop::MaxResults);
-                        break 'chunks;
-                    }
-                    push_group(&mut outcome.text, text);
-                    outcome.matches += count;
                 }
             }
             start = end;
@@ -1020,74 +1019,79 @@ pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::R
         })
 }
 
-fn is_match_line(line: &str) -> bool {
-    // Match lines are `path:N:text`; context lines are `path-N-text`. Paths may contain both
-    // characters, so the marker is recorded as the first byte instead.
-    line.starts_with('\u{1}')
+/// One line of search output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct HitLine {
+    number: usize,
+    is_match: bool,
+    text: String,
 }
 
-fn push_group(out: &mut String, group: &str) {
+/// Consecutive match and context lines of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct HitGroup {
+    matches: usize,
+    lines: Vec<HitLine>,
+}
+
+/// What searching one file produced.
+enum FileHits {
+    /// Over the inspection boundary: not searched.
+    Withheld,
+    Searched(Vec<HitGroup>),
+}
+
+/// Grep-style lines: `path:N:text` for matches, `path-N-text` for context, `--` between groups.
+fn render_group(out: &mut String, path: &str, lines: &[HitLine]) {
     if !out.is_empty() {
         out.push_str("--\n");
     }
-    for line in group.lines() {
-        out.push_str(
-            line.strip_prefix('\u{1}')
-                .or_else(|| line.strip_prefix('\u{2}'))
-                .unwrap_or(line),
-        );
-        out.push('\n');
+    for line in lines {
+        let separator = if line.is_match { ':' } else { '-' };
+        out.push_str(&format!(
+            "{path}{separator}{}{separator}{}\n",
+            line.number, line.text
+        ));
     }
 }
 
-/// Grep one file: groups of match and context lines, each group as `count\0lines`.
+/// Grep one file's text into groups of match and context lines.
 fn grep_file(
-    path: &str,
     text: &str,
     regex: &regex::Regex,
     context: usize,
     whole_text_check: bool,
-) -> Vec<String> {
+) -> Vec<HitGroup> {
     // One pass over the whole text first: a line match is always a whole-text match (multi-line,
     // CRLF-aware anchors), so a file without one needs no per-line work.
     if whole_text_check && !regex.is_match(text) {
         return Vec::new();
     }
     let lines: Vec<&str> = text.lines().collect();
-    let matched: Vec<usize> = lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| regex.is_match(l))
-        .map(|(i, _)| i)
-        .collect();
+    let matched: Vec<bool> = lines.iter().map(|line| regex.is_match(line)).collect();
+    let hits: Vec<usize> = (0..lines.len()).filter(|&i| matched[i]).collect();
     let mut groups = Vec::new();
     let mut index = 0;
-    let shown_path = crate::render::escape::text_line(path);
-    while index < matched.len() {
-        let first = matched[index];
+    while index < hits.len() {
+        let first = hits[index];
         let mut last = first;
-        let mut count = 1;
-        while index + 1 < matched.len() && matched[index + 1] <= last + 2 * context + 1 {
+        while index + 1 < hits.len() && hits[index + 1] <= last + 2 * context + 1 {
             index += 1;
-            last = matched[index];
-            count += 1;
+            last = hits[index];
         }
         let from = first.saturating_sub(context);
         let to = (last + context).min(lines.len() - 1);
-        let mut group = format!("{count}\u{0}");
-        for (offset, line) in lines[from..=to].iter().enumerate() {
-            let number = from + offset;
-            let is_match = regex.is_match(line);
-            let marker = if is_match { '\u{1}' } else { '\u{2}' };
-            let separator = if is_match { ':' } else { '-' };
-            group.push(marker);
-            group.push_str(&format!(
-                "{shown_path}{separator}{}{separator}{}\n",
-                number + 1,
-                line.trim_end_matches('\r')
-            ));
-        }
-        groups.push(group);
+        let group_lines: Vec<HitLine> = (from..=to)
+            .map(|i| HitLine {
+                number: i + 1,
+                is_match: matched[i],
+                text: lines[i].trim_end_matches('\r').to_string(),
+            })
+            .collect();
+        groups.push(HitGroup {
+            matches: group_lines.iter().filter(|l| l.is_match).count(),
+            lines: group_lines,
+        });
         index += 1;
     }
     groups
@@ -1103,8 +1107,8 @@ mod tests {
             .iter()
             .any(|m| pattern.contains(m));
         let mut out = String::new();
-        for group in grep_file("f", text, &regex, 0, check) {
-            push_group(&mut out, group.split_once('\u{0}').unwrap().1);
+        for group in grep_file(text, &regex, 0, check) {
+            render_group(&mut out, "f", &group.lines);
         }
         out.lines()
             .filter(|l| *l != "--")
