@@ -1127,4 +1127,29 @@ mod tests {
         // A match that only exists across a line break is not a line match.
         assert!(lines_of(r"a\nb", "a\nb\n").is_empty());
     }
+
+    #[test]
+    fn max_results_cuts_inside_a_group_at_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("a.txt"),
+            "hit 1\nhit 2\nhit 3\nhit 4\nplain\n",
+        )
+        .unwrap();
+        let root = ProjectRoot::open(dir.path()).unwrap();
+        let engine = Engine::new(EngineConfig::default());
+        let options = SearchOptions {
+            pattern: "hit".into(),
+            ignore_case: true,
+            context_lines: 2,
+            max_results: 2,
+            deadline: Duration::from_secs(limits::SEARCH_DEADLINE_SECS),
+        };
+        let outcome = engine
+            .search(&root, &Request::default(), &options, Hooks::default())
+            .unwrap();
+        assert_eq!(outcome.matches, 2);
+        assert_eq!(outcome.stopped, Some(SearchStop::MaxResults));
+        assert_eq!(outcome.text, "a.txt:1:hit 1\na.txt:2:hit 2\n");
+    }
 }
