@@ -424,12 +424,10 @@ impl Engine {
     ) -> Result<()> {
         const CHUNK_BYTES: u64 = 32 * 1024 * 1024;
         const CHUNK_FILES: usize = 512;
-        let total = files.len() as u64;
-        let mut done = 0u64;
-        let mut last_report = Instant::now();
+        // Chunks bound memory: at most two are in flight (one being consumed, one loading).
+        let mut chunks = Vec::new();
         let mut start = 0;
         while start < files.len() {
-            hooks.check_cancelled()?;
             let mut end = start;
             let mut bytes = 0u64;
             while end < files.len()
@@ -441,21 +439,57 @@ impl Engine {
                     .min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1);
                 end += 1;
             }
-            let contents: Vec<Content> = files[start..end]
-                .par_iter()
-                .map(|entry| pipeline.load(root, entry))
-                .collect();
-            for (entry, content) in files[start..end].iter().zip(contents) {
-                sink(entry, content)?;
-                done += 1;
-            }
-            if last_report.elapsed() >= Duration::from_millis(100) || end == files.len() {
-                hooks.report(phase, done, total);
-                last_report = Instant::now();
-            }
+            chunks.push(start..end);
             start = end;
         }
-        Ok(())
+        let load = |range: std::ops::Range<usize>| -> Vec<Content> {
+            files[range]
+                .par_iter()
+                .map(|entry| pipeline.load(root, entry))
+                .collect()
+        };
+        let total = files.len() as u64;
+        let mut done = 0u64;
+        let mut last_report = Instant::now();
+        // Pipelined: the next chunk loads (in parallel) while this thread consumes the current
+        // one, so writing a pack overlaps with reading, redacting and transforming.
+        std::thread::scope(|scope| -> Result<()> {
+            let mut ranges = chunks.into_iter();
+            let Some(first) = ranges.next() else {
+                return Ok(());
+            };
+            let mut current = (first.clone(), load(first));
+            loop {
+                hooks.check_cancelled()?;
+                let next = ranges.next().map(|range| {
+                    let load = &load;
+                    let to_load = range.clone();
+                    let handle = scope.spawn(move || load(to_load));
+                    (range, handle)
+                });
+                let (range, contents) = current;
+                for (entry, content) in files[range].iter().zip(contents) {
+                    sink(entry, content)?;
+                    done += 1;
+                }
+                if last_report.elapsed() >= Duration::from_millis(100) || done == total {
+                    hooks.report(phase, done, total);
+                    last_report = Instant::now();
+                }
+                match next {
+                    Some((range, handle)) => {
+                        let contents = handle.join().map_err(|_| {
+                            DpxError::new(
+                                codes::PROJECT_UNAVAILABLE,
+                                "reading file contents failed unexpectedly; retry",
+                            )
+                        })?;
+                        current = (range, contents);
+                    }
+                    None => return Ok(()),
+                }
+            }
+        })
     }
 
     /// File, character and token metrics at the effective detail level.
