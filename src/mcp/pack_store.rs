@@ -73,10 +73,6 @@ impl PackStore {
         })
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// A writer for a new pack; it enforces the size limits while the pack is written.
     pub fn writer(&self) -> io::Result<PackFileWriter> {
         let used: u64 = self

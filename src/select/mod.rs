@@ -476,8 +476,7 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
                                 return WalkState::Continue;
                             }
                         };
-                        let binary = size > 0
-                            && classify_binary_cached(&relative, entry.path(), size, modified);
+                        let binary = size > 0 && sniff_binary_cached(entry.path(), size, modified);
                         collector.files.push(Entry {
                             relative,
                             absolute: entry.path().to_path_buf(),
@@ -562,14 +561,9 @@ pub fn enable_sniff_cache() {
     SNIFF_CACHE.get_or_init(|| Mutex::new(std::collections::HashMap::new()));
 }
 
-fn classify_binary_cached(
-    relative: &str,
-    path: &Path,
-    size: u64,
-    modified: Option<std::time::SystemTime>,
-) -> bool {
+fn sniff_binary_cached(path: &Path, size: u64, modified: Option<std::time::SystemTime>) -> bool {
     let (Some(cache), Some(modified)) = (SNIFF_CACHE.get(), modified) else {
-        return classify_binary(relative, path);
+        return sniff_binary(path);
     };
     let cached = cache.lock().ok().and_then(|c| c.get(path).copied());
     if let Some((cached_size, cached_modified, binary)) = cached
@@ -578,20 +572,15 @@ fn classify_binary_cached(
     {
         return binary;
     }
-    let binary = classify_binary(relative, path);
+    let binary = sniff_binary(path);
     if let Ok(mut cache) = cache.lock() {
         cache.insert(path.to_path_buf(), (size, modified, binary));
     }
     binary
 }
 
-/// Binary or text, by content only: a name proves nothing (a `notes.o` may be text, a `.txt`
-/// may hold NUL bytes), so trees, metrics and packs always agree.
-pub fn classify_binary(_relative: &str, path: &Path) -> bool {
-    sniff_binary(path)
-}
-
-/// Binary sniffing: a NUL byte in the first 8 KiB.
+/// Binary sniffing, by content only (a name proves nothing: a `notes.o` may be text, a `.txt`
+/// may hold NUL bytes): a NUL byte in the first 8 KiB.
 pub fn sniff_binary(path: &Path) -> bool {
     let Ok(file) = std::fs::File::open(path) else {
         return false;
