@@ -81,12 +81,24 @@ impl ContentPipeline {
                 if memchr::memchr(0, &bytes).is_some() {
                     return Content::Binary;
                 }
-                let decoded = decode_lossy(&bytes);
+                let decoded = decode_owned(bytes);
                 let redacted = self.redactor.redact(&decoded);
                 let redactions = redacted.findings.len();
                 let reduced =
                     devprojex_detail::transform(&entry.relative, &redacted.text, self.detail);
-                Content::Text(TextContent::new(reduced.into_owned(), redactions))
+                // Most files come through unchanged: keep the buffer that was read instead of
+                // copying it once more.
+                let text = match reduced {
+                    std::borrow::Cow::Borrowed(_)
+                        if matches!(redacted.text, std::borrow::Cow::Borrowed(_)) =>
+                    {
+                        drop(reduced);
+                        drop(redacted);
+                        decoded
+                    }
+                    other => other.into_owned(),
+                };
+                Content::Text(TextContent::new(text, redactions))
             }
             Ok(Raw::TooLarge) => Content::Withheld,
             Err(_) => Content::Unreadable,
@@ -117,6 +129,14 @@ impl ContentPipeline {
                 ),
             )),
         }
+    }
+}
+
+/// [`decode_lossy`] into an owned string, reusing the buffer when the bytes are valid UTF-8.
+fn decode_owned(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(invalid) => decode_lossy(invalid.as_bytes()).into_owned(),
     }
 }
 

@@ -46,15 +46,14 @@ fn control_picture(c: char) -> char {
 
 /// A Markdown code fence longer than any backtick run in `content` (at least three).
 pub fn markdown_fence(content: &str) -> String {
-    let mut longest = 0usize;
-    let mut current = 0usize;
-    for byte in content.bytes() {
-        if byte == b'`' {
-            current += 1;
-            longest = longest.max(current);
-        } else {
-            current = 0;
-        }
+    // Backticks are rare in most files: jump between them with memchr instead of looking at
+    // every byte (this runs on the pack's single writer thread).
+    let bytes = content.as_bytes();
+    let (mut longest, mut run, mut run_end) = (0usize, 0usize, usize::MAX);
+    for at in memchr::memchr_iter(b'`', bytes) {
+        run = if at == run_end { run + 1 } else { 1 };
+        run_end = at + 1;
+        longest = longest.max(run);
     }
     "`".repeat((longest + 1).max(3))
 }
@@ -182,6 +181,21 @@ mod tests {
     fn fences_outgrow_backtick_runs() {
         assert_eq!(markdown_fence("plain"), "```");
         assert_eq!(markdown_fence("a ```` b"), "`````");
+        assert_eq!(markdown_fence("`` x ```"), "````");
+        assert_eq!(markdown_fence("```` `````\n`"), "``````");
+        assert_eq!(markdown_fence("a`b`c`"), "```");
+        // the fence is longer than the longest run however runs are split and placed
+        for text in [
+            "`",
+            "``x``",
+            "x`````",
+            "`````x",
+            "``\n```\n````",
+            "`a``b```c````d`````e",
+        ] {
+            let naive = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+            assert_eq!(markdown_fence(text).len(), (naive + 1).max(3), "{text:?}");
+        }
     }
 
     #[test]

@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::{Regex, RegexBuilder};
 use serde::Deserialize;
 
+use crate::keywords::KeywordAutomaton;
 use crate::util;
 
 /// The rule file compiled into the binary.
@@ -172,7 +172,7 @@ pub(crate) struct Rule {
 /// The compiled rule set.
 pub(crate) struct RuleSet {
     pub(crate) rules: Vec<Rule>,
-    pub(crate) keywords: AhoCorasick,
+    pub(crate) keywords: KeywordAutomaton,
     /// For each automaton pattern (a keyword prefix): the full keywords starting with it.
     pub(crate) keyword_slots: Vec<Vec<Keyword>>,
     pub(crate) by_id: HashMap<String, u16>,
@@ -304,12 +304,8 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
             info,
         });
     }
-    let automaton = AhoCorasickBuilder::new()
-        .ascii_case_insensitive(true)
-        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-        .match_kind(MatchKind::Standard)
-        .build(&prefixes)
-        .map_err(|e| RuleError::Keywords(e.to_string()))?;
+    let automaton =
+        KeywordAutomaton::new(&prefixes).map_err(|e| RuleError::Keywords(e.to_string()))?;
     Ok(RuleSet {
         rules,
         keywords: automaton,
