@@ -262,19 +262,37 @@ fn apply(text: &str, mut spans: Vec<Span>) -> Redacted<'_> {
     }
 }
 
-/// A region of whole lines (or a window of a long line) and the rules its keywords triggered.
+/// A region of whole lines (or a window of a long line) where keywords occurred.
+#[derive(Clone, Copy)]
 struct Segment {
     start: usize,
     end: usize,
-    rules: Vec<u16>,
+}
+
+/// The keyword pass's result: the segments, and each (rule, segment) pair to run.
+#[derive(Default)]
+struct Work {
+    segments: Vec<Segment>,
+    /// (rule index, segment index); a rule appears at most once per segment.
+    runs: Vec<(u16, u32)>,
 }
 
 fn secret_spans(text: &str, spans: &mut Vec<Span>) {
     let set = ruleset();
     let bytes = text.as_bytes();
+    let mut work = Work::default();
     let mut seen = vec![false; set.rules.len()];
     let mut current: Option<Segment> = None;
+    let mut current_rules: Vec<u16> = Vec::new();
     let (mut line_s, mut line_e) = (usize::MAX, 0usize);
+    let close = |seg: Segment, rules: &mut Vec<u16>, seen: &mut [bool], work: &mut Work| {
+        let index = u32::try_from(work.segments.len()).expect("fewer than 2^32 segments");
+        work.segments.push(seg);
+        for r in rules.drain(..) {
+            seen[r as usize] = false;
+            work.runs.push((r, index));
+        }
+    };
     for hit in set.keywords.hits(bytes) {
         let at = hit.start;
         let slot = &set.keyword_slots[hit.pattern as usize];
@@ -300,28 +318,24 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
             }
             _ => {
                 if let Some(seg) = current.take() {
-                    run_segment(bytes, &seg, &mut seen, spans);
+                    close(seg, &mut current_rules, &mut seen, &mut work);
                 }
-                current = Some(Segment {
-                    start: ws,
-                    end: we,
-                    rules: Vec::new(),
-                });
+                current = Some(Segment { start: ws, end: we });
             }
         }
-        let seg = current.as_mut().expect("segment set above");
         for k in slot.iter().filter(|k| k.matches_at(bytes, at)) {
             for &r in &k.rules {
                 if !seen[r as usize] {
                     seen[r as usize] = true;
-                    seg.rules.push(r);
+                    current_rules.push(r);
                 }
             }
         }
     }
     if let Some(seg) = current.take() {
-        run_segment(bytes, &seg, &mut seen, spans);
+        close(seg, &mut current_rules, &mut seen, &mut work);
     }
+    run_work(bytes, &mut work, spans);
 }
 
 /// Run one rule alone over the whole text, ignoring the keyword prefilter, and count the
@@ -331,20 +345,21 @@ pub fn rule_match_count(rule_id: &str, text: &str) -> Option<usize> {
     let set = ruleset();
     let index = *set.by_id.get(rule_id)?;
     let bytes = text.as_bytes();
-    let mut seen = vec![false; set.rules.len()];
     let mut spans = Vec::new();
+    let mut work = Work::default();
     let mut line_begin = 0;
     // run line by line, like the engine does
     while line_begin <= bytes.len() {
         let end = util::line_end(bytes, line_begin.min(bytes.len()));
-        let seg = Segment {
+        let segment = u32::try_from(work.segments.len()).ok()?;
+        work.segments.push(Segment {
             start: line_begin,
             end,
-            rules: vec![index],
-        };
-        run_segment(bytes, &seg, &mut seen, &mut spans);
+        });
+        work.runs.push((index, segment));
         line_begin = end + 1;
     }
+    run_work(bytes, &mut work, &mut spans);
     let own = set.rules[index as usize].id.as_str();
     Some(
         spans
@@ -355,13 +370,16 @@ pub fn rule_match_count(rule_id: &str, text: &str) -> Option<usize> {
     )
 }
 
-fn run_segment(bytes: &[u8], seg: &Segment, seen: &mut [bool], spans: &mut Vec<Span>) {
+/// Run every (rule, segment) pair. Pairs run grouped by rule: a rule's compiled regex and its
+/// lazy DFA cache stay hot in the processor caches across all the lines it inspects, instead of
+/// some 200 regexes taking turns line by line (ten times slower on text dense with candidates).
+fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
     let set = ruleset();
-    let mut rules = seg.rules.clone();
-    rules.sort_unstable();
-    let mut scope_done = false;
-    for &r in &rules {
-        seen[r as usize] = false;
+    work.runs.sort_unstable();
+    // the scope-aware parser runs once per segment, whichever scope rules triggered it
+    let mut scope_done = vec![false; work.segments.len()];
+    for &(r, segment) in &work.runs {
+        let seg = work.segments[segment as usize];
         let rule = &set.rules[r as usize];
         match rule.engine {
             Engine::Regex => {
@@ -423,10 +441,9 @@ fn run_segment(bytes: &[u8], seg: &Segment, seen: &mut [bool], spans: &mut Vec<S
                 }));
             }
             Engine::Scope => {
-                if scope_done {
+                if std::mem::replace(&mut scope_done[segment as usize], true) {
                     continue;
                 }
-                scope_done = true;
                 let mut out = Vec::new();
                 scope::scan(bytes, seg.start, seg.end, &mut out);
                 for h in out {
