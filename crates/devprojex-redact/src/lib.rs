@@ -375,9 +375,13 @@ pub fn rule_match_count(rule_id: &str, text: &str) -> Option<usize> {
 /// some 200 regexes taking turns line by line (ten times slower on text dense with candidates).
 fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
     let set = ruleset();
-    work.runs.sort_unstable();
+    // scope-aware detection runs last: it skips values that provider rules already redact
+    work.runs.sort_unstable_by_key(|&(r, segment)| {
+        (set.rules[r as usize].engine == Engine::Scope, r, segment)
+    });
     // the scope-aware parser runs once per segment, whichever scope rules triggered it
     let mut scope_done = vec![false; work.segments.len()];
+    let mut covered: Option<Vec<(usize, usize)>> = None;
     for &(r, segment) in &work.runs {
         let seg = work.segments[segment as usize];
         let rule = &set.rules[r as usize];
@@ -444,8 +448,14 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                 if std::mem::replace(&mut scope_done[segment as usize], true) {
                     continue;
                 }
+                let covered = covered.get_or_insert_with(|| {
+                    let mut ranges: Vec<(usize, usize)> =
+                        spans.iter().map(|s| (s.start, s.end)).collect();
+                    ranges.sort_unstable();
+                    ranges
+                });
                 let mut out = Vec::new();
-                scope::scan(bytes, seg.start, seg.end, &mut out);
+                scope::scan(bytes, seg.start, seg.end, covered, &mut out);
                 for h in out {
                     let id = match h.class {
                         scope::KeyClass::Password => "generic-password",

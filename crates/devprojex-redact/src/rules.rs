@@ -369,21 +369,22 @@ impl Rule {
         if secret.is_empty() || util::contains_redaction_marker(secret) {
             return false;
         }
+        let counts = util::ByteCounts::of(secret);
         if let Some(min) = self.entropy
-            && util::shannon_entropy(secret) < min
+            && counts.entropy() < min
         {
             return false;
         }
-        if self.placeholder_check && util::is_provider_placeholder(secret) {
+        if self.placeholder_check && util::is_provider_placeholder(secret, &counts) {
             return false;
         }
         if !self.stopwords.is_empty() {
-            let lower = secret.to_ascii_lowercase();
-            if self
-                .stopwords
-                .iter()
-                .any(|w| util::contains(&lower, w.as_bytes()))
-            {
+            if self.stopwords.iter().any(|w| {
+                !w.is_empty()
+                    && secret
+                        .windows(w.len())
+                        .any(|window| window.eq_ignore_ascii_case(w.as_bytes()))
+            }) {
                 return false;
             }
         }

@@ -87,8 +87,17 @@ fn skip_blanks(bytes: &[u8], mut i: usize, end: usize) -> usize {
     i
 }
 
-/// Scan whole lines `bytes[start..end]` for secret assignments.
-pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<ScopeHit>) {
+/// Scan whole lines `bytes[start..end]` for secret assignments. `covered` holds the byte ranges
+/// provider rules already redact, sorted by start: a value inside one of them needs no
+/// judgement (its redaction cannot change), which saves most of the work on lines that hold a
+/// recognised credential.
+pub(crate) fn scan(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    covered: &[(usize, usize)],
+    out: &mut Vec<ScopeHit>,
+) {
     let mut last_key_start = usize::MAX;
     let mut resume = start;
     for m in anchors().find_iter(&bytes[start..end]) {
@@ -110,15 +119,46 @@ pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<ScopeHi
         while ke < le && is_key_byte(bytes[ke]) {
             ke += 1;
         }
-        if let Some(hit) = parse_at(bytes, ls, le, ks, ke) {
+        let Some(candidate) = parse_at(bytes, ls, le, ks, ke) else {
+            continue;
+        };
+        if is_covered(covered, candidate.vs, candidate.ve) {
+            resume = candidate.ve;
+            continue;
+        }
+        if let Some(hit) = candidate.judge(bytes) {
             resume = hit.end;
             out.push(hit);
         }
     }
 }
 
+/// Whether `[start, end)` lies inside one of the sorted `ranges`.
+fn is_covered(ranges: &[(usize, usize)], start: usize, end: usize) -> bool {
+    // the last range starting at or before `start`; ranges may nest or overlap, so also look at
+    // the widest reach among those before it
+    let upto = ranges.partition_point(|&(s, _)| s <= start);
+    ranges[..upto].iter().rev().take(8).any(|&(_, e)| e >= end)
+}
+
+/// An assignment found by the parser, not yet judged: key `bytes[ks..ke]`, value
+/// `bytes[vs..ve]`.
+struct Candidate {
+    ks: usize,
+    ke: usize,
+    vs: usize,
+    ve: usize,
+    ctx: Context,
+}
+
+impl Candidate {
+    fn judge(&self, bytes: &[u8]) -> Option<ScopeHit> {
+        hit(&bytes[self.ks..self.ke], bytes, self.vs, self.ve, self.ctx)
+    }
+}
+
 /// Parse the assignment whose key is `bytes[ks..ke]` on the line `bytes[ls..le]`.
-fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<ScopeHit> {
+fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<Candidate> {
     let key = &bytes[ks..ke];
     let before = if ks > ls { bytes[ks - 1] } else { b'\n' };
     // XML element: <password>value</password>
@@ -132,7 +172,7 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
         if bytes.get(ve + 1) != Some(&b'/') || ve == vs {
             return None;
         }
-        return hit(key, bytes, vs, ve, Context::literal());
+        return candidate(ks, ke, vs, ve, Context::literal());
     }
     // XML key/value attributes: key="DbPassword" value="..."
     if matches!(before, b'"' | b'\'') && bytes.get(ke) == Some(&before) {
@@ -152,7 +192,7 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
                     if let Some(&quote @ (b'"' | b'\'')) = bytes.get(q) {
                         let vs = q + 1;
                         let ve = vs + memchr::memchr(quote, &bytes[vs..le])?;
-                        return hit(key, bytes, vs, ve, Context::literal());
+                        return candidate(ks, ke, vs, ve, Context::literal());
                     }
                 }
             }
@@ -190,7 +230,7 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
             literal_line: false,
             spaced_sep: false,
         };
-        return hit(key, bytes, vs, ve, ctx);
+        return candidate(ks, ke, vs, ve, ctx);
     }
     // separator
     let sep_start = i;
@@ -278,7 +318,18 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
         literal_line,
         spaced_sep,
     };
-    hit(key, bytes, vs, ve, ctx)
+    candidate(ks, ke, vs, ve, ctx)
+}
+
+/// An unjudged candidate (cheap structural checks only).
+fn candidate(ks: usize, ke: usize, vs: usize, ve: usize, ctx: Context) -> Option<Candidate> {
+    (vs < ve).then_some(Candidate {
+        ks,
+        ke,
+        vs,
+        ve,
+        ctx,
+    })
 }
 
 fn hit(key: &[u8], bytes: &[u8], vs: usize, ve: usize, ctx: Context) -> Option<ScopeHit> {
@@ -814,7 +865,7 @@ mod tests {
 
     fn hits(s: &str) -> Vec<String> {
         let mut out = Vec::new();
-        scan(s.as_bytes(), 0, s.len(), &mut out);
+        scan(s.as_bytes(), 0, s.len(), &[], &mut out);
         out.iter().map(|h| s[h.start..h.end].to_string()).collect()
     }
 
@@ -872,5 +923,50 @@ mod tests {
         ] {
             assert!(hits(s).is_empty(), "{s}: {:?}", hits(s));
         }
+    }
+}
+
+#[cfg(test)]
+mod covered_tests {
+    use super::*;
+
+    #[test]
+    fn a_value_inside_a_redacted_range_is_not_judged_again() {
+        let line = "api_token = \"Zx81kQp2LmN0vB7cR4tY\"";
+        let value = line.find('Z').unwrap();
+        let mut out = Vec::new();
+        scan(line.as_bytes(), 0, line.len(), &[], &mut out);
+        assert_eq!(out.len(), 1, "judged when nothing covers it");
+        out.clear();
+        scan(
+            line.as_bytes(),
+            0,
+            line.len(),
+            &[(value, value + 20)],
+            &mut out,
+        );
+        assert!(
+            out.is_empty(),
+            "skipped when a provider span covers the value"
+        );
+        out.clear();
+        // a range that covers only part of the value does not count
+        scan(
+            line.as_bytes(),
+            0,
+            line.len(),
+            &[(value, value + 5)],
+            &mut out,
+        );
+        assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn covered_looks_back_over_nested_ranges() {
+        let ranges = [(0, 100), (10, 20), (30, 40)];
+        assert!(is_covered(&ranges, 50, 60));
+        assert!(is_covered(&ranges, 12, 18));
+        assert!(!is_covered(&ranges, 90, 101));
+        assert!(!is_covered(&[], 0, 1));
     }
 }

@@ -26,22 +26,50 @@ pub(crate) fn word_set(
 
 /// Shannon entropy of the byte distribution, in bits per byte.
 pub(crate) fn shannon_entropy(bytes: &[u8]) -> f64 {
-    if bytes.is_empty() {
-        return 0.0;
+    ByteCounts::of(bytes).entropy()
+}
+
+/// How often each byte value occurs in a (short) candidate secret.
+pub(crate) struct ByteCounts {
+    counts: [u32; 256],
+    len: usize,
+}
+
+impl ByteCounts {
+    pub(crate) fn of(bytes: &[u8]) -> Self {
+        let mut counts = [0u32; 256];
+        for &b in bytes {
+            counts[b as usize] += 1;
+        }
+        Self {
+            counts,
+            len: bytes.len(),
+        }
     }
-    let mut counts = [0u32; 256];
-    for &b in bytes {
-        counts[b as usize] += 1;
+
+    /// Shannon entropy in bits per byte: `log2(n) - sum(c * log2(c)) / n`. Values seen once add
+    /// nothing to the sum, so random-looking secrets need few logarithms.
+    pub(crate) fn entropy(&self) -> f64 {
+        if self.len == 0 {
+            return 0.0;
+        }
+        let n = self.len as f64;
+        let repeated: f64 = self
+            .counts
+            .iter()
+            .filter(|&&c| c > 1)
+            .map(|&c| {
+                let c = f64::from(c);
+                c * c.log2()
+            })
+            .sum();
+        (n.log2() - repeated / n).max(0.0)
     }
-    let len = bytes.len() as f64;
-    counts
-        .iter()
-        .filter(|&&c| c > 0)
-        .map(|&c| {
-            let p = f64::from(c) / len;
-            -p * p.log2()
-        })
-        .sum()
+
+    /// The count of the most frequent byte.
+    pub(crate) fn max(&self) -> u32 {
+        self.counts.iter().copied().max().unwrap_or(0)
+    }
 }
 
 /// Whether the bytes contain (part of) a replacement marker.
@@ -54,19 +82,12 @@ pub(crate) fn contains_redaction_marker(bytes: &[u8]) -> bool {
 /// - contains `EXAMPLE` / `example` (AWS documentation keys and the like),
 /// - one character makes up at least half of the value (`xxxx...`, `0000...`),
 /// - an alphabetic or numeric sequence of 8 or more (`abcdefgh`, `ABCDEFGH`, `12345678`).
-pub(crate) fn is_provider_placeholder(secret: &[u8]) -> bool {
+pub(crate) fn is_provider_placeholder(secret: &[u8], counts: &ByteCounts) -> bool {
     if contains(secret, b"EXAMPLE") || contains(secret, b"example") {
         return true;
     }
-    if secret.len() >= 8 {
-        let mut counts = [0u32; 256];
-        for &b in secret {
-            counts[b as usize] += 1;
-        }
-        let max = counts.iter().copied().max().unwrap_or(0) as usize;
-        if max * 2 >= secret.len() {
-            return true;
-        }
+    if secret.len() >= 8 && counts.max() as usize * 2 >= secret.len() {
+        return true;
     }
     has_sequence(secret, 8)
 }
@@ -117,24 +138,39 @@ pub(crate) fn line_end(bytes: &[u8], pos: usize) -> usize {
 mod tests {
     use super::*;
 
+    fn placeholder(secret: &[u8]) -> bool {
+        is_provider_placeholder(secret, &ByteCounts::of(secret))
+    }
+
     #[test]
     fn entropy_bounds() {
         assert_eq!(shannon_entropy(b""), 0.0);
         assert_eq!(shannon_entropy(b"aaaa"), 0.0);
         assert!((shannon_entropy(b"abcd") - 2.0).abs() < 1e-9);
+        // the closed form agrees with the textbook sum over probabilities
+        for text in [
+            &b"aab"[..],
+            b"Zx81kQp2LmN0vB7cR4tY",
+            b"hello world",
+            b"aaaaaaab",
+        ] {
+            let n = text.len() as f64;
+            let mut counts = [0u32; 256];
+            text.iter().for_each(|&b| counts[b as usize] += 1);
+            let textbook: f64 = counts
+                .iter()
+                .filter(|&&c| c > 0)
+                .map(|&c| -(f64::from(c) / n) * (f64::from(c) / n).log2())
+                .sum();
+            assert!((shannon_entropy(text) - textbook).abs() < 1e-9, "{text:?}");
+        }
     }
 
     #[test]
     fn placeholders() {
-        assert!(is_provider_placeholder(b"AKIAIOSFODNN7EXAMPLE"));
-        assert!(is_provider_placeholder(
-            b"ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-        ));
-        assert!(is_provider_placeholder(
-            b"ghp_abcdefghijklmnopqrstuvwxyz0123456789"
-        ));
-        assert!(!is_provider_placeholder(
-            b"ghp_Q7d9K2mX4pL8vN3bR6tY1wZ5cH0jF2sA9eU4"
-        ));
+        assert!(placeholder(b"AKIAIOSFODNN7EXAMPLE"));
+        assert!(placeholder(b"ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
+        assert!(placeholder(b"ghp_abcdefghijklmnopqrstuvwxyz0123456789"));
+        assert!(!placeholder(b"ghp_Q7d9K2mX4pL8vN3bR6tY1wZ5cH0jF2sA9eU4"));
     }
 }
