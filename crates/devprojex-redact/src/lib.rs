@@ -234,14 +234,16 @@ fn apply(text: &str, mut spans: Vec<Span>) -> Redacted<'_> {
         // a span never contains a newline (engines emit single-line spans); be defensive and
         // keep every newline so the line count never changes.
         let body = &text[s.start..s.end];
-        let marker = replacement(s.id);
         let mut first = true;
         for piece in body.split('\n') {
             if !first {
                 out.push('\n');
             }
             if !piece.is_empty() || first {
-                out.push_str(&marker);
+                // the marker of `replacement`, written in place
+                out.push_str("[REDACTED:");
+                out.push_str(s.id);
+                out.push(']');
             }
             first = false;
         }

@@ -83,7 +83,12 @@ pub(crate) fn contains_redaction_marker(bytes: &[u8]) -> bool {
 /// - one character makes up at least half of the value (`xxxx...`, `0000...`),
 /// - an alphabetic or numeric sequence of 8 or more (`abcdefgh`, `ABCDEFGH`, `12345678`).
 pub(crate) fn is_provider_placeholder(secret: &[u8], counts: &ByteCounts) -> bool {
-    if contains(secret, b"EXAMPLE") || contains(secret, b"example") {
+    let example = memchr::memchr2_iter(b'E', b'e', secret).any(|at| {
+        let rest = &secret[at + 1..];
+        rest.starts_with(b"XAMPLE") && secret[at] == b'E'
+            || rest.starts_with(b"xample") && secret[at] == b'e'
+    });
+    if example {
         return true;
     }
     if secret.len() >= 8 && counts.max() as usize * 2 >= secret.len() {
