@@ -378,15 +378,14 @@ impl Rule {
         if self.placeholder_check && util::is_provider_placeholder(secret, &counts) {
             return false;
         }
-        if !self.stopwords.is_empty() {
-            if self.stopwords.iter().any(|w| {
-                !w.is_empty()
-                    && secret
-                        .windows(w.len())
-                        .any(|window| window.eq_ignore_ascii_case(w.as_bytes()))
-            }) {
-                return false;
-            }
+        let has_stopword = self.stopwords.iter().any(|w| {
+            !w.is_empty()
+                && secret
+                    .windows(w.len())
+                    .any(|window| window.eq_ignore_ascii_case(w.as_bytes()))
+        });
+        if has_stopword {
+            return false;
         }
         !self.allow_regexes.iter().any(|re| re.is_match(secret))
     }
