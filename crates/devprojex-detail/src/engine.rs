@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, QueryCursor, Tree};
 
-use crate::Detail;
 use crate::languages::{Collapse, Compiled, LangSpec};
+use crate::{Detail, summary};
 
 /// A file whose parse has more ERROR/MISSING nodes than this is left unchanged.
 pub(crate) const MAX_ERROR_NODES: usize = 3;
@@ -77,6 +77,9 @@ struct Verbatim<'t> {
     compiled: &'t Compiled,
     tree: &'t Tree,
     extra: &'t HashSet<usize>,
+    /// Doc comments dropped by `signatures`: a newline inside one (some grammars end a line
+    /// comment with its newline) is theirs, not verbatim text.
+    dropped: &'t HashSet<usize>,
 }
 
 impl Verbatim<'_> {
@@ -86,6 +89,9 @@ impl Verbatim<'_> {
         loop {
             let node = cursor.node();
             if !std::mem::take(&mut is_root) && node.start_byte() <= nl && nl < node.end_byte() {
+                if self.dropped.contains(&node.id()) {
+                    return false;
+                }
                 let kind = node.kind_id() as usize;
                 if node.child_count() == 0
                     || self
@@ -254,6 +260,88 @@ fn body_edit(spec: &LangSpec, text: &str, node: Node<'_>) -> Option<Edit> {
     }
 }
 
+/// The edit that keeps only the summary of a triple-quoted docstring (f-strings stay whole).
+fn docstring_edit(text: &str, node: Node<'_>) -> Option<Edit> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let mut c = node.walk();
+    let mut start_token = None;
+    for child in node.children(&mut c) {
+        match child.kind() {
+            "string_start" => start_token = Some(&text[child.byte_range()]),
+            "interpolation" => return None,
+            _ => {}
+        }
+    }
+    let cut = summary::docstring(&text[node.byte_range()], start_token?)?;
+    Some(Edit {
+        start: node.start_byte() + cut.start,
+        end: node.start_byte() + cut.end,
+        with: cut.with.to_owned(),
+    })
+}
+
+/// `signatures`: each kept doc comment keeps its summary. A run of line doc comments (`///` on
+/// consecutive lines) loses the comments after its first paragraph; a block doc comment is cut
+/// inside, keeping its delimiters. Returns the comments to drop.
+fn summarize_comments<'t>(
+    text: &str,
+    mut docs: Vec<Node<'t>>,
+    errors: &[(usize, usize)],
+    edits: &mut Vec<Edit>,
+) -> Vec<Node<'t>> {
+    let mut drop = Vec::new();
+    docs.sort_by_key(|n| n.start_byte());
+    docs.dedup_by_key(|n| n.start_byte());
+    // The comment text without a line terminator some grammars include.
+    let body = |n: &Node<'_>| text[n.byte_range()].trim_end_matches(['\r', '\n']);
+    let mut i = 0;
+    while i < docs.len() {
+        let first = docs[i];
+        let Some(prefix) = summary::line_prefix(body(&first)) else {
+            let s = first.start_byte();
+            if !overlaps(errors, s, first.end_byte())
+                && let Some(cut) = summary::block_comment(body(&first))
+            {
+                edits.push(Edit {
+                    start: s + cut.start,
+                    end: s + cut.end,
+                    with: cut.with.to_owned(),
+                });
+            }
+            i += 1;
+            continue;
+        };
+        // The run: same marker, each comment on the line right below the previous one.
+        let mut j = i + 1;
+        while j < docs.len() {
+            let (prev, next) = (docs[j - 1], docs[j]);
+            let gap = &text[prev.start_byte() + body(&prev).len()..next.start_byte()];
+            let same = summary::line_prefix(body(&next)) == Some(prefix);
+            if !same
+                || gap.bytes().filter(|&b| b == b'\n').count() != 1
+                || !gap.bytes().all(is_space)
+            {
+                break;
+            }
+            j += 1;
+        }
+        let run = &docs[i..j];
+        let lines = run.iter().map(|n| &body(n)[prefix.len()..]);
+        if let Some(cut) = summary::paragraph_end(lines) {
+            for n in &run[cut..] {
+                let (s, e) = (n.start_byte(), n.end_byte());
+                if summary::droppable(prefix, body(n)) && !overlaps(errors, s, e) {
+                    drop.push(*n);
+                }
+            }
+        }
+        i = j;
+    }
+    drop
+}
+
 fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
     ranges.iter().any(|&(a, b)| a < e.max(s + 1) && s < b)
 }
@@ -279,12 +367,15 @@ pub(crate) fn run(
 
     // Bodies.
     let mut body_edits: Vec<Edit> = Vec::new();
+    // Cuts inside kept doc comments and docstrings (`signatures`: their summary stays).
+    let mut doc_edits: Vec<Edit> = Vec::new();
     if detail >= Detail::Signatures
         && let Some(bq) = &compiled.bodies
     {
         let names = bq.capture_names();
         let mut bodies: Vec<Node<'_>> = Vec::new();
         let mut keeps: Vec<(usize, usize)> = Vec::new();
+        let mut docstrings: Vec<Node<'_>> = Vec::new();
         let mut cursor = QueryCursor::new();
         let mut matches = cursor.matches(bq, root, bytes);
         while let Some(m) = matches.next() {
@@ -292,8 +383,18 @@ pub(crate) fn run(
                 match names[cap.index as usize] {
                     "body" => bodies.push(cap.node),
                     "keep" => keeps.push((cap.node.start_byte(), cap.node.end_byte())),
+                    "doc" => docstrings.push(cap.node),
                     _ => {}
                 }
+            }
+        }
+        for node in docstrings {
+            let (s, e) = (node.start_byte(), node.end_byte());
+            if keeps.iter().any(|&(a, b)| a <= s && e <= b) || overlaps(&errors, s, e) {
+                continue;
+            }
+            if let Some(edit) = docstring_edit(text, node) {
+                doc_edits.push(edit);
             }
         }
         bodies.sort_by_key(|n| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
@@ -318,7 +419,9 @@ pub(crate) fn run(
     let names = q.capture_names();
     let mut removed: Vec<(usize, usize)> = Vec::new();
     let mut kept: HashSet<usize> = HashSet::new();
+    let mut kept_nodes: Vec<Node<'_>> = Vec::new();
     let mut verbatim_ids: HashSet<usize> = HashSet::new();
+    let mut dropped: HashSet<usize> = HashSet::new();
     // Comments inside collapsed bodies go with them: only the gaps between bodies are searched.
     let mut gaps = Vec::with_capacity(body_edits.len() + 1);
     let mut gap_start = 0;
@@ -340,6 +443,7 @@ pub(crate) fn run(
                     "comment" => removed.push((cap.node.start_byte(), cap.node.end_byte())),
                     "keep" => {
                         kept.insert(cap.node.start_byte());
+                        kept_nodes.push(cap.node);
                         verbatim_ids.insert(cap.node.id());
                     }
                     // Kept only when it starts its own line (a trailing comment is not a doc
@@ -350,6 +454,7 @@ pub(crate) fn run(
                             && !blank_line_after(text, cap.node.end_byte()) =>
                     {
                         kept.insert(cap.node.start_byte());
+                        kept_nodes.push(cap.node);
                         verbatim_ids.insert(cap.node.id());
                     }
                     "verbatim" => {
@@ -358,6 +463,14 @@ pub(crate) fn run(
                     _ => {}
                 }
             }
+        }
+    }
+    if detail >= Detail::Signatures {
+        for n in summarize_comments(text, kept_nodes, &errors, &mut doc_edits) {
+            kept.remove(&n.start_byte());
+            verbatim_ids.remove(&n.id());
+            dropped.insert(n.id());
+            removed.push((n.start_byte(), n.end_byte()));
         }
     }
     removed.sort_unstable();
@@ -397,11 +510,25 @@ pub(crate) fn run(
             edits.push(b);
         }
     }
+    if !doc_edits.is_empty() {
+        // A doc cut inside a collapsed body (a nested function's docstring) goes with the body.
+        edits.extend(doc_edits);
+        edits.sort_by_key(|e| e.start);
+        let mut last_end = 0usize;
+        edits.retain(|e| {
+            let keep = e.start >= last_end;
+            if keep {
+                last_end = e.end;
+            }
+            keep
+        });
+    }
 
     let verbatim = Verbatim {
         compiled,
         tree: &tree,
         extra: &verbatim_ids,
+        dropped: &dropped,
     };
     let out = write(text, &edits, &verbatim);
     Ok((out != text).then_some(out))

@@ -26,7 +26,8 @@ pub(crate) struct LangSpec {
     pub language: fn() -> Language,
     /// `queries/<lang>/comments.scm`: captures `@comment`, `@keep` (always kept), `@doc` (kept when it starts its line) and `@verbatim`.
     pub comments: &'static str,
-    /// `queries/<lang>/bodies.scm`: captures `@body` and `@keep` (empty: no collapsing).
+    /// `queries/<lang>/bodies.scm`: captures `@body`, `@keep` (empty: no collapsing) and `@doc`
+    /// (a docstring `signatures` cuts to its summary).
     pub bodies: &'static str,
     /// How bodies are collapsed.
     pub collapse: Collapse,
