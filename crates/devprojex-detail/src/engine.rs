@@ -346,6 +346,86 @@ fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
     ranges.iter().any(|&(a, b)| a < e.max(s + 1) && s < b)
 }
 
+/// What the `bodies` query captured.
+#[derive(Default)]
+struct BodyCaptures<'t> {
+    bodies: Vec<Node<'t>>,
+    keeps: Vec<(usize, usize)>,
+    docstrings: Vec<Node<'t>>,
+}
+
+impl<'t> BodyCaptures<'t> {
+    fn add(&mut self, query: &tree_sitter::Query, m: &tree_sitter::QueryMatch<'_, 't>) {
+        for cap in m.captures {
+            match query.capture_names()[cap.index as usize] {
+                "body" => self.bodies.push(cap.node),
+                "keep" => self
+                    .keeps
+                    .push((cap.node.start_byte(), cap.node.end_byte())),
+                "doc" => self.docstrings.push(cap.node),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Runs the `bodies` query only from the nodes where one of its patterns can start (`roots`),
+/// walking the tree without entering a body that collapses or a kept region: most of a file is
+/// inside bodies, so this visits a fraction of the nodes a query over the whole tree would.
+fn walk_bodies<'t>(
+    spec: &LangSpec,
+    query: &tree_sitter::Query,
+    roots: &[bool],
+    root: Node<'t>,
+    text: &str,
+    errors: &[(usize, usize)],
+    caps: &mut BodyCaptures<'t>,
+) {
+    let mut qc = QueryCursor::new();
+    // Matches start at the node the query runs on, never deeper.
+    qc.set_max_start_depth(Some(0));
+    let mut skip: HashSet<usize> = HashSet::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        let descend = !skip.contains(&node.id());
+        if descend && roots.get(node.kind_id() as usize).copied().unwrap_or(false) {
+            let (bodies, keeps) = (caps.bodies.len(), caps.keeps.len());
+            let mut matches = qc.matches(query, node, text.as_bytes());
+            while let Some(m) = matches.next() {
+                caps.add(query, m);
+            }
+            for body in &caps.bodies[bodies..] {
+                let (s, e) = (body.start_byte(), body.end_byte());
+                if !overlaps(errors, s, e) && body_edit(spec, text, *body).is_some() {
+                    skip.insert(body.id());
+                }
+            }
+            if caps.keeps.len() > keeps {
+                // Nothing inside a kept region collapses (kept regions are children of the match).
+                let kept = caps.keeps[keeps..].to_vec();
+                let mut c = node.walk();
+                for child in node.children(&mut c) {
+                    if kept.contains(&(child.start_byte(), child.end_byte())) {
+                        skip.insert(child.id());
+                    }
+                }
+            }
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
 /// The parse failed or has too many errors: the text must stay as it is.
 #[derive(Debug)]
 pub(crate) struct Declined;
@@ -356,6 +436,17 @@ pub(crate) fn run(
     compiled: &Compiled,
     text: &str,
     detail: Detail,
+) -> Result<Option<String>, Declined> {
+    run_with(spec, compiled, text, detail, true)
+}
+
+/// [`run`]; `walk` false runs the `bodies` query over the whole tree (tests compare the two).
+pub(crate) fn run_with(
+    spec: &LangSpec,
+    compiled: &Compiled,
+    text: &str,
+    detail: Detail,
+    walk: bool,
 ) -> Result<Option<String>, Declined> {
     if detail == Detail::Full || text.is_empty() {
         return Ok(None);
@@ -372,22 +463,22 @@ pub(crate) fn run(
     if detail >= Detail::Signatures
         && let Some(bq) = &compiled.bodies
     {
-        let names = bq.capture_names();
-        let mut bodies: Vec<Node<'_>> = Vec::new();
-        let mut keeps: Vec<(usize, usize)> = Vec::new();
-        let mut docstrings: Vec<Node<'_>> = Vec::new();
-        let mut cursor = QueryCursor::new();
-        let mut matches = cursor.matches(bq, root, bytes);
-        while let Some(m) = matches.next() {
-            for cap in m.captures {
-                match names[cap.index as usize] {
-                    "body" => bodies.push(cap.node),
-                    "keep" => keeps.push((cap.node.start_byte(), cap.node.end_byte())),
-                    "doc" => docstrings.push(cap.node),
-                    _ => {}
+        let mut caps = BodyCaptures::default();
+        match compiled.body_roots.as_ref().filter(|_| walk) {
+            Some(roots) => walk_bodies(spec, bq, roots, root, text, &errors, &mut caps),
+            None => {
+                let mut cursor = QueryCursor::new();
+                let mut matches = cursor.matches(bq, root, bytes);
+                while let Some(m) = matches.next() {
+                    caps.add(bq, m);
                 }
             }
         }
+        let BodyCaptures {
+            mut bodies,
+            keeps,
+            docstrings,
+        } = caps;
         for node in docstrings {
             let (s, e) = (node.start_byte(), node.end_byte());
             if keeps.iter().any(|&(a, b)| a <= s && e <= b) || overlaps(&errors, s, e) {

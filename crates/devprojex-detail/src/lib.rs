@@ -204,6 +204,35 @@ pub mod testing {
         }
     }
 
+    /// Languages whose `bodies` query cannot run from its patterns' first nodes (a pattern starts
+    /// with a wildcard or a group of siblings), so it runs over the whole tree: slower.
+    pub fn bodies_without_roots() -> Vec<&'static str> {
+        (0..languages::LANGS.len())
+            .filter(|&id| {
+                languages::compiled(id)
+                    .is_some_and(|c| c.bodies.is_some() && c.body_roots.is_none())
+            })
+            .map(|id| languages::LANGS[id].name)
+            .collect()
+    }
+
+    /// `signatures` of `text` with the `bodies` query run over the whole tree instead of from
+    /// its patterns' first nodes: the two must agree.
+    pub fn signatures_by_full_query(path: &str, text: &str) -> Option<String> {
+        let id = languages::lang_for_path(path)?;
+        let compiled = languages::compiled(id)?;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        engine::run_with(
+            &languages::LANGS[id],
+            compiled,
+            text,
+            crate::Detail::Signatures,
+            false,
+        )
+        .ok()
+        .flatten()
+    }
+
     /// Whether `transform` leaves `text` unchanged because its parse has too many errors.
     pub fn declined(path: &str, text: &str) -> bool {
         let Some(compiled) = languages::lang_for_path(path).and_then(languages::compiled) else {

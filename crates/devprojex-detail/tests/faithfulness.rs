@@ -87,6 +87,17 @@ fn check(path: &str, text: &str) -> Result<(), String> {
             ));
         }
     }
+    let by_query =
+        testing::signatures_by_full_query(path, text.strip_prefix('\u{feff}').unwrap_or(text));
+    if by_query
+        .as_deref()
+        .unwrap_or(text.strip_prefix('\u{feff}').unwrap_or(text))
+        != sigs.strip_prefix('\u{feff}').unwrap_or(&sigs)
+    {
+        return Err(
+            "signatures walking from pattern roots != the query over the whole tree".into(),
+        );
+    }
     if transform(path, &compact, Detail::Signatures) != sigs {
         return Err("signatures(compact(x)) != signatures(x)".into());
     }
