@@ -369,58 +369,112 @@ impl<'t> BodyCaptures<'t> {
     }
 }
 
-/// Runs the `bodies` query only from the nodes where one of its patterns can start (`roots`),
-/// walking the tree without entering a body that collapses or a kept region: most of a file is
-/// inside bodies, so this visits a fraction of the nodes a query over the whole tree would.
-fn walk_bodies<'t>(
-    spec: &LangSpec,
-    query: &tree_sitter::Query,
-    roots: &[bool],
-    root: Node<'t>,
-    text: &str,
-    errors: &[(usize, usize)],
-    caps: &mut BodyCaptures<'t>,
-) {
-    let mut qc = QueryCursor::new();
-    // Matches start at the node the query runs on, never deeper.
-    qc.set_max_start_depth(Some(0));
-    let mut skip: HashSet<usize> = HashSet::new();
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        let descend = !skip.contains(&node.id());
-        if descend && roots.get(node.kind_id() as usize).copied().unwrap_or(false) {
-            let (bodies, keeps) = (caps.bodies.len(), caps.keeps.len());
-            let mut matches = qc.matches(query, node, text.as_bytes());
-            while let Some(m) = matches.next() {
-                caps.add(query, m);
+/// What the `comments` query captured.
+#[derive(Default)]
+struct CommentCaptures<'t> {
+    /// Every comment (start, end); those whose start is in `kept` stay.
+    removed: Vec<(usize, usize)>,
+    kept: HashSet<usize>,
+    kept_nodes: Vec<Node<'t>>,
+    /// Nodes whose lines are never dropped.
+    verbatim_ids: HashSet<usize>,
+}
+
+impl<'t> CommentCaptures<'t> {
+    fn add(&mut self, query: &tree_sitter::Query, m: &tree_sitter::QueryMatch<'_, 't>, text: &str) {
+        for cap in m.captures {
+            let node = cap.node;
+            match query.capture_names()[cap.index as usize] {
+                "comment" => self.removed.push((node.start_byte(), node.end_byte())),
+                "keep" => self.keep(node),
+                // Kept only when it starts its own line (a trailing comment is not a doc
+                // comment) and no blank line follows it (a license header above the
+                // package doc is not documentation).
+                "doc"
+                    if starts_line(text, node.start_byte())
+                        && !blank_line_after(text, node.end_byte()) =>
+                {
+                    self.keep(node)
+                }
+                "verbatim" => {
+                    self.verbatim_ids.insert(node.id());
+                }
+                _ => {}
             }
-            for body in &caps.bodies[bodies..] {
-                let (s, e) = (body.start_byte(), body.end_byte());
-                if !overlaps(errors, s, e) && body_edit(spec, text, *body).is_some() {
-                    skip.insert(body.id());
+        }
+    }
+
+    fn keep(&mut self, node: Node<'t>) {
+        self.kept.insert(node.start_byte());
+        self.kept_nodes.push(node);
+        self.verbatim_ids.insert(node.id());
+    }
+}
+
+/// Runs the queries only from the nodes where one of their patterns can start (per node kind),
+/// walking the tree without entering a body that collapses: most of a file is inside bodies,
+/// and a query over the whole tree costs about three tree walks.
+struct Walk<'a> {
+    spec: &'a LangSpec,
+    text: &'a str,
+    errors: &'a [(usize, usize)],
+    bodies: Option<(&'a tree_sitter::Query, &'a [bool])>,
+    comments: Option<(&'a tree_sitter::Query, &'a [bool])>,
+}
+
+impl Walk<'_> {
+    fn run<'t>(
+        &self,
+        root: Node<'t>,
+        bcaps: &mut BodyCaptures<'t>,
+        ccaps: &mut CommentCaptures<'t>,
+    ) {
+        let is_root = |roots: &[bool], node: Node<'_>| {
+            roots.get(node.kind_id() as usize).copied().unwrap_or(false)
+        };
+        let bytes = self.text.as_bytes();
+        let mut qc = QueryCursor::new();
+        // Matches start at the node the query runs on, never deeper.
+        qc.set_max_start_depth(Some(0));
+        // Bodies that collapse: neither searched nor entered.
+        let mut collapsed: HashSet<usize> = HashSet::new();
+        let mut cursor = root.walk();
+        loop {
+            let node = cursor.node();
+            let enter = !collapsed.contains(&node.id());
+            if enter && let Some((q, _)) = self.comments.filter(|(_, r)| is_root(r, node)) {
+                let mut matches = qc.matches(q, node, bytes);
+                while let Some(m) = matches.next() {
+                    ccaps.add(q, m, self.text);
                 }
             }
-            if caps.keeps.len() > keeps {
-                // Nothing inside a kept region collapses (kept regions are children of the match).
-                let kept = caps.keeps[keeps..].to_vec();
-                let mut c = node.walk();
-                for child in node.children(&mut c) {
-                    if kept.contains(&(child.start_byte(), child.end_byte())) {
-                        skip.insert(child.id());
+            if enter && let Some((q, _)) = self.bodies.filter(|(_, r)| is_root(r, node)) {
+                let first = bcaps.bodies.len();
+                let mut matches = qc.matches(q, node, bytes);
+                while let Some(m) = matches.next() {
+                    bcaps.add(q, m);
+                }
+                for body in &bcaps.bodies[first..] {
+                    let (s, e) = (body.start_byte(), body.end_byte());
+                    // The same conditions as the edits are made with (`run_with`).
+                    if !bcaps.keeps.iter().any(|&(a, b)| a <= s && e <= b)
+                        && !overlaps(self.errors, s, e)
+                        && body_edit(self.spec, self.text, *body).is_some()
+                    {
+                        collapsed.insert(body.id());
                     }
                 }
             }
-        }
-        if descend && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
+            if enter && cursor.goto_first_child() {
+                continue;
             }
-            if !cursor.goto_parent() {
-                return;
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
             }
         }
     }
@@ -456,29 +510,49 @@ pub(crate) fn run_with(
     let root = tree.root_node();
     let bytes = text.as_bytes();
 
+    // One walk runs both queries from the nodes where their patterns start; a query with a
+    // pattern that has no single root node runs over the tree (bodies) or the gaps between
+    // collapsed bodies (comments) instead.
+    let bodies_query = compiled
+        .bodies
+        .as_ref()
+        .filter(|_| detail >= Detail::Signatures);
+    let body_roots = compiled.body_roots.as_deref().filter(|_| walk);
+    let comment_roots = compiled.comment_roots.as_deref().filter(|_| walk);
+    let mut bcaps = BodyCaptures::default();
+    let mut ccaps = CommentCaptures::default();
+    if let Some(bq) = bodies_query
+        && body_roots.is_none()
+    {
+        let mut cursor = QueryCursor::new();
+        let mut matches = cursor.matches(bq, root, bytes);
+        while let Some(m) = matches.next() {
+            bcaps.add(bq, m);
+        }
+    }
+    let walk_bodies = bodies_query.zip(body_roots);
+    let walk_comments = comment_roots.map(|r| (&compiled.comments, r));
+    if walk_bodies.is_some() || walk_comments.is_some() {
+        let queries = Walk {
+            spec,
+            text,
+            errors: &errors,
+            bodies: walk_bodies,
+            comments: walk_comments,
+        };
+        queries.run(root, &mut bcaps, &mut ccaps);
+    }
+
     // Bodies.
     let mut body_edits: Vec<Edit> = Vec::new();
     // Cuts inside kept doc comments and docstrings (`signatures`: their summary stays).
     let mut doc_edits: Vec<Edit> = Vec::new();
-    if detail >= Detail::Signatures
-        && let Some(bq) = &compiled.bodies
-    {
-        let mut caps = BodyCaptures::default();
-        match compiled.body_roots.as_ref().filter(|_| walk) {
-            Some(roots) => walk_bodies(spec, bq, roots, root, text, &errors, &mut caps),
-            None => {
-                let mut cursor = QueryCursor::new();
-                let mut matches = cursor.matches(bq, root, bytes);
-                while let Some(m) = matches.next() {
-                    caps.add(bq, m);
-                }
-            }
-        }
+    if bodies_query.is_some() {
         let BodyCaptures {
             mut bodies,
             keeps,
             docstrings,
-        } = caps;
+        } = bcaps;
         for node in docstrings {
             let (s, e) = (node.start_byte(), node.end_byte());
             if keeps.iter().any(|&(a, b)| a <= s && e <= b) || overlaps(&errors, s, e) {
@@ -506,56 +580,35 @@ pub(crate) fn run_with(
     }
 
     // Comments.
-    let q = &compiled.comments;
-    let names = q.capture_names();
-    let mut removed: Vec<(usize, usize)> = Vec::new();
-    let mut kept: HashSet<usize> = HashSet::new();
-    let mut kept_nodes: Vec<Node<'_>> = Vec::new();
-    let mut verbatim_ids: HashSet<usize> = HashSet::new();
-    let mut dropped: HashSet<usize> = HashSet::new();
-    // Comments inside collapsed bodies go with them: only the gaps between bodies are searched.
-    let mut gaps = Vec::with_capacity(body_edits.len() + 1);
-    let mut gap_start = 0;
-    for b in &body_edits {
-        gaps.push(gap_start..b.start);
-        gap_start = b.end;
-    }
-    gaps.push(gap_start..text.len());
-    let mut cursor = QueryCursor::new();
-    for gap in gaps {
-        if gap.is_empty() {
-            continue;
+    if walk_comments.is_none() {
+        // Comments inside collapsed bodies go with them: only the gaps between bodies are searched.
+        let q = &compiled.comments;
+        let mut gaps = Vec::with_capacity(body_edits.len() + 1);
+        let mut gap_start = 0;
+        for b in &body_edits {
+            gaps.push(gap_start..b.start);
+            gap_start = b.end;
         }
-        cursor.set_byte_range(gap);
-        let mut matches = cursor.matches(q, root, bytes);
-        while let Some(m) = matches.next() {
-            for cap in m.captures {
-                match names[cap.index as usize] {
-                    "comment" => removed.push((cap.node.start_byte(), cap.node.end_byte())),
-                    "keep" => {
-                        kept.insert(cap.node.start_byte());
-                        kept_nodes.push(cap.node);
-                        verbatim_ids.insert(cap.node.id());
-                    }
-                    // Kept only when it starts its own line (a trailing comment is not a doc
-                    // comment) and no blank line follows it (a license header above the
-                    // package doc is not documentation).
-                    "doc"
-                        if starts_line(text, cap.node.start_byte())
-                            && !blank_line_after(text, cap.node.end_byte()) =>
-                    {
-                        kept.insert(cap.node.start_byte());
-                        kept_nodes.push(cap.node);
-                        verbatim_ids.insert(cap.node.id());
-                    }
-                    "verbatim" => {
-                        verbatim_ids.insert(cap.node.id());
-                    }
-                    _ => {}
-                }
+        gaps.push(gap_start..text.len());
+        let mut cursor = QueryCursor::new();
+        for gap in gaps {
+            if gap.is_empty() {
+                continue;
+            }
+            cursor.set_byte_range(gap);
+            let mut matches = cursor.matches(q, root, bytes);
+            while let Some(m) = matches.next() {
+                ccaps.add(q, m, text);
             }
         }
     }
+    let CommentCaptures {
+        mut removed,
+        mut kept,
+        kept_nodes,
+        mut verbatim_ids,
+    } = ccaps;
+    let mut dropped: HashSet<usize> = HashSet::new();
     if detail >= Detail::Signatures {
         for n in summarize_comments(text, kept_nodes, &errors, &mut doc_edits) {
             kept.remove(&n.start_byte());

@@ -303,6 +303,8 @@ pub(crate) struct Compiled {
     /// node is not a named kind (a wildcard or a group of siblings): the query then runs over the
     /// whole tree.
     pub body_roots: Option<Vec<bool>>,
+    /// The same for the `comments` query.
+    pub comment_roots: Option<Vec<bool>>,
     /// Per node kind id: lines inside such a node are never dropped (strings, heredocs, comments).
     pub verbatim_kind: Vec<bool>,
     /// Per node kind id: string-like (a "comment" inside one is text, whatever the grammar says).
@@ -329,6 +331,7 @@ pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
     let body_roots = bodies
         .as_ref()
         .and_then(|q| pattern_roots(&language, q, spec.bodies));
+    let comment_roots = pattern_roots(&language, &comments, spec.comments);
     let count = language.node_kind_count();
     const STRINGS: [&str; 7] = [
         "string",
@@ -361,17 +364,23 @@ pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
         comments,
         bodies,
         body_roots,
+        comment_roots,
         verbatim_kind,
         string_kind,
     })
 }
 
 /// Per node kind id, whether some pattern of `query` starts with a node of that kind; `None`
-/// when a pattern starts otherwise (`((a) . (b))`, `(_ ...)`, `[...]`).
+/// when a pattern has no single root node (`((a) . (b))`, `(_ ...)`, `[...]`).
 fn pattern_roots(language: &Language, query: &Query, source: &str) -> Option<Vec<bool>> {
     let mut roots = vec![false; language.node_kind_count()];
     for i in 0..query.pattern_count() {
-        let rest = source[query.start_byte_for_pattern(i)..].strip_prefix('(')?;
+        if !query.is_pattern_rooted(i) {
+            return None;
+        }
+        // `(kind ...)`, or `((kind ...) predicates...)`.
+        let rest = source[query.start_byte_for_pattern(i)..]
+            .trim_start_matches(|c: char| c == '(' || c.is_whitespace());
         let name = &rest[..rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(rest.len())];

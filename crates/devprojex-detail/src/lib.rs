@@ -204,33 +204,42 @@ pub mod testing {
         }
     }
 
-    /// Languages whose `bodies` query cannot run from its patterns' first nodes (a pattern starts
-    /// with a wildcard or a group of siblings), so it runs over the whole tree: slower.
-    pub fn bodies_without_roots() -> Vec<&'static str> {
-        (0..languages::LANGS.len())
-            .filter(|&id| {
-                languages::compiled(id)
-                    .is_some_and(|c| c.bodies.is_some() && c.body_roots.is_none())
-            })
-            .map(|id| languages::LANGS[id].name)
-            .collect()
+    /// `queries/<lang>/<file>` whose patterns do not all have a single root node, so the query
+    /// runs over the whole tree (or the gaps between collapsed bodies) instead of from the nodes
+    /// its patterns start at: slower.
+    pub fn queries_without_roots() -> Vec<String> {
+        let mut out = Vec::new();
+        for (id, lang) in languages::LANGS.iter().enumerate() {
+            let Some(c) = languages::compiled(id) else {
+                continue;
+            };
+            if c.bodies.is_some() && c.body_roots.is_none() {
+                out.push(format!("queries/{}/bodies.scm", lang.name));
+            }
+            if c.comment_roots.is_none() {
+                out.push(format!("queries/{}/comments.scm", lang.name));
+            }
+        }
+        out
     }
 
-    /// `signatures` of `text` with the `bodies` query run over the whole tree instead of from
-    /// its patterns' first nodes: the two must agree.
-    pub fn signatures_by_full_query(path: &str, text: &str) -> Option<String> {
-        let id = languages::lang_for_path(path)?;
-        let compiled = languages::compiled(id)?;
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        engine::run_with(
-            &languages::LANGS[id],
-            compiled,
-            text,
-            crate::Detail::Signatures,
-            false,
-        )
-        .ok()
-        .flatten()
+    /// [`crate::transform`] with each query run over the whole tree (or the gaps between
+    /// collapsed bodies) instead of from its patterns' root nodes: the two must agree.
+    pub fn transform_by_full_queries(path: &str, text: &str, detail: crate::Detail) -> String {
+        let Some(id) = languages::lang_for_path(path) else {
+            return text.to_owned();
+        };
+        let Some(compiled) = languages::compiled(id) else {
+            return text.to_owned();
+        };
+        let (bom, body) = match text.strip_prefix(crate::BOM) {
+            Some(rest) => (crate::BOM, rest),
+            None => ("", text),
+        };
+        match engine::run_with(&languages::LANGS[id], compiled, body, detail, false) {
+            Ok(Some(out)) => format!("{bom}{out}"),
+            _ => text.to_owned(),
+        }
     }
 
     /// Whether `transform` leaves `text` unchanged because its parse has too many errors.

@@ -87,16 +87,12 @@ fn check(path: &str, text: &str) -> Result<(), String> {
             ));
         }
     }
-    let by_query =
-        testing::signatures_by_full_query(path, text.strip_prefix('\u{feff}').unwrap_or(text));
-    if by_query
-        .as_deref()
-        .unwrap_or(text.strip_prefix('\u{feff}').unwrap_or(text))
-        != sigs.strip_prefix('\u{feff}').unwrap_or(&sigs)
-    {
-        return Err(
-            "signatures walking from pattern roots != the query over the whole tree".into(),
-        );
+    for (level, out) in [(Detail::Compact, &compact), (Detail::Signatures, &sigs)] {
+        if testing::transform_by_full_queries(path, text, level) != **out {
+            return Err(format!(
+                "{level}: running the queries from their root nodes differs from running them over the tree"
+            ));
+        }
     }
     if transform(path, &compact, Detail::Signatures) != sigs {
         return Err("signatures(compact(x)) != signatures(x)".into());

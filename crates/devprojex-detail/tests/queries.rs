@@ -7,11 +7,12 @@ fn all_queries_compile() {
 }
 
 #[test]
-fn bodies_queries_run_from_their_roots() {
-    // A pattern starting with `(_ ...)` or `((a) . (b))` makes `signatures` walk the whole tree
-    // with the query; name the parent node instead.
+fn queries_run_from_their_roots() {
+    // A pattern without a single root node (`((a) . (b))`, `(_ ...)`) makes the engine run the
+    // query over the whole tree, about three tree walks: name the parent node instead. Go and
+    // Ruby doc comments are sibling patterns (comments directly above a declaration).
     assert_eq!(
-        devprojex_detail::testing::bodies_without_roots(),
-        Vec::<&str>::new()
+        devprojex_detail::testing::queries_without_roots(),
+        ["queries/go/comments.scm", "queries/ruby/comments.scm"]
     );
 }
