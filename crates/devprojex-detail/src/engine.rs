@@ -1,11 +1,11 @@
 //! The transform itself: parse once, collect edits from the queries, write the output in one
 //! pass that also drops blank lines outside strings.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
 use streaming_iterator::StreamingIterator;
-use tree_sitter::{Node, Parser, QueryCursor, Tree};
+use tree_sitter::{Node, Parser, QueryCursor, Tree, TreeCursor};
 
 use crate::languages::{Collapse, Compiled, LangSpec};
 use crate::{Detail, summary};
@@ -72,23 +72,55 @@ pub(crate) fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)
 }
 
 /// Answers "is this newline inside a string, heredoc, kept comment or other verbatim node?" for
-/// the few newlines that end a blank line: one descent from the root per question.
+/// the newlines that end a blank line. The writer asks in increasing order, so the cursor only
+/// moves forward from the previous answer's node instead of descending from the root each time
+/// (the root's children are scanned linearly: quadratic on large files).
 struct Verbatim<'t> {
     compiled: &'t Compiled,
-    tree: &'t Tree,
+    root: Node<'t>,
+    cursor: RefCell<TreeCursor<'t>>,
+    last: Cell<usize>,
     extra: &'t HashSet<usize>,
     /// Doc comments dropped by `signatures`: a newline inside one (some grammars end a line
     /// comment with its newline) is theirs, not verbatim text.
     dropped: &'t HashSet<usize>,
 }
 
-impl Verbatim<'_> {
+impl<'t> Verbatim<'t> {
+    fn new(
+        compiled: &'t Compiled,
+        root: Node<'t>,
+        extra: &'t HashSet<usize>,
+        dropped: &'t HashSet<usize>,
+    ) -> Self {
+        Verbatim {
+            compiled,
+            root,
+            cursor: RefCell::new(root.walk()),
+            last: Cell::new(0),
+            extra,
+            dropped,
+        }
+    }
+
     fn contains(&self, nl: usize) -> bool {
-        let mut cursor = self.tree.walk();
-        let mut is_root = true;
+        let mut cursor = self.cursor.borrow_mut();
+        if nl < self.last.replace(nl) {
+            cursor.reset(self.root);
+        }
+        // Forward to the first node on this level or above that ends after `nl`. Every node the
+        // cursor went down through contains `nl` too and was checked below when it was entered.
+        while cursor.node().end_byte() <= nl {
+            if !cursor.goto_next_sibling() && !cursor.goto_parent() {
+                return false;
+            }
+        }
+        if cursor.node().start_byte() > nl {
+            return false; // between two siblings: only in their parent, which is not verbatim
+        }
         loop {
             let node = cursor.node();
-            if !std::mem::take(&mut is_root) && node.start_byte() <= nl && nl < node.end_byte() {
+            if node.id() != self.root.id() {
                 if self.dropped.contains(&node.id()) {
                     return false;
                 }
@@ -115,8 +147,8 @@ impl Verbatim<'_> {
 
 /// Whether the node at `start..end` lies inside a string-like node (some grammars report
 /// comments inside heredocs: those are text and stay).
-fn inside_string(compiled: &Compiled, tree: &Tree, start: usize, end: usize) -> bool {
-    let mut cursor = tree.walk();
+fn inside_string(compiled: &Compiled, root: Node<'_>, start: usize, end: usize) -> bool {
+    let mut cursor = root.walk();
     loop {
         let node = cursor.node();
         if node.start_byte() == start && node.end_byte() == end {
@@ -381,11 +413,20 @@ struct CommentCaptures<'t> {
 }
 
 impl<'t> CommentCaptures<'t> {
-    fn add(&mut self, query: &tree_sitter::Query, m: &tree_sitter::QueryMatch<'_, 't>, text: &str) {
+    /// `in_string` tells whether a node lies inside a string-like node (its "comments" stay).
+    fn add(
+        &mut self,
+        query: &tree_sitter::Query,
+        m: &tree_sitter::QueryMatch<'_, 't>,
+        text: &str,
+        in_string: impl Fn(Node<'_>) -> bool,
+    ) {
         for cap in m.captures {
             let node = cap.node;
             match query.capture_names()[cap.index as usize] {
-                "comment" => self.removed.push((node.start_byte(), node.end_byte())),
+                "comment" if !in_string(node) => {
+                    self.removed.push((node.start_byte(), node.end_byte()))
+                }
                 "keep" => self.keep(node),
                 // Kept only when it starts its own line (a trailing comment is not a doc
                 // comment) and no blank line follows it (a license header above the
@@ -418,6 +459,7 @@ struct Walk<'a> {
     spec: &'a LangSpec,
     text: &'a str,
     errors: &'a [(usize, usize)],
+    compiled: &'a Compiled,
     bodies: Option<(&'a tree_sitter::Query, &'a [bool])>,
     comments: Option<(&'a tree_sitter::Query, &'a [bool])>,
 }
@@ -429,26 +471,45 @@ impl Walk<'_> {
         bcaps: &mut BodyCaptures<'t>,
         ccaps: &mut CommentCaptures<'t>,
     ) {
-        let is_root = |roots: &[bool], node: Node<'_>| {
-            roots.get(node.kind_id() as usize).copied().unwrap_or(false)
+        let of_kind = |kinds: &[bool], node: Node<'_>| {
+            kinds.get(node.kind_id() as usize).copied().unwrap_or(false)
         };
         let bytes = self.text.as_bytes();
         let mut qc = QueryCursor::new();
         // Matches start at the node the query runs on, never deeper.
         qc.set_max_start_depth(Some(0));
         // Bodies that collapse: neither searched nor entered.
-        let mut collapsed: HashSet<usize> = HashSet::new();
+        // Found at their function's node and entered soon after: a short list.
+        let mut collapsed: Vec<usize> = Vec::new();
+        // End of the string-like node the walk is in (its descendants start before it).
+        let mut string_until = 0usize;
         let mut cursor = root.walk();
         loop {
             let node = cursor.node();
-            let enter = !collapsed.contains(&node.id());
-            if enter && let Some((q, _)) = self.comments.filter(|(_, r)| is_root(r, node)) {
+            let enter = match collapsed.iter().position(|&id| id == node.id()) {
+                Some(i) => {
+                    collapsed.swap_remove(i);
+                    false
+                }
+                None => true,
+            };
+            let in_string = node.start_byte() < string_until;
+            if !in_string && of_kind(&self.compiled.string_kind, node) {
+                string_until = node.end_byte();
+            }
+            if enter && let Some((q, _)) = self.comments.filter(|(_, r)| of_kind(r, node)) {
                 let mut matches = qc.matches(q, node, bytes);
                 while let Some(m) = matches.next() {
-                    ccaps.add(q, m, self.text);
+                    ccaps.add(q, m, self.text, |n| {
+                        if n.id() == node.id() {
+                            in_string
+                        } else {
+                            inside_string(self.compiled, root, n.start_byte(), n.end_byte())
+                        }
+                    });
                 }
             }
-            if enter && let Some((q, _)) = self.bodies.filter(|(_, r)| is_root(r, node)) {
+            if enter && let Some((q, _)) = self.bodies.filter(|(_, r)| of_kind(r, node)) {
                 let first = bcaps.bodies.len();
                 let mut matches = qc.matches(q, node, bytes);
                 while let Some(m) = matches.next() {
@@ -461,7 +522,7 @@ impl Walk<'_> {
                         && !overlaps(self.errors, s, e)
                         && body_edit(self.spec, self.text, *body).is_some()
                     {
-                        collapsed.insert(body.id());
+                        collapsed.push(body.id());
                     }
                 }
             }
@@ -535,6 +596,7 @@ pub(crate) fn run_with(
     if walk_bodies.is_some() || walk_comments.is_some() {
         let queries = Walk {
             spec,
+            compiled,
             text,
             errors: &errors,
             bodies: walk_bodies,
@@ -598,7 +660,9 @@ pub(crate) fn run_with(
             cursor.set_byte_range(gap);
             let mut matches = cursor.matches(q, root, bytes);
             while let Some(m) = matches.next() {
-                ccaps.add(q, m, text);
+                ccaps.add(q, m, text, |n| {
+                    inside_string(compiled, root, n.start_byte(), n.end_byte())
+                });
             }
         }
     }
@@ -625,7 +689,7 @@ pub(crate) fn run_with(
     let mut bi = body_edits.into_iter().peekable();
     let mut last_end = 0usize;
     for (s, e) in removed {
-        if kept.contains(&s) || overlaps(&errors, s, e) || inside_string(compiled, &tree, s, e) {
+        if kept.contains(&s) || overlaps(&errors, s, e) {
             continue;
         }
         while let Some(b) = bi.peek() {
@@ -668,12 +732,7 @@ pub(crate) fn run_with(
         });
     }
 
-    let verbatim = Verbatim {
-        compiled,
-        tree: &tree,
-        extra: &verbatim_ids,
-        dropped: &dropped,
-    };
+    let verbatim = Verbatim::new(compiled, root, &verbatim_ids, &dropped);
     let out = write(text, &edits, &verbatim);
     Ok((out != text).then_some(out))
 }
@@ -699,13 +758,13 @@ fn write(text: &str, edits: &[Edit], verbatim: &Verbatim<'_>) -> String {
     w.out
 }
 
-struct Writer<'a> {
+struct Writer<'a, 't> {
     out: String,
     line_start: usize,
-    verbatim: &'a Verbatim<'a>,
+    verbatim: &'a Verbatim<'t>,
 }
 
-impl Writer<'_> {
+impl Writer<'_, '_> {
     /// Copies `text[from..to]`, deciding at each newline whether the finished line stays.
     fn copy(&mut self, text: &str, mut from: usize, to: usize) {
         while from < to {
