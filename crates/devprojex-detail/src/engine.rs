@@ -1,14 +1,14 @@
 //! The transform itself: parse once, collect edits from the queries, write the output in one
 //! pass that also drops blank lines outside strings.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
 use streaming_iterator::StreamingIterator;
-use tree_sitter::{Node, Parser, QueryCursor, Tree};
+use tree_sitter::{Node, Parser, QueryCursor, Tree, TreeCursor};
 
-use crate::Detail;
 use crate::languages::{Collapse, Compiled, LangSpec};
+use crate::{Detail, summary};
 
 /// A file whose parse has more ERROR/MISSING nodes than this is left unchanged.
 pub(crate) const MAX_ERROR_NODES: usize = 3;
@@ -72,20 +72,58 @@ pub(crate) fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)
 }
 
 /// Answers "is this newline inside a string, heredoc, kept comment or other verbatim node?" for
-/// the few newlines that end a blank line: one descent from the root per question.
+/// the newlines that end a blank line. The writer asks in increasing order, so the cursor only
+/// moves forward from the previous answer's node instead of descending from the root each time
+/// (the root's children are scanned linearly: quadratic on large files).
 struct Verbatim<'t> {
     compiled: &'t Compiled,
-    tree: &'t Tree,
+    root: Node<'t>,
+    cursor: RefCell<TreeCursor<'t>>,
+    last: Cell<usize>,
     extra: &'t HashSet<usize>,
+    /// Doc comments dropped by `signatures`: a newline inside one (some grammars end a line
+    /// comment with its newline) is theirs, not verbatim text.
+    dropped: &'t HashSet<usize>,
 }
 
-impl Verbatim<'_> {
+impl<'t> Verbatim<'t> {
+    fn new(
+        compiled: &'t Compiled,
+        root: Node<'t>,
+        extra: &'t HashSet<usize>,
+        dropped: &'t HashSet<usize>,
+    ) -> Self {
+        Verbatim {
+            compiled,
+            root,
+            cursor: RefCell::new(root.walk()),
+            last: Cell::new(0),
+            extra,
+            dropped,
+        }
+    }
+
     fn contains(&self, nl: usize) -> bool {
-        let mut cursor = self.tree.walk();
-        let mut is_root = true;
+        let mut cursor = self.cursor.borrow_mut();
+        if nl < self.last.replace(nl) {
+            cursor.reset(self.root);
+        }
+        // Forward to the first node on this level or above that ends after `nl`. Every node the
+        // cursor went down through contains `nl` too and was checked below when it was entered.
+        while cursor.node().end_byte() <= nl {
+            if !cursor.goto_next_sibling() && !cursor.goto_parent() {
+                return false;
+            }
+        }
+        if cursor.node().start_byte() > nl {
+            return false; // between two siblings: only in their parent, which is not verbatim
+        }
         loop {
             let node = cursor.node();
-            if !std::mem::take(&mut is_root) && node.start_byte() <= nl && nl < node.end_byte() {
+            if node.id() != self.root.id() {
+                if self.dropped.contains(&node.id()) {
+                    return false;
+                }
                 let kind = node.kind_id() as usize;
                 if node.child_count() == 0
                     || self
@@ -109,8 +147,8 @@ impl Verbatim<'_> {
 
 /// Whether the node at `start..end` lies inside a string-like node (some grammars report
 /// comments inside heredocs: those are text and stay).
-fn inside_string(compiled: &Compiled, tree: &Tree, start: usize, end: usize) -> bool {
-    let mut cursor = tree.walk();
+fn inside_string(compiled: &Compiled, root: Node<'_>, start: usize, end: usize) -> bool {
+    let mut cursor = root.walk();
     loop {
         let node = cursor.node();
         if node.start_byte() == start && node.end_byte() == end {
@@ -254,8 +292,253 @@ fn body_edit(spec: &LangSpec, text: &str, node: Node<'_>) -> Option<Edit> {
     }
 }
 
+/// The edit that keeps only the summary of a triple-quoted docstring (f-strings stay whole).
+fn docstring_edit(text: &str, node: Node<'_>) -> Option<Edit> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let mut c = node.walk();
+    let mut start_token = None;
+    for child in node.children(&mut c) {
+        match child.kind() {
+            "string_start" => start_token = Some(&text[child.byte_range()]),
+            "interpolation" => return None,
+            _ => {}
+        }
+    }
+    let cut = summary::docstring(&text[node.byte_range()], start_token?)?;
+    Some(Edit {
+        start: node.start_byte() + cut.start,
+        end: node.start_byte() + cut.end,
+        with: cut.with.to_owned(),
+    })
+}
+
+/// `signatures`: each kept doc comment keeps its summary. A run of line doc comments (`///` on
+/// consecutive lines) loses the comments after its first paragraph; a block doc comment is cut
+/// inside, keeping its delimiters. Returns the comments to drop.
+fn summarize_comments<'t>(
+    text: &str,
+    mut docs: Vec<Node<'t>>,
+    errors: &[(usize, usize)],
+    edits: &mut Vec<Edit>,
+) -> Vec<Node<'t>> {
+    let mut drop = Vec::new();
+    docs.sort_by_key(|n| n.start_byte());
+    docs.dedup_by_key(|n| n.start_byte());
+    // The comment text without a line terminator some grammars include.
+    let body = |n: &Node<'_>| text[n.byte_range()].trim_end_matches(['\r', '\n']);
+    let mut i = 0;
+    while i < docs.len() {
+        let first = docs[i];
+        let Some(prefix) = summary::line_prefix(body(&first)) else {
+            let s = first.start_byte();
+            if !overlaps(errors, s, first.end_byte())
+                && let Some(cut) = summary::block_comment(body(&first))
+            {
+                edits.push(Edit {
+                    start: s + cut.start,
+                    end: s + cut.end,
+                    with: cut.with.to_owned(),
+                });
+            }
+            i += 1;
+            continue;
+        };
+        // The run: same marker, each comment on the line right below the previous one.
+        let mut j = i + 1;
+        while j < docs.len() {
+            let (prev, next) = (docs[j - 1], docs[j]);
+            let gap = &text[prev.start_byte() + body(&prev).len()..next.start_byte()];
+            let same = summary::line_prefix(body(&next)) == Some(prefix);
+            if !same
+                || gap.bytes().filter(|&b| b == b'\n').count() != 1
+                || !gap.bytes().all(is_space)
+            {
+                break;
+            }
+            j += 1;
+        }
+        let run = &docs[i..j];
+        let lines = run.iter().map(|n| &body(n)[prefix.len()..]);
+        if let Some(cut) = summary::paragraph_end(lines) {
+            for n in &run[cut..] {
+                let (s, e) = (n.start_byte(), n.end_byte());
+                if summary::droppable(prefix, body(n)) && !overlaps(errors, s, e) {
+                    drop.push(*n);
+                }
+            }
+        }
+        i = j;
+    }
+    drop
+}
+
 fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
     ranges.iter().any(|&(a, b)| a < e.max(s + 1) && s < b)
+}
+
+/// What the `bodies` query captured.
+#[derive(Default)]
+struct BodyCaptures<'t> {
+    bodies: Vec<Node<'t>>,
+    keeps: Vec<(usize, usize)>,
+    docstrings: Vec<Node<'t>>,
+}
+
+impl<'t> BodyCaptures<'t> {
+    fn add(&mut self, query: &tree_sitter::Query, m: &tree_sitter::QueryMatch<'_, 't>) {
+        for cap in m.captures {
+            match query.capture_names()[cap.index as usize] {
+                "body" => self.bodies.push(cap.node),
+                "keep" => self
+                    .keeps
+                    .push((cap.node.start_byte(), cap.node.end_byte())),
+                "doc" => self.docstrings.push(cap.node),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// What the `comments` query captured.
+#[derive(Default)]
+struct CommentCaptures<'t> {
+    /// Every comment (start, end); those whose start is in `kept` stay.
+    removed: Vec<(usize, usize)>,
+    kept: HashSet<usize>,
+    kept_nodes: Vec<Node<'t>>,
+    /// Nodes whose lines are never dropped.
+    verbatim_ids: HashSet<usize>,
+}
+
+impl<'t> CommentCaptures<'t> {
+    /// `in_string` tells whether a node lies inside a string-like node (its "comments" stay).
+    fn add(
+        &mut self,
+        query: &tree_sitter::Query,
+        m: &tree_sitter::QueryMatch<'_, 't>,
+        text: &str,
+        in_string: impl Fn(Node<'_>) -> bool,
+    ) {
+        for cap in m.captures {
+            let node = cap.node;
+            match query.capture_names()[cap.index as usize] {
+                "comment" if !in_string(node) => {
+                    self.removed.push((node.start_byte(), node.end_byte()))
+                }
+                "keep" => self.keep(node),
+                // Kept only when it starts its own line (a trailing comment is not a doc
+                // comment) and no blank line follows it (a license header above the
+                // package doc is not documentation).
+                "doc"
+                    if starts_line(text, node.start_byte())
+                        && !blank_line_after(text, node.end_byte()) =>
+                {
+                    self.keep(node)
+                }
+                "verbatim" => {
+                    self.verbatim_ids.insert(node.id());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn keep(&mut self, node: Node<'t>) {
+        self.kept.insert(node.start_byte());
+        self.kept_nodes.push(node);
+        self.verbatim_ids.insert(node.id());
+    }
+}
+
+/// Runs the queries only from the nodes where one of their patterns can start (per node kind),
+/// walking the tree without entering a body that collapses: most of a file is inside bodies,
+/// and a query over the whole tree costs about three tree walks.
+struct Walk<'a> {
+    spec: &'a LangSpec,
+    text: &'a str,
+    errors: &'a [(usize, usize)],
+    compiled: &'a Compiled,
+    bodies: Option<(&'a tree_sitter::Query, &'a [bool])>,
+    comments: Option<(&'a tree_sitter::Query, &'a [bool])>,
+}
+
+impl Walk<'_> {
+    fn run<'t>(
+        &self,
+        root: Node<'t>,
+        bcaps: &mut BodyCaptures<'t>,
+        ccaps: &mut CommentCaptures<'t>,
+    ) {
+        let of_kind = |kinds: &[bool], node: Node<'_>| {
+            kinds.get(node.kind_id() as usize).copied().unwrap_or(false)
+        };
+        let bytes = self.text.as_bytes();
+        let mut qc = QueryCursor::new();
+        // Matches start at the node the query runs on, never deeper.
+        qc.set_max_start_depth(Some(0));
+        // Bodies that collapse: neither searched nor entered.
+        // Found at their function's node and entered soon after: a short list.
+        let mut collapsed: Vec<usize> = Vec::new();
+        // End of the string-like node the walk is in (its descendants start before it).
+        let mut string_until = 0usize;
+        let mut cursor = root.walk();
+        loop {
+            let node = cursor.node();
+            let enter = match collapsed.iter().position(|&id| id == node.id()) {
+                Some(i) => {
+                    collapsed.swap_remove(i);
+                    false
+                }
+                None => true,
+            };
+            let in_string = node.start_byte() < string_until;
+            if !in_string && of_kind(&self.compiled.string_kind, node) {
+                string_until = node.end_byte();
+            }
+            if enter && let Some((q, _)) = self.comments.filter(|(_, r)| of_kind(r, node)) {
+                let mut matches = qc.matches(q, node, bytes);
+                while let Some(m) = matches.next() {
+                    ccaps.add(q, m, self.text, |n| {
+                        if n.id() == node.id() {
+                            in_string
+                        } else {
+                            inside_string(self.compiled, root, n.start_byte(), n.end_byte())
+                        }
+                    });
+                }
+            }
+            if enter && let Some((q, _)) = self.bodies.filter(|(_, r)| of_kind(r, node)) {
+                let first = bcaps.bodies.len();
+                let mut matches = qc.matches(q, node, bytes);
+                while let Some(m) = matches.next() {
+                    bcaps.add(q, m);
+                }
+                for body in &bcaps.bodies[first..] {
+                    let (s, e) = (body.start_byte(), body.end_byte());
+                    // The same conditions as the edits are made with (`run_with`).
+                    if !bcaps.keeps.iter().any(|&(a, b)| a <= s && e <= b)
+                        && !overlaps(self.errors, s, e)
+                        && body_edit(self.spec, self.text, *body).is_some()
+                    {
+                        collapsed.push(body.id());
+                    }
+                }
+            }
+            if enter && cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
 }
 
 /// The parse failed or has too many errors: the text must stay as it is.
@@ -269,6 +552,17 @@ pub(crate) fn run(
     text: &str,
     detail: Detail,
 ) -> Result<Option<String>, Declined> {
+    run_with(spec, compiled, text, detail, true)
+}
+
+/// [`run`]; `walk` false runs the `bodies` query over the whole tree (tests compare the two).
+pub(crate) fn run_with(
+    spec: &LangSpec,
+    compiled: &Compiled,
+    text: &str,
+    detail: Detail,
+    walk: bool,
+) -> Result<Option<String>, Declined> {
     if detail == Detail::Full || text.is_empty() {
         return Ok(None);
     }
@@ -277,23 +571,57 @@ pub(crate) fn run(
     let root = tree.root_node();
     let bytes = text.as_bytes();
 
-    // Bodies.
-    let mut body_edits: Vec<Edit> = Vec::new();
-    if detail >= Detail::Signatures
-        && let Some(bq) = &compiled.bodies
+    // One walk runs both queries from the nodes where their patterns start; a query with a
+    // pattern that has no single root node runs over the tree (bodies) or the gaps between
+    // collapsed bodies (comments) instead.
+    let bodies_query = compiled
+        .bodies
+        .as_ref()
+        .filter(|_| detail >= Detail::Signatures);
+    let body_roots = compiled.body_roots.as_deref().filter(|_| walk);
+    let comment_roots = compiled.comment_roots.as_deref().filter(|_| walk);
+    let mut bcaps = BodyCaptures::default();
+    let mut ccaps = CommentCaptures::default();
+    if let Some(bq) = bodies_query
+        && body_roots.is_none()
     {
-        let names = bq.capture_names();
-        let mut bodies: Vec<Node<'_>> = Vec::new();
-        let mut keeps: Vec<(usize, usize)> = Vec::new();
         let mut cursor = QueryCursor::new();
         let mut matches = cursor.matches(bq, root, bytes);
         while let Some(m) = matches.next() {
-            for cap in m.captures {
-                match names[cap.index as usize] {
-                    "body" => bodies.push(cap.node),
-                    "keep" => keeps.push((cap.node.start_byte(), cap.node.end_byte())),
-                    _ => {}
-                }
+            bcaps.add(bq, m);
+        }
+    }
+    let walk_bodies = bodies_query.zip(body_roots);
+    let walk_comments = comment_roots.map(|r| (&compiled.comments, r));
+    if walk_bodies.is_some() || walk_comments.is_some() {
+        let queries = Walk {
+            spec,
+            compiled,
+            text,
+            errors: &errors,
+            bodies: walk_bodies,
+            comments: walk_comments,
+        };
+        queries.run(root, &mut bcaps, &mut ccaps);
+    }
+
+    // Bodies.
+    let mut body_edits: Vec<Edit> = Vec::new();
+    // Cuts inside kept doc comments and docstrings (`signatures`: their summary stays).
+    let mut doc_edits: Vec<Edit> = Vec::new();
+    if bodies_query.is_some() {
+        let BodyCaptures {
+            mut bodies,
+            keeps,
+            docstrings,
+        } = bcaps;
+        for node in docstrings {
+            let (s, e) = (node.start_byte(), node.end_byte());
+            if keeps.iter().any(|&(a, b)| a <= s && e <= b) || overlaps(&errors, s, e) {
+                continue;
+            }
+            if let Some(edit) = docstring_edit(text, node) {
+                doc_edits.push(edit);
             }
         }
         bodies.sort_by_key(|n| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
@@ -314,50 +642,43 @@ pub(crate) fn run(
     }
 
     // Comments.
-    let q = &compiled.comments;
-    let names = q.capture_names();
-    let mut removed: Vec<(usize, usize)> = Vec::new();
-    let mut kept: HashSet<usize> = HashSet::new();
-    let mut verbatim_ids: HashSet<usize> = HashSet::new();
-    // Comments inside collapsed bodies go with them: only the gaps between bodies are searched.
-    let mut gaps = Vec::with_capacity(body_edits.len() + 1);
-    let mut gap_start = 0;
-    for b in &body_edits {
-        gaps.push(gap_start..b.start);
-        gap_start = b.end;
-    }
-    gaps.push(gap_start..text.len());
-    let mut cursor = QueryCursor::new();
-    for gap in gaps {
-        if gap.is_empty() {
-            continue;
+    if walk_comments.is_none() {
+        // Comments inside collapsed bodies go with them: only the gaps between bodies are searched.
+        let q = &compiled.comments;
+        let mut gaps = Vec::with_capacity(body_edits.len() + 1);
+        let mut gap_start = 0;
+        for b in &body_edits {
+            gaps.push(gap_start..b.start);
+            gap_start = b.end;
         }
-        cursor.set_byte_range(gap);
-        let mut matches = cursor.matches(q, root, bytes);
-        while let Some(m) = matches.next() {
-            for cap in m.captures {
-                match names[cap.index as usize] {
-                    "comment" => removed.push((cap.node.start_byte(), cap.node.end_byte())),
-                    "keep" => {
-                        kept.insert(cap.node.start_byte());
-                        verbatim_ids.insert(cap.node.id());
-                    }
-                    // Kept only when it starts its own line (a trailing comment is not a doc
-                    // comment) and no blank line follows it (a license header above the
-                    // package doc is not documentation).
-                    "doc"
-                        if starts_line(text, cap.node.start_byte())
-                            && !blank_line_after(text, cap.node.end_byte()) =>
-                    {
-                        kept.insert(cap.node.start_byte());
-                        verbatim_ids.insert(cap.node.id());
-                    }
-                    "verbatim" => {
-                        verbatim_ids.insert(cap.node.id());
-                    }
-                    _ => {}
-                }
+        gaps.push(gap_start..text.len());
+        let mut cursor = QueryCursor::new();
+        for gap in gaps {
+            if gap.is_empty() {
+                continue;
             }
+            cursor.set_byte_range(gap);
+            let mut matches = cursor.matches(q, root, bytes);
+            while let Some(m) = matches.next() {
+                ccaps.add(q, m, text, |n| {
+                    inside_string(compiled, root, n.start_byte(), n.end_byte())
+                });
+            }
+        }
+    }
+    let CommentCaptures {
+        mut removed,
+        mut kept,
+        kept_nodes,
+        mut verbatim_ids,
+    } = ccaps;
+    let mut dropped: HashSet<usize> = HashSet::new();
+    if detail >= Detail::Signatures {
+        for n in summarize_comments(text, kept_nodes, &errors, &mut doc_edits) {
+            kept.remove(&n.start_byte());
+            verbatim_ids.remove(&n.id());
+            dropped.insert(n.id());
+            removed.push((n.start_byte(), n.end_byte()));
         }
     }
     removed.sort_unstable();
@@ -368,7 +689,7 @@ pub(crate) fn run(
     let mut bi = body_edits.into_iter().peekable();
     let mut last_end = 0usize;
     for (s, e) in removed {
-        if kept.contains(&s) || overlaps(&errors, s, e) || inside_string(compiled, &tree, s, e) {
+        if kept.contains(&s) || overlaps(&errors, s, e) {
             continue;
         }
         while let Some(b) = bi.peek() {
@@ -397,12 +718,21 @@ pub(crate) fn run(
             edits.push(b);
         }
     }
+    if !doc_edits.is_empty() {
+        // A doc cut inside a collapsed body (a nested function's docstring) goes with the body.
+        edits.extend(doc_edits);
+        edits.sort_by_key(|e| e.start);
+        let mut last_end = 0usize;
+        edits.retain(|e| {
+            let keep = e.start >= last_end;
+            if keep {
+                last_end = e.end;
+            }
+            keep
+        });
+    }
 
-    let verbatim = Verbatim {
-        compiled,
-        tree: &tree,
-        extra: &verbatim_ids,
-    };
+    let verbatim = Verbatim::new(compiled, root, &verbatim_ids, &dropped);
     let out = write(text, &edits, &verbatim);
     Ok((out != text).then_some(out))
 }
@@ -428,13 +758,13 @@ fn write(text: &str, edits: &[Edit], verbatim: &Verbatim<'_>) -> String {
     w.out
 }
 
-struct Writer<'a> {
+struct Writer<'a, 't> {
     out: String,
     line_start: usize,
-    verbatim: &'a Verbatim<'a>,
+    verbatim: &'a Verbatim<'t>,
 }
 
-impl Writer<'_> {
+impl Writer<'_, '_> {
     /// Copies `text[from..to]`, deciding at each newline whether the finished line stays.
     fn copy(&mut self, text: &str, mut from: usize, to: usize) {
         while from < to {

@@ -26,7 +26,8 @@ pub(crate) struct LangSpec {
     pub language: fn() -> Language,
     /// `queries/<lang>/comments.scm`: captures `@comment`, `@keep` (always kept), `@doc` (kept when it starts its line) and `@verbatim`.
     pub comments: &'static str,
-    /// `queries/<lang>/bodies.scm`: captures `@body` and `@keep` (empty: no collapsing).
+    /// `queries/<lang>/bodies.scm`: captures `@body`, `@keep` (empty: no collapsing) and `@doc`
+    /// (a docstring `signatures` cuts to its summary).
     pub bodies: &'static str,
     /// How bodies are collapsed.
     pub collapse: Collapse,
@@ -298,6 +299,12 @@ pub(crate) struct Compiled {
     pub language: Language,
     pub comments: Query,
     pub bodies: Option<Query>,
+    /// Per node kind id: a `bodies` pattern starts at such a node. `None` when a pattern's first
+    /// node is not a named kind (a wildcard or a group of siblings): the query then runs over the
+    /// whole tree.
+    pub body_roots: Option<Vec<bool>>,
+    /// The same for the `comments` query.
+    pub comment_roots: Option<Vec<bool>>,
     /// Per node kind id: lines inside such a node are never dropped (strings, heredocs, comments).
     pub verbatim_kind: Vec<bool>,
     /// Per node kind id: string-like (a "comment" inside one is text, whatever the grammar says).
@@ -321,6 +328,10 @@ pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
     } else {
         None
     };
+    let body_roots = bodies
+        .as_ref()
+        .and_then(|q| pattern_roots(&language, q, spec.bodies));
+    let comment_roots = pattern_roots(&language, &comments, spec.comments);
     let count = language.node_kind_count();
     const STRINGS: [&str; 7] = [
         "string",
@@ -352,9 +363,43 @@ pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
         language,
         comments,
         bodies,
+        body_roots,
+        comment_roots,
         verbatim_kind,
         string_kind,
     })
+}
+
+/// Per node kind id, whether some pattern of `query` starts with a node of that kind; `None`
+/// when a pattern has no single root node (`((a) . (b))`, `(_ ...)`, `[...]`).
+fn pattern_roots(language: &Language, query: &Query, source: &str) -> Option<Vec<bool>> {
+    let mut roots = vec![false; language.node_kind_count()];
+    for i in 0..query.pattern_count() {
+        if !query.is_pattern_rooted(i) {
+            return None;
+        }
+        // `(kind ...)`, or `((kind ...) predicates...)`.
+        let rest = source[query.start_byte_for_pattern(i)..]
+            .trim_start_matches(|c: char| c == '(' || c.is_whitespace());
+        let name = &rest[..rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len())];
+        if name.is_empty() || name == "_" {
+            return None;
+        }
+        let mut found = false;
+        for (id, root) in roots.iter_mut().enumerate() {
+            let id = id as u16;
+            if language.node_kind_is_named(id) && language.node_kind_for_id(id) == Some(name) {
+                *root = true;
+                found = true;
+            }
+        }
+        if !found {
+            return None;
+        }
+    }
+    Some(roots)
 }
 
 /// The compiled form of language `id`, or `None` if its queries do not compile (which a test

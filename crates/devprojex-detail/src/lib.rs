@@ -20,6 +20,8 @@
 //! - [`Detail::Signatures`] does what `compact` does, and function and method bodies collapse to a placeholder:
 //!   `{ /* ... */ }` in brace languages, `...` in Python (a docstring stays, `__init__` and
 //!   `__post_init__` stay whole), `# ...` inside `def ... end` in Ruby. One-line bodies stay.
+//!   Rust `#[cfg(test)]` modules collapse too. Doc comments and docstrings keep their summary:
+//!   the first paragraph, up to the first blank doc line outside a fenced code block.
 //!
 //! Each level includes the one below: `transform(p, &transform(p, t, a), b) == transform(p, t, max(a, b))`,
 //! so the caller unions a profile's level with a request's level with `max`.
@@ -27,8 +29,8 @@
 //! # How
 //!
 //! One tree-sitter parse per file; what to remove is data, in `queries/<lang>/comments.scm`
-//! (captures `@comment`, `@keep`, `@verbatim`) and `queries/<lang>/bodies.scm` (captures `@body`,
-//! `@keep`). A file whose parse has errors beyond a small threshold is returned unchanged, and no
+//! (captures `@comment`, `@keep`, `@doc`, `@verbatim`) and `queries/<lang>/bodies.scm` (captures
+//! `@body`, `@keep`, `@doc`). A file whose parse has errors beyond a small threshold is returned unchanged, and no
 //! edit is made next to a tolerated error. Line endings (LF or CRLF), a UTF-8 BOM and tabs are
 //! preserved. Thread-safe: parsers are thread-local, compiled queries are shared.
 
@@ -38,6 +40,7 @@ use std::borrow::Cow;
 
 mod engine;
 mod languages;
+mod summary;
 
 /// How much code reduction to apply. Ordered: a larger value reduces more, and includes every
 /// reduction of the smaller ones.
@@ -198,6 +201,44 @@ pub mod testing {
                 }
                 depth -= 1;
             }
+        }
+    }
+
+    /// `queries/<lang>/<file>` whose patterns do not all have a single root node, so the query
+    /// runs over the whole tree (or the gaps between collapsed bodies) instead of from the nodes
+    /// its patterns start at: slower.
+    pub fn queries_without_roots() -> Vec<String> {
+        let mut out = Vec::new();
+        for (id, lang) in languages::LANGS.iter().enumerate() {
+            let Some(c) = languages::compiled(id) else {
+                continue;
+            };
+            if c.bodies.is_some() && c.body_roots.is_none() {
+                out.push(format!("queries/{}/bodies.scm", lang.name));
+            }
+            if c.comment_roots.is_none() {
+                out.push(format!("queries/{}/comments.scm", lang.name));
+            }
+        }
+        out
+    }
+
+    /// [`crate::transform`] with each query run over the whole tree (or the gaps between
+    /// collapsed bodies) instead of from its patterns' root nodes: the two must agree.
+    pub fn transform_by_full_queries(path: &str, text: &str, detail: crate::Detail) -> String {
+        let Some(id) = languages::lang_for_path(path) else {
+            return text.to_owned();
+        };
+        let Some(compiled) = languages::compiled(id) else {
+            return text.to_owned();
+        };
+        let (bom, body) = match text.strip_prefix(crate::BOM) {
+            Some(rest) => (crate::BOM, rest),
+            None => ("", text),
+        };
+        match engine::run_with(&languages::LANGS[id], compiled, body, detail, false) {
+            Ok(Some(out)) => format!("{bom}{out}"),
+            _ => text.to_owned(),
         }
     }
 

@@ -87,6 +87,13 @@ fn check(path: &str, text: &str) -> Result<(), String> {
             ));
         }
     }
+    for (level, out) in [(Detail::Compact, &compact), (Detail::Signatures, &sigs)] {
+        if testing::transform_by_full_queries(path, text, level) != **out {
+            return Err(format!(
+                "{level}: running the queries from their root nodes differs from running them over the tree"
+            ));
+        }
+    }
     if transform(path, &compact, Detail::Signatures) != sigs {
         return Err("signatures(compact(x)) != signatures(x)".into());
     }

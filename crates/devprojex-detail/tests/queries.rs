@@ -5,3 +5,14 @@ fn all_queries_compile() {
     let errors = devprojex_detail::testing::compile_all();
     assert!(errors.is_empty(), "{errors:#?}");
 }
+
+#[test]
+fn queries_run_from_their_roots() {
+    // A pattern without a single root node (`((a) . (b))`, `(_ ...)`) makes the engine run the
+    // query over the whole tree, about three tree walks: name the parent node instead. Go and
+    // Ruby doc comments are sibling patterns (comments directly above a declaration).
+    assert_eq!(
+        devprojex_detail::testing::queries_without_roots(),
+        ["queries/go/comments.scm", "queries/ruby/comments.scm"]
+    );
+}

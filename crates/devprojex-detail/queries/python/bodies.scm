@@ -9,3 +9,8 @@
   name: (identifier) @_name
   body: (block) @keep
   (#any-of? @_name "__init__" "__post_init__"))
+
+; Docstrings: `signatures` keeps their summary (the first paragraph).
+(module . (comment)* . (expression_statement (string) @doc))
+(class_definition body: (block . (comment)* . (expression_statement (string) @doc)))
+(function_definition body: (block . (comment)* . (expression_statement (string) @doc)))

@@ -43,3 +43,13 @@ func (t *T) M() {
 }
 
 func one() int { return 1 }
+
+// Documented is summarized.
+// Still the summary.
+//
+// Details, dropped at signatures.
+//
+//go:noinline
+func Documented() int {
+	return 1 + 1
+}

@@ -32,3 +32,19 @@ public class C<T> {
 
     public record R(int a) {}
 }
+
+/**
+ * Summary of Documented.
+ *
+ * <p>Details.
+ *
+ * @since 1.0
+ */
+class Documented {
+    /** Value summary.
+     *
+     * @return one */
+    int value() {
+        return 1;
+    }
+}

@@ -11,4 +11,11 @@ local function f(a)
 ]]
   return a
 end
+--- Summary of documented.
+---
+--- Details.
+--- @return number
+local function documented()
+  return 1
+end
 return f

@@ -50,3 +50,44 @@ def outer():
     def inner():
         return 2
     return inner
+
+
+class Documented:
+    '''Single-quoted summary.
+
+    Details.
+    '''
+
+    def double(self):
+        """Double-quoted summary
+        on two lines.
+
+        Details.
+
+        More details."""
+        return 2
+
+    def raw(self):
+        r"""Raw summary with \d.
+
+        Details with \s.
+        """
+        return 3
+
+    def short(self):
+        "A one-quote docstring stays."
+        return 4
+
+    def fstring(self):
+        f"""Not a docstring {self}.
+
+        Kept whole."""
+        return 5
+
+    def commented(self):
+        # A comment before the docstring.
+        """Commented summary.
+
+        Details.
+        """
+        return 6

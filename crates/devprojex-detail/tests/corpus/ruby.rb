@@ -34,3 +34,16 @@ block comment
 
   def one = 1
 end
+
+# Summary of Documented.
+#
+# Details, dropped at signatures.
+# @return [Integer]
+class Documented
+  # Summary of value.
+  #
+  # @return [Integer]
+  def value
+    1 + 1
+  end
+end

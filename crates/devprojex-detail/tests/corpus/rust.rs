@@ -55,3 +55,70 @@ fn chars() {
     let b = b'/';
     let s = "\"// still string";
 }
+
+/// Summary of `documented`, which
+/// spans two lines.
+///
+/// ```
+/// let x = 1;
+///
+/// assert_eq!(x, 1);
+/// ```
+///
+/// Details after the example.
+#[inline]
+pub fn documented() -> u32 {
+    1 + 1
+}
+
+///
+/// Leading blank doc line, then the summary.
+///
+/// Details.
+pub struct LeadingBlank;
+
+/// ```
+/// // A fence first: the example is the summary.
+///
+/// let y = 2;
+/// ```
+///
+/// Details.
+pub struct FenceFirst;
+
+/**
+ * Block doc summary.
+ *
+ * Block doc details.
+ */
+pub struct BlockDoc;
+
+/** Block doc on one line, then
+    details after a blank line:
+
+    dropped. */
+pub struct BlockDocInline;
+
+pub mod inner {
+    //! Inner doc summary.
+    //!
+    //! Inner doc details.
+}
+
+#[cfg(test)]
+#[allow(unused)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn t() {
+        assert_eq!(documented(), 2);
+    }
+}
+
+#[cfg(not(test))]
+mod not_tests {
+    pub fn kept() -> u8 {
+        1
+    }
+}

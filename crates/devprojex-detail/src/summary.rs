@@ -1,0 +1,213 @@
+//! `signatures` keeps the summary of each doc comment and docstring: its first paragraph, up to
+//! the first blank doc line outside a fenced code block. Pure text helpers; the engine decides
+//! which comments and strings are docs.
+
+/// The doc marker a kept line comment starts with (`///`, `//!`, Lua `---`, Go `//`, Ruby `#`),
+/// or `None` for block comments and anything else.
+pub(crate) fn line_prefix(comment: &str) -> Option<&'static str> {
+    ["///", "//!", "---", "//", "#"]
+        .into_iter()
+        .find(|p| comment.starts_with(p))
+        .filter(|_| !comment.starts_with("/*"))
+}
+
+/// Whether a comment after the cut may go: for plain `//` and `#` runs (Go, Ruby), only prose
+/// lines (`// text`, `//`): `//go:generate` and other directives stay.
+pub(crate) fn droppable(prefix: &str, comment: &str) -> bool {
+    let rest = &comment[prefix.len()..];
+    !matches!(prefix, "//" | "#") || rest.trim().is_empty() || rest.starts_with([' ', '\t'])
+}
+
+fn is_fence(content: &str) -> bool {
+    let t = content.trim_start();
+    t.starts_with("```") || t.starts_with("~~~")
+}
+
+/// Index of the first blank line that ends the first paragraph of `lines` (doc text with the
+/// markers already stripped): leading blank lines do not count, nor do blank lines inside a
+/// fenced code block.
+pub(crate) fn paragraph_end<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<usize> {
+    let mut seen_text = false;
+    let mut in_fence = false;
+    for (i, line) in lines.into_iter().enumerate() {
+        if is_fence(line) {
+            in_fence = !in_fence;
+        }
+        if line.trim().is_empty() {
+            if seen_text && !in_fence {
+                return Some(i);
+            }
+        } else {
+            seen_text = true;
+        }
+    }
+    None
+}
+
+/// One replacement of `text[start..end]` relative to the start of the trimmed node.
+pub(crate) struct Cut {
+    pub start: usize,
+    pub end: usize,
+    pub with: &'static str,
+}
+
+/// Byte offset where each line of `s` starts.
+fn line_starts(s: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(s.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+/// Trims a multi-line doc text delimited by `open` and `close` bytes at both ends of `node`
+/// (`/**` .. `*/`, `"""` .. `"""`). `strip` removes a line's decoration (` * `) before the blank
+/// test. Returns the cut relative to `node`, or `None` when the first paragraph is all of it.
+fn trim_delimited(
+    node: &str,
+    open: usize,
+    close: usize,
+    strip: fn(&str) -> &str,
+    joiner: &'static str,
+) -> Option<Cut> {
+    if node.len() < open + close {
+        return None;
+    }
+    let inner_end = node.len() - close;
+    let starts = line_starts(&node[..inner_end]);
+    if starts.len() < 2 {
+        return None;
+    }
+    let line = |i: usize| {
+        let s = if i == 0 { open } else { starts[i] };
+        let e = starts.get(i + 1).map_or(inner_end, |&n| n - 1);
+        &node[s..e]
+    };
+    let cut = paragraph_end((0..starts.len()).map(|i| strip(line(i))))?;
+    let last = starts.len() - 1;
+    if cut == 0 || cut > last {
+        return None;
+    }
+    if line(last).trim().is_empty() {
+        // The closing delimiter has its own line: drop whole lines up to it.
+        if cut == last {
+            return None;
+        }
+        return Some(Cut {
+            start: starts[cut],
+            end: starts[last],
+            with: "",
+        });
+    }
+    // The closing delimiter ends a text line: it moves up to the end of the summary.
+    let kept = node[..starts[cut]].trim_end();
+    if kept.len() <= open || kept.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1 {
+        return None; // a trailing backslash would escape the closing quote
+    }
+    Some(Cut {
+        start: kept.len(),
+        end: inner_end,
+        with: joiner,
+    })
+}
+
+/// The cut that keeps the summary of a multi-line block doc comment (`/** ... */`, `/*! ... */`).
+pub(crate) fn block_comment(comment: &str) -> Option<Cut> {
+    if !comment.starts_with("/*") || !comment.ends_with("*/") || !comment.contains('\n') {
+        return None;
+    }
+    // Nested comments (Rust, Swift, Kotlin, Scala) make a cut unsafe to reason about: kept.
+    if comment[2..comment.len() - 2].contains("/*") {
+        return None;
+    }
+    let open = if comment.starts_with("/**") || comment.starts_with("/*!") {
+        3
+    } else {
+        2
+    };
+    trim_delimited(
+        comment,
+        open,
+        2,
+        |l| l.trim_start().trim_start_matches('*'),
+        " ",
+    )
+}
+
+/// The cut that keeps the summary of a triple-quoted Python docstring whose opening token is
+/// `string_start` (prefix and quotes, e.g. `r"""`).
+pub(crate) fn docstring(string: &str, string_start: &str) -> Option<Cut> {
+    if !(string_start.ends_with("\"\"\"") || string_start.ends_with("'''")) {
+        return None;
+    }
+    trim_delimited(string, string_start.len(), 3, |l| l, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn apply(s: &str, cut: Option<Cut>) -> String {
+        match cut {
+            Some(c) => format!("{}{}{}", &s[..c.start], c.with, &s[c.end..]),
+            None => s.to_owned(),
+        }
+    }
+
+    #[test]
+    fn paragraphs() {
+        assert_eq!(paragraph_end(["a", "b", "", "c"]), Some(2));
+        assert_eq!(paragraph_end(["", "a", "", "c"]), Some(2));
+        assert_eq!(
+            paragraph_end(["a", "```", "x", "", "```", "", "c"]),
+            Some(5)
+        );
+        assert_eq!(paragraph_end(["a", "```", "", "c"]), None);
+        assert_eq!(paragraph_end(["a", "b"]), None);
+    }
+
+    #[test]
+    fn block_comments() {
+        let c = "/**\n     * Summary\n     * more.\n     *\n     * Details.\n     */";
+        assert_eq!(
+            apply(c, block_comment(c)),
+            "/**\n     * Summary\n     * more.\n     */"
+        );
+        let c = "/** Summary.\n\n   Details. */";
+        assert_eq!(apply(c, block_comment(c)), "/** Summary. */");
+        let c = "/*! Summary.\r\n *\r\n * Details.\r\n */";
+        assert_eq!(apply(c, block_comment(c)), "/*! Summary.\r\n */");
+        for keep in [
+            "/** One line. */",
+            "/**\n * Only a summary.\n */",
+            "/**\n * a /* nested */\n *\n * b\n */",
+        ] {
+            assert!(block_comment(keep).is_none(), "{keep}");
+        }
+    }
+
+    #[test]
+    fn docstrings() {
+        let d = "\"\"\"Summary.\n\n    Details.\n    \"\"\"";
+        assert_eq!(
+            apply(d, docstring(d, "\"\"\"")),
+            "\"\"\"Summary.\n    \"\"\""
+        );
+        let d = "r'''Summary.\n\n    Details.'''";
+        assert_eq!(apply(d, docstring(d, "r'''")), "r'''Summary.'''");
+        let d = "\"\"\"Ends in a backslash \\\n\n    Details.\"\"\"";
+        assert!(docstring(d, "\"\"\"").is_none());
+        assert!(docstring("'a\\\n\\\nb'", "'").is_none());
+        let d = "\"\"\"\n    Summary.\n    \"\"\"";
+        assert!(docstring(d, "\"\"\"").is_none());
+    }
+
+    #[test]
+    fn line_prefixes() {
+        assert_eq!(line_prefix("/// a"), Some("///"));
+        assert_eq!(line_prefix("//! a"), Some("//!"));
+        assert_eq!(line_prefix("// a"), Some("//"));
+        assert_eq!(line_prefix("# a"), Some("#"));
+        assert_eq!(line_prefix("/** a */"), None);
+        assert!(droppable("//", "// text") && droppable("//", "//"));
+        assert!(!droppable("//", "//go:generate x") && droppable("///", "///x"));
+    }
+}

@@ -1,0 +1,142 @@
+//! `signatures` keeps the summary (first paragraph) of each doc comment and docstring; `compact`
+//! keeps them whole. One case per doc style; every output must also re-parse and be stable.
+
+use devprojex_detail::{Detail, testing, transform};
+
+/// Asserts the `signatures` output, that `compact` keeps the input's docs whole, and that the
+/// output re-parses without errors, is idempotent and is what `signatures` gives after `compact`.
+fn check(path: &str, input: &str, want: &str) {
+    let sigs = transform(path, input, Detail::Signatures);
+    assert_eq!(sigs, want, "{path}");
+    let compact = transform(path, input, Detail::Compact);
+    assert_eq!(compact, input, "{path}: compact must keep docs whole");
+    assert_eq!(testing::tokens(path, &sigs).unwrap().0, 0, "{path}: {sigs}");
+    assert_eq!(transform(path, &sigs, Detail::Signatures), sigs, "{path}");
+    assert_eq!(transform(path, &sigs, Detail::Compact), sigs, "{path}");
+    assert_eq!(
+        transform(path, &compact, Detail::Signatures),
+        sigs,
+        "{path}"
+    );
+    let crlf = input.replace('\n', "\r\n");
+    assert_eq!(
+        transform(path, &crlf, Detail::Signatures),
+        want.replace('\n', "\r\n"),
+        "{path}: CRLF"
+    );
+}
+
+#[test]
+fn rust_line_docs() {
+    check(
+        "a.rs",
+        "/// Summary\n/// continued.\n///\n/// Details.\n///\n/// More.\npub struct A;\n",
+        "/// Summary\n/// continued.\npub struct A;\n",
+    );
+    check(
+        "a.rs",
+        "//! Crate summary.\n//!\n//! Details.\npub struct A;\n",
+        "//! Crate summary.\npub struct A;\n",
+    );
+}
+
+#[test]
+fn rust_fences_are_never_cut() {
+    check(
+        "a.rs",
+        "/// Summary:\n/// ```\n/// let a = 1;\n///\n/// let b = 2;\n/// ```\n///\n/// Details.\npub struct A;\n",
+        "/// Summary:\n/// ```\n/// let a = 1;\n///\n/// let b = 2;\n/// ```\npub struct A;\n",
+    );
+}
+
+#[test]
+fn block_docs() {
+    for path in ["a.rs", "A.java", "a.c", "a.ts", "a.php"] {
+        let input = if path == "a.php" {
+            "<?php\n/**\n * Summary.\n *\n * @param int $a\n */\nfunction f($a) {}\n"
+        } else if path == "a.rs" {
+            "/**\n * Summary.\n *\n * Details.\n */\nstruct A;\n"
+        } else if path == "A.java" {
+            "/**\n * Summary.\n *\n * @since 1\n */\nclass A {}\n"
+        } else if path == "a.c" {
+            "/**\n * Summary.\n *\n * Details.\n */\nint a;\n"
+        } else {
+            "/**\n * Summary.\n *\n * @param a x\n */\nfunction f(a: number) {}\n"
+        };
+        let cut = input.replacen(
+            &input[input.find(" *\n").unwrap()..input.find(" */").unwrap()],
+            "",
+            1,
+        );
+        check(path, input, &cut);
+    }
+    // The closing delimiter on a text line moves up to the summary.
+    check(
+        "A.java",
+        "class A {\n    /** Summary.\n     *\n     * @return x */\n    int f();\n}\n",
+        "class A {\n    /** Summary. */\n    int f();\n}\n",
+    );
+}
+
+#[test]
+fn go_and_ruby_comment_docs() {
+    check(
+        "a.go",
+        "package p\n// F does.\n//\n// Details.\n//\n//go:noinline\nfunc F() {}\n",
+        "package p\n// F does.\n//go:noinline\nfunc F() {}\n",
+    );
+    check(
+        "a.rb",
+        "# Summary.\n#\n# @return [Integer]\ndef f\n  1\nend\n",
+        "# Summary.\ndef f\n  1\nend\n",
+    );
+    check(
+        "a.lua",
+        "--- Summary.\n---\n--- @return number\nlocal function f()\n  return 1\nend\n",
+        "--- Summary.\nlocal function f()\n  return 1\nend\n",
+    );
+}
+
+#[test]
+fn python_docstrings() {
+    check(
+        "a.py",
+        "\"\"\"Module summary.\n\nDetails.\n\"\"\"\n",
+        "\"\"\"Module summary.\n\"\"\"\n",
+    );
+    check(
+        "a.py",
+        "class A:\n    '''Summary.\n\n    Details.'''\n",
+        "class A:\n    '''Summary.'''\n",
+    );
+    check(
+        "a.py",
+        "def f():\n    r\"\"\"Raw \\d summary.\n\n    Details.\n    \"\"\"\n    return 1\n",
+        "def f():\n    r\"\"\"Raw \\d summary.\n    \"\"\"\n    ...\n",
+    );
+    // One-quote strings cannot hold a blank line; f-strings are not docstrings.
+    check(
+        "a.py",
+        "def f():\n    \"Summary.\"\n    return 1\n",
+        "def f():\n    \"Summary.\"\n    ...\n",
+    );
+    check(
+        "a.py",
+        "def f():\n    f\"\"\"{x}\n\n    y\"\"\"\n    return 1\n",
+        "def f():\n    f\"\"\"{x}\n\n    y\"\"\"\n    ...\n",
+    );
+    // `__init__` stays whole, docstring included.
+    let init = "class A:\n    def __init__(self):\n        \"\"\"Summary.\n\n        Details.\n        \"\"\"\n        self.a = 1\n";
+    check("a.py", init, init);
+}
+
+#[test]
+fn rust_test_modules_collapse() {
+    check(
+        "a.rs",
+        "pub fn f() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n",
+        "pub fn f() {}\n#[cfg(test)]\nmod tests { /* ... */ }\n",
+    );
+    let other = "#[cfg(not(test))]\nmod m {\n    pub struct A;\n}\n";
+    check("a.rs", other, other);
+}
