@@ -14,12 +14,14 @@
 //! - `decode_lossy(&[u8]) -> Cow<str>`: the one decoding rule for file content.
 //!
 //! # How it works
-//! 1. One Aho-Corasick automaton holds the keywords of every rule (ASCII case-insensitive). A
-//!    single pass over the text yields the lines that contain a keyword, and for each line the
-//!    rules to run. Text without keywords costs one automaton pass and nothing else.
-//! 2. On those lines only, each triggered rule runs: a byte regex with a secret capture group
-//!    (Unicode off), the scope-aware assignment detector, or the private key block scanner.
-//!    Candidates go through the rule's entropy threshold and allowlists.
+//! 1. One Aho-Corasick DFA holds the keywords of every rule (ASCII case-insensitive). A single
+//!    pass over the text (four interleaved lanes on long texts, see `keywords.rs`) yields the
+//!    lines that contain a keyword, and for each line the rules to run. Text without keywords
+//!    costs one automaton pass and nothing else.
+//! 2. On those lines only, each triggered rule runs, grouped by rule so its regex stays hot in
+//!    cache: a byte regex with a secret capture group (Unicode off), the private key block
+//!    scanner, and last the scope-aware assignment detector (which skips values a provider
+//!    rule already redacts). Candidates go through the rule's entropy threshold and allowlists.
 //! 3. With `hide_private_data`, the private-data patterns run over the whole text.
 //! 4. Overlapping spans are merged; each span becomes `[REDACTED:<rule-id>]`.
 //!
