@@ -386,6 +386,7 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
     // the scope-aware parser runs once per segment, whichever scope rules triggered it
     let mut scope_done = vec![false; work.segments.len()];
     let mut covered: Option<Vec<(usize, usize)>> = None;
+    let mut locations: Option<(u16, regex::bytes::CaptureLocations)> = None;
     for &(r, segment) in &work.runs {
         let seg = work.segments[segment as usize];
         let rule = &set.rules[r as usize];
@@ -396,21 +397,25 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                 };
                 let hay = &bytes[..seg.end];
                 let mut pos = seg.start;
+                // capture slots are reused across the rule's lines (runs are grouped by rule)
+                let locs = match &mut locations {
+                    Some((owner, locs)) if *owner == r => locs,
+                    slot => &mut slot.insert((r, re.capture_locations())).1,
+                };
                 // One search per match: plain `find` when the secret is the whole match,
-                // otherwise `captures` (a DFA search, then capture slots on the match only).
+                // otherwise a capture search (a DFA search, then capture slots on the match only).
                 while pos <= seg.end {
                     let (whole_end, secret) = if rule.secret_group == Some(0) {
                         match re.find_at(hay, pos) {
-                            Some(m) => (m.end().max(m.start() + 1), Some(m)),
+                            Some(m) => (m.end().max(m.start() + 1), Some((m.start(), m.end()))),
                             None => break,
                         }
                     } else {
-                        match re.captures_at(hay, pos) {
-                            Some(c) => {
-                                let whole = c.get(0).expect("group 0");
+                        match re.captures_read_at(locs, hay, pos) {
+                            Some(whole) => {
                                 let g = match rule.secret_group {
-                                    Some(g) => c.get(g),
-                                    None => c.iter().skip(1).flatten().next(),
+                                    Some(g) => locs.get(g),
+                                    None => (1..locs.len()).find_map(|i| locs.get(i)),
                                 };
                                 (whole.end().max(whole.start() + 1), g)
                             }
@@ -418,12 +423,12 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                         }
                     };
                     pos = whole_end;
-                    if let Some(g) = secret
-                        && rule.accepts(g.as_bytes())
+                    if let Some((start, end)) = secret
+                        && rule.accepts(&bytes[start..end])
                     {
                         spans.push(Span {
-                            start: g.start(),
-                            end: g.end(),
+                            start,
+                            end,
                             id: rule.id.as_str(),
                             kind: FindingKind::Secret,
                             report: true,
