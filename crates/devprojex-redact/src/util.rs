@@ -30,45 +30,47 @@ pub(crate) fn shannon_entropy(bytes: &[u8]) -> f64 {
 }
 
 /// How often each byte value occurs in a (short) candidate secret.
-pub(crate) struct ByteCounts {
+pub(crate) struct ByteCounts<'a> {
+    bytes: &'a [u8],
     counts: [u32; 256],
-    len: usize,
+    max: u32,
 }
 
-impl ByteCounts {
-    pub(crate) fn of(bytes: &[u8]) -> Self {
+impl<'a> ByteCounts<'a> {
+    pub(crate) fn of(bytes: &'a [u8]) -> Self {
         let mut counts = [0u32; 256];
+        let mut max = 0;
         for &b in bytes {
-            counts[b as usize] += 1;
+            let c = counts[b as usize] + 1;
+            counts[b as usize] = c;
+            max = max.max(c);
         }
-        Self {
-            counts,
-            len: bytes.len(),
-        }
+        Self { bytes, counts, max }
     }
 
-    /// Shannon entropy in bits per byte: `log2(n) - sum(c * log2(c)) / n`. Values seen once add
-    /// nothing to the sum, so random-looking secrets need few logarithms.
+    /// Shannon entropy in bits per byte: `log2(n) - sum(c * log2(c)) / n` over the distinct
+    /// bytes. Bytes seen once add nothing to the sum, so random-looking secrets need few
+    /// logarithms; the loop runs over the (short) secret, not over all 256 byte values.
     pub(crate) fn entropy(&self) -> f64 {
-        if self.len == 0 {
+        if self.bytes.is_empty() {
             return 0.0;
         }
-        let n = self.len as f64;
-        let repeated: f64 = self
-            .counts
-            .iter()
-            .filter(|&&c| c > 1)
-            .map(|&c| {
+        let n = self.bytes.len() as f64;
+        let mut seen = [false; 256];
+        let mut repeated = 0.0;
+        for &b in self.bytes {
+            let c = self.counts[b as usize];
+            if c > 1 && !std::mem::replace(&mut seen[b as usize], true) {
                 let c = f64::from(c);
-                c * c.log2()
-            })
-            .sum();
+                repeated += c * c.log2();
+            }
+        }
         (n.log2() - repeated / n).max(0.0)
     }
 
     /// The count of the most frequent byte.
     pub(crate) fn max(&self) -> u32 {
-        self.counts.iter().copied().max().unwrap_or(0)
+        self.max
     }
 }
 
