@@ -424,7 +424,7 @@ impl Engine {
     ) -> Result<()> {
         const CHUNK_BYTES: u64 = 32 * 1024 * 1024;
         const CHUNK_FILES: usize = 512;
-        // Chunks bound memory: at most two are in flight (one being consumed, one loading).
+        // Chunks bound memory: at most four are alive (one consumed, two queued, one loading).
         let mut chunks = Vec::new();
         let mut start = 0;
         while start < files.len() {
@@ -451,44 +451,47 @@ impl Engine {
         let total = files.len() as u64;
         let mut done = 0u64;
         let mut last_report = Instant::now();
-        // Pipelined: the next chunk loads (in parallel) while this thread consumes the current
-        // one, so writing a pack overlaps with reading, redacting and transforming.
+        // Pipelined: a loader thread reads, redacts and transforms chunk after chunk (each in
+        // parallel) while this thread consumes them in order. The queue holds up to two loaded
+        // chunks, so the loader does not wait for a slower consumer, and memory stays bounded
+        // by a few chunks.
         std::thread::scope(|scope| -> Result<()> {
-            let mut ranges = chunks.into_iter();
-            let Some(first) = ranges.next() else {
-                return Ok(());
-            };
-            let mut current = (first.clone(), load(first));
-            loop {
-                hooks.check_cancelled()?;
-                let next = ranges.next().map(|range| {
-                    let load = &load;
-                    let to_load = range.clone();
-                    let handle = scope.spawn(move || load(to_load));
-                    (range, handle)
-                });
-                let (range, contents) = current;
-                for (entry, content) in files[range].iter().zip(contents) {
-                    sink(entry, content)?;
-                    done += 1;
-                }
-                if last_report.elapsed() >= Duration::from_millis(100) || done == total {
-                    hooks.report(phase, done, total);
-                    last_report = Instant::now();
-                }
-                match next {
-                    Some((range, handle)) => {
-                        let contents = handle.join().map_err(|_| {
-                            DpxError::new(
-                                codes::PROJECT_UNAVAILABLE,
-                                "reading file contents failed unexpectedly; retry",
-                            )
-                        })?;
-                        current = (range, contents);
+            let (sender, receiver) =
+                std::sync::mpsc::sync_channel::<(std::ops::Range<usize>, Vec<Content>)>(2);
+            let load = &load;
+            let loader = scope.spawn(move || {
+                for range in chunks {
+                    let contents = load(range.clone());
+                    if sender.send((range, contents)).is_err() {
+                        break; // the consumer stopped (error or cancellation)
                     }
-                    None => return Ok(()),
                 }
-            }
+            });
+            let consumed = (|| -> Result<()> {
+                for (range, contents) in receiver.iter() {
+                    hooks.check_cancelled()?;
+                    for (entry, content) in files[range].iter().zip(contents) {
+                        sink(entry, content)?;
+                        done += 1;
+                    }
+                    if last_report.elapsed() >= Duration::from_millis(100) || done == total {
+                        hooks.report(phase, done, total);
+                        last_report = Instant::now();
+                    }
+                }
+                Ok(())
+            })();
+            // on an early return the receiver goes first, so a loader blocked on a full queue
+            // wakes up and stops
+            drop(receiver);
+            let joined = loader.join();
+            consumed?;
+            joined.map_err(|_| {
+                DpxError::new(
+                    codes::PROJECT_UNAVAILABLE,
+                    "reading file contents failed unexpectedly; retry",
+                )
+            })
         })
     }
 
