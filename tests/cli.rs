@@ -858,6 +858,35 @@ fn max_tokens_that_fits_nothing_is_a_valid_empty_pack() {
     assert_eq!(code, 2, "max_tokens must be at least 1");
 }
 
+#[cfg(unix)]
+#[test]
+fn output_file_permissions_follow_the_umask_or_the_replaced_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let (fx, _) = pack_fixture();
+    let out_dir = fx.base().join("perm-out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    // what `> FILE` would create here: 0666 less the umask
+    let reference = out_dir.join("reference");
+    std::fs::write(&reference, "").unwrap();
+    let expected = std::fs::metadata(&reference).unwrap().permissions().mode() & 0o777;
+    let fresh = out_dir.join("fresh.md");
+    let (code, _, err) = run(&fx.root, &["pack", ".", "-o", fresh.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let mode = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+    assert_eq!(
+        mode, expected,
+        "a new pack file is not the temp file's 0600"
+    );
+
+    let kept = out_dir.join("kept.md");
+    std::fs::write(&kept, "old").unwrap();
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let (code, _, err) = run(&fx.root, &["pack", ".", "-o", kept.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let mode = std::fs::metadata(&kept).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640, "a replaced file keeps its permissions");
+}
+
 #[test]
 fn output_file_is_replaced_atomically() {
     let (fx, _) = pack_fixture();

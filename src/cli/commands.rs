@@ -245,7 +245,8 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
                 .filter(|p| !p.as_os_str().is_empty())
                 .unwrap_or(Path::new("."))
                 .to_path_buf();
-            let writer = std::io::BufWriter::with_capacity(256 * 1024, LazyTempFile::new(dir));
+            let writer =
+                std::io::BufWriter::with_capacity(256 * 1024, LazyTempFile::new(dir, path));
             let (outcome, writer) = engine.pack(&root, &request, writer, hooks)?;
             let lazy = writer.into_inner().map_err(|err| {
                 DpxError::new(
@@ -312,21 +313,36 @@ fn output_inside_root(root: &ProjectRoot, output: &Path) -> Option<String> {
 /// A temp file created on first write, so it never appears in the selection it receives.
 struct LazyTempFile {
     dir: std::path::PathBuf,
+    /// The permissions of the file being replaced, if there is one.
+    replaced: Option<std::fs::Permissions>,
     file: Option<tempfile::NamedTempFile>,
 }
 
 impl LazyTempFile {
-    fn new(dir: std::path::PathBuf) -> Self {
-        Self { dir, file: None }
+    fn new(dir: std::path::PathBuf, target: &Path) -> Self {
+        Self {
+            dir,
+            replaced: std::fs::metadata(target).ok().map(|m| m.permissions()),
+            file: None,
+        }
     }
 
     fn file(&mut self) -> std::io::Result<&mut tempfile::NamedTempFile> {
         if self.file.is_none() {
-            self.file = Some(
-                tempfile::Builder::new()
-                    .prefix(".devprojex-pack-")
-                    .tempfile_in(&self.dir)?,
-            );
+            let mut builder = tempfile::Builder::new();
+            builder.prefix(".devprojex-pack-");
+            // The pack ends up where `> FILE` would have put it: a replaced file keeps its
+            // permissions, a new one gets the usual 0666 less the umask (not tempfile's 0600).
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                builder.permissions(std::fs::Permissions::from_mode(0o666));
+            }
+            let file = builder.tempfile_in(&self.dir)?;
+            if let Some(permissions) = &self.replaced {
+                file.as_file().set_permissions(permissions.clone())?;
+            }
+            self.file = Some(file);
         }
         Ok(self.file.as_mut().expect("just created"))
     }
