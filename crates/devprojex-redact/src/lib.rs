@@ -397,6 +397,9 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                 };
                 let hay = &bytes[..seg.end];
                 let mut pos = seg.start;
+                if seg.end - pos < rule.min_len {
+                    continue; // too short for any match
+                }
                 // capture slots are reused across the rule's lines (runs are grouped by rule)
                 let locs = match &mut locations {
                     Some((owner, locs)) if *owner == r => locs,
@@ -404,7 +407,8 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                 };
                 // One search per match: plain `find` when the secret is the whole match,
                 // otherwise a capture search (a DFA search, then capture slots on the match only).
-                while pos <= seg.end {
+                // after a match, the rest of the line is searched only if a match still fits
+                while pos <= seg.end && seg.end - pos >= rule.min_len {
                     let (whole_end, secret) = if rule.secret_group == Some(0) {
                         match re.find_at(hay, pos) {
                             Some(m) => (m.end().max(m.start() + 1), Some((m.start(), m.end()))),

@@ -160,6 +160,8 @@ pub(crate) struct Rule {
     pub(crate) id: String,
     pub(crate) engine: Engine,
     pub(crate) regex: Option<Regex>,
+    /// The shortest text the regex can match: a haystack shorter than this is not searched.
+    pub(crate) min_len: usize,
     /// The capture group holding the secret; `None`: the first group that participated.
     pub(crate) secret_group: Option<usize>,
     pub(crate) entropy: Option<f64>,
@@ -244,6 +246,13 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
             (_, Some(_)) => return Err(invalid("built-in engines take no regex")),
             (_, None) => (None, None),
         };
+        let min_len = match &raw.regex {
+            Some(p) => minimum_len(p).map_err(|e| RuleError::Invalid {
+                id: raw.id.clone(),
+                problem: format!("regex does not parse: {e}"),
+            })?,
+            None => 0,
+        };
         let allow_regexes = raw
             .allowlist
             .regexes
@@ -291,6 +300,7 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
             id: raw.id,
             engine: raw.engine,
             regex,
+            min_len,
             secret_group,
             entropy: raw.entropy,
             placeholder_check: raw.placeholder_check,
@@ -312,6 +322,18 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
         keyword_slots,
         by_id,
     })
+}
+
+/// The minimum length in bytes of any match of `pattern`, parsed as `compile_regex` compiles it
+/// (Unicode off, byte-oriented).
+fn minimum_len(pattern: &str) -> Result<usize, Box<regex_syntax::Error>> {
+    let hir = regex_syntax::ParserBuilder::new()
+        .unicode(false)
+        .utf8(false)
+        .build()
+        .parse(pattern)
+        .map_err(Box::new)?;
+    Ok(hir.properties().minimum_len().unwrap_or(0))
 }
 
 /// Whether the pattern is `(...)`, `\\b(...)`, `(...)\\b` or `\\b(...)\\b` with one capture group.
@@ -394,6 +416,19 @@ impl Rule {
 #[cfg(test)]
 mod tests {
     use super::group_is_whole_match;
+
+    #[test]
+    fn minimum_lengths() {
+        use super::minimum_len;
+        assert_eq!(minimum_len(r"\b(ghp_[A-Za-z0-9]{36})\b").unwrap(), 40);
+        assert_eq!(
+            minimum_len(r"(?i)AccountKey\s*=\s*([A-Za-z0-9+/]{86}==)").unwrap(),
+            99
+        );
+        assert_eq!(minimum_len(r"x(?:[^a]|$)").unwrap(), 1);
+        // a byte class outside ASCII parses as it compiles (Unicode off)
+        assert_eq!(minimum_len(r"(?-u:\xff)+").unwrap(), 1);
+    }
 
     #[test]
     fn whole_match_groups() {
