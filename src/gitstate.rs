@@ -64,9 +64,37 @@ pub fn resolve_remote(
     branch: Option<&str>,
     local_roots: &[PathBuf],
 ) -> Result<Option<ProjectRoot>> {
+    resolve_remote_with(session, project, branch, local_roots, to_dpx)
+}
+
+/// [`resolve_remote`] for a CLI command: a URL without `--allow-remote` is explained in terms of
+/// the command's own flag rather than a server's.
+pub fn resolve_remote_from_cli(
+    session: &RemoteSession,
+    project: &str,
+    branch: Option<&str>,
+) -> Result<Option<ProjectRoot>> {
+    resolve_remote_with(session, project, branch, &[], |err| match err {
+        GitError::RemoteDisabled { display } => DpxError::new(
+            crate::error::codes::REMOTE_DISABLED,
+            format!(
+                "remote sources are disabled: `{display}` is a Git URL; add --allow-remote to read it from a shallow clone in the cache, or pass a local folder"
+            ),
+        ),
+        other => to_dpx(other),
+    })
+}
+
+fn resolve_remote_with(
+    session: &RemoteSession,
+    project: &str,
+    branch: Option<&str>,
+    local_roots: &[PathBuf],
+    map_error: impl FnOnce(GitError) -> DpxError,
+) -> Result<Option<ProjectRoot>> {
     let Some(checkout) = session
         .resolve(project, branch, local_roots)
-        .map_err(to_dpx)?
+        .map_err(map_error)?
     else {
         return Ok(None);
     };

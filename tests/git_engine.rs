@@ -196,5 +196,9 @@ fn remote_sources_need_the_flag() {
     );
     let out = common::run(&["tree", "https://example.invalid/r.git"], &fx.root);
     assert_ne!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("DPX-MCP-REMOTE-DISABLED"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("DPX-MCP-REMOTE-DISABLED"), "{stderr}");
+    // the CLI names its own flag; there is no server to restart
+    assert!(stderr.contains("add --allow-remote"), "{stderr}");
+    assert!(!stderr.contains("server"), "{stderr}");
 }

@@ -30,7 +30,7 @@ fn open_root(
     let text = path.to_string_lossy();
     let session = crate::gitstate::remote_session(selection.allow_remote);
     if let Some(remote) =
-        crate::gitstate::resolve_remote(&session, &text, selection.branch.as_deref(), &[])?
+        crate::gitstate::resolve_remote_from_cli(&session, &text, selection.branch.as_deref())?
     {
         return Ok((remote, session));
     }
