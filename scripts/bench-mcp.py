@@ -4,6 +4,8 @@ tool through the real stdio transport, print p50/p95/p99 per tool and the server
 
 Usage: scripts/bench-mcp.py BINARY DIR [CALLS]
 DIR should be a large tree (scripts/bench-select.sh generates a 100,000-file one).
+BENCH_MCP_ARGS adds server arguments, e.g. BENCH_MCP_ARGS="--git-mode tracked" on a Git checkout
+(scripts/bench-git.sh keeps a 100,000-file repository with BENCH_REPO=DIR).
 """
 import json
 import os
@@ -16,7 +18,8 @@ import time
 def main() -> int:
     binary, root = sys.argv[1], sys.argv[2]
     calls = int(sys.argv[3]) if len(sys.argv) > 3 else 200
-    proc = subprocess.Popen([binary, "mcp", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    extra = os.environ.get("BENCH_MCP_ARGS", "").split()
+    proc = subprocess.Popen([binary, "mcp", "--root", root, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
     next_id = [0]
 
@@ -49,6 +52,13 @@ def main() -> int:
                 break
         if first_file:
             break
+    if first_file is None:
+        # any file of the tree, `.git` excluded
+        for dirpath, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d != ".git")
+            if files:
+                first_file = os.path.relpath(os.path.join(dirpath, sorted(files)[0]), root)
+                break
     cases = [
         ("list_projects", {}),
         ("get_file", {"path": first_file or "package.json"}),

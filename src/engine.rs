@@ -317,8 +317,7 @@ impl Engine {
             }
         }
         if git_mode == GitMode::Tracked || request.tracked_only {
-            spec.allow_lists
-                .push(Arc::new(crate::gitstate::tracked(root)?));
+            spec.allow_lists.push(crate::gitstate::tracked(root)?);
         }
         let mut deleted = 0;
         if let Some(scope) = &request.git_scope {

@@ -1,8 +1,9 @@
 //! Adapter between the engine and `devprojex-git`: allow-lists of relative paths, and remote
 //! checkouts pinned for a session.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use devprojex_git::{GitError, GitScope, RemoteSession, RepoCache};
 
@@ -22,8 +23,36 @@ pub fn to_dpx(err: GitError) -> DpxError {
 }
 
 /// Files in the Git index, relative to the root.
-pub fn tracked(root: &ProjectRoot) -> Result<BTreeSet<String>> {
-    devprojex_git::tracked_paths(&root.path).map_err(to_dpx)
+///
+/// The answer is kept per root while the index files it came from are unchanged (checked by a
+/// few `stat` calls), so a long-lived server does not re-read a 100,000-entry index for every
+/// `get_file` in tracked mode.
+pub fn tracked(root: &ProjectRoot) -> Result<Arc<BTreeSet<String>>> {
+    type Cache = Mutex<HashMap<PathBuf, (devprojex_git::IndexStamp, Arc<BTreeSet<String>>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let cached = cache
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(&root.path)
+        .cloned();
+    if let Some((stamp, paths)) = cached
+        && stamp.is_current(&root.path)
+    {
+        return Ok(paths);
+    }
+    let (paths, stamp) = devprojex_git::tracked_paths_stamped(&root.path).map_err(to_dpx)?;
+    let paths = Arc::new(paths);
+    let mut cache = cache
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if stamp.is_current(&root.path) {
+        // a handful of roots per process; the oldest answer is replaced in place
+        cache.insert(root.path.clone(), (stamp, Arc::clone(&paths)));
+    } else {
+        cache.remove(&root.path);
+    }
+    Ok(paths)
 }
 
 /// Validate a `git_scope` value without touching a repository.

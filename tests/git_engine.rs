@@ -202,3 +202,39 @@ fn remote_sources_need_the_flag() {
     assert!(stderr.contains("add --allow-remote"), "{stderr}");
     assert!(!stderr.contains("server"), "{stderr}");
 }
+
+#[test]
+fn tracked_mode_server_follows_the_index_between_calls() {
+    // The server keeps the tracked set while the index is unchanged; every index write must show.
+    let fx = repo();
+    let mut mcp = Mcp::start_with(&["--root", &fx.root_str(), "--git-mode", "tracked"], &[]);
+    let err = mcp.call_err("get_file", json!({"path": "b.txt"}));
+    assert!(err.starts_with("DPX-MCP-PATH-NOT-FOUND"), "{err}");
+    assert!(err.contains("not tracked"), "{err}");
+    let ok = mcp.call("get_file", json!({"path": "a.txt"}));
+    assert_ne!(ok["isError"], json!(true), "{ok}");
+
+    git(&fx.root, &["add", "b.txt"]);
+    let now = mcp.call("get_file", json!({"path": "b.txt"}));
+    assert_ne!(
+        now["isError"],
+        json!(true),
+        "a newly added file is seen: {now}"
+    );
+    assert!(first_text(&now).contains('b'));
+
+    git(&fx.root, &["rm", "-q", "--cached", "a.txt"]);
+    let err = mcp.call_err("get_file", json!({"path": "a.txt"}));
+    assert!(
+        err.contains("not tracked"),
+        "an unstaged removal is seen: {err}"
+    );
+
+    // the tree follows too
+    let tree = mcp.call("get_tree", json!({"format": "json"}));
+    let listing = first_text(&tree);
+    assert!(
+        listing.contains("b.txt") && !listing.contains("\"a.txt\""),
+        "{listing}"
+    );
+}

@@ -18,5 +18,8 @@ mod local;
 mod remote;
 
 pub use error::GitError;
-pub use local::{GitScope, MAX_SCOPE_CHARS, ScopeSelection, scope_paths, tracked_paths};
+pub use local::{
+    GitScope, IndexStamp, MAX_SCOPE_CHARS, ScopeSelection, scope_paths, tracked_paths,
+    tracked_paths_stamped,
+};
 pub use remote::{MAX_REMOTE_SOURCES, PinnedCheckout, RemoteSession, RemoteSource, RepoCache};

@@ -310,12 +310,100 @@ fn submodules(
 ///
 /// A project without any repository is a [`GitError::NotARepository`], never an empty set.
 pub fn tracked_paths(root: &Path) -> Result<BTreeSet<String>, GitError> {
+    tracked_paths_stamped(root).map(|(paths, _)| paths)
+}
+
+/// [`tracked_paths`], plus an [`IndexStamp`] that tells later whether the answer may have
+/// changed, so a long-lived caller can keep the set instead of reading the index on every call.
+pub fn tracked_paths_stamped(root: &Path) -> Result<(BTreeSet<String>, IndexStamp), GitError> {
+    let located = locate(root)?;
+    let mut stamp = IndexStamp {
+        git_dir: None,
+        files: Vec::new(),
+    };
+    // Repositories found below a root outside any working tree can appear and disappear at any
+    // depth: such answers are never reused.
+    if let [only] = located.as_slice()
+        && only.out.is_empty()
+    {
+        stamp.git_dir = Some(only.repo.git_dir().to_path_buf());
+    }
     let mut paths = Vec::new();
-    for loc in locate(root)? {
-        tracked_into(root, &loc.repo, &loc.in_repo, &loc.out, &mut paths, 0)?;
+    for loc in located {
+        tracked_into(
+            root,
+            &loc.repo,
+            &loc.in_repo,
+            &loc.out,
+            &mut paths,
+            &mut stamp.files,
+            0,
+        )?;
     }
     // Index entries are sorted, so this is a cheap bulk build rather than 100,000 inserts.
-    Ok(paths.into_iter().collect())
+    Ok((paths.into_iter().collect(), stamp))
+}
+
+/// The identity of every index file a [`tracked_paths_stamped`] answer was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexStamp {
+    /// The repository found upwards from the root; `None` when the answer is not reusable.
+    git_dir: Option<PathBuf>,
+    files: Vec<(PathBuf, Option<FileIdentity>)>,
+}
+
+/// What changes whenever Git rewrites a file: Git replaces the index through a lock file and a
+/// rename, so the inode changes with every write on Unix; size and modification time cover the
+/// rest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileIdentity {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    #[cfg(unix)]
+    inode: u64,
+    #[cfg(unix)]
+    changed: (i64, i64),
+}
+
+fn file_identity(path: &Path) -> Option<FileIdentity> {
+    let meta = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    use std::os::unix::fs::MetadataExt;
+    Some(FileIdentity {
+        len: meta.len(),
+        modified: meta.modified().ok(),
+        #[cfg(unix)]
+        inode: meta.ino(),
+        #[cfg(unix)]
+        changed: (meta.ctime(), meta.ctime_nsec()),
+    })
+}
+
+impl IndexStamp {
+    /// Whether an answer read under this stamp is still the answer for `root`: the same
+    /// repository is found upwards from it and no index file it read was rewritten, added or
+    /// removed since.
+    pub fn is_current(&self, root: &Path) -> bool {
+        let Some(git_dir) = &self.git_dir else {
+            return false;
+        };
+        let Ok(canon) = std::fs::canonicalize(root) else {
+            return false;
+        };
+        let same_repo = gix::discover::upwards(&canon)
+            .ok()
+            .and_then(|(path, _)| {
+                let (dir, _) = path.into_repository_and_work_tree_directories();
+                std::fs::canonicalize(dir).ok()
+            })
+            .zip(std::fs::canonicalize(git_dir).ok())
+            .is_some_and(|(found, read)| found == read);
+        same_repo
+            && self
+                .files
+                .iter()
+                .all(|(path, identity)| file_identity(path) == *identity)
+    }
 }
 
 fn tracked_into(
@@ -324,8 +412,13 @@ fn tracked_into(
     in_repo: &str,
     out: &str,
     paths: &mut Vec<String>,
+    read: &mut Vec<(PathBuf, Option<FileIdentity>)>,
     depth: usize,
 ) -> Result<(), GitError> {
+    // identify the file before reading it: a write in between makes the stamp older than the
+    // content, which only costs a re-read later (the other order could keep a stale answer)
+    let index_path = repo.index_path();
+    read.push((index_path.clone(), file_identity(&index_path)));
     let index = repo
         .index_or_empty()
         .map_err(|e| state_err(root, "the Git index cannot be read", e))?;
@@ -344,7 +437,7 @@ fn tracked_into(
     }
     if has_submodules && depth < SUBMODULE_DEPTH {
         for (sub, sub_out) in submodules(root, repo, &index, in_repo, out)? {
-            tracked_into(root, &sub, "", &sub_out, paths, depth + 1)?;
+            tracked_into(root, &sub, "", &sub_out, paths, read, depth + 1)?;
         }
     }
     Ok(())
