@@ -860,6 +860,60 @@ fn max_tokens_that_fits_nothing_is_a_valid_empty_pack() {
 
 #[cfg(unix)]
 #[test]
+fn output_to_a_fifo_or_through_a_symlink_keeps_what_is_there() {
+    use std::os::unix::fs::FileTypeExt;
+    let (fx, _) = pack_fixture();
+    let expected = ok_stdout(&fx.root, &["pack", "."]);
+    let out_dir = fx.base().join("special-out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+
+    // a named pipe (like /dev/null or /dev/stdout, not a regular file) is written in place;
+    // renaming a temp file over it would replace the pipe itself
+    let fifo = out_dir.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let (code, _, err) = run(&fx.root, &["pack", ".", "-o", fifo.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    // checked before joining: had the pipe been replaced, the reader would wait forever
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the pipe is still a pipe: {kind:?}");
+    assert_eq!(reader.join().unwrap(), expected);
+
+    // a symlink stays a symlink; the file it names gets the pack
+    let real = out_dir.join("real.md");
+    std::fs::write(&real, "old").unwrap();
+    let link = out_dir.join("link.md");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let (code, _, err) = run(&fx.root, &["pack", ".", "-o", link.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), expected);
+
+    // a directory is refused with a usable message, and nothing is written into it
+    let (code, _, err) = run(&fx.root, &["pack", ".", "-o", out_dir.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(err.contains("is a directory"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(&out_dir).unwrap().count(),
+        3,
+        "pipe, real.md, link.md only"
+    );
+}
+
+#[cfg(unix)]
+#[test]
 fn output_file_permissions_follow_the_umask_or_the_replaced_file() {
     use std::os::unix::fs::PermissionsExt;
     let (fx, _) = pack_fixture();

@@ -237,26 +237,51 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
         cancelled: None,
     };
     let outcome = match &args.output {
-        Some(path) => {
-            // Atomic replace: a temp file beside the target, created only when the first byte is
-            // written (after selection, so it is never listed), then renamed over the target.
-            let dir = path
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."))
-                .to_path_buf();
-            let writer =
-                std::io::BufWriter::with_capacity(256 * 1024, LazyTempFile::new(dir, path));
-            let (outcome, writer) = engine.pack(&root, &request, writer, hooks)?;
-            let lazy = writer.into_inner().map_err(|err| {
-                DpxError::new(
-                    codes::OUTPUT_FAILED,
-                    format!("writing '{}' failed: {}", path.display(), err.error()),
-                )
-            })?;
-            lazy.persist(path)?;
-            outcome
-        }
+        Some(path) => match OutputTarget::of(path)? {
+            OutputTarget::Stream => {
+                // A device, FIFO or socket (`-o /dev/null`, `-o /dev/stdout`, a named pipe) is
+                // written in place: renaming a file over it would replace the device itself.
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(|err| {
+                        DpxError::new(
+                            codes::OUTPUT_FAILED,
+                            format!("opening '{}' failed: {err}", path.display()),
+                        )
+                    })?;
+                let writer = std::io::BufWriter::with_capacity(256 * 1024, file);
+                let (outcome, mut writer) = engine.pack(&root, &request, writer, hooks)?;
+                writer.flush().map_err(|err| {
+                    DpxError::new(
+                        codes::OUTPUT_FAILED,
+                        format!("writing '{}' failed: {err}", path.display()),
+                    )
+                })?;
+                outcome
+            }
+            OutputTarget::File(target) => {
+                // Atomic replace: a temp file beside the target (beside the file a symlink
+                // points to, so the link stays a link), created only when the first byte is
+                // written (after selection, so it is never listed), then renamed over it.
+                let dir = target
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .unwrap_or(Path::new("."))
+                    .to_path_buf();
+                let writer =
+                    std::io::BufWriter::with_capacity(256 * 1024, LazyTempFile::new(dir, &target));
+                let (outcome, writer) = engine.pack(&root, &request, writer, hooks)?;
+                let lazy = writer.into_inner().map_err(|err| {
+                    DpxError::new(
+                        codes::OUTPUT_FAILED,
+                        format!("writing '{}' failed: {}", path.display(), err.error()),
+                    )
+                })?;
+                lazy.persist(&target)?;
+                outcome
+            }
+        },
         None => {
             let stdout = std::io::stdout().lock();
             let writer = std::io::BufWriter::with_capacity(256 * 1024, stdout);
@@ -308,6 +333,35 @@ fn output_inside_root(root: &ProjectRoot, output: &Path) -> Option<String> {
     let relative = parent.join(absolute.file_name()?);
     let relative = relative.strip_prefix(&root.path).ok()?;
     Some(crate::select::relative_string(relative))
+}
+
+/// Where `pack -o PATH` writes.
+enum OutputTarget {
+    /// Not a regular file (character device, FIFO, socket): written in place.
+    Stream,
+    /// A regular file, new or replaced atomically; a symlink is resolved to the file it names.
+    File(std::path::PathBuf),
+}
+
+impl OutputTarget {
+    fn of(path: &Path) -> Result<Self> {
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => Err(DpxError::new(
+                codes::OUTPUT_FAILED,
+                format!(
+                    "'{}' is a directory; pass a file path such as '{}'",
+                    path.display(),
+                    path.join("context.md").display()
+                ),
+            )),
+            Ok(meta) if !meta.is_file() => Ok(Self::Stream),
+            // an existing file, possibly through a symlink: replace the file, keep the link
+            Ok(_) => Ok(Self::File(
+                std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+            )),
+            Err(_) => Ok(Self::File(path.to_path_buf())),
+        }
+    }
 }
 
 /// A temp file created on first write, so it never appears in the selection it receives.
