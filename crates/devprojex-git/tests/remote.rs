@@ -88,10 +88,20 @@ fn served_repo(sb: &Sandbox) -> PathBuf {
 
 fn git_daemon(sb: &Sandbox, srv: &Path) -> (Server, u16) {
     let port = free_port();
-    let child = sb
-        .git_cmd(srv)
+    // `git daemon` runs `git-daemon` as a child of the `git` wrapper, and killing the wrapper
+    // would leave the daemon running after the test: start the daemon itself, with the
+    // sandbox's environment.
+    let sandbox = sb.git_cmd(srv);
+    let mut daemon = Command::new(exec_path().expect("git --exec-path").join("git-daemon"));
+    daemon.current_dir(srv);
+    for (key, value) in sandbox.get_envs() {
+        match value {
+            Some(value) => daemon.env(key, value),
+            None => daemon.env_remove(key),
+        };
+    }
+    let child = daemon
         .args([
-            "daemon",
             "--reuseaddr",
             "--export-all",
             "--listen=127.0.0.1",
