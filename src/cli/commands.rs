@@ -244,20 +244,12 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
                 let file = std::fs::OpenOptions::new()
                     .write(true)
                     .open(path)
-                    .map_err(|err| {
-                        DpxError::new(
-                            codes::OUTPUT_FAILED,
-                            format!("opening '{}' failed: {err}", path.display()),
-                        )
-                    })?;
+                    .map_err(|err| output_failed("opening", path, err))?;
                 let writer = std::io::BufWriter::with_capacity(256 * 1024, file);
                 let (outcome, mut writer) = engine.pack(&root, &request, writer, hooks)?;
-                writer.flush().map_err(|err| {
-                    DpxError::new(
-                        codes::OUTPUT_FAILED,
-                        format!("writing '{}' failed: {err}", path.display()),
-                    )
-                })?;
+                writer
+                    .flush()
+                    .map_err(|err| output_failed("writing", path, err))?;
                 outcome
             }
             OutputTarget::File(target) => {
@@ -272,12 +264,9 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
                 let writer =
                     std::io::BufWriter::with_capacity(256 * 1024, LazyTempFile::new(dir, &target));
                 let (outcome, writer) = engine.pack(&root, &request, writer, hooks)?;
-                let lazy = writer.into_inner().map_err(|err| {
-                    DpxError::new(
-                        codes::OUTPUT_FAILED,
-                        format!("writing '{}' failed: {}", path.display(), err.error()),
-                    )
-                })?;
+                let lazy = writer
+                    .into_inner()
+                    .map_err(|err| output_failed("writing", path, err.error()))?;
                 lazy.persist(&target)?;
                 outcome
             }
@@ -333,6 +322,14 @@ fn output_inside_root(root: &ProjectRoot, output: &Path) -> Option<String> {
     let relative = parent.join(absolute.file_name()?);
     let relative = relative.strip_prefix(&root.path).ok()?;
     Some(crate::select::relative_string(relative))
+}
+
+/// `DPX-CLI-OUTPUT-FAILED`: "<what> '<path>' failed: <error>".
+fn output_failed(what: &str, path: &Path, err: impl std::fmt::Display) -> DpxError {
+    DpxError::new(
+        codes::OUTPUT_FAILED,
+        format!("{what} '{}' failed: {err}", path.display()),
+    )
 }
 
 /// Where `pack -o PATH` writes.
@@ -402,19 +399,15 @@ impl LazyTempFile {
     }
 
     fn persist(mut self, path: &Path) -> Result<()> {
-        let fail = |what: &str, err: &dyn std::fmt::Display| {
-            DpxError::new(
-                codes::OUTPUT_FAILED,
-                format!("{what} '{}' failed: {err}", path.display()),
-            )
-        };
-        let file = self.file().map_err(|err| fail("creating", &err))?;
+        let file = self
+            .file()
+            .map_err(|err| output_failed("creating", path, err))?;
         file.as_file()
             .sync_all()
-            .map_err(|err| fail("syncing", &err))?;
+            .map_err(|err| output_failed("syncing", path, err))?;
         let file = self.file.take().expect("created above");
         file.persist(path)
-            .map_err(|err| fail("replacing", &err.error))?;
+            .map_err(|err| output_failed("replacing", path, err.error))?;
         Ok(())
     }
 }
