@@ -43,15 +43,12 @@ pub fn tracked(root: &ProjectRoot) -> Result<Arc<BTreeSet<String>>> {
     }
     let (paths, stamp) = devprojex_git::tracked_paths_stamped(&root.path).map_err(to_dpx)?;
     let paths = Arc::new(paths);
-    let mut cache = cache
+    // One entry per root (a handful per process). A stamp that is not reusable, or an index
+    // rewritten while it was read, fails `is_current` next time and the set is read again.
+    cache
         .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if stamp.is_current(&root.path) {
-        // a handful of roots per process; the oldest answer is replaced in place
-        cache.insert(root.path.clone(), (stamp, Arc::clone(&paths)));
-    } else {
-        cache.remove(&root.path);
-    }
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .insert(root.path.clone(), (stamp, Arc::clone(&paths)));
     Ok(paths)
 }
 

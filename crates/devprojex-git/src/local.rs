@@ -326,7 +326,7 @@ pub fn tracked_paths_stamped(root: &Path) -> Result<(BTreeSet<String>, IndexStam
     if let [only] = located.as_slice()
         && only.out.is_empty()
     {
-        stamp.git_dir = Some(only.repo.git_dir().to_path_buf());
+        stamp.git_dir = std::fs::canonicalize(only.repo.git_dir()).ok();
     }
     let mut paths = Vec::new();
     for loc in located {
@@ -347,7 +347,8 @@ pub fn tracked_paths_stamped(root: &Path) -> Result<(BTreeSet<String>, IndexStam
 /// The identity of every index file a [`tracked_paths_stamped`] answer was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexStamp {
-    /// The repository found upwards from the root; `None` when the answer is not reusable.
+    /// The repository found upwards from the root (canonical); `None` when the answer is not
+    /// reusable.
     git_dir: Option<PathBuf>,
     files: Vec<(PathBuf, Option<FileIdentity>)>,
 }
@@ -396,8 +397,7 @@ impl IndexStamp {
                 let (dir, _) = path.into_repository_and_work_tree_directories();
                 std::fs::canonicalize(dir).ok()
             })
-            .zip(std::fs::canonicalize(git_dir).ok())
-            .is_some_and(|(found, read)| found == read);
+            .is_some_and(|found| found == *git_dir);
         same_repo
             && self
                 .files
