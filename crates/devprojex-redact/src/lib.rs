@@ -112,7 +112,16 @@ impl Redacted<'_> {
 
 /// The replacement written for a span matched by `rule_id`: `[REDACTED:<rule-id>]`.
 pub fn replacement(rule_id: &str) -> String {
-    format!("[REDACTED:{rule_id}]")
+    let mut marker = String::new();
+    push_replacement(&mut marker, rule_id);
+    marker
+}
+
+/// Append the replacement for `rule_id` (no intermediate `String`: `apply` writes thousands).
+fn push_replacement(out: &mut String, rule_id: &str) {
+    out.push_str("[REDACTED:");
+    out.push_str(rule_id);
+    out.push(']');
 }
 
 /// The redaction engine. Cheap to clone; `Send + Sync`.
@@ -242,10 +251,7 @@ fn apply(text: &str, mut spans: Vec<Span>) -> Redacted<'_> {
                 out.push('\n');
             }
             if !piece.is_empty() || first {
-                // the marker of `replacement`, written in place
-                out.push_str("[REDACTED:");
-                out.push_str(s.id);
-                out.push(']');
+                push_replacement(&mut out, s.id);
             }
             first = false;
         }
