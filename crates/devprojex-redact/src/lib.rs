@@ -316,7 +316,7 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
         let (ws, we) = if line_e - line_s > LONG_LINE_BYTES {
             (
                 at.saturating_sub(LONG_LINE_WINDOW).max(line_s),
-                (at + rules::KEYWORD_PREFIX + LONG_LINE_WINDOW).min(line_e),
+                (at + slot[0].bytes.len() + LONG_LINE_WINDOW).min(line_e),
             )
         } else {
             (line_s, line_e)

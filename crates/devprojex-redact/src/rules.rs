@@ -126,11 +126,9 @@ pub struct RuleInfo {
     pub negatives: Vec<String>,
 }
 
-/// Bytes of a keyword used by the automaton; longer keywords are verified after a hit. Short
-/// prefixes keep the automaton small (and fast); the verification is one comparison.
-pub(crate) const KEYWORD_PREFIX: usize = 4;
-
-/// A full keyword behind an automaton prefix.
+/// A keyword behind an automaton pattern (the automaton holds each keyword whole, lower-cased;
+/// whole keywords rather than short prefixes make eight times fewer hits on real code, and a
+/// hit is what costs: see `docs/benchmarks.md`).
 pub(crate) struct Keyword {
     /// The keyword bytes (lower-case unless `exact`).
     pub(crate) bytes: Vec<u8>,
@@ -175,7 +173,7 @@ pub(crate) struct Rule {
 pub(crate) struct RuleSet {
     pub(crate) rules: Vec<Rule>,
     pub(crate) keywords: KeywordAutomaton,
-    /// For each automaton pattern (a keyword prefix): the full keywords starting with it.
+    /// For each automaton pattern (a lower-cased keyword): its case variants as written in rules.
     pub(crate) keyword_slots: Vec<Vec<Keyword>>,
     pub(crate) by_id: HashMap<String, u16>,
 }
@@ -197,8 +195,8 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
     let file: RuleFile = toml::from_str(source)?;
     let mut rules = Vec::with_capacity(file.rule.len());
     let mut by_id = HashMap::new();
-    let mut prefix_index: HashMap<Vec<u8>, usize> = HashMap::new();
-    let mut prefixes: Vec<Vec<u8>> = Vec::new();
+    let mut pattern_index: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut patterns: Vec<Vec<u8>> = Vec::new();
     let mut keyword_slots: Vec<Vec<Keyword>> = Vec::new();
     for raw in file.rule {
         let invalid = |problem: &str| RuleError::Invalid {
@@ -266,11 +264,11 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
             } else {
                 kw.to_ascii_lowercase().into_bytes()
             };
-            let prefix = bytes[..bytes.len().min(KEYWORD_PREFIX)].to_ascii_lowercase();
-            let slot = *prefix_index.entry(prefix.clone()).or_insert_with(|| {
-                prefixes.push(prefix);
+            let pattern = bytes.to_ascii_lowercase();
+            let slot = *pattern_index.entry(pattern.clone()).or_insert_with(|| {
+                patterns.push(pattern);
                 keyword_slots.push(Vec::new());
-                prefixes.len() - 1
+                patterns.len() - 1
             });
             let entries = &mut keyword_slots[slot];
             match entries
@@ -315,7 +313,7 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
         });
     }
     let automaton =
-        KeywordAutomaton::new(&prefixes).map_err(|e| RuleError::Keywords(e.to_string()))?;
+        KeywordAutomaton::new(&patterns).map_err(|e| RuleError::Keywords(e.to_string()))?;
     Ok(RuleSet {
         rules,
         keywords: automaton,
