@@ -68,6 +68,7 @@ pub fn count_lines(text: &str) -> u64 {
 pub struct ContentPipeline {
     pub redactor: Arc<Redactor>,
     pub detail: Detail,
+    pub transform_cache: Option<Arc<devprojex_detail::TransformCache>>,
 }
 
 impl ContentPipeline {
@@ -84,8 +85,12 @@ impl ContentPipeline {
                 let decoded = decode_owned(bytes);
                 let redacted = self.redactor.redact(&decoded);
                 let redactions = redacted.findings.len();
-                let reduced =
-                    devprojex_detail::transform(&entry.relative, &redacted.text, self.detail);
+                let reduced = match &self.transform_cache {
+                    Some(cache) => cache.transform(&entry.relative, &redacted.text, self.detail),
+                    None => {
+                        devprojex_detail::transform(&entry.relative, &redacted.text, self.detail)
+                    }
+                };
                 // Most files come through unchanged: keep the buffer that was read instead of
                 // copying it once more.
                 let text = match reduced {

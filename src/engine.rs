@@ -33,6 +33,9 @@ pub mod limits {
     pub const MAX_FILE_CHARS: usize = 50_000;
     pub const MAX_TOP_FILES: usize = 1000;
     pub const DEFAULT_TOP_FILES: usize = 10;
+    /// Memory the MCP server gives to `compact`/`signatures` results kept across requests
+    /// (about a 180 MB Rust project at `signatures`).
+    pub const SERVER_TRANSFORM_CACHE_BYTES: usize = 64 * 1024 * 1024;
 }
 
 /// Process-wide settings (server flags or CLI flags).
@@ -101,6 +104,8 @@ impl Hooks<'_> {
 pub struct Engine {
     config: EngineConfig,
     redactor: Arc<Redactor>,
+    /// Detail transforms kept across requests (long-lived processes only).
+    transform_cache: Option<Arc<devprojex_detail::TransformCache>>,
 }
 
 /// A request resolved against a project: the selection spec and the effective detail.
@@ -224,7 +229,23 @@ impl Engine {
             redactor: Arc::new(Redactor::new(RedactOptions {
                 hide_private_data: config.hide_private_data,
             })),
+            transform_cache: None,
         }
+    }
+
+    /// Keep up to `budget_bytes` of `compact`/`signatures` results in memory across requests, so
+    /// files that did not change are not parsed again. For a long-lived process (the MCP
+    /// server); a one-shot CLI run would only pay for the hashing.
+    pub fn with_transform_cache(mut self, budget_bytes: usize) -> Self {
+        self.transform_cache = Some(Arc::new(devprojex_detail::TransformCache::new(
+            budget_bytes,
+        )));
+        self
+    }
+
+    /// Hits, misses and held bytes of the transform cache, when there is one.
+    pub fn transform_cache_stats(&self) -> Option<devprojex_detail::CacheStats> {
+        self.transform_cache.as_ref().map(|cache| cache.stats())
     }
 
     pub fn config(&self) -> EngineConfig {
@@ -408,6 +429,7 @@ impl Engine {
         ContentPipeline {
             redactor: Arc::clone(&self.redactor),
             detail,
+            transform_cache: self.transform_cache.clone(),
         }
     }
 

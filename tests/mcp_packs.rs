@@ -830,3 +830,45 @@ fn inline_responses_never_exceed_50000_characters_around_the_boundary() {
     }
     assert!(saw_inline && saw_stored);
 }
+
+#[test]
+fn repeated_detail_packs_follow_every_edit_and_match_the_cli() {
+    // The server keeps transform results across calls; an edited file must never be answered
+    // from what its old text transformed into, whether its size changes or not.
+    let fx = Fixture::new();
+    fx.write(
+        "src/lib.rs",
+        "/// Adds one.\npub fn add_one(x: u32) -> u32 {\n    // plain comment\n    x + 1\n}\n",
+    )
+    .write(
+        "src/util.py",
+        "def helper(a):\n    # note\n    return a * 2\n",
+    );
+    let mut mcp = Mcp::start(&fx.root);
+    for detail in ["signatures", "compact"] {
+        let args = json!({ "detail": detail });
+        let (first, _) = pack_document(&mut mcp, args.clone());
+        let (second, _) = pack_document(&mut mcp, args.clone());
+        assert_eq!(first, second, "{detail}: the same project packs the same");
+        assert_eq!(first, cli_pack(&fx.root, &["--detail", detail]), "{detail}");
+        assert!(!first.contains("plain comment"), "{detail}: {first}");
+    }
+    // same length, other name: only the content tells the two texts apart
+    fx.write(
+        "src/lib.rs",
+        "/// Adds one.\npub fn add_two(x: u32) -> u32 {\n    // plain comment\n    x + 1\n}\n",
+    );
+    let (edited, _) = pack_document(&mut mcp, json!({ "detail": "signatures" }));
+    assert!(edited.contains("pub fn add_two(x: u32) -> u32"), "{edited}");
+    assert!(!edited.contains("add_one"), "{edited}");
+    assert_eq!(edited, cli_pack(&fx.root, &["--detail", "signatures"]));
+    // a longer body
+    fx.write(
+        "src/util.py",
+        "def helper(a, b):\n    # note\n    return a * b\n",
+    );
+    let (edited, _) = pack_document(&mut mcp, json!({ "detail": "compact" }));
+    assert!(edited.contains("def helper(a, b):"), "{edited}");
+    assert!(edited.contains("return a * b"), "{edited}");
+    assert_eq!(edited, cli_pack(&fx.root, &["--detail", "compact"]));
+}

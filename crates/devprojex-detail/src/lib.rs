@@ -38,9 +38,12 @@
 
 use std::borrow::Cow;
 
+mod cache;
 mod engine;
 mod languages;
 mod summary;
+
+pub use cache::{CacheStats, TransformCache};
 
 /// How much code reduction to apply. Ordered: a larger value reduces more, and includes every
 /// reduction of the smaller ones.
