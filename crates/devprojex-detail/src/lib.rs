@@ -90,10 +90,18 @@ impl std::fmt::Display for Detail {
 
 const BOM: &str = "\u{feff}";
 
+/// Larger texts are not parsed and come back unchanged ([`Outcome::TooLarge`]). A tree-sitter
+/// tree takes about 25 times its source in memory (a 4 MiB Rust file peaks at 118 MB), and
+/// several files are transformed at once, so without a cap a few generated files could take
+/// gigabytes. Hand-written source files are far smaller; files this large are generated
+/// (bindings, tables).
+pub const MAX_TRANSFORM_BYTES: usize = 2 * 1024 * 1024;
+
 /// Applies `detail` to the content of the file at `path` (project-relative, `/`-separated).
 ///
 /// Returns the text unchanged (borrowed) for [`Detail::Full`], for unsupported languages, for
-/// files whose parse has too many errors, and when nothing was removed.
+/// files whose parse has too many errors, for texts over [`MAX_TRANSFORM_BYTES`], and when
+/// nothing was removed.
 pub fn transform<'a>(path: &str, text: &'a str, detail: Detail) -> Cow<'a, str> {
     transform_with_outcome(path, text, detail).0
 }
@@ -107,6 +115,8 @@ pub enum Outcome {
     Unsupported,
     /// The file's parse has more errors than the threshold: the text is unchanged, not reduced.
     ParseErrors,
+    /// The text is larger than [`MAX_TRANSFORM_BYTES`]: unchanged, not parsed.
+    TooLarge,
     /// Parsed, but nothing at this level to remove.
     Unchanged,
     /// Reduced.
@@ -129,6 +139,9 @@ pub fn transform_with_outcome<'a>(
     let Some(compiled) = languages::compiled(id) else {
         return (Cow::Borrowed(text), Outcome::Unsupported);
     };
+    if text.len() > MAX_TRANSFORM_BYTES {
+        return (Cow::Borrowed(text), Outcome::TooLarge);
+    }
     let spec = &languages::LANGS[id];
     let (bom, body) = match text.strip_prefix(BOM) {
         Some(rest) => (BOM, rest),

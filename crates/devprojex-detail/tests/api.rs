@@ -80,3 +80,19 @@ fn outcomes() {
         "// c\nfn main( {{{{ let x = ;; ]]] }\nfn g( {\n// d\n) -> {\nstruct {\nimpl <<<\n";
     assert_eq!(t("a.rs", broken, Detail::Signatures), Outcome::ParseErrors);
 }
+
+#[test]
+fn texts_over_the_size_cap_are_not_parsed_and_come_back_unchanged() {
+    use devprojex_detail::MAX_TRANSFORM_BYTES;
+    let item = "/// Doc.\npub fn f(x: u32) -> u32 {\n    // step\n    x + 1\n}\n";
+    let under = item.repeat(MAX_TRANSFORM_BYTES / item.len());
+    assert!(under.len() <= MAX_TRANSFORM_BYTES);
+    let (out, outcome) = transform_with_outcome("gen.rs", &under, Detail::Signatures);
+    assert_eq!(outcome, Outcome::Transformed);
+    assert!(!out.contains("x + 1") && out.len() < under.len());
+    let over = format!("{under}{}", item.repeat(2));
+    assert!(over.len() > MAX_TRANSFORM_BYTES);
+    let (out, outcome) = transform_with_outcome("gen.rs", &over, Detail::Signatures);
+    assert_eq!(outcome, Outcome::TooLarge);
+    assert!(matches!(out, std::borrow::Cow::Borrowed(_)));
+}
