@@ -4,8 +4,12 @@ call parses every file; later calls find unchanged files in the server's transfo
 Prints each call's wall time and its ratio to a `detail=full` call of the same server.
 
 Usage: scripts/bench-mcp-detail.py BINARY DIR [LEVEL] [CALLS]   (LEVEL: signatures or compact)
+BENCH_PACK_ARGS adds pack_context arguments as JSON, e.g. '{"max_tokens": 1000000}' for a project
+whose whole pack would exceed the 200 MiB limit of a stored pack (every file is still read,
+redacted and transformed for the metrics).
 """
 import json
+import os
 import subprocess
 import sys
 import time
@@ -36,7 +40,8 @@ def main() -> int:
 
     def timed_pack(detail):
         start = time.perf_counter()
-        reply = request("tools/call", {"name": "pack_context", "arguments": {"detail": detail}})
+        arguments = {"detail": detail, **json.loads(os.environ.get("BENCH_PACK_ARGS", "{}"))}
+        reply = request("tools/call", {"name": "pack_context", "arguments": arguments})
         elapsed = time.perf_counter() - start
         result = reply.get("result", {})
         if result.get("isError"):

@@ -7,10 +7,13 @@
 //! independently keyed 64-bit SipHashes of the text. The keys are random per process, so nobody
 //! can prepare two texts that collide.
 //!
-//! Memory is bounded by two generations: new results go into the current one; when it holds
-//! half the budget it becomes the previous one and the former previous one is dropped. A hit in
-//! the previous generation moves the entry back into the current one, so what is in use
-//! survives. A result larger than half the budget is not kept.
+//! Memory is bounded by a byte budget. A pack visits every file in the same order each time, so
+//! for a project larger than the budget, least-recently-used eviction would drop each entry just
+//! before it is asked for again and never hit. Here, once the budget is full, only one new result
+//! in [`ADMIT_EVERY`] is let in, and entries chosen at random make room for it: most of what is
+//! held survives from one pack to the next (about budget/project of the files hit), while stale
+//! entries, such as the old text of an edited file, still leave over time. A result larger than
+//! a quarter of the budget is not kept.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -47,12 +50,72 @@ struct Key {
     hashes: [u64; 2],
 }
 
-#[derive(Default)]
-struct Generations {
-    current: HashMap<Key, Known>,
-    current_bytes: usize,
-    previous: HashMap<Key, Known>,
-    previous_bytes: usize,
+/// When the budget is full, one new result in this many replaces a random held one.
+const ADMIT_EVERY: u64 = 8;
+
+/// The entries, and their keys in a vector for picking a victim at random in O(1).
+struct Store {
+    entries: HashMap<Key, (Known, usize)>,
+    keys: Vec<Key>,
+    held_bytes: usize,
+    /// xorshift state; eviction needs no secrecy, only spread.
+    seed: u64,
+    /// New results that found the budget full.
+    pressed: u64,
+}
+
+impl Store {
+    fn new() -> Self {
+        Self {
+            entries: HashMap::new(),
+            keys: Vec::new(),
+            held_bytes: 0,
+            seed: 0x9e37_79b9_7f4a_7c15,
+            pressed: 0,
+        }
+    }
+
+    fn remove(&mut self, key: &Key) -> Option<Known> {
+        let (known, slot) = self.entries.remove(key)?;
+        self.keys.swap_remove(slot);
+        if let Some(moved) = self.keys.get(slot) {
+            self.entries
+                .get_mut(moved)
+                .expect("every key has an entry")
+                .1 = slot;
+        }
+        self.held_bytes -= known.cost();
+        Some(known)
+    }
+
+    fn evict_one(&mut self) {
+        self.seed ^= self.seed << 13;
+        self.seed ^= self.seed >> 7;
+        self.seed ^= self.seed << 17;
+        let victim = self.keys[(self.seed % self.keys.len() as u64) as usize];
+        self.remove(&victim);
+    }
+
+    fn insert(&mut self, key: Key, known: Known, budget: usize) {
+        let cost = known.cost();
+        if cost > budget / 4 {
+            return;
+        }
+        // another thread may have stored the same key meanwhile: charge it once
+        self.remove(&key);
+        if self.held_bytes + cost > budget {
+            self.pressed += 1;
+            if !self.pressed.is_multiple_of(ADMIT_EVERY) {
+                return;
+            }
+        }
+        while self.held_bytes + cost > budget && !self.keys.is_empty() {
+            self.evict_one();
+        }
+        self.entries.insert(key, (known, self.keys.len()));
+        self.keys.push(key);
+        self.held_bytes += cost;
+    }
 }
 
 /// Counters for tests and diagnostics.
@@ -68,7 +131,7 @@ pub struct CacheStats {
 pub struct TransformCache {
     budget_bytes: usize,
     keys: [RandomState; 2],
-    generations: Mutex<Generations>,
+    store: Mutex<Store>,
     stats: Mutex<(u64, u64)>,
 }
 
@@ -87,7 +150,7 @@ impl TransformCache {
         Self {
             budget_bytes,
             keys: [RandomState::new(), RandomState::new()],
-            generations: Mutex::new(Generations::default()),
+            store: Mutex::new(Store::new()),
             stats: Mutex::new((0, 0)),
         }
     }
@@ -125,11 +188,15 @@ impl TransformCache {
     /// Hits, misses and the bytes held now.
     pub fn stats(&self) -> CacheStats {
         let (hits, misses) = *self.stats.lock().unwrap_or_else(|e| e.into_inner());
-        let generations = self.generations.lock().unwrap_or_else(|e| e.into_inner());
+        let held_bytes = self
+            .store
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .held_bytes;
         CacheStats {
             hits,
             misses,
-            held_bytes: generations.current_bytes + generations.previous_bytes,
+            held_bytes,
         }
     }
 
@@ -143,36 +210,13 @@ impl TransformCache {
     }
 
     fn lookup(&self, key: &Key) -> Option<Known> {
-        let mut generations = self.generations.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(known) = generations.current.get(key) {
-            return Some(known.clone());
-        }
-        let known = generations.previous.remove(key)?;
-        generations.previous_bytes -= known.cost();
-        self.insert_locked(&mut generations, *key, known.clone());
-        Some(known)
+        let store = self.store.lock().unwrap_or_else(|e| e.into_inner());
+        store.entries.get(key).map(|(known, _)| known.clone())
     }
 
     fn insert(&self, key: Key, known: Known) {
-        let mut generations = self.generations.lock().unwrap_or_else(|e| e.into_inner());
-        self.insert_locked(&mut generations, key, known);
-    }
-
-    fn insert_locked(&self, generations: &mut Generations, key: Key, known: Known) {
-        let half = self.budget_bytes / 2;
-        let cost = known.cost();
-        if cost > half {
-            return;
-        }
-        if generations.current_bytes + cost > half {
-            generations.previous = std::mem::take(&mut generations.current);
-            generations.previous_bytes = std::mem::take(&mut generations.current_bytes);
-        }
-        // another thread may have stored the same key meanwhile: charge it once
-        if let Some(old) = generations.current.insert(key, known) {
-            generations.current_bytes -= old.cost();
-        }
-        generations.current_bytes += cost;
+        let mut store = self.store.lock().unwrap_or_else(|e| e.into_inner());
+        store.insert(key, known, self.budget_bytes);
     }
 }
 
@@ -235,32 +279,56 @@ mod tests {
     }
 
     #[test]
-    fn memory_stays_within_the_budget_and_recent_entries_survive() {
-        let budget = 4096;
+    fn memory_stays_within_the_budget_and_a_scan_larger_than_it_still_hits() {
+        let budget = 8192;
         let cache = TransformCache::new(budget);
         let texts: Vec<String> = (0..200).map(rust_file).collect();
         for text in &texts {
             cache.transform("x.rs", text, Detail::Compact);
             assert!(cache.stats().held_bytes <= budget);
         }
-        let before = cache.stats();
-        cache.transform("x.rs", texts.last().unwrap(), Detail::Compact);
-        assert_eq!(
-            cache.stats().hits,
-            before.hits + 1,
-            "the newest entry is kept"
+        let first_pass = cache.stats();
+        assert_eq!(first_pass.misses, 200);
+        // the same 200 texts again, in the same order, as a repeated pack asks for them
+        for text in &texts {
+            let out = cache.transform("x.rs", text, Detail::Compact);
+            assert_eq!(out, crate::transform("x.rs", text, Detail::Compact));
+            assert!(cache.stats().held_bytes <= budget);
+        }
+        let hits = cache.stats().hits;
+        let held = cache.stats().held_bytes;
+        assert!(
+            hits > 40,
+            "a repeated scan hits most of what the budget holds ({held} bytes): {hits} hits"
         );
-        cache.transform("x.rs", &texts[0], Detail::Compact);
-        assert_eq!(
-            cache.stats().misses,
-            before.misses + 1,
-            "the oldest was dropped"
-        );
-        // a result larger than half the budget is computed but not kept
-        let big = rust_file(7).repeat(100);
+        // a result larger than a quarter of the budget is computed but not kept
+        let big = rust_file(7).repeat(80);
         cache.transform("big.rs", &big, Detail::Compact);
         cache.transform("big.rs", &big, Detail::Compact);
+        assert_eq!(cache.stats().hits, hits);
         assert!(cache.stats().held_bytes <= budget);
-        assert_eq!(cache.stats().misses, before.misses + 3);
+    }
+
+    #[test]
+    fn removing_entries_keeps_the_key_index_consistent() {
+        let mut store = Store::new();
+        let key = |n: usize| Key {
+            language: "rust",
+            detail: Detail::Compact,
+            len: n,
+            hashes: [n as u64, 0],
+        };
+        for n in 0..50 {
+            store.insert(key(n), Known::Unchanged, usize::MAX);
+        }
+        for n in (0..50).step_by(3) {
+            assert!(store.remove(&key(n)).is_some());
+        }
+        assert_eq!(store.entries.len(), store.keys.len());
+        for (slot, k) in store.keys.iter().enumerate() {
+            assert_eq!(store.entries[k].1, slot);
+        }
+        let expected: usize = store.entries.values().map(|(known, _)| known.cost()).sum();
+        assert_eq!(store.held_bytes, expected);
     }
 }
