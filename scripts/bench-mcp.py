@@ -7,41 +7,20 @@ DIR should be a large tree (scripts/bench-select.sh generates a 100,000-file one
 BENCH_MCP_ARGS adds server arguments, e.g. BENCH_MCP_ARGS="--git-mode tracked" on a Git checkout
 (scripts/bench-git.sh keeps a 100,000-file repository with BENCH_REPO=DIR).
 """
-import json
 import os
 import statistics
-import subprocess
 import sys
 import time
+
+from mcp_stdio import McpServer
 
 
 def main() -> int:
     binary, root = sys.argv[1], sys.argv[2]
     calls = int(sys.argv[3]) if len(sys.argv) > 3 else 200
     extra = os.environ.get("BENCH_MCP_ARGS", "").split()
-    proc = subprocess.Popen([binary, "mcp", "--root", root, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    next_id = [0]
-
-    def request(method, params=None):
-        next_id[0] += 1
-        message = {"jsonrpc": "2.0", "id": next_id[0], "method": method}
-        if params is not None:
-            message["params"] = params
-        proc.stdin.write(json.dumps(message) + "\n")
-        proc.stdin.flush()
-        while True:
-            line = proc.stdout.readline()
-            if not line:
-                raise RuntimeError("server closed stdout")
-            reply = json.loads(line)
-            if reply.get("id") == next_id[0]:
-                return reply
-
-    request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                           "clientInfo": {"name": "bench", "version": "1"}})
-    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
-    proc.stdin.flush()
+    server = McpServer(binary, root, extra)
+    server.initialize()
 
     # A file to read: the first file the tree lists.
     first_file = None
@@ -66,7 +45,7 @@ def main() -> int:
     ]
     rss_kb = None
     try:
-        with open(f"/proc/{proc.pid}/status") as status:
+        with open(f"/proc/{server.pid}/status") as status:
             for line in status:
                 if line.startswith("VmRSS:"):
                     rss_kb = int(line.split()[1])
@@ -80,7 +59,7 @@ def main() -> int:
         samples = []
         for _ in range(calls):
             start = time.perf_counter()
-            reply = request("tools/call", {"name": tool, "arguments": arguments})
+            reply = server.call_tool(tool, arguments)
             samples.append((time.perf_counter() - start) * 1000)
             if reply.get("result", {}).get("isError"):
                 print(f"{tool}: error: {reply['result']['content'][0]['text'][:200]}")
@@ -88,8 +67,7 @@ def main() -> int:
         samples.sort()
         q = statistics.quantiles(samples, n=100)
         print(f"{tool:14s} p50 {q[49]:8.2f} ms  p95 {q[94]:8.2f} ms  p99 {q[98]:8.2f} ms  (target median < {targets[tool]:.0f} ms)")
-    proc.stdin.close()
-    proc.wait(timeout=5)
+    server.close(timeout=5)
     return 0
 
 

@@ -5,13 +5,14 @@ meanwhile, and `read_pack` latency for 1,000-line ranges spread over the stored 
 
 Usage: scripts/bench-pack-store.py BINARY DIR [GLOB]
 """
-import json
 import random
 import re
 import subprocess
 import sys
 import tempfile
 import time
+
+from mcp_stdio import McpServer
 
 
 def main() -> int:
@@ -21,24 +22,10 @@ def main() -> int:
         start = time.perf_counter()
         subprocess.run([binary, "pack", root, "--include-patterns", glob, "--quiet", "-o", out.name], check=True)
         cli = time.perf_counter() - start
-    proc = subprocess.Popen([binary, "mcp", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    counter = [0]
-
-    def call(method, params):
-        counter[0] += 1
-        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": counter[0], "method": method, "params": params}) + "\n")
-        proc.stdin.flush()
-        while True:
-            reply = json.loads(proc.stdout.readline())
-            if reply.get("id") == counter[0]:
-                return reply
-
-    call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "b", "version": "1"}})
-    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
-    proc.stdin.flush()
+    server = McpServer(binary, root)
+    server.initialize()
     start = time.perf_counter()
-    reply = call("tools/call", {"name": "pack_context", "arguments": {"include_patterns": [glob]}})
+    reply = server.call_tool("pack_context", {"include_patterns": [glob]})
     mcp = time.perf_counter() - start
     text = reply["result"]["content"][0]["text"]
     match = re.match(r"Pack stored as '([^']+)' \((\d+) characters\)", text)
@@ -48,7 +35,7 @@ def main() -> int:
     pack_id, characters = match.group(1), int(match.group(2))
     lines = int(re.search(r"(\d+) lines", text).group(1))
     peak_kb = 0
-    with open(f"/proc/{proc.pid}/status") as status:
+    with open(f"/proc/{server.pid}/status") as status:
         for line in status:
             if line.startswith("VmHWM:"):
                 peak_kb = int(line.split()[1])
@@ -57,11 +44,10 @@ def main() -> int:
     for _ in range(50):
         first = random.randint(1, max(1, lines - 1000))
         start = time.perf_counter()
-        call("tools/call", {"name": "read_pack", "arguments": {"pack_id": pack_id, "start_line": first, "end_line": first + 999}})
+        server.call_tool("read_pack", {"pack_id": pack_id, "start_line": first, "end_line": first + 999})
         samples.append((time.perf_counter() - start) * 1000)
     samples.sort()
-    proc.stdin.close()
-    proc.wait(timeout=5)
+    server.close(timeout=5)
     print(f"selection {glob!r}: stored pack of {characters / 1e6:.1f} M characters, {lines} lines")
     print(f"devprojex pack -o FILE: {cli:.2f} s; pack_context (stored): {mcp:.2f} s; ratio {mcp / cli:.2f}x (target <= 1.2)")
     print(f"server peak RSS: {peak_kb / 1024:.1f} MB (target < 300 MB)")
