@@ -14,8 +14,6 @@
 //! overlaps them. Each lane starts `max_pattern_len - 1` bytes before its piece, so a keyword
 //! that straddles a cut is found by the lane its last byte belongs to, exactly once.
 
-use std::collections::HashMap;
-
 use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::{Anchored, MatchKind};
 
@@ -58,26 +56,66 @@ impl KeywordAutomaton {
             // start states must be ordinary states: the table has no notion of a prefilter
             .prefilter(false)
             .build(keywords)?;
-        Ok(Self::from_dfa(&dfa))
+        Ok(Self::from_dfa(&dfa, keywords).0)
     }
 
-    /// Copy the states reachable from the unanchored start into a table of our own.
-    fn from_dfa(dfa: &aho_corasick::dfa::DFA) -> Self {
+    /// Copy the states reachable from the unanchored start into a table of our own; also returns
+    /// the DFA's state for each of the table's states (for the tests).
+    fn from_dfa(dfa: &aho_corasick::dfa::DFA, keywords: &[Vec<u8>]) -> (Self, Vec<StateID>) {
+        // Byte classes from the keywords: each byte that occurs in one (either ASCII case) is
+        // its own class, shared by its other case, since the DFA is case-insensitive; every other
+        // byte follows no trie edge, so from any state they all lead to the same state and share
+        // one class. (A test checks every state and byte against the DFA.)
+        let mut in_keyword = [false; 256];
+        for &byte in keywords.iter().flatten() {
+            in_keyword[byte.to_ascii_lowercase() as usize] = true;
+            in_keyword[byte.to_ascii_uppercase() as usize] = true;
+        }
+        let mut classes = [0u8; 256];
+        let mut representatives: Vec<u8> = Vec::new();
+        let mut class_of_folded = [None::<u8>; 256];
+        let mut other_class = None::<u8>;
+        for byte in 0..=255u8 {
+            let slot = if in_keyword[byte as usize] {
+                &mut class_of_folded[byte.to_ascii_lowercase() as usize]
+            } else {
+                &mut other_class
+            };
+            classes[byte as usize] = *slot.get_or_insert_with(|| {
+                representatives.push(byte);
+                u8::try_from(representatives.len() - 1).expect("at most 256 byte classes")
+            });
+        }
+        let stride = representatives.len();
         let start = dfa
             .start_state(Anchored::No)
             .expect("unanchored searches are supported by a DFA built with defaults");
-        let mut states: Vec<StateID> = vec![start];
-        let mut seen: HashMap<StateID, usize> = HashMap::from([(start, 0)]);
+        // Breadth-first over the reachable states. `index_of` maps a state id to its discovery
+        // index (ids are small integers; a vector is cheaper than hashing, and the table is
+        // built at every start of the process).
+        let mut states: Vec<StateID> = Vec::new();
+        let mut index_of: Vec<u32> = Vec::new();
+        let mut index = |sid: StateID, states: &mut Vec<StateID>| -> usize {
+            let at = sid.as_usize();
+            if at >= index_of.len() {
+                index_of.resize(at + 1, u32::MAX);
+            }
+            if index_of[at] == u32::MAX {
+                index_of[at] = u32::try_from(states.len()).expect("fewer than 2^32 states");
+                states.push(sid);
+            }
+            index_of[at] as usize
+        };
+        index(start, &mut states);
+        // row-major: raw[state * stride + class] is the discovery index of the next state
+        let mut raw: Vec<usize> = Vec::new();
         let mut next = 0;
         while next < states.len() {
             let state = states[next];
             next += 1;
-            for byte in 0..=255u8 {
-                let target = dfa.next_state(Anchored::No, state, byte);
-                seen.entry(target).or_insert_with(|| {
-                    states.push(target);
-                    states.len() - 1
-                });
+            for &byte in &representatives {
+                let target = index(dfa.next_state(Anchored::No, state, byte), &mut states);
+                raw.push(target);
             }
         }
         // match states first, each group in discovery order (the start state stays first among
@@ -89,30 +127,13 @@ impl KeywordAutomaton {
             renumbered[old] = new;
         }
         let match_states = order.iter().filter(|&&i| dfa.is_match(states[i])).count();
-        // bytes with identical columns share a class
-        let mut columns: Vec<Vec<usize>> = Vec::new();
-        let mut classes = [0u8; 256];
-        for byte in 0..=255u8 {
-            let column: Vec<usize> = order
-                .iter()
-                .map(|&old| renumbered[seen[&dfa.next_state(Anchored::No, states[old], byte)]])
-                .collect();
-            let class = match columns.iter().position(|c| *c == column) {
-                Some(class) => class,
-                None => {
-                    columns.push(column);
-                    columns.len() - 1
-                }
-            };
-            classes[byte as usize] = u8::try_from(class).expect("at most 256 byte classes");
-        }
-        let stride = columns.len();
         let premultiplied =
             |state: usize| u32::try_from(state * stride).expect("keyword table fits in u32 ids");
         let mut transitions = vec![0u32; states.len() * stride];
-        for state in 0..states.len() {
-            for (class, column) in columns.iter().enumerate() {
-                transitions[state * stride + class] = premultiplied(column[state]);
+        for (old, row) in raw.chunks_exact(stride).enumerate() {
+            let new = renumbered[old];
+            for (class, &target) in row.iter().enumerate() {
+                transitions[new * stride + class] = premultiplied(renumbered[target]);
             }
         }
         let matches = order[..match_states]
@@ -126,7 +147,7 @@ impl KeywordAutomaton {
                     .collect()
             })
             .collect();
-        Self {
+        let table = Self {
             classes,
             transitions,
             stride,
@@ -134,7 +155,8 @@ impl KeywordAutomaton {
             match_limit: premultiplied(match_states),
             matches,
             max_pattern_len: dfa.max_pattern_len(),
-        }
+        };
+        (table, order.iter().map(|&old| states[old]).collect())
     }
 
     #[inline(always)]
@@ -330,6 +352,47 @@ mod tests {
             let found = automaton.hits(&hay);
             assert!(!found.is_empty() || len < 10, "len {len}");
             assert_eq!(found, reference(&prefixes, &hay), "len {len}");
+        }
+    }
+
+    #[test]
+    fn the_table_agrees_with_the_dfa_on_every_state_and_byte() {
+        let keywords: Vec<Vec<u8>> = [
+            "aws",
+            "AKIA",
+            "xoxb-",
+            "://",
+            "q~",
+            "Pass",
+            "_key",
+            "\u{e9}t\u{e9}",
+        ]
+        .iter()
+        .map(|k| k.as_bytes().to_vec())
+        .collect();
+        let dfa = aho_corasick::dfa::Builder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .prefilter(false)
+            .build(&keywords)
+            .unwrap();
+        let (table, states) = KeywordAutomaton::from_dfa(&dfa, &keywords);
+        assert!(
+            table.stride < 256,
+            "bytes outside the keywords share a class"
+        );
+        let position = |sid: StateID| states.iter().position(|&s| s == sid).unwrap();
+        for (index, &sid) in states.iter().enumerate() {
+            let own = (index * table.stride) as u32;
+            assert_eq!(own < table.match_limit, dfa.is_match(sid));
+            for byte in 0..=255u8 {
+                let expected = position(dfa.next_state(Anchored::No, sid, byte));
+                assert_eq!(
+                    table.step(own, byte) as usize,
+                    expected * table.stride,
+                    "state {index} byte {byte}"
+                );
+            }
         }
     }
 
