@@ -200,11 +200,8 @@ impl Selection {
 pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
     let walked = walk(root, spec)?;
     let warnings = walked.warnings;
-    let mut files: Vec<Entry> = walked
-        .entries
-        .into_iter()
-        .filter(|entry| keep_file(entry, spec))
-        .collect();
+    // the walk kept only the files `keep_file` accepts
+    let mut files: Vec<Entry> = walked.entries;
     let mut dirs = walked.dirs;
 
     // Folders: ancestors of selected files, plus empty folders when nothing narrows the selection.
@@ -439,6 +436,7 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
 
     let shared: Arc<Mutex<(Vec<Entry>, Vec<Entry>)>> =
         Arc::new(Mutex::new((Vec::new(), Vec::new())));
+    let shared_spec = Arc::new(spec.clone());
     builder.build_parallel().run(|| {
         let mut collector = Collector {
             files: Vec::new(),
@@ -447,6 +445,7 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
         };
         let root_path = Arc::clone(&root_path);
         let counters = Arc::clone(&counters);
+        let spec = Arc::clone(&shared_spec);
         Box::new(move |result| {
             match result {
                 Ok(entry) => {
@@ -476,14 +475,19 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
                                 return WalkState::Continue;
                             }
                         };
-                        let binary = size > 0 && sniff_binary_cached(entry.path(), size, modified);
-                        collector.files.push(Entry {
+                        let mut file = Entry {
                             relative,
                             absolute: entry.path().to_path_buf(),
                             kind: EntryKind::File,
                             size,
-                            binary,
-                        });
+                            binary: false,
+                        };
+                        // a file the filters drop is not opened to sniff it
+                        if !keep_file(&file, &spec) {
+                            return WalkState::Continue;
+                        }
+                        file.binary = size > 0 && sniff_binary_cached(entry.path(), size, modified);
+                        collector.files.push(file);
                     }
                     // Sockets, FIFOs and devices are never listed or read.
                 }
