@@ -243,11 +243,6 @@ impl Engine {
         self
     }
 
-    /// Hits, misses and held bytes of the transform cache, when there is one.
-    pub fn transform_cache_stats(&self) -> Option<devprojex_detail::CacheStats> {
-        self.transform_cache.as_ref().map(|cache| cache.stats())
-    }
-
     pub fn config(&self) -> EngineConfig {
         self.config
     }

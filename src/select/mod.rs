@@ -436,7 +436,6 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
 
     let shared: Arc<Mutex<(Vec<Entry>, Vec<Entry>)>> =
         Arc::new(Mutex::new((Vec::new(), Vec::new())));
-    let shared_spec = Arc::new(spec.clone());
     builder.build_parallel().run(|| {
         let mut collector = Collector {
             files: Vec::new(),
@@ -445,7 +444,6 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
         };
         let root_path = Arc::clone(&root_path);
         let counters = Arc::clone(&counters);
-        let spec = Arc::clone(&shared_spec);
         Box::new(move |result| {
             match result {
                 Ok(entry) => {
@@ -483,7 +481,7 @@ fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
                             binary: false,
                         };
                         // a file the filters drop is not opened to sniff it
-                        if !keep_file(&file, &spec) {
+                        if !keep_file(&file, spec) {
                             return WalkState::Continue;
                         }
                         file.binary = size > 0 && sniff_binary_cached(entry.path(), size, modified);

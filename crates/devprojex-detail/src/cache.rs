@@ -58,6 +58,8 @@ struct Store {
     entries: HashMap<Key, (Known, usize)>,
     keys: Vec<Key>,
     held_bytes: usize,
+    hits: u64,
+    misses: u64,
     /// xorshift state; eviction needs no secrecy, only spread.
     seed: u64,
     /// New results that found the budget full.
@@ -70,6 +72,8 @@ impl Store {
             entries: HashMap::new(),
             keys: Vec::new(),
             held_bytes: 0,
+            hits: 0,
+            misses: 0,
             seed: 0x9e37_79b9_7f4a_7c15,
             pressed: 0,
         }
@@ -132,7 +136,6 @@ pub struct TransformCache {
     budget_bytes: usize,
     keys: [RandomState; 2],
     store: Mutex<Store>,
-    stats: Mutex<(u64, u64)>,
 }
 
 impl std::fmt::Debug for TransformCache {
@@ -151,7 +154,6 @@ impl TransformCache {
             budget_bytes,
             keys: [RandomState::new(), RandomState::new()],
             store: Mutex::new(Store::new()),
-            stats: Mutex::new((0, 0)),
         }
     }
 
@@ -169,13 +171,11 @@ impl TransformCache {
             hashes: [self.keys[0].hash_one(text), self.keys[1].hash_one(text)],
         };
         if let Some(known) = self.lookup(&key) {
-            self.count(true);
             return match known {
                 Known::Unchanged => Cow::Borrowed(text),
                 Known::Reduced(reduced) => Cow::Owned(reduced.to_string()),
             };
         }
-        self.count(false);
         let result = crate::transform(path, text, detail);
         let known = match &result {
             Cow::Borrowed(_) => Known::Unchanged,
@@ -187,31 +187,24 @@ impl TransformCache {
 
     /// Hits, misses and the bytes held now.
     pub fn stats(&self) -> CacheStats {
-        let (hits, misses) = *self.stats.lock().unwrap_or_else(|e| e.into_inner());
-        let held_bytes = self
-            .store
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .held_bytes;
-        CacheStats {
-            hits,
-            misses,
-            held_bytes,
-        }
-    }
-
-    fn count(&self, hit: bool) {
-        let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
-        if hit {
-            stats.0 += 1;
-        } else {
-            stats.1 += 1;
-        }
-    }
-
-    fn lookup(&self, key: &Key) -> Option<Known> {
         let store = self.store.lock().unwrap_or_else(|e| e.into_inner());
-        store.entries.get(key).map(|(known, _)| known.clone())
+        CacheStats {
+            hits: store.hits,
+            misses: store.misses,
+            held_bytes: store.held_bytes,
+        }
+    }
+
+    /// The known result, counted as a hit or a miss.
+    fn lookup(&self, key: &Key) -> Option<Known> {
+        let mut store = self.store.lock().unwrap_or_else(|e| e.into_inner());
+        let known = store.entries.get(key).map(|(known, _)| known.clone());
+        if known.is_some() {
+            store.hits += 1;
+        } else {
+            store.misses += 1;
+        }
+        known
     }
 
     fn insert(&self, key: Key, known: Known) {

@@ -161,7 +161,7 @@ impl KeywordAutomaton {
 
     #[inline(always)]
     fn step(&self, state: u32, byte: u8) -> u32 {
-        self.transitions[state as usize + self.classes[byte as usize] as usize]
+        step(&self.transitions, &self.classes, state, byte)
     }
 
     /// Every keyword occurrence in `hay`, ordered by end position (as an overlapping search
@@ -194,16 +194,16 @@ impl KeywordAutomaton {
             .expect("LANES > 0");
         let [l0, l1, l2, l3]: [&[u8]; LANES] =
             std::array::from_fn(|k| &hay[begin[k]..begin[k] + steps]);
-        // the lanes' states live in registers; the rare match handling is out of line
+        // the lanes' states and the table's address live in registers; the rare match handling
+        // is out of line
         let (table, classes) = (self.transitions.as_slice(), &self.classes);
-        let step = |state: u32, byte: u8| table[state as usize + classes[byte as usize] as usize];
         let [mut s0, mut s1, mut s2, mut s3] = [self.start; LANES];
         for (i, (((&b0, &b1), &b2), &b3)) in l0.iter().zip(l1).zip(l2).zip(l3).enumerate() {
             // the four loads are independent: this is where the speed comes from
-            s0 = step(s0, b0);
-            s1 = step(s1, b1);
-            s2 = step(s2, b2);
-            s3 = step(s3, b3);
+            s0 = step(table, classes, s0, b0);
+            s1 = step(table, classes, s1, b1);
+            s2 = step(table, classes, s2, b2);
+            s3 = step(table, classes, s3, b3);
             if s0.min(s1).min(s2.min(s3)) < self.match_limit {
                 self.record_lanes([s0, s1, s2, s3], i, &begin, &mut lane_hits, lane_len);
             }
@@ -274,6 +274,12 @@ impl KeywordAutomaton {
             });
         }
     }
+}
+
+/// One transition: `state` is premultiplied, so the row starts at `state`.
+#[inline(always)]
+fn step(transitions: &[u32], classes: &[u8; 256], state: u32, byte: u8) -> u32 {
+    transitions[state as usize + classes[byte as usize] as usize]
 }
 
 #[cfg(test)]

@@ -306,7 +306,9 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
     for hit in set.keywords.hits(bytes) {
         let at = hit.start;
         let slot = &set.keyword_slots[hit.pattern as usize];
-        if !slot.iter().any(|k| k.matches_at(bytes, at)) {
+        // the automaton matched case-insensitively; a case-sensitive variant is checked here
+        let mut matched = slot.iter().filter(|k| k.matches_at(bytes, at)).peekable();
+        if matched.peek().is_none() {
             continue;
         }
         if !(line_s <= at && at <= line_e) {
@@ -333,7 +335,7 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
                 current = Some(Segment { start: ws, end: we });
             }
         }
-        for k in slot.iter().filter(|k| k.matches_at(bytes, at)) {
+        for k in matched {
             for &r in &k.rules {
                 if !seen[r as usize] {
                     seen[r as usize] = true;
