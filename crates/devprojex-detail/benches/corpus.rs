@@ -9,7 +9,10 @@
 //! in a supported language, valid UTF-8 and at most `DETAIL_BENCH_MAX_FILE` bytes (default
 //! 4 MiB) is read into memory first; then each level runs over all of them on one thread, so
 //! MB/s is per core. Tokens are `ceil(chars / 4)` per file, as devprojex estimates them.
+//! With `DETAIL_BENCH_CACHE=1` it also prints how many bytes the MCP server's transform cache is
+//! charged for the reduced files, against the reduced texts themselves.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -152,6 +155,24 @@ fn main() {
             "{level}: {wall:.1} s wall, {cpu:.1} s CPU: {:.1} MB/s per core (CPU time), {:.1} MB/s wall",
             total_bytes as f64 / 1e6 / cpu,
             total_bytes as f64 / 1e6 / wall
+        );
+        if std::env::var_os("DETAIL_BENCH_CACHE").is_none() {
+            continue;
+        }
+        // Outside the timing (a second transform per file): what the server's transform cache
+        // holds for these results.
+        let (mut cached, mut reduced) = (0usize, 0usize);
+        for (path, text) in &files {
+            if let Cow::Owned(out) = transform(path, text, level) {
+                reduced += out.len();
+                cached += devprojex_detail::testing::cached_bytes(path, text, level);
+            }
+        }
+        println!(
+            "{level}: the transform cache holds the reduced texts ({:.1} MB) as {:.1} MB of pieces ({:.1}%)",
+            reduced as f64 / 1e6,
+            cached as f64 / 1e6,
+            100.0 * cached as f64 / reduced.max(1) as f64
         );
     }
 

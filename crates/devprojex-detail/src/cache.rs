@@ -22,13 +22,15 @@ use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex};
 
 use crate::Detail;
+use crate::splice::Splice;
 
 /// What a text is known to transform into.
 #[derive(Clone)]
 enum Known {
     /// The transform leaves it as it is (nothing to remove, too many parse errors).
     Unchanged,
-    Reduced(Arc<str>),
+    /// Reduced: the result as pieces of the text it came from.
+    Reduced(Arc<Splice>),
 }
 
 impl Known {
@@ -37,7 +39,7 @@ impl Known {
         const ENTRY: usize = 96;
         match self {
             Known::Unchanged => ENTRY,
-            Known::Reduced(text) => ENTRY + text.len(),
+            Known::Reduced(splice) => ENTRY + splice.heap_bytes(),
         }
     }
 }
@@ -170,16 +172,23 @@ impl TransformCache {
             len: text.len(),
             hashes: [self.keys[0].hash_one(text), self.keys[1].hash_one(text)],
         };
-        if let Some(known) = self.lookup(&key) {
-            return match known {
-                Known::Unchanged => Cow::Borrowed(text),
-                Known::Reduced(reduced) => Cow::Owned(reduced.to_string()),
-            };
+        match self.lookup(&key) {
+            Some(Known::Unchanged) => return Cow::Borrowed(text),
+            Some(Known::Reduced(splice)) => {
+                if let Some(out) = splice.render(text) {
+                    return Cow::Owned(out);
+                }
+                // Cannot happen for the text the key was made from; computing is always right.
+            }
+            None => {}
         }
-        let result = crate::transform(path, text, detail);
-        let known = match &result {
-            Cow::Borrowed(_) => Known::Unchanged,
-            Cow::Owned(reduced) => Known::Reduced(Arc::from(reduced.as_str())),
+        let (result, _, splice) = crate::transform_spliced(path, text, detail);
+        let known = match splice {
+            None => Known::Unchanged,
+            Some(mut splice) => {
+                splice.shrink_to_fit();
+                Known::Reduced(Arc::new(splice))
+            }
         };
         self.insert(key, known);
         result

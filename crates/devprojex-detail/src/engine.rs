@@ -8,6 +8,7 @@ use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, QueryCursor, Tree, TreeCursor};
 
 use crate::languages::{Collapse, Compiled, LangSpec};
+use crate::splice::Splice;
 use crate::{Detail, summary};
 
 /// A file whose parse has more ERROR/MISSING nodes than this is left unchanged.
@@ -545,13 +546,14 @@ impl Walk<'_> {
 #[derive(Debug)]
 pub(crate) struct Declined;
 
-/// Runs the transform; `Ok(None)` means there was nothing to change.
+/// Runs the transform; `Ok(None)` means there was nothing to change. The result comes as text and
+/// as the same text described by pieces of `text`.
 pub(crate) fn run(
     spec: &LangSpec,
     compiled: &Compiled,
     text: &str,
     detail: Detail,
-) -> Result<Option<String>, Declined> {
+) -> Result<Option<(String, Splice)>, Declined> {
     run_with(spec, compiled, text, detail, true)
 }
 
@@ -562,7 +564,7 @@ pub(crate) fn run_with(
     text: &str,
     detail: Detail,
     walk: bool,
-) -> Result<Option<String>, Declined> {
+) -> Result<Option<(String, Splice)>, Declined> {
     if detail == Detail::Full || text.is_empty() {
         return Ok(None);
     }
@@ -733,14 +735,16 @@ pub(crate) fn run_with(
     }
 
     let verbatim = Verbatim::new(compiled, root, &verbatim_ids, &dropped);
-    let out = write(text, &edits, &verbatim);
-    Ok((out != text).then_some(out))
+    let (out, splice) = write(text, &edits, &verbatim);
+    Ok((out != text).then_some((out, splice)))
 }
 
-/// Writes `text` with `edits` applied, dropping lines left blank outside `verbatim` ranges.
-fn write(text: &str, edits: &[Edit], verbatim: &Verbatim<'_>) -> String {
+/// Writes `text` with `edits` applied, dropping lines left blank outside `verbatim` ranges; the
+/// splice describes the same output as pieces of `text`.
+fn write(text: &str, edits: &[Edit], verbatim: &Verbatim<'_>) -> (String, Splice) {
     let mut w = Writer {
         out: String::with_capacity(text.len()),
+        splice: Splice::default(),
         line_start: 0,
         verbatim,
     };
@@ -753,13 +757,14 @@ fn write(text: &str, edits: &[Edit], verbatim: &Verbatim<'_>) -> String {
     w.copy(text, pos, text.len());
     // A whitespace-only last line without terminator goes too.
     if w.out[w.line_start..].bytes().all(is_space) {
-        w.out.truncate(w.line_start);
+        w.truncate(w.line_start);
     }
-    w.out
+    (w.out, w.splice)
 }
 
 struct Writer<'a, 't> {
     out: String,
+    splice: Splice,
     line_start: usize,
     verbatim: &'a Verbatim<'t>,
 }
@@ -771,17 +776,19 @@ impl Writer<'_, '_> {
             match text[from..to].find('\n') {
                 None => {
                     self.out.push_str(&text[from..to]);
+                    self.splice.keep(from, to);
                     return;
                 }
                 Some(i) => {
                     let nl = from + i;
                     self.out.push_str(&text[from..=nl]);
+                    self.splice.keep(from, nl + 1);
                     from = nl + 1;
                     let blank = self.out.as_bytes()[self.line_start..]
                         .iter()
                         .all(|&b| is_space(b));
                     if blank && !self.verbatim.contains(nl) {
-                        self.out.truncate(self.line_start);
+                        self.truncate(self.line_start);
                     } else {
                         self.line_start = self.out.len();
                     }
@@ -790,9 +797,15 @@ impl Writer<'_, '_> {
         }
     }
 
+    fn truncate(&mut self, len: usize) {
+        self.out.truncate(len);
+        self.splice.truncate(len);
+    }
+
     /// Appends generated text (placeholders), which is never blank.
     fn generated(&mut self, s: &str) {
         self.out.push_str(s);
+        self.splice.add(s);
         if let Some(i) = s.rfind('\n') {
             self.line_start = self.out.len() - s.len() + i + 1;
         }

@@ -41,6 +41,7 @@ use std::borrow::Cow;
 mod cache;
 mod engine;
 mod languages;
+mod splice;
 mod summary;
 
 pub use cache::{CacheStats, TransformCache};
@@ -130,17 +131,29 @@ pub fn transform_with_outcome<'a>(
     text: &'a str,
     detail: Detail,
 ) -> (Cow<'a, str>, Outcome) {
+    let (out, outcome, _) = transform_spliced(path, text, detail);
+    (out, outcome)
+}
+
+/// [`transform_with_outcome`], with a reduced result also described as pieces of `text` (what
+/// the transform cache keeps).
+pub(crate) fn transform_spliced<'a>(
+    path: &str,
+    text: &'a str,
+    detail: Detail,
+) -> (Cow<'a, str>, Outcome, Option<splice::Splice>) {
+    let unchanged = |outcome| (Cow::Borrowed(text), outcome, None);
     if detail == Detail::Full {
-        return (Cow::Borrowed(text), Outcome::Full);
+        return unchanged(Outcome::Full);
     }
     let Some(id) = languages::lang_for_path(path) else {
-        return (Cow::Borrowed(text), Outcome::Unsupported);
+        return unchanged(Outcome::Unsupported);
     };
     let Some(compiled) = languages::compiled(id) else {
-        return (Cow::Borrowed(text), Outcome::Unsupported);
+        return unchanged(Outcome::Unsupported);
     };
     if text.len() > MAX_TRANSFORM_BYTES {
-        return (Cow::Borrowed(text), Outcome::TooLarge);
+        return unchanged(Outcome::TooLarge);
     }
     let spec = &languages::LANGS[id];
     let (bom, body) = match text.strip_prefix(BOM) {
@@ -148,10 +161,18 @@ pub fn transform_with_outcome<'a>(
         None => ("", text),
     };
     match engine::run(spec, compiled, body, detail) {
-        Ok(Some(out)) if bom.is_empty() => (Cow::Owned(out), Outcome::Transformed),
-        Ok(Some(out)) => (Cow::Owned(format!("{bom}{out}")), Outcome::Transformed),
-        Ok(None) => (Cow::Borrowed(text), Outcome::Unchanged),
-        Err(engine::Declined) => (Cow::Borrowed(text), Outcome::ParseErrors),
+        Ok(Some((out, splice))) => {
+            let out = if bom.is_empty() {
+                out
+            } else {
+                format!("{bom}{out}")
+            };
+            let splice = splice.after_prefix(bom.len());
+            debug_assert_eq!(splice.render(text).as_deref(), Some(out.as_str()));
+            (Cow::Owned(out), Outcome::Transformed, Some(splice))
+        }
+        Ok(None) => unchanged(Outcome::Unchanged),
+        Err(engine::Declined) => unchanged(Outcome::ParseErrors),
     }
 }
 
@@ -253,7 +274,7 @@ pub mod testing {
             None => ("", text),
         };
         match engine::run_with(&languages::LANGS[id], compiled, body, detail, false) {
-            Ok(Some(out)) => format!("{bom}{out}"),
+            Ok(Some((out, _))) => format!("{bom}{out}"),
             _ => text.to_owned(),
         }
     }
@@ -268,6 +289,16 @@ pub mod testing {
     }
 
     /// Parses `text` as the language of `path` and returns whether it parsed (for benchmarks).
+    /// Bytes the transform cache is charged for this result's pieces (0 when unchanged).
+    pub fn cached_bytes(path: &str, text: &str, detail: crate::Detail) -> usize {
+        crate::transform_spliced(path, text, detail)
+            .2
+            .map_or(0, |mut splice| {
+                splice.shrink_to_fit();
+                splice.heap_bytes()
+            })
+    }
+
     pub fn parse_only(path: &str, text: &str) -> bool {
         languages::lang_for_path(path)
             .and_then(languages::compiled)
