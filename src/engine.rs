@@ -428,7 +428,8 @@ impl Engine {
         }
     }
 
-    /// Process files in order, in parallel chunks, handing each result to `sink` in order.
+    /// Loads files in parallel (read, redact, transform) and hands each result to `sink` in
+    /// selection order; see [`crate::ordered`].
     fn for_each_content(
         &self,
         root: &ProjectRoot,
@@ -438,77 +439,43 @@ impl Engine {
         phase: &'static str,
         mut sink: impl FnMut(&Entry, Content) -> Result<()>,
     ) -> Result<()> {
-        const CHUNK_BYTES: u64 = 32 * 1024 * 1024;
-        const CHUNK_FILES: usize = 512;
-        // Chunks bound memory: at most four are alive (one consumed, two queued, one loading).
-        let mut chunks = Vec::new();
-        let mut start = 0;
-        while start < files.len() {
-            let mut end = start;
-            let mut bytes = 0u64;
-            while end < files.len()
-                && end - start < CHUNK_FILES
-                && (end == start || bytes + files[end].size <= CHUNK_BYTES)
-            {
-                bytes += files[end]
-                    .size
-                    .min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1);
-                end += 1;
-            }
-            chunks.push(start..end);
-            start = end;
-        }
-        let load = |range: std::ops::Range<usize>| -> Vec<Content> {
-            files[range]
-                .par_iter()
-                .map(|entry| pipeline.load(root, entry))
-                .collect()
+        /// Loaded content waiting for the consumer: bounds memory on any project size.
+        const WINDOW_BYTES: u64 = 64 * 1024 * 1024;
+        // What a file can cost in memory: files over the inspection limit are not read whole.
+        let cost = |i: usize| {
+            files[i]
+                .size
+                .min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1)
         };
         let total = files.len() as u64;
         let mut done = 0u64;
         let mut last_report = Instant::now();
-        // Pipelined: a loader thread reads, redacts and transforms chunk after chunk (each in
-        // parallel) while this thread consumes them in order. The queue holds up to two loaded
-        // chunks, so the loader does not wait for a slower consumer, and memory stays bounded
-        // by a few chunks.
-        std::thread::scope(|scope| -> Result<()> {
-            let (sender, receiver) =
-                std::sync::mpsc::sync_channel::<(std::ops::Range<usize>, Vec<Content>)>(2);
-            let load = &load;
-            let loader = scope.spawn(move || {
-                for range in chunks {
-                    let contents = load(range.clone());
-                    if sender.send((range, contents)).is_err() {
-                        break; // the consumer stopped (error or cancellation)
-                    }
-                }
-            });
-            let consumed = (|| -> Result<()> {
-                for (range, contents) in receiver.iter() {
-                    hooks.check_cancelled()?;
-                    for (entry, content) in files[range].iter().zip(contents) {
-                        sink(entry, content)?;
-                        done += 1;
-                    }
-                    if last_report.elapsed() >= Duration::from_millis(100) || done == total {
-                        hooks.report(phase, done, total);
-                        last_report = Instant::now();
-                    }
+        let outcome = crate::ordered::for_each_ordered(
+            files.len(),
+            rayon::current_num_threads(),
+            WINDOW_BYTES,
+            cost,
+            |i| pipeline.load(root, files[i]),
+            |i, content| {
+                // cheap (a flag), and lets a cancelled request stop within one file
+                hooks.check_cancelled()?;
+                sink(files[i], content)?;
+                done += 1;
+                if last_report.elapsed() >= Duration::from_millis(100) || done == total {
+                    hooks.report(phase, done, total);
+                    last_report = Instant::now();
                 }
                 Ok(())
-            })();
-            // on an early return the receiver goes first, so a loader blocked on a full queue
-            // wakes up and stops
-            drop(receiver);
-            let joined = loader.join();
-            consumed?;
-            joined.map_err(|_| {
-                DpxError::new(
-                    codes::PROJECT_UNAVAILABLE,
-                    "reading file contents failed unexpectedly; retry",
-                )
-            })
-        })
+            },
+        );
+        match outcome {
+            Ok(()) => Ok(()),
+            Err(crate::ordered::Stopped::Sink(e)) => Err(e),
+            Err(crate::ordered::Stopped::WorkerPanicked) => Err(DpxError::new(
+                codes::PROJECT_UNAVAILABLE,
+                "reading file contents failed unexpectedly; retry",
+            )),
+        }
     }
 
     /// File, character and token metrics at the effective detail level.

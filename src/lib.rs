@@ -10,6 +10,7 @@ pub mod engine;
 pub mod error;
 pub mod gitstate;
 pub mod mcp;
+pub mod ordered;
 pub mod profile;
 #[allow(unsafe_code)]
 pub mod project;

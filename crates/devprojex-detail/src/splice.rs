@@ -188,14 +188,23 @@ mod tests {
         both.truncate(both.out.len() - 3); // across an added piece into a kept one
         both.add("{ /* ... */ }");
         both.keep(original, 34, original.len());
-        assert_eq!(both.splice.added, "{ /* ... */ }x", "a repeated text is held once");
-        assert_eq!(both.splice.render(original).as_deref(), Some(both.out.as_str()));
+        assert_eq!(
+            both.splice.added, "{ /* ... */ }x",
+            "a repeated text is held once"
+        );
+        assert_eq!(
+            both.splice.render(original).as_deref(),
+            Some(both.out.as_str())
+        );
         assert_eq!(both.splice.len, both.out.len());
 
         let bom = "\u{feff}";
         let with_bom = format!("{bom}{original}");
         let shifted = both.splice.clone().after_prefix(bom.len());
-        assert_eq!(shifted.render(&with_bom), Some(format!("{bom}{}", both.out)));
+        assert_eq!(
+            shifted.render(&with_bom),
+            Some(format!("{bom}{}", both.out))
+        );
     }
 
     #[test]
