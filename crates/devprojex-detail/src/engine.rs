@@ -315,12 +315,34 @@ fn docstring_edit(text: &str, node: Node<'_>) -> Option<Edit> {
     })
 }
 
+/// Whether `text[from..to]` holds at least one line break and nothing but whitespace and the
+/// `removed` comments (sorted by start).
+fn only_space_and_removed(text: &str, from: usize, to: usize, removed: &[(usize, usize)]) -> bool {
+    if !text[from..to].contains('\n') {
+        return false;
+    }
+    let mut pos = from;
+    let first = removed.partition_point(|&(s, _)| s < from);
+    for &(s, e) in &removed[first..] {
+        if s >= to {
+            break;
+        }
+        if e > to || !text[pos..s].bytes().all(is_space) {
+            return false;
+        }
+        pos = e;
+    }
+    text[pos..to].bytes().all(is_space)
+}
+
 /// `signatures`: each kept doc comment keeps its summary. A run of line doc comments (`///` on
-/// consecutive lines) loses the comments after its first paragraph; a block doc comment is cut
-/// inside, keeping its delimiters. Returns the comments to drop.
+/// lines below each other) loses the comments after its first paragraph; a block doc comment is
+/// cut inside, keeping its delimiters. `removed` are the ordinary comments this transform
+/// removes, sorted. Returns the comments to drop.
 fn summarize_comments<'t>(
     text: &str,
     mut docs: Vec<Node<'t>>,
+    removed: &[(usize, usize)],
     errors: &[(usize, usize)],
     edits: &mut Vec<Edit>,
 ) -> Vec<Node<'t>> {
@@ -346,16 +368,16 @@ fn summarize_comments<'t>(
             i += 1;
             continue;
         };
-        // The run: same marker, each comment on the line right below the previous one.
+        // The run: same marker, each comment on a line below the previous one with nothing
+        // between but what `compact` removes (blank lines, ordinary comments). The summary
+        // must not depend on those: `signatures` of the compacted text would differ, and
+        // rustdoc joins `///` lines across them too.
         let mut j = i + 1;
         while j < docs.len() {
             let (prev, next) = (docs[j - 1], docs[j]);
-            let gap = &text[prev.start_byte() + body(&prev).len()..next.start_byte()];
+            let gap_start = prev.start_byte() + body(&prev).len();
             let same = summary::line_prefix(body(&next)) == Some(prefix);
-            if !same
-                || gap.bytes().filter(|&b| b == b'\n').count() != 1
-                || !gap.bytes().all(is_space)
-            {
+            if !same || !only_space_and_removed(text, gap_start, next.start_byte(), removed) {
                 break;
             }
             j += 1;
@@ -676,7 +698,13 @@ pub(crate) fn run_with(
     } = ccaps;
     let mut dropped: HashSet<usize> = HashSet::new();
     if detail >= Detail::Signatures {
-        for n in summarize_comments(text, kept_nodes, &errors, &mut doc_edits) {
+        let mut ordinary: Vec<(usize, usize)> = removed
+            .iter()
+            .copied()
+            .filter(|&(s, e)| !kept.contains(&s) && !overlaps(&errors, s, e))
+            .collect();
+        ordinary.sort_unstable();
+        for n in summarize_comments(text, kept_nodes, &ordinary, &errors, &mut doc_edits) {
             kept.remove(&n.start_byte());
             verbatim_ids.remove(&n.id());
             dropped.insert(n.id());

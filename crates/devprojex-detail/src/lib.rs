@@ -288,7 +288,6 @@ pub mod testing {
         engine::parse(compiled, text).is_none_or(|t| engine::error_ranges(&t, text.len()).is_none())
     }
 
-    /// Parses `text` as the language of `path` and returns whether it parsed (for benchmarks).
     /// Bytes the transform cache is charged for this result's pieces (0 when unchanged).
     pub fn cached_bytes(path: &str, text: &str, detail: crate::Detail) -> usize {
         crate::transform_spliced(path, text, detail)
@@ -299,11 +298,46 @@ pub mod testing {
             })
     }
 
+    /// Parses `text` as the language of `path` and returns whether it parsed (for benchmarks).
     pub fn parse_only(path: &str, text: &str) -> bool {
         languages::lang_for_path(path)
             .and_then(languages::compiled)
             .and_then(|c| engine::parse(c, text))
             .is_some()
+    }
+
+    /// The words of `text` once every comment node is replaced by a space, or `None` for
+    /// unsupported paths. Unlike [`tokens`], it does not depend on where the grammar cuts tokens.
+    pub fn words_outside_comments(path: &str, text: &str) -> Option<Vec<String>> {
+        let compiled = languages::lang_for_path(path).and_then(languages::compiled)?;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let tree = engine::parse(compiled, text)?;
+        let mut comments = Vec::new();
+        let mut stack = vec![tree.root_node()];
+        while let Some(node) = stack.pop() {
+            if is_comment_kind(node.kind()) {
+                comments.push(node.byte_range());
+                continue;
+            }
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+        comments.sort_by_key(|r| r.start);
+        let mut kept = String::with_capacity(text.len());
+        let mut pos = 0;
+        for range in comments {
+            if range.start >= pos {
+                kept.push_str(&text[pos..range.start]);
+                kept.push(' ');
+                pos = range.end;
+            }
+        }
+        kept.push_str(&text[pos..]);
+        Some(kept.split_whitespace().map(str::to_owned).collect())
+    }
+
+    fn is_comment_kind(kind: &str) -> bool {
+        kind.to_ascii_lowercase().contains("comment") || kind == "marginalia"
     }
 
     /// Parses `text` as the language of `path` and returns (error node count, leaf tokens that are
@@ -321,12 +355,15 @@ pub mod testing {
             if node.is_error() || node.is_missing() {
                 errors += 1;
             }
-            let is_comment =
-                node.kind().to_ascii_lowercase().contains("comment") || node.kind() == "marginalia";
-            if !is_comment {
+            if !is_comment_kind(node.kind()) {
                 if node.child_count() == 0 {
                     let t = &text[node.byte_range()];
-                    if !t.trim().is_empty() {
+                    if node.kind() == "preproc_arg" {
+                        // A macro body is one opaque token, which a comment inside it splits
+                        // in two and whose edges hold the spaces around that comment: its
+                        // words are what must survive.
+                        tokens.extend(t.split_whitespace().map(str::to_owned));
+                    } else if !t.trim().is_empty() {
                         tokens.push(t.to_owned());
                     }
                 } else if cursor.goto_first_child() {

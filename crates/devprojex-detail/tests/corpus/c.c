@@ -20,3 +20,13 @@ int main(void) {
     char c = '/';
     return add(1, 2);
 }
+
+/* A comment inside a macro body, before a continuation. */
+#define APPEND(s, c, err) BLOCK_BEGIN { \
+    if ((c) < 0x80) { \
+        (s) = (c); \
+    } else /* too large */ { \
+        (err) = 1; \
+    } \
+} BLOCK_END
+#define HALF ((LIMIT + 1) / 2) /* rounded up */

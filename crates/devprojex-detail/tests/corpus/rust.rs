@@ -1,6 +1,9 @@
 #!/usr/bin/env rust
 //! Crate doc.
 
+//! # Example
+//! A second block of the same doc, after a blank line.
+
 /* block /* nested */ still comment */
 use std::fmt; // trailing
 
@@ -120,5 +123,26 @@ mod tests {
 mod not_tests {
     pub fn kept() -> u8 {
         1
+    }
+}
+
+/// Fills `dest`.
+///
+// An ordinary comment between doc lines: compact removes it, so the run goes on past it.
+//
+/// # Errors
+/// When it cannot.
+pub fn fill(dest: &mut [u8]) -> Result<(), ()> {
+    dest.fill(0);
+    Ok(())
+}
+
+#[cfg(test)]
+// Tests need the extra feature.
+#[cfg(feature = "extra")]
+mod more_tests {
+    #[test]
+    fn u() {
+        assert_eq!(1, 1);
     }
 }
