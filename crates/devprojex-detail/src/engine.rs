@@ -238,9 +238,25 @@ fn line_ending(text: &str) -> &'static str {
     }
 }
 
+/// The children of `node` that are not comments. Whether a body is a one-liner or holds only a
+/// docstring is decided on these: `compact` removes the comments, and `signatures` must decide
+/// the same with or without them. (Other extras, such as Ruby's heredoc bodies, are code.)
+fn code_children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    let mut cursor = node.walk();
+    let children: Vec<Node<'t>> = node.children(&mut cursor).collect();
+    children
+        .into_iter()
+        .filter(|n| !(n.is_extra() && (n.kind().contains("comment") || n.kind() == "marginalia")))
+}
+
 /// The edit that collapses one body, or `None` when it stays (one-liners, docstring-only bodies).
 fn body_edit(spec: &LangSpec, text: &str, node: Node<'_>) -> Option<Edit> {
-    if node.start_position().row == node.end_position().row {
+    let mut code = code_children(node);
+    let Some(first) = code.next() else {
+        return None; // nothing but comments
+    };
+    let last = code.last().unwrap_or(first);
+    if first.start_position().row == last.end_position().row {
         return None; // one-line bodies cost less than they save
     }
     let start = node.start_byte();
@@ -264,21 +280,36 @@ fn body_edit(spec: &LangSpec, text: &str, node: Node<'_>) -> Option<Edit> {
             if !indent.bytes().all(|b| b == b' ' || b == b'\t') {
                 return None;
             }
+            // Statements: named children that are not extras (comments, line continuations).
             let mut c = node.walk();
-            let first = node.named_children(&mut c).find(|n| !n.is_extra());
+            let statements: Vec<Node<'_>> = node
+                .named_children(&mut c)
+                .filter(|n| !n.is_extra())
+                .collect();
+            // A line continuation right after the block (`stmt \` into a comment line that
+            // `compact` removed) goes with it, as it does when the grammar puts it inside.
+            let after = &text[end..];
+            let spaces = after.len() - after.trim_start_matches([' ', '\t']).len();
+            let end = match after[spaces..].strip_prefix('\\') {
+                Some(rest) if rest.starts_with('\n') || rest.starts_with("\r\n") => {
+                    end + spaces + 1
+                }
+                _ => end,
+            };
+            let first = statements.first().copied();
             let docstring = first.filter(|n| {
                 n.kind() == "expression_statement"
                     && n.named_child(0)
                         .is_some_and(|s| matches!(s.kind(), "string" | "concatenated_string"))
             });
             match docstring {
-                Some(doc) if doc.end_byte() >= end => None,
+                Some(_) if statements.len() == 1 => None, // only a docstring (and comments)
                 Some(doc) => Some(Edit {
                     start: doc.end_byte(),
                     end,
                     with: format!("{}{indent}...", line_ending(text)),
                 }),
-                None if node.named_child_count() == 1
+                None if statements.len() == 1
                     && first.is_some_and(|n| text[n.byte_range()].trim() == "...") =>
                 {
                     None
@@ -815,7 +846,7 @@ impl Writer<'_, '_> {
                     let blank = self.out.as_bytes()[self.line_start..]
                         .iter()
                         .all(|&b| is_space(b));
-                    if blank && !self.verbatim.contains(nl) {
+                    if blank && !self.verbatim.contains(nl) && !self.after_continuation() {
                         self.truncate(self.line_start);
                     } else {
                         self.line_start = self.out.len();
@@ -823,6 +854,17 @@ impl Writer<'_, '_> {
                 }
             }
         }
+    }
+
+    /// Whether the line before the current one ends with a backslash: a line continuation in
+    /// Python, shell, C macros and Ruby, which a blank line ends. Dropping that blank line
+    /// would join the next line to the statement.
+    fn after_continuation(&self) -> bool {
+        let Some(before) = self.out[..self.line_start].strip_suffix('\n') else {
+            return false;
+        };
+        let before = before.strip_suffix('\r').unwrap_or(before);
+        before.ends_with('\\')
     }
 
     fn truncate(&mut self, len: usize) {

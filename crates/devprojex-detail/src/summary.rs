@@ -102,6 +102,9 @@ fn trim_delimited(
     if kept.len() <= open || kept.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1 {
         return None; // a trailing backslash would escape the closing quote
     }
+    if joiner.is_empty() && kept.as_bytes().last() == node.as_bytes().get(inner_end) {
+        return None; // `"quoted"` then `"""` would read as four quotes: a broken string
+    }
     Some(Cut {
         start: kept.len(),
         end: inner_end,
@@ -195,6 +198,13 @@ mod tests {
         assert_eq!(apply(d, docstring(d, "r'''")), "r'''Summary.'''");
         let d = "\"\"\"Ends in a backslash \\\n\n    Details.\"\"\"";
         assert!(docstring(d, "\"\"\"").is_none());
+        let d = "\"\"\"f('a') => \"quoted\"\n\n    Details.\"\"\"";
+        assert!(
+            docstring(d, "\"\"\"").is_none(),
+            "a summary ending in the quote stays whole"
+        );
+        let d = "'''Ends in 'quote'\n\n    Details.'''";
+        assert!(docstring(d, "'''").is_none());
         assert!(docstring("'a\\\n\\\nb'", "'").is_none());
         let d = "\"\"\"\n    Summary.\n    \"\"\"";
         assert!(docstring(d, "\"\"\"").is_none());

@@ -14,3 +14,8 @@ f() {
   # inside
   echo hi
 }
+
+# A blank line ends a continued command: it stays.
+echo first \
+
+echo second

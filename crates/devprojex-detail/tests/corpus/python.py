@@ -91,3 +91,23 @@ class Documented:
         Details.
         """
         return 6
+
+
+def continued():
+    assert len("abc") == 3 \
+        # a comment line that the continuation runs into
+
+    return 1
+
+
+def quoted_summary(name):
+    """help('add') => "Adds two numbers"
+
+    The summary ends in a quote: cutting after it would make four quotes."""
+    return name
+
+
+def continued_last():
+    x = 1
+    assert x == 1 \
+        # the body's last line: a continuation into a comment
