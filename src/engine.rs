@@ -726,51 +726,53 @@ impl Engine {
             warnings: selection.warnings,
             ..Default::default()
         };
-        let mut start = 0;
-        const CHUNK: usize = 64;
-        'chunks: while start < files.len() {
-            hooks.check_cancelled()?;
-            if started.elapsed() >= options.deadline {
-                outcome.stopped = Some(SearchStop::Deadline);
-                break;
-            }
-            let end = (start + CHUNK).min(files.len());
-            let results: Vec<Option<FileHits>> = files[start..end]
-                .par_iter()
-                .map(|entry| {
-                    if started.elapsed() >= options.deadline {
-                        return None;
-                    }
-                    Some(match pipeline.load(root, entry) {
-                        Content::Text(text) => FileHits::Searched(grep_file(
-                            &text.text,
-                            &regex,
-                            options.context_lines,
-                            whole_text_check,
-                        )),
-                        Content::Withheld => FileHits::Withheld,
-                        _ => FileHits::Searched(Vec::new()),
-                    })
+        /// Why the consumer stopped before the last file.
+        enum Halt {
+            Stopped(SearchStop),
+            Failed(DpxError),
+        }
+        // Hits are small; the window bounds how far the workers run past a stop.
+        const WINDOW_BYTES: u64 = 8 * 1024 * 1024;
+        let halted = crate::ordered::for_each_ordered(
+            files.len(),
+            rayon::current_num_threads(),
+            WINDOW_BYTES,
+            |i| {
+                files[i]
+                    .size
+                    .min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1)
+            },
+            |i| {
+                if started.elapsed() >= options.deadline {
+                    return None;
+                }
+                Some(match pipeline.load(root, files[i]) {
+                    Content::Text(text) => FileHits::Searched(grep_file(
+                        &text.text,
+                        &regex,
+                        options.context_lines,
+                        whole_text_check,
+                    )),
+                    Content::Withheld => FileHits::Withheld,
+                    _ => FileHits::Searched(Vec::new()),
                 })
-                .collect();
-            for (entry, result) in files[start..end].iter().zip(results) {
+            },
+            |i, result| {
+                hooks.check_cancelled().map_err(Halt::Failed)?;
                 let groups = match result {
-                    None => {
-                        outcome.stopped = Some(SearchStop::Deadline);
-                        break 'chunks;
-                    }
+                    None => return Err(Halt::Stopped(SearchStop::Deadline)),
                     Some(FileHits::Withheld) => {
                         outcome.withheld_files += 1;
-                        continue;
+                        return Ok(());
                     }
                     Some(FileHits::Searched(groups)) => groups,
                 };
                 outcome.searched_files += 1;
                 if groups.is_empty() {
-                    continue;
+                    return Ok(());
                 }
                 outcome.files_with_matches += 1;
-                let path = crate::render::escape::text_line(&self.label(&entry.relative));
+                let path = crate::render::escape::text_line(&self.label(&files[i].relative));
                 for mut group in groups {
                     let room = options.max_results - outcome.matches;
                     if group.matches > room {
@@ -792,12 +794,22 @@ impl Engine {
                         outcome.matches += group.matches;
                     }
                     if outcome.matches >= options.max_results {
-                        outcome.stopped = Some(SearchStop::MaxResults);
-                        break 'chunks;
+                        return Err(Halt::Stopped(SearchStop::MaxResults));
                     }
                 }
+                Ok(())
+            },
+        );
+        match halted {
+            Ok(()) => {}
+            Err(crate::ordered::Stopped::Sink(Halt::Stopped(stop))) => outcome.stopped = Some(stop),
+            Err(crate::ordered::Stopped::Sink(Halt::Failed(e))) => return Err(e),
+            Err(crate::ordered::Stopped::WorkerPanicked) => {
+                return Err(DpxError::new(
+                    codes::PROJECT_UNAVAILABLE,
+                    "searching file contents failed unexpectedly; retry",
+                ));
             }
-            start = end;
         }
         Ok(outcome)
     }
