@@ -73,6 +73,17 @@ impl<T> Drop for PanicFlag<'_, T> {
     }
 }
 
+/// Stops the workers when the consumer leaves, also by a panic in `sink`: without it, workers
+/// waiting for room in the window would wait forever and the scope would never end.
+struct StopOnExit<'a, T>(&'a Shared<T>);
+
+impl<T> Drop for StopOnExit<'_, T> {
+    fn drop(&mut self) {
+        self.0.lock().stop = true;
+        self.0.room.notify_all();
+    }
+}
+
 /// Calls `load(i)` for every `i` in `0..count` on `workers` threads and `sink(i, result)` on the
 /// calling thread in increasing `i`. Loaded results not yet consumed cost at most
 /// `window` (by `cost(i)`), plus one item when a single one exceeds it.
@@ -149,6 +160,7 @@ pub fn for_each_ordered<T: Send, E>(
     };
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..workers.max(1)).map(|_| scope.spawn(work)).collect();
+        let stop_on_exit = StopOnExit(&shared);
         let consumed = (|| {
             let mut taken: Vec<T> = Vec::new();
             // The results last taken stay in the window until they have all been consumed.
@@ -192,8 +204,7 @@ pub fn for_each_ordered<T: Send, E>(
             }
             Ok(())
         })();
-        shared.lock().stop = true;
-        shared.room.notify_all();
+        drop(stop_on_exit);
         // Joined here, so a worker's panic becomes an error instead of unwinding the caller.
         let mut panicked = false;
         for worker in workers {
@@ -303,6 +314,24 @@ mod tests {
         assert!(matches!(outcome, Err(Stopped::Sink("full"))));
         let loads = loads.load(Ordering::SeqCst);
         assert!(loads <= 11 + 8 + 2, "{loads} loads after the sink stopped");
+    }
+
+    #[test]
+    fn a_panicking_sink_unwinds_instead_of_hanging() {
+        let outcome = std::panic::catch_unwind(|| {
+            let _: Result<(), Stopped<()>> = for_each_ordered(
+                10_000,
+                2,
+                4, // small: the workers soon wait for room
+                |_| 1,
+                |i| i,
+                |i, _| {
+                    assert!(i != 5, "sink failed");
+                    Ok(())
+                },
+            );
+        });
+        assert!(outcome.is_err(), "the panic reaches the caller");
     }
 
     #[test]
