@@ -33,8 +33,9 @@ pub mod limits {
     pub const MAX_FILE_CHARS: usize = 50_000;
     pub const MAX_TOP_FILES: usize = 1000;
     pub const DEFAULT_TOP_FILES: usize = 10;
-    /// Memory the MCP server gives to `compact`/`signatures` results kept across requests
-    /// (about a 180 MB Rust project at `signatures`).
+    /// Memory the MCP server gives to `compact`/`signatures` results kept across requests. They
+    /// are held as pieces of their source, 1–5 % of its size, so this covers projects of a
+    /// gigabyte or more.
     pub const SERVER_TRANSFORM_CACHE_BYTES: usize = 64 * 1024 * 1024;
 }
 
@@ -441,12 +442,6 @@ impl Engine {
     ) -> Result<()> {
         /// Loaded content waiting for the consumer: bounds memory on any project size.
         const WINDOW_BYTES: u64 = 64 * 1024 * 1024;
-        // What a file can cost in memory: files over the inspection limit are not read whole.
-        let cost = |i: usize| {
-            files[i]
-                .size
-                .min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1)
-        };
         let total = files.len() as u64;
         let mut done = 0u64;
         let mut last_report = Instant::now();
@@ -454,7 +449,7 @@ impl Engine {
             files.len(),
             rayon::current_num_threads(),
             WINDOW_BYTES,
-            cost,
+            |i| load_cost(files[i]),
             |i| pipeline.load(root, files[i]),
             |i, content| {
                 // cheap (a flag), and lets a cancelled request stop within one file
@@ -471,10 +466,7 @@ impl Engine {
         match outcome {
             Ok(()) => Ok(()),
             Err(crate::ordered::Stopped::Sink(e)) => Err(e),
-            Err(crate::ordered::Stopped::WorkerPanicked) => Err(DpxError::new(
-                codes::PROJECT_UNAVAILABLE,
-                "reading file contents failed unexpectedly; retry",
-            )),
+            Err(crate::ordered::Stopped::WorkerPanicked) => Err(worker_failed()),
         }
     }
 
@@ -737,11 +729,7 @@ impl Engine {
             files.len(),
             rayon::current_num_threads(),
             WINDOW_BYTES,
-            |i| {
-                files[i]
-                    .size
-                    .min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1)
-            },
+            |i| load_cost(files[i]),
             |i| {
                 if started.elapsed() >= options.deadline {
                     return None;
@@ -804,12 +792,7 @@ impl Engine {
             Ok(()) => {}
             Err(crate::ordered::Stopped::Sink(Halt::Stopped(stop))) => outcome.stopped = Some(stop),
             Err(crate::ordered::Stopped::Sink(Halt::Failed(e))) => return Err(e),
-            Err(crate::ordered::Stopped::WorkerPanicked) => {
-                return Err(DpxError::new(
-                    codes::PROJECT_UNAVAILABLE,
-                    "searching file contents failed unexpectedly; retry",
-                ));
-            }
+            Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
         }
         Ok(outcome)
     }
@@ -994,6 +977,19 @@ impl Engine {
 }
 
 /// The trusted notice for content withheld at the inspection boundary (a count, no paths).
+/// What loading a file can cost in memory: files over the inspection limit are not read whole.
+fn load_cost(entry: &Entry) -> u64 {
+    entry.size.min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1)
+}
+
+/// A content worker panicked (a bug): the request fails cleanly instead of unwinding.
+fn worker_failed() -> DpxError {
+    DpxError::new(
+        codes::PROJECT_UNAVAILABLE,
+        "reading file contents failed unexpectedly; retry",
+    )
+}
+
 pub fn withheld_notice(count: u64) -> String {
     format!(
         "{}: {count} selected files exceed the 16 MiB inspection boundary; their content was not inspected for secrets and is withheld.",
@@ -1183,5 +1179,81 @@ mod tests {
         assert_eq!(outcome.matches, 2);
         assert_eq!(outcome.stopped, Some(SearchStop::MaxResults));
         assert_eq!(outcome.text, "a.txt:1:hit 1\na.txt:2:hit 2\n");
+    }
+
+    fn search_tree(files: usize) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..files {
+            std::fs::write(
+                dir.path().join(format!("f{i:03}.txt")),
+                format!("hit {i}\n"),
+            )
+            .unwrap();
+        }
+        dir
+    }
+
+    fn search_options(max_results: usize, deadline: Duration) -> SearchOptions {
+        SearchOptions {
+            pattern: "hit".into(),
+            ignore_case: false,
+            context_lines: 0,
+            max_results,
+            deadline,
+        }
+    }
+
+    #[test]
+    fn search_results_come_in_selection_order_and_stop_at_the_limit() {
+        let dir = search_tree(300);
+        let root = ProjectRoot::open(dir.path()).unwrap();
+        let engine = Engine::new(EngineConfig::default());
+        let options = search_options(150, Duration::from_secs(limits::SEARCH_DEADLINE_SECS));
+        let outcome = engine
+            .search(&root, &Request::default(), &options, Hooks::default())
+            .unwrap();
+        // grep style: groups from different files are separated by `--`
+        let expected = (0..150)
+            .map(|i| format!("f{i:03}.txt:1:hit {i}\n"))
+            .collect::<Vec<_>>()
+            .join("--\n");
+        assert_eq!(outcome.text, expected);
+        assert_eq!(outcome.stopped, Some(SearchStop::MaxResults));
+        assert_eq!(outcome.searched_files, 150);
+    }
+
+    #[test]
+    fn a_search_past_its_deadline_stops_with_what_it_has() {
+        let dir = search_tree(20);
+        let root = ProjectRoot::open(dir.path()).unwrap();
+        let engine = Engine::new(EngineConfig::default());
+        let outcome = engine
+            .search(
+                &root,
+                &Request::default(),
+                &search_options(100, Duration::ZERO),
+                Hooks::default(),
+            )
+            .unwrap();
+        assert_eq!(outcome.stopped, Some(SearchStop::Deadline));
+        assert_eq!(outcome.matches, 0);
+    }
+
+    #[test]
+    fn a_cancelled_search_fails_with_the_cancellation_error() {
+        let dir = search_tree(20);
+        let root = ProjectRoot::open(dir.path()).unwrap();
+        let engine = Engine::new(EngineConfig::default());
+        let cancelled = || true;
+        let hooks = Hooks {
+            cancelled: Some(&cancelled),
+            ..Hooks::default()
+        };
+        let options = search_options(100, Duration::from_secs(limits::SEARCH_DEADLINE_SECS));
+        let err = engine
+            .search(&root, &Request::default(), &options, hooks)
+            .unwrap_err();
+        assert_eq!(err.code, codes::INVALID_ARGUMENTS);
+        assert!(err.message.contains("cancelled"), "{}", err.message);
     }
 }
