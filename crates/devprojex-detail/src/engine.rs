@@ -238,25 +238,31 @@ fn line_ending(text: &str) -> &'static str {
     }
 }
 
-/// The children of `node` that are not comments. Whether a body is a one-liner or holds only a
-/// docstring is decided on these: `compact` removes the comments, and `signatures` must decide
-/// the same with or without them. (Other extras, such as Ruby's heredoc bodies, are code.)
-fn code_children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+/// The first and last row of `node`'s children that are not comments, or `None` when it holds
+/// nothing else. Whether a body is a one-liner is decided on these: `compact` removes the
+/// comments, and `signatures` must decide the same with or without them. (Other extras, such as
+/// Ruby's heredoc bodies, are code.)
+fn code_rows(compiled: &Compiled, node: Node<'_>) -> Option<(usize, usize)> {
     let mut cursor = node.walk();
-    let children: Vec<Node<'t>> = node.children(&mut cursor).collect();
-    children
-        .into_iter()
-        .filter(|n| !(n.is_extra() && (n.kind().contains("comment") || n.kind() == "marginalia")))
+    let mut rows = None;
+    for child in node.children(&mut cursor) {
+        let comment = compiled
+            .comment_kind
+            .get(child.kind_id() as usize)
+            .copied()
+            .unwrap_or(false);
+        if !comment {
+            let first = rows.map_or(child.start_position().row, |(first, _)| first);
+            rows = Some((first, child.end_position().row));
+        }
+    }
+    rows
 }
 
 /// The edit that collapses one body, or `None` when it stays (one-liners, docstring-only bodies).
-fn body_edit(spec: &LangSpec, text: &str, node: Node<'_>) -> Option<Edit> {
-    let mut code = code_children(node);
-    let Some(first) = code.next() else {
-        return None; // nothing but comments
-    };
-    let last = code.last().unwrap_or(first);
-    if first.start_position().row == last.end_position().row {
+fn body_edit(spec: &LangSpec, compiled: &Compiled, text: &str, node: Node<'_>) -> Option<Edit> {
+    let (first_row, last_row) = code_rows(compiled, node)?; // `None`: nothing but comments
+    if first_row == last_row {
         return None; // one-line bodies cost less than they save
     }
     let start = node.start_byte();
@@ -574,7 +580,7 @@ impl Walk<'_> {
                     // The same conditions as the edits are made with (`run_with`).
                     if !bcaps.keeps.iter().any(|&(a, b)| a <= s && e <= b)
                         && !overlaps(self.errors, s, e)
-                        && body_edit(self.spec, self.text, *body).is_some()
+                        && body_edit(self.spec, self.compiled, self.text, *body).is_some()
                     {
                         collapsed.push(body.id());
                     }
@@ -689,7 +695,7 @@ pub(crate) fn run_with(
             {
                 continue;
             }
-            if let Some(edit) = body_edit(spec, text, node) {
+            if let Some(edit) = body_edit(spec, compiled, text, node) {
                 last_end = e;
                 body_edits.push(edit);
             }

@@ -309,6 +309,8 @@ pub(crate) struct Compiled {
     pub verbatim_kind: Vec<bool>,
     /// Per node kind id: string-like (a "comment" inside one is text, whatever the grammar says).
     pub string_kind: Vec<bool>,
+    /// Per node kind id: a comment (`compact` removes it unless a query keeps it).
+    pub comment_kind: Vec<bool>,
 }
 
 /// Builds the grammar and queries of one language. Errors name the query file.
@@ -354,10 +356,15 @@ pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
         .iter()
         .map(|k| STRINGS.iter().any(|p| k.contains(p)))
         .collect();
-    let verbatim_kind = kinds
+    // `marginalia` is the SQL grammar's name for its comments
+    let comment_kind: Vec<bool> = kinds
         .iter()
-        .zip(&string_kind)
-        .map(|(k, &s)| s || k.contains("comment"))
+        .map(|k| k.contains("comment") || k == "marginalia")
+        .collect();
+    let verbatim_kind = string_kind
+        .iter()
+        .zip(&comment_kind)
+        .map(|(&s, &c)| s || c)
         .collect();
     Ok(Compiled {
         language,
@@ -367,6 +374,7 @@ pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
         comment_roots,
         verbatim_kind,
         string_kind,
+        comment_kind,
     })
 }
 

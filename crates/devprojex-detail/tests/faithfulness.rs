@@ -34,7 +34,6 @@ fn is_markup(path: &str) -> bool {
     matches!(devprojex_detail::language_name(path), Some("html" | "xml"))
 }
 
-/// Checks every property for one input; returns a description of the first failure.
 /// C and C++: a macro body is one opaque token to the grammar, and a comment inside one can
 /// change how the rest of the directive parses. For these the token check falls back to the
 /// words outside comments, which still fails when code is dropped or two tokens are joined.
@@ -42,6 +41,7 @@ fn is_preprocessed(path: &str) -> bool {
     matches!(devprojex_detail::language_name(path), Some("c" | "cpp"))
 }
 
+/// Checks every property for one input; returns a description of the first failure.
 fn check(path: &str, text: &str) -> Result<(), String> {
     let Some((errors, tokens)) = testing::tokens(path, text) else {
         return Err("unsupported".into());
