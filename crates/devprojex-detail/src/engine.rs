@@ -39,7 +39,30 @@ struct Edit {
     with: String,
 }
 
-/// Byte ranges of ERROR and MISSING nodes, or `None` when there are too many to transform safely.
+/// The bytes no edit may touch around an ERROR or MISSING node: from its previous to its next
+/// sibling that is not a comment, or to its parent's edges. tree-sitter's error recovery is not
+/// local: with a comment or a body next to the broken region gone, the parser can cut the region
+/// differently and report new errors in code the transform left as it was.
+fn error_guard(node: Node<'_>, len: usize) -> (usize, usize) {
+    let mut before = node.prev_sibling();
+    while let Some(n) = before.filter(|n| n.is_extra()) {
+        before = n.prev_sibling();
+    }
+    let mut after = node.next_sibling();
+    while let Some(n) = after.filter(|n| n.is_extra()) {
+        after = n.next_sibling();
+    }
+    let parent = node.parent();
+    let start = before
+        .or(parent)
+        .map_or(node.start_byte(), |n| n.start_byte());
+    let end = after.or(parent).map_or(node.end_byte(), |n| n.end_byte());
+    // A MISSING node is zero-width: guard the bytes around it too.
+    (start.saturating_sub(1), (end + 1).min(len))
+}
+
+/// Byte ranges no edit may touch because of ERROR and MISSING nodes ([`error_guard`]), or `None`
+/// when there are too many errors to transform safely.
 pub(crate) fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)>> {
     let root = tree.root_node();
     let mut out = Vec::new();
@@ -50,10 +73,8 @@ pub(crate) fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         if node.is_error() || node.is_missing() {
-            // A MISSING node is zero-width: guard the bytes around it.
-            let (s, e) = (node.start_byte(), node.end_byte());
-            bytes += e - s;
-            out.push((s.saturating_sub(1), (e + 1).min(len)));
+            bytes += node.end_byte() - node.start_byte();
+            out.push(error_guard(node, len));
             if out.len() > MAX_ERROR_NODES {
                 return None;
             }
@@ -82,9 +103,9 @@ struct Verbatim<'t> {
     cursor: RefCell<TreeCursor<'t>>,
     last: Cell<usize>,
     extra: &'t HashSet<usize>,
-    /// Doc comments dropped by `signatures`: a newline inside one (some grammars end a line
-    /// comment with its newline) is theirs, not verbatim text.
-    dropped: &'t HashSet<usize>,
+    /// Comments the output removes, sorted: a newline inside one (some grammars end a line
+    /// comment with its newline) goes with it and is not verbatim text.
+    removed_comments: &'t [(usize, usize)],
 }
 
 impl<'t> Verbatim<'t> {
@@ -92,7 +113,7 @@ impl<'t> Verbatim<'t> {
         compiled: &'t Compiled,
         root: Node<'t>,
         extra: &'t HashSet<usize>,
-        dropped: &'t HashSet<usize>,
+        removed_comments: &'t [(usize, usize)],
     ) -> Self {
         Verbatim {
             compiled,
@@ -100,11 +121,15 @@ impl<'t> Verbatim<'t> {
             cursor: RefCell::new(root.walk()),
             last: Cell::new(0),
             extra,
-            dropped,
+            removed_comments,
         }
     }
 
     fn contains(&self, nl: usize) -> bool {
+        let after = self.removed_comments.partition_point(|&(s, _)| s <= nl);
+        if after > 0 && nl < self.removed_comments[after - 1].1 {
+            return false;
+        }
         let mut cursor = self.cursor.borrow_mut();
         if nl < self.last.replace(nl) {
             cursor.reset(self.root);
@@ -122,9 +147,6 @@ impl<'t> Verbatim<'t> {
         loop {
             let node = cursor.node();
             if node.id() != self.root.id() {
-                if self.dropped.contains(&node.id()) {
-                    return false;
-                }
                 let kind = node.kind_id() as usize;
                 if node.child_count() == 0
                     || self
@@ -733,7 +755,6 @@ pub(crate) fn run_with(
         kept_nodes,
         mut verbatim_ids,
     } = ccaps;
-    let mut dropped: HashSet<usize> = HashSet::new();
     if detail >= Detail::Signatures {
         let mut ordinary: Vec<(usize, usize)> = removed
             .iter()
@@ -744,7 +765,6 @@ pub(crate) fn run_with(
         for n in summarize_comments(text, kept_nodes, &ordinary, &errors, &mut doc_edits) {
             kept.remove(&n.start_byte());
             verbatim_ids.remove(&n.id());
-            dropped.insert(n.id());
             removed.push((n.start_byte(), n.end_byte()));
         }
     }
@@ -755,6 +775,7 @@ pub(crate) fn run_with(
     let mut edits: Vec<Edit> = Vec::with_capacity(removed.len() + body_edits.len());
     let mut bi = body_edits.into_iter().peekable();
     let mut last_end = 0usize;
+    let mut removed_comments = Vec::with_capacity(removed.len());
     for (s, e) in removed {
         if kept.contains(&s) || overlaps(&errors, s, e) {
             continue;
@@ -774,6 +795,7 @@ pub(crate) fn run_with(
             continue; // inside a collapsed body (or overlapping an earlier edit)
         }
         if let Some(mut edit) = comment_edit(spec, text, s, e) {
+            removed_comments.push((s, e));
             edit.start = edit.start.max(last_end);
             last_end = edit.end;
             edits.push(edit);
@@ -799,7 +821,7 @@ pub(crate) fn run_with(
         });
     }
 
-    let verbatim = Verbatim::new(compiled, root, &verbatim_ids, &dropped);
+    let verbatim = Verbatim::new(compiled, root, &verbatim_ids, &removed_comments);
     let (out, splice) = write(text, &edits, &verbatim);
     Ok((out != text).then_some((out, splice)))
 }

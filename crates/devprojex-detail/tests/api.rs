@@ -96,3 +96,35 @@ fn texts_over_the_size_cap_are_not_parsed_and_come_back_unchanged() {
     assert_eq!(outcome, Outcome::TooLarge);
     assert!(matches!(out, std::borrow::Cow::Borrowed(_)));
 }
+
+#[test]
+fn the_neighbourhood_of_a_tolerated_parse_error_is_left_as_it_is() {
+    use devprojex_detail::{testing, transform};
+    // One broken declaration (from Go's own type-checker test data): tree-sitter reports an
+    // ERROR for `[ ... int]`, below the decline threshold, so the rest of the file is reduced.
+    // (Other functions around it keep the error under 2% of the bytes.)
+    let others: String = (0..40)
+        .map(|i| format!("func f{i}() int {{\n\treturn {i}\n}}\n\n"))
+        .collect();
+    let text = format!(
+        "package p\n\n{others}func a() int {{\n\t// Far away: removed.\n\treturn 1\n}}\n\n\
+         var _ (T /* next to the error: kept */ )[ /* inside it */ int]\n\n\
+         // Between the error and the next declaration: kept.\n\
+         type I1[T any] interface{{\n\tm1(T)\n}}\n\n\
+         func b() int {{\n\t// Far away again.\n\treturn 2\n}}\n{others}"
+    );
+    let text = text.as_str();
+    let (errors, _) = testing::tokens("t.go", text).unwrap();
+    assert!(errors > 0 && !testing::declined("t.go", text));
+    let compact = transform("t.go", text, Detail::Compact);
+    assert!(!compact.contains("Far away"), "{compact}");
+    // Without the comment beside it, the parser recovers differently and reports new errors.
+    assert!(compact.contains("var _ (T /* next to the error: kept */ )[ /* inside it */ int]"));
+    assert!(compact.contains("// Between the error and the next declaration: kept."));
+    assert!(testing::tokens("t.go", &compact).unwrap().0 <= errors);
+    let sigs = transform("t.go", text, Detail::Signatures);
+    assert!(
+        sigs.contains("func a() int { /* ... */ }") && sigs.contains("func b() int { /* ... */ }")
+    );
+    assert!(testing::tokens("t.go", &sigs).unwrap().0 <= errors);
+}

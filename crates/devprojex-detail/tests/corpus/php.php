@@ -24,6 +24,9 @@ EOT;
 }
 
 function f($x) {
+    $y = 1;
+
+    // The grammar ends a comment like this one with its newline: is the blank line gone?
     return function ($y) use ($x) {
         return $x + $y;
     };
