@@ -10,6 +10,16 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+echo "== the languages' own syntax checkers (for devprojex-detail's real-parser test)"
+# As root (CI) they must install; elsewhere the test notes what it could not check.
+if node_path="$(scripts/install-test-parsers.sh)"; then
+    export NODE_PATH="$node_path" DEVPROJEX_REQUIRE_REAL_PARSERS=1
+elif [ "$(id -u)" = 0 ]; then
+    exit 1
+else
+    echo "warning: syntax checkers not installed; the real-parser test skips what is missing" >&2
+fi
+
 echo "== cargo test"
 cargo test --workspace --locked
 

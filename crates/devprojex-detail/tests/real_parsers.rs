@@ -1,6 +1,7 @@
 //! Outputs checked with the languages' real parsers: `syn` for Rust, Python's `ast` (via `python3`,
 //! skipped with a note when it is missing). `compact` must keep the program (same token stream,
-//! same AST); `signatures` must still parse.
+//! same AST); `signatures` must still parse. The other languages' corpus outputs go through their
+//! own syntax checkers (javac's parser, TypeScript's, gofmt, gcc, ruby, php, luac, bash, ...).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -174,4 +175,183 @@ fn python_outputs_parse_with_ast() {
         String::from_utf8_lossy(&result.stderr)
     );
     eprintln!("{}", report.trim());
+}
+
+/// A language's own syntax checker, run on the corpus file and on its `compact` and
+/// `signatures` outputs: the command plus the files, success meaning "parses".
+struct Checker {
+    corpus: &'static [&'static str],
+    program: &'static str,
+    args: &'static [&'static str],
+    /// Takes several files in one run (otherwise one run per file; Debian's `luac5.4 -p` with
+    /// two files aborts with a double free).
+    many_files: bool,
+}
+
+/// Exit code of `tests/tools/ts-syntax.js` when node cannot load the `typescript` package.
+const TS_MISSING: i32 = 3;
+
+const TOML_CHECK: &str =
+    "import sys, tomllib\nfor f in sys.argv[1:]:\n    tomllib.load(open(f, 'rb'))";
+const XML_CHECK: &str =
+    "import sys, xml.etree.ElementTree as E\nfor f in sys.argv[1:]:\n    E.parse(f)";
+
+const CHECKERS: &[Checker] = &[
+    Checker {
+        corpus: &["bash.sh"],
+        program: "bash",
+        args: &["-n"],
+        many_files: false,
+    },
+    Checker {
+        corpus: &["c.c"],
+        program: "gcc",
+        args: &["-fsyntax-only", "-w"],
+        many_files: false,
+    },
+    Checker {
+        corpus: &["cpp.cpp"],
+        program: "g++",
+        args: &["-fsyntax-only", "-w"],
+        many_files: false,
+    },
+    Checker {
+        corpus: &["go.go"],
+        program: "gofmt",
+        args: &["-e", "-l"],
+        many_files: true,
+    },
+    Checker {
+        corpus: &["java.java"],
+        program: "java",
+        args: &["tests/tools/JavaSyntax.java"],
+        many_files: true,
+    },
+    Checker {
+        corpus: &["javascript.js", "jsx.jsx", "typescript.ts", "tsx.tsx"],
+        program: "node",
+        args: &["tests/tools/ts-syntax.js"],
+        many_files: true,
+    },
+    Checker {
+        corpus: &["lua.lua"],
+        program: "luac5.4",
+        args: &["-p"],
+        many_files: false,
+    },
+    Checker {
+        corpus: &["php.php"],
+        program: "php",
+        args: &["-l"],
+        many_files: false,
+    },
+    Checker {
+        corpus: &["ruby.rb"],
+        program: "ruby",
+        args: &["-c"],
+        many_files: false,
+    },
+    Checker {
+        corpus: &["toml.toml"],
+        program: "python3",
+        args: &["-c", TOML_CHECK],
+        many_files: true,
+    },
+    Checker {
+        corpus: &["xml.xml"],
+        program: "python3",
+        args: &["-c", XML_CHECK],
+        many_files: true,
+    },
+    Checker {
+        corpus: &["yaml.yaml"],
+        program: "ruby",
+        args: &["-ryaml", "-e", "ARGV.each { |f| YAML.parse_file(f) }"],
+        many_files: true,
+    },
+];
+
+/// Runs `checker` on `files`; `None` when its program (or node's `typescript`) is missing.
+fn run_checker(checker: &Checker, files: &[PathBuf]) -> Option<Result<(), String>> {
+    let groups: Vec<&[PathBuf]> = if checker.many_files {
+        vec![files]
+    } else {
+        files.chunks(1).collect()
+    };
+    for group in groups {
+        let result = Command::new(checker.program)
+            .args(checker.args)
+            .args(group)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output();
+        let output = match result {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => return Some(Err(format!("{}: {e}", checker.program))),
+            Ok(output) => output,
+        };
+        if checker.program == "node" && output.status.code() == Some(TS_MISSING) {
+            return None;
+        }
+        // gofmt reports syntax errors on stderr; the other checkers fail with a status.
+        if !output.status.success() || (checker.program == "gofmt" && !output.stderr.is_empty()) {
+            return Some(Err(format!(
+                "{} {}: {}{}",
+                checker.program,
+                checker.args.join(" "),
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            )));
+        }
+    }
+    Some(Ok(()))
+}
+
+/// The corpus's tricky inputs and their outputs, checked with each language's own parser where
+/// it is installed (`scripts/install-test-parsers.sh`; `scripts/test.sh` runs it and sets
+/// `DEVPROJEX_REQUIRE_REAL_PARSERS=1`, which turns a missing checker into a failure).
+#[test]
+fn corpus_outputs_parse_with_the_languages_own_tools() {
+    let required = std::env::var_os("DEVPROJEX_REQUIRE_REAL_PARSERS").is_some();
+    let dir = std::env::temp_dir().join(format!("devprojex-detail-tools-{}", std::process::id()));
+    let mut failures = Vec::new();
+    let mut missing = Vec::new();
+    for checker in CHECKERS {
+        for name in checker.corpus {
+            let text = std::fs::read_to_string(corpus_file(name)).unwrap();
+            let level_dir = |level: &str| dir.join(level);
+            let mut files = Vec::new();
+            for level in [Detail::Full, Detail::Compact, Detail::Signatures] {
+                let path = level_dir(level.as_str()).join(name);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, transform(name, &text, level).as_bytes()).unwrap();
+                files.push(path);
+            }
+            // The input first: a checker that rejects it would make the outputs' check vacuous.
+            match run_checker(checker, &files[..1]) {
+                None => {
+                    missing.push(checker.program);
+                    continue;
+                }
+                Some(Err(e)) => {
+                    failures.push(format!("{name}: the corpus input itself fails: {e}"));
+                    continue;
+                }
+                Some(Ok(())) => {}
+            }
+            if let Some(Err(e)) = run_checker(checker, &files[1..]) {
+                failures.push(format!("{name}: {e}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    missing.dedup();
+    if !missing.is_empty() {
+        let note = format!(
+            "not installed, so not checked: {} (scripts/install-test-parsers.sh)",
+            missing.join(", ")
+        );
+        assert!(!required, "{note}");
+        eprintln!("{note}");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
