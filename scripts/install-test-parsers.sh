@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Installs the languages' own syntax checkers that devprojex-detail's real-parser test runs on
 # its corpus outputs (crates/devprojex-detail/tests/real_parsers.rs): gofmt, ruby, php, luac5.4,
-# java, node and gcc/g++ from Debian's packages, and the `typescript` npm package (5.9.3) under
-# target/test-parsers/node. Prints the NODE_PATH to export. Needs root for apt-get (Debian).
+# java, node, gcc/g++ and Mono's mcs from Debian's packages, and the `typescript` npm package
+# (5.9.3) under target/test-parsers/node. Prints the NODE_PATH to export. Needs root for apt-get
+# (Debian) when something is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # command -> Debian package that provides it
 declare -A package_for=(
     [gofmt]=golang-go [ruby]=ruby [php]=php-cli [luac5.4]=lua5.4
-    [java]=default-jdk-headless [node]=nodejs [npm]=npm [gcc]=gcc [g++]=g++
+    [java]=default-jdk-headless [node]=nodejs [npm]=npm [gcc]=gcc [g++]=g++ [mcs]=mono-mcs
 )
 missing=()
 for command in "${!package_for[@]}"; do

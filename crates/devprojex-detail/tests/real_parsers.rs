@@ -1,7 +1,8 @@
 //! Outputs checked with the languages' real parsers: `syn` for Rust, Python's `ast` (via `python3`,
 //! skipped with a note when it is missing). `compact` must keep the program (same token stream,
 //! same AST); `signatures` must still parse. The other languages' corpus outputs go through their
-//! own syntax checkers (javac's parser, TypeScript's, gofmt, gcc, ruby, php, luac, bash, ...).
+//! own syntax checkers (javac's parser, TypeScript's, Mono's C# parser, gofmt, gcc, ruby, php,
+//! luac, bash, ...).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -213,6 +214,12 @@ const CHECKERS: &[Checker] = &[
         corpus: &["cpp.cpp"],
         program: "g++",
         args: &["-fsyntax-only", "-w"],
+        many_files: false,
+    },
+    Checker {
+        corpus: &["csharp.cs"],
+        program: "mcs",
+        args: &["--parse"],
         many_files: false,
     },
     Checker {
