@@ -98,6 +98,7 @@ pub(crate) fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)
 /// moves forward from the previous answer's node instead of descending from the root each time
 /// (the root's children are scanned linearly: quadratic on large files).
 struct Verbatim<'t> {
+    text: &'t str,
     compiled: &'t Compiled,
     root: Node<'t>,
     cursor: RefCell<TreeCursor<'t>>,
@@ -110,12 +111,14 @@ struct Verbatim<'t> {
 
 impl<'t> Verbatim<'t> {
     fn new(
+        text: &'t str,
         compiled: &'t Compiled,
         root: Node<'t>,
         extra: &'t HashSet<usize>,
         removed_comments: &'t [(usize, usize)],
     ) -> Self {
         Verbatim {
+            text,
             compiled,
             root,
             cursor: RefCell::new(root.walk()),
@@ -148,7 +151,15 @@ impl<'t> Verbatim<'t> {
             let node = cursor.node();
             if node.id() != self.root.id() {
                 let kind = node.kind_id() as usize;
-                if node.child_count() == 0
+                // An unnamed token of whitespace holds no text to keep: C's preprocessor newline
+                // takes a following blank line with it when lines end in LF (not CRLF), which
+                // kept that blank line only in LF files.
+                let leaf_with_text = node.child_count() == 0
+                    && (node.is_named()
+                        || !self.text.as_bytes()[node.byte_range()]
+                            .iter()
+                            .all(|&b| is_space(b)));
+                if leaf_with_text
                     || self
                         .compiled
                         .verbatim_kind
@@ -821,7 +832,7 @@ pub(crate) fn run_with(
         });
     }
 
-    let verbatim = Verbatim::new(compiled, root, &verbatim_ids, &removed_comments);
+    let verbatim = Verbatim::new(text, compiled, root, &verbatim_ids, &removed_comments);
     let (out, splice) = write(text, &edits, &verbatim);
     Ok((out != text).then_some((out, splice)))
 }

@@ -7,7 +7,7 @@
 //! - `signatures` output re-parses without new errors;
 //! - transforms are idempotent, and `signatures(compact(x)) == signatures(x)`,
 //!   `compact(signatures(x)) == signatures(x)` (levels include each other);
-//! - CRLF input gives the LF output with CRLF; a BOM is kept.
+//! - CRLF input gives the LF output with CRLF (real files too); a BOM is kept.
 
 use std::path::{Path, PathBuf};
 
@@ -163,6 +163,25 @@ fn every_corpus_file_is_reduced() {
     }
 }
 
+/// The file with CRLF line ends gives the LF output with CRLF line ends, at both levels.
+fn same_with_crlf(path: &str, text: &str) -> Result<(), String> {
+    if text.contains('\r') {
+        return Ok(());
+    }
+    let crlf = text.replace('\n', "\r\n");
+    for level in [Detail::Compact, Detail::Signatures] {
+        let want = transform(path, text, level).replace('\n', "\r\n");
+        let got = transform(path, &crlf, level);
+        if got != want {
+            let line = want.lines().zip(got.lines()).position(|(a, b)| a != b);
+            return Err(format!(
+                "{level} with CRLF line ends differs from the LF output (line {line:?})"
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[test]
 fn crlf_and_bom_are_preserved() {
     for (name, text) in corpus() {
@@ -300,7 +319,7 @@ fn real_files_properties() {
             continue;
         };
         let name = p.to_string_lossy();
-        if let Err(e) = check(&name, &text) {
+        if let Err(e) = check(&name, &text).and_then(|()| same_with_crlf(&name, &text)) {
             failures.push(format!(
                 "{name}: {}",
                 e.chars().take(600).collect::<String>()

@@ -8,6 +8,13 @@ struct point {
     int y;
 };
 
+#if !defined(NO_THREADS)
+
+/* The directive's newline token takes the blank line above with LF line ends, not with CRLF. */
+static int threads = 1;
+
+#endif
+
 // Ordinary.
 static int add(int a, int b)
 {
