@@ -63,7 +63,8 @@ fn error_guard(node: Node<'_>, len: usize) -> (usize, usize) {
 
 /// Byte ranges no edit may touch because of ERROR and MISSING nodes ([`error_guard`]), or `None`
 /// when there are too many errors to transform safely.
-pub(crate) fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)>> {
+pub(crate) fn error_ranges(tree: &Tree, text: &str) -> Option<Vec<(usize, usize)>> {
+    let len = text.len();
     let root = tree.root_node();
     let mut out = Vec::new();
     if !root.has_error() {
@@ -73,7 +74,7 @@ pub(crate) fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         if node.is_error() || node.is_missing() {
-            bytes += node.end_byte() - node.start_byte();
+            bytes += without_cr(&text[node.byte_range()]);
             out.push(error_guard(node, len));
             if out.len() > MAX_ERROR_NODES {
                 return None;
@@ -87,10 +88,16 @@ pub(crate) fn error_ranges(tree: &Tree, len: usize) -> Option<Vec<(usize, usize)
             }
         }
     }
-    if bytes * MAX_ERROR_BYTES_DIVISOR > len.max(1) {
+    if bytes * MAX_ERROR_BYTES_DIVISOR > without_cr(text).max(1) {
         return None;
     }
     Some(out)
+}
+
+/// Length in bytes without carriage returns, so the share of broken bytes, and with it whether
+/// a file is transformed at all, is the same with CRLF line ends as with LF.
+fn without_cr(text: &str) -> usize {
+    text.len() - text.bytes().filter(|&b| b == b'\r').count()
 }
 
 /// Answers "is this newline inside a string, heredoc, kept comment or other verbatim node?" for
@@ -661,7 +668,7 @@ pub(crate) fn run_with(
         return Ok(None);
     }
     let tree = parse(compiled, text).ok_or(Declined)?;
-    let errors = error_ranges(&tree, text.len()).ok_or(Declined)?;
+    let errors = error_ranges(&tree, text).ok_or(Declined)?;
     let root = tree.root_node();
     let bytes = text.as_bytes();
 

@@ -285,7 +285,7 @@ pub mod testing {
             return false;
         };
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        engine::parse(compiled, text).is_none_or(|t| engine::error_ranges(&t, text.len()).is_none())
+        engine::parse(compiled, text).is_none_or(|t| engine::error_ranges(&t, text).is_none())
     }
 
     /// Bytes the transform cache is charged for this result's pieces (0 when unchanged).

@@ -128,3 +128,27 @@ fn the_neighbourhood_of_a_tolerated_parse_error_is_left_as_it_is() {
     );
     assert!(testing::tokens("t.go", &sigs).unwrap().0 <= errors);
 }
+
+#[test]
+fn line_ends_do_not_change_whether_a_broken_file_is_transformed() {
+    use devprojex_detail::testing;
+    // The same broken declaration in files of growing size: small ones are declined (errors
+    // over 2% of the bytes), large ones transformed. CRLF adds a byte per line, which must not
+    // move the boundary.
+    let mut declined = Vec::new();
+    for fillers in 0..60 {
+        let others: String = (0..fillers)
+            .map(|i| format!("func f{i}() int {{\n\t// step\n\treturn {i}\n}}\n\n"))
+            .collect();
+        let lf = format!("package p\n\n{others}var _ (T /* c */ )[ /* c */ int]\n");
+        let crlf = lf.replace('\n', "\r\n");
+        assert_eq!(
+            testing::declined("t.go", &lf),
+            testing::declined("t.go", &crlf),
+            "{fillers} functions"
+        );
+        declined.push(testing::declined("t.go", &lf));
+    }
+    // The range crosses the threshold, so the comparison above saw both sides of it.
+    assert!(declined.first() == Some(&true) && declined.last() == Some(&false));
+}
