@@ -673,8 +673,7 @@ pub(crate) fn run_with(
     let bytes = text.as_bytes();
 
     // One walk runs both queries from the nodes where their patterns start; a query with a
-    // pattern that has no single root node runs over the tree (bodies) or the gaps between
-    // collapsed bodies (comments) instead.
+    // pattern that has no single root node runs over the whole tree instead.
     let bodies_query = compiled
         .bodies
         .as_ref()
@@ -744,27 +743,16 @@ pub(crate) fn run_with(
 
     // Comments.
     if walk_comments.is_none() {
-        // Comments inside collapsed bodies go with them: only the gaps between bodies are searched.
+        // One query over the whole tree: comments inside collapsed bodies are dropped when the
+        // edits merge. (Querying only the gaps between bodies costs more: each query walks down
+        // from the root, past every earlier top-level sibling.)
         let q = &compiled.comments;
-        let mut gaps = Vec::with_capacity(body_edits.len() + 1);
-        let mut gap_start = 0;
-        for b in &body_edits {
-            gaps.push(gap_start..b.start);
-            gap_start = b.end;
-        }
-        gaps.push(gap_start..text.len());
         let mut cursor = QueryCursor::new();
-        for gap in gaps {
-            if gap.is_empty() {
-                continue;
-            }
-            cursor.set_byte_range(gap);
-            let mut matches = cursor.matches(q, root, bytes);
-            while let Some(m) = matches.next() {
-                ccaps.add(q, m, text, |n| {
-                    inside_string(compiled, root, n.start_byte(), n.end_byte())
-                });
-            }
+        let mut matches = cursor.matches(q, root, bytes);
+        while let Some(m) = matches.next() {
+            ccaps.add(q, m, text, |n| {
+                inside_string(compiled, root, n.start_byte(), n.end_byte())
+            });
         }
     }
     let CommentCaptures {

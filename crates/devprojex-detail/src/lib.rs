@@ -242,8 +242,7 @@ pub mod testing {
     }
 
     /// `queries/<lang>/<file>` whose patterns do not all have a single root node, so the query
-    /// runs over the whole tree (or the gaps between collapsed bodies) instead of from the nodes
-    /// its patterns start at: slower.
+    /// runs over the whole tree instead of from the nodes its patterns start at: slower.
     pub fn queries_without_roots() -> Vec<String> {
         let mut out = Vec::new();
         for (id, lang) in languages::LANGS.iter().enumerate() {
@@ -260,8 +259,8 @@ pub mod testing {
         out
     }
 
-    /// [`crate::transform`] with each query run over the whole tree (or the gaps between
-    /// collapsed bodies) instead of from its patterns' root nodes: the two must agree.
+    /// [`crate::transform`] with each query run over the whole tree instead of from its
+    /// patterns' root nodes: the two must agree.
     pub fn transform_by_full_queries(path: &str, text: &str, detail: crate::Detail) -> String {
         let Some(id) = languages::lang_for_path(path) else {
             return text.to_owned();
