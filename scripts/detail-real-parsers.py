@@ -5,8 +5,9 @@ own syntax checker (the ones `scripts/install-test-parsers.sh` installs).
     scripts/detail-real-parsers.py DIR [EXT ...]      (default: every extension it can check)
 
 Every file under DIR with a checked extension and under 200 KB is checked first as it is; a file
-the checker rejects is skipped (counted). Then both outputs must pass. Prints each failure and a
-summary per extension; exits 1 if any output failed. Results: docs/benchmarks.md.
+the checker rejects, or that is not UTF-8, is skipped (counted). Then both outputs must pass.
+Prints each failure and a summary per extension; exits 1 if any output failed. Results:
+docs/benchmarks.md.
 """
 import concurrent.futures
 import os
@@ -33,6 +34,8 @@ CHECKERS = {
     "lua": (["luac5.4", "-p"], False),  # Debian's luac5.4 aborts when given two files
     "sh": (["bash", "-n"], False),
     "cs": (["mcs", "--parse"], False),
+    "py": (["python3", "-c", "import ast, sys\nfor f in sys.argv[1:]:\n"
+            "    ast.parse(open(f, 'rb').read(), f)"], True),
 }
 BATCH = 200
 
@@ -53,8 +56,19 @@ def run(ext, paths):
     return run(ext, paths[:half]) + run(ext, paths[half:])
 
 
+def is_utf8(path):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            fh.read()
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
 def check_batch(ext, batch, detail, work):
-    originals_bad = set(run(ext, batch))
+    # devprojex reads text as UTF-8 and leaves other files out of packs, so they are skipped too.
+    originals_bad = {p for p in batch if not is_utf8(p)}
+    originals_bad |= set(run(ext, [p for p in batch if p not in originals_bad]))
     outputs = []
     for i, path in enumerate(batch):
         if path in originals_bad:
@@ -94,7 +108,7 @@ def main():
                     print(f"{path}: {level} output does not parse")
                 failures += len(bad)
                 print(f"{ext}: {len(files)} files, {skipped} skipped (the original does not "
-                      f"parse), {len(bad)} outputs failed", flush=True)
+                      f"parse or is not UTF-8), {len(bad)} outputs failed", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     sys.exit(1 if failures else 0)
