@@ -976,7 +976,6 @@ impl Engine {
     }
 }
 
-/// The trusted notice for content withheld at the inspection boundary (a count, no paths).
 /// What loading a file can cost in memory: files over the inspection limit are not read whole.
 fn load_cost(entry: &Entry) -> u64 {
     entry.size.min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1)
@@ -990,6 +989,7 @@ fn worker_failed() -> DpxError {
     )
 }
 
+/// The trusted notice for content withheld at the inspection boundary (a count, no paths).
 pub fn withheld_notice(count: u64) -> String {
     format!(
         "{}: {count} selected files exceed the 16 MiB inspection boundary; their content was not inspected for secrets and is withheld.",

@@ -351,6 +351,7 @@ fn corpus_outputs_parse_with_the_languages_own_tools() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+    missing.sort_unstable();
     missing.dedup();
     if !missing.is_empty() {
         let note = format!(
