@@ -521,22 +521,34 @@ impl<'t> CommentCaptures<'t> {
         text: &str,
         in_string: impl Fn(Node<'_>) -> bool,
     ) {
+        let names = query.capture_names();
+        // A `(comment)+ @doc` run (Go, Ruby) is documentation only from its last break on: a
+        // comment that does not start its own line (a trailing comment) or that a blank line
+        // follows (a license header above the package doc) ends the comment group, and so does
+        // everything above it. Judged from the declaration upwards.
+        let mut doc_group_broken = false;
+        let mut doc_kept = Vec::new();
+        for cap in m.captures.iter().rev() {
+            let node = cap.node;
+            if names[cap.index as usize] == "doc" && !doc_group_broken {
+                if starts_line(text, node.start_byte()) && !blank_line_after(text, node.end_byte())
+                {
+                    doc_kept.push(node);
+                } else {
+                    doc_group_broken = true;
+                }
+            }
+        }
+        for node in doc_kept.into_iter().rev() {
+            self.keep(node);
+        }
         for cap in m.captures {
             let node = cap.node;
-            match query.capture_names()[cap.index as usize] {
+            match names[cap.index as usize] {
                 "comment" if !in_string(node) => {
                     self.removed.push((node.start_byte(), node.end_byte()))
                 }
                 "keep" => self.keep(node),
-                // Kept only when it starts its own line (a trailing comment is not a doc
-                // comment) and no blank line follows it (a license header above the
-                // package doc is not documentation).
-                "doc"
-                    if starts_line(text, node.start_byte())
-                        && !blank_line_after(text, node.end_byte()) =>
-                {
-                    self.keep(node)
-                }
                 "verbatim" => {
                     self.verbatim_ids.insert(node.id());
                 }

@@ -1,6 +1,7 @@
 //go:build linux
 
-// Copyright header, separated by a blank line: not documentation.
+// Copyright header, separated by a blank line: not documentation,
+// however many lines it has: the blank line ends the comment group.
 
 // Package p is documented.
 package p

@@ -3,6 +3,9 @@
 
 require "json" # trailing
 
+# A note of two lines above the doc, and a blank line:
+# not documentation, so neither line stays.
+
 # Doc for Foo.
 class Foo
   attr_reader :a
