@@ -94,6 +94,15 @@ pub(crate) fn error_ranges(tree: &Tree, text: &str) -> Option<Vec<(usize, usize)
     Some(out)
 }
 
+/// [`error_ranges`], or `None` as well when the language tolerates no parse error at all.
+pub(crate) fn tolerated_errors(
+    spec: &LangSpec,
+    tree: &Tree,
+    text: &str,
+) -> Option<Vec<(usize, usize)>> {
+    error_ranges(tree, text).filter(|errors| errors.is_empty() || spec.tolerates_parse_errors)
+}
+
 /// Length in bytes without carriage returns, so the share of broken bytes, and with it whether
 /// a file is transformed at all, is the same with CRLF line ends as with LF.
 fn without_cr(text: &str) -> usize {
@@ -114,6 +123,8 @@ struct Verbatim<'t> {
     /// Comments the output removes, sorted: a newline inside one (some grammars end a line
     /// comment with its newline) goes with it and is not verbatim text.
     removed_comments: &'t [(usize, usize)],
+    /// Whitespace that a node owns (`@blank_lines_after`): its newlines stay.
+    owned_blank_lines: &'t [(usize, usize)],
 }
 
 impl<'t> Verbatim<'t> {
@@ -123,6 +134,7 @@ impl<'t> Verbatim<'t> {
         root: Node<'t>,
         extra: &'t HashSet<usize>,
         removed_comments: &'t [(usize, usize)],
+        owned_blank_lines: &'t [(usize, usize)],
     ) -> Self {
         Verbatim {
             text,
@@ -132,6 +144,7 @@ impl<'t> Verbatim<'t> {
             last: Cell::new(0),
             extra,
             removed_comments,
+            owned_blank_lines,
         }
     }
 
@@ -139,6 +152,13 @@ impl<'t> Verbatim<'t> {
         let after = self.removed_comments.partition_point(|&(s, _)| s <= nl);
         if after > 0 && nl < self.removed_comments[after - 1].1 {
             return false;
+        }
+        if self
+            .owned_blank_lines
+            .iter()
+            .any(|&(s, e)| s <= nl && nl < e)
+        {
+            return true;
         }
         let mut cursor = self.cursor.borrow_mut();
         if nl < self.last.replace(nl) {
@@ -257,6 +277,16 @@ fn comment_edit(spec: &LangSpec, text: &str, start: usize, mut end: usize) -> Op
     let with = if at_eol {
         while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
             s -= 1;
+        }
+        // In markup the layout between elements is character data, which keeps its lines: a
+        // comment alone on its line takes that line with it.
+        if spec.markup && (s == 0 || bytes[s - 1] == b'\n') {
+            end = j;
+            if bytes[end..].starts_with(b"\r\n") {
+                end += 2;
+            } else if bytes[end..].starts_with(b"\n") {
+                end += 1;
+            }
         }
         ""
     } else if spec.markup || s == 0 || is_space(bytes[s - 1]) || is_space(bytes[end]) {
@@ -420,6 +450,7 @@ fn summarize_comments<'t>(
     text: &str,
     mut docs: Vec<Node<'t>>,
     removed: &[(usize, usize)],
+    kept_blank_lines: &[(usize, usize)],
     errors: &[(usize, usize)],
     edits: &mut Vec<Edit>,
 ) -> Vec<Node<'t>> {
@@ -454,7 +485,14 @@ fn summarize_comments<'t>(
             let (prev, next) = (docs[j - 1], docs[j]);
             let gap_start = prev.start_byte() + body(&prev).len();
             let same = summary::line_prefix(body(&next)) == Some(prefix);
-            if !same || !only_space_and_removed(text, gap_start, next.start_byte(), removed) {
+            // ... but not across a blank line the output keeps (Lua separates doc blocks so).
+            let kept_blank = kept_blank_lines
+                .iter()
+                .any(|&(s, _)| prev.start_byte() < s && s < next.start_byte());
+            if !same
+                || kept_blank
+                || !only_space_and_removed(text, gap_start, next.start_byte(), removed)
+            {
                 break;
             }
             j += 1;
@@ -484,6 +522,9 @@ struct BodyCaptures<'t> {
     bodies: Vec<Node<'t>>,
     keeps: Vec<(usize, usize)>,
     docstrings: Vec<Node<'t>>,
+    /// `@open`: bodies that stay while what they hold is reduced (a JavaScript IIFE is a module
+    /// scope: an ES5 class, a UMD bundle).
+    open: HashSet<usize>,
 }
 
 impl<'t> BodyCaptures<'t> {
@@ -495,6 +536,9 @@ impl<'t> BodyCaptures<'t> {
                     .keeps
                     .push((cap.node.start_byte(), cap.node.end_byte())),
                 "doc" => self.docstrings.push(cap.node),
+                "open" => {
+                    self.open.insert(cap.node.id());
+                }
                 _ => {}
             }
         }
@@ -510,6 +554,15 @@ struct CommentCaptures<'t> {
     kept_nodes: Vec<Node<'t>>,
     /// Nodes whose lines are never dropped.
     verbatim_ids: HashSet<usize>,
+    /// `@directive`: kept whole at every level, and never part of a doc comment (a `//go:build`
+    /// line or a magic comment above the package doc must not become that doc's summary).
+    directives: HashSet<usize>,
+    /// `@text`: regions shown as written (HTML `<pre>`, `<textarea>`): no comment inside is
+    /// removed and no line dropped.
+    text_ranges: Vec<(usize, usize)>,
+    /// `@blank_lines_after`: ends of nodes that own the blank lines after them (a YAML `|+`
+    /// scalar keeps its trailing blank lines; Go needs the blank line after build constraints).
+    blank_lines_after: Vec<usize>,
 }
 
 impl<'t> CommentCaptures<'t> {
@@ -522,25 +575,29 @@ impl<'t> CommentCaptures<'t> {
         in_string: impl Fn(Node<'_>) -> bool,
     ) {
         let names = query.capture_names();
-        // A `(comment)+ @doc` run (Go, Ruby) is documentation only from its last break on: a
-        // comment that does not start its own line (a trailing comment) or that a blank line
-        // follows (a license header above the package doc) ends the comment group, and so does
-        // everything above it. Judged from the declaration upwards.
-        let mut doc_group_broken = false;
-        let mut doc_kept = Vec::new();
+        // A `(comment)+ @doc` run (Go, Ruby), or `@preamble` (Go's cgo preamble), counts only
+        // from its last break on: a comment that does not start its own line (a trailing
+        // comment) or that a blank line follows (a license header above the package doc) ends
+        // the comment group, and so does everything above it. Judged from the declaration up.
+        let mut group_broken = false;
+        let mut group = Vec::new();
         for cap in m.captures.iter().rev() {
-            let node = cap.node;
-            if names[cap.index as usize] == "doc" && !doc_group_broken {
+            let (node, name) = (cap.node, names[cap.index as usize]);
+            if matches!(name, "doc" | "preamble") && !group_broken {
                 if starts_line(text, node.start_byte()) && !blank_line_after(text, node.end_byte())
                 {
-                    doc_kept.push(node);
+                    group.push((node, name));
                 } else {
-                    doc_group_broken = true;
+                    group_broken = true;
                 }
             }
         }
-        for node in doc_kept.into_iter().rev() {
-            self.keep(node);
+        for (node, name) in group.into_iter().rev() {
+            if name == "doc" {
+                self.keep(node);
+            } else {
+                self.directive(node);
+            }
         }
         for cap in m.captures {
             let node = cap.node;
@@ -549,12 +606,24 @@ impl<'t> CommentCaptures<'t> {
                     self.removed.push((node.start_byte(), node.end_byte()))
                 }
                 "keep" => self.keep(node),
+                "directive" => self.directive(node),
                 "verbatim" => {
                     self.verbatim_ids.insert(node.id());
                 }
+                "text" => {
+                    self.verbatim_ids.insert(node.id());
+                    self.text_ranges.push((node.start_byte(), node.end_byte()));
+                }
+                "blank_lines_after" => self.blank_lines_after.push(node.end_byte()),
                 _ => {}
             }
         }
+    }
+
+    fn directive(&mut self, node: Node<'t>) {
+        self.directives.insert(node.start_byte());
+        self.kept.insert(node.start_byte());
+        self.verbatim_ids.insert(node.id());
     }
 
     fn keep(&mut self, node: Node<'t>) {
@@ -631,6 +700,7 @@ impl Walk<'_> {
                     let (s, e) = (body.start_byte(), body.end_byte());
                     // The same conditions as the edits are made with (`run_with`).
                     if !bcaps.keeps.iter().any(|&(a, b)| a <= s && e <= b)
+                        && !bcaps.open.contains(&body.id())
                         && !overlaps(self.errors, s, e)
                         && body_edit(self.spec, self.compiled, self.text, *body).is_some()
                     {
@@ -680,7 +750,7 @@ pub(crate) fn run_with(
         return Ok(None);
     }
     let tree = parse(compiled, text).ok_or(Declined)?;
-    let errors = error_ranges(&tree, text).ok_or(Declined)?;
+    let errors = tolerated_errors(spec, &tree, text).ok_or(Declined)?;
     let root = tree.root_node();
     let bytes = text.as_bytes();
 
@@ -726,6 +796,7 @@ pub(crate) fn run_with(
             mut bodies,
             keeps,
             docstrings,
+            open,
         } = bcaps;
         for node in docstrings {
             let (s, e) = (node.start_byte(), node.end_byte());
@@ -742,6 +813,7 @@ pub(crate) fn run_with(
             let (s, e) = (node.start_byte(), node.end_byte());
             if s < last_end
                 || keeps.iter().any(|&(a, b)| a <= s && e <= b)
+                || open.contains(&node.id())
                 || overlaps(&errors, s, e)
             {
                 continue;
@@ -770,9 +842,34 @@ pub(crate) fn run_with(
     let CommentCaptures {
         mut removed,
         mut kept,
-        kept_nodes,
+        mut kept_nodes,
         mut verbatim_ids,
+        directives,
+        text_ranges,
+        blank_lines_after,
     } = ccaps;
+    kept_nodes.retain(|n| !directives.contains(&n.start_byte()));
+    let blank_line_ranges: Vec<(usize, usize)> = blank_lines_after
+        .iter()
+        .filter(|&&end| blank_line_after(text, end))
+        .map(|&end| {
+            let bytes = text.as_bytes();
+            // The blank lines start after the node's own line (some nodes end with its newline).
+            let first = if end > 0 && bytes[end - 1] == b'\n' {
+                end
+            } else {
+                bytes[end..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(text.len(), |i| end + i + 1)
+            };
+            let next = bytes[end..]
+                .iter()
+                .position(|&b| !is_space(b))
+                .map_or(text.len(), |i| end + i);
+            (first, next)
+        })
+        .collect();
     if detail >= Detail::Signatures {
         let mut ordinary: Vec<(usize, usize)> = removed
             .iter()
@@ -780,7 +877,14 @@ pub(crate) fn run_with(
             .filter(|&(s, e)| !kept.contains(&s) && !overlaps(&errors, s, e))
             .collect();
         ordinary.sort_unstable();
-        for n in summarize_comments(text, kept_nodes, &ordinary, &errors, &mut doc_edits) {
+        for n in summarize_comments(
+            text,
+            kept_nodes,
+            &ordinary,
+            &blank_line_ranges,
+            &errors,
+            &mut doc_edits,
+        ) {
             kept.remove(&n.start_byte());
             verbatim_ids.remove(&n.id());
             removed.push((n.start_byte(), n.end_byte()));
@@ -795,7 +899,10 @@ pub(crate) fn run_with(
     let mut last_end = 0usize;
     let mut removed_comments = Vec::with_capacity(removed.len());
     for (s, e) in removed {
-        if kept.contains(&s) || overlaps(&errors, s, e) {
+        if kept.contains(&s)
+            || overlaps(&errors, s, e)
+            || text_ranges.iter().any(|&(a, b)| a <= s && e <= b)
+        {
             continue;
         }
         while let Some(b) = bi.peek() {
@@ -839,7 +946,14 @@ pub(crate) fn run_with(
         });
     }
 
-    let verbatim = Verbatim::new(text, compiled, root, &verbatim_ids, &removed_comments);
+    let verbatim = Verbatim::new(
+        text,
+        compiled,
+        root,
+        &verbatim_ids,
+        &removed_comments,
+        &blank_line_ranges,
+    );
     let (out, splice) = write(text, &edits, &verbatim);
     Ok((out != text).then_some((out, splice)))
 }

@@ -33,6 +33,9 @@ pub(crate) struct LangSpec {
     pub collapse: Collapse,
     /// Markup language: a removed comment never leaves a space behind (text nodes join).
     pub markup: bool,
+    /// Whether a file with a few parse errors is still reduced away from them. Not for shell:
+    /// after an error tree-sitter-bash can read a heredoc's text as commands and comments.
+    pub tolerates_parse_errors: bool,
 }
 
 impl LangSpec {
@@ -70,7 +73,14 @@ const fn spec(
         bodies: q.1,
         collapse,
         markup,
+        tolerates_parse_errors: true,
     }
+}
+
+/// `spec` for a language whose files are left unchanged on any parse error.
+const fn without_error_tolerance(mut spec: LangSpec) -> LangSpec {
+    spec.tolerates_parse_errors = false;
+    spec
 }
 
 use Collapse::{Braces, PythonBlock, RubyBody};
@@ -182,13 +192,13 @@ pub(crate) static LANGS: &[LangSpec] = &[
         Braces,
         false,
     ),
-    spec(
+    without_error_tolerance(spec(
         "bash",
         || tree_sitter_bash::LANGUAGE.into(),
         queries!("bash"),
         Braces,
         false,
-    ),
+    )),
     spec(
         "html",
         || tree_sitter_html::LANGUAGE.into(),
@@ -335,7 +345,10 @@ pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
         .and_then(|q| pattern_roots(&language, q, spec.bodies));
     let comment_roots = pattern_roots(&language, &comments, spec.comments);
     let count = language.node_kind_count();
-    const STRINGS: [&str; 7] = [
+    // Values whose line breaks are part of the value: a blank line inside a quoted or plain
+    // YAML scalar is a newline of the string, and inside an XML or HTML attribute value it is
+    // whitespace the attribute keeps.
+    const STRINGS: [&str; 12] = [
         "string",
         "heredoc",
         "nowdoc",
@@ -343,6 +356,11 @@ pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
         "block_scalar",
         "cdsect",
         "chardata",
+        "quote_scalar",
+        "plain_scalar",
+        "attvalue",
+        "entityvalue",
+        "attribute_value",
     ];
     let kinds: Vec<String> = (0..count)
         .map(|id| {

@@ -280,11 +280,15 @@ pub mod testing {
 
     /// Whether `transform` leaves `text` unchanged because its parse has too many errors.
     pub fn declined(path: &str, text: &str) -> bool {
-        let Some(compiled) = languages::lang_for_path(path).and_then(languages::compiled) else {
+        let Some(id) = languages::lang_for_path(path) else {
+            return false;
+        };
+        let Some(compiled) = languages::compiled(id) else {
             return false;
         };
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        engine::parse(compiled, text).is_none_or(|t| engine::error_ranges(&t, text).is_none())
+        engine::parse(compiled, text)
+            .is_none_or(|t| engine::tolerated_errors(&languages::LANGS[id], &t, text).is_none())
     }
 
     /// Bytes the transform cache is charged for this result's pieces (0 when unchanged).

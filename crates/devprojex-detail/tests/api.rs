@@ -152,3 +152,30 @@ fn line_ends_do_not_change_whether_a_broken_file_is_transformed() {
     // The range crosses the threshold, so the comparison above saw both sides of it.
     assert!(declined.first() == Some(&true) && declined.last() == Some(&false));
 }
+
+#[test]
+fn a_shell_script_with_any_parse_error_is_left_as_it_is() {
+    use devprojex_detail::{testing, transform};
+    // Two heredocs on one line: tree-sitter-bash reports one small error and reads the second
+    // heredoc's text as a command and a comment. Reducing that would change what `cat` prints.
+    let padding: String = (0..40).map(|i| format!("echo \"line {i}\"\n")).collect();
+    let text = format!("#!/bin/sh\n# note\ncat <<A <<B\na #1\n\nA\nb #2\n\nB\n{padding}");
+    let (errors, _) = testing::tokens("t.sh", &text).unwrap();
+    assert!(errors > 0, "the grammar must still misread this");
+    assert!(testing::declined("t.sh", &text));
+    for detail in [Detail::Compact, Detail::Signatures] {
+        assert_eq!(transform("t.sh", &text, detail), text.as_str());
+    }
+}
+
+#[test]
+fn a_nested_sql_comment_is_kept_whole() {
+    use devprojex_detail::transform;
+    // PostgreSQL nests comments; the grammar ends this one at the first `*/`. Removing what it
+    // calls a comment would turn `SELECT 99;` into live code.
+    let filler: String = (0..30).map(|i| format!("SELECT {i} FROM t;\n")).collect();
+    let text = format!("-- drop me\n{filler}/* a /* b */ SELECT 99; */\nSELECT 1;\n");
+    let out = transform("q.sql", &text, Detail::Compact);
+    assert!(!out.contains("drop me"), "{out}");
+    assert!(out.contains("/* a /* b */ SELECT 99; */"), "{out}");
+}

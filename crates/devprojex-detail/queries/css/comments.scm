@@ -1,1 +1,4 @@
 (comment) @comment
+
+; Source-map comments are instructions to tools.
+((comment) @directive (#match? @directive "^/\\*[#@]\\s*source(Mapping)?URL="))

@@ -1,8 +1,16 @@
 (comment) @comment
 
-; Compiler directives and build constraints are semantic.
-((comment) @keep (#match? @keep "^//(go:|line |export |extern |\\+build)"))
+; Compiler directives and build constraints are semantic, never documentation.
+((comment) @directive (#match? @directive "^//(go:|line |export |extern |\\s*\\+build )"))
+; Go reads build constraints only when a blank line separates them from the package clause.
+((comment) @blank_lines_after (#match? @blank_lines_after "^//(go:build |\\s*\\+build )"))
 
-; Go doc comments are the comments directly above a declaration, with no blank line between (and the cgo preamble above `import "C"`).
-((comment)+ @doc . [(function_declaration) (method_declaration) (type_declaration) (const_declaration) (var_declaration) (package_clause) (import_declaration)])
-((comment)+ @doc . [(field_declaration) (method_elem) (const_spec) (var_spec) (type_spec)])
+; The cgo preamble above `import "C"` is C code: it stays whole.
+((comment)+ @preamble . (import_declaration (import_spec path: (interpreted_string_literal) @_path)) (#eq? @_path "\"C\""))
+
+; Go doc comments are the comment group directly above a top-level declaration, a field, an
+; interface element or a spec of a top-level group; comments inside function bodies are not.
+(source_file (comment)+ @doc . [(function_declaration) (method_declaration) (type_declaration) (const_declaration) (var_declaration) (package_clause) (import_declaration)])
+(field_declaration_list (comment)+ @doc . (field_declaration))
+(interface_type (comment)+ @doc . [(method_elem) (type_elem)])
+(source_file [(const_declaration (comment)+ @doc . (const_spec)) (var_declaration (comment)+ @doc . (var_spec)) (type_declaration (comment)+ @doc . (type_spec))])

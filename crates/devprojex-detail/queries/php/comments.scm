@@ -2,3 +2,6 @@
 
 ; PHPDoc.
 ((comment) @keep (#match? @keep "^/\\*\\*[^*/]"))
+
+; Text outside `<?php ... ?>` is output, blank lines included.
+(text_interpolation) @verbatim

@@ -1,4 +1,4 @@
 (comment) @comment
 
 ; PEP 263 encoding declarations are semantic. (A `#!` line at the start of a file is always kept.)
-((comment) @keep (#match? @keep "^#.*coding[:=]"))
+((comment) @directive (#match? @directive "^#.*coding[:=]"))

@@ -1,4 +1,5 @@
 //go:build linux
+// +build linux
 
 // Copyright header, separated by a blank line: not documentation,
 // however many lines it has: the blank line ends the comment group.
@@ -9,6 +10,12 @@ package p
 /*
 #include <stdio.h>
 */
+import "C"
+
+// The cgo preamble is C code, kept whole at every level:
+//
+// #include <math.h>
+// static int twice(int x) { return 2 * x; }
 import "C"
 
 import (
@@ -53,4 +60,16 @@ func one() int { return 1 }
 //go:noinline
 func Documented() int {
 	return 1 + 1
+}
+
+// RC is summarized like any doc.
+type RC interface {
+	// Stringer is embedded: its doc stays.
+	fmt.Stringer
+}
+
+func local() int {
+	// Inside a function, a comment above a declaration is not documentation.
+	var n = 1
+	return n
 }

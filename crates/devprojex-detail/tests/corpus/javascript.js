@@ -24,4 +24,32 @@ class C {
 }
 
 const el = <div className="x">{/* jsx comment */}hello // text</div>;
-module.exports = { f, C };
+// @__NO_SIDE_EFFECTS__
+function pure(x) {
+  return x;
+}
+const lazy = () => import(/* webpackChunkName: "lazy" */ "./lazy.js");
+
+// An ES5 class as TypeScript emits it: the IIFE stays, its methods collapse.
+var Legacy = /** @class */ (function () {
+  function Legacy(v) {
+    this.v = v;
+  }
+  Legacy.prototype.get = function () {
+    return this.v;
+  };
+  return Legacy;
+}());
+
+// A UMD bundle: the factory is the library.
+(function (global, factory) {
+  typeof exports === "object" ? factory(exports) : factory((global.lib = {}));
+})(this, function (exports) {
+  function api(x) {
+    return x + 1;
+  }
+  exports.api = api;
+});
+
+module.exports = { f, C, pure, lazy, Legacy };
+/*# sourceMappingURL=javascript.js.map */

@@ -18,4 +18,17 @@ end
 local function documented()
   return 1
 end
+--------------------------------------------
+-- An ordinary banner comment: dropped whole.
+--------------------------------------------
+
+--- Module summary.
+---
+--- Module details, not part of the next function's doc.
+
+--- Function summary.
+---@param a number
+local function add(a, b)
+  return a + b
+end
 return f

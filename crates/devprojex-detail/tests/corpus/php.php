@@ -31,3 +31,11 @@ function f($x) {
         return $x + $y;
     };
 }
+?>
+
+<?php
+echo 2;
+?>
+
+
+Text after the closing tag is output, with its blank lines.

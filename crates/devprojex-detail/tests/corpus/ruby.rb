@@ -1,5 +1,11 @@
 #!/usr/bin/env ruby
 # frozen_string_literal: true
+#
+# = Top: a magic comment right above a doc must not end its summary.
+#
+# Details of Top.
+module Top
+end
 
 require "json" # trailing
 
@@ -48,5 +54,24 @@ class Documented
   # @return [Integer]
   def value
     1 + 1
+  end
+end
+
+# Doc for Bar.
+class Bar
+  # Doc for VERSION.
+  VERSION = "1"
+  # Doc for name.
+  attr_reader :name
+  if true
+    # Doc for the first method of a branch.
+    def branch_method
+      1
+    end
+  end
+
+  # Doc for a method passed to private.
+  private def hidden
+    2
   end
 end

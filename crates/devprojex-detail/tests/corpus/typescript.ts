@@ -27,3 +27,6 @@ export function generic<T extends object>(x: T): T {
 }
 
 declare function ambient(x: number): void;
+
+// @ts-ignore: a directive to the compiler, not a comment to drop
+export const loose: number = ambient(1) as unknown as number;
