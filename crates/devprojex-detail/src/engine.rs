@@ -336,8 +336,23 @@ fn body_edit(spec: &LangSpec, compiled: &Compiled, text: &str, node: Node<'_>) -
         return None; // one-line bodies cost less than they save
     }
     let start = node.start_byte();
+    // An indented body (Scala 3) holds the comments after its last statement, which document
+    // the next declaration: they stay outside the collapsed part.
+    let mut end = node.end_byte();
+    let mut c = node.walk();
+    let is_comment = |n: &Node<'_>| {
+        n.is_extra()
+            && compiled
+                .comment_kind
+                .get(n.kind_id() as usize)
+                .copied()
+                .unwrap_or(false)
+    };
+    if let Some(last) = node.children(&mut c).filter(|n| !is_comment(n)).last() {
+        end = end.min(last.end_byte());
+    }
     // Some grammars end a block after the newline that closes it (Scala's indented blocks).
-    let end = start + text[start..node.end_byte()].trim_end().len();
+    let end = start + text[start..end].trim_end().len();
     match spec.collapse {
         Collapse::Braces => Some(Edit {
             start,
@@ -674,6 +689,24 @@ impl Walk<'_> {
                 }
                 None => true,
             };
+            if !enter && let Some((q, _)) = self.comments {
+                // A collapsed indented body (Scala 3) ends with the comments above the next
+                // declaration, which `body_edit` leaves outside the placeholder: visit them.
+                let mut c = node.walk();
+                let trailing: Vec<Node<'t>> = node
+                    .children(&mut c)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .take_while(|n| n.is_extra() && of_kind(&self.compiled.comment_kind, *n))
+                    .collect();
+                for comment in trailing.into_iter().rev() {
+                    let mut matches = qc.matches(q, comment, bytes);
+                    while let Some(m) = matches.next() {
+                        ccaps.add(q, m, self.text, |_| false);
+                    }
+                }
+            }
             let in_string = node.start_byte() < string_until;
             if !in_string && of_kind(&self.compiled.string_kind, node) {
                 string_until = node.end_byte();

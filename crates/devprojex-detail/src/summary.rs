@@ -29,7 +29,20 @@ fn is_fence(content: &str) -> bool {
 pub(crate) fn paragraph_end<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<usize> {
     let mut seen_text = false;
     let mut in_fence = false;
+    // C#'s XML doc comments: the summary is the `<summary>` element, blank lines and all.
+    let mut in_summary_element = false;
     for (i, line) in lines.into_iter().enumerate() {
+        let trimmed = line.trim();
+        if !seen_text && trimmed.starts_with("<summary>") {
+            in_summary_element = true;
+        }
+        if in_summary_element {
+            seen_text = true;
+            if trimmed.contains("</summary>") {
+                return Some(i + 1);
+            }
+            continue;
+        }
         if is_fence(line) {
             in_fence = !in_fence;
         }

@@ -39,3 +39,18 @@ namespace N
         public int E(int a) => a * 2;
     }
 }
+
+/// <summary>
+/// A file overview: a blank line below, so not part of the next doc.
+/// </summary>
+
+/// <summary>
+/// The summary element is the summary,
+///
+/// blank lines and all.
+/// </summary>
+/// <param name="v">Dropped at signatures.</param>
+public struct Handle
+{
+    public int Value;
+}

@@ -48,3 +48,9 @@ class Documented {
         return 1;
     }
 }
+
+/// A Markdown doc comment (Java 23).
+///
+/// Details in **Markdown**.
+class Markdown {
+}

@@ -26,3 +26,17 @@ object O {
     """)
   }
 }
+
+class Service:
+  def start(): Unit =
+    println("starting")
+    println("started")
+
+  // An ordinary comment at the end of an indented body.
+  /** Stops the service: the doc of the next method, not part of the body above.
+   *
+   *  Waits for pending work.
+   */
+  def stop(): Unit =
+    println("stopping")
+    println("stopped")

@@ -24,3 +24,16 @@ struct Point {
 
     func one() -> Int { 1 }
 }
+
+/// A file overview: a blank line below, so not part of the next doc.
+
+/// Doc for Platform.
+struct Platform {
+    let name: String
+}
+
+/// Doc for Index, then an Xcode mark.
+// MARK: - Index
+
+/// Doc for RefIndex.
+struct RefIndex {}
