@@ -31,6 +31,7 @@ pub(crate) fn paragraph_end<'a>(lines: impl IntoIterator<Item = &'a str>) -> Opt
     let mut in_fence = false;
     // C#'s XML doc comments: the summary is the `<summary>` element, blank lines and all.
     let mut in_summary_element = false;
+    let mut in_pre = false;
     for (i, line) in lines.into_iter().enumerate() {
         let trimmed = line.trim();
         if !seen_text && trimmed.starts_with("<summary>") {
@@ -46,8 +47,18 @@ pub(crate) fn paragraph_end<'a>(lines: impl IntoIterator<Item = &'a str>) -> Opt
         if is_fence(line) {
             in_fence = !in_fence;
         }
+        // Javadoc's preformatted blocks hold blank lines of their own, as fences do.
+        if ["<pre>", "<pre ", "<PRE>", "<PRE "]
+            .iter()
+            .any(|tag| trimmed.contains(tag))
+        {
+            in_pre = true;
+        }
+        if trimmed.contains("</pre>") || trimmed.contains("</PRE>") {
+            in_pre = false;
+        }
         if line.trim().is_empty() {
-            if seen_text && !in_fence {
+            if seen_text && !in_fence && !in_pre {
                 return Some(i);
             }
         } else {

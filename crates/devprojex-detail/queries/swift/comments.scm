@@ -12,3 +12,5 @@
 
 ; Xcode's `// MARK:` lines structure the file (the jump bar): kept, and they end a doc block.
 ((comment) @directive (#match? @directive "^//\\s*MARK:"))
+; SwiftPM reads the tools version from the first line of `Package.swift`.
+((comment) @directive (#match? @directive "^//\\s*swift-tools-version:"))

@@ -54,3 +54,21 @@ class Documented {
 /// Details in **Markdown**.
 class Markdown {
 }
+
+/**
+ * Encodes a table.
+ * <pre>
+ * Table ::= SEQUENCE {
+ *
+ *    entries Entry }
+ * </pre>
+ *
+ * Details after the summary.
+ */
+class Table {
+    static final int[] VALUES;
+    static {
+        VALUES = new int[4];
+        VALUES[0] = 1;
+    }
+}

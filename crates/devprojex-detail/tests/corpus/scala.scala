@@ -1,3 +1,4 @@
+//> using scala 3.3.1
 package p
 
 import scala.util.Try // trailing

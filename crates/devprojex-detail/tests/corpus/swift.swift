@@ -1,3 +1,4 @@
+// swift-tools-version: 5.9
 import Foundation // trailing
 
 /// Doc for Point.
