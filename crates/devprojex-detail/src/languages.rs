@@ -24,10 +24,12 @@ pub(crate) struct LangSpec {
     pub name: &'static str,
     /// The tree-sitter grammar.
     pub language: fn() -> Language,
-    /// `queries/<lang>/comments.scm`: captures `@comment`, `@keep` (always kept), `@doc` (kept when it starts its line) and `@verbatim`.
+    /// `queries/<lang>/comments.scm`: captures `@comment`, `@keep` (doc comments), `@doc` (a doc
+    /// comment group above a declaration), `@directive` and `@preamble` (kept whole), `@verbatim`,
+    /// `@text` and `@blank_lines_after` (see `docs/detail-levels.md`, "Adding a language").
     pub comments: &'static str,
-    /// `queries/<lang>/bodies.scm`: captures `@body`, `@keep` (empty: no collapsing) and `@doc`
-    /// (a docstring `signatures` cuts to its summary).
+    /// `queries/<lang>/bodies.scm`: captures `@body`, `@keep`, `@open` (empty: no collapsing)
+    /// and `@doc` (a docstring `signatures` cuts to its summary).
     pub bodies: &'static str,
     /// How bodies are collapsed.
     pub collapse: Collapse,

@@ -14,3 +14,5 @@
 (field_declaration_list (comment)+ @doc . (field_declaration))
 (interface_type (comment)+ @doc . [(method_elem) (type_elem)])
 (source_file [(const_declaration (comment)+ @doc . (const_spec)) (var_declaration (comment)+ @doc . (var_spec)) (type_declaration (comment)+ @doc . (type_spec))])
+; `//sys` and `//sysnb` lines declare system calls that mksyscall generates code for.
+((comment) @directive (#match? @directive "^//sys(nb)?\\s"))

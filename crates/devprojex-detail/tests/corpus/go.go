@@ -73,3 +73,5 @@ func local() int {
 	var n = 1
 	return n
 }
+
+//sys	getpid() (pid int)
