@@ -98,6 +98,8 @@ def main():
             for ext in exts:
                 files = sorted(os.path.join(d, f) for d, _, names in os.walk(root)
                                for f in names if f.endswith("." + ext)
+                               # isfile: a dangling symlink (Debian's rdoc ships some) is skipped
+                               and os.path.isfile(os.path.join(d, f))
                                and os.path.getsize(os.path.join(d, f)) < 200_000)
                 batches = [files[i:i + BATCH] for i in range(0, len(files), BATCH)]
                 results = list(pool.map(
