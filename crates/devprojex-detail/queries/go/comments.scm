@@ -16,3 +16,5 @@
 (source_file [(const_declaration (comment)+ @doc . (const_spec)) (var_declaration (comment)+ @doc . (var_spec)) (type_declaration (comment)+ @doc . (type_spec))])
 ; `//sys` and `//sysnb` lines declare system calls that mksyscall generates code for.
 ((comment) @directive (#match? @directive "^//sys(nb)?\\s"))
+; `go test` checks an example's output against its `// Output:` comment and the lines after it.
+(((comment) @_output @directive . (comment)* @directive) (#match? @_output "^//\\s*(Unordered output|Output):"))

@@ -75,3 +75,10 @@ func local() int {
 }
 
 //sys	getpid() (pid int)
+
+func ExampleAdd() {
+	// An ordinary comment: removed.
+	fmt.Println(Add(1, 2))
+	// Output:
+	// 3
+}

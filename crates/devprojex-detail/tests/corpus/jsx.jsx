@@ -12,3 +12,12 @@ export function Title({ title }) {
 export const Arrow = (p) => {
   return <span>{p.title}</span>;
 };
+
+export const Card = ({ title, body }) => (
+  <div className="card">
+    <h2>{title}</h2>
+    <p>{body}</p>
+  </div>
+);
+
+export const double = (x) => x * 2;

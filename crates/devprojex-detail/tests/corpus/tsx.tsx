@@ -12,3 +12,13 @@ export function Title({ title }: Props) {
 export const Arrow = (p: Props) => {
   return <span>{p.title}</span>;
 };
+
+export const Card = ({ title }: Props) => (
+  <div className="card">
+    <h2>{title}</h2>
+  </div>
+);
+
+export const selectTitle = (p: Props): { title: string } => ({
+  title: p.title,
+});
