@@ -24,9 +24,10 @@ pub(crate) struct LangSpec {
     pub name: &'static str,
     /// The tree-sitter grammar.
     pub language: fn() -> Language,
-    /// `queries/<lang>/comments.scm`: captures `@comment`, `@keep` (doc comments), `@doc` (a doc
-    /// comment group above a declaration), `@directive` and `@preamble` (kept whole), `@verbatim`,
-    /// `@text` and `@blank_lines_after` (see `docs/detail-levels.md`, "Adding a language").
+    /// `queries/<lang>/comments.scm`: captures `@comment`, `@keep` (doc comments), `@documented`
+    /// (a declaration whose comment group above is its doc), `@directive`, `@preambled` and
+    /// `@directive_block` (kept whole), `@verbatim`, `@text` and `@blank_lines_after` (see
+    /// `docs/detail-levels.md`, "Adding a language").
     pub comments: &'static str,
     /// `queries/<lang>/bodies.scm`: captures `@body`, `@keep`, `@open` (empty: no collapsing)
     /// and `@doc` (a docstring `signatures` cuts to its summary).

@@ -29,9 +29,10 @@
 //! # How
 //!
 //! One tree-sitter parse per file; what to remove is data, in `queries/<lang>/comments.scm`
-//! (captures `@comment`, `@keep`, `@doc`, `@verbatim`) and `queries/<lang>/bodies.scm` (captures
-//! `@body`, `@keep`, `@doc`). A file whose parse has errors beyond a small threshold is returned unchanged, and no
-//! edit is made next to a tolerated error. Line endings (LF or CRLF), a UTF-8 BOM and tabs are
+//! (captures `@comment`, `@keep`, `@documented`, `@directive`, `@verbatim`, ...) and
+//! `queries/<lang>/bodies.scm` (captures `@body`, `@keep`, `@open`, `@doc`). A file whose parse
+//! has errors beyond a small threshold is returned unchanged, and no edit is made next to a
+//! tolerated error. Line endings (LF or CRLF), a UTF-8 BOM and tabs are
 //! preserved. Thread-safe: parsers are thread-local, compiled queries are shared.
 
 #![deny(unsafe_code)]

@@ -9,10 +9,11 @@ fn all_queries_compile() {
 #[test]
 fn queries_run_from_their_roots() {
     // A pattern without a single root node (`((a) . (b))`, `(_ ...)`) makes the engine run the
-    // query over the whole tree, about three tree walks: name the parent node instead. Go and
-    // Ruby doc comments are sibling patterns (comments directly above a declaration).
-    assert_eq!(
-        devprojex_detail::testing::queries_without_roots(),
-        ["queries/go/comments.scm", "queries/ruby/comments.scm"]
+    // query over the whole tree, about three tree walks: name the parent node instead. (Doc
+    // comment groups are found from the declaration they document, `@documented`.)
+    assert!(
+        devprojex_detail::testing::queries_without_roots().is_empty(),
+        "{:?}",
+        devprojex_detail::testing::queries_without_roots()
     );
 }
