@@ -121,14 +121,15 @@ pub(crate) static LANGS: &[LangSpec] = &[
     spec(
         "typescript",
         || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-        queries!("typescript"),
+        // TypeScript's grammar extends JavaScript's: the same node names, the same queries.
+        queries!("javascript"),
         Braces,
         false,
     ),
     spec(
         "tsx",
         || tree_sitter_typescript::LANGUAGE_TSX.into(),
-        queries!("typescript"),
+        queries!("javascript"),
         Braces,
         false,
     ),
