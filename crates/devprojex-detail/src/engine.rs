@@ -153,11 +153,9 @@ impl<'t> Verbatim<'t> {
         if after > 0 && nl < self.removed_comments[after - 1].1 {
             return false;
         }
-        if self
-            .owned_blank_lines
-            .iter()
-            .any(|&(s, e)| s <= nl && nl < e)
-        {
+        // Sorted and disjoint: the last range starting at or before `nl` is the only candidate.
+        let owned = self.owned_blank_lines.partition_point(|&(s, _)| s <= nl);
+        if owned > 0 && nl < self.owned_blank_lines[owned - 1].1 {
             return true;
         }
         let mut cursor = self.cursor.borrow_mut();
@@ -501,9 +499,11 @@ fn summarize_comments<'t>(
             let gap_start = prev.start_byte() + body(&prev).len();
             let same = summary::line_prefix(body(&next)) == Some(prefix);
             // ... but not across a blank line the output keeps (Lua separates doc blocks so).
+            let first_after_prev =
+                kept_blank_lines.partition_point(|&(s, _)| s <= prev.start_byte());
             let kept_blank = kept_blank_lines
-                .iter()
-                .any(|&(s, _)| prev.start_byte() < s && s < next.start_byte());
+                .get(first_after_prev)
+                .is_some_and(|&(s, _)| s < next.start_byte());
             if !same
                 || kept_blank
                 || !only_space_and_removed(text, gap_start, next.start_byte(), removed)
@@ -922,7 +922,7 @@ pub(crate) fn run_with(
         children: _,
     } = ccaps;
     kept_nodes.retain(|n| !directives.contains(&n.start_byte()));
-    let blank_line_ranges: Vec<(usize, usize)> = blank_lines_after
+    let mut blank_line_ranges: Vec<(usize, usize)> = blank_lines_after
         .iter()
         .filter(|&&end| blank_line_after(text, end))
         .map(|&end| {
@@ -943,6 +943,8 @@ pub(crate) fn run_with(
             (first, next)
         })
         .collect();
+    blank_line_ranges.sort_unstable();
+    blank_line_ranges.dedup();
     if detail >= Detail::Signatures {
         let mut ordinary: Vec<(usize, usize)> = removed
             .iter()
