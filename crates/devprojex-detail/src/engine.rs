@@ -314,17 +314,23 @@ fn code_rows(compiled: &Compiled, node: Node<'_>) -> Option<(usize, usize)> {
     let mut cursor = node.walk();
     let mut rows = None;
     for child in node.children(&mut cursor) {
-        let comment = compiled
-            .comment_kind
-            .get(child.kind_id() as usize)
-            .copied()
-            .unwrap_or(false);
-        if !comment {
+        if !compiled.is_comment(child) {
             let first = rows.map_or(child.start_position().row, |(first, _)| first);
             rows = Some((first, child.end_position().row));
         }
     }
     rows
+}
+
+/// Where the comments after a body's last statement start (its end when there are none). An
+/// indented body (Scala 3) holds them, but they document the next declaration: they stay
+/// outside the collapsed part, and the walk still visits them.
+fn trailing_comments_start(compiled: &Compiled, body: Node<'_>) -> usize {
+    let mut cursor = body.walk();
+    body.children(&mut cursor)
+        .filter(|n| !(n.is_extra() && compiled.is_comment(*n)))
+        .last()
+        .map_or(body.end_byte(), |last| last.end_byte())
 }
 
 /// The edit that collapses one body, or `None` when it stays (one-liners, docstring-only bodies).
@@ -334,21 +340,7 @@ fn body_edit(spec: &LangSpec, compiled: &Compiled, text: &str, node: Node<'_>) -
         return None; // one-line bodies cost less than they save
     }
     let start = node.start_byte();
-    // An indented body (Scala 3) holds the comments after its last statement, which document
-    // the next declaration: they stay outside the collapsed part.
-    let mut end = node.end_byte();
-    let mut c = node.walk();
-    let is_comment = |n: &Node<'_>| {
-        n.is_extra()
-            && compiled
-                .comment_kind
-                .get(n.kind_id() as usize)
-                .copied()
-                .unwrap_or(false)
-    };
-    if let Some(last) = node.children(&mut c).filter(|n| !is_comment(n)).last() {
-        end = end.min(last.end_byte());
-    }
+    let end = trailing_comments_start(compiled, node);
     // Some grammars end a block after the newline that closes it (Scala's indented blocks).
     let end = start + text[start..end].trim_end().len();
     match spec.collapse {
@@ -589,7 +581,7 @@ impl<'t> CommentCaptures<'t> {
         query: &tree_sitter::Query,
         m: &tree_sitter::QueryMatch<'_, 't>,
         text: &str,
-        comment_kind: &[bool],
+        compiled: &Compiled,
         in_string: impl Fn(Node<'_>) -> bool,
     ) {
         let names = query.capture_names();
@@ -602,12 +594,12 @@ impl<'t> CommentCaptures<'t> {
                 "keep" => self.keep(node),
                 "directive" => self.directive(node),
                 "documented" => {
-                    for comment in self.comment_group_above(node, text, comment_kind) {
+                    for comment in self.comment_group_above(node, text, compiled) {
                         self.keep(comment);
                     }
                 }
                 "preambled" => {
-                    for comment in self.comment_group_above(node, text, comment_kind) {
+                    for comment in self.comment_group_above(node, text, compiled) {
                         self.directive(comment);
                     }
                 }
@@ -645,7 +637,7 @@ impl<'t> CommentCaptures<'t> {
         &mut self,
         node: Node<'t>,
         text: &str,
-        comment_kind: &[bool],
+        compiled: &Compiled,
     ) -> Vec<Node<'t>> {
         let Some(parent) = node.parent() else {
             return Vec::new();
@@ -658,11 +650,7 @@ impl<'t> CommentCaptures<'t> {
         let mut group = Vec::new();
         while i > 0 {
             let prev = siblings[i - 1];
-            let is_comment = comment_kind
-                .get(prev.kind_id() as usize)
-                .copied()
-                .unwrap_or(false);
-            if !is_comment
+            if !compiled.is_comment(prev)
                 || !starts_line(text, prev.start_byte())
                 || blank_line_after(text, prev.end_byte())
             {
@@ -729,20 +717,18 @@ impl Walk<'_> {
                 None => true,
             };
             if !enter && let Some((q, _)) = self.comments {
-                // A collapsed indented body (Scala 3) ends with the comments above the next
-                // declaration, which `body_edit` leaves outside the placeholder: visit them.
+                // A collapsed body leaves its trailing comments (Scala 3) outside the
+                // placeholder (`trailing_comments_start`): visit them.
+                let from = trailing_comments_start(self.compiled, node);
                 let mut c = node.walk();
                 let trailing: Vec<Node<'t>> = node
                     .children(&mut c)
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .take_while(|n| n.is_extra() && of_kind(&self.compiled.comment_kind, *n))
+                    .filter(|n| n.start_byte() >= from)
                     .collect();
-                for comment in trailing.into_iter().rev() {
+                for comment in trailing {
                     let mut matches = qc.matches(q, comment, bytes);
                     while let Some(m) = matches.next() {
-                        ccaps.add(q, m, self.text, &self.compiled.comment_kind, |_| false);
+                        ccaps.add(q, m, self.text, self.compiled, |_| false);
                     }
                 }
             }
@@ -753,7 +739,7 @@ impl Walk<'_> {
             if enter && let Some((q, _)) = self.comments.filter(|(_, r)| of_kind(r, node)) {
                 let mut matches = qc.matches(q, node, bytes);
                 while let Some(m) = matches.next() {
-                    ccaps.add(q, m, self.text, &self.compiled.comment_kind, |n| {
+                    ccaps.add(q, m, self.text, self.compiled, |n| {
                         if n.id() == node.id() {
                             in_string
                         } else {
@@ -906,7 +892,7 @@ pub(crate) fn run_with(
         let mut cursor = QueryCursor::new();
         let mut matches = cursor.matches(q, root, bytes);
         while let Some(m) = matches.next() {
-            ccaps.add(q, m, text, &compiled.comment_kind, |n| {
+            ccaps.add(q, m, text, compiled, |n| {
                 inside_string(compiled, root, n.start_byte(), n.end_byte())
             });
         }
@@ -922,29 +908,7 @@ pub(crate) fn run_with(
         children: _,
     } = ccaps;
     kept_nodes.retain(|n| !directives.contains(&n.start_byte()));
-    let mut blank_line_ranges: Vec<(usize, usize)> = blank_lines_after
-        .iter()
-        .filter(|&&end| blank_line_after(text, end))
-        .map(|&end| {
-            let bytes = text.as_bytes();
-            // The blank lines start after the node's own line (some nodes end with its newline).
-            let first = if end > 0 && bytes[end - 1] == b'\n' {
-                end
-            } else {
-                bytes[end..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(text.len(), |i| end + i + 1)
-            };
-            let next = bytes[end..]
-                .iter()
-                .position(|&b| !is_space(b))
-                .map_or(text.len(), |i| end + i);
-            (first, next)
-        })
-        .collect();
-    blank_line_ranges.sort_unstable();
-    blank_line_ranges.dedup();
+    let blank_line_ranges = owned_blank_lines(text, &blank_lines_after);
     if detail >= Detail::Signatures {
         let mut ordinary: Vec<(usize, usize)> = removed
             .iter()
@@ -1031,6 +995,36 @@ pub(crate) fn run_with(
     );
     let (out, splice) = write(text, &edits, &verbatim);
     Ok((out != text).then_some((out, splice)))
+}
+
+/// The blank lines that nodes ending at `ends` own (`@blank_lines_after`), as sorted, disjoint
+/// ranges: from the line after the node's own to the next text. Nodes followed by no blank line
+/// own nothing.
+fn owned_blank_lines(text: &str, ends: &[usize]) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut ranges: Vec<(usize, usize)> = ends
+        .iter()
+        .filter(|&&end| blank_line_after(text, end))
+        .map(|&end| {
+            // Some nodes end with their line's newline (a YAML block scalar).
+            let first = if end > 0 && bytes[end - 1] == b'\n' {
+                end
+            } else {
+                bytes[end..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(text.len(), |i| end + i + 1)
+            };
+            let next = bytes[end..]
+                .iter()
+                .position(|&b| !is_space(b))
+                .map_or(text.len(), |i| end + i);
+            (first, next)
+        })
+        .collect();
+    ranges.sort_unstable();
+    ranges.dedup();
+    ranges
 }
 
 /// Writes `text` with `edits` applied, dropping lines left blank outside `verbatim` ranges; the

@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use tree_sitter::{Language, Query};
+use tree_sitter::{Language, Node, Query};
 
 /// How a captured `@body` is replaced by `signatures`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -325,6 +325,16 @@ pub(crate) struct Compiled {
     pub string_kind: Vec<bool>,
     /// Per node kind id: a comment (`compact` removes it unless a query keeps it).
     pub comment_kind: Vec<bool>,
+}
+
+impl Compiled {
+    /// Whether `node` is a comment (of any kind the grammar has).
+    pub(crate) fn is_comment(&self, node: Node<'_>) -> bool {
+        self.comment_kind
+            .get(node.kind_id() as usize)
+            .copied()
+            .unwrap_or(false)
+    }
 }
 
 /// Builds the grammar and queries of one language. Errors name the query file.

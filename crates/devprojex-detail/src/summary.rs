@@ -57,7 +57,7 @@ pub(crate) fn paragraph_end<'a>(lines: impl IntoIterator<Item = &'a str>) -> Opt
         if trimmed.contains("</pre>") || trimmed.contains("</PRE>") {
             in_pre = false;
         }
-        if line.trim().is_empty() {
+        if trimmed.is_empty() {
             if seen_text && !in_fence && !in_pre {
                 return Some(i);
             }
