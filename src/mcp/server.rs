@@ -18,7 +18,8 @@ use super::pack_store::{PackStore, TOO_LARGE_MARKER};
 use super::spotlight::Spotlight;
 use super::tools::allowed_arguments;
 use crate::engine::{
-    Engine, Hooks, ProgressEvent, Request, SearchOptions, SearchStop, limits, withheld_notice,
+    Engine, Hooks, ProgressEvent, Request, SearchOptions, SearchStop, limits,
+    partial_content_notice,
 };
 use crate::error::{DpxError, Result, codes};
 use crate::project::ProjectRoot;
@@ -303,7 +304,13 @@ fn get_tree(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
     let mut request = selection_request(args, false)?;
     request.format = format_arg(args)?;
     request.max_depth = args.integer("max_depth", 1, u64::MAX)?.map(|d| d as usize);
-    let (rendered, warnings) = state.engine.tree(root, &request, Some(TREE_LINE_LIMIT))?;
+    let limits = crate::render::tree::TreeLimits {
+        max_depth: None,
+        max_lines: Some(TREE_LINE_LIMIT),
+        max_chars: Some(RESPONSE_CHAR_LIMIT),
+        fit_depth: true,
+    };
+    let (rendered, warnings) = state.engine.tree(root, &request, limits)?;
     let spotlight = Spotlight::new(&[&rendered.text]);
     let mut blocks = vec![spotlight.wrap("a file tree", &rendered.text)];
     let mut trailer: Vec<String> = rendered.trailer().into_iter().collect();
@@ -365,9 +372,10 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
 
     // Trusted diagnostics: codes and counts only.
     let mut trusted: Vec<String> = outcome.warnings.messages();
-    if outcome.withheld_files > 0 {
-        trusted.push(withheld_notice(outcome.withheld_files));
-    }
+    trusted.extend(partial_content_notice(
+        outcome.withheld_files,
+        outcome.metrics.unreadable_files,
+    ));
     let budget_text = outcome.budget.as_ref().map(|b| b.to_text());
     let spotlight = Spotlight::new(&[budget_text.as_deref().unwrap_or("")]);
     let budget_block = budget_text
@@ -411,8 +419,7 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
         &outcome.header,
         &outcome.entries,
         Format::Markdown,
-        None,
-        None,
+        crate::render::tree::TreeLimits::default(),
         &label,
     )?;
     let (preview, preview_cut) = cut_to_chars(&full_preview.text, preview_budget);
@@ -501,7 +508,7 @@ fn search_project(
         max_results: args
             .integer("max_results", 1, limits::MAX_SEARCH_RESULTS as u64)?
             .unwrap_or(limits::DEFAULT_SEARCH_RESULTS as u64) as usize,
-        deadline: Duration::from_secs(limits::SEARCH_DEADLINE_SECS),
+        deadline: Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)),
     };
     let outcome = state.engine.search(
         root,
@@ -532,9 +539,10 @@ fn search_project(
         None => {}
     }
     trailer.extend(outcome.warnings.messages());
-    if outcome.withheld_files > 0 {
-        trailer.push(withheld_notice(outcome.withheld_files as u64));
-    }
+    trailer.extend(partial_content_notice(
+        outcome.withheld_files as u64,
+        outcome.unreadable_files as u64,
+    ));
     for line in trailer {
         text.push('\n');
         text.push_str(&line);
