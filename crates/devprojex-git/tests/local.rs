@@ -5,7 +5,7 @@ mod common;
 use std::path::Path;
 
 use common::{Oracle, Sandbox, git_staged, git_unstaged_untracked, ls_files, name_status, write};
-use devprojex_git::{GitScope, scope_paths, tracked_paths};
+use devprojex_git::{GitErrorKind, GitScope, scope_paths, tracked_paths};
 
 const RENAME_BODY: &str = "this file is long enough for rename detection\nline 2\nline 3\nline 4\n";
 
@@ -224,7 +224,7 @@ fn diff_scope_matches_git_diff() {
     assert_eq!(sel.deleted, 2, "del.txt and added_then_gone.txt");
 
     let err = scope_paths(&repo, &GitScope::parse("diff:nope..HEAD").unwrap()).unwrap_err();
-    assert_eq!(err.code(), "DPX-GIT-INVALID-REF");
+    assert_eq!(err.kind(), GitErrorKind::InvalidRef);
     assert!(err.to_string().contains("nope"));
     assert!(err.to_string().contains("HEAD~3"), "{err}");
 }
@@ -244,7 +244,7 @@ fn unborn_head() {
     assert!(changes.paths.contains("untracked.txt"));
     assert_eq!(changes.paths.len(), 3);
     let err = scope_paths(&repo, &GitScope::parse("diff:HEAD~1..HEAD").unwrap()).unwrap_err();
-    assert_eq!(err.code(), "DPX-GIT-INVALID-REF");
+    assert_eq!(err.kind(), GitErrorKind::InvalidRef);
     assert!(err.to_string().contains("unborn"), "{err}");
     assert_eq!(tracked_paths(&repo).unwrap().len(), 2);
 }
@@ -259,10 +259,10 @@ fn non_git_project_is_an_error_not_empty() {
         "deeper than the search\n",
     );
     let err = tracked_paths(dir.path()).unwrap_err();
-    assert_eq!(err.code(), "DPX-GIT-NOT-A-REPOSITORY");
+    assert_eq!(err.kind(), GitErrorKind::NotARepository);
     assert!(err.to_string().contains("tracked_only"), "{err}");
     let err = scope_paths(dir.path(), &GitScope::Changes).unwrap_err();
-    assert_eq!(err.code(), "DPX-GIT-NOT-A-REPOSITORY");
+    assert_eq!(err.kind(), GitErrorKind::NotARepository);
 }
 
 #[test]
@@ -337,7 +337,7 @@ fn scope_parsing() {
         "unstaged",
     ] {
         let err = GitScope::parse(bad).unwrap_err();
-        assert_eq!(err.code(), "DPX-GIT-INVALID-SCOPE", "{bad:?}");
+        assert_eq!(err.kind(), GitErrorKind::InvalidScope, "{bad:?}");
         assert!(err.to_string().contains("diff:<ref>..<ref>"), "{err}");
     }
     // 4,096 Unicode scalar values is the limit, counted as characters, not bytes.
@@ -346,8 +346,8 @@ fn scope_parsing() {
     assert!(GitScope::parse(&at_limit).is_ok());
     let over = format!("diff:{}..b", "é".repeat(4096 - 7));
     assert_eq!(
-        GitScope::parse(&over).unwrap_err().code(),
-        "DPX-GIT-INVALID-SCOPE"
+        GitScope::parse(&over).unwrap_err().kind(),
+        GitErrorKind::InvalidScope
     );
     assert_eq!(
         GitScope::parse("diff:v1.0..HEAD").unwrap().to_string(),
@@ -392,13 +392,13 @@ fn bare_repository_and_git_dir_are_unavailable() {
     for root in [bare, repo.join(".git")] {
         let err = tracked_paths(&root).unwrap_err();
         assert_eq!(
-            err.code(),
-            "DPX-GIT-STATE-UNAVAILABLE",
+            err.kind(),
+            GitErrorKind::StateUnavailable,
             "{}: {err}",
             root.display()
         );
         assert!(err.to_string().contains("working tree"), "{err}");
     }
     let err = tracked_paths(&sb.path().join("missing")).unwrap_err();
-    assert_eq!(err.code(), "DPX-GIT-STATE-UNAVAILABLE");
+    assert_eq!(err.kind(), GitErrorKind::StateUnavailable);
 }
