@@ -73,10 +73,22 @@ impl ProjectRoot {
         candidate.starts_with(&self.path)
     }
 
+    /// [`resolve_lexically`] against this root. A violation names the root by its address (for
+    /// a remote checkout the URL, never its RepoCache path).
+    pub fn lexical(&self, input: &str) -> Result<LexicalPath> {
+        resolve_lexically(input, &self.path, HostStyle::current()).map_err(|err| {
+            if err.code == codes::ROOT_VIOLATION {
+                root_violation(input, self)
+            } else {
+                err
+            }
+        })
+    }
+
     /// Resolve a caller-supplied path to a relative path inside the root (lexical checks,
     /// then a physical containment check of the existing target).
     pub fn resolve(&self, input: &str) -> Result<ResolvedPath> {
-        let lexical = resolve_lexically(input, &self.path, HostStyle::current())?;
+        let lexical = self.lexical(input)?;
         let joined = lexical.join_onto(&self.path);
         let real = dunce_canonicalize(&joined).map_err(|_| {
             // A path through a symlink that leaves the root is a violation whether or not the
