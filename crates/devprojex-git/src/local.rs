@@ -917,12 +917,22 @@ fn resolve_tree<'r>(repo: &'r gix::Repository, spec: &str) -> Result<gix::Tree<'
             Step::Ancestor(n) => {
                 for done in 0..n {
                     let Some(parent) = commit.parent_ids().next().map(|id| id.detach()) else {
-                        let commits = if done == 1 { "commit" } else { "commits" };
-                        return Err(invalid(format!(
-                            "`{walked}~{n}` goes back {n} commits, but only {done} {commits} \
-                             precede `{walked}` along its first-parent history; use `~{done}` or \
-                             less"
-                        )));
+                        return Err(invalid(if done == 0 {
+                            format!(
+                                "`{walked}` is a root commit (nothing precedes it), so \
+                                 `{walked}~{n}` names nothing"
+                            )
+                        } else {
+                            let commits = if done == 1 {
+                                "commit precedes"
+                            } else {
+                                "commits precede"
+                            };
+                            format!(
+                                "`{walked}~{n}` goes back {n} commits, but only {done} {commits} \
+                                 `{walked}` along its first-parent history; use `~{done}` or less"
+                            )
+                        }));
                     };
                     commit = repo
                         .find_commit(parent)

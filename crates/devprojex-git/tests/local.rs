@@ -545,6 +545,10 @@ fn diff_scope_errors_say_what_exists() {
         ("diff:HEAD~9..HEAD", "only 3 commits precede `HEAD`"),
         ("diff:HEAD~1^3..HEAD", "`HEAD~1` has 2 parents"),
         ("diff:light^2..HEAD", "`light` is a root commit"),
+        (
+            "diff:light~1..HEAD",
+            "`light` is a root commit (nothing precedes it)",
+        ),
         ("diff:side^2..HEAD", "`side` has 1 parent"),
         ("diff:nope..HEAD", "names no branch, tag or commit"),
         ("diff:ffff..HEAD", "names no branch, tag or commit"),
