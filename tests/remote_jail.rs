@@ -13,7 +13,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{Fixture, Mcp, first_text, one_spot};
+use common::{Fixture, Mcp, one_spot};
 use serde_json::{Value, json};
 
 const SECRET: &str = "TOP SECRET outside the root";
@@ -459,16 +459,11 @@ fn git_scope_takes_plain_revisions_only_and_git_errors_have_mcp_codes() {
     );
     drop(mcp);
 
-    // a project without Git
+    // a project without Git (`tracked_only` there is tests/git_engine.rs)
     let plain = Fixture::new();
     plain.write("a.txt", "a\n");
     let mut mcp = Mcp::start(&plain.root);
-    let text = mcp.call_err("pack_context", json!({"tracked_only": true}));
-    assert!(
-        text.starts_with("DPX-MCP-INVALID-ARGUMENTS:")
-            && text.contains("not inside a Git working tree"),
-        "{text}"
-    );
-    let text = first_text(&mcp.call("get_tree", json!({"git_scope": "diff:a..b"})));
+    let text = mcp.call_err("get_tree", json!({"git_scope": "diff:a..b"}));
+    assert!(text.contains("not inside a Git working tree"), "{text}");
     assert!(text.starts_with("DPX-MCP-INVALID-ARGUMENTS:"), "{text}");
 }
