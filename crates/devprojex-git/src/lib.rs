@@ -13,11 +13,13 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod config;
 mod error;
 mod jail;
 mod local;
 mod remote;
 
+pub use config::ignore_case;
 pub use error::{GitError, GitErrorKind};
 pub use local::{
     GitScope, IndexStamp, MAX_SCOPE_CHARS, ScopeSelection, scope_paths, tracked_paths,
