@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::content::{Content, ContentPipeline, TextContent};
 use crate::error::{DpxError, Result, codes};
 use crate::profile::{self, Profile};
-use crate::project::{HostStyle, ProjectRoot, resolve_lexically};
+use crate::project::ProjectRoot;
 use crate::render::pack::{BudgetReport, PackMetrics, PackWriter};
 use crate::render::tree::{RenderedTree, TreeHeader, TreeLimits, render_tree};
 use crate::render::{Format, View};
@@ -304,11 +304,7 @@ impl Engine {
         if !profile_paths.is_empty() {
             let mut union = Vec::new();
             for path in &profile_paths {
-                union.push(
-                    resolve_lexically(path, &root.path, HostStyle::current())?
-                        .as_str()
-                        .to_string(),
-                );
+                union.push(root.lexical(path)?.as_str().to_string());
             }
             spec.path_filters.push(union);
         }
@@ -378,7 +374,7 @@ impl Engine {
                     limits::MAX_PATH_CHARS
                 )));
             }
-            let lexical = resolve_lexically(path, &root.path, HostStyle::current())?;
+            let lexical = root.lexical(path)?;
             if seen.insert(lexical.clone()) {
                 unique.push(lexical);
             }

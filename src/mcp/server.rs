@@ -54,12 +54,16 @@ impl DevprojexServer {
     }
 }
 
-/// Tool errors carry `DPX-MCP-*` (or `DPX-GIT-*`) codes; a bad profile is a bad argument here.
+/// Tool errors carry `DPX-MCP-*` codes only, as the spec says: the CLI's own codes (a bad
+/// profile, Git errors) map to the MCP code of their kind, and the message keeps the detail.
 fn error_result(err: &DpxError) -> CallToolResult {
-    let code = if err.code == codes::INVALID_PROFILE {
-        codes::INVALID_ARGUMENTS
-    } else {
-        err.code
+    let code = match err.code {
+        codes::INVALID_PROFILE
+        | codes::GIT_NOT_A_REPOSITORY
+        | codes::GIT_INVALID_SCOPE
+        | codes::GIT_INVALID_REF => codes::INVALID_ARGUMENTS,
+        codes::GIT_STATE_UNAVAILABLE => codes::PROJECT_UNAVAILABLE,
+        other => other,
     };
     CallToolResult::error(vec![ContentBlock::text(format!("{code}: {}", err.message))])
 }
