@@ -25,6 +25,9 @@ use crate::project::ProjectRoot;
 
 /// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded).
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// After stdin closes, how long calls in flight may still finish before the process ends
+/// (the exit then completes well within 1 s).
+const STDIN_CLOSED_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// Where the roots come from when `--root` is absent: `DEVPROJEX_ROOT`, then
 /// `CLAUDE_PROJECT_DIR`, then the current directory.
@@ -71,10 +74,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
     let store = match pack_store::PackStore::create() {
         Ok(store) => store,
         Err(err) => {
-            eprintln!(
-                "devprojex mcp: cannot create the pack store in '{}': {err}",
-                pack_store::store_parent().display()
-            );
+            eprintln!("devprojex mcp: {err}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -190,6 +190,7 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
 
     let handler = server::DevprojexServer::new(state);
     let service = handler.serve((rmcp_in, rmcp_out));
+    let mut reader = reader;
     let code = tokio::select! {
         result = async {
             match service.await {
@@ -198,6 +199,12 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
             }
         } => result,
         _ = shutdown_signal() => 0,
+        // stdin closed: the client is gone. rmcp would wait up to 5 s for calls in flight;
+        // answers that are ready within the grace still go out, then the process ends.
+        _ = async {
+            let _ = (&mut reader).await;
+            tokio::time::sleep(STDIN_CLOSED_GRACE).await;
+        } => 0,
     };
     reader.abort();
     let _ = tokio::time::timeout(std::time::Duration::from_millis(200), writer).await;
@@ -212,9 +219,16 @@ async fn shutdown_signal() {
                 Ok(signal) => signal,
                 Err(_) => return std::future::pending().await,
             };
+        // A closed terminal (SIGHUP) ends the server like SIGTERM and SIGINT: it cleans up.
+        let mut hangup = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+        {
+            Ok(signal) => signal,
+            Err(_) => return std::future::pending().await,
+        };
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {},
             _ = terminate.recv() => {},
+            _ = hangup.recv() => {},
         }
     }
     #[cfg(not(unix))]

@@ -119,6 +119,15 @@ impl Mcp {
 
     /// Start without initializing.
     pub fn spawn(args: &[&str], envs: &[(&str, &str)]) -> Self {
+        Self::spawn_adjusted(args, envs, |_| {})
+    }
+
+    /// Start without initializing, after `adjust` has changed the command (e.g. its uid).
+    pub fn spawn_adjusted(
+        args: &[&str],
+        envs: &[(&str, &str)],
+        adjust: impl FnOnce(&mut Command),
+    ) -> Self {
         let stderr_dir = tempfile::tempdir().unwrap();
         let stderr_path = stderr_dir.path().join("stderr.txt");
         let stderr_file = std::fs::File::create(&stderr_path).unwrap();
@@ -138,6 +147,7 @@ impl Mcp {
         for (key, value) in envs {
             command.env(key, value);
         }
+        adjust(&mut command);
         let mut child = command.spawn().expect("spawn devprojex mcp");
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().unwrap();
