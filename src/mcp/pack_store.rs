@@ -89,38 +89,34 @@ struct Session {
 
 impl Session {
     fn create(store: PathBuf, fallback: bool) -> Result<Self> {
-        let unavailable = |what: &str, err: &dyn std::fmt::Display| {
-            DpxError::new(
-                codes::PACK_STORE_UNAVAILABLE,
-                format!(
-                    "cannot {what} in the pack store '{}' ({err}); free disk space or set DEVPROJEX_PACK_DIR to a writable private folder",
-                    store.display()
-                ),
-            )
-        };
-        let pid = std::process::id();
-        let dir = store.join(format!("session-{pid}-{}", super::spotlight::random_hex(8)));
-        os::create_new_private_dir(&dir).map_err(|refusal| match refusal {
-            os::Refusal::Io(err) => unavailable("create the session folder", &err),
-            os::Refusal::NotPrivate(why) => unavailable("create the session folder", &why),
+        let dir = store.join(format!(
+            "session-{}-{}",
+            std::process::id(),
+            super::spotlight::random_hex(8)
+        ));
+        os::create_new_private_dir(&dir).map_err(|refusal| {
+            let why = match refusal {
+                os::Refusal::Io(err) => err.to_string(),
+                os::Refusal::NotPrivate(why) => why,
+            };
+            session_unavailable(&dir, "create the session folder", &why)
         })?;
-        let mut options = OpenOptions::new();
-        options.read(true).write(true).create_new(true);
-        let mut owner = os::private_file_options(&mut options)
-            .open(dir.join(OWNER_FILE))
-            .map_err(|err| unavailable("create the session's owner file", &err))?;
-        // Held until the process ends, however it ends: scavengers skip a locked session.
-        // A file system without locks leaves the pid and the 24-hour rule.
-        let _ = FileExt::try_lock_exclusive(&owner);
-        owner
-            .write_all(pid.to_string().as_bytes())
-            .map_err(|err| unavailable("write the session's owner file", &err))?;
+        let owner = claim(&dir)?;
         Ok(Self {
             store,
             fallback,
             dir,
             owner: Some(owner),
         })
+    }
+
+    /// A new owner file for a session folder that lost its own (a temp cleaner removes files
+    /// unused for days); the packs in the folder stay valid.
+    fn renew_owner(&mut self) -> Result<()> {
+        drop(self.owner.take());
+        let _ = std::fs::remove_file(self.dir.join(OWNER_FILE));
+        self.owner = Some(claim(&self.dir)?);
+        Ok(())
     }
 
     /// The owner file is still in place (not deleted or replaced from outside).
@@ -152,6 +148,34 @@ impl Session {
             let _ = std::fs::remove_dir(&self.store);
         }
     }
+}
+
+fn session_unavailable(dir: &Path, what: &str, why: &str) -> DpxError {
+    DpxError::new(
+        codes::PACK_STORE_UNAVAILABLE,
+        format!(
+            "cannot {what} '{}' ({why}); free disk space or set DEVPROJEX_PACK_DIR to a writable private folder",
+            dir.display()
+        ),
+    )
+}
+
+/// Create a session's owner file, lock it, and write the pid into it.
+fn claim(dir: &Path) -> Result<File> {
+    let path = dir.join(OWNER_FILE);
+    let failed = |what: &str, err: io::Error| session_unavailable(&path, what, &err.to_string());
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create_new(true);
+    let mut owner = os::private_file_options(&mut options)
+        .open(&path)
+        .map_err(|err| failed("create the session's owner file", err))?;
+    // Held until the process ends, however it ends: scavengers skip a locked session.
+    // A file system without locks leaves the pid and the 24-hour rule.
+    let _ = FileExt::try_lock_exclusive(&owner);
+    owner
+        .write_all(std::process::id().to_string().as_bytes())
+        .map_err(|err| failed("write the session's owner file", err))?;
+    Ok(owner)
 }
 
 /// The store of one server process.
@@ -196,25 +220,38 @@ impl PackStore {
     fn session_dir(&self) -> Result<PathBuf> {
         let mut session = self.session.lock().unwrap_or_else(|p| p.into_inner());
         if !session.intact() {
-            let (store, fallback) = open_store(&self.location)?;
-            let fresh = Session::create(store, fallback)?;
-            eprintln!(
-                "devprojex mcp: the pack store session folder '{}' was removed from outside (by a temp cleaner or by hand); recreated it as '{}'. Packs stored before are gone: call pack_context again for them",
-                session.dir.display(),
-                fresh.dir.display()
-            );
-            let mut gone = std::mem::replace(&mut *session, fresh);
-            if gone.store == session.store {
-                gone.fallback = false;
-            }
-            gone.remove();
-            self.packs
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .retain(|_, pack| pack.path.exists());
+            self.recover(&mut session)?;
         }
         session.touch();
         Ok(session.dir.clone())
+    }
+
+    /// Make the session usable again after something outside removed part of it.
+    fn recover(&self, session: &mut Session) -> Result<()> {
+        if os::verify_private_dir(&session.dir).is_ok() && session.renew_owner().is_ok() {
+            eprintln!(
+                "devprojex mcp: the owner file of the pack store session '{}' was removed from outside (by a temp cleaner or by hand); recreated it",
+                session.dir.display()
+            );
+            return Ok(());
+        }
+        let (store, fallback) = open_store(&self.location)?;
+        let fresh = Session::create(store, fallback)?;
+        eprintln!(
+            "devprojex mcp: the pack store session folder '{}' was removed from outside (by a temp cleaner or by hand); recreated it as '{}'. Packs stored before are gone: call pack_context again for them",
+            session.dir.display(),
+            fresh.dir.display()
+        );
+        let mut gone = std::mem::replace(session, fresh);
+        if gone.store == session.store {
+            gone.fallback = false;
+        }
+        gone.remove();
+        self.packs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, pack| pack.path.exists());
+        Ok(())
     }
 
     /// A writer for a new pack; it enforces the size limits while the pack is written.
