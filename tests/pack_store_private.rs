@@ -151,7 +151,9 @@ fn the_default_store_is_a_private_folder_named_for_the_user() {
 #[test]
 fn a_usual_store_folder_that_fails_the_check_is_never_used() {
     let uid = effective_uid();
-    let cases: [(&str, &dyn Fn(&Path, &Path)); 4] = [
+    // Each case plants something at the usual store name (and may use a second folder).
+    type Plant = dyn Fn(&Path, &Path);
+    let cases: [(&str, &Plant); 4] = [
         ("mode 0755", &|store, _| {
             std::fs::create_dir(store).unwrap();
             chmod(store, 0o755);
@@ -404,7 +406,7 @@ fn closing_stdin_with_a_call_in_flight_ends_the_process_within_a_second() {
     while text.len() < 4 * 1024 * 1024 {
         text.push_str(words[n % words.len()]);
         n += 1;
-        text.push(if n % 12 == 0 { '\n' } else { ' ' });
+        text.push(if n.is_multiple_of(12) { '\n' } else { ' ' });
     }
     fx.write("big.txt", &text);
     let packs = fx.base().join("packs");
