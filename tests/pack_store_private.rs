@@ -623,11 +623,6 @@ fn a_user_who_creates_the_store_names_first_cannot_list_or_take_over_a_session()
     stored_project(&fx);
     let mut victim = start(&fx.root, &default_store_env(&setup.tmp));
     let (id, head) = store_pack(&mut victim);
-    assert!(
-        victim.stderr().contains("DPX-MCP-PACK-STORE-UNSAFE"),
-        "{}",
-        victim.stderr()
-    );
 
     let seen = visible_to(&attacker, &setup.tmp);
     assert!(
@@ -647,6 +642,11 @@ fn a_user_who_creates_the_store_names_first_cannot_list_or_take_over_a_session()
     let again = read_head(&mut victim, &id);
     assert!(!again.contains("ATTACKER"), "{again}");
     assert_eq!(again, head, "the victim reads its own pack");
+    assert!(
+        victim.stderr().contains("DPX-MCP-PACK-STORE-UNSAFE"),
+        "the victim's server says why it does not use the folder: {}",
+        victim.stderr()
+    );
     let store = fallback_stores(&setup.tmp, effective_uid());
     assert_eq!(store.len(), 1, "a fresh private folder: {store:?}");
     assert_private_dir(&store[0]);
