@@ -373,6 +373,11 @@ impl PackStore {
         let mut line_no = slot as u64 * INDEX_STRIDE + 1;
         let mut file = File::open(&path).map_err(|err| {
             let why = if err.kind() == io::ErrorKind::NotFound {
+                // It no longer counts toward the session limit either.
+                self.packs
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(id);
                 "its file was removed from outside (by a temp cleaner or by hand)".to_string()
             } else {
                 format!("it cannot be read ({err})")
