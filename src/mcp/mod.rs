@@ -211,29 +211,48 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
     code
 }
 
+/// Resolves on the first signal that ends the server with cleanup: SIGINT, SIGTERM and SIGHUP
+/// (a closed terminal) on Unix; Ctrl+C, Ctrl+Break and console close on Windows. A signal
+/// whose handler cannot be installed is simply not waited for.
 async fn shutdown_signal() {
     #[cfg(unix)]
     {
-        let mut terminate =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(signal) => signal,
-                Err(_) => return std::future::pending().await,
-            };
-        // A closed terminal (SIGHUP) ends the server like SIGTERM and SIGINT: it cleans up.
-        let mut hangup = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
-        {
-            Ok(signal) => signal,
-            Err(_) => return std::future::pending().await,
-        };
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut terminate = signal(SignalKind::terminate()).ok();
+        let mut hangup = signal(SignalKind::hangup()).ok();
+        let mut interrupt = signal(SignalKind::interrupt()).ok();
         tokio::select! {
-            _ = tokio::signal::ctrl_c() => {},
-            _ = terminate.recv() => {},
-            _ = hangup.recv() => {},
+            _ = received(terminate.as_mut().map(|s| s.recv())) => {},
+            _ = received(hangup.as_mut().map(|s| s.recv())) => {},
+            _ = received(interrupt.as_mut().map(|s| s.recv())) => {},
         }
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
+    {
+        use tokio::signal::windows::{ctrl_break, ctrl_c, ctrl_close};
+        let mut interrupt = ctrl_c().ok();
+        let mut brk = ctrl_break().ok();
+        let mut close = ctrl_close().ok();
+        tokio::select! {
+            _ = received(interrupt.as_mut().map(|s| s.recv())) => {},
+            _ = received(brk.as_mut().map(|s| s.recv())) => {},
+            _ = received(close.as_mut().map(|s| s.recv())) => {},
+        }
+    }
+    #[cfg(not(any(unix, windows)))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Wait for one signal; never resolves when its handler could not be installed.
+#[cfg(any(unix, windows))]
+async fn received(next: Option<impl std::future::Future<Output = Option<()>>>) {
+    match next {
+        Some(next) => {
+            next.await;
+        }
+        None => std::future::pending().await,
     }
 }
 
