@@ -720,7 +720,13 @@ fn session_is_abandoned(dir: &Path) -> bool {
         .read_to_string(&mut text)
         .ok()
         .and_then(|_| text.trim().parse::<u32>().ok());
-    let alive = pid.and_then(os::process_is_alive);
+    abandoned(locked, pid.and_then(os::process_is_alive), age)
+}
+
+/// The scavenger's rule. `locked`: whether taking the owner file's lock succeeded (`Err`: the
+/// file system has no locks); `alive`: the owner pid's liveness, `None` where unknown (Windows);
+/// `age`: seconds since the owner file was last touched.
+fn abandoned(locked: io::Result<bool>, alive: Option<bool>, age: u64) -> bool {
     match locked {
         Ok(false) => false,
         Ok(true) => alive == Some(false) || age >= SETUP_GRACE.as_secs(),
@@ -800,6 +806,29 @@ mod tests {
             "{message}"
         );
         assert!(!message.contains("200 MiB"), "{message}");
+    }
+
+    #[test]
+    fn the_lock_decides_whether_a_session_is_abandoned_on_every_platform() {
+        let day = 25 * 60 * 60;
+        let unsupported = || Err(io::Error::from(io::ErrorKind::Unsupported));
+        // Lock held: a running server, however old and whatever its pid says (Windows has no
+        // liveness check: `None`).
+        for alive in [Some(true), Some(false), None] {
+            assert!(!abandoned(Ok(false), alive, day), "{alive:?}");
+        }
+        // Lock free: gone at once when the pid is dead (a SIGKILL), after the set-up grace
+        // otherwise (Windows, or a reused pid).
+        assert!(abandoned(Ok(true), Some(false), 0));
+        assert!(!abandoned(Ok(true), None, 5));
+        assert!(!abandoned(Ok(true), Some(true), 5));
+        assert!(abandoned(Ok(true), None, 61));
+        assert!(abandoned(Ok(true), Some(true), 61));
+        // No locks on this file system: the owner's pid and 24 hours.
+        assert!(!abandoned(unsupported(), Some(true), day));
+        assert!(!abandoned(unsupported(), Some(false), 3600));
+        assert!(abandoned(unsupported(), Some(false), day));
+        assert!(abandoned(unsupported(), None, day));
     }
 
     #[test]
