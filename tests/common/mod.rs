@@ -119,11 +119,13 @@ impl Mcp {
 
     /// Start without initializing.
     pub fn spawn(args: &[&str], envs: &[(&str, &str)]) -> Self {
-        Self::spawn_adjusted(args, envs, |_| {})
+        Self::spawn_adjusted(Path::new(bin()), args, envs, |_| {})
     }
 
-    /// Start without initializing, after `adjust` has changed the command (e.g. its uid).
+    /// Start `program mcp` without initializing, after `adjust` has changed the command (e.g.
+    /// its uid).
     pub fn spawn_adjusted(
+        program: &Path,
         args: &[&str],
         envs: &[(&str, &str)],
         adjust: impl FnOnce(&mut Command),
@@ -131,7 +133,7 @@ impl Mcp {
         let stderr_dir = tempfile::tempdir().unwrap();
         let stderr_path = stderr_dir.path().join("stderr.txt");
         let stderr_file = std::fs::File::create(&stderr_path).unwrap();
-        let mut command = Command::new(bin());
+        let mut command = Command::new(program);
         command
             .arg("mcp")
             .args(args)
