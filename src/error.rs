@@ -14,6 +14,10 @@ pub mod codes {
     pub const PROJECT_UNAVAILABLE: &str = "DPX-MCP-PROJECT-UNAVAILABLE";
     pub const PACK_EXPIRED: &str = "DPX-MCP-PACK-EXPIRED";
     pub const PACK_TOO_LARGE: &str = "DPX-MCP-PACK-TOO-LARGE";
+    /// The pack store folder is not private to the current user (owner, mode, link, ACL).
+    pub const PACK_STORE_UNSAFE: &str = "DPX-MCP-PACK-STORE-UNSAFE";
+    /// The pack store folder or a session in it cannot be created or written.
+    pub const PACK_STORE_UNAVAILABLE: &str = "DPX-MCP-PACK-STORE-UNAVAILABLE";
     pub const REMOTE_DISABLED: &str = "DPX-MCP-REMOTE-DISABLED";
     pub const REMOTE_FAILED: &str = "DPX-MCP-REMOTE-FAILED";
     pub const REMOTE_LIMIT: &str = "DPX-MCP-REMOTE-LIMIT";

@@ -14,7 +14,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::json;
 
 use super::args::ToolArgs;
-use super::pack_store::{PackStore, TOO_LARGE_MARKER};
+use super::pack_store::{PackStore, StoreLimit};
 use super::spotlight::Spotlight;
 use super::tools::allowed_arguments;
 use crate::engine::{
@@ -354,18 +354,11 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
         .and_then(|v| View::parse(&v))
         .unwrap_or_default();
     request.format = format_arg(args)?;
-    let writer = state.store.writer().map_err(|err| {
-        DpxError::new(
-            codes::PROJECT_UNAVAILABLE,
-            format!("the pack store is not writable: {err}"),
-        )
-    })?;
-    let (outcome, writer) = match state.engine.pack(root, &request, writer, hooks) {
-        Ok(done) => done,
-        Err(err) if err.message.contains(TOO_LARGE_MARKER) => {
-            return Err(super::pack_store::too_large(err.message.contains("1 GiB")));
-        }
-        Err(err) => return Err(err),
+    let mut writer = state.store.writer()?;
+    let outcome = match state.engine.pack(root, &request, &mut writer, hooks) {
+        Ok((outcome, _)) => outcome,
+        // The writer knows which store limit it refused; the engine only saw a failed write.
+        Err(err) => return Err(writer.exceeded().map_or(err, StoreLimit::error)),
     };
     let finished = writer.finish().map_err(|err| {
         DpxError::new(
@@ -577,4 +570,46 @@ fn get_file(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
         }
     }
     Ok(text_result(vec![text]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::pack_store::{MAX_SESSION_BYTES, StoreLocation};
+
+    #[test]
+    fn a_pack_past_the_session_limit_is_refused_naming_the_1_gib_session_limit() {
+        let project = tempfile::tempdir().unwrap();
+        std::fs::write(project.path().join("a.txt"), "x\n".repeat(40_000)).unwrap();
+        let packs = tempfile::tempdir().unwrap();
+        let store = PackStore::open(StoreLocation {
+            path: packs.path().join("store"),
+            configured: true,
+        })
+        .unwrap();
+        // Earlier packs of this session leave 1,000 bytes; the 80,000-character pack needs more.
+        store.pretend_stored(MAX_SESSION_BYTES - 1000);
+        let state = ServerState {
+            engine: Engine::new(crate::engine::EngineConfig::default()),
+            roots: vec![ProjectRoot::open(project.path()).unwrap()],
+            allow_remote: false,
+            remote: crate::gitstate::remote_session(false),
+            store,
+            tools: super::super::tools::tool_list(false),
+        };
+        let args = ToolArgs::parse(
+            "pack_context",
+            allowed_arguments("pack_context"),
+            Some(serde_json::Map::new()),
+        )
+        .unwrap();
+        let hooks = Hooks {
+            progress: None,
+            cancelled: None,
+        };
+        let err = pack_context(&state, &args, hooks).unwrap_err();
+        assert_eq!(err.code, codes::PACK_TOO_LARGE, "{err}");
+        assert!(err.message.contains("1 GiB session limit"), "{err}");
+        assert!(!err.message.contains("200 MiB"), "{err}");
+    }
 }
