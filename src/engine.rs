@@ -107,6 +107,8 @@ pub struct Engine {
     redactor: Arc<Redactor>,
     /// Detail transforms kept across requests (long-lived processes only).
     transform_cache: Option<Arc<devprojex_detail::TransformCache>>,
+    /// What is known about files between requests (long-lived processes only).
+    facts: Option<Arc<crate::facts::FactsCache>>,
 }
 
 /// A request resolved against a project: the selection spec and the effective detail.
@@ -244,7 +246,15 @@ impl Engine {
                 hide_private_data: config.hide_private_data,
             })),
             transform_cache: None,
+            facts: None,
         }
+    }
+
+    /// Remember per-file facts (binary, clean of secrets, metrics) between requests, keyed by
+    /// path and stat stamp (`facts.rs`). For a long-lived process.
+    pub fn with_facts_cache(mut self) -> Self {
+        self.facts = Some(Arc::new(crate::facts::FactsCache::default()));
+        self
     }
 
     /// Keep up to `budget_bytes` of `compact`/`signatures` results in memory across requests, so
@@ -451,6 +461,8 @@ impl Engine {
             redactor: Arc::clone(&self.redactor),
             detail,
             transform_cache: self.transform_cache.clone(),
+            facts: self.facts.clone(),
+            measure_only: false,
         }
     }
 
@@ -513,7 +525,10 @@ impl Engine {
         let (prepared, selection) = self.select(root, request)?;
         hooks.report("selection", 1, 1);
         let files: Vec<&Entry> = selection.files().collect();
-        let pipeline = self.pipeline(prepared.detail);
+        let pipeline = ContentPipeline {
+            measure_only: true,
+            ..self.pipeline(prepared.detail)
+        };
         let mut analysis = Analysis {
             // Addresses are returned as-is (see `tree`); analyze exports no content.
             project: root.address.clone(),
@@ -545,8 +560,14 @@ impl Engine {
             hooks,
             "transformation",
             |entry, content| {
+                let measured = match content {
+                    Content::Text(ref text) => Some(text.metrics()),
+                    Content::Measured(metrics) => Some(metrics),
+                    _ => None,
+                };
                 let metrics = match content {
-                    Content::Text(text) => {
+                    Content::Text(_) | Content::Measured(_) => {
+                        let text = measured.expect("text has metrics");
                         analysis.text_files += 1;
                         analysis.redactions += text.redactions as u64;
                         FileMetrics {
@@ -687,6 +708,7 @@ impl Engine {
                         Content::Binary => metrics.binary_files += 1,
                         Content::Withheld => metrics.withheld_files += 1,
                         Content::Unreadable => metrics.unreadable_files += 1,
+                        Content::Measured(_) => unreachable!("packs load content"),
                     }
                     Ok(())
                 },
@@ -768,6 +790,7 @@ impl Engine {
                     Content::Withheld => FileHits::Withheld,
                     Content::Unreadable => FileHits::Unreadable,
                     Content::Binary => FileHits::Searched(crate::grep::FileGrep::default()),
+                    Content::Measured(_) => unreachable!("search loads content"),
                 })
             },
             |i, result| {

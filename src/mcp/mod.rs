@@ -83,7 +83,8 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         hide_private_data: args.hide_private_data,
         git_mode: args.git_mode,
     })
-    .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES);
+    .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES)
+    .with_facts_cache();
     eprintln!(
         "devprojex mcp {}: roots [{}]; git mode {}; private data {}; remote {}",
         env!("CARGO_PKG_VERSION"),
