@@ -212,6 +212,8 @@ pub struct SearchOutcome {
     pub withheld_files: usize,
     /// Selected files that could not be read (not searched).
     pub unreadable_files: usize,
+    /// Text files the selection gave the search.
+    pub selected_files: usize,
     pub stopped: Option<SearchStop>,
     pub warnings: SelectionWarnings,
 }
@@ -767,6 +769,7 @@ impl Engine {
         };
         let mut outcome = SearchOutcome {
             warnings,
+            selected_files: files.len(),
             ..Default::default()
         };
         /// Why the consumer stopped before the last file.
