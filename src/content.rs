@@ -91,8 +91,20 @@ pub struct ContentPipeline {
 impl ContentPipeline {
     /// Load, redact and transform one selected file.
     pub fn load(&self, root: &ProjectRoot, entry: &Entry) -> Content {
+        self.load_unless(root, entry, |_| false)
+            .expect("nothing is skipped")
+    }
+
+    /// [`ContentPipeline::load`], but `None` without redacting when `skip(raw text)` says the
+    /// caller has no use for this file (search's sound raw prefilter, `prefilter.rs`).
+    pub fn load_unless(
+        &self,
+        root: &ProjectRoot,
+        entry: &Entry,
+        skip: impl FnOnce(&str) -> bool,
+    ) -> Option<Content> {
         if entry.binary {
-            return Content::Binary;
+            return Some(Content::Binary);
         }
         let facts = self.facts.as_deref();
         if self.measure_only
@@ -105,21 +117,24 @@ impl ContentPipeline {
                 id: entry.id,
             };
             if let Some(metrics) = facts.metrics(&entry.absolute, &listed, self.detail) {
-                return Content::Measured(metrics);
+                return Some(Content::Measured(metrics));
             }
         }
         let Ok((file, meta)) = root.open_listed(entry.content_path(), entry.id) else {
-            return Content::Unreadable;
+            return Some(Content::Unreadable);
         };
         let stamp = Stamp::of(&meta);
         let known = facts.and_then(|f| f.get(&entry.absolute, &stamp));
         if known == Some(Known::Binary) {
-            return Content::Binary;
+            return Some(Content::Binary);
         }
         let raw = read_inspectable(file, meta.size);
         match raw {
             Ok(Raw::Bytes(bytes)) => {
                 let decoded = decode_owned(bytes);
+                if skip(&decoded) {
+                    return None;
+                }
                 // Redaction is skipped only where it is known to change nothing in exactly this
                 // version of the file (same stamp): the output is the same text either way.
                 let known_clean = matches!(known, Some(Known::Text { clean: true, .. }));
@@ -160,16 +175,16 @@ impl ContentPipeline {
                         content.metrics(),
                     );
                 }
-                Content::Text(content)
+                Some(Content::Text(content))
             }
             Ok(Raw::Binary) => {
                 if let Some(facts) = facts {
                     facts.record_binary(&entry.absolute, stamp);
                 }
-                Content::Binary
+                Some(Content::Binary)
             }
-            Ok(Raw::TooLarge) => Content::Withheld,
-            Err(_) => Content::Unreadable,
+            Ok(Raw::TooLarge) => Some(Content::Withheld),
+            Err(_) => Some(Content::Unreadable),
         }
     }
 

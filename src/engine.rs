@@ -760,6 +760,8 @@ impl Engine {
         // Search sees redacted text, never reduced text.
         let pipeline = self.pipeline(Detail::Full);
         let deadline = options.deadline.map(|limit| started + limit);
+        let prefilter =
+            crate::prefilter::RawPrefilter::for_pattern(&options.pattern, options.ignore_case);
         let grep = crate::grep::Grep {
             regex: &regex,
             line_by_line: crate::grep::Grep::needs_line_by_line(&options.pattern),
@@ -788,7 +790,12 @@ impl Engine {
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     return None;
                 }
-                Some(match pipeline.load(root, files[i]) {
+                let skip = |raw: &str| prefilter.as_ref().is_some_and(|p| !p.may_match(raw));
+                let Some(content) = pipeline.load_unless(root, files[i], skip) else {
+                    // The raw text proves the redacted text has no match (prefilter.rs).
+                    return Some(FileHits::Searched(crate::grep::FileGrep::default()));
+                };
+                Some(match content {
                     Content::Text(text) => FileHits::Searched(grep.file(&text.text)),
                     Content::Withheld => FileHits::Withheld,
                     Content::Unreadable => FileHits::Unreadable,

@@ -13,6 +13,7 @@ pub mod gitstate;
 pub mod grep;
 pub mod mcp;
 pub mod ordered;
+pub mod prefilter;
 pub mod profile;
 #[allow(unsafe_code)]
 pub mod project;
