@@ -306,3 +306,22 @@ for krate in none bpe-openai tiktoken-rs tiktoken; do
     /usr/bin/time -f "%M KB %e s %U s" -o time.txt "$bin" corpus.list > counts.txt 2> load.txt
     echo "$krate: binary $size bytes (+$(( (size - base_size) / 1024 )) KiB), peak RSS $(cut -d' ' -f1 time.txt) KB, wall $(cut -d' ' -f3 time.txt) s, user CPU $(cut -d' ' -f5 time.txt) s, $(cat load.txt), totals $(cat counts.txt)"
 done
+
+echo "== the spec's estimate (characters / 4, rounded up per file) against the reference's exact counts, per extension (at least 40 files)"
+venv/bin/python - corpus.list ref-o200k_base.txt ref-cl100k_base.txt <<'PYEOF'
+import collections, math, os, sys
+paths = open(sys.argv[1]).read().splitlines()
+counts = [[int(l.split()[0]) for l in open(p)] for p in sys.argv[2:4]]
+rows = collections.defaultdict(lambda: [0, 0, 0, 0])
+for path, o, c in zip(paths, *counts):
+    chars = len(open(path, "rb").read().decode("utf-8"))
+    name = os.path.basename(path)
+    ext = "." + name.rsplit(".", 1)[1].lower() if "." in name[1:] else "(none)"
+    for key in (ext, "(all)"):
+        r = rows[key]
+        r[0] += 1; r[1] += math.ceil(chars / 4); r[2] += o; r[3] += c
+print(f"{'extension':10} {'files':>6} {'estimate':>11} {'o200k':>11} {'cl100k':>11} {'estimate vs o200k':>18} {'vs cl100k':>10}")
+for ext, (n, est, o, c) in sorted(rows.items(), key=lambda kv: -kv[1][2]):
+    if n >= 40 or ext == "(all)":
+        print(f"{ext:10} {n:>6} {est:>11} {o:>11} {c:>11} {100 * (est - o) / o:>+17.1f}% {100 * (est - c) / c:>+9.1f}%")
+PYEOF
