@@ -316,16 +316,7 @@ fn exact_budgets_bound_the_whole_document_in_every_format_and_view() {
                 let (whole, _) = exact_pack(&fx, name, u64::MAX / 2, format, view).unwrap();
                 let full = encoding.count(&whole);
                 let mut fitted = 0;
-                for max in [
-                    full,
-                    full - 1,
-                    full * 3 / 4,
-                    full / 2,
-                    full / 3,
-                    full / 5,
-                    120,
-                    1,
-                ] {
+                for max in [full, full - 1, full / 2, full / 5, 1] {
                     match exact_pack(&fx, name, max, format, view) {
                         Ok((document, stderr)) => {
                             let count = encoding.count(&document);
