@@ -156,10 +156,16 @@ struct Plan<'a> {
     skipped: BTreeSet<(Reverse<u64>, &'a str, usize)>,
     skipped_mid: u64,
     base: BudgetReport,
+    /// How paths are shown (private-data redacted with `--hide-private-data`).
+    label: &'a (dyn Fn(&str) -> String + Sync),
 }
 
 impl<'a> Plan<'a> {
-    fn new(files: &'a [(&'a str, Section)], base: BudgetReport) -> Self {
+    fn new(
+        files: &'a [(&'a str, Section)],
+        base: BudgetReport,
+        label: &'a (dyn Fn(&str) -> String + Sync),
+    ) -> Self {
         Self {
             files,
             admitted: BTreeSet::new(),
@@ -171,6 +177,7 @@ impl<'a> Plan<'a> {
                 .collect(),
             skipped_mid: files.iter().map(|(_, s)| s.mid).sum(),
             base,
+            label,
         }
     }
 
@@ -216,7 +223,7 @@ impl<'a> Plan<'a> {
             .take(SKIPPED_LISTED + 1)
             .map(
                 |(Reverse(tokens), path, _)| crate::render::pack::SkippedFile {
-                    path: path.to_string(),
+                    path: (self.label)(path),
                     tokens: *tokens,
                 },
             )
@@ -246,7 +253,7 @@ fn plan(
     base: BudgetReport,
     max_tokens: u64,
 ) -> Result<(BTreeSet<usize>, BudgetReport)> {
-    let mut plan = Plan::new(files, base);
+    let mut plan = Plan::new(files, base, fixed.layout.label);
     // 1. Greedy, with the trailer reserved at its size when every file is skipped.
     let (_, everything_skipped) = plan.total(fixed, None)?;
     let reserve = fixed.trailer(&everything_skipped, true)?;
