@@ -85,8 +85,15 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
     })
     .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES)
     .with_facts_cache();
+    let engine = match args.tokenizer {
+        Some(encoding) => engine.with_tokenizer(
+            encoding,
+            Some(crate::engine::limits::SERVER_TOKEN_COUNT_CACHE_ENTRIES),
+        ),
+        None => engine,
+    };
     eprintln!(
-        "devprojex mcp {}: roots [{}]; git mode {}; private data {}; remote {}",
+        "devprojex mcp {}: roots [{}]; git mode {}; private data {}; remote {}; tokens {}",
         env!("CARGO_PKG_VERSION"),
         roots
             .iter()
@@ -104,6 +111,9 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         } else {
             "disabled"
         },
+        args.tokenizer
+            .map(|e| format!("exact ({})", e.name()))
+            .unwrap_or_else(|| "estimated".into()),
     );
     let state = Arc::new(server::ServerState {
         engine,
@@ -111,7 +121,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         allow_remote: args.allow_remote,
         remote: crate::gitstate::remote_session(args.allow_remote),
         store,
-        tools: tools::tool_list(args.allow_remote),
+        tools: tools::tool_list(args.allow_remote, args.tokenizer),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
