@@ -21,6 +21,9 @@ use crate::render::{Format, View};
 use crate::select::globs::PatternSet;
 use crate::select::{self, Entry, GitMode, Selection, SelectionSpec, SelectionWarnings};
 
+#[doc(hidden)]
+pub mod fuzzing;
+
 /// Limits shared by the CLI and MCP.
 pub mod limits {
     pub const MAX_PATHS: usize = 256;
@@ -710,10 +713,7 @@ impl Engine {
         let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
         // Search sees redacted text, never reduced text.
         let pipeline = self.pipeline(Detail::Full);
-        // Patterns that anchor to the text's ends or change flags inline are matched per line only.
-        let whole_text_check = !["\\A", "\\z", "\\Z", "(?"]
-            .iter()
-            .any(|marker| options.pattern.contains(marker));
+        let whole_text_check = whole_text_prefilter(&options.pattern);
         let mut outcome = SearchOutcome {
             warnings: selection.warnings,
             ..Default::default()
@@ -1083,6 +1083,14 @@ fn render_group(out: &mut String, path: &str, lines: &[HitLine]) {
     }
 }
 
+/// Whether `grep_file` may skip a file whose whole text does not match. Patterns that anchor to
+/// the text's ends or change flags inline are matched per line only.
+fn whole_text_prefilter(pattern: &str) -> bool {
+    !["\\A", "\\z", "\\Z", "(?"]
+        .iter()
+        .any(|marker| pattern.contains(marker))
+}
+
 /// Grep one file's text into groups of match and context lines.
 fn grep_file(
     text: &str,
@@ -1131,9 +1139,7 @@ mod tests {
 
     fn lines_of(pattern: &str, text: &str) -> Vec<String> {
         let regex = compile_search_regex(pattern, false).unwrap();
-        let check = !["\\A", "\\z", "\\Z", "(?"]
-            .iter()
-            .any(|m| pattern.contains(m));
+        let check = whole_text_prefilter(pattern);
         let mut out = String::new();
         for group in grep_file(text, &regex, 0, check) {
             render_group(&mut out, "f", &group.lines);

@@ -5,6 +5,8 @@
 //! instead of silence, and JSON that is not a request gets -32600; the server keeps serving.
 
 pub mod args;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod pack_store;
 pub mod server;
 pub mod spotlight;
@@ -163,7 +165,7 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
     let reader = tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
         loop {
-            match read_bounded_line(&mut stdin).await {
+            match read_bounded_line(&mut stdin, MAX_LINE_BYTES).await {
                 Ok(None) => break,
                 Ok(Some(Line::TooLong)) => {
                     let _ = error_lines.send(parse_error("message larger than 16 MiB"));
@@ -230,6 +232,7 @@ enum Line {
 
 async fn read_bounded_line<R: tokio::io::AsyncBufRead + Unpin>(
     reader: &mut R,
+    max_bytes: usize,
 ) -> std::io::Result<Option<Line>> {
     let mut line = Vec::new();
     let mut too_long = false;
@@ -249,7 +252,7 @@ async fn read_bounded_line<R: tokio::io::AsyncBufRead + Unpin>(
             None => (buffer, None),
         };
         if !too_long {
-            if line.len() + chunk.len() > MAX_LINE_BYTES {
+            if line.len() + chunk.len() > max_bytes {
                 too_long = true;
                 line = Vec::new();
             } else {

@@ -390,10 +390,27 @@ fn toml_container<'a>(
     }
 }
 
+/// A TOML string. One holding a line break is written as an escaped one-line basic string:
+/// `toml_edit`'s default multi-line form keeps the break raw, and `restore_newlines` would
+/// then turn `\n` into `\r\n` inside the value.
+fn toml_string(s: &str) -> toml_edit::Value {
+    if !s.contains(['\n', '\r']) {
+        return s.into();
+    }
+    use toml_writer::ToTomlValue;
+    let mut value: toml_edit::Value = toml_writer::TomlStringBuilder::new(s)
+        .as_basic()
+        .to_toml_value()
+        .parse()
+        .expect("toml_writer writes valid basic strings");
+    value.decor_mut().clear();
+    value
+}
+
 fn toml_array(args: &[String]) -> toml_edit::Array {
     let mut a = toml_edit::Array::new();
     for s in args {
-        a.push(s.as_str());
+        a.push(toml_string(s));
     }
     a
 }
@@ -422,7 +439,7 @@ fn toml_upsert(
         set_toml_value(
             existing,
             "command",
-            toml_edit::Value::from(entry.command.as_str()),
+            toml_string(&entry.command),
         );
         set_toml_value(
             existing,
@@ -433,12 +450,12 @@ fn toml_upsert(
     }
     if inline_parent {
         let mut t = toml_edit::InlineTable::new();
-        t.insert("command", entry.command.as_str().into());
+        t.insert("command", toml_string(&entry.command));
         t.insert("args", toml_edit::Value::Array(toml_array(&entry.args)));
         servers.insert(name, Item::Value(toml_edit::Value::InlineTable(t)));
     } else {
         let mut t = Table::new();
-        t.insert("command", toml_edit::value(entry.command.as_str()));
+        t.insert("command", Item::Value(toml_string(&entry.command)));
         t.insert("args", toml_edit::value(toml_array(&entry.args)));
         servers.insert(name, Item::Table(t));
     }
@@ -539,6 +556,30 @@ mod tests {
         assert_eq!(
             remove(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
             t
+        );
+    }
+
+    #[test]
+    fn toml_line_breaks_in_values_survive_crlf_files() {
+        // Found by fuzz/fuzz_targets/setup_edit.rs: the multi-line string form kept the break
+        // raw and the CRLF restoration changed the value.
+        let p = Path::new("config.toml");
+        let entry = Entry {
+            with_type: false,
+            command: "dev\nprojex".into(),
+            args: vec!["mcp".into(), "--root".into(), "/src/a\nb\r\nc".into()],
+        };
+        let text = "model = \"o3\"\r\n\r\n[mcp_servers.fetch]\r\ncommand = \"uvx\"\r\n";
+        let out = upsert(text, Format::Toml, "mcp_servers", "devprojex", &entry, p).unwrap();
+        assert_eq!(
+            read_entry(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
+            Some(entry.to_json()),
+            "{out}"
+        );
+        assert!(!out.replace("\r\n", "").contains('\n'), "a bare LF in {out:?}");
+        assert_eq!(
+            remove(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
+            text
         );
     }
 
