@@ -10,8 +10,6 @@ use tokio::io::{AsyncBufRead, AsyncRead, ReadBuf};
 
 pub use super::MAX_LINE_BYTES;
 use super::{Line, Screened};
-/// The longest line rmcp's stdio transport takes, counting its `\n`.
-pub use rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH as RMCP_MAX_LINE_BYTES;
 
 /// What the pre-parser does with one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,22 +38,11 @@ pub enum ReadLine {
     TooLong,
 }
 
-/// A piece of the input stream, delivered by one `fill_buf` call (or several, for long runs).
-#[derive(Debug, Clone, Copy)]
-pub enum Piece<'a> {
-    Bytes(&'a [u8]),
-    /// `len` copies of `byte`, without allocating them (lines past `MAX_LINE_BYTES`).
-    Repeat {
-        byte: u8,
-        len: usize,
-    },
-}
-
 /// Every line `read_bounded_line` reads, with lines over `max_bytes` refused, from a stream
-/// made of `pieces`, each piece delivered as its own reads, so the fuzzer chooses where the
-/// buffer boundaries fall. The server uses `MAX_LINE_BYTES`.
-pub fn read_lines(pieces: &[Piece<'_>], max_bytes: usize) -> Vec<ReadLine> {
-    let mut reader = Pieces::new(pieces);
+/// delivered in `reads` (one `fill_buf` each), so the fuzzer chooses where the buffer
+/// boundaries fall. The server uses `MAX_LINE_BYTES`.
+pub fn read_lines(reads: &[&[u8]], max_bytes: usize) -> Vec<ReadLine> {
+    let mut reader = Reads { reads, offset: 0 };
     let mut lines = Vec::new();
     let mut context = Context::from_waker(Waker::noop());
     loop {
@@ -72,52 +59,26 @@ pub fn read_lines(pieces: &[Piece<'_>], max_bytes: usize) -> Vec<ReadLine> {
     }
 }
 
-/// An in-memory `AsyncBufRead` over `Piece`s.
-struct Pieces<'a> {
-    pieces: &'a [Piece<'a>],
-    index: usize,
+/// An in-memory `AsyncBufRead` that hands out one slice per `fill_buf`.
+struct Reads<'a> {
+    reads: &'a [&'a [u8]],
     offset: usize,
-    filler: Vec<u8>,
 }
 
-const FILLER_CHUNK: usize = 64 * 1024;
-
-impl<'a> Pieces<'a> {
-    fn new(pieces: &'a [Piece<'a>]) -> Self {
-        Self {
-            pieces,
-            index: 0,
-            offset: 0,
-            filler: Vec::new(),
-        }
-    }
-
+impl Reads<'_> {
     fn current(&mut self) -> &[u8] {
-        while let Some(piece) = self.pieces.get(self.index) {
-            let left = match *piece {
-                Piece::Bytes(bytes) => bytes.len(),
-                Piece::Repeat { len, .. } => len,
-            } - self.offset;
-            if left == 0 {
-                self.index += 1;
-                self.offset = 0;
-                continue;
+        while let Some((first, rest)) = self.reads.split_first() {
+            if self.offset < first.len() {
+                return &first[self.offset..];
             }
-            return match *piece {
-                Piece::Bytes(bytes) => &bytes[self.offset..],
-                Piece::Repeat { byte, .. } => {
-                    if self.filler.first() != Some(&byte) {
-                        self.filler = vec![byte; FILLER_CHUNK];
-                    }
-                    &self.filler[..left.min(FILLER_CHUNK)]
-                }
-            };
+            self.reads = rest;
+            self.offset = 0;
         }
         &[]
     }
 }
 
-impl AsyncRead for Pieces<'_> {
+impl AsyncRead for Reads<'_> {
     fn poll_read(
         self: Pin<&mut Self>,
         _cx: &mut Context<'_>,
@@ -132,7 +93,7 @@ impl AsyncRead for Pieces<'_> {
     }
 }
 
-impl AsyncBufRead for Pieces<'_> {
+impl AsyncBufRead for Reads<'_> {
     fn poll_fill_buf(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
         Poll::Ready(Ok(self.get_mut().current()))
     }

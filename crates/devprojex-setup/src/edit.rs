@@ -274,8 +274,18 @@ fn json_container(root: &CstRootNode, container: &str, path: &Path) -> Result<Op
 fn single_line_upsert(body: &str, container: &str, name: &str, entry: &Entry) -> Option<String> {
     use jsonc_parser::ast;
     use jsonc_parser::common::Ranged;
-    let parsed =
-        jsonc_parser::parse_to_ast(body, &Default::default(), &ParseOptions::default()).ok()?;
+    let collect = jsonc_parser::CollectOptions {
+        tokens: true,
+        ..Default::default()
+    };
+    let parsed = jsonc_parser::parse_to_ast(body, &collect, &ParseOptions::default()).ok()?;
+    let strings: Vec<jsonc_parser::common::Range> = parsed
+        .tokens
+        .iter()
+        .flatten()
+        .filter(|t| matches!(t.token, jsonc_parser::tokens::Token::String(_)))
+        .map(|t| t.range)
+        .collect();
     let ast::Value::Object(root) = parsed.value? else {
         return None;
     };
@@ -292,7 +302,12 @@ fn single_line_upsert(body: &str, container: &str, name: &str, entry: &Entry) ->
     };
     let last = target.properties.last()?;
     let text = body.get(target.range.start..target.range.end)?;
-    if text.contains(['\n', '\r']) {
+    // A line break inside a string (JSONC takes raw ones) does not spread the object.
+    let spread = text.match_indices(['\n', '\r']).any(|(i, _)| {
+        let at = target.range.start + i;
+        !strings.iter().any(|s| s.start < at && at < s.end)
+    });
+    if spread {
         return None;
     }
     let spaced = text.contains(": ");
@@ -436,11 +451,7 @@ fn toml_upsert(
         for k in stale {
             existing.remove(&k);
         }
-        set_toml_value(
-            existing,
-            "command",
-            toml_string(&entry.command),
-        );
+        set_toml_value(existing, "command", toml_string(&entry.command));
         set_toml_value(
             existing,
             "args",
@@ -576,7 +587,10 @@ mod tests {
             Some(entry.to_json()),
             "{out}"
         );
-        assert!(!out.replace("\r\n", "").contains('\n'), "a bare LF in {out:?}");
+        assert!(
+            !out.replace("\r\n", "").contains('\n'),
+            "a bare LF in {out:?}"
+        );
         assert_eq!(
             remove(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
             text
@@ -724,6 +738,19 @@ mod edge_tests {
         let added = upsert(t, Format::Jsonc, "servers", "devprojex", &e(), p).unwrap();
         let back = remove(&added, Format::Jsonc, "servers", "devprojex", p).unwrap();
         assert_eq!(back, "{\n  \"servers\": {}\n}\n");
+    }
+
+    #[test]
+    fn a_line_break_inside_a_string_keeps_an_object_on_one_line() {
+        // Found by fuzz/fuzz_targets/setup_edit.rs: JSONC takes a raw line break in a string,
+        // which made a one-line servers object look spread, so the CST re-laid it out and
+        // removing the entry no longer gave back the original bytes.
+        let added = round_trip(
+            "{\"servers\":{\"a\":{\"command\":\"x\",\"args\":[\"one\ntwo\"]}},\"b\":1}\n",
+            Format::Jsonc,
+            "servers",
+        );
+        assert_eq!(added.lines().count(), 2, "{added}");
     }
 
     #[test]
