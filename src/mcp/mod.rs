@@ -25,8 +25,9 @@ use crate::engine::{Engine, EngineConfig};
 use crate::error::{DpxError, Result, codes};
 use crate::project::ProjectRoot;
 
-/// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded).
-pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded). One
+/// byte under rmcp's 16 MiB, which counts the `\n` a forwarded line carries.
+pub const MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH - 1;
 
 /// Where the roots come from when `--root` is absent: `DEVPROJEX_ROOT`, then
 /// `CLAUDE_PROJECT_DIR`, then the current directory.
@@ -283,11 +284,15 @@ fn parse_error(detail: &str) -> String {
 
 /// Decide what to do with one input line.
 fn screen(bytes: &[u8]) -> Screened {
-    let trimmed = bytes.trim_ascii();
-    if trimmed.is_empty() {
+    // JSON's whitespace only: rmcp parses the line as sent, so a line with a form feed around it
+    // must be answered here, not forwarded and dropped.
+    if bytes
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    {
         return Screened::Skip;
     }
-    let value: Value = match serde_json::from_slice(trimmed) {
+    let value: Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
         Err(err) => {
             return Screened::Reply(parse_error(&format!("the line is not valid JSON ({err})")));
@@ -353,6 +358,12 @@ mod tests {
         );
         assert!(reply(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).is_none());
         assert!(matches!(screen(b"   "), Screened::Skip));
+        // Found by fuzz/fuzz_targets/jsonrpc_line.rs: a form feed is no JSON whitespace.
+        assert_eq!(reply("\x0c  ").unwrap()["error"]["code"], -32700);
+        assert_eq!(
+            reply("\x0c{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").unwrap()["error"]["code"],
+            -32700
+        );
     }
 
     #[test]
