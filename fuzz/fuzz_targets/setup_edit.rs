@@ -196,7 +196,8 @@ fn check(text: &str, format: Format, container: &str, entry: &Entry) {
         // Not fixed yet (reported): in a file that mixes LF and CRLF, the JSONC editor writes
         // new lines with the file's first line break, so one line break may differ afterwards.
         let lf = |t: &str| t.replace("\r\n", "\n");
-        let mixed = text.contains("\r\n") && lf(text).matches('\n').count() > text.matches("\r\n").count();
+        let mixed =
+            text.contains("\r\n") && lf(text).matches('\n').count() > text.matches("\r\n").count();
         let allowed = match format {
             Format::Json | Format::Jsonc if mixed && lf(&back) == lf(text) => true,
             // A created servers object stays behind as `{}`.
