@@ -7,9 +7,10 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::escape::{
-    json_string, language_tag, markdown_fence, markdown_inline, text_line, xml_attribute, xml_text,
+    json_string, language_tag, markdown_fence, markdown_heading, markdown_inline, text_line,
+    xml_attribute, xml_text,
 };
-use super::tree::{TreeHeader, json_entry, render_tree, xml_entry};
+use super::tree::{TreeHeader, TreeLimits, json_entry, render_tree, xml_entry};
 use super::{Format, View};
 use crate::content::TextContent;
 use crate::select::Entry;
@@ -154,11 +155,16 @@ impl<'a, W: Write> PackWriter<'a, W> {
                     writeln!(
                         self.out,
                         "# Project context: {}\n",
-                        markdown_inline(&self.header.name)
+                        markdown_heading(&self.header.name)
                     )?;
-                    let tree =
-                        render_tree(&self.header, entries, Format::Markdown, None, None, label)
-                            .map_err(io::Error::other)?;
+                    let tree = render_tree(
+                        &self.header,
+                        entries,
+                        Format::Markdown,
+                        TreeLimits::default(),
+                        label,
+                    )
+                    .map_err(io::Error::other)?;
                     writeln!(self.out, "## Tree\n")?;
                     self.out.write_all(tree.text.as_bytes())?;
                     writeln!(self.out, "\n## Files")?;
@@ -167,16 +173,27 @@ impl<'a, W: Write> PackWriter<'a, W> {
                     writeln!(self.out, "Root: {}", markdown_inline(&address))?;
                 }
                 View::Tree => {
-                    let tree =
-                        render_tree(&self.header, entries, Format::Markdown, None, None, label)
-                            .map_err(io::Error::other)?;
+                    let tree = render_tree(
+                        &self.header,
+                        entries,
+                        Format::Markdown,
+                        TreeLimits::default(),
+                        label,
+                    )
+                    .map_err(io::Error::other)?;
                     self.out.write_all(tree.text.as_bytes())?;
                 }
             },
             Format::Text => match self.view {
                 View::TreeContent | View::Tree => {
-                    let tree = render_tree(&self.header, entries, Format::Text, None, None, label)
-                        .map_err(io::Error::other)?;
+                    let tree = render_tree(
+                        &self.header,
+                        entries,
+                        Format::Text,
+                        TreeLimits::default(),
+                        label,
+                    )
+                    .map_err(io::Error::other)?;
                     self.out.write_all(tree.text.as_bytes())?;
                 }
                 View::Content => writeln!(self.out, "Root: {}", text_line(&address))?,
@@ -233,7 +250,7 @@ impl<'a, W: Write> PackWriter<'a, W> {
         match self.format {
             Format::Markdown => {
                 let fence = markdown_fence(text);
-                writeln!(self.out, "\n### {}\n", markdown_inline(&path))?;
+                writeln!(self.out, "\n### {}\n", markdown_heading(&path))?;
                 writeln!(self.out, "{fence}{}", language_tag(relative))?;
                 self.out.write_all(text.as_bytes())?;
                 if !text.is_empty() && !text.ends_with('\n') {
