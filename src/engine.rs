@@ -224,6 +224,16 @@ pub struct FileSlice {
     pub total_lines: usize,
     /// Set when the slice was cut by the character limit inside the requested range.
     pub cut_by_characters: bool,
+    /// Set when the first line alone is longer than the limit: only its start is shown.
+    pub long_line: Option<LongLine>,
+}
+
+/// How much of one over-long line a slice shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LongLine {
+    pub shown_chars: usize,
+    /// The whole line, its newline included.
+    pub total_chars: usize,
 }
 
 impl Engine {
@@ -670,7 +680,7 @@ impl Engine {
                             metrics.tokens += text.tokens;
                             metrics.lines += text.lines;
                             metrics.redactions += text.redactions as u64;
-                            if admit(&mut budget, &entry.relative, &text) {
+                            if admit(&mut budget, || self.label(&entry.relative), &text) {
                                 writer.file(&entry.relative, &text).map_err(output_error)?;
                             }
                         }
@@ -874,8 +884,7 @@ impl Engine {
         let text = self
             .pipeline(Detail::Full)
             .load_redacted(root, &resolved, &relative)?;
-        let lines: Vec<&str> = text.split_inclusive('\n').collect();
-        let total = lines.len();
+        let total = crate::content::count_lines(&text) as usize;
         let start = start_line.unwrap_or(1);
         if start == 0 {
             return Err(DpxError::new(
@@ -900,6 +909,7 @@ impl Engine {
                     end_line: 0,
                     total_lines: 0,
                     cut_by_characters: false,
+                    long_line: None,
                 });
             }
             return Err(DpxError::new(
@@ -918,21 +928,32 @@ impl Engine {
         let max_end = start + limits::MAX_FILE_LINES - 1;
         let end = end_line.unwrap_or(max_end).min(max_end).min(total);
         let mut out = String::new();
+        let mut used = 0usize;
         let mut last = start - 1;
         let mut cut = false;
-        for (index, line) in lines[start - 1..end].iter().enumerate() {
-            let used = out.chars().count();
+        let mut long_line = None;
+        let wanted = text
+            .split_inclusive('\n')
+            .skip(start - 1)
+            .take(end + 1 - start);
+        for (index, line) in wanted.enumerate() {
             let line_chars = line.chars().count();
             if used + line_chars > limits::MAX_FILE_CHARS {
                 if index == 0 {
-                    // One giant line: show its first part.
+                    // One line longer than the limit: its first part, and exactly what is
+                    // missing (the trailer names the route to the rest).
                     out.extend(line.chars().take(limits::MAX_FILE_CHARS));
                     last = start;
+                    long_line = Some(LongLine {
+                        shown_chars: limits::MAX_FILE_CHARS,
+                        total_chars: line_chars,
+                    });
                 }
                 cut = true;
                 break;
             }
             out.push_str(line);
+            used += line_chars;
             last = start + index;
         }
         Ok(FileSlice {
@@ -942,6 +963,7 @@ impl Engine {
             end_line: last,
             total_lines: total,
             cut_by_characters: cut,
+            long_line,
         })
     }
 }
@@ -1039,7 +1061,13 @@ pub fn partial_content_notice(withheld: u64, unreadable: u64) -> Option<String> 
     (!parts.is_empty()).then(|| format!("{}: {}.", codes::PAYLOAD_TRUNCATED, parts.join("; ")))
 }
 
-fn admit(budget: &mut Option<BudgetReport>, relative: &str, text: &TextContent) -> bool {
+/// Admit a file into the token budget, or record it as skipped under its label (private-data
+/// redacted with `--hide-private-data`, like the rest of the pack).
+fn admit(
+    budget: &mut Option<BudgetReport>,
+    label: impl FnOnce() -> String,
+    text: &TextContent,
+) -> bool {
     let Some(report) = budget else {
         return true;
     };
@@ -1048,7 +1076,7 @@ fn admit(budget: &mut Option<BudgetReport>, relative: &str, text: &TextContent) 
         report.included_tokens += text.tokens;
         true
     } else {
-        report.skip(relative, text.tokens);
+        report.skip(&label(), text.tokens);
         false
     }
 }

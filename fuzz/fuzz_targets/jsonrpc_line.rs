@@ -10,11 +10,12 @@
 //! Invariants: the lines are exactly the stream split at `\n` (a last line without `\n`
 //! counts when not empty), a line over the limit becomes `TooLong`; a forwarded line is one
 //! rmcp's transport parses as a JSON object (after its own `\r` and BOM handling), so it is
-//! never dropped in silence; a reply is one line of JSON-RPC error with code -32700 or -32600
-//! and the request's id when it has a valid one; only blank lines are skipped.
+//! never dropped in silence, and a request among them has a string or integer id; a reply is
+//! one line of JSON-RPC error with code -32700, -32600 or -32602 (tools/call params) and the
+//! request's id when it has a valid one; only blank lines are skipped.
 #![no_main]
 
-use devprojex::mcp::fuzzing::{self, MAX_LINE_BYTES, ReadLine, Screen};
+use devprojex::mcp::fuzzing::{self, InFlight, MAX_LINE_BYTES, ReadLine, Screen};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
@@ -50,9 +51,9 @@ fn valid_id(id: &Value) -> bool {
     id.is_string() || id.is_i64() || id.is_u64()
 }
 
-fn check_screen(line: &[u8]) {
+fn check_screen(line: &[u8], in_flight: &InFlight) {
     let parsed = serde_json::from_slice::<Value>(rmcp_view(line));
-    match fuzzing::screen(line) {
+    match fuzzing::screen(line, in_flight) {
         Screen::Skip => assert!(
             line.iter().all(|&b| is_json_space(b)),
             "a line that is not blank was skipped without an answer"
@@ -68,7 +69,11 @@ fn check_screen(line: &[u8]) {
                 && (object.contains_key("result") || object.contains_key("error"));
             assert!(has_method || is_response);
             if let Some(id) = object.get("id") {
-                assert!(valid_id(id) || id.is_null(), "forwarded id {id}");
+                // A request's id is a string or an integer (MCP: never null).
+                assert!(
+                    valid_id(id) || (!has_method && id.is_null()),
+                    "forwarded id {id}"
+                );
             }
             if has_method && let Some(params) = object.get("params") {
                 assert!(params.is_object() || params.is_null());
@@ -86,6 +91,13 @@ fn check_screen(line: &[u8]) {
                         "JSON rmcp takes was answered as a parse error"
                     );
                     assert_eq!(reply["id"], Value::Null);
+                }
+                Some(-32602) => {
+                    // tools/call whose params name no tool or carry arguments that are no object.
+                    let value = parsed.expect("invalid JSON answered as invalid params");
+                    assert_eq!(value["method"], "tools/call");
+                    assert!(valid_id(&value["id"]));
+                    assert_eq!(reply["id"], value["id"], "invalid params must echo the id");
                 }
                 Some(-32600) => {
                     let value = parsed.expect("invalid JSON answered as an invalid request");
@@ -121,9 +133,11 @@ fuzz_target!(|data: &[u8]| {
             "lines read with a {limit}-byte limit differ from a split at \\n"
         );
         if limit == MAX_LINE_BYTES {
+            // One session: no response comes back, so a reused request id is refused.
+            let in_flight = InFlight::default();
             for line in &lines {
                 if let ReadLine::Bytes(bytes) = line {
-                    check_screen(bytes);
+                    check_screen(bytes, &in_flight);
                 }
             }
         }

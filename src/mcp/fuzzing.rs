@@ -22,9 +22,12 @@ pub enum Screen {
     Skip,
 }
 
+/// The ids of requests forwarded and not yet answered (a reused one is refused).
+pub use super::InFlight;
+
 /// `screen` on one line (without its `\n`).
-pub fn screen(line: &[u8]) -> Screen {
-    match super::screen(line) {
+pub fn screen(line: &[u8], in_flight: &InFlight) -> Screen {
+    match super::screen(line, in_flight) {
         Screened::Forward => Screen::Forward,
         Screened::Reply(reply) => Screen::Reply(reply),
         Screened::Skip => Screen::Skip,
