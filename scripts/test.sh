@@ -35,3 +35,7 @@ cargo build --locked --bin devprojex
 echo "== distribution checks (packaging, installers, self-update, cargo-dist plan, .deb)"
 # The binary this run just built, never a stale release build left in target/.
 DEVPROJEX_BIN="$(pwd)/target/debug/devprojex" tests/distribution/run-all.sh
+
+echo "== fuzzing (scripts/fuzz.sh: build, replay kept crash inputs, each target for 45 s)"
+# DEVPROJEX_FUZZ_SECONDS=0 builds and replays only.
+scripts/fuzz.sh "${DEVPROJEX_FUZZ_SECONDS:-45}"

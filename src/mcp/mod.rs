@@ -5,6 +5,8 @@
 //! instead of silence, and JSON that is not a request gets -32600; the server keeps serving.
 
 pub mod args;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod pack_store;
 pub mod server;
 pub mod spotlight;
@@ -23,8 +25,9 @@ use crate::engine::{Engine, EngineConfig};
 use crate::error::{DpxError, Result, codes};
 use crate::project::ProjectRoot;
 
-/// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded).
-pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded). One
+/// byte under rmcp's 16 MiB, which counts the `\n` a forwarded line carries.
+pub const MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH - 1;
 /// After stdin closes, how long calls in flight may still finish before the process ends
 /// (the exit then completes well within 1 s).
 const STDIN_CLOSED_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
@@ -178,7 +181,7 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
     let reader = tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
         loop {
-            match read_bounded_line(&mut stdin).await {
+            match read_bounded_line(&mut stdin, MAX_LINE_BYTES).await {
                 Ok(None) => break,
                 Ok(Some(Line::TooLong)) => {
                     let _ = error_lines.send(parse_error("message larger than 16 MiB"));
@@ -278,6 +281,7 @@ enum Line {
 
 async fn read_bounded_line<R: tokio::io::AsyncBufRead + Unpin>(
     reader: &mut R,
+    max_bytes: usize,
 ) -> std::io::Result<Option<Line>> {
     let mut line = Vec::new();
     let mut too_long = false;
@@ -297,7 +301,7 @@ async fn read_bounded_line<R: tokio::io::AsyncBufRead + Unpin>(
             None => (buffer, None),
         };
         if !too_long {
-            if line.len() + chunk.len() > MAX_LINE_BYTES {
+            if line.len() + chunk.len() > max_bytes {
                 too_long = true;
                 line = Vec::new();
             } else {
@@ -365,11 +369,15 @@ impl InFlight {
 
 /// Decide what to do with one input line.
 fn screen(bytes: &[u8], in_flight: &InFlight) -> Screened {
-    let trimmed = bytes.trim_ascii();
-    if trimmed.is_empty() {
+    // JSON's whitespace only: rmcp parses the line as sent, so a line with a form feed around it
+    // must be answered here, not forwarded and dropped.
+    if bytes
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    {
         return Screened::Skip;
     }
-    let value: Value = match serde_json::from_slice(trimmed) {
+    let value: Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
         Err(err) => {
             return Screened::Reply(parse_error(&format!("the line is not valid JSON ({err})")));
@@ -470,6 +478,12 @@ mod tests {
             screen(b"   ", &InFlight::default()),
             Screened::Skip
         ));
+        // Found by fuzz/fuzz_targets/jsonrpc_line.rs: a form feed is no JSON whitespace.
+        assert_eq!(reply("\x0c  ").unwrap()["error"]["code"], -32700);
+        assert_eq!(
+            reply("\x0c{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").unwrap()["error"]["code"],
+            -32700
+        );
     }
 
     #[test]
