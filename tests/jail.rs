@@ -285,3 +285,32 @@ fn the_search_deadline_holds_inside_one_large_file() {
     );
     assert!(elapsed < Duration::from_secs(12), "took {elapsed:?}");
 }
+
+/// Peak memory of one search over a 16 MiB file of one-character lines stays within a few
+/// times the file (every line used to cost a slice and a flag: about 830 MB).
+#[cfg(target_os = "linux")]
+#[test]
+fn search_memory_is_bounded_by_the_file_not_its_lines() {
+    let fx = Fixture::new();
+    fx.write("lines.txt", "a\n".repeat(8 * 1024 * 1024 - 8));
+    let mut mcp = Mcp::start(&fx.root);
+    let peak_kb = |pid: u32| -> u64 {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    };
+    let pid = mcp.child.id();
+    let before = peak_kb(pid);
+    for max_results in [1, 200] {
+        let result = mcp.call(
+            "search_project",
+            json!({"pattern": "a", "max_results": max_results, "context_lines": 50}),
+        );
+        assert_eq!(result["isError"], json!(false));
+    }
+    let grown_mb = (peak_kb(pid).saturating_sub(before)) / 1024;
+    assert!(grown_mb <= 4 * 16, "peak memory grew by {grown_mb} MB");
+}
