@@ -264,11 +264,15 @@ fn the_search_deadline_holds_inside_one_large_file() {
     ];
     let mut text = String::new();
     let mut i = 0usize;
-    while text.len() < 16 * 1024 * 1024 - 200 {
+    while text.len() < 16 * 1024 * 1024 - 400 {
         text.push_str(words[i % words.len()]);
         text.push(if i % 13 == 12 { '\n' } else { ' ' });
         i += 1;
     }
+    // One real match at the very end, so no prefilter can rule the file out: only the deadline
+    // can stop the search before it gets there.
+    text.push_str(&["слово"; 12].join(" "));
+    text.push_str(" 7\n");
     fx.write("cyrillic.txt", &text);
     let mut mcp = Mcp::start(&fx.root);
     let started = Instant::now();
@@ -283,6 +287,7 @@ fn the_search_deadline_holds_inside_one_large_file() {
         text.contains("[Search truncated: the 2-second time limit was reached"),
         "{text}"
     );
+    assert!(!text.contains(" 7"), "the search ran past its deadline: {text}");
     assert!(elapsed < Duration::from_secs(12), "took {elapsed:?}");
 }
 
