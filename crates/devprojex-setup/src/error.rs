@@ -50,15 +50,19 @@ pub enum SetupError {
         /// The file that is not UTF-8.
         path: PathBuf,
     },
-    /// An entry of the same name exists and differs from what setup writes; `--force` replaces it.
+    /// An entry of the same name exists and differs from what setup writes; `--force` replaces
+    /// (or, when removing, removes) it.
     #[error(
-        "{path}: the entry \"{name}\" differs from what setup writes (changed by hand, written with other flags, or another server); it was left untouched (pass --force to replace it)"
+        "{path}: the entry \"{name}\" differs from what setup writes (changed by hand, written with other flags, or another server); it was left untouched (pass --force to {})",
+        if *removing { "remove it anyway" } else { "replace it" }
     )]
     Conflict {
         /// The config file.
         path: PathBuf,
         /// The entry name.
         name: String,
+        /// Whether setup was removing.
+        removing: bool,
     },
     /// The config path is a symlink whose target does not exist.
     #[error(
