@@ -370,10 +370,12 @@ fn backup_dir(env: &SetupEnv) -> Option<PathBuf> {
     env.data_dir().map(|d| d.join("setup-backups"))
 }
 
-fn write_options(env: &SetupEnv, client: ClientId, scope: Scope) -> WriteOptions {
+/// A removal keeps no backup: the bytes it replaces differ from the result only by setup's own
+/// entry, and a copy holding the entry is what `--remove` must not leave behind.
+fn write_options(env: &SetupEnv, client: ClientId, scope: Scope, mode: Mode) -> WriteOptions {
     WriteOptions {
         private: scope == Scope::User,
-        backup_dir: backup_dir(env),
+        backup_dir: backup_dir(env).filter(|_| mode == Mode::Add),
         backup_label: client.name().into(),
         client_display: client.display().into(),
         user: env.user,
@@ -540,14 +542,14 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
         for group in &groups {
             let members: Vec<&PlanItem> = group.iter().map(|i| &items[*i]).collect();
             let first = members[0];
-            let write = write_options(env, first.client(), opts.scope);
+            let write = write_options(env, first.client(), opts.scope, mode);
             match apply_file(&members, env, &opts, mode, args.force, &write) {
                 FileOutcome::Written(report) => {
-                    if report.created {
-                        record.add(report.created_dirs.iter().cloned());
-                        if let Some(f) = &first.file {
-                            record.add([f.real.clone()]);
-                        }
+                    record.add(report.created_dirs.iter().cloned());
+                    if report.created
+                        && let Some(f) = &first.file
+                    {
+                        record.add([f.real.clone()]);
                     }
                     print_written(&members, &report, &opts, env, mode, io)?;
                     if mode == Mode::Remove {
@@ -562,6 +564,9 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
             }
         }
         if let Some(data) = env.data_dir() {
+            if mode == Mode::Remove {
+                record.finish_removal(&data);
+            }
             let _ = record.save(&data);
         }
         if !replan.is_empty() {

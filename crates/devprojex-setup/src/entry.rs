@@ -348,10 +348,9 @@ pub fn stable_exe_path_with(
     }
     if let Some(at) = lower.find("/winget/packages/") {
         let prefix = &text[..at + "/winget/".len()];
-        let file = exe.file_name().map(|f| f.to_string_lossy().into_owned());
-        if let Some(file) = file {
-            candidates.push(PathBuf::from(format!("{prefix}Links{sep}{file}")));
-        }
+        // The file name after the last separator of either kind (a Windows path on any host).
+        let file = norm.rsplit('/').next().unwrap_or("devprojex.exe");
+        candidates.push(PathBuf::from(format!("{prefix}Links{sep}{file}")));
     }
     if norm.starts_with("/nix/store/") {
         if let Some(home) = &env.home {
@@ -359,10 +358,12 @@ pub fn stable_exe_path_with(
         }
         candidates.push(PathBuf::from("/run/current-system/sw/bin/devprojex"));
     }
-    let homebrew = norm.contains("/Cellar/") || lower.contains("/winget/packages/");
+    // Homebrew's and winget's links may already point at a newer version than the one running:
+    // they are the right path anyway. A Nix profile link must run this very binary.
+    let package_link = norm.contains("/Cellar/") || lower.contains("/winget/packages/");
     candidates
         .into_iter()
-        .find(|c| exists(c) && (homebrew || same(c, exe)))
+        .find(|c| exists(c) && (package_link || same(c, exe)))
         .unwrap_or_else(|| exe.to_path_buf())
 }
 
@@ -477,6 +478,120 @@ mod tests {
         assert!(is_devprojex_command("/a/b/devprojex"));
         assert!(is_devprojex_command("C:\\b\\devprojex.exe"));
         assert!(!is_devprojex_command("devprojex-old"));
+    }
+
+    fn env(os: Os, home: &str) -> SetupEnv {
+        SetupEnv::for_tests(os, Path::new(home))
+    }
+
+    #[test]
+    fn package_manager_installs_get_their_stable_path() {
+        let yes = |_: &Path| true;
+        let no = |_: &Path| false;
+        let same = |_: &Path, _: &Path| true;
+        let mac = env(Os::Macos, "/Users/ada");
+        for (cellar, stable) in [
+            (
+                "/opt/homebrew/Cellar/devprojex/0.1.0/bin/devprojex",
+                "/opt/homebrew/bin/devprojex",
+            ),
+            (
+                "/usr/local/Cellar/devprojex/0.3.2_1/bin/devprojex",
+                "/usr/local/bin/devprojex",
+            ),
+            (
+                "/home/linuxbrew/.linuxbrew/Cellar/devprojex/0.1.0/bin/devprojex",
+                "/home/linuxbrew/.linuxbrew/bin/devprojex",
+            ),
+        ] {
+            assert_eq!(
+                stable_exe_path_with(Path::new(cellar), &mac, &yes, &same),
+                Path::new(stable)
+            );
+            // Without the link, the keg's `opt` link; without that, the path as it is.
+            let opt = |p: &Path| p.to_string_lossy().contains("/opt/devprojex/");
+            let got = stable_exe_path_with(Path::new(cellar), &mac, &opt, &same);
+            assert!(
+                got.to_string_lossy()
+                    .ends_with("/opt/devprojex/bin/devprojex"),
+                "{got:?}"
+            );
+            assert_eq!(
+                stable_exe_path_with(Path::new(cellar), &mac, &no, &same),
+                Path::new(cellar)
+            );
+        }
+        let win = env(Os::Windows, "C:\\Users\\ada");
+        let pkg = "C:\\Users\\ada\\AppData\\Local\\Microsoft\\WinGet\\Packages\\devprojex.devprojex_Microsoft.Winget.Source_8wekyb3d8bbwe\\devprojex.exe";
+        assert_eq!(
+            stable_exe_path_with(Path::new(pkg), &win, &yes, &same),
+            Path::new("C:\\Users\\ada\\AppData\\Local\\Microsoft\\WinGet\\Links\\devprojex.exe")
+        );
+        let linux = env(Os::Linux, "/home/ada");
+        let nix = "/nix/store/8c3v1z-devprojex-0.1.0/bin/devprojex";
+        assert_eq!(
+            stable_exe_path_with(Path::new(nix), &linux, &yes, &same),
+            Path::new("/home/ada/.nix-profile/bin/devprojex")
+        );
+        let other = |_: &Path, _: &Path| false;
+        assert_eq!(
+            stable_exe_path_with(Path::new(nix), &linux, &yes, &other),
+            Path::new(nix),
+            "a profile link to another build is not this binary"
+        );
+        for plain in ["/home/ada/.local/bin/devprojex", "/usr/bin/devprojex"] {
+            assert_eq!(
+                stable_exe_path_with(Path::new(plain), &linux, &yes, &same),
+                Path::new(plain)
+            );
+        }
+    }
+
+    #[test]
+    fn desktop_path_per_os() {
+        let mut mac = env(Os::Macos, "/Users/ada");
+        mac.path = vec!["/opt/homebrew/bin".into(), "/usr/bin".into()];
+        assert_eq!(
+            likely_path(&mac, Launch::Desktop),
+            ["/usr/bin", "/bin", "/usr/sbin", "/sbin"].map(PathBuf::from)
+        );
+        assert_eq!(likely_path(&mac, Launch::Terminal), mac.path);
+        let mut linux = env(Os::Linux, "/home/ada");
+        linux.path = vec!["/home/ada/.cargo/bin".into()];
+        let desktop = likely_path(&linux, Launch::Desktop);
+        assert!(desktop.contains(&PathBuf::from("/usr/bin")));
+        assert!(!desktop.contains(&PathBuf::from("/home/ada/.cargo/bin")));
+        let mut win = env(Os::Windows, "C:\\Users\\ada");
+        win.path = vec!["C:\\Users\\ada\\.cargo\\bin".into()];
+        assert_eq!(likely_path(&win, Launch::Desktop), win.path);
+    }
+
+    #[test]
+    fn dev_builds_are_recognised() {
+        let no = |_: &Path| false;
+        for dev in [
+            "/home/ada/src/devprojex/target/debug/devprojex",
+            "/home/ada/src/devprojex/target/release/devprojex",
+            "/home/ada/src/devprojex/target/x86_64-unknown-linux-gnu/release/devprojex",
+            "C:\\src\\devprojex\\target\\debug\\devprojex.exe",
+        ] {
+            let p = PathBuf::from(dev.replace('\\', "/"));
+            assert!(is_dev_build_with(&p, &no), "{dev}");
+        }
+        // A custom CARGO_TARGET_DIR is recognised by the file Cargo writes there.
+        let marked = |p: &Path| p == Path::new("/tmp/cargo/.rustc_info.json");
+        assert!(is_dev_build_with(
+            Path::new("/tmp/cargo/debug/devprojex"),
+            &marked
+        ));
+        for installed in [
+            "/home/ada/.cargo/bin/devprojex",
+            "/opt/homebrew/Cellar/devprojex/0.1.0/bin/devprojex",
+            "/usr/bin/devprojex",
+            "/home/ada/target-practice/bin/devprojex",
+        ] {
+            assert!(!is_dev_build_with(Path::new(installed), &no), "{installed}");
+        }
     }
 
     #[test]

@@ -217,6 +217,7 @@ pub fn write_with_hook(
         });
     }
     if let (Some(original), Some(backup_dir)) = (&file.text, &opts.backup_dir) {
+        report.created_dirs.extend(create_dirs(backup_dir)?);
         report.backup = Some(write_backup(
             backup_dir,
             &opts.backup_label,
@@ -233,7 +234,10 @@ pub fn write_with_hook(
         )
     })?;
     sync_dir(&dir);
-    if let Some(backup_dir) = &opts.backup_dir {
+    if let Some(backup_dir) = &opts.backup_dir
+        && legacy_backup_path(real).exists()
+    {
+        report.created_dirs.extend(create_dirs(backup_dir)?);
         report.moved_legacy_backup = move_legacy_backup(real, backup_dir, &opts.backup_label);
     }
     Ok(report)
@@ -546,14 +550,17 @@ impl Record {
         Record { created }
     }
 
-    /// Writes the record, or removes its file (and an empty data folder) when it is empty.
-    pub fn save(&self, data_dir: &Path) -> Result<()> {
+    /// Writes the record, or removes its file when it is empty. The folders the record's own
+    /// file needs are recorded too.
+    pub fn save(&mut self, data_dir: &Path) -> Result<()> {
         let path = record_path(data_dir);
         if self.created.is_empty() {
             let _ = std::fs::remove_file(&path);
             let _ = std::fs::remove_dir(data_dir);
             return Ok(());
         }
+        let made = create_dirs(data_dir)?;
+        self.add(made);
         let value = serde_json::json!({
             "comment": "Files and folders `devprojex setup` created; `devprojex setup --remove` removes them again when they are empty.",
             "created": self.created.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
@@ -575,6 +582,23 @@ impl Record {
             },
         )
         .map(|_| ())
+    }
+
+    /// After a removal: when setup created nothing but its own data folder (and the folders
+    /// above it), removes the record's file and every such folder that is empty.
+    pub fn finish_removal(&mut self, data_dir: &Path) {
+        let own = |p: &Path| p == data_dir || data_dir.starts_with(p) || p.starts_with(data_dir);
+        if !self.created.iter().all(|p| own(p)) {
+            return;
+        }
+        let _ = std::fs::remove_file(record_path(data_dir));
+        let mut dirs = std::mem::take(&mut self.created);
+        dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+        for d in dirs {
+            if std::fs::remove_dir(&d).is_err() && d.exists() {
+                self.created.push(d);
+            }
+        }
     }
 
     /// Adds paths (once each).
@@ -832,6 +856,7 @@ mod tests {
         ]);
         r.save(&data).unwrap();
         assert_eq!(Record::load(Some(&data)), r);
+        assert!(r.contains(&data), "the data folder setup made is recorded");
         r.created.clear();
         r.save(&data).unwrap();
         assert!(!data.exists());
