@@ -23,6 +23,7 @@ pub mod entry;
 pub mod env;
 pub mod error;
 pub mod fsio;
+pub mod links;
 pub mod plan;
 
 use std::io::IsTerminal;
