@@ -378,6 +378,7 @@ fn decide(
         None => Action::Add,
         Some(v) => match classify(v, &wanted) {
             EntryState::Current => Action::Unchanged,
+            EntryState::Outdated if runs_this_binary(v, client, env) => Action::Unchanged,
             EntryState::Outdated => match installed_binary_kept(v, env, force) {
                 Some(why) => Action::Kept(why),
                 None => Action::Update,
@@ -401,6 +402,19 @@ fn only_default_root_added(existing: &Value, wanted: &Entry, opts: &Options) -> 
         && roots_of(&args).is_empty()
         && !roots_of(&wanted.args).is_empty()
         && without_roots(&args) == without_roots(&wanted.args)
+}
+
+/// Whether the entry's command, as the client resolves it, runs the current executable (then a
+/// different spelling, `devprojex` or its absolute path, is the same entry).
+fn runs_this_binary(existing: &Value, client: ClientId, env: &SetupEnv) -> bool {
+    let (Some(cmd), Some(exe)) = (
+        existing.get("command").and_then(Value::as_str),
+        env.current_exe.as_ref(),
+    ) else {
+        return false;
+    };
+    command_target_in(cmd, env, &likely_path(env, client.launch()))
+        .is_some_and(|t| crate::entry::same_file(&t, exe))
 }
 
 /// A development build never re-points a working entry that runs an installed devprojex.
@@ -628,6 +642,7 @@ pub fn status_at(location: &Location, env: &SetupEnv, opts: &Options) -> Status 
     }
     match classify(&existing, &wanted) {
         EntryState::Current => Status::Current,
+        EntryState::Outdated if runs_this_binary(&existing, client, env) => Status::Current,
         EntryState::Outdated => Status::Outdated,
         EntryState::Modified if only_default_root_added(&existing, &wanted, opts) => {
             Status::Outdated

@@ -622,3 +622,20 @@ fn antigravity_writes_the_current_file_and_the_pre_2_0_one_when_present() {
         "the file and folder setup created are gone"
     );
 }
+
+#[test]
+fn an_entry_that_runs_this_binary_under_another_spelling_is_current() {
+    let mut h = Home::new();
+    h.env.path = vec![h.p("bin")];
+    // `claude mcp add devprojex -- ~/bin/devprojex mcp`: absolute, while setup would write the
+    // name (the binary is on the PATH Claude Code gets). Both run this binary.
+    h.write(".claude.json", &claude_local(&h, &h.exe()));
+    let before = h.read(".claude.json");
+    let r = h.run(&["setup", "--yes", "--client", "claude-code"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.out.contains("Nothing to change"), "{}", r.out);
+    assert_eq!(h.read(".claude.json"), before);
+    let r = h.run(&["setup", "status", "--client", "claude-code"]);
+    assert!(r.out.contains("present, current"), "{}", r.out);
+    assert!(!r.out.contains("another devprojex binary"), "{}", r.out);
+}
