@@ -251,6 +251,7 @@ pub fn options(args: &SetupArgs, env: &SetupEnv) -> Result<Options> {
         commands: Commands {
             terminal: resolve_command(args.command_path, env, Launch::Terminal),
             desktop: resolve_command(args.command_path, env, Launch::Desktop),
+            exact: args.command_path != CommandPath::Auto,
         },
         flags: ServerFlags {
             roots,

@@ -119,6 +119,48 @@ pub fn object_keys_at(
     }
 }
 
+/// The keys `k` of the JSON object at `parent` whose `k` / `child...` object has an entry
+/// `name`, in one parse (Claude Code's `projects` with a local `mcpServers` entry; a
+/// `~/.claude.json` can list thousands of projects).
+pub fn keys_with_entry(
+    text: &str,
+    parent: &[&str],
+    child: &[&str],
+    name: &str,
+    path: &Path,
+) -> Result<Vec<String>> {
+    let (_, body) = split_bom(text);
+    let parsed = parse_json(body, Format::Json, path)?;
+    let Some(root) = &parsed.value else {
+        return Ok(Vec::new());
+    };
+    let Some(obj) = json_object_at(root, parent, path)? else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for prop in &obj.properties {
+        let key = prop.name.as_str();
+        let mut keys: Vec<&str> = parent.to_vec();
+        keys.push(key);
+        if !seen.insert(key) {
+            return Err(SetupError::DuplicateKey {
+                path: path.to_path_buf(),
+                key: key_trail(&keys),
+            });
+        }
+        // A project without servers, or with another shape there, has no entry.
+        let Ok(Some(servers)) = json_object_at(&prop.value, child, path) else {
+            continue;
+        };
+        keys.extend_from_slice(child);
+        if unique_prop(servers, name, &keys, path)?.is_some() {
+            out.push(key.to_string());
+        }
+    }
+    Ok(out)
+}
+
 /// Adds the entry `name` to the top-level `container`, or updates it in place when it exists.
 pub fn upsert(
     text: &str,

@@ -335,8 +335,10 @@ impl Drop for Registered {
 
 impl PendingTemp {
     fn create(dir: &Path) -> std::io::Result<PendingTemp> {
+        // The process id in the name tells a later run whether the writer is still alive.
+        let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
         let file = tempfile::Builder::new()
-            .prefix(TEMP_PREFIX)
+            .prefix(&prefix)
             .suffix(TEMP_SUFFIX)
             .tempfile_in(dir)?;
         let path = file.path().to_path_buf();
@@ -390,8 +392,40 @@ pub fn install_signal_cleanup() {
     });
 }
 
-/// Removes setup's temporary files older than `min_age` from `dirs` (the leftovers of a killed
-/// run; a running setup's files are seconds old at most). Returns the files removed.
+/// Whether the setup run that wrote a temporary file of this name may still be running: its
+/// process (the id in the name) is alive. Without an id (older versions) or a way to ask (not
+/// unix), only `old` (its age) decides.
+fn writer_may_be_alive(name: &str, old: bool) -> bool {
+    let pid = name
+        .strip_prefix(TEMP_PREFIX)
+        .and_then(|rest| rest.split('-').next())
+        .and_then(|p| p.parse::<u32>().ok());
+    match pid {
+        Some(pid) if pid == std::process::id() => true,
+        Some(pid) => process_alive(pid).unwrap_or(!old),
+        None => !old,
+    }
+}
+
+#[cfg(unix)]
+fn process_alive(pid: u32) -> Option<bool> {
+    let pid = rustix::process::Pid::from_raw(i32::try_from(pid).ok()?)?;
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) => Some(true),
+        Err(rustix::io::Errno::SRCH) => Some(false),
+        // EPERM: alive, owned by someone else.
+        Err(_) => Some(true),
+    }
+}
+
+#[cfg(not(unix))]
+fn process_alive(_pid: u32) -> Option<bool> {
+    None
+}
+
+/// Removes the leftovers of killed setup runs from `dirs`: temporary files whose writer is no
+/// longer running, or, when that cannot be told, that are older than `min_age` (a running
+/// setup's files live for milliseconds). Returns the files removed.
 pub fn remove_stale_temp_files(dirs: &[PathBuf], min_age: Duration) -> Vec<PathBuf> {
     let now = SystemTime::now();
     let mut removed = Vec::new();
@@ -414,7 +448,10 @@ pub fn remove_stale_temp_files(dirs: &[PathBuf], min_age: Duration) -> Vec<PathB
                 .ok()
                 .and_then(|m| now.duration_since(m).ok())
                 .is_some_and(|age| age >= min_age);
-            if meta.is_file() && old && std::fs::remove_file(entry.path()).is_ok() {
+            if meta.is_file()
+                && !writer_may_be_alive(&name, old)
+                && std::fs::remove_file(entry.path()).is_ok()
+            {
                 removed.push(entry.path());
             }
         }
@@ -814,6 +851,32 @@ mod tests {
         assert!(!path.exists());
         drop(tmp);
         assert!(!pending_temp_files().contains(&path));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_killed_writers_temp_file_goes_at_once_a_live_ones_stays() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let killed = dir
+            .path()
+            .join(format!(".devprojex-setup-{dead}-a1b2c3.tmp"));
+        let live = dir.path().join(format!(
+            ".devprojex-setup-{}-d4e5f6.tmp",
+            std::process::id()
+        ));
+        std::fs::write(&killed, "x").unwrap();
+        std::fs::write(&live, "x").unwrap();
+        let removed = remove_stale_temp_files(&[dir.path().to_path_buf()], Duration::from_secs(60));
+        assert_eq!(
+            removed,
+            std::slice::from_ref(&killed),
+            "fresh, but its writer is gone"
+        );
+        assert!(live.exists());
     }
 
     #[test]

@@ -53,8 +53,15 @@ pub fn vscode_link(insiders: bool, name: &str) -> String {
     if let Value::Object(entry) = linked_entry(client, name) {
         with_name.extend(entry);
     }
-    let scheme = if insiders { "vscode-insiders" } else { "vscode" };
-    format!("{scheme}:mcp/install?{}", encode(&compact(&Value::Object(with_name))))
+    let scheme = if insiders {
+        "vscode-insiders"
+    } else {
+        "vscode"
+    };
+    format!(
+        "{scheme}:mcp/install?{}",
+        encode(&compact(&Value::Object(with_name)))
+    )
 }
 
 /// The `https://insiders.vscode.dev/redirect/mcp/install` form that GitHub renders as a link

@@ -27,6 +27,9 @@ pub struct Commands {
     pub terminal: String,
     /// For Claude Desktop, Antigravity, Cursor and VS Code.
     pub desktop: String,
+    /// The user chose the spelling (`--command-path absolute` or `name`): an entry spelled
+    /// otherwise is updated even when it runs the same binary.
+    pub exact: bool,
 }
 
 impl Commands {
@@ -35,6 +38,7 @@ impl Commands {
         Commands {
             terminal: command.into(),
             desktop: command.into(),
+            exact: false,
         }
     }
 
@@ -255,22 +259,10 @@ pub fn local_entries(env: &SetupEnv, name: &str) -> Result<Vec<String>> {
     let Some(text) = file.text else {
         return Ok(Vec::new());
     };
-    let Ok(projects) = edit::object_keys_at(&text, Format::Json, &["projects"], &path) else {
-        return Ok(Vec::new());
-    };
-    Ok(projects
-        .into_iter()
-        .filter(|p| {
-            edit::read_entry_at(
-                &text,
-                Format::Json,
-                &["projects", p, "mcpServers"],
-                name,
-                &path,
-            )
-            .is_ok_and(|e| e.is_some())
-        })
-        .collect())
+    Ok(
+        edit::keys_with_entry(&text, &["projects"], &["mcpServers"], name, &path)
+            .unwrap_or_default(),
+    )
 }
 
 /// Plans every place of `client`.
@@ -378,7 +370,9 @@ fn decide(
         None => Action::Add,
         Some(v) => match classify(v, &wanted) {
             EntryState::Current => Action::Unchanged,
-            EntryState::Outdated if runs_this_binary(v, client, env) => Action::Unchanged,
+            EntryState::Outdated if !opts.commands.exact && runs_this_binary(v, client, env) => {
+                Action::Unchanged
+            }
             EntryState::Outdated => match installed_binary_kept(v, env, force) {
                 Some(why) => Action::Kept(why),
                 None => Action::Update,
@@ -642,7 +636,11 @@ pub fn status_at(location: &Location, env: &SetupEnv, opts: &Options) -> Status 
     }
     match classify(&existing, &wanted) {
         EntryState::Current => Status::Current,
-        EntryState::Outdated if runs_this_binary(&existing, client, env) => Status::Current,
+        EntryState::Outdated
+            if !opts.commands.exact && runs_this_binary(&existing, client, env) =>
+        {
+            Status::Current
+        }
         EntryState::Outdated => Status::Outdated,
         EntryState::Modified if only_default_root_added(&existing, &wanted, opts) => {
             Status::Outdated

@@ -10,12 +10,16 @@ use devprojex_setup::links::{BLOCK_END, BLOCK_START, linked_entry, markdown_bloc
 use serde_json::{Value, json};
 
 fn doc(file: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 fn block(text: &str, file: &str) -> String {
-    let start = text.find(BLOCK_START).unwrap_or_else(|| panic!("{file}: no block"));
+    let start = text
+        .find(BLOCK_START)
+        .unwrap_or_else(|| panic!("{file}: no block"));
     let end = text[start..].find(BLOCK_END).unwrap() + start + BLOCK_END.len();
     text[start..end].to_string()
 }
@@ -54,7 +58,10 @@ fn vscode_entry() -> Value {
 #[test]
 fn every_link_decodes_to_the_entry_setup_writes() {
     assert_eq!(linked_entry(ClientId::VsCode, "devprojex"), vscode_entry());
-    assert_eq!(linked_entry(ClientId::VsCodeInsiders, "devprojex"), vscode_entry());
+    assert_eq!(
+        linked_entry(ClientId::VsCodeInsiders, "devprojex"),
+        vscode_entry()
+    );
     let cursor = json!({"command": "devprojex", "args": ["mcp", "--root", "${workspaceFolder}"]});
     assert_eq!(linked_entry(ClientId::Cursor, "devprojex"), cursor);
 
@@ -64,7 +71,8 @@ fn every_link_decodes_to_the_entry_setup_writes() {
         let mut seen = 0;
         for scheme in ["vscode:mcp/install?", "vscode-insiders:mcp/install?"] {
             for link in links(&b, scheme) {
-                let json: Value = serde_json::from_str(&decode(link.split_once('?').unwrap().1)).unwrap();
+                let json: Value =
+                    serde_json::from_str(&decode(link.split_once('?').unwrap().1)).unwrap();
                 let mut want = vscode_entry();
                 want["name"] = json!("devprojex");
                 assert_eq!(json, want, "{file}: {link}");
