@@ -42,6 +42,13 @@ pub const ROOTS_WAIT: Duration = Duration::from_secs(10);
 /// life of the process, see [`LiveRoots`]); later changes are ignored.
 pub const MAX_ROOT_LISTS: usize = 256;
 
+/// At most this many roots are taken from one `roots/list` answer.
+pub const MAX_CLIENT_ROOTS: usize = 64;
+
+/// At most this many different folders are opened for client roots in one session (each holds
+/// a directory handle; a folder seen before reuses its handle).
+pub const MAX_CLIENT_FOLDERS: usize = 256;
+
 // ---------- the decision at startup ----------
 
 /// Where the roots come from, decided before the first message.
@@ -266,6 +273,25 @@ impl LiveRoots {
         true
     }
 
+    /// A root already opened for the folder `canonical`, in any list kept (its handle is
+    /// reused), and how many different folders the kept lists hold.
+    pub fn known(&self, canonical: &Path) -> (Option<ProjectRoot>, usize) {
+        let Ok(kept) = self.kept.lock() else {
+            return (None, usize::MAX);
+        };
+        let mut folders: Vec<&Path> = Vec::new();
+        let mut found = None;
+        for root in kept.iter().flat_map(|l| l.iter()) {
+            if !folders.contains(&root.path.as_path()) {
+                folders.push(&root.path);
+            }
+            if found.is_none() && root.path == canonical {
+                found = Some(root.clone());
+            }
+        }
+        (found, folders.len())
+    }
+
     /// Whether the roots are known.
     pub fn is_ready(&self) -> bool {
         *self.ready.borrow()
@@ -439,7 +465,13 @@ async fn fetch_roots(peer: &Peer<RoleServer>, live: &LiveRoots) -> bool {
         }
     };
     let mut roots: Vec<ProjectRoot> = Vec::new();
-    for root in &listed {
+    if listed.len() > MAX_CLIENT_ROOTS {
+        eprintln!(
+            "devprojex mcp: the client listed {} roots; serving the first {MAX_CLIENT_ROOTS}",
+            listed.len()
+        );
+    }
+    for root in listed.iter().take(MAX_CLIENT_ROOTS) {
         let Some(path) = file_uri_to_path(&root.uri, HostStyle::current()) else {
             eprintln!(
                 "devprojex mcp: ignoring client root {:?}: only local file:// folders are served",
@@ -447,6 +479,22 @@ async fn fetch_roots(peer: &Peer<RoleServer>, live: &LiveRoots) -> bool {
             );
             continue;
         };
+        // A folder served before keeps its pinned handle; new folders are bounded.
+        if let Ok(canonical) = crate::project::dunce_canonicalize(&path) {
+            let (known, folders) = live.known(&canonical);
+            if let Some(known) = known {
+                if !roots.iter().any(|k| k.path == known.path) {
+                    roots.push(known);
+                }
+                continue;
+            }
+            if folders >= MAX_CLIENT_FOLDERS {
+                eprintln!(
+                    "devprojex mcp: ignoring a client root: {MAX_CLIENT_FOLDERS} different folders were served already"
+                );
+                continue;
+            }
+        }
         match ProjectRoot::open(&path) {
             Ok(r) if !roots.iter().any(|k| k.path == r.path) => roots.push(r),
             Ok(_) => {}
