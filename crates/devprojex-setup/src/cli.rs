@@ -667,7 +667,7 @@ fn claude_code_notes(
             "Claude Code has this entry at local scope for this project (claude mcp add): setup keeps it there and adds no duplicate at user scope".into(),
         );
     }
-    if in_project && !same_file_path(&project_file, &item.location.path) {
+    if in_project && project_file != item.location.path {
         item.notes.push(format!(
             "also registered in {} (project scope, shared through the repository){}",
             show(env, &project_file),
@@ -679,10 +679,6 @@ fn claude_code_notes(
         ));
     }
     Ok(())
-}
-
-fn same_file_path(a: &Path, b: &Path) -> bool {
-    a == b
 }
 
 fn place_suffix(item: &PlanItem) -> String {
