@@ -14,11 +14,12 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::json;
 
 use super::args::ToolArgs;
-use super::pack_store::{PackStore, TOO_LARGE_MARKER};
+use super::pack_store::{PackStore, StoreLimit};
 use super::spotlight::Spotlight;
 use super::tools::allowed_arguments;
 use crate::engine::{
-    Engine, Hooks, ProgressEvent, Request, SearchOptions, SearchStop, limits, withheld_notice,
+    Engine, Hooks, ProgressEvent, Request, SearchOptions, SearchStop, limits,
+    partial_content_notice,
 };
 use crate::error::{DpxError, Result, codes};
 use crate::project::ProjectRoot;
@@ -54,12 +55,20 @@ impl DevprojexServer {
     }
 }
 
-/// Tool errors carry `DPX-MCP-*` (or `DPX-GIT-*`) codes; a bad profile is a bad argument here.
+/// Tool errors carry `DPX-MCP-*` codes only, as the spec says: the CLI's own codes (a bad
+/// profile, Git errors) map to the MCP code of their kind, and the message keeps the detail.
 fn error_result(err: &DpxError) -> CallToolResult {
-    let code = if err.code == codes::INVALID_PROFILE {
-        codes::INVALID_ARGUMENTS
-    } else {
-        err.code
+    let code = match err.code {
+        codes::INVALID_PROFILE
+        | codes::GIT_NOT_A_REPOSITORY
+        | codes::GIT_INVALID_SCOPE
+        | codes::GIT_INVALID_REF => codes::INVALID_ARGUMENTS,
+        codes::GIT_STATE_UNAVAILABLE => codes::PROJECT_UNAVAILABLE,
+        // Writing into the session's pack store failed (not a size limit): a server-side
+        // problem, never the caller's; the message names no internal path.
+        codes::OUTPUT_FAILED => codes::PROJECT_UNAVAILABLE,
+        other if other.starts_with("DPX-MCP-") => other,
+        _ => codes::PROJECT_UNAVAILABLE,
     };
     CallToolResult::error(vec![ContentBlock::text(format!("{code}: {}", err.message))])
 }
@@ -224,12 +233,25 @@ fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<ProjectRoot> 
             .ok()
             .and_then(|canonical| state.roots.iter().find(|r| r.path == canonical))
     });
-    let local = local.or_else(|| {
-        let by_name: Vec<&ProjectRoot> = state.roots.iter().filter(|r| r.name == value).collect();
-        match by_name.as_slice() {
-            [only] => Some(*only),
-            _ => None,
-        }
+    let by_name: Vec<&ProjectRoot> = state.roots.iter().filter(|r| r.name == value).collect();
+    if local.is_none() && by_name.len() > 1 {
+        return Err(DpxError::new(
+            codes::UNKNOWN_PROJECT,
+            format!(
+                "'{}' is the folder name of {} roots; pass the full path of one of them: {}",
+                value.chars().take(200).collect::<String>(),
+                by_name.len(),
+                by_name
+                    .iter()
+                    .map(|r| format!("'{}'", r.address))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    let local = local.or(match by_name.as_slice() {
+        [only] => Some(*only),
+        _ => None,
     });
     if let Some(root) = local {
         if branch.is_some() {
@@ -304,7 +326,13 @@ fn get_tree(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
     let mut request = selection_request(args, false)?;
     request.format = format_arg(args)?;
     request.max_depth = args.integer("max_depth", 1, u64::MAX)?.map(|d| d as usize);
-    let (rendered, warnings) = state.engine.tree(root, &request, Some(TREE_LINE_LIMIT))?;
+    let limits = crate::render::tree::TreeLimits {
+        max_depth: None,
+        max_lines: Some(TREE_LINE_LIMIT),
+        max_chars: Some(RESPONSE_CHAR_LIMIT),
+        fit_depth: true,
+    };
+    let (rendered, warnings) = state.engine.tree(root, &request, limits)?;
     let spotlight = Spotlight::new(&[&rendered.text]);
     let mut blocks = vec![spotlight.wrap("a file tree", &rendered.text)];
     let mut trailer: Vec<String> = rendered.trailer().into_iter().collect();
@@ -344,18 +372,11 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
         .and_then(|v| View::parse(&v))
         .unwrap_or_default();
     request.format = format_arg(args)?;
-    let writer = state.store.writer().map_err(|err| {
-        DpxError::new(
-            codes::PROJECT_UNAVAILABLE,
-            format!("the pack store is not writable: {err}"),
-        )
-    })?;
-    let (outcome, writer) = match state.engine.pack(root, &request, writer, hooks) {
-        Ok(done) => done,
-        Err(err) if err.message.contains(TOO_LARGE_MARKER) => {
-            return Err(super::pack_store::too_large(err.message.contains("1 GiB")));
-        }
-        Err(err) => return Err(err),
+    let mut writer = state.store.writer()?;
+    let outcome = match state.engine.pack(root, &request, &mut writer, hooks) {
+        Ok((outcome, _)) => outcome,
+        // The writer knows which store limit it refused; the engine only saw a failed write.
+        Err(err) => return Err(writer.exceeded().map_or(err, StoreLimit::error)),
     };
     let finished = writer.finish().map_err(|err| {
         DpxError::new(
@@ -366,23 +387,20 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
 
     // Trusted diagnostics: codes and counts only.
     let mut trusted: Vec<String> = outcome.warnings.messages();
-    if outcome.withheld_files > 0 {
-        trusted.push(withheld_notice(outcome.withheld_files));
-    }
-    let budget_text = outcome.budget.as_ref().map(|b| b.to_text());
-    let spotlight = Spotlight::new(&[budget_text.as_deref().unwrap_or("")]);
-    let budget_block = budget_text
-        .as_ref()
-        .map(|text| spotlight.wrap("a token-budget report", text));
+    trusted.extend(partial_content_notice(
+        outcome.withheld_files,
+        outcome.metrics.unreadable_files,
+    ));
     let trusted_len: usize = trusted.iter().map(|t| t.chars().count() + 1).sum();
-    let budget_len = budget_block
-        .as_ref()
-        .map(|b| b.chars().count() + 1)
-        .unwrap_or(0);
-    let wrapper_len = spotlight.overhead("a context pack");
+    let budget_block = |max_chars: usize| {
+        outcome.budget.as_ref().map(|report| {
+            let text = report.to_text_within(max_chars);
+            Spotlight::new(&[&text]).wrap("a token-budget report", &text)
+        })
+    };
 
-    if finished.characters as usize + wrapper_len + budget_len + trusted_len <= RESPONSE_CHAR_LIMIT
-    {
+    // Inline when the pack itself fits: the limit applies to the useful payload (the spec).
+    if finished.characters as usize <= RESPONSE_CHAR_LIMIT {
         let document = finished.read_all().map_err(|err| {
             DpxError::new(
                 codes::PROJECT_UNAVAILABLE,
@@ -391,47 +409,69 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
         })?;
         let spotlight_doc = Spotlight::new(&[&document]);
         let mut blocks = vec![spotlight_doc.wrap("a context pack", &document)];
-        blocks.extend(budget_block);
+        blocks.extend(budget_block(BUDGET_REPORT_CHARS));
         if !trusted.is_empty() {
             blocks.push(trusted.join("\n"));
         }
         return Ok(text_result(blocks));
     }
 
+    // Stored: the whole response (head, preview, budget report, diagnostics) fits 50,000.
     let characters = finished.characters;
     let lines = finished.lines;
     let id = state.store.keep(finished)?;
     let head = format!(
         "Pack stored as '{id}' ({characters} characters). Call read_pack with pack_id '{id}' and start_line/end_line to read it: {lines} lines, at most 1,000 lines or 50,000 characters per call. The id is valid until this server process exits; after a restart, call pack_context again.\nProject tree preview:"
     );
-    // The preview gets what is left of the 50,000-character response budget.
+    let preview_wrapper = Spotlight::new(&[]).overhead("a project tree preview");
+    let fixed = head.chars().count() + 1 + preview_wrapper + trusted_len + PREVIEW_NOTE_CHARS;
+    let budget =
+        budget_block(BUDGET_REPORT_CHARS.min(RESPONSE_CHAR_LIMIT.saturating_sub(fixed) / 2));
+    let budget_len = budget.as_ref().map_or(0, |b| b.chars().count());
+    let preview_budget = RESPONSE_CHAR_LIMIT.saturating_sub(fixed + budget_len);
     let label = |s: &str| state.engine.label(s);
-    let preview_budget = RESPONSE_CHAR_LIMIT
-        .saturating_sub(head.chars().count() + 1 + wrapper_len + budget_len + trusted_len + 200);
-    let full_preview = crate::render::tree::render_tree(
+    // An overview: the deepest levels whose whole tree fits what is left.
+    let preview = crate::render::tree::render_tree(
         &outcome.header,
         &outcome.entries,
         Format::Markdown,
-        None,
-        None,
+        crate::render::tree::TreeLimits {
+            max_chars: Some(preview_budget),
+            fit_depth: true,
+            ..Default::default()
+        },
         &label,
     )?;
-    let (preview, preview_cut) = cut_to_chars(&full_preview.text, preview_budget);
-    let spotlight_preview = Spotlight::new(&[&preview]);
+    let spotlight_preview = Spotlight::new(&[&preview.text]);
     let mut first = format!(
         "{head}\n{}",
-        spotlight_preview.wrap("a project tree preview", &preview)
+        spotlight_preview.wrap("a project tree preview", &preview.text)
     );
-    if preview_cut {
+    if let Some((shown, total)) = preview.depth_limited {
+        first.push_str(&format!("\n[Tree preview shows depth {shown} of {total}; the stored pack is complete. Read it with read_pack.]"));
+    } else if preview.truncated {
         first.push_str("\n[Tree preview truncated to fit the response; the stored pack is complete. Read it with read_pack.]");
     }
     let mut blocks = vec![first];
-    blocks.extend(budget_block);
+    blocks.extend(budget);
     if !trusted.is_empty() {
         blocks.push(trusted.join("\n"));
     }
+    // However long the root's own address, the response stays within the limit: the preview
+    // goes first.
+    let total: usize = blocks.iter().map(|b| b.chars().count()).sum();
+    if total > RESPONSE_CHAR_LIMIT {
+        blocks[0] = format!(
+            "{head}\n[No preview: the project tree does not fit the response. Read the stored pack with read_pack.]"
+        );
+    }
     Ok(text_result(blocks))
 }
+
+/// The most characters a budget report takes in a `pack_context` response.
+const BUDGET_REPORT_CHARS: usize = 10_000;
+/// Room for the preview's trailing note.
+const PREVIEW_NOTE_CHARS: usize = 120;
 
 /// Cut text at a line boundary so it has at most `limit` characters.
 fn cut_to_chars(text: &str, limit: usize) -> (String, bool) {
@@ -502,7 +542,7 @@ fn search_project(
         max_results: args
             .integer("max_results", 1, limits::MAX_SEARCH_RESULTS as u64)?
             .unwrap_or(limits::DEFAULT_SEARCH_RESULTS as u64) as usize,
-        deadline: Duration::from_secs(limits::SEARCH_DEADLINE_SECS),
+        deadline: Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)),
     };
     let outcome = state.engine.search(
         root,
@@ -533,9 +573,10 @@ fn search_project(
         None => {}
     }
     trailer.extend(outcome.warnings.messages());
-    if outcome.withheld_files > 0 {
-        trailer.push(withheld_notice(outcome.withheld_files as u64));
-    }
+    trailer.extend(partial_content_notice(
+        outcome.withheld_files as u64,
+        outcome.unreadable_files as u64,
+    ));
     for line in trailer {
         text.push('\n');
         text.push_str(&line);
@@ -552,18 +593,39 @@ fn get_file(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
     let spotlight = Spotlight::new(&[&slice.text]);
     let mut text = spotlight.wrap("file content", &slice.text);
     text.push('\n');
-    if slice.total_lines == 0 {
-        text.push_str("[Showing lines 0-0 of 0. The file is empty.]");
-    } else {
-        text.push_str(&showing_trailer(
-            slice.start_line as u64,
-            slice.end_line as u64,
-            slice.total_lines as u64,
-            "get_file",
-        ));
-        if slice.cut_by_characters {
-            text.push_str(" [The range was cut at the 50,000-character limit.]");
-        }
-    }
+    text.push_str(&file_trailer(&slice));
     Ok(text_result(vec![text]))
+}
+
+/// The continuation trailer of a `get_file` slice: what is shown, and how to read what is not.
+fn file_trailer(slice: &crate::engine::FileSlice) -> String {
+    use crate::render::tree::group_thousands;
+    if slice.total_lines == 0 {
+        return "[Showing lines 0-0 of 0. The file is empty.]".to_string();
+    }
+    if let Some(long) = slice.long_line {
+        let line = slice.start_line;
+        let next = if line < slice.total_lines {
+            format!(" Next line: call get_file with start_line={}.", line + 1)
+        } else {
+            " It is the last line of the file.".to_string()
+        };
+        let path_json = serde_json::to_string(&slice.path).unwrap_or_default();
+        return format!(
+            "[Showing the first {} of {} characters of line {line} of {}: the line is longer than the 50,000-character limit, and get_file reads whole lines only. To read the whole line, call pack_context with paths=[{path_json}] and read_pack, which splits long lines into parts of 50,000 characters.{next}]",
+            group_thousands(long.shown_chars),
+            group_thousands(long.total_chars),
+            slice.total_lines
+        );
+    }
+    let mut text = showing_trailer(
+        slice.start_line as u64,
+        slice.end_line as u64,
+        slice.total_lines as u64,
+        "get_file",
+    );
+    if slice.cut_by_characters {
+        text.push_str(" [The range was cut at the 50,000-character limit.]");
+    }
+    text
 }

@@ -10,7 +10,7 @@ use super::escape::{
     json_string, language_tag, markdown_fence, markdown_heading, markdown_inline, text_line,
     xml_attribute, xml_text,
 };
-use super::tree::{TreeHeader, json_entry, render_tree, xml_entry};
+use super::tree::{TreeHeader, TreeLimits, json_entry, render_tree, xml_entry};
 use super::{Format, View};
 use crate::content::TextContent;
 use crate::select::Entry;
@@ -91,21 +91,25 @@ impl BudgetReport {
 
     /// The human-readable report (a separate block after the pack).
     pub fn to_text(&self) -> String {
+        use crate::select::plural;
+        let tokens = |n: u64| plural(n as usize, "estimated token", "estimated tokens");
         let mut out = format!(
-            "Token budget: {} estimated tokens (one token per four characters of file content).\nIncluded: {} files, {} estimated tokens.\nSkipped: {} files, {} estimated tokens.\n",
-            self.max_tokens,
-            self.included_files,
-            self.included_tokens,
-            self.skipped_files,
-            self.skipped_tokens
+            "Token budget: {} (one token per four characters of file content).\nIncluded: {}, {}.\nSkipped: {}, {}.\n",
+            tokens(self.max_tokens),
+            plural(self.included_files as usize, "file", "files"),
+            tokens(self.included_tokens),
+            plural(self.skipped_files as usize, "file", "files"),
+            tokens(self.skipped_tokens)
         );
-        if !self.largest_skipped.is_empty() {
-            out.push_str("Largest skipped files:\n");
+        if self.skipped_files > 0 {
+            if !self.largest_skipped.is_empty() {
+                out.push_str("Largest skipped files:\n");
+            }
             for file in &self.largest_skipped {
                 out.push_str(&format!(
-                    "- {} ({} tokens)\n",
+                    "- {} ({})\n",
                     text_line(&file.path),
-                    file.tokens
+                    plural(file.tokens as usize, "token", "tokens")
                 ));
             }
             if self.more_skipped > 0 {
@@ -114,6 +118,20 @@ impl BudgetReport {
             out.push_str("To fit more files, use detail=compact or detail=signatures, narrow the selection, or raise max_tokens.\n");
         }
         out
+    }
+
+    /// [`BudgetReport::to_text`] in at most `max_chars` characters: the smallest listed skipped
+    /// files move into "and X more" until it fits (the counts and totals always stay).
+    pub fn to_text_within(&self, max_chars: usize) -> String {
+        let mut report = self.clone();
+        loop {
+            let text = report.to_text();
+            if text.chars().count() <= max_chars || report.largest_skipped.is_empty() {
+                return text;
+            }
+            report.largest_skipped.pop();
+            report.more_skipped += 1;
+        }
     }
 }
 
@@ -157,9 +175,14 @@ impl<'a, W: Write> PackWriter<'a, W> {
                         "# Project context: {}\n",
                         markdown_heading(&self.header.name)
                     )?;
-                    let tree =
-                        render_tree(&self.header, entries, Format::Markdown, None, None, label)
-                            .map_err(io::Error::other)?;
+                    let tree = render_tree(
+                        &self.header,
+                        entries,
+                        Format::Markdown,
+                        TreeLimits::default(),
+                        label,
+                    )
+                    .map_err(io::Error::other)?;
                     writeln!(self.out, "## Tree\n")?;
                     self.out.write_all(tree.text.as_bytes())?;
                     writeln!(self.out, "\n## Files")?;
@@ -168,16 +191,27 @@ impl<'a, W: Write> PackWriter<'a, W> {
                     writeln!(self.out, "Root: {}", markdown_inline(&address))?;
                 }
                 View::Tree => {
-                    let tree =
-                        render_tree(&self.header, entries, Format::Markdown, None, None, label)
-                            .map_err(io::Error::other)?;
+                    let tree = render_tree(
+                        &self.header,
+                        entries,
+                        Format::Markdown,
+                        TreeLimits::default(),
+                        label,
+                    )
+                    .map_err(io::Error::other)?;
                     self.out.write_all(tree.text.as_bytes())?;
                 }
             },
             Format::Text => match self.view {
                 View::TreeContent | View::Tree => {
-                    let tree = render_tree(&self.header, entries, Format::Text, None, None, label)
-                        .map_err(io::Error::other)?;
+                    let tree = render_tree(
+                        &self.header,
+                        entries,
+                        Format::Text,
+                        TreeLimits::default(),
+                        label,
+                    )
+                    .map_err(io::Error::other)?;
                     self.out.write_all(tree.text.as_bytes())?;
                 }
                 View::Content => writeln!(self.out, "Root: {}", text_line(&address))?,
