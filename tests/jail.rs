@@ -247,3 +247,41 @@ fn a_folder_flipping_to_an_outside_link_never_leaks_outside_names() {
     stop.store(true, Ordering::Relaxed);
     flipper.join().unwrap();
 }
+
+/// A slow pattern on one large file stops at the 2-second limit inside the file, and says so.
+#[test]
+fn the_search_deadline_holds_inside_one_large_file() {
+    let fx = Fixture::new();
+    let words = [
+        "привет",
+        "мир",
+        "данные",
+        "строка",
+        "поиск",
+        "текст",
+        "файл",
+        "слово",
+    ];
+    let mut text = String::new();
+    let mut i = 0usize;
+    while text.len() < 16 * 1024 * 1024 - 200 {
+        text.push_str(words[i % words.len()]);
+        text.push(if i % 13 == 12 { '\n' } else { ' ' });
+        i += 1;
+    }
+    fx.write("cyrillic.txt", &text);
+    let mut mcp = Mcp::start(&fx.root);
+    let started = Instant::now();
+    let result = mcp.call(
+        "search_project",
+        json!({"pattern": r"\b(\w+\b\s){12}\d", "ignore_case": false}),
+    );
+    let elapsed = started.elapsed();
+    let text = first_text(&result);
+    assert_eq!(result["isError"], json!(false), "{text}");
+    assert!(
+        text.contains("[Search truncated: the 2-second time limit was reached"),
+        "{text}"
+    );
+    assert!(elapsed < Duration::from_secs(12), "took {elapsed:?}");
+}

@@ -127,10 +127,16 @@ impl TerminalProgress {
 
 pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
     let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
+    let mut engine = Engine::new(args.selection.engine_config());
+    if let Some(encoding) = args.tokenizer {
+        engine = engine.with_tokenizer(encoding, None);
+    }
     let mut request = args.selection.request();
     request.detail = args.detail.map(Into::into);
     request.top_files = Some(args.top_files as usize);
+    request.token_map_depth = args
+        .tree
+        .map(|depth| depth.map_or(usize::MAX, |d| d as usize));
     let progress = TerminalProgress::new();
     let report = |event: ProgressEvent| progress.update(event);
     let analysis = engine.analyze(
@@ -171,19 +177,31 @@ pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
             ));
             out.push_str(&format!("Bytes:       {}\n", analysis.bytes));
             out.push_str(&format!("Characters:  {}\n", analysis.characters));
-            out.push_str(&format!(
-                "Tokens:      {}{}\n",
-                analysis.tokens,
-                if analysis.metrics_estimated {
-                    " (partly estimated)"
-                } else {
-                    ""
-                }
-            ));
+            let partly = if analysis.metrics_estimated {
+                " (partly estimated)"
+            } else {
+                ""
+            };
+            match (analysis.exact_tokens, analysis.encoding) {
+                (Some(exact), Some(encoding)) => out.push_str(&format!(
+                    "Tokens:      {} estimated, {exact} exact ({encoding}){partly}\n",
+                    analysis.tokens
+                )),
+                _ => out.push_str(&format!("Tokens:      {}{partly}\n", analysis.tokens)),
+            }
             out.push_str(&format!("Lines:       {}\n", analysis.lines));
             out.push_str(&format!("Redactions:  {}\n", analysis.redactions));
+            let exact = analysis.encoding.is_some();
+            let exact_cell = |value: Option<u64>| match value {
+                Some(v) if exact => format!(" {v:>11}"),
+                _ => String::new(),
+            };
             if !analysis.largest_files.is_empty() {
-                out.push_str("\nLargest files by tokens:\n");
+                out.push_str(if exact {
+                    "\nLargest files by exact tokens (estimate, exact):\n"
+                } else {
+                    "\nLargest files by tokens:\n"
+                });
                 let width = analysis
                     .largest_files
                     .iter()
@@ -192,20 +210,32 @@ pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
                     .unwrap_or(1);
                 for file in &analysis.largest_files {
                     out.push_str(&format!(
-                        "  {:>width$}  {}\n",
+                        "  {:>width$}{}  {}\n",
                         file.tokens,
+                        exact_cell(file.exact_tokens),
                         crate::render::escape::text_line(&file.path)
                     ));
                 }
             }
             if !analysis.extensions.is_empty() {
-                out.push_str("\nBy extension:\n  extension       files      tokens       lines\n");
+                out.push_str(if exact {
+                    "\nBy extension:\n  extension       files      tokens       exact       lines\n"
+                } else {
+                    "\nBy extension:\n  extension       files      tokens       lines\n"
+                });
                 for ext in &analysis.extensions {
                     out.push_str(&format!(
-                        "  {:<12} {:>8} {:>11} {:>11}\n",
-                        ext.extension, ext.files, ext.tokens, ext.lines
+                        "  {:<12} {:>8} {:>11}{} {:>11}\n",
+                        ext.extension,
+                        ext.files,
+                        ext.tokens,
+                        exact_cell(ext.exact_tokens),
+                        ext.lines
                     ));
                 }
+            }
+            if let Some(tree) = &analysis.tree {
+                out.push_str(&token_map_table(tree, analysis.encoding));
             }
             write_stdout(&out)?;
             for warning in &analysis.warnings {
@@ -216,9 +246,49 @@ pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `analyze --tree` as a table: folders indented by depth, in tree order.
+fn token_map_table(tree: &[crate::engine::FolderMetrics], encoding: Option<&str>) -> String {
+    let mut out = match encoding {
+        Some(encoding) => format!(
+            "\nToken map (tokens per folder; share of the {encoding} total):\n  {:<40} {:>8} {:>11} {:>11} {:>7}\n",
+            "folder", "files", "tokens", "exact", "share"
+        ),
+        None => format!(
+            "\nToken map (estimated tokens per folder; share of the total):\n  {:<40} {:>8} {:>11} {:>7}\n",
+            "folder", "files", "tokens", "share"
+        ),
+    };
+    for folder in tree {
+        let name = if folder.depth == 0 {
+            ".".to_string()
+        } else {
+            let leaf = folder.path.rsplit('/').next().unwrap_or(&folder.path);
+            format!(
+                "{}{}/",
+                "  ".repeat(folder.depth - 1),
+                crate::render::escape::text_line(leaf)
+            )
+        };
+        let exact = match (encoding, folder.exact_tokens) {
+            (Some(_), Some(exact)) => format!(" {exact:>11}"),
+            _ => String::new(),
+        };
+        out.push_str(&format!(
+            "  {name:<40} {:>8} {:>11}{exact} {:>6.1}%\n",
+            folder.files,
+            folder.tokens,
+            folder.share * 100.0
+        ));
+    }
+    out
+}
+
 pub fn pack(args: PackArgs) -> Result<ExitCode> {
     let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
+    let mut engine = Engine::new(args.selection.engine_config());
+    if let Some(encoding) = args.tokenizer {
+        engine = engine.with_tokenizer(encoding, None);
+    }
     let mut request = args.selection.request();
     request.detail = args.detail.map(Into::into);
     request.max_tokens = args.max_tokens;
@@ -454,8 +524,8 @@ pub fn search(args: SearchArgs) -> Result<ExitCode> {
     }
     match outcome.stopped {
         Some(SearchStop::MaxResults) => eprintln!(
-            "[Search truncated: stopped at {} matching lines (--max-results). Narrow with --paths or --include-patterns, or refine the pattern.]",
-            outcome.matches
+            "[Search truncated: stopped at {} (--max-results). Narrow with --paths or --include-patterns, or refine the pattern.]",
+            crate::select::plural(outcome.matches, "matching line", "matching lines")
         ),
         Some(SearchStop::Deadline) => eprintln!(
             "[Search truncated: the --timeout of {} seconds was reached after {}. Narrow with --paths or --include-patterns, or raise --timeout.]",

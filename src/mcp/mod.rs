@@ -5,6 +5,8 @@
 //! instead of silence, and JSON that is not a request gets -32600; the server keeps serving.
 
 pub mod args;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod pack_store;
 pub mod roots;
 pub mod server;
@@ -23,8 +25,9 @@ use crate::cli::McpArgs;
 use crate::engine::{Engine, EngineConfig};
 use crate::error::{DpxError, Result, codes};
 
-/// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded).
-pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded). One
+/// byte under rmcp's 16 MiB, which counts the `\n` a forwarded line carries.
+pub const MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH - 1;
 /// After stdin closes, how long calls in flight may still finish before the process ends
 /// (the exit then completes well within 1 s).
 const STDIN_CLOSED_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
@@ -72,9 +75,17 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         hide_private_data: args.hide_private_data,
         git_mode: args.git_mode,
     })
-    .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES);
+    .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES)
+    .with_facts_cache();
+    let engine = match args.tokenizer {
+        Some(encoding) => engine.with_tokenizer(
+            encoding,
+            Some(crate::engine::limits::SERVER_TOKEN_COUNT_CACHE_ENTRIES),
+        ),
+        None => engine,
+    };
     eprintln!(
-        "devprojex mcp {}: roots [{}]; git mode {}; private data {}; remote {}",
+        "devprojex mcp {}: roots [{}]; git mode {}; private data {}; remote {}; tokens {}",
         env!("CARGO_PKG_VERSION"),
         if roots.is_ready() {
             roots
@@ -96,6 +107,9 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         } else {
             "disabled"
         },
+        args.tokenizer
+            .map(|e| format!("exact ({})", e.name()))
+            .unwrap_or_else(|| "estimated".into()),
     );
     let state = Arc::new(server::ServerState {
         engine,
@@ -103,7 +117,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         allow_remote: args.allow_remote,
         remote: crate::gitstate::remote_session(args.allow_remote),
         store,
-        tools: tools::tool_list(args.allow_remote),
+        tools: tools::tool_list(args.allow_remote, args.tokenizer),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -161,7 +175,7 @@ async fn serve(state: Arc<server::ServerState>, mode: Arc<roots::Mode>) -> i32 {
     let reader = tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
         loop {
-            match read_bounded_line(&mut stdin).await {
+            match read_bounded_line(&mut stdin, MAX_LINE_BYTES).await {
                 Ok(None) => break,
                 Ok(Some(Line::TooLong)) => {
                     let _ = error_lines.send(parse_error("message larger than 16 MiB"));
@@ -270,6 +284,7 @@ enum Line {
 
 async fn read_bounded_line<R: tokio::io::AsyncBufRead + Unpin>(
     reader: &mut R,
+    max_bytes: usize,
 ) -> std::io::Result<Option<Line>> {
     let mut line = Vec::new();
     let mut too_long = false;
@@ -289,7 +304,7 @@ async fn read_bounded_line<R: tokio::io::AsyncBufRead + Unpin>(
             None => (buffer, None),
         };
         if !too_long {
-            if line.len() + chunk.len() > MAX_LINE_BYTES {
+            if line.len() + chunk.len() > max_bytes {
                 too_long = true;
                 line = Vec::new();
             } else {
@@ -357,11 +372,15 @@ impl InFlight {
 
 /// Decide what to do with one input line.
 fn screen(bytes: &[u8], in_flight: &InFlight) -> Screened {
-    let trimmed = bytes.trim_ascii();
-    if trimmed.is_empty() {
+    // JSON's whitespace only: rmcp parses the line as sent, so a line with a form feed around it
+    // must be answered here, not forwarded and dropped.
+    if bytes
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    {
         return Screened::Skip;
     }
-    let value: Value = match serde_json::from_slice(trimmed) {
+    let value: Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
         Err(err) => {
             return Screened::Reply(parse_error(&format!("the line is not valid JSON ({err})")));
@@ -462,6 +481,12 @@ mod tests {
             screen(b"   ", &InFlight::default()),
             Screened::Skip
         ));
+        // Found by fuzz/fuzz_targets/jsonrpc_line.rs: a form feed is no JSON whitespace.
+        assert_eq!(reply("\x0c  ").unwrap()["error"]["code"], -32700);
+        assert_eq!(
+            reply("\x0c{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").unwrap()["error"]["code"],
+            -32700
+        );
     }
 
     #[test]

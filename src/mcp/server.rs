@@ -555,8 +555,15 @@ fn search_project(
     )?;
     let (body, size_cut) = cut_to_chars(&outcome.text, RESPONSE_CHAR_LIMIT);
     let spotlight = Spotlight::new(&[&body]);
+    let searched = crate::select::plural(outcome.searched_files, "file", "files");
     let mut text = if outcome.matches == 0 {
-        format!("No matches in {} searched files.", outcome.searched_files)
+        match outcome.stopped {
+            Some(SearchStop::Deadline) => format!(
+                "No matches in the {searched} searched before the 2-second time limit (of {} selected).",
+                outcome.selected_files
+            ),
+            _ => format!("No matches in {searched} searched."),
+        }
     } else {
         spotlight.wrap("search results", &body)
     };
@@ -565,10 +572,14 @@ fn search_project(
         trailer.push("[Search output truncated at 50,000 characters. Narrow with include_patterns or paths, lower context_lines, or refine the pattern.]".to_string());
     }
     match outcome.stopped {
-        Some(SearchStop::MaxResults) => trailer.push(format!("[Search truncated: stopped at max_results={} matching lines. Narrow the search or raise max_results (at most 200).]", options.max_results)),
+        Some(SearchStop::MaxResults) => trailer.push(format!(
+            "[Search truncated: stopped at max_results={} ({}). Narrow the search or raise max_results (at most 200).]",
+            options.max_results,
+            crate::select::plural(options.max_results, "matching line", "matching lines")
+        )),
         Some(SearchStop::Deadline) => trailer.push(format!(
-            "[Search truncated: the 2-second time limit was reached after {} files. Narrow with include_patterns or exclude_patterns.]",
-            outcome.searched_files
+            "[Search truncated: the 2-second time limit was reached after {searched} of {}. Narrow with include_patterns or exclude_patterns.]",
+            outcome.selected_files
         )),
         None => {}
     }

@@ -527,6 +527,17 @@ mod tests {
     }
 
     #[test]
+    fn a_marker_is_never_read_as_a_key() {
+        // Found by fuzz/fuzz_targets/redact.rs: the second pass read the rule id of
+        // `password=[REDACTED:connection-string-password] = "..."` as a key.
+        let r = Redactor::new(RedactOptions::default());
+        let once = r.redact("password=hunter2x = \"rpbeLPTO5dfY4eWGiE59\"\n");
+        let twice = r.redact(&once.text);
+        assert_eq!(twice.text, once.text);
+        assert!(twice.findings.is_empty(), "{:?}", twice.findings);
+    }
+
+    #[test]
     fn borrowed_when_clean() {
         let r = Redactor::new(RedactOptions::default());
         let out = r.redact("fn main() { println!(\"hello\"); }\n");

@@ -111,6 +111,11 @@ pub(crate) fn scan(
         while ks > ls && is_key_byte(bytes[ks - 1]) {
             ks -= 1;
         }
+        // The rule id in a marker (`[REDACTED:generic-password]`) is not a key: read as one, it
+        // would redact on a second pass what the first left (redaction must be idempotent).
+        if bytes[..ks].ends_with(b"[REDACTED:") {
+            continue;
+        }
         if ks == last_key_start {
             continue;
         }

@@ -521,7 +521,19 @@ fn single_line_insert(
         None => (root, true),
     };
     let text = body.get(target.range.start..target.range.end)?;
-    if text.contains(['\n', '\r']) {
+    let strings: Vec<jsonc_parser::common::Range> = parsed
+        .tokens
+        .iter()
+        .flatten()
+        .filter(|t| matches!(t.token, Token::String(_)))
+        .map(|t| t.range)
+        .collect();
+    // A line break inside a string (JSONC takes raw ones) does not spread the object.
+    let spread = text.match_indices(['\n', '\r']).any(|(i, _)| {
+        let at = target.range.start + i;
+        !strings.iter().any(|s| s.start < at && at < s.end)
+    });
+    if spread {
         return None;
     }
     let interior = &text[1..text.len() - 1];
@@ -739,10 +751,27 @@ fn toml_container<'a>(
     }
 }
 
+/// A TOML string. One holding a line break is written as an escaped one-line basic string:
+/// `toml_edit`'s default multi-line form keeps the break raw, and restoring the file's line
+/// endings (`restore_line_endings`) would then turn `\n` into `\r\n` inside the value.
+fn toml_string(s: &str) -> toml_edit::Value {
+    if !s.contains(['\n', '\r']) {
+        return s.into();
+    }
+    use toml_writer::ToTomlValue;
+    let mut value: toml_edit::Value = toml_writer::TomlStringBuilder::new(s)
+        .as_basic()
+        .to_toml_value()
+        .parse()
+        .expect("toml_writer writes valid basic strings");
+    value.decor_mut().clear();
+    value
+}
+
 fn toml_array(args: &[String]) -> toml_edit::Array {
     let mut a = toml_edit::Array::new();
     for s in args {
-        a.push(s.as_str());
+        a.push(toml_string(s));
     }
     a
 }
@@ -768,11 +797,7 @@ fn toml_upsert(
         for k in stale {
             existing.remove(&k);
         }
-        set_toml_value(
-            existing,
-            "command",
-            toml_edit::Value::from(entry.command.as_str()),
-        );
+        set_toml_value(existing, "command", toml_string(&entry.command));
         set_toml_value(
             existing,
             "args",
@@ -782,12 +807,12 @@ fn toml_upsert(
     }
     if inline_parent {
         let mut t = toml_edit::InlineTable::new();
-        t.insert("command", entry.command.as_str().into());
+        t.insert("command", toml_string(&entry.command));
         t.insert("args", toml_edit::Value::Array(toml_array(&entry.args)));
         servers.insert(name, Item::Value(toml_edit::Value::InlineTable(t)));
     } else {
         let mut t = Table::new();
-        t.insert("command", toml_edit::value(entry.command.as_str()));
+        t.insert("command", Item::Value(toml_string(&entry.command)));
         t.insert("args", toml_edit::value(toml_array(&entry.args)));
         servers.insert(name, Item::Table(t));
     }
@@ -938,6 +963,33 @@ mod tests {
     }
 
     #[test]
+    fn toml_line_breaks_in_values_survive_crlf_files() {
+        // Found by fuzz/fuzz_targets/setup_edit.rs: the multi-line string form kept the break
+        // raw and the CRLF restoration changed the value.
+        let p = Path::new("config.toml");
+        let entry = Entry {
+            with_type: false,
+            command: "dev\nprojex".into(),
+            args: vec!["mcp".into(), "--root".into(), "/src/a\nb\r\nc".into()],
+        };
+        let text = "model = \"o3\"\r\n\r\n[mcp_servers.fetch]\r\ncommand = \"uvx\"\r\n";
+        let out = upsert(text, Format::Toml, "mcp_servers", "devprojex", &entry, p).unwrap();
+        assert_eq!(
+            read_entry(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
+            Some(entry.to_json()),
+            "{out}"
+        );
+        assert!(
+            !out.replace("\r\n", "").contains('\n'),
+            "a bare LF in {out:?}"
+        );
+        assert_eq!(
+            remove(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
+            text
+        );
+    }
+
+    #[test]
     fn windows_paths_are_escaped() {
         let p = Path::new("c.json");
         let out = upsert(
@@ -1078,6 +1130,19 @@ mod edge_tests {
         let added = upsert(t, Format::Jsonc, "servers", "devprojex", &e(), p).unwrap();
         let back = remove(&added, Format::Jsonc, "servers", "devprojex", p).unwrap();
         assert_eq!(back, "{\n  \"servers\": {}\n}\n");
+    }
+
+    #[test]
+    fn a_line_break_inside_a_string_keeps_an_object_on_one_line() {
+        // Found by fuzz/fuzz_targets/setup_edit.rs: JSONC takes a raw line break in a string,
+        // which made a one-line servers object look spread, so the CST re-laid it out and
+        // removing the entry no longer gave back the original bytes.
+        let added = round_trip(
+            "{\"servers\":{\"a\":{\"command\":\"x\",\"args\":[\"one\ntwo\"]}},\"b\":1}\n",
+            Format::Jsonc,
+            "servers",
+        );
+        assert_eq!(added.lines().count(), 2, "{added}");
     }
 
     #[test]
