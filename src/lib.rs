@@ -20,3 +20,4 @@ pub mod project;
 pub mod render;
 pub mod select;
 pub mod tokens;
+pub mod update_hint;

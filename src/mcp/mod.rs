@@ -8,6 +8,7 @@ pub mod args;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod pack_store;
+pub mod roots;
 pub mod server;
 pub mod spotlight;
 pub mod tools;
@@ -23,7 +24,6 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use crate::cli::McpArgs;
 use crate::engine::{Engine, EngineConfig};
 use crate::error::{DpxError, Result, codes};
-use crate::project::ProjectRoot;
 
 /// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded). One
 /// byte under rmcp's 16 MiB, which counts the `\n` a forwarded line carries.
@@ -48,32 +48,21 @@ pub fn default_roots(
 
 /// Run the server until stdin closes or a signal arrives.
 pub fn run(args: McpArgs) -> Result<ExitCode> {
-    let root_paths = if args.roots.is_empty() {
-        default_roots(&|key| std::env::var(key).ok(), std::env::current_dir().ok())
-    } else {
-        args.roots.clone()
-    };
-    let mut roots: Vec<ProjectRoot> = Vec::new();
-    for path in &root_paths {
-        match ProjectRoot::open(path) {
-            Ok(root) => {
-                if !roots.iter().any(|r| r.path == root.path) {
-                    roots.push(root)
-                }
-            }
-            Err(err) => {
-                eprintln!("devprojex mcp: {err}");
+    // Explicit roots, else the client's MCP roots or a safe working directory (roots.rs).
+    let startup = roots::startup(
+        &args.roots,
+        &|key| std::env::var(key).ok(),
+        std::env::current_dir().ok(),
+    );
+    let stdin_is_terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    let (roots, mode) =
+        match roots::prepare(startup, roots::home_dir().as_deref(), stdin_is_terminal) {
+            Ok(prepared) => prepared,
+            Err(message) => {
+                eprintln!("devprojex mcp: {message}");
                 return Ok(ExitCode::from(1));
             }
-        }
-    }
-    if roots.is_empty() {
-        eprintln!(
-            "devprojex mcp: {}: no project root; pass --root /absolute/path/to/project",
-            codes::PROJECT_UNAVAILABLE
-        );
-        return Ok(ExitCode::from(1));
-    }
+        };
     let store = match pack_store::PackStore::create() {
         Ok(store) => store,
         Err(err) => {
@@ -98,11 +87,15 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
     eprintln!(
         "devprojex mcp {}: roots [{}]; git mode {}; private data {}; remote {}; tokens {}",
         env!("CARGO_PKG_VERSION"),
-        roots
-            .iter()
-            .map(|r| r.address.as_str())
-            .collect::<Vec<_>>()
-            .join(", "),
+        if roots.is_ready() {
+            roots
+                .iter()
+                .map(|r| r.address.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        } else {
+            "the client's MCP roots, else the working directory".into()
+        },
         args.git_mode.as_str(),
         if args.hide_private_data {
             "hidden"
@@ -136,13 +129,14 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
                 format!("cannot start the async runtime: {err}"),
             )
         })?;
-    let code = runtime.block_on(serve(Arc::clone(&state)));
+    let mode = Arc::new(mode);
+    let code = runtime.block_on(serve(Arc::clone(&state), Arc::clone(&mode)));
     state.store.remove_all();
     // Leave at once: a blocking stdin read or a long tool call must not delay exit.
     std::process::exit(code);
 }
 
-async fn serve(state: Arc<server::ServerState>) -> i32 {
+async fn serve(state: Arc<server::ServerState>, mode: Arc<roots::Mode>) -> i32 {
     let (rmcp_in, mut to_rmcp) = tokio::io::duplex(1 << 20);
     let (from_rmcp, rmcp_out) = tokio::io::duplex(1 << 20);
     let (error_lines, mut error_receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
@@ -206,27 +200,36 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
         drop(to_rmcp);
     });
 
-    let handler = server::DevprojexServer::new(state);
+    let exit = Arc::new(roots::Exit::default());
+    let handler = roots::SessionHandler::new(
+        server::DevprojexServer::new(Arc::clone(&state)),
+        state,
+        Arc::clone(&mode),
+        Arc::clone(&exit),
+        crate::update_hint::current_note(),
+    );
     let service = handler.serve((rmcp_in, rmcp_out));
     let mut reader = reader;
-    let code = tokio::select! {
-        result = async {
+    tokio::select! {
+        _ = async {
             match service.await {
-                Ok(running) => { let _ = running.waiting().await; 0 }
-                Err(err) => { eprintln!("devprojex mcp: the session ended before initialization: {err}"); 0 }
+                Ok(running) => { let _ = running.waiting().await; }
+                Err(err) => eprintln!("devprojex mcp: the session ended before initialization: {err}"),
             }
-        } => result,
-        _ = shutdown_signal() => 0,
+        } => {},
+        _ = shutdown_signal() => {},
+        // The session refused to start (roots.rs): end it once the error has gone out.
+        _ = exit.requested() => {},
         // stdin closed: the client is gone. rmcp would wait up to 5 s for calls in flight;
         // answers that are ready within the grace still go out, then the process ends.
         _ = async {
             let _ = (&mut reader).await;
             tokio::time::sleep(STDIN_CLOSED_GRACE).await;
-        } => 0,
-    };
+        } => {},
+    }
     reader.abort();
     let _ = tokio::time::timeout(std::time::Duration::from_millis(200), writer).await;
-    code
+    exit.final_code(&mode)
 }
 
 /// Resolves on the first signal that ends the server with cleanup: SIGINT, SIGTERM and SIGHUP

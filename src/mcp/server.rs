@@ -35,7 +35,8 @@ pub const INSTRUCTIONS: &str = "devprojex gives read-only access to local projec
 /// Shared server state.
 pub struct ServerState {
     pub engine: Engine,
-    pub roots: Vec<ProjectRoot>,
+    /// Fixed at startup, or the client's MCP roots (reads as `Vec<ProjectRoot>`).
+    pub roots: super::roots::LiveRoots,
     pub allow_remote: bool,
     pub remote: devprojex_git::RemoteSession,
     pub store: PackStore,
