@@ -287,6 +287,7 @@ impl Engine {
             exclusions: selection.exclusions,
             max_file_bytes: request.max_file_bytes,
             follow_symlinks: selection.follow_symlinks,
+            names: select::git_names(&root.path),
             ..SelectionSpec::default()
         };
         if request.max_file_bytes == Some(0) {
@@ -862,7 +863,11 @@ impl Engine {
             ));
         }
         if self.config.git_mode == GitMode::Tracked
-            && !crate::gitstate::tracked(root)?.contains(&relative)
+            && !select::allow_list_holds(
+                &*crate::gitstate::tracked(root)?,
+                &relative,
+                select::git_names(&root.path),
+            )
         {
             return Err(DpxError::new(
                 codes::PATH_NOT_FOUND,

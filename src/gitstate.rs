@@ -119,6 +119,53 @@ pub fn resolve_remote(
     resolve_remote_with(session, project, branch, local_roots, to_dpx)
 }
 
+/// Refuse a `file://` source whose path is a network or device form (`file:////host/share`,
+/// `file:///%5C%5Chost%5Cshare`, `file:///net/host/repo`) before anything resolves it: on
+/// Windows that would open an SMB session (sending the user's NTLM response to the host), on
+/// macOS it makes the automounter mount the share. Such a path passes only when it lies
+/// lexically inside a configured root (a root on a share the user configured).
+pub fn refuse_network_file_url(value: &str, roots: &[ProjectRoot]) -> Result<()> {
+    let Some((shown, path)) = file_url_path(value) else {
+        return Ok(());
+    };
+    if !crate::project::is_network_or_device_form(&path) {
+        return Ok(());
+    }
+    if roots
+        .iter()
+        .any(|root| crate::project::lexical_inside(&path, root.spellings()))
+    {
+        return Ok(());
+    }
+    let listed: Vec<String> = roots.iter().map(|r| format!("'{}'", r.address)).collect();
+    Err(DpxError::new(
+        codes::ROOT_VIOLATION,
+        format!(
+            "file:// path '{shown}' is a network or device path outside the configured roots ({}); file:// sources must name a Git repository inside one of them",
+            if listed.is_empty() {
+                "none".to_string()
+            } else {
+                listed.join(", ")
+            }
+        ),
+    ))
+}
+
+/// The path part of a `file://` URL as written (for messages) and percent-decoded, as
+/// `devprojex-git` reads it (`file://[localhost]/path`).
+fn file_url_path(value: &str) -> Option<(String, String)> {
+    let (scheme, rest) = value.split_once("://")?;
+    if !scheme.eq_ignore_ascii_case("file") {
+        return None;
+    }
+    let path = &rest[rest.find('/').unwrap_or(rest.len())..];
+    let decoded = percent_encoding::percent_decode_str(path)
+        .decode_utf8_lossy()
+        .into_owned();
+    let shown: String = path.chars().take(200).collect();
+    Some((shown, decoded))
+}
+
 /// [`resolve_remote`] for a CLI command: a URL without `--allow-remote` is explained in terms of
 /// the command's own flag rather than a server's.
 pub fn resolve_remote_from_cli(

@@ -191,9 +191,10 @@ fn dispatch(
     }
 }
 
-/// Resolve `project` (and `branch`) to a root. Matching rule: the exact root address, then the
-/// same directory after canonicalisation, then a unique folder name; otherwise a Git URL (only
-/// with `--allow-remote`), pinned for the session.
+/// Resolve `project` (and `branch`) to a root. Matching rule: the exact root address, then a
+/// spelling of a root's path (`ProjectRoot::is_named_by`: lexical, never a file-system call, so
+/// `\\host\share` or `/net/host` cannot open a connection), then a unique folder name;
+/// otherwise a Git URL (only with `--allow-remote`), pinned for the session.
 fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<ProjectRoot> {
     let project = args.string("project", limits::MAX_PATH_CHARS)?;
     let branch = args.string("branch", 255)?;
@@ -223,11 +224,11 @@ fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<ProjectRoot> 
             )),
         };
     };
-    let local = state.roots.iter().find(|r| r.address == value).or_else(|| {
-        crate::project::dunce_canonicalize(std::path::Path::new(&value))
-            .ok()
-            .and_then(|canonical| state.roots.iter().find(|r| r.path == canonical))
-    });
+    let local = state
+        .roots
+        .iter()
+        .find(|r| r.address == value)
+        .or_else(|| state.roots.iter().find(|r| r.is_named_by(&value)));
     let local = local.or_else(|| {
         let by_name: Vec<&ProjectRoot> = state.roots.iter().filter(|r| r.name == value).collect();
         match by_name.as_slice() {
@@ -244,6 +245,7 @@ fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<ProjectRoot> 
         return Ok(root.clone());
     }
     let local_paths: Vec<std::path::PathBuf> = state.roots.iter().map(|r| r.path.clone()).collect();
+    crate::gitstate::refuse_network_file_url(&value, &state.roots)?;
     if let Some(remote) =
         crate::gitstate::resolve_remote(&state.remote, &value, branch.as_deref(), &local_paths)?
     {
