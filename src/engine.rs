@@ -382,8 +382,13 @@ impl Engine {
         }
         let mut resolved = Vec::new();
         for lexical in unique {
-            root.resolve(lexical.as_str())?;
-            resolved.push(lexical.as_str().to_string());
+            // The listed spelling: another case or Unicode form selects the files it opens.
+            resolved.push(
+                root.resolve(lexical.as_str())?
+                    .relative
+                    .as_str()
+                    .to_string(),
+            );
         }
         Ok(resolved)
     }

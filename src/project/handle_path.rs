@@ -66,6 +66,7 @@ pub(crate) fn final_path_name(file: &File, flags: u32) -> io::Result<String> {
 }
 
 /// Where the names the OS gave for a handle place it, relative to a root.
+#[cfg(any(windows, test))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
     Inside,
@@ -78,6 +79,7 @@ pub enum Placement {
 /// the normalised final path, then the opened name), each as `GetFinalPathNameByHandleW`
 /// returns it (`\\?\C:\...`, `\\?\UNC\server\share\...`). A name that is not a drive or
 /// UNC path (a volume GUID path of a folder-mounted volume) does not count as a name.
+#[cfg(any(windows, test))]
 pub fn placement_of_names(names: &[Option<&str>], root: &super::RootSpellings) -> Placement {
     for name in names.iter().flatten() {
         let plain = super::lexical::without_verbatim_prefix(name);

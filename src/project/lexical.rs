@@ -299,7 +299,7 @@ impl RootSpellings {
         };
         for path in std::iter::once(canonical).chain(configured.iter().copied()) {
             let text = path.to_string_lossy();
-            if let Some(form) = parse_absolute(&text, style) {
+            if let Some(form) = parse_absolute(&without_verbatim_prefix(&text), style) {
                 if platform == Platform::MacOs {
                     for alias in private_aliases(&form) {
                         add(alias);
@@ -364,6 +364,14 @@ impl RootSpellings {
     /// True when `value` names the root itself (absolute, or relative to `cwd`; a leading `~`
     /// is `home`). Purely lexical: nothing is looked up.
     pub fn names_root(&self, value: &str, cwd: Option<&Path>, home: Option<&Path>) -> bool {
+        // `\\?\C:\x` is read as `C:\x` (as `\\?\UNC\host\share` is `\\host\share`): lexically,
+        // like any other spelling; `\\.\` device paths never name a root.
+        let value = if self.platform == Platform::Windows {
+            without_verbatim_prefix(value)
+        } else {
+            Cow::Borrowed(value)
+        };
+        let value = value.as_ref();
         if value.contains('\0') || is_device_namespace(value) {
             return false;
         }
@@ -938,8 +946,10 @@ mod tests {
         ] {
             assert!(win.names_root(value, None, None), "{value}");
         }
+        assert!(win.names_root(r"\\?\C:\Users\dev\project", None, None));
         for value in [
-            r"\\?\C:\Users\dev\project",
+            r"\\?\C:\Users\dev\other",
+            r"\\?\UNC\attacker.example\share",
             r"\\.\C:\Users\dev\project",
             r"\\attacker.example\x",
             r"\Users\dev\project",
