@@ -107,6 +107,8 @@ pub struct Engine {
     redactor: Arc<Redactor>,
     /// Detail transforms kept across requests (long-lived processes only).
     transform_cache: Option<Arc<devprojex_detail::TransformCache>>,
+    /// What is known about files between requests (long-lived processes only).
+    facts: Option<Arc<crate::facts::FactsCache>>,
 }
 
 /// A request resolved against a project: the selection spec and the effective detail.
@@ -210,6 +212,8 @@ pub struct SearchOutcome {
     pub withheld_files: usize,
     /// Selected files that could not be read (not searched).
     pub unreadable_files: usize,
+    /// Text files the selection gave the search.
+    pub selected_files: usize,
     pub stopped: Option<SearchStop>,
     pub warnings: SelectionWarnings,
 }
@@ -224,6 +228,16 @@ pub struct FileSlice {
     pub total_lines: usize,
     /// Set when the slice was cut by the character limit inside the requested range.
     pub cut_by_characters: bool,
+    /// Set when the first line alone is longer than the limit: only its start is shown.
+    pub long_line: Option<LongLine>,
+}
+
+/// How much of one over-long line a slice shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LongLine {
+    pub shown_chars: usize,
+    /// The whole line, its newline included.
+    pub total_chars: usize,
 }
 
 impl Engine {
@@ -234,7 +248,15 @@ impl Engine {
                 hide_private_data: config.hide_private_data,
             })),
             transform_cache: None,
+            facts: None,
         }
+    }
+
+    /// Remember per-file facts (binary, clean of secrets, metrics) between requests, keyed by
+    /// path and stat stamp (`facts.rs`). For a long-lived process.
+    pub fn with_facts_cache(mut self) -> Self {
+        self.facts = Some(Arc::new(crate::facts::FactsCache::default()));
+        self
     }
 
     /// Keep up to `budget_bytes` of `compact`/`signatures` results in memory across requests, so
@@ -447,6 +469,8 @@ impl Engine {
             redactor: Arc::clone(&self.redactor),
             detail,
             transform_cache: self.transform_cache.clone(),
+            facts: self.facts.clone(),
+            measure_only: false,
         }
     }
 
@@ -509,7 +533,10 @@ impl Engine {
         let (prepared, selection) = self.select(root, request)?;
         hooks.report("selection", 1, 1);
         let files: Vec<&Entry> = selection.files().collect();
-        let pipeline = self.pipeline(prepared.detail);
+        let pipeline = ContentPipeline {
+            measure_only: true,
+            ..self.pipeline(prepared.detail)
+        };
         let mut analysis = Analysis {
             // Addresses are returned as-is (see `tree`); analyze exports no content.
             project: root.address.clone(),
@@ -541,8 +568,14 @@ impl Engine {
             hooks,
             "transformation",
             |entry, content| {
+                let measured = match content {
+                    Content::Text(ref text) => Some(text.metrics()),
+                    Content::Measured(metrics) => Some(metrics),
+                    _ => None,
+                };
                 let metrics = match content {
-                    Content::Text(text) => {
+                    Content::Text(_) | Content::Measured(_) => {
+                        let text = measured.expect("text has metrics");
                         analysis.text_files += 1;
                         analysis.redactions += text.redactions as u64;
                         FileMetrics {
@@ -676,13 +709,14 @@ impl Engine {
                             metrics.tokens += text.tokens;
                             metrics.lines += text.lines;
                             metrics.redactions += text.redactions as u64;
-                            if admit(&mut budget, &entry.relative, &text) {
+                            if admit(&mut budget, || self.label(&entry.relative), &text) {
                                 writer.file(&entry.relative, &text).map_err(output_error)?;
                             }
                         }
                         Content::Binary => metrics.binary_files += 1,
                         Content::Withheld => metrics.withheld_files += 1,
                         Content::Unreadable => metrics.unreadable_files += 1,
+                        Content::Measured(_) => unreachable!("packs load content"),
                     }
                     Ok(())
                 },
@@ -741,6 +775,7 @@ impl Engine {
         };
         let mut outcome = SearchOutcome {
             warnings,
+            selected_files: files.len(),
             ..Default::default()
         };
         /// Why the consumer stopped before the last file.
@@ -764,6 +799,7 @@ impl Engine {
                     Content::Withheld => FileHits::Withheld,
                     Content::Unreadable => FileHits::Unreadable,
                     Content::Binary => FileHits::Searched(crate::grep::FileGrep::default()),
+                    Content::Measured(_) => unreachable!("search loads content"),
                 })
             },
             |i, result| {
@@ -884,8 +920,7 @@ impl Engine {
         let text = self
             .pipeline(Detail::Full)
             .load_redacted(root, &resolved, &relative)?;
-        let lines: Vec<&str> = text.split_inclusive('\n').collect();
-        let total = lines.len();
+        let total = crate::content::count_lines(&text) as usize;
         let start = start_line.unwrap_or(1);
         if start == 0 {
             return Err(DpxError::new(
@@ -910,6 +945,7 @@ impl Engine {
                     end_line: 0,
                     total_lines: 0,
                     cut_by_characters: false,
+                    long_line: None,
                 });
             }
             return Err(DpxError::new(
@@ -928,21 +964,32 @@ impl Engine {
         let max_end = start + limits::MAX_FILE_LINES - 1;
         let end = end_line.unwrap_or(max_end).min(max_end).min(total);
         let mut out = String::new();
+        let mut used = 0usize;
         let mut last = start - 1;
         let mut cut = false;
-        for (index, line) in lines[start - 1..end].iter().enumerate() {
-            let used = out.chars().count();
+        let mut long_line = None;
+        let wanted = text
+            .split_inclusive('\n')
+            .skip(start - 1)
+            .take(end + 1 - start);
+        for (index, line) in wanted.enumerate() {
             let line_chars = line.chars().count();
             if used + line_chars > limits::MAX_FILE_CHARS {
                 if index == 0 {
-                    // One giant line: show its first part.
+                    // One line longer than the limit: its first part, and exactly what is
+                    // missing (the trailer names the route to the rest).
                     out.extend(line.chars().take(limits::MAX_FILE_CHARS));
                     last = start;
+                    long_line = Some(LongLine {
+                        shown_chars: limits::MAX_FILE_CHARS,
+                        total_chars: line_chars,
+                    });
                 }
                 cut = true;
                 break;
             }
             out.push_str(line);
+            used += line_chars;
             last = start + index;
         }
         Ok(FileSlice {
@@ -952,6 +999,7 @@ impl Engine {
             end_line: last,
             total_lines: total,
             cut_by_characters: cut,
+            long_line,
         })
     }
 }
@@ -1049,7 +1097,13 @@ pub fn partial_content_notice(withheld: u64, unreadable: u64) -> Option<String> 
     (!parts.is_empty()).then(|| format!("{}: {}.", codes::PAYLOAD_TRUNCATED, parts.join("; ")))
 }
 
-fn admit(budget: &mut Option<BudgetReport>, relative: &str, text: &TextContent) -> bool {
+/// Admit a file into the token budget, or record it as skipped under its label (private-data
+/// redacted with `--hide-private-data`, like the rest of the pack).
+fn admit(
+    budget: &mut Option<BudgetReport>,
+    label: impl FnOnce() -> String,
+    text: &TextContent,
+) -> bool {
     let Some(report) = budget else {
         return true;
     };
@@ -1058,7 +1112,7 @@ fn admit(budget: &mut Option<BudgetReport>, relative: &str, text: &TextContent) 
         report.included_tokens += text.tokens;
         true
     } else {
-        report.skip(relative, text.tokens);
+        report.skip(&label(), text.tokens);
         false
     }
 }

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod content;
 pub mod engine;
 pub mod error;
+pub mod facts;
 pub mod gitstate;
 pub mod grep;
 pub mod mcp;

@@ -507,8 +507,8 @@ pub fn search(args: SearchArgs) -> Result<ExitCode> {
     }
     match outcome.stopped {
         Some(SearchStop::MaxResults) => eprintln!(
-            "[Search truncated: stopped at {} matching lines (--max-results). Narrow with --paths or --include-patterns, or refine the pattern.]",
-            outcome.matches
+            "[Search truncated: stopped at {} (--max-results). Narrow with --paths or --include-patterns, or refine the pattern.]",
+            crate::select::plural(outcome.matches, "matching line", "matching lines")
         ),
         Some(SearchStop::Deadline) => eprintln!(
             "[Search truncated: the --timeout of {} seconds was reached after {}. Narrow with --paths or --include-patterns, or raise --timeout.]",

@@ -83,7 +83,8 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         hide_private_data: args.hide_private_data,
         git_mode: args.git_mode,
     })
-    .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES);
+    .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES)
+    .with_facts_cache();
     eprintln!(
         "devprojex mcp {}: roots [{}]; git mode {}; private data {}; remote {}",
         env!("CARGO_PKG_VERSION"),
@@ -133,6 +134,9 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
     let (from_rmcp, rmcp_out) = tokio::io::duplex(1 << 20);
     let (error_lines, mut error_receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
 
+    let in_flight = InFlight::default();
+    let in_flight_writer = in_flight.clone();
+    let in_flight_reader = in_flight;
     // Writer: whole lines from rmcp and from the pre-parser, never interleaved.
     let writer = tokio::spawn(async move {
         let mut stdout = tokio::io::stdout();
@@ -142,6 +146,7 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
             tokio::select! {
                 line = rmcp_lines.next_line(), if rmcp_open => match line {
                     Ok(Some(line)) => {
+                        in_flight_writer.answered(&line);
                         if stdout.write_all(format!("{line}\n").as_bytes()).await.is_err() { break; }
                         let _ = stdout.flush().await;
                     }
@@ -168,7 +173,7 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
                 Ok(Some(Line::TooLong)) => {
                     let _ = error_lines.send(parse_error("message larger than 16 MiB"));
                 }
-                Ok(Some(Line::Bytes(bytes))) => match screen(&bytes) {
+                Ok(Some(Line::Bytes(bytes))) => match screen(&bytes, &in_flight_reader) {
                     Screened::Forward => {
                         let mut line = bytes;
                         line.push(b'\n');
@@ -311,8 +316,45 @@ fn parse_error(detail: &str) -> String {
     json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": format!("Parse error: {detail}")}}).to_string()
 }
 
+/// Ids of client requests not yet answered: a second request with one of them is refused
+/// (MCP: a request id must not be reused), so no client ever gets two answers for one id.
+#[derive(Clone, Default)]
+pub struct InFlight(Arc<std::sync::Mutex<std::collections::HashSet<String>>>);
+
+impl InFlight {
+    /// Record `id`; false when it is already in flight.
+    fn start(&self, id: &Value) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id.to_string())
+    }
+
+    /// Forget the id of an outgoing response line.
+    fn answered(&self, line: &str) {
+        #[derive(serde::Deserialize)]
+        struct Response {
+            id: Option<Value>,
+            result: Option<serde::de::IgnoredAny>,
+            error: Option<serde::de::IgnoredAny>,
+        }
+        if let Ok(Response {
+            id: Some(id),
+            result,
+            error,
+        }) = serde_json::from_str::<Response>(line)
+            && (result.is_some() || error.is_some())
+        {
+            self.0
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&id.to_string());
+        }
+    }
+}
+
 /// Decide what to do with one input line.
-fn screen(bytes: &[u8]) -> Screened {
+fn screen(bytes: &[u8], in_flight: &InFlight) -> Screened {
     let trimmed = bytes.trim_ascii();
     if trimmed.is_empty() {
         return Screened::Skip;
@@ -323,9 +365,13 @@ fn screen(bytes: &[u8]) -> Screened {
             return Screened::Reply(parse_error(&format!("the line is not valid JSON ({err})")));
         }
     };
-    let invalid = |id: Value, why: &str| {
-        Screened::Reply(json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": format!("Invalid Request: {why}")}}).to_string())
+    let error = |id: Value, code: i64, message: String| {
+        Screened::Reply(
+            json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+                .to_string(),
+        )
     };
+    let invalid = |id: Value, why: &str| error(id, -32600, format!("Invalid Request: {why}"));
     let Some(object) = value.as_object() else {
         return invalid(
             Value::Null,
@@ -340,10 +386,10 @@ fn screen(bytes: &[u8]) -> Screened {
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return invalid(id, "the \"jsonrpc\" member must be \"2.0\"");
     }
-    let has_method = object.get("method").is_some_and(Value::is_string);
+    let method = object.get("method").and_then(Value::as_str);
     let is_response = object.contains_key("id")
         && (object.contains_key("result") || object.contains_key("error"));
-    if !has_method && !is_response {
+    if method.is_none() && !is_response {
         return invalid(id, "the message has no \"method\"");
     }
     if let Some(raw_id) = object.get("id")
@@ -351,11 +397,39 @@ fn screen(bytes: &[u8]) -> Screened {
     {
         return invalid(Value::Null, "\"id\" must be a string or an integer");
     }
-    if has_method
-        && let Some(params) = object.get("params")
-        && !(params.is_object() || params.is_null())
-    {
+    if method.is_some() && object.get("id").is_some_and(Value::is_null) {
+        return invalid(
+            Value::Null,
+            "\"id\" must not be null (MCP); send a string or an integer, or omit \"id\" for a notification",
+        );
+    }
+    let params = object.get("params");
+    if method.is_some() && params.is_some_and(|p| !(p.is_object() || p.is_null())) {
         return invalid(id, "\"params\" must be an object");
+    }
+    if method == Some("tools/call") && !id.is_null() {
+        let name = params.and_then(|p| p.get("name"));
+        let arguments = params.and_then(|p| p.get("arguments"));
+        if !name.is_some_and(Value::is_string) {
+            return error(
+                id,
+                -32602,
+                "Invalid params: tools/call needs \"name\", a string naming the tool (see tools/list)".into(),
+            );
+        }
+        if arguments.is_some_and(|a| !(a.is_object() || a.is_null())) {
+            return error(
+                id,
+                -32602,
+                "Invalid params: tools/call \"arguments\" must be an object of the tool's arguments".into(),
+            );
+        }
+    }
+    if method.is_some() && !id.is_null() && !in_flight.start(&id) {
+        return invalid(
+            id,
+            "this id is already used by a request that has not been answered; use a new id for each request",
+        );
     }
     Screened::Forward
 }
@@ -365,7 +439,7 @@ mod tests {
     use super::*;
 
     fn reply(line: &str) -> Option<Value> {
-        match screen(line.as_bytes()) {
+        match screen(line.as_bytes(), &InFlight::default()) {
             Screened::Reply(text) => Some(serde_json::from_str(&text).unwrap()),
             _ => None,
         }
@@ -382,7 +456,42 @@ mod tests {
             -32600
         );
         assert!(reply(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).is_none());
-        assert!(matches!(screen(b"   "), Screened::Skip));
+        assert!(matches!(
+            screen(b"   ", &InFlight::default()),
+            Screened::Skip
+        ));
+    }
+
+    #[test]
+    fn null_ids_tool_call_params_and_duplicate_ids() {
+        let null = reply(r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#).unwrap();
+        assert_eq!(null["error"]["code"], -32600);
+        assert!(null.as_object().unwrap().contains_key("id") && null["id"].is_null());
+        let missing =
+            reply(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}"#).unwrap();
+        assert_eq!(
+            (missing["id"].clone(), missing["error"]["code"].clone()),
+            (json!(4), json!(-32602))
+        );
+        let bad_args = reply(
+            r#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"get_tree","arguments":[1]}}"#,
+        )
+        .unwrap();
+        assert_eq!(bad_args["error"]["code"], -32602);
+        assert_eq!(bad_args["id"], "a");
+        let in_flight = InFlight::default();
+        let line = br#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#;
+        assert!(matches!(screen(line, &in_flight), Screened::Forward));
+        let Screened::Reply(again) = screen(line, &in_flight) else {
+            panic!("a duplicate id in flight is refused")
+        };
+        let again: Value = serde_json::from_str(&again).unwrap();
+        assert_eq!(
+            (again["id"].clone(), again["error"]["code"].clone()),
+            (json!(7), json!(-32600))
+        );
+        in_flight.answered(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
+        assert!(matches!(screen(line, &in_flight), Screened::Forward));
     }
 
     #[test]

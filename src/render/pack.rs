@@ -91,21 +91,25 @@ impl BudgetReport {
 
     /// The human-readable report (a separate block after the pack).
     pub fn to_text(&self) -> String {
+        use crate::select::plural;
+        let tokens = |n: u64| plural(n as usize, "estimated token", "estimated tokens");
         let mut out = format!(
-            "Token budget: {} estimated tokens (one token per four characters of file content).\nIncluded: {} files, {} estimated tokens.\nSkipped: {} files, {} estimated tokens.\n",
-            self.max_tokens,
-            self.included_files,
-            self.included_tokens,
-            self.skipped_files,
-            self.skipped_tokens
+            "Token budget: {} (one token per four characters of file content).\nIncluded: {}, {}.\nSkipped: {}, {}.\n",
+            tokens(self.max_tokens),
+            plural(self.included_files as usize, "file", "files"),
+            tokens(self.included_tokens),
+            plural(self.skipped_files as usize, "file", "files"),
+            tokens(self.skipped_tokens)
         );
-        if !self.largest_skipped.is_empty() {
-            out.push_str("Largest skipped files:\n");
+        if self.skipped_files > 0 {
+            if !self.largest_skipped.is_empty() {
+                out.push_str("Largest skipped files:\n");
+            }
             for file in &self.largest_skipped {
                 out.push_str(&format!(
-                    "- {} ({} tokens)\n",
+                    "- {} ({})\n",
                     text_line(&file.path),
-                    file.tokens
+                    plural(file.tokens as usize, "token", "tokens")
                 ));
             }
             if self.more_skipped > 0 {
@@ -114,6 +118,20 @@ impl BudgetReport {
             out.push_str("To fit more files, use detail=compact or detail=signatures, narrow the selection, or raise max_tokens.\n");
         }
         out
+    }
+
+    /// [`BudgetReport::to_text`] in at most `max_chars` characters: the smallest listed skipped
+    /// files move into "and X more" until it fits (the counts and totals always stay).
+    pub fn to_text_within(&self, max_chars: usize) -> String {
+        let mut report = self.clone();
+        loop {
+            let text = report.to_text();
+            if text.chars().count() <= max_chars || report.largest_skipped.is_empty() {
+                return text;
+            }
+            report.largest_skipped.pop();
+            report.more_skipped += 1;
+        }
     }
 }
 

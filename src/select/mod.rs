@@ -206,11 +206,57 @@ pub struct ExclusionCounts {
     /// Git allow-lists: `tracked_only`, tracked mode, `git_scope`.
     pub git_scope: usize,
     pub size: usize,
-    /// The first `.gitignore` rule that removed a top-level entry.
-    pub first_gitignore_rule: Option<walk::IgnoreRuleHit>,
+    /// The `.gitignore` rule that removed every top-level entry it removed, when one did.
+    pub sole_top_level_rule: Option<walk::IgnoreRuleHit>,
+    /// Set when nothing was selected although candidates existed.
+    pub selection_empty: bool,
 }
 
 impl ExclusionCounts {
+    /// Why nothing is selected: the candidates removed per kind of rule, and the one
+    /// `.gitignore` rule that removed every top-level entry when there is one.
+    pub fn empty_selection_message(&self) -> String {
+        let kinds = [
+            (self.gitignore, ".gitignore"),
+            (self.built_in, "built-in rules"),
+            (
+                self.smart_ignore,
+                "smart ignore (build and dependency output)",
+            ),
+            (self.profile, "profile switches or extensions"),
+            (self.globs, "include or exclude patterns"),
+            (self.paths, "paths"),
+            (self.git_scope, "the Git scope or tracked files"),
+            (self.size, "max_file_bytes"),
+        ];
+        let parts: Vec<String> = kinds
+            .iter()
+            .filter(|(count, _)| *count > 0)
+            .map(|(count, kind)| format!("{count} by {kind}"))
+            .collect();
+        let mut message = format!(
+            "DPX-SELECT-EMPTY: no file is selected; {} excluded: {}.",
+            plural(self.total(), "candidate was", "candidates were"),
+            parts.join(", ")
+        );
+        if let Some(rule) = &self.sole_top_level_rule
+            && self.gitignore > 0
+        {
+            let place = match rule.line {
+                Some(line) => format!(
+                    "line {line} of {}",
+                    crate::render::escape::text_line(&rule.file)
+                ),
+                None => crate::render::escape::text_line(&rule.file),
+            };
+            message.push_str(&format!(
+                " One rule, on {place}, excluded every top-level entry it matched ({} in all); Git honours it the same way. Edit that rule, or pass --git-mode none (server flag or CLI option) to ignore .gitignore.",
+                plural(self.gitignore, "entry", "entries")
+            ));
+        }
+        message
+    }
+
     pub fn total(&self) -> usize {
         self.gitignore
             + self.built_in
@@ -287,6 +333,9 @@ impl SelectionWarnings {
                 if self.not_local == 1 { "was" } else { "were" }
             ));
         }
+        if self.excluded.selection_empty {
+            lines.push(self.excluded.empty_selection_message());
+        }
         if self.deleted > 0 {
             lines.push(format!(
                 "{}: {} in the Git scope {} omitted; content always comes from the working tree.",
@@ -336,6 +385,8 @@ pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
     let warnings = walked.warnings;
     let mut files: Vec<Entry> = walked.files;
     let mut dirs = walked.dirs;
+    let mut warnings = warnings;
+    warnings.excluded.selection_empty = files.is_empty() && warnings.excluded.total() > 0;
 
     // Folders: ancestors of selected files, plus empty folders when nothing narrows the selection.
     let mut keep: HashSet<String> = HashSet::new();

@@ -76,8 +76,9 @@ pub(super) struct Rules {
     /// the repository top down to the root's parent), most specific first, each with the root's
     /// path relative to the matcher's base folder (`""` when they are the same).
     above: Vec<(Gitignore, String)>,
-    /// The first `.gitignore` rule that excluded an entry at the top level (for explanations).
-    pub first_top_level_ignore: Mutex<Option<IgnoreRuleHit>>,
+    /// The first `.gitignore` rule that excluded an entry at the top level, and whether every
+    /// top-level exclusion by `.gitignore` was by that same rule (for explanations).
+    pub first_top_level_ignore: Mutex<Option<(IgnoreRuleHit, bool)>>,
 }
 
 /// A `.gitignore` rule that removed something, with where it is written.
@@ -224,9 +225,11 @@ impl Rules {
             if let Some(hit) = self.ignored(state, &rel, is_dir) {
                 if state.rel.is_empty()
                     && let Ok(mut first) = self.first_top_level_ignore.lock()
-                    && first.is_none()
                 {
-                    *first = Some(hit);
+                    match first.as_mut() {
+                        None => *first = Some((hit, true)),
+                        Some((seen, same)) => *same &= *seen == hit,
+                    }
                 }
                 return Verdict::Excluded(ExclusionKind::GitIgnore);
             }
@@ -259,6 +262,30 @@ impl Rules {
         }
         None
     }
+}
+
+/// The line of `hit`'s pattern in its file (the root's own files are read through the root's
+/// handle; files above the root by path).
+fn with_line(root: &ProjectRoot, mut hit: IgnoreRuleHit) -> IgnoreRuleHit {
+    let text = if Path::new(&hit.file).is_absolute() {
+        std::fs::read_to_string(&hit.file).ok()
+    } else {
+        root.open_listed(Path::new(&hit.file), None)
+            .ok()
+            .and_then(|(file, _)| {
+                let mut text = String::new();
+                file.take(MAX_IGNORE_FILE_BYTES)
+                    .read_to_string(&mut text)
+                    .ok()
+                    .map(|_| text)
+            })
+    };
+    hit.line = text.and_then(|text| {
+        text.lines()
+            .position(|line| line.trim_end() == hit.pattern)
+            .map(|i| i + 1)
+    });
+    hit
 }
 
 fn rule_hit(glob: &ignore::gitignore::Glob) -> IgnoreRuleHit {
@@ -430,12 +457,15 @@ pub(super) fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Walked {
                 paths: excluded(ExclusionKind::Paths),
                 git_scope: excluded(ExclusionKind::GitScope),
                 size: excluded(ExclusionKind::Size),
-                first_gitignore_rule: walk
+                sole_top_level_rule: walk
                     .rules
                     .first_top_level_ignore
                     .lock()
                     .ok()
-                    .and_then(|g| g.clone()),
+                    .and_then(|g| g.clone())
+                    .filter(|(_, same)| *same)
+                    .map(|(hit, _)| with_line(root, hit)),
+                selection_empty: false,
             },
         },
     }
@@ -498,7 +528,10 @@ impl<'a> Walk<'a> {
                 continue;
             }
             if let Verdict::Excluded(why) = self.rules.judge(&state, here_markers, name, kind) {
-                self.counters.exclude(why);
+                // VCS metadata is never a candidate the user would miss.
+                if !rules::VCS_DIRS.contains(&name.as_str()) {
+                    self.counters.exclude(why);
+                }
                 continue;
             }
             let rel = join(&state.rel, name);
