@@ -358,6 +358,7 @@ impl Engine {
             exclusions: selection.exclusions,
             max_file_bytes: request.max_file_bytes,
             follow_symlinks: selection.follow_symlinks,
+            names: select::git_names(&root.path),
             ..SelectionSpec::default()
         };
         if request.max_file_bytes == Some(0) {
@@ -452,8 +453,13 @@ impl Engine {
         }
         let mut resolved = Vec::new();
         for lexical in unique {
-            root.resolve(lexical.as_str())?;
-            resolved.push(lexical.as_str().to_string());
+            // The listed spelling: another case or Unicode form selects the files it opens.
+            resolved.push(
+                root.resolve(lexical.as_str())?
+                    .relative
+                    .as_str()
+                    .to_string(),
+            );
         }
         Ok(resolved)
     }
@@ -988,7 +994,11 @@ impl Engine {
             ));
         }
         if self.config.git_mode == GitMode::Tracked
-            && !crate::gitstate::tracked(root)?.contains(&relative)
+            && !select::allow_list_holds(
+                &*crate::gitstate::tracked(root)?,
+                &relative,
+                select::git_names(&root.path),
+            )
         {
             return Err(DpxError::new(
                 codes::PATH_NOT_FOUND,

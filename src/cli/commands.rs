@@ -345,19 +345,11 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
                 outcome
             }
         },
-        None => {
-            let stdout = std::io::stdout().lock();
-            let writer = std::io::BufWriter::with_capacity(256 * 1024, stdout);
-            match engine.pack(&root, &request, writer, hooks) {
-                Ok((outcome, _)) => outcome,
-                Err(err)
-                    if err.code == codes::OUTPUT_FAILED && err.message.contains("Broken pipe") =>
-                {
-                    return Ok(ExitCode::SUCCESS);
-                }
-                Err(err) => return Err(err),
-            }
-        }
+        None => match pack_to_reader(&engine, &root, &request, hooks, std::io::stdout().lock())? {
+            Some(outcome) => outcome,
+            // The reader went away (`| head`): a normal way to stop reading.
+            None => return Ok(ExitCode::SUCCESS),
+        },
     };
     progress.finish();
     if args.quiet {
@@ -385,6 +377,66 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Write the pack to `out` (stdout or a pipe); `None` when the reader closed its end. A closed
+/// pipe is told by its error kind, never by the message: Unix says "Broken pipe", Windows
+/// "The pipe is being closed" (both are `ErrorKind::BrokenPipe`).
+fn pack_to_reader<W: Write>(
+    engine: &Engine,
+    root: &ProjectRoot,
+    request: &crate::engine::Request,
+    hooks: Hooks<'_>,
+    out: W,
+) -> Result<Option<crate::engine::PackOutcome>> {
+    let closed = std::cell::Cell::new(false);
+    let watched = PipeWatch {
+        inner: out,
+        closed: &closed,
+    };
+    let writer = std::io::BufWriter::with_capacity(256 * 1024, watched);
+    match engine.pack(root, request, writer, hooks) {
+        Ok((outcome, writer)) => match writer.into_inner() {
+            Ok(mut watched) => match watched.flush() {
+                Ok(()) => Ok(Some(outcome)),
+                Err(_) if closed.get() => Ok(None),
+                Err(err) => Err(stdout_error(err)),
+            },
+            Err(_) if closed.get() => Ok(None),
+            Err(err) => Err(stdout_error(err.into_error())),
+        },
+        Err(_) if closed.get() => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// A writer that notes whether its reader went away.
+struct PipeWatch<'a, W> {
+    inner: W,
+    closed: &'a std::cell::Cell<bool>,
+}
+
+impl<W: Write> PipeWatch<'_, W> {
+    fn watch<T>(&self, result: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(err) = &result
+            && err.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            self.closed.set(true);
+        }
+        result
+    }
+}
+
+impl<W: Write> Write for PipeWatch<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let result = self.inner.write(buf);
+        self.watch(result)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let result = self.inner.flush();
+        self.watch(result)
+    }
 }
 
 /// The project-relative path of `output` when it lies inside the root.
@@ -429,8 +481,9 @@ impl OutputTarget {
             )),
             Ok(meta) if !meta.is_file() => Ok(Self::Stream),
             // an existing file, possibly through a symlink: replace the file, keep the link
+            // (Without Windows' `\\?\` prefix: the path appears in messages.)
             Ok(_) => Ok(Self::File(
-                std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+                crate::project::dunce_canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
             )),
             Err(_) => Ok(Self::File(path.to_path_buf())),
         }
@@ -578,4 +631,76 @@ pub fn scan(args: ScanArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that takes `budget` bytes, then fails every write with `kind` and `message`.
+    struct ClosingReader {
+        budget: usize,
+        kind: std::io::ErrorKind,
+        message: &'static str,
+    }
+
+    impl Write for ClosingReader {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.budget == 0 {
+                return Err(std::io::Error::new(self.kind, self.message));
+            }
+            let n = buf.len().min(self.budget);
+            self.budget -= n;
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn pack_into(reader: ClosingReader) -> Result<Option<crate::engine::PackOutcome>> {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..50 {
+            std::fs::write(dir.path().join(format!("f{i}.txt")), "line\n".repeat(2_000)).unwrap();
+        }
+        let root = ProjectRoot::open(dir.path()).unwrap();
+        let engine = Engine::new(crate::engine::EngineConfig::default());
+        pack_to_reader(
+            &engine,
+            &root,
+            &crate::engine::Request::default(),
+            Hooks::default(),
+            reader,
+        )
+    }
+
+    #[test]
+    fn a_closed_pipe_ends_the_pack_quietly_whatever_the_os_calls_it() {
+        for message in [
+            "Broken pipe (os error 32)",
+            "The pipe is being closed. (os error 232)",
+            "The pipe has been ended. (os error 109)",
+        ] {
+            let outcome = pack_into(ClosingReader {
+                budget: 10_000,
+                kind: std::io::ErrorKind::BrokenPipe,
+                message,
+            });
+            assert!(matches!(outcome, Ok(None)), "{message}: {outcome:?}");
+        }
+        // Any other failure is still an error, even one whose text mentions a pipe.
+        let outcome = pack_into(ClosingReader {
+            budget: 10_000,
+            kind: std::io::ErrorKind::Other,
+            message: "Broken pipe, said a filter",
+        });
+        assert_eq!(outcome.unwrap_err().code, codes::OUTPUT_FAILED);
+        let outcome = pack_into(ClosingReader {
+            budget: usize::MAX,
+            kind: std::io::ErrorKind::Other,
+            message: "",
+        });
+        assert!(outcome.unwrap().is_some());
+    }
 }

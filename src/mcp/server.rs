@@ -196,9 +196,10 @@ fn dispatch(
     }
 }
 
-/// Resolve `project` (and `branch`) to a root. Matching rule: the exact root address, then the
-/// same directory after canonicalisation, then a unique folder name; otherwise a Git URL (only
-/// with `--allow-remote`), pinned for the session.
+/// Resolve `project` (and `branch`) to a root. Matching rule: the exact root address, then a
+/// spelling of a root's path (`ProjectRoot::is_named_by`: lexical, never a file-system call, so
+/// `\\host\share` or `/net/host` cannot open a connection), then a unique folder name;
+/// otherwise a Git URL (only with `--allow-remote`), pinned for the session.
 fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<ProjectRoot> {
     let project = args.string("project", limits::MAX_PATH_CHARS)?;
     let branch = args.string("branch", 255)?;
@@ -228,11 +229,11 @@ fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<ProjectRoot> 
             )),
         };
     };
-    let local = state.roots.iter().find(|r| r.address == value).or_else(|| {
-        crate::project::dunce_canonicalize(std::path::Path::new(&value))
-            .ok()
-            .and_then(|canonical| state.roots.iter().find(|r| r.path == canonical))
-    });
+    let local = state
+        .roots
+        .iter()
+        .find(|r| r.address == value)
+        .or_else(|| state.roots.iter().find(|r| r.is_named_by(&value)));
     let by_name: Vec<&ProjectRoot> = state.roots.iter().filter(|r| r.name == value).collect();
     if local.is_none() && by_name.len() > 1 {
         return Err(DpxError::new(
@@ -262,6 +263,7 @@ fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<ProjectRoot> 
         return Ok(root.clone());
     }
     let local_paths: Vec<std::path::PathBuf> = state.roots.iter().map(|r| r.path.clone()).collect();
+    crate::gitstate::refuse_network_file_url(&value, &state.roots)?;
     if let Some(remote) =
         crate::gitstate::resolve_remote(&state.remote, &value, branch.as_deref(), &local_paths)?
     {

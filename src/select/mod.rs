@@ -25,10 +25,10 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::project::ProjectRoot;
 use crate::project::jail::FileId;
+use crate::project::{NameRules, ProjectRoot};
 use globs::PatternSet;
-pub use walk::{ExclusionKind, IgnoreRuleHit};
+pub use walk::{ExclusionKind, IgnoreRuleHit, git_names};
 
 /// How Git ignore rules shape the baseline.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -96,9 +96,35 @@ pub struct SelectionSpec {
     pub follow_symlinks: bool,
     /// Sniff files with unknown extensions for NUL bytes while walking (trees show `binary`).
     pub sniff_binary: bool,
+    /// How `path_filters` and `allow_lists` compare with listed names: as Git compares them
+    /// (ignoring case with `core.ignorecase`, NFC on macOS). [`select`] turns both into keys.
+    pub names: NameRules,
 }
 
 impl SelectionSpec {
+    /// The spec with `path_filters` and `allow_lists` as comparison keys of `names`, which
+    /// [`keep_file`] and the walk's prunes compare with the key of each listed path.
+    fn with_keys(&self) -> Self {
+        let names = self.names;
+        let mut keyed = self.clone();
+        keyed.path_filters = self
+            .path_filters
+            .iter()
+            .map(|union| union.iter().map(|p| names.key(p).into_owned()).collect())
+            .collect();
+        keyed.allow_lists = self
+            .allow_lists
+            .iter()
+            .map(|set| Arc::new(set.iter().map(|p| names.key(p).into_owned()).collect()))
+            .collect();
+        keyed
+    }
+
+    /// The comparison key of a listed path.
+    pub(crate) fn key<'a>(&self, relative: &'a str) -> std::borrow::Cow<'a, str> {
+        self.names.key(relative)
+    }
+
     fn narrows(&self) -> bool {
         !self.path_filters.is_empty()
             || !self.extensions.is_empty()
@@ -347,6 +373,14 @@ impl Selection {
 
 /// Walk `root` and apply every layer of `spec`.
 pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
+    let keyed;
+    let spec =
+        if spec.names.is_exact() || (spec.path_filters.is_empty() && spec.allow_lists.is_empty()) {
+            spec
+        } else {
+            keyed = spec.with_keys();
+            &keyed
+        };
     let walked = walk::walk(root, spec);
     let warnings = walked.warnings;
     let mut files: Vec<Entry> = walked.files;
@@ -379,6 +413,19 @@ pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
     })
 }
 
+/// True when the allow-list `set` holds `relative`, compared as `names` say (Git's
+/// `core.ignorecase`: the index may spell a name in another case than the folder lists it).
+pub fn allow_list_holds(set: &BTreeSet<String>, relative: &str, names: NameRules) -> bool {
+    if set.contains(relative) {
+        return true;
+    }
+    if names.is_exact() {
+        return false;
+    }
+    let key = names.key(relative);
+    set.iter().any(|listed| names.key(listed) == key)
+}
+
 fn insert_ancestors(relative: &str, set: &mut HashSet<String>) {
     let mut rel = relative;
     while let Some(slash) = rel.rfind('/') {
@@ -404,14 +451,16 @@ fn keep_file(entry: &Entry, spec: &SelectionSpec) -> std::result::Result<(), Exc
     if ex.extensionless_files && entry.extension().is_none() {
         return Err(ExclusionKind::Profile);
     }
-    if !spec.allow_lists.iter().all(|set| set.contains(rel)) {
+    let key = spec.key(rel);
+    let key = key.as_ref();
+    if !spec.allow_lists.iter().all(|set| set.contains(key)) {
         return Err(ExclusionKind::GitScope);
     }
     if !spec.path_filters.iter().all(|union| {
         union.iter().any(|p| {
             p.is_empty()
-                || rel == p
-                || (rel.starts_with(p.as_str()) && rel.as_bytes()[p.len()] == b'/')
+                || key == p
+                || (key.starts_with(p.as_str()) && key.as_bytes()[p.len()] == b'/')
         })
     }) {
         return Err(ExclusionKind::Paths);
@@ -546,6 +595,60 @@ mod tests {
             order,
             ["a", "a/b", "a/b/c.rs", "a/z.rs", "z", "B.txt", "b.txt"]
         );
+    }
+
+    fn kept(relative: &str, spec: &SelectionSpec) -> bool {
+        let keyed = spec.with_keys();
+        keep_file(&entry(relative, EntryKind::File), &keyed).is_ok()
+    }
+
+    #[test]
+    fn allow_lists_and_paths_compare_as_git_does() {
+        let tracked: BTreeSet<String> = ["src/Main.rs", "docs/Caf\u{e9}.md"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let spec = |names: NameRules| SelectionSpec {
+            allow_lists: vec![Arc::new(tracked.clone())],
+            names,
+            ..SelectionSpec::default()
+        };
+        let exact = spec(NameRules::EXACT);
+        let windows = spec(crate::project::Platform::Windows.default_names());
+        let macos = spec(crate::project::Platform::MacOs.default_names());
+        // The folder lists `main.rs` where the index says `Main.rs` (core.ignorecase=true).
+        assert!(!kept("src/main.rs", &exact));
+        assert!(kept("src/main.rs", &windows));
+        assert!(kept("src/main.rs", &macos));
+        // The folder lists NFD (HFS+), the index holds NFC (core.precomposeunicode).
+        assert!(kept("docs/Cafe\u{301}.md", &macos));
+        assert!(!kept("docs/Cafe\u{301}.md", &windows));
+        assert!(!kept("src/other.rs", &macos));
+
+        let paths = |names: NameRules| SelectionSpec {
+            path_filters: vec![vec!["SRC".to_string(), "Docs/README.md".to_string()]],
+            names,
+            ..SelectionSpec::default()
+        };
+        assert!(!kept("src/a.rs", &paths(NameRules::EXACT)));
+        assert!(kept(
+            "src/a.rs",
+            &paths(crate::project::Platform::Windows.default_names())
+        ));
+        assert!(kept(
+            "docs/readme.md",
+            &paths(crate::project::Platform::MacOs.default_names())
+        ));
+        assert!(!kept(
+            "srcx/a.rs",
+            &paths(crate::project::Platform::MacOs.default_names())
+        ));
+        assert!(allow_list_holds(
+            &tracked,
+            "SRC/MAIN.RS",
+            crate::project::Platform::Windows.default_names()
+        ));
+        assert!(!allow_list_holds(&tracked, "SRC/MAIN.RS", NameRules::EXACT));
     }
 
     #[test]

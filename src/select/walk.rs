@@ -19,8 +19,8 @@ use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 use super::{Entry, EntryKind, ExclusionCounts, GitMode, SelectionSpec, SelectionWarnings, rules};
-use crate::project::ProjectRoot;
 use crate::project::jail::{self, DirHandle, FileId, NodeKind, NodeMeta, OpenError};
+use crate::project::{NameRules, Platform, ProjectRoot};
 
 /// `.gitignore` files larger than this are not read (Git itself has no limit; none this size is
 /// real, and reading one must not cost unbounded memory).
@@ -69,6 +69,8 @@ pub(super) enum Verdict {
 pub(super) struct Rules {
     git_rules: bool,
     case_insensitive: bool,
+    /// Match ignore rules against NFC names, as Git on macOS does.
+    precompose: bool,
     exclusions: super::Exclusions,
     /// Matchers from above the root (global excludes, `info/exclude`, `.gitignore` files from
     /// the repository top down to the root's parent), most specific first, each with the root's
@@ -100,6 +102,7 @@ impl Rules {
         Self {
             git_rules,
             case_insensitive,
+            precompose: precomposes_unicode(),
             exclusions,
             above,
             first_top_level_ignore: Mutex::new(None),
@@ -210,7 +213,15 @@ impl Rules {
             return Verdict::Excluded(ExclusionKind::BuiltIn);
         }
         if self.git_rules {
-            let rel = join(&state.rel, name);
+            let mut rel = join(&state.rel, name);
+            if self.precompose {
+                rel = NameRules {
+                    case_insensitive: false,
+                    unicode_normalized: true,
+                }
+                .key(&rel)
+                .into_owned();
+            }
             if let Some(hit) = self.ignored(state, &rel, is_dir) {
                 if state.rel.is_empty()
                     && let Ok(mut first) = self.first_top_level_ignore.lock()
@@ -286,6 +297,20 @@ fn rule_hit(glob: &ignore::gitignore::Glob) -> IgnoreRuleHit {
         line: None,
         pattern: glob.original().to_string(),
     }
+}
+
+/// How Git compares the names of the repository holding `root`: ignoring case per
+/// [`ignore_case`], and on macOS as NFC (Git's `core.precomposeunicode`, on by default there,
+/// precomposes the names it reads from the file system).
+pub fn git_names(root: &Path) -> NameRules {
+    NameRules {
+        case_insensitive: ignore_case(root),
+        unicode_normalized: precomposes_unicode(),
+    }
+}
+
+fn precomposes_unicode() -> bool {
+    Platform::current() == Platform::MacOs
 }
 
 /// `core.ignorecase` of the repository holding `root`, else the platform's default (Git sets it
@@ -657,6 +682,9 @@ impl<'a> Walk<'a> {
             self.counters.exclude(ExclusionKind::Globs);
             return true;
         }
+        // Path filters and allow-lists hold comparison keys (see `SelectionSpec::names`).
+        let key = spec.key(rel);
+        let rel = key.as_ref();
         let under = |p: &str| {
             p.is_empty()
                 || p == rel
@@ -691,7 +719,8 @@ impl<'a> Walk<'a> {
             .map(|c| c.as_os_str().to_os_string())
             .collect();
         let resolved =
-            match jail::resolve_beneath(self.root.dir_handle(), &self.root.path, &components) {
+            match jail::resolve_beneath(self.root.dir_handle(), self.root.spellings(), &components)
+            {
                 Ok(resolved) => resolved,
                 Err(OpenError::Escapes) => {
                     self.counters.outside.fetch_add(1, Ordering::Relaxed);
