@@ -287,7 +287,10 @@ fn the_search_deadline_holds_inside_one_large_file() {
         text.contains("[Search truncated: the 2-second time limit was reached"),
         "{text}"
     );
-    assert!(!text.contains(" 7"), "the search ran past its deadline: {text}");
+    assert!(
+        !text.contains(" 7"),
+        "the search ran past its deadline: {text}"
+    );
     assert!(elapsed < Duration::from_secs(12), "took {elapsed:?}");
 }
 
