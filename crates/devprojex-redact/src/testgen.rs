@@ -17,15 +17,19 @@
 //! | `bech32` | the upper-case bech32 alphabet |
 //! | `d` | `0-9` |
 //! | `a` / `lo` / `up` | `A-Za-z` / `a-z` / `A-Z` |
+//! | `lnx` / `lne` / `lnl` | `a-z0-9_-` / `a-z0-9=_-` / `a-z0-9/=_+-` |
+//! | `w` | `A-Za-z0-9_` |
+//! | `fill` | filler that looks like minified JavaScript and holds no credential (for long lines) |
 //!
-//! The output depends only on the template and the seed.
+//! `N` is at most 1,048,576. The output depends only on the template and the seed.
 
 /// Expand a template with a seeded pseudo-random generator.
 pub fn expand(template: &str, seed: u64) -> String {
     expand_tracked(template, seed).0
 }
 
-/// Expand a template and also return every generated piece (the parts a redactor must hide).
+/// Expand a template and also return every generated piece (the parts a redactor must hide;
+/// `fill` filler is not one).
 pub fn expand_tracked(template: &str, seed: u64) -> (String, Vec<String>) {
     let mut rng = SplitMix(seed ^ fnv(template.as_bytes()));
     let mut out = String::with_capacity(template.len() + 32);
@@ -40,7 +44,10 @@ pub fn expand_tracked(template: &str, seed: u64) -> (String, Vec<String>) {
         if let Some(piece) = generate(spec, &mut rng) {
             out.push_str(&rest[..open]);
             out.push_str(&piece);
-            pieces.push(piece);
+            // filler is the text around a secret, not a secret
+            if !spec.starts_with("fill:") {
+                pieces.push(piece);
+            }
             rest = &after[close + 2..];
         } else {
             out.push_str(&rest[..open + 2]);
@@ -64,7 +71,10 @@ fn generate(spec: &str, rng: &mut SplitMix) -> Option<String> {
         ));
     }
     let (kind, n) = spec.split_once(':')?;
-    let n: usize = n.parse().ok().filter(|&n| n > 0 && n <= 4096)?;
+    let n: usize = n.parse().ok().filter(|&n| n > 0 && n <= MAX_PIECE)?;
+    if kind == "fill" {
+        return Some(filler(n));
+    }
     let alphabet: &[u8] = match kind {
         "an" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
         "AN" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
@@ -79,9 +89,28 @@ fn generate(spec: &str, rng: &mut SplitMix) -> Option<String> {
         "a" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
         "lo" => b"abcdefghijklmnopqrstuvwxyz",
         "up" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        "lnx" => b"abcdefghijklmnopqrstuvwxyz0123456789_-",
+        "lne" => b"abcdefghijklmnopqrstuvwxyz0123456789=_-",
+        "lnl" => b"abcdefghijklmnopqrstuvwxyz0123456789/=_+-",
+        "w" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_",
         _ => return None,
     };
     Some(pick(rng, alphabet, n))
+}
+
+/// The largest `N` of a placeholder.
+const MAX_PIECE: usize = 1 << 20;
+
+/// `n` bytes of code-like filler without any rule keyword: what a minified bundle looks like
+/// between the interesting parts.
+fn filler(n: usize) -> String {
+    const CHUNK: &str = "function(e,t){return e+t*2},n.prototype.map=function(o){return o?o.x:0};";
+    let mut out = String::with_capacity(n + CHUNK.len());
+    while out.len() < n {
+        out.push_str(CHUNK);
+    }
+    out.truncate(n);
+    out
 }
 
 fn pick(rng: &mut SplitMix, alphabet: &[u8], n: usize) -> String {
@@ -131,5 +160,13 @@ mod tests {
         assert!(a.starts_with("ghp_"));
         assert_eq!(expand("${{ secrets.X }}", 1), "${{ secrets.X }}");
         assert_eq!(expand("{{uuid}}", 3).len(), 36);
+        let long = expand("x{{fill:70000}}y", 1);
+        assert_eq!(long.len(), 70002);
+        assert!(!long.contains('\n'));
+        assert!(
+            expand("{{lnx:500}}", 2)
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+        );
     }
 }
