@@ -71,6 +71,8 @@ pub(crate) enum Verify {
     /// `user:password` (quotes allowed): the password is the secret, or the user when the
     /// password is empty (an API key given as the user name, as `curl -u sk_...:` does).
     UserPass,
+    /// A `.netrc` entry: `machine` (or `default`) on the line or on one of the three before.
+    NetrcEntry,
 }
 
 /// What an allowlist regex is matched against (as Gitleaks' `regexTarget`).
@@ -311,10 +313,24 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
         if raw.examples.is_empty() {
             return Err(invalid("needs at least one positive example"));
         }
-        let pattern = match (&raw.regex, &raw.key, &raw.value) {
-            (Some(_), None, None) | (None, None, None) => raw.regex.as_deref().map(with_token_end),
-            (None, Some(key), Some(value)) => Some(assignment_regex(key, value)),
-            _ => return Err(invalid("give either `regex`, or `key` and `value`")),
+        // `key` + `value`: an assignment; with a `regex` too, either form (the first group
+        // that matched is the secret)
+        let (pattern, combined) = match (&raw.regex, &raw.key, &raw.value) {
+            (regex, None, None) => (regex.as_deref().map(with_token_end), false),
+            (None, Some(key), Some(value)) => (Some(assignment_regex(key, value)), false),
+            (Some(regex), Some(key), Some(value)) => (
+                Some(format!(
+                    "(?:{})|{}",
+                    with_token_end(regex),
+                    assignment_regex(key, value)
+                )),
+                true,
+            ),
+            _ => return Err(invalid("`key` and `value` go together")),
+        };
+        let secret_group = match raw.secret_group {
+            None if combined => Some(-1),
+            g => g,
         };
         let (regex, secret_group) = match (&raw.engine, &pattern) {
             (Engine::Regex, Some(p)) => {
@@ -323,7 +339,7 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
                 // `\b(...)\b` / `\b(...)`: the only group is the whole match, so a plain `find`
                 // (no capture slots) is enough.
                 let whole = groups == 2 && group_is_whole_match(p);
-                let group = match raw.secret_group {
+                let group = match secret_group {
                     None if whole => Some(0),
                     None => Some(if groups > 1 { 1 } else { 0 }),
                     Some(-1) if groups > 2 => None,

@@ -20,6 +20,7 @@
 //! | `lnx` / `lne` / `lnl` | `a-z0-9_-` / `a-z0-9=_-` / `a-z0-9/=_+-` |
 //! | `w` | `A-Za-z0-9_` |
 //! | `fill` | filler that looks like minified JavaScript and holds no credential (for long lines) |
+//! | `jwt64` / `jwt64u` | base64 (standard, padded / URL-safe, unpadded) of a JWT whose payload holds `N` random characters |
 //!
 //! `N` is at most 1,048,576. The output depends only on the template and the seed.
 
@@ -75,6 +76,9 @@ fn generate(spec: &str, rng: &mut SplitMix) -> Option<String> {
     if kind == "fill" {
         return Some(filler(n));
     }
+    if kind == "jwt64" || kind == "jwt64u" {
+        return Some(base64_jwt(rng, n, kind == "jwt64u"));
+    }
     let alphabet: &[u8] = match kind {
         "an" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
         "AN" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
@@ -111,6 +115,32 @@ fn filler(n: usize) -> String {
     }
     out.truncate(n);
     out
+}
+
+/// Base64 of a JSON Web Token with a random header parameter and `n` random payload characters.
+fn base64_jwt(rng: &mut SplitMix, n: usize, url: bool) -> String {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+    const HEADERS: [&str; 6] = ["alg", "typ", "kid", "iss", "enc", "x5t"];
+    let an = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let param = HEADERS[(rng.next() % HEADERS.len() as u64) as usize];
+    let header = format!("{{\"{param}\":\"{}\",\"typ\":\"JWT\"}}", pick(rng, an, 8));
+    let payload = format!("{{\"sub\":\"{}\"}}", pick(rng, an, n));
+    let sig = pick(
+        rng,
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-",
+        43,
+    );
+    let jwt = format!(
+        "{}.{}.{sig}",
+        URL_SAFE_NO_PAD.encode(header),
+        URL_SAFE_NO_PAD.encode(payload)
+    );
+    if url {
+        URL_SAFE_NO_PAD.encode(jwt)
+    } else {
+        STANDARD.encode(jwt)
+    }
 }
 
 fn pick(rng: &mut SplitMix, alphabet: &[u8], n: usize) -> String {
@@ -160,6 +190,7 @@ mod tests {
         assert!(a.starts_with("ghp_"));
         assert_eq!(expand("${{ secrets.X }}", 1), "${{ secrets.X }}");
         assert_eq!(expand("{{uuid}}", 3).len(), 36);
+        assert!(expand("{{jwt64:40}}", 1).starts_with("ZXlK"));
         let long = expand("x{{fill:70000}}y", 1);
         assert_eq!(long.len(), 70002);
         assert!(!long.contains('\n'));

@@ -17,7 +17,29 @@ pub(crate) fn check(
         None => Some((start, end)),
         Some(Verify::JwtBase64) => is_base64_jwt(&bytes[start..end]).then_some((start, end)),
         Some(Verify::UserPass) => user_pass(bytes, start, end),
+        Some(Verify::NetrcEntry) => netrc_entry(bytes, start).then_some((start, end)),
     }
+}
+
+/// Whether the line of `at`, or one of the three before it, starts a `.netrc` entry
+/// (`machine NAME` or `default`): a lone `password X` line belongs to one only then.
+fn netrc_entry(bytes: &[u8], at: usize) -> bool {
+    let mut line_start = crate::util::line_start(bytes, at);
+    for _ in 0..4 {
+        let line_end = crate::util::line_end(bytes, line_start);
+        let line = bytes[line_start..line_end].trim_ascii_start();
+        if line.starts_with(b"machine ")
+            || line.starts_with(b"machine\t")
+            || line.starts_with(b"default")
+        {
+            return true;
+        }
+        if line_start == 0 {
+            break;
+        }
+        line_start = crate::util::line_start(bytes, line_start - 1);
+    }
+    false
 }
 
 fn lenient(alphabet: &base64::alphabet::Alphabet) -> GeneralPurpose {

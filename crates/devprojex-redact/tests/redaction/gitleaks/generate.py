@@ -311,9 +311,9 @@ rule("curl-auth-user", "curl-auth-user", [
     "curl --user roger23@mail.acme.io:{{an:10}} https://www.dropbox.com/cli_link?host_id=abcdefg -v",
     "curl -s --user 'api:{{an:10}}!t' \\\n    https://api.mailgun.net/v2/acme.mailgun.org/messages",
     'curl -s -v --user "j.smith:{{an:6}}@{{an:6}}#{{an:4}}" "https://api.acme.io/user/me"',
-    'curl -X POST --user "' + UUID + '":"{{an:14}}" --header "Accept: application/json" https://gateway.acme.io/language-translator/api',
+    'curl -X POST --user "apikey":"{{an:14}}" --header "Accept: application/json" https://gateway.acme.io/language-translator/api',
     "curl --user kevin:'{{an:16}}' -iX PATCH -H \"Content-Type: application/json\" -d",
-    "$ curl https://api.dropbox.com/oauth2/token \\\n  --user {{ln:15}}:{{ln:15}} --data grant_type=authorization_code",
+    "$ curl https://api.dropbox.com/oauth2/token \\\n  --user app-key:{{ln:15}} --data grant_type=authorization_code",
 ], [
     "curl -i -u 'test:test'",
     '   curl -sL --user "$1:$2" "$3" > "$4"',
@@ -643,15 +643,14 @@ rule("jwt", "jwt", forms("jwt", "ey{{an:30}}.ey{{b64u:80}}.{{b64u:43}}") + [
     'String tokenWithNoneAlg = "eyJhbGciOiJub25lIn0.eyJ{{b64u:30}}.";',
     "# Req: Invoke-RestMethod -Uri 'http://localhost:8085/users' -Headers @{ 'X-API-KEY' = 'eyJhbGciOiJub25lIn0.eyJ{{b64u:40}}.' }",
 ], ["eyJhbGciOiJIUzI1NiJ9 is only a header", "the payload eyJzdWIiOiIxMjM0In0 alone is not a token"])
-JWT_B64_HEADERS = ["ZXlKaGJHY2lPaU", "ZXlKMGVYQWlPaUp", "ZXlKcmFXUWlP", "ZXlKcGMzTWlPaU",
-                   "ZXlKbGJtTWlPaU", "ZXlKNE5YUWlPaU", "ZXlKamRIa2lPaU"]
 rule("jwt-base64", "jwt-base64",
-     [h + "{{b64:400}}" for h in JWT_B64_HEADERS]
-     + ["token: " + h + "{{b64:300}}==" for h in JWT_B64_HEADERS]
-     + ["auth = '" + h + "{{b64u:300}}'" for h in JWT_B64_HEADERS[:3]],
+     ["{{jwt64:%d}}" % n for n in (20, 60, 120, 300)]
+     + ["{{jwt64u:%d}}" % n for n in (20, 60, 120, 300)]
+     + ["token: {{jwt64:80}}", "auth = '{{jwt64u:80}}'", '"session": "{{jwt64:200}}"'],
      ["-----BEGIN PGP PUBLIC KEY BLOCK-----\nVersion: GnuPG v2\n\nmQENBF{{b64:58}}\n{{b64:64}}\nZXlK{{b64:60}}\n=mIC1\n-----END PGP PUBLIC KEY BLOCK-----",
-      "ZXlKaGJHY2lPaU is only the start of an encoded header"])
-semi("kraken-access-token", "kraken-access-token", "kraken", "{{lnl:84}}")
+      "ZXlKaGJHY2lPaU is only the start of an encoded header",
+      "blob: ZXlK{{b64:200}}"])
+semi("kraken-access-token", "kraken-access-token", "kraken", "{{lnl:84}}", bad="{{lnl:91}}")
 # kubernetes-secret-yaml: samples written as manifests in the shapes part below
 rule("kubernetes-secret-yaml", "kubernetes-secret", [
     "apiVersion: v1\nkind: Secret\ndata:\n\tpassword: {{b64:100}}=",
@@ -1055,13 +1054,14 @@ shape("escape/json-in-json/heroku", "escaped-boundary",
 shape("escape/json-in-json/password", "escaped-boundary",
       '"env": "{\\"DB_PASSWORD\\":\\"{{an:18}}\\"}"')
 shape("escape/har/authorization", "escaped-boundary",
-      '{"name": "Authorization", "value": "Bearer ' + JWT + '"}, {"name": "cookie", "value": "sid=\\"{{an:10}}\\""}')
+      '{"name": "Authorization", "value": "Bearer ' + JWT + '"}, {"name": "cookie", "value": "theme=\\"dark\\""}')
 shape("escape/tfstate/access-key", "escaped-boundary",
       '"attributes": {"secret": "{{b64:40}}", "id": "AKIA{{b32:16}}", "user_data": "#!/bin/sh\\nexport GITHUB_TOKEN=ghp_{{an:36}}\\n"}')
 shape("escape/access-log/token", "escaped-boundary",
       '203.0.113.9 - - [01/May/2024:10:00:00 +0000] "GET /hook?url=https%3A%2F%2Fapi.acme.io%3Ftoken%3Dghp_{{an:36}} HTTP/1.1" 200 512')
-for ename in ["newline", "quote", "pct-equals"]:
-    no_shape(f"escape/{ename}/no-token", "escaped-boundary", ESCAPES[ename].replace("{t}", "build-{{ln:8}}"))
+for ename in ["newline", "tab", "pct-equals", "pct-comma"]:
+    no_shape(f"escape/{ename}/no-token", "escaped-boundary",
+             ESCAPES[ename].replace("token", "page").replace("{t}", "build finished"))
 no_shape("escape/newline/placeholder", "escaped-boundary", '"log": "token\\nghp_' + "x" * 36 + '\\n"')
 no_shape("escape/pct/placeholder", "escaped-boundary", "next=%2F&token%3D%3Cyour-token%3E")
 
@@ -1079,8 +1079,9 @@ shape("encoded/secret-tls", "encoded-keys",
 shape("encoded/env", "encoded-keys", "SERVICE_KEY_B64=" + PEM_B64_KEY)
 shape("encoded/json", "encoded-keys", '{"key": "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0t{{b64:1600}}"}')
 shape("encoded/openssh", "encoded-keys", "deploy_key: LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0K{{b64:1200}}")
-for h in JWT_B64_HEADERS[:4]:
-    shape("encoded/jwt-base64/" + h[:8], "encoded-keys", "session_blob: " + h + "{{b64:300}}")
+for n in (40, 400):
+    shape(f"encoded/jwt-base64/{n}", "encoded-keys", "session_blob: {{jwt64:%d}}" % n)
+    shape(f"encoded/jwt-base64u/{n}", "encoded-keys", "SESSION={{jwt64u:%d}}" % n)
 no_shape("encoded/short-b64", "encoded-keys", "marker: LS0tLS1CRUdJTi0= is only the start of a header")
 no_shape("encoded/base64-text", "encoded-keys", "greeting: SGVsbG8sIHdvcmxkISBUaGlzIGlzIGEgdGVzdC4=")
 
