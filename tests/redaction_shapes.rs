@@ -233,7 +233,7 @@ fn cli_scan_reports_every_shape() {
 }
 
 /// The whole text of a `pack_context` result: inline, or every `read_pack` slice of a stored
-/// pack.
+/// pack, following the `Next: call read_pack with start_line=N` trailers.
 fn pack_text(mcp: &mut Mcp, arguments: Value) -> String {
     let text = mcp.call_ok("pack_context", arguments.clone());
     let Some(id) = text
@@ -244,27 +244,22 @@ fn pack_text(mcp: &mut Mcp, arguments: Value) -> String {
         return text;
     };
     let mut whole = text.clone();
-    let mut start = 1;
-    loop {
-        let slice = mcp.call(
-            "read_pack",
-            json!({"pack_id": id, "start_line": start, "end_line": start + 999}),
-        );
-        if slice["isError"] == json!(true) {
-            break;
-        }
-        let body: String = spots(&common::first_text(&slice))
-            .into_iter()
-            .map(|s| s.inner)
-            .collect();
-        if body.is_empty() {
-            break;
-        }
-        whole.push_str(&body);
-        start += 1000;
-        assert!(start < 20_000, "read_pack never ended for {arguments}");
+    let mut start = 1u64;
+    for _ in 0..100 {
+        let slice = mcp.call_ok("read_pack", json!({"pack_id": id, "start_line": start}));
+        whole.extend(spots(&slice).into_iter().map(|s| s.inner));
+        let Some(next) = slice
+            .split("start_line=")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            return whole;
+        };
+        assert!(next > start, "read_pack does not advance: {slice}");
+        start = next;
     }
-    whole
+    panic!("read_pack never ended for {arguments}");
 }
 
 #[test]
