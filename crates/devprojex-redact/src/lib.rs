@@ -17,13 +17,19 @@
 //! 1. One Aho-Corasick DFA holds the keywords of every rule (ASCII case-insensitive). A single
 //!    pass over the text (four interleaved lanes on long texts, see `keywords.rs`) yields the
 //!    lines that contain a keyword, and for each line the rules to run. Text without keywords
-//!    costs one automaton pass and nothing else.
-//! 2. On those lines only, each triggered rule runs, grouped by rule so its regex stays hot in
-//!    cache: a byte regex with a secret capture group (Unicode off), the private key block
-//!    scanner, and last the scope-aware assignment detector (which skips values a provider
-//!    rule already redacts). Candidates go through the rule's entropy threshold and allowlists.
-//! 3. With `hide_private_data`, the private-data patterns run over the whole text.
-//! 4. Overlapping spans are merged; each span becomes `[REDACTED:<rule-id>]`.
+//!    costs one automaton pass and nothing else. A keyword line takes along the lines a shell
+//!    `\` continues it onto, and the next line when it opens an XML element or a YAML block
+//!    scalar; on a very long line, a window around the keyword widened to whole tokens.
+//! 2. On those regions only, each triggered rule runs, grouped by rule so its regex stays hot
+//!    in cache: a byte regex with a secret capture group (Unicode off), the private key block
+//!    scanner, the Kubernetes `Secret` scanner, and last the scope-aware assignment detector
+//!    (which skips values a provider rule already redacts). Candidates go through the rule's
+//!    entropy threshold, the placeholder allowlist, its own allowlists and its `verify` check.
+//! 3. Regions where an escape sequence or a percent-encoding can hide a boundary (`\nAKIA...`,
+//!    `token%3D...`, `{\"password\": ...}`) run again on a copy with those escapes decoded in
+//!    place (`escapes.rs`), so offsets still point into the original.
+//! 4. With `hide_private_data`, the private-data patterns run over the whole text.
+//! 5. Overlapping spans are merged; each span becomes `[REDACTED:<rule-id>]`.
 //!
 //! See `docs/redaction.md` for the rule list, the replacement format and the limits.
 
