@@ -5,47 +5,79 @@
 //! where the rules expect it: `n` and `D` are word characters, `\"` is not a quote. JSON logs,
 //! HAR files, Terraform state, access logs and escaped configuration are full of these.
 //!
-//! So the segments that hold such an escape are inspected a second time, on a copy of the text
-//! in which the escapes of delimiters are decoded *in place*: the escape's bytes become blanks
-//! and the decoded delimiter takes its last byte (`\"` becomes ` "`, `%3D` becomes `  =`,
-//! `\u0022` becomes `     "`). Every offset still points into the original text, so the spans
-//! found on the copy redact the original. Only delimiters and white space are decoded: `%2B`,
+//! So the segments that hold such an escape are inspected a second time, on a copy of them in
+//! which the escapes of delimiters are decoded *in place*: the escape's bytes become blanks and
+//! the decoded delimiter takes its last byte (`\"` becomes ` "`, `%3D` becomes `  =`,
+//! `\u0022` becomes `     "`). Lengths do not change, so every span found on the copy maps back
+//! to the original text by an offset. Only delimiters and white space are decoded: `%2B`,
 //! `%2F` and `%40` belong to tokens (base64, URL-encoded passwords), and the first pass on the
 //! original text still sees every token as written.
+//!
+//! The copy holds only those segments, one per line: the regex rules and the scope-aware
+//! parser run on it (the block engines, private keys and Kubernetes manifests, read across
+//! lines and have run on the original).
 
 use crate::{Segment, Work};
 
-/// A copy of the text with the escapes of the listed segments decoded, and the runs to repeat.
+/// The decoded segments, one per line, the work to repeat on them, and where each came from.
 pub(crate) struct Decoded {
     pub(crate) bytes: Vec<u8>,
     pub(crate) work: Work,
+    /// For each segment of `work`: the offset of its first byte in the original text.
+    origins: Vec<usize>,
 }
 
-/// The work to repeat on decoded text, if any segment holds an escape that matters.
-pub(crate) fn decoded_work(bytes: &[u8], work: &Work) -> Option<Decoded> {
-    let mut copy: Option<Vec<u8>> = None;
-    let mut redo = vec![false; work.segments.len()];
+impl Decoded {
+    /// The original offset of `at`, an offset in `bytes`.
+    pub(crate) fn original(&self, at: usize) -> usize {
+        let i = self
+            .work
+            .segments
+            .partition_point(|s| s.start <= at)
+            .saturating_sub(1);
+        at - self.work.segments[i].start + self.origins[i]
+    }
+}
+
+/// The work to repeat on decoded text, if any segment holds an escape that matters; `keep`
+/// says which rules run again.
+pub(crate) fn decoded_work(
+    bytes: &[u8],
+    work: &Work,
+    keep: impl Fn(u16) -> bool,
+) -> Option<Decoded> {
+    let mut index = vec![u32::MAX; work.segments.len()];
+    let mut out = Decoded {
+        bytes: Vec::new(),
+        work: Work::default(),
+        origins: Vec::new(),
+    };
     for (i, seg) in work.segments.iter().enumerate() {
         let region = &bytes[seg.start..seg.end];
-        if memchr::memchr3(b'\\', b'%', b'&', region).is_none() || !decode(region, None) {
+        if !decode(region, None) {
             continue;
         }
-        let buf = copy.get_or_insert_with(|| bytes.to_vec());
-        decode(region, Some(&mut buf[seg.start..seg.end]));
-        redo[i] = true;
+        out.bytes.push(b'\n');
+        let start = out.bytes.len();
+        out.bytes.extend_from_slice(region);
+        decode(region, Some(&mut out.bytes[start..]));
+        index[i] = u32::try_from(out.work.segments.len()).expect("fewer than 2^32 segments");
+        out.work.segments.push(Segment {
+            start,
+            end: out.bytes.len(),
+        });
+        out.origins.push(seg.start);
     }
-    let bytes = copy?;
-    let segments: Vec<Segment> = work.segments.clone();
-    let runs = work
+    if out.work.segments.is_empty() {
+        return None;
+    }
+    out.work.runs = work
         .runs
         .iter()
-        .copied()
-        .filter(|&(_, s)| redo[s as usize])
+        .filter(|&&(r, s)| index[s as usize] != u32::MAX && keep(r))
+        .map(|&(r, s)| (r, index[s as usize]))
         .collect();
-    Some(Decoded {
-        bytes,
-        work: Work { segments, runs },
-    })
+    Some(out)
 }
 
 /// What an escape decodes to, if it is one we decode: (length, decoded byte).
@@ -88,19 +120,17 @@ fn escape_at(region: &[u8], i: usize) -> Option<(usize, u8)> {
 /// `None` only say whether there is one that can hide a boundary. Returns that answer.
 fn decode(region: &[u8], mut out: Option<&mut [u8]>) -> bool {
     let mut found = false;
-    let mut i = 0;
-    while i < region.len() {
-        let b = region[i];
-        if b == b'\\' && region.get(i + 1) == Some(&b'\\') {
-            i += 2; // an escaped backslash: `\\n` is a backslash and an `n`
+    // `\\n` is a backslash and an `n`: an escaped backslash ends where the next byte starts
+    let mut skip_to = 0;
+    for i in memchr::memchr3_iter(b'\\', b'%', b'&', region) {
+        if i < skip_to {
             continue;
         }
-        if !matches!(b, b'\\' | b'%' | b'&') {
-            i += 1;
+        if region[i] == b'\\' && region.get(i + 1) == Some(&b'\\') {
+            skip_to = i + 2;
             continue;
         }
         let Some((len, decoded)) = escape_at(region, i) else {
-            i += 1;
             continue;
         };
         // white space matters where a token may start right after it; a quote or an operator
@@ -116,7 +146,7 @@ fn decode(region: &[u8], mut out: Option<&mut [u8]>) -> bool {
             out[i..i + len - 1].fill(b' ');
             out[i + len - 1] = decoded;
         }
-        i += len;
+        skip_to = i + len;
     }
     found
 }

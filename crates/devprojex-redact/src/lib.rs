@@ -377,10 +377,8 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
     run_work(bytes, &mut work, spans);
     // The same rules again where escapes hide token boundaries (`"\nAKIA..."`,
     // `token%3Dsk_live_...`, `{\"password\": \"...\"}`): on a copy in which those escapes are
-    // decoded in place, so every offset still points into the original text.
-    if let Some(mut decoded) = escapes::decoded_work(bytes, &work) {
-        run_work(&decoded.bytes, &mut decoded.work, spans);
-    }
+    // decoded in place.
+    decoded_pass(bytes, &work, spans);
     // a key file holds nothing else: checked on the whole (short) text, no keyword needed
     if let Some((start, end)) = key_file(bytes) {
         for rule in set.rules.iter().filter(|r| r.engine == Engine::KeyFile) {
@@ -396,12 +394,50 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
     }
 }
 
+/// Run the regex and scope-aware rules of `work` again on the segments where an escape can hide
+/// a token boundary, decoded (`escapes.rs`), and add what they find at its original offsets.
+fn decoded_pass(bytes: &[u8], work: &Work, spans: &mut Vec<Span>) {
+    let set = ruleset();
+    let keep = |r: u16| matches!(set.rules[r as usize].engine, Engine::Regex | Engine::Scope);
+    let Some(mut decoded) = escapes::decoded_work(bytes, work, keep) else {
+        return;
+    };
+    let mut found = Vec::new();
+    run_work(&decoded.bytes, &mut decoded.work, &mut found);
+    spans.extend(found.into_iter().map(|mut s| {
+        let len = s.end - s.start;
+        s.start = decoded.original(s.start);
+        s.end = s.start + len;
+        s
+    }));
+}
+
 /// The end of the region a keyword line `bytes[line_s..line_e]` speaks for: the line itself,
-/// plus the lines a shell `\` continues it onto, or the next line when this one opens an XML
-/// element or a YAML block scalar whose value is written below (`<token>`, `password: |`).
+/// plus the lines a shell `\` continues it onto, the next line when this one opens an XML
+/// element or a YAML block scalar whose value is written below (`<token>`, `password: |`), or
+/// the `login` / `password` lines of a `.netrc` entry it starts (`machine NAME`).
 fn joined_end(bytes: &[u8], line_s: usize, line_e: usize) -> usize {
     let mut end = line_e;
     let mut start = line_s;
+    if bytes[line_s..line_e]
+        .trim_ascii_start()
+        .starts_with(b"machine ")
+    {
+        for _ in 0..4 {
+            let next_e = util::line_end(bytes, (end + 1).min(bytes.len()));
+            let next = bytes
+                .get(end + 1..next_e)
+                .map_or(&b""[..], <[u8]>::trim_ascii_start);
+            let netrc = [&b"login"[..], b"password", b"account", b"port", b"macdef"]
+                .iter()
+                .any(|k| next.starts_with(k));
+            if end >= bytes.len() || !netrc {
+                break;
+            }
+            end = next_e;
+        }
+        return end;
+    }
     for n in 0..MAX_JOINED_LINES {
         if end >= bytes.len() {
             break;
@@ -484,9 +520,7 @@ pub fn rule_match_count(rule_id: &str, text: &str) -> Option<usize> {
         line_begin = line_end + 1;
     }
     run_work(bytes, &mut work, &mut spans);
-    if let Some(mut decoded) = escapes::decoded_work(bytes, &work) {
-        run_work(&decoded.bytes, &mut decoded.work, &mut spans);
-    }
+    decoded_pass(bytes, &work, &mut spans);
     let own = rule.id.as_str();
     let mut starts: Vec<usize> = spans
         .iter()
@@ -499,15 +533,32 @@ pub fn rule_match_count(rule_id: &str, text: &str) -> Option<usize> {
     Some(starts.len())
 }
 
+/// Order the (rule, segment) pairs by the rules' run rank, keeping segment order within a rule:
+/// a counting sort, since the pairs arrive in segment order and there are a few hundred rules.
+fn group_by_rule(run_rank: &[u16], runs: &mut Vec<(u16, u32)>) {
+    let mut start = vec![0u32; run_rank.len() + 1];
+    for &(r, _) in runs.iter() {
+        start[run_rank[r as usize] as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut grouped = vec![(0u16, 0u32); runs.len()];
+    for &(r, segment) in runs.iter() {
+        let slot = &mut start[run_rank[r as usize] as usize];
+        grouped[*slot as usize] = (r, segment);
+        *slot += 1;
+    }
+    *runs = grouped;
+}
+
 /// Run every (rule, segment) pair. Pairs run grouped by rule: a rule's compiled regex and its
 /// lazy DFA cache stay hot in the processor caches across all the lines it inspects, instead of
 /// some 200 regexes taking turns line by line (ten times slower on text dense with candidates).
 fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
     let set = ruleset();
     // scope-aware detection runs last: it skips values that provider rules already redact
-    work.runs.sort_unstable_by_key(|&(r, segment)| {
-        (set.rules[r as usize].engine == Engine::Scope, r, segment)
-    });
+    group_by_rule(&set.run_rank, &mut work.runs);
     // the scope-aware parser runs once per segment, whichever scope rules triggered it
     let mut scope_done = vec![false; work.segments.len()];
     let mut covered: Option<Vec<(usize, usize)>> = None;
@@ -555,6 +606,9 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                     let Some((start, end)) = secret else {
                         continue;
                     };
+                    if rule.token_end && !rules::token_ends_at(bytes, whole.1) {
+                        continue;
+                    }
                     let line = {
                         let ls = util::line_start(bytes, start).max(seg.start);
                         let le = util::line_end(bytes, start).min(seg.end);

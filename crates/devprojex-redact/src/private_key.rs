@@ -101,18 +101,24 @@ pub(crate) fn scan_putty(bytes: &[u8], start: usize, end: usize, out: &mut Vec<K
     }
 }
 
-/// SSH2 (RFC 4716) private key blocks, `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`: the
-/// header lines (`Comment: ...`, continued with `\`) stay, every base64 body line is redacted.
+/// SSH2 (RFC 4716) private key blocks, `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----` on a line
+/// of its own: the header lines (`Comment: ...`, continued with `\`) stay, every base64 body
+/// line is redacted, up to the `END` line or the first line that is not base64.
 fn scan_ssh2(bytes: &[u8], start: usize, end: usize, out: &mut Vec<KeySpan>) {
     const BEGIN: &[u8] = b"---- BEGIN SSH2 ";
+    let finder = memchr::memmem::Finder::new(BEGIN);
     let mut pos = start;
-    while let Some(i) = memchr::memmem::find(&bytes[pos..end], BEGIN) {
+    while let Some(i) = finder.find(&bytes[pos..end]) {
         let at = pos + i;
+        let ls = util::line_start(bytes, at);
         let le = util::line_end(bytes, at);
         pos = le.max(at + BEGIN.len());
-        let marker = &bytes[at..le];
-        if memchr::memmem::find(marker, b"PRIVATE KEY").is_none() {
-            continue; // a public key
+        let marker = bytes[ls..le].trim_ascii();
+        if !marker.starts_with(BEGIN)
+            || !marker.ends_with(b"PRIVATE KEY ----")
+            || memchr::memmem::find(marker, b"PUBLIC").is_some()
+        {
+            continue; // a public key, or the marker quoted in prose or code
         }
         let mut spans = Vec::new();
         let mut in_header = true;
@@ -138,6 +144,9 @@ fn scan_ssh2(bytes: &[u8], start: usize, end: usize, out: &mut Vec<KeySpan>) {
             if header {
                 continued = line.ends_with(b"\\");
             } else if !line.is_empty() {
+                if !looks_like_body(line) {
+                    break; // the block ended without its END line
+                }
                 in_header = false;
                 let (s, e2) = trim_range(bytes, line_begin, e);
                 if !util::contains_redaction_marker(&bytes[s..e2]) {

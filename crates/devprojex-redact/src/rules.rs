@@ -220,6 +220,8 @@ pub(crate) struct Rule {
     pub(crate) entropy: Option<f64>,
     pub(crate) placeholder_check: bool,
     pub(crate) verify: Option<Verify>,
+    /// The regex ends in `\b`; a match must also end a token (see [`token_ends_at`]).
+    pub(crate) token_end: bool,
     pub(crate) allowlists: Vec<Allowlist>,
     pub(crate) info: RuleInfo,
 }
@@ -267,6 +269,9 @@ pub(crate) struct RuleSet {
     /// For each automaton pattern (a lower-cased keyword): its case variants as written in rules.
     pub(crate) keyword_slots: Vec<Vec<Keyword>>,
     pub(crate) by_id: HashMap<String, u16>,
+    /// Each rule's place in the order the engine runs rules: file order, the scope-aware rules
+    /// last (they skip what the others redact).
+    pub(crate) run_rank: Vec<u16>,
 }
 
 fn compile_regex(id: &str, pattern: &str) -> Result<Regex, RuleError> {
@@ -315,7 +320,14 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
         }
         // `key` + `value`: an assignment; with a `regex` too, either form (the first group
         // that matched is the secret)
+        // a token rule `\b(...)\b` keeps its plain `find`; the stricter end is checked in code
+        let token_end = raw.key.is_none()
+            && raw
+                .regex
+                .as_deref()
+                .is_some_and(|p| ends_with_word_boundary(p) && group_is_whole_match(p));
         let (pattern, combined) = match (&raw.regex, &raw.key, &raw.value) {
+            (Some(regex), None, None) if token_end => (Some(regex.clone()), false),
             (regex, None, None) => (regex.as_deref().map(with_token_end), false),
             (None, Some(key), Some(value)) => (Some(assignment_regex(key, value)), false),
             (Some(regex), Some(key), Some(value)) => (
@@ -430,17 +442,25 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
             entropy: raw.entropy,
             placeholder_check: raw.placeholder_check,
             verify: raw.verify,
+            token_end,
             allowlists,
             info,
         });
     }
     let automaton =
         KeywordAutomaton::new(&patterns).map_err(|e| RuleError::Keywords(e.to_string()))?;
+    let mut order: Vec<usize> = (0..rules.len()).collect();
+    order.sort_by_key(|&i| (rules[i].engine == Engine::Scope, i));
+    let mut run_rank = vec![0u16; rules.len()];
+    for (rank, &i) in order.iter().enumerate() {
+        run_rank[i] = u16::try_from(rank).expect("fewer than 2^16 rules");
+    }
     Ok(RuleSet {
         rules,
         keywords: automaton,
         keyword_slots,
         by_id,
+        run_rank,
     })
 }
 
@@ -532,12 +552,31 @@ impl Rule {
 /// digit, `_ - + / = ~`, or a `.` that continues a word, as in `key.png`).
 const TOKEN_END: &str = r"(?:[^\w\-+/=~.]|\.(?:[^\w]|$)|$)";
 
+fn ends_with_word_boundary(pattern: &str) -> bool {
+    pattern
+        .strip_suffix(r"\b")
+        .is_some_and(|head| !head.ends_with('\\'))
+}
+
 /// A rule regex ending in `\b`: the token may not continue with `- + / = ~` or `.word` either
 /// (`video.ico-<hex>.png` is a file name, `AKIA...+/x` is inside a base64 blob).
 fn with_token_end(pattern: &str) -> String {
     match pattern.strip_suffix(r"\b") {
-        Some(head) if !head.ends_with('\\') => format!("{head}{TOKEN_END}"),
+        Some(head) if ends_with_word_boundary(pattern) => format!("{head}{TOKEN_END}"),
         _ => pattern.to_string(),
+    }
+}
+
+/// Whether a token that ends at `end` (a word boundary) really ends there: what follows is not
+/// `- + / = ~`, nor a `.` that continues a word. The same condition as [`TOKEN_END`].
+#[inline]
+pub(crate) fn token_ends_at(bytes: &[u8], end: usize) -> bool {
+    match bytes.get(end) {
+        Some(b'-' | b'+' | b'/' | b'=' | b'~') => false,
+        Some(b'.') => !bytes
+            .get(end + 1)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_'),
+        _ => true,
     }
 }
 

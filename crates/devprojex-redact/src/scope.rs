@@ -69,7 +69,6 @@ const ANCHORS: &[&str] = &[
     "credential",
     "conn",
     "creds",
-    "auth",
 ];
 
 fn anchors() -> &'static AhoCorasick {
@@ -191,6 +190,10 @@ fn parse_at(
 ) -> Option<Candidate> {
     let key = &bytes[ks..ke];
     let before = if ks > ls { bytes[ks - 1] } else { b'\n' };
+    // `KeyClass::Password => ...`: the last segment of a path, not a key
+    if before == b':' && ks >= ls + 2 && bytes[ks - 2] == b':' {
+        return None;
+    }
     // XML element: <password>value</password>, or the value alone on the next line
     if before == b'<' {
         let gt = ke + memchr::memchr(b'>', &bytes[ke..le])?;
@@ -908,7 +911,15 @@ fn looks_like_code(v: &[u8], ctx: Context) -> bool {
     let is_path = v
         .split(|&b| b == b'.')
         .all(|seg| !seg.is_empty() && seg.iter().all(ident) && !seg[0].is_ascii_digit());
-    if is_path && v.contains(&b'.') {
+    // a member path, unless a segment is a generated token (`s.ZC9Ecf4M5g9o34Q6RkzGsj0z`, a
+    // Vault token; a path's names are words)
+    let generated = |seg: &[u8]| {
+        seg.len() >= 16
+            && seg.iter().any(u8::is_ascii_digit)
+            && seg.iter().any(u8::is_ascii_uppercase)
+            && seg.iter().any(u8::is_ascii_lowercase)
+    };
+    if is_path && v.contains(&b'.') && !v.split(|&b| b == b'.').any(generated) {
         return true;
     }
     let random_looking = v.len() >= 16

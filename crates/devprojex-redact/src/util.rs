@@ -104,14 +104,11 @@ pub(crate) fn is_provider_placeholder(secret: &[u8], counts: &ByteCounts) -> boo
 /// Whether ascending runs of four or more (`abcd`, `1234`) cover at least half of the letters
 /// and digits of `bytes` (and there are at least eight).
 pub(crate) fn sequence_dominated(bytes: &[u8]) -> bool {
-    let alnum = bytes.iter().filter(|b| b.is_ascii_alphanumeric()).count();
-    if alnum < 8 {
-        return false;
-    }
+    // one pass over the (short) candidate; most have no run of four at all
     let (mut in_runs, mut run) = (0usize, 1usize);
     for w in bytes.windows(2) {
         let (a, b) = (w[0], w[1]);
-        if a.is_ascii_alphanumeric() && b == a.wrapping_add(1) && b.is_ascii_alphanumeric() {
+        if b == a.wrapping_add(1) && a.is_ascii_alphanumeric() && b.is_ascii_alphanumeric() {
             run += 1;
         } else {
             if run >= 4 {
@@ -123,7 +120,11 @@ pub(crate) fn sequence_dominated(bytes: &[u8]) -> bool {
     if run >= 4 {
         in_runs += run;
     }
-    in_runs * 2 >= alnum
+    if in_runs == 0 {
+        return false;
+    }
+    let alnum = bytes.iter().filter(|b| b.is_ascii_alphanumeric()).count();
+    alnum >= 8 && in_runs * 2 >= alnum
 }
 
 /// Whether `bytes` holds a run of `n` consecutive ascending letters (`abcdefghij`, either

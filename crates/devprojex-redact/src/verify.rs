@@ -21,23 +21,31 @@ pub(crate) fn check(
     }
 }
 
-/// Whether the line of `at`, or one of the three before it, starts a `.netrc` entry
-/// (`machine NAME` or `default`): a lone `password X` line belongs to one only then.
+/// Whether `at` is the password of a `.netrc` entry: its line starts the entry (`machine NAME`
+/// or `default`), or is `password X` alone below such a line (within three lines).
 fn netrc_entry(bytes: &[u8], at: usize) -> bool {
-    let mut line_start = crate::util::line_start(bytes, at);
-    for _ in 0..4 {
-        let line_end = crate::util::line_end(bytes, line_start);
-        let line = bytes[line_start..line_end].trim_ascii_start();
-        if line.starts_with(b"machine ")
+    let starts_entry = |line: &[u8]| {
+        line.starts_with(b"machine ")
             || line.starts_with(b"machine\t")
             || line.starts_with(b"default")
-        {
-            return true;
-        }
+    };
+    let mut line_start = crate::util::line_start(bytes, at);
+    let line = bytes[line_start..crate::util::line_end(bytes, line_start)].trim_ascii_start();
+    if starts_entry(line) {
+        return true;
+    }
+    if !line.starts_with(b"password") {
+        return false;
+    }
+    for _ in 0..3 {
         if line_start == 0 {
-            break;
+            return false;
         }
         line_start = crate::util::line_start(bytes, line_start - 1);
+        let line = bytes[line_start..crate::util::line_end(bytes, line_start)].trim_ascii_start();
+        if starts_entry(line) {
+            return true;
+        }
     }
     false
 }

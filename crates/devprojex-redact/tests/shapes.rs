@@ -202,6 +202,9 @@ fn look_alikes_of_those_shapes_stay() {
         "---- BEGIN SSH2 PUBLIC KEY ----\nComment: \"deploy\"\nAAAAB3NzaC1yc2EAAAADAQABAAABAQC7Zq81kPx0vB7cR4tYmN2LzXq\n---- END SSH2 PUBLIC KEY ----",
         "d41d8cd98f00b204e9800998ecf8427e  empty.txt",
         "kind: ExternalSecret\nspec:\n  data:\n    - secretKey: api-key",
+        // found on real code: a match arm on a path, and the SSH2 marker quoted in a comment
+        "    scope::KeyClass::Password => \"generic-password\",",
+        "/// SSH2 key blocks, `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`: the header lines\n/// (`Comment: ...`, continued with `\\`) stay, every base64 body line is redacted.\nfn scan_ssh2() {}",
     ] {
         assert_eq!(redact(text), text, "{text}");
     }
