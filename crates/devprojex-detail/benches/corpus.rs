@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use devprojex_detail::{Detail, language_name, transform};
+use devprojex_detail::{Detail, language_name, language_of, transform};
 
 fn default_roots() -> Vec<PathBuf> {
     let mut roots = Vec::new();
@@ -57,12 +57,15 @@ fn collect(root: &Path, max_file: u64, out: &mut Vec<(String, String)>) {
                 stack.push(p);
             } else if ft.is_file() {
                 let rel = p.to_string_lossy().replace('\\', "/");
-                if language_name(&rel).is_none()
-                    || e.metadata().map_or(true, |m| m.len() > max_file)
-                {
+                // A file without extension may still be C or C++ (its mode line).
+                let named = language_name(&rel).is_some();
+                let bare = !e.file_name().to_string_lossy().contains('.');
+                if !(named || bare) || e.metadata().map_or(true, |m| m.len() > max_file) {
                     continue;
                 }
-                if let Ok(text) = std::fs::read_to_string(&p) {
+                if let Ok(text) = std::fs::read_to_string(&p)
+                    && (named || language_of(&rel, &text).is_some())
+                {
                     out.push((rel, text));
                 }
             }
@@ -122,7 +125,7 @@ fn main() {
 
     let mut rows: BTreeMap<&'static str, Row> = BTreeMap::new();
     for (path, text) in &files {
-        let row = rows.entry(language_name(path).unwrap()).or_default();
+        let row = rows.entry(language_of(path, text).unwrap()).or_default();
         row.files += 1;
         row.bytes += text.len() as u64;
         row.tokens[0] += tokens(text);
@@ -139,7 +142,7 @@ fn main() {
                 (Some(a), Some(b)) => Duration::from_secs_f64((b - a).max(0.0)),
                 _ => t0.elapsed(),
             };
-            let row = rows.get_mut(language_name(path).unwrap()).unwrap();
+            let row = rows.get_mut(language_of(path, text).unwrap()).unwrap();
             row.time[li] += dt;
             row.tokens[li] += tokens(&out);
             if out.len() == text.len() {

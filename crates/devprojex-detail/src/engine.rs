@@ -7,11 +7,12 @@ use std::collections::{HashMap, HashSet};
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, QueryCursor, Tree, TreeCursor};
 
-use crate::languages::{Collapse, Compiled, LangSpec};
+use crate::languages::{Collapse, Compiled, LangSpec, Tolerance};
 use crate::splice::Splice;
 use crate::{Detail, summary};
 
-/// A file whose parse has more ERROR/MISSING nodes than this is left unchanged.
+/// A file whose parse has more ERROR/MISSING nodes than this is left unchanged
+/// ([`Tolerance::File`]).
 pub(crate) const MAX_ERROR_NODES: usize = 3;
 /// ... and so is one whose ERROR nodes cover more than 1/this of its bytes.
 pub(crate) const MAX_ERROR_BYTES_DIVISOR: usize = 50;
@@ -20,12 +21,14 @@ thread_local! {
     static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
 }
 
-/// Parses `text` with the thread's parser.
+/// Parses `text` with the thread's parser. C and C++ parse a copy in which known macros read
+/// as what they expand to (`crate::macros`); its bytes have the offsets of `text`'s.
 pub(crate) fn parse(compiled: &Compiled, text: &str) -> Option<Tree> {
+    let masked = compiled.macros.mask(text);
     PARSER.with(|p| {
         let mut parser = p.borrow_mut();
         parser.set_language(&compiled.language).ok()?;
-        let tree = parser.parse(text, None);
+        let tree = parser.parse(masked.as_bytes(), None);
         parser.reset();
         tree
     })
@@ -61,22 +64,79 @@ fn error_guard(node: Node<'_>, len: usize) -> (usize, usize) {
     (start.saturating_sub(1), (end + 1).min(len))
 }
 
-/// Byte ranges no edit may touch because of ERROR and MISSING nodes ([`error_guard`]), or `None`
-/// when there are too many errors to transform safely.
-pub(crate) fn error_ranges(tree: &Tree, text: &str) -> Option<Vec<(usize, usize)>> {
+/// Whether an ERROR or MISSING node is the grammar's reading of a known macro idiom, whose
+/// shape it did understand (C and C++):
+/// - a missing `;` after a macro invocation that is followed by a statement or block: an
+///   iterator (`list_for_each_entry(pos, head, member) {`) or a function defined by a macro at
+///   file scope (`SYSCALL_DEFINE1(name, int, arg)` then `{ ... }`);
+/// - type names and keywords among a macro's arguments (`container_of(p, struct foo, member)`,
+///   `min_t(unsigned int, a, b)`, `DEFINE_PER_CPU(struct x, y)`), inside parentheses the
+///   grammar matched.
+pub(crate) fn macro_idiom(node: Node<'_>, text: &str) -> bool {
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    if node.is_missing() {
+        return node.kind() == ";"
+            && parent.kind() == "expression_statement"
+            && node.next_sibling().is_none()
+            && parent.named_child(0).is_some_and(|call| {
+                call.kind() == "call_expression"
+                    && call
+                        .child_by_field_name("function")
+                        .is_some_and(|f| f.kind() == "identifier")
+                    && call
+                        .child_by_field_name("arguments")
+                        .is_some_and(|args| in_matched_parentheses(args))
+            })
+            && parent
+                .next_named_sibling()
+                .is_some_and(|next| !next.is_error() && !next.is_missing());
+    }
+    node.is_error()
+        && matches!(parent.kind(), "argument_list" | "macro_type_specifier")
+        && in_matched_parentheses(parent)
+        && text[node.byte_range()]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_*&,. \t\r\n".contains(&b))
+}
+
+/// Whether `node` starts with a `(` and ends with a `)` that are both in the text.
+fn in_matched_parentheses(node: Node<'_>) -> bool {
+    let first = node.child(0);
+    let last = node.child(node.child_count().saturating_sub(1) as u32);
+    first.is_some_and(|f| f.kind() == "(" && !f.is_missing())
+        && last.is_some_and(|l| l.kind() == ")" && !l.is_missing())
+        && node.child_count() >= 2
+}
+
+/// Byte ranges no edit may touch because of ERROR and MISSING nodes ([`error_guard`]), sorted
+/// and disjoint, or `None` when the language's [`Tolerance`] leaves the file unchanged.
+pub(crate) fn error_ranges(
+    spec: &LangSpec,
+    tree: &Tree,
+    text: &str,
+) -> Option<Vec<(usize, usize)>> {
     let len = text.len();
     let root = tree.root_node();
     let mut out = Vec::new();
     if !root.has_error() {
         return Some(out);
     }
+    if spec.tolerance == Tolerance::None {
+        return None;
+    }
+    let per_node = spec.tolerance == Tolerance::PerNode;
     let mut bytes = 0usize;
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         if node.is_error() || node.is_missing() {
+            if per_node && macro_idiom(node, text) {
+                continue;
+            }
             bytes += without_cr(&text[node.byte_range()]);
             out.push(error_guard(node, len));
-            if out.len() > MAX_ERROR_NODES {
+            if !per_node && out.len() > MAX_ERROR_NODES {
                 return None;
             }
             continue;
@@ -88,19 +148,18 @@ pub(crate) fn error_ranges(tree: &Tree, text: &str) -> Option<Vec<(usize, usize)
             }
         }
     }
-    if bytes * MAX_ERROR_BYTES_DIVISOR > without_cr(text).max(1) {
+    if !per_node && bytes * MAX_ERROR_BYTES_DIVISOR > without_cr(text).max(1) {
         return None;
     }
-    Some(out)
-}
-
-/// [`error_ranges`], or `None` as well when the language tolerates no parse error at all.
-pub(crate) fn tolerated_errors(
-    spec: &LangSpec,
-    tree: &Tree,
-    text: &str,
-) -> Option<Vec<(usize, usize)>> {
-    error_ranges(tree, text).filter(|errors| errors.is_empty() || spec.tolerates_parse_errors)
+    out.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(out.len());
+    for (s, e) in out {
+        match merged.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => merged.push((s, e)),
+        }
+    }
+    Some(merged)
 }
 
 /// Length in bytes without carriage returns, so the share of broken bytes, and with it whether
@@ -519,8 +578,11 @@ fn summarize_comments<'t>(
     drop
 }
 
+/// Whether `s..e` (at least its first byte) meets one of `ranges`, which are sorted and
+/// disjoint ([`error_ranges`]).
 fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
-    ranges.iter().any(|&(a, b)| a < e.max(s + 1) && s < b)
+    let first = ranges.partition_point(|&(_, b)| b <= s);
+    ranges.get(first).is_some_and(|&(a, _)| a < e.max(s + 1))
 }
 
 /// What the `bodies` query captured.
@@ -532,6 +594,11 @@ struct BodyCaptures<'t> {
     /// `@open`: bodies that stay while what they hold is reduced (a JavaScript IIFE is a module
     /// scope: an ES5 class, a UMD bundle).
     open: HashSet<usize>,
+    /// `@deduced`: bodies whose function takes its result type from them (C++ `auto f()`, a
+    /// lambda): they stay when a `return` inside gives a value (`@value_return`), unless the
+    /// type is also written out (`@declared`: `auto f() -> int`).
+    deduced: HashSet<usize>,
+    declared: HashSet<usize>,
 }
 
 impl<'t> BodyCaptures<'t> {
@@ -546,10 +613,43 @@ impl<'t> BodyCaptures<'t> {
                 "open" => {
                     self.open.insert(cap.node.id());
                 }
+                "deduced" => {
+                    self.deduced.insert(cap.node.id());
+                }
+                "declared" => {
+                    self.declared.insert(cap.node.id());
+                }
                 _ => {}
             }
         }
     }
+
+    /// Whether `body` stays whatever it holds: inside a `@keep` region, `@open`, or a
+    /// `@deduced` body that returns a value.
+    fn stays(&self, body: Node<'_>, query: &tree_sitter::Query, text: &str) -> bool {
+        let (s, e) = (body.start_byte(), body.end_byte());
+        self.keeps.iter().any(|&(a, b)| a <= s && e <= b)
+            || self.open.contains(&body.id())
+            || (self.deduced.contains(&body.id())
+                && !self.declared.contains(&body.id())
+                && returns_value(query, body, text))
+    }
+}
+
+/// Whether a `return` inside `body` gives a value (a `@value_return` capture of the `bodies`
+/// query; nested functions count too, which only keeps more).
+fn returns_value(query: &tree_sitter::Query, body: Node<'_>, text: &str) -> bool {
+    let Some(index) = query.capture_index_for_name("value_return") else {
+        return false;
+    };
+    let mut cursor = QueryCursor::new();
+    let mut captures = cursor.captures(query, body, text.as_bytes());
+    while let Some((m, i)) = captures.next() {
+        if m.captures[*i].index == index {
+            return true;
+        }
+    }
+    false
 }
 
 /// What the `comments` query captured.
@@ -757,8 +857,7 @@ impl Walk<'_> {
                 for body in &bcaps.bodies[first..] {
                     let (s, e) = (body.start_byte(), body.end_byte());
                     // The same conditions as the edits are made with (`run_with`).
-                    if !bcaps.keeps.iter().any(|&(a, b)| a <= s && e <= b)
-                        && !bcaps.open.contains(&body.id())
+                    if !bcaps.stays(*body, q, self.text)
                         && !overlaps(self.errors, s, e)
                         && body_edit(self.spec, self.compiled, self.text, *body).is_some()
                     {
@@ -808,7 +907,10 @@ pub(crate) fn run_with(
         return Ok(None);
     }
     let tree = parse(compiled, text).ok_or(Declined)?;
-    let errors = tolerated_errors(spec, &tree, text).ok_or(Declined)?;
+    let errors = error_ranges(spec, &tree, text).ok_or(Declined)?;
+    // Whether an edit was left out because of a parse error: a file that gets no edit for that
+    // reason is declined (`Outcome::ParseErrors`), one with nothing to remove is unchanged.
+    let mut blocked = false;
     let root = tree.root_node();
     let bytes = text.as_bytes();
 
@@ -849,16 +951,15 @@ pub(crate) fn run_with(
     let mut body_edits: Vec<Edit> = Vec::new();
     // Cuts inside kept doc comments and docstrings (`signatures`: their summary stays).
     let mut doc_edits: Vec<Edit> = Vec::new();
-    if bodies_query.is_some() {
-        let BodyCaptures {
-            mut bodies,
-            keeps,
-            docstrings,
-            open,
-        } = bcaps;
-        for node in docstrings {
+    if let Some(bq) = bodies_query {
+        let mut bodies = std::mem::take(&mut bcaps.bodies);
+        for &node in &bcaps.docstrings {
             let (s, e) = (node.start_byte(), node.end_byte());
-            if keeps.iter().any(|&(a, b)| a <= s && e <= b) || overlaps(&errors, s, e) {
+            if bcaps.keeps.iter().any(|&(a, b)| a <= s && e <= b) {
+                continue;
+            }
+            if overlaps(&errors, s, e) {
+                blocked = true;
                 continue;
             }
             if let Some(edit) = docstring_edit(text, node) {
@@ -869,11 +970,11 @@ pub(crate) fn run_with(
         let mut last_end = 0usize;
         for node in bodies {
             let (s, e) = (node.start_byte(), node.end_byte());
-            if s < last_end
-                || keeps.iter().any(|&(a, b)| a <= s && e <= b)
-                || open.contains(&node.id())
-                || overlaps(&errors, s, e)
-            {
+            if s < last_end || bcaps.stays(node, bq, text) {
+                continue;
+            }
+            if overlaps(&errors, s, e) {
+                blocked = true;
                 continue;
             }
             if let Some(edit) = body_edit(spec, compiled, text, node) {
@@ -938,10 +1039,11 @@ pub(crate) fn run_with(
     let mut last_end = 0usize;
     let mut removed_comments = Vec::with_capacity(removed.len());
     for (s, e) in removed {
-        if kept.contains(&s)
-            || overlaps(&errors, s, e)
-            || text_ranges.iter().any(|&(a, b)| a <= s && e <= b)
-        {
+        if kept.contains(&s) || text_ranges.iter().any(|&(a, b)| a <= s && e <= b) {
+            continue;
+        }
+        if overlaps(&errors, s, e) {
+            blocked = true;
             continue;
         }
         while let Some(b) = bi.peek() {
@@ -993,6 +1095,9 @@ pub(crate) fn run_with(
         &removed_comments,
         &blank_line_ranges,
     );
+    if edits.is_empty() && blocked {
+        return Err(Declined);
+    }
     let (out, splice) = write(text, &edits, &verbatim);
     Ok((out != text).then_some((out, splice)))
 }
