@@ -20,6 +20,11 @@ fn main() {
             println!("{}\t{}\t{}", counted.len(), bytes, path);
             continue;
         }
+        for group in devprojex_detail::testing::flattened_groups(&path, &text) {
+            let line = text[..group.start].matches('\n').count() + 1;
+            let lines = text[group.clone()].matches('\n').count() + 1;
+            println!("{path}:{line}: flattened conditional group ({lines} lines)");
+        }
         for (kind, range, parent) in errors {
             let line = text[..range.start].matches('\n').count() + 1;
             let line_start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);

@@ -8,6 +8,7 @@ use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, QueryCursor, Tree, TreeCursor};
 
 use crate::languages::{Collapse, Compiled, LangSpec, Tolerance};
+use crate::macros::{Group, splits_group};
 use crate::splice::Splice;
 use crate::{Detail, summary};
 
@@ -21,17 +22,29 @@ thread_local! {
     static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
 }
 
-/// Parses `text` with the thread's parser. C and C++ parse a copy in which known macros read
-/// as what they expand to (`crate::macros`); its bytes have the offsets of `text`'s.
+/// Parses `text` with the thread's parser. C and C++ parse a view of it in which known macros
+/// read as what they expand to and conditional groups that split a construct are flattened
+/// (`crate::macros`); its bytes have the offsets of `text`'s.
 pub(crate) fn parse(compiled: &Compiled, text: &str) -> Option<Tree> {
-    let masked = compiled.macros.mask(text);
-    PARSER.with(|p| {
+    parse_view(compiled, text).map(|(tree, _)| tree)
+}
+
+/// The conditional groups of `text` as [`parse`] sees them.
+pub(crate) fn parse_groups(compiled: &Compiled, text: &str) -> Vec<Group> {
+    compiled.macros.view(text).groups
+}
+
+/// [`parse`], with the conditional groups of the view parsed.
+fn parse_view(compiled: &Compiled, text: &str) -> Option<(Tree, Vec<Group>)> {
+    let view = compiled.macros.view(text);
+    let tree = PARSER.with(|p| {
         let mut parser = p.borrow_mut();
         parser.set_language(&compiled.language).ok()?;
-        let tree = parser.parse(masked.as_bytes(), None);
+        let tree = parser.parse(view.text.as_bytes(), None);
         parser.reset();
         tree
-    })
+    })?;
+    Some((tree, view.groups))
 }
 
 /// One replacement of `text[start..end]`.
@@ -151,15 +164,20 @@ pub(crate) fn error_ranges(
     if !per_node && bytes * MAX_ERROR_BYTES_DIVISOR > without_cr(text).max(1) {
         return None;
     }
-    out.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(out.len());
-    for (s, e) in out {
+    Some(merge(out))
+}
+
+/// `ranges` sorted, with overlapping and touching ones joined.
+fn merge(mut ranges: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    ranges.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (s, e) in ranges {
         match merged.last_mut() {
             Some(last) if s <= last.1 => last.1 = last.1.max(e),
             _ => merged.push((s, e)),
         }
     }
-    Some(merged)
+    merged
 }
 
 /// Length in bytes without carriage returns, so the share of broken bytes, and with it whether
@@ -184,6 +202,9 @@ struct Verbatim<'t> {
     removed_comments: &'t [(usize, usize)],
     /// Whitespace that a node owns (`@blank_lines_after`): its newlines stay.
     owned_blank_lines: &'t [(usize, usize)],
+    /// Text the parse did not understand or did not see (error neighbourhoods, the hidden
+    /// parts of flattened conditional groups), sorted and disjoint: its lines stay as written.
+    untouched: &'t [(usize, usize)],
 }
 
 impl<'t> Verbatim<'t> {
@@ -194,6 +215,7 @@ impl<'t> Verbatim<'t> {
         extra: &'t HashSet<usize>,
         removed_comments: &'t [(usize, usize)],
         owned_blank_lines: &'t [(usize, usize)],
+        untouched: &'t [(usize, usize)],
     ) -> Self {
         Verbatim {
             text,
@@ -204,6 +226,7 @@ impl<'t> Verbatim<'t> {
             extra,
             removed_comments,
             owned_blank_lines,
+            untouched,
         }
     }
 
@@ -215,6 +238,9 @@ impl<'t> Verbatim<'t> {
         // Sorted and disjoint: the last range starting at or before `nl` is the only candidate.
         let owned = self.owned_blank_lines.partition_point(|&(s, _)| s <= nl);
         if owned > 0 && nl < self.owned_blank_lines[owned - 1].1 {
+            return true;
+        }
+        if overlaps(self.untouched, nl, nl + 1) {
             return true;
         }
         let mut cursor = self.cursor.borrow_mut();
@@ -509,9 +535,11 @@ fn only_space_and_removed(text: &str, from: usize, to: usize, removed: &[(usize,
 /// `signatures`: each kept doc comment keeps its summary. A run of line doc comments (`///` on
 /// lines below each other) loses the comments after its first paragraph; a block doc comment is
 /// cut inside, keeping its delimiters. `removed` are the ordinary comments this transform
-/// removes, sorted. Returns the comments to drop.
+/// removes, sorted; `tags`: Doxygen block commands end a summary (C, C++). Returns the comments
+/// to drop.
 fn summarize_comments<'t>(
     text: &str,
+    tags: bool,
     mut docs: Vec<Node<'t>>,
     removed: &[(usize, usize)],
     kept_blank_lines: &[(usize, usize)],
@@ -529,7 +557,7 @@ fn summarize_comments<'t>(
         let Some(prefix) = summary::line_prefix(body(&first)) else {
             let s = first.start_byte();
             if !overlaps(errors, s, first.end_byte())
-                && let Some(cut) = summary::block_comment(body(&first))
+                && let Some(cut) = summary::block_comment(body(&first), tags)
             {
                 edits.push(Edit {
                     start: s + cut.start,
@@ -565,7 +593,7 @@ fn summarize_comments<'t>(
         }
         let run = &docs[i..j];
         let lines = run.iter().map(|n| &body(n)[prefix.len()..]);
-        if let Some(cut) = summary::paragraph_end(lines) {
+        if let Some(cut) = summary::paragraph_end(lines, tags) {
             for n in &run[cut..] {
                 let (s, e) = (n.start_byte(), n.end_byte());
                 if summary::droppable(prefix, body(n)) && !overlaps(errors, s, e) {
@@ -782,6 +810,7 @@ struct Walk<'a> {
     spec: &'a LangSpec,
     text: &'a str,
     errors: &'a [(usize, usize)],
+    groups: &'a [Group],
     compiled: &'a Compiled,
     bodies: Option<(&'a tree_sitter::Query, &'a [bool])>,
     comments: Option<(&'a tree_sitter::Query, &'a [bool])>,
@@ -859,6 +888,7 @@ impl Walk<'_> {
                     // The same conditions as the edits are made with (`run_with`).
                     if !bcaps.stays(*body, q, self.text)
                         && !overlaps(self.errors, s, e)
+                        && !splits_group(self.groups, s, e)
                         && body_edit(self.spec, self.compiled, self.text, *body).is_some()
                     {
                         collapsed.push(body.id());
@@ -906,7 +936,7 @@ pub(crate) fn run_with(
     if detail == Detail::Full || text.is_empty() {
         return Ok(None);
     }
-    let tree = parse(compiled, text).ok_or(Declined)?;
+    let (tree, groups) = parse_view(compiled, text).ok_or(Declined)?;
     let errors = error_ranges(spec, &tree, text).ok_or(Declined)?;
     // Whether an edit was left out because of a parse error: a file that gets no edit for that
     // reason is declined (`Outcome::ParseErrors`), one with nothing to remove is unchanged.
@@ -941,6 +971,7 @@ pub(crate) fn run_with(
             compiled,
             text,
             errors: &errors,
+            groups: &groups,
             bodies: walk_bodies,
             comments: walk_comments,
         };
@@ -970,7 +1001,7 @@ pub(crate) fn run_with(
         let mut last_end = 0usize;
         for node in bodies {
             let (s, e) = (node.start_byte(), node.end_byte());
-            if s < last_end || bcaps.stays(node, bq, text) {
+            if s < last_end || bcaps.stays(node, bq, text) || splits_group(&groups, s, e) {
                 continue;
             }
             if overlaps(&errors, s, e) {
@@ -1019,6 +1050,7 @@ pub(crate) fn run_with(
         ordinary.sort_unstable();
         for n in summarize_comments(
             text,
+            spec.doc_tags,
             kept_nodes,
             &ordinary,
             &blank_line_ranges,
@@ -1087,6 +1119,15 @@ pub(crate) fn run_with(
         });
     }
 
+    // Error neighbourhoods without the byte of margin edits keep from them: a newline one byte
+    // past a node would be protected with LF line ends and not with CRLF.
+    let untouched = merge(
+        errors
+            .iter()
+            .map(|&(s, e)| (s + 1, e.saturating_sub(1).max(s + 1)))
+            .chain(groups.iter().flat_map(|g| g.hidden.iter().copied()))
+            .collect(),
+    );
     let verbatim = Verbatim::new(
         text,
         compiled,
@@ -1094,6 +1135,7 @@ pub(crate) fn run_with(
         &verbatim_ids,
         &removed_comments,
         &blank_line_ranges,
+        &untouched,
     );
     if edits.is_empty() && blocked {
         return Err(Declined);

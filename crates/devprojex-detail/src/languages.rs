@@ -45,6 +45,8 @@ pub(crate) struct LangSpec {
     pub macros: &'static [&'static str],
     /// C++: raw string literals (`R"x(...)x"`), which the macro scanner must skip.
     pub raw_strings: bool,
+    /// Doxygen block commands (`@param`, `\return`) end a doc comment's summary (C, C++).
+    pub doc_tags: bool,
 }
 
 /// What a parse error does to a file's edits.
@@ -100,6 +102,7 @@ const fn spec(
         tolerance: Tolerance::File,
         macros: &[],
         raw_strings: false,
+        doc_tags: false,
     }
 }
 
@@ -109,7 +112,7 @@ const fn without_error_tolerance(mut spec: LangSpec) -> LangSpec {
     spec
 }
 
-/// `spec` for C and C++: tolerance per node, and macros read as they expand.
+/// `spec` for C and C++: tolerance per node, macros read as they expand, Doxygen doc comments.
 const fn with_macros(
     mut spec: LangSpec,
     macros: &'static [&'static str],
@@ -118,6 +121,7 @@ const fn with_macros(
     spec.tolerance = Tolerance::PerNode;
     spec.macros = macros;
     spec.raw_strings = raw_strings;
+    spec.doc_tags = true;
     spec
 }
 

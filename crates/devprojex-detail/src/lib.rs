@@ -225,10 +225,32 @@ pub mod testing {
             .collect()
     }
 
+    /// The language id and the syntax tree of `text`, parsed as `transform` parses it.
+    fn parsed(path: &str, text: &str) -> Option<(usize, tree_sitter::Tree)> {
+        let id = crate::lang_for(path, text)?;
+        let compiled = languages::compiled(id)?;
+        Some((id, engine::parse(compiled, text)?))
+    }
+
+    /// The conditional groups (`#if` ... `#endif`) the parse of `text` flattens, as byte ranges
+    /// (C, C++), for debugging.
+    pub fn flattened_groups(path: &str, text: &str) -> Vec<std::ops::Range<usize>> {
+        let Some(id) = crate::lang_for(path, text) else {
+            return Vec::new();
+        };
+        let Some(compiled) = languages::compiled(id) else {
+            return Vec::new();
+        };
+        engine::parse_groups(compiled, text)
+            .into_iter()
+            .filter(|g| g.flattened)
+            .map(|g| g.extent.0..g.extent.1)
+            .collect()
+    }
+
     /// The syntax tree of `text` as an indented outline (kind and byte range), for debugging.
     pub fn sexp(path: &str, text: &str) -> Option<String> {
-        let compiled = languages::compiled(crate::lang_for(path, text)?)?;
-        let tree = engine::parse(compiled, text)?;
+        let (_, tree) = parsed(path, text)?;
         let mut out = String::new();
         let mut cursor = tree.walk();
         let mut depth = 0usize;
@@ -300,10 +322,8 @@ pub mod testing {
         path: &str,
         text: &str,
     ) -> Option<Vec<(&'static str, std::ops::Range<usize>, &'static str)>> {
-        let id = crate::lang_for(path, text)?;
-        let compiled = languages::compiled(id)?;
+        let (id, tree) = parsed(path, text)?;
         let per_node = languages::LANGS[id].tolerance == languages::Tolerance::PerNode;
-        let tree = engine::parse(compiled, text)?;
         let mut out = Vec::new();
         let mut stack = vec![tree.root_node()];
         while let Some(node) = stack.pop() {
@@ -355,18 +375,14 @@ pub mod testing {
 
     /// Parses `text` as the language of `path` and returns whether it parsed (for benchmarks).
     pub fn parse_only(path: &str, text: &str) -> bool {
-        crate::lang_for(path, text)
-            .and_then(languages::compiled)
-            .and_then(|c| engine::parse(c, text))
-            .is_some()
+        parsed(path, text).is_some()
     }
 
     /// The words of `text` once every comment node is replaced by a space, or `None` for
     /// unsupported paths. Unlike [`tokens`], it does not depend on where the grammar cuts tokens.
     pub fn words_outside_comments(path: &str, text: &str) -> Option<Vec<String>> {
-        let compiled = crate::lang_for(path, text).and_then(languages::compiled)?;
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let tree = engine::parse(compiled, text)?;
+        let (_, tree) = parsed(path, text)?;
         let mut comments = Vec::new();
         let mut stack = vec![tree.root_node()];
         while let Some(node) = stack.pop() {
@@ -398,10 +414,8 @@ pub mod testing {
     /// Parses `text` as the language of `path` and returns (error node count, leaf tokens that are
     /// not comments, as text), or `None` for unsupported paths.
     pub fn tokens(path: &str, text: &str) -> Option<(usize, Vec<String>)> {
-        let id = crate::lang_for(path, text)?;
-        let compiled = languages::compiled(id)?;
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let tree = engine::parse(compiled, text)?;
+        let (_, tree) = parsed(path, text)?;
         let mut errors = 0;
         let mut tokens = Vec::new();
         let mut cursor = tree.walk();

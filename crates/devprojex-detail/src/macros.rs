@@ -36,6 +36,9 @@ pub(crate) struct Macros {
     longest: usize,
     /// C++: `R"delim( ... )delim"` raw strings.
     raw_strings: bool,
+    /// A C-preprocessed language (the lists are not empty): otherwise the text is parsed as it
+    /// is.
+    preprocessed: bool,
 }
 
 impl Macros {
@@ -69,47 +72,72 @@ impl Macros {
         Ok(Macros {
             shortest: names.keys().map(|n| n.len()).min().unwrap_or(0),
             longest: names.keys().map(|n| n.len()).max().unwrap_or(0),
+            preprocessed: !names.is_empty(),
             names,
             raw_strings,
         })
     }
 
-    /// The text the grammar parses: `text` with the listed macros read as they expand (borrowed
-    /// when none occurs).
-    pub(crate) fn mask<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        if self.names.is_empty() {
-            return Cow::Borrowed(text);
+    /// The text the grammar parses: `text` with the listed macros read as they expand and the
+    /// conditional groups that split a construct flattened ([`View`]).
+    pub(crate) fn view<'a>(&self, text: &'a str) -> View<'a> {
+        if !self.preprocessed {
+            return View {
+                text: Cow::Borrowed(text),
+                groups: Vec::new(),
+            };
         }
         let bytes = text.as_bytes();
         let mut out: Option<Vec<u8>> = None;
         let mut i = 0;
         // Only blanks and tabs since the line began (a `#` there starts a directive).
         let mut line_start = true;
+        let mut line_begin = 0usize;
         let mut in_directive = false;
-        while i < bytes.len() {
-            let b = bytes[i];
-            match b {
-                b'\n' => {
-                    // A directive goes on after a backslash at the end of its line.
-                    let continued = i > 0
-                        && (bytes[i - 1] == b'\\'
-                            || (bytes[i - 1] == b'\r' && i > 1 && bytes[i - 2] == b'\\'));
-                    in_directive &= continued;
-                    line_start = true;
-                    i += 1;
-                    continue;
+        // The conditional directive being read: its kind and where its line begins.
+        let mut directive: Option<(Conditional, usize)> = None;
+        let mut open: Vec<OpenGroup> = Vec::new();
+        let mut groups: Vec<Group> = Vec::new();
+        // The last byte of code (not a directive or comment) seen.
+        let mut last_code: Option<u8> = None;
+        while i <= bytes.len() {
+            let b = bytes.get(i).copied().unwrap_or(b'\n');
+            if b == b'\n' {
+                // A directive goes on after a backslash at the end of its line.
+                let continued = i > 0
+                    && i < bytes.len()
+                    && (bytes[i - 1] == b'\\'
+                        || (bytes[i - 1] == b'\r' && i > 1 && bytes[i - 2] == b'\\'));
+                if in_directive && !continued {
+                    in_directive = false;
+                    if let Some((kind, begin)) = directive.take() {
+                        conditional(&mut open, &mut groups, kind, (begin, i), last_code);
+                    }
                 }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
-                    i += 1;
-                    continue;
-                }
-                _ => {}
+                line_start = true;
+                i += 1;
+                line_begin = i;
+                continue;
+            }
+            if matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
+                i += 1;
+                continue;
             }
             let at_line_start = std::mem::replace(&mut line_start, false);
+            let token_start = i;
+            let mut read_as_space = false;
             match b {
                 b'#' if at_line_start => {
                     in_directive = true;
                     i += 1;
+                    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+                        i += 1;
+                    }
+                    let name_start = i;
+                    while i < bytes.len() && is_identifier_byte(bytes[i]) {
+                        i += 1;
+                    }
+                    directive = Conditional::of(&text[name_start..i]).map(|k| (k, line_begin));
                 }
                 b'/' if bytes.get(i + 1) == Some(&b'/') => {
                     // To the end of the line (a backslash before it continues the comment).
@@ -133,6 +161,22 @@ impl Macros {
                 b'0'..=b'9' => i = number_end(bytes, i),
                 b'.' if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => {
                     i = number_end(bytes, i)
+                }
+                b'(' | b')' | b'[' | b']' | b'{' | b'}' => {
+                    if !in_directive {
+                        let (kind, step) = match b {
+                            b'(' => (0, 1),
+                            b')' => (0, -1),
+                            b'[' => (1, 1),
+                            b']' => (1, -1),
+                            b'{' => (2, 1),
+                            _ => (2, -1),
+                        };
+                        if let Some(group) = open.last_mut() {
+                            group.current.bracket(kind, step);
+                        }
+                    }
+                    i += 1;
                 }
                 _ if is_identifier_start(b) => {
                     let start = i;
@@ -160,6 +204,8 @@ impl Macros {
                             if let Some(&reading) = self.names.get(word) {
                                 let out = out.get_or_insert_with(|| bytes.to_vec());
                                 i = apply(bytes, out, start, i, reading);
+                                // What reads as spaces is no code to end a construct with.
+                                read_as_space = !matches!(reading, Reading::Word(_));
                             }
                         }
                         _ => {}
@@ -167,11 +213,209 @@ impl Macros {
                 }
                 _ => i += 1,
             }
+            let is_comment = b == b'/' && matches!(bytes.get(token_start + 1), Some(b'/' | b'*'));
+            if !in_directive && !is_comment && !read_as_space && i > token_start {
+                last_code = Some(bytes[i - 1]);
+                if let Some(group) = open.last_mut() {
+                    group.current.code += i - token_start;
+                }
+            }
         }
-        match out {
+        // A group left open at the end of the file ends there.
+        while !open.is_empty() {
+            let end = (text.len(), text.len());
+            conditional(&mut open, &mut groups, Conditional::End, end, last_code);
+        }
+        groups.sort_by_key(|g| g.extent);
+        if groups.iter().any(|g| g.flattened) {
+            let out = out.get_or_insert_with(|| bytes.to_vec());
+            for &(s, e) in groups
+                .iter()
+                .filter(|g| g.flattened)
+                .flat_map(|g| &g.hidden)
+            {
+                for b in &mut out[s..e] {
+                    if !matches!(*b, b'\n' | b'\r') {
+                        *b = b' ';
+                    }
+                }
+            }
+        }
+        let text = match out {
             // Only ASCII bytes, or every byte of a run between two ASCII bytes, became spaces.
             Some(out) => Cow::Owned(String::from_utf8(out).expect("spaces keep UTF-8 valid")),
             None => Cow::Borrowed(text),
+        };
+        View { text, groups }
+    }
+}
+
+/// What the grammar parses, and what of the original text it does not see.
+pub(crate) struct View<'a> {
+    /// The text with macros read as they expand and flattened groups blanked, byte for byte
+    /// aligned with the original.
+    pub text: Cow<'a, str>,
+    /// The conditional groups, sorted; some flattened for the parse.
+    pub groups: Vec<Group>,
+}
+
+/// A conditional group (`#if` ... `#endif`). One that splits a construct is flattened: a branch
+/// does not close what it opens (`} namespace std {` inside `#if __cplusplus >= 201103L`,
+/// `if (a) {` in one branch and `if (b) {` in the other), or the group starts or a branch ends
+/// in the middle of a declaration or statement (a return type or `noexcept` chosen by `#if`).
+/// tree-sitter reads such code as errors, often one covering the whole file. The parse then
+/// reads only the largest branch, without the directives, as the compiler sees one
+/// configuration; the output keeps all of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Group {
+    /// From the start of the `#if` line to the end of the `#endif` line.
+    pub extent: (usize, usize),
+    /// What the parse does not see when flattened: the directive lines and the other branches.
+    pub hidden: Vec<(usize, usize)>,
+    pub flattened: bool,
+}
+
+/// Whether an edit of `s..e` would cut into a flattened group: it touches what the parse did not
+/// see without taking the whole group.
+pub(crate) fn splits_group(groups: &[Group], s: usize, e: usize) -> bool {
+    groups.iter().filter(|g| g.flattened).any(|g| {
+        let (a, b) = g.extent;
+        a < e && s < b && !(s <= a && b <= e) && g.hidden.iter().any(|&(hs, he)| hs < e && s < he)
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Conditional {
+    If,
+    Else,
+    End,
+}
+
+impl Conditional {
+    fn of(name: &str) -> Option<Conditional> {
+        match name {
+            "if" | "ifdef" | "ifndef" => Some(Conditional::If),
+            "elif" | "elifdef" | "elifndef" | "else" => Some(Conditional::Else),
+            "endif" => Some(Conditional::End),
+            _ => None,
+        }
+    }
+}
+
+/// An `#if` group being read.
+struct OpenGroup {
+    start: usize,
+    directives: Vec<(usize, usize)>,
+    branches: Vec<Branch>,
+    branch_start: usize,
+    /// The branch being read.
+    current: Branch,
+    /// The group splits a construct: a branch does not close what it opens, or the group
+    /// starts or a branch ends in the middle of a declaration or statement.
+    splits: bool,
+}
+
+/// What one branch of a conditional group holds.
+#[derive(Clone, Copy, Default)]
+struct Branch {
+    range: (usize, usize),
+    /// Per bracket kind (`()`, `[]`, `{}`): the depth at its end and its lowest point, counting
+    /// of each nested group the branch the parse reads.
+    depth: [i32; 3],
+    low: [i32; 3],
+    /// Bytes of code (outside directives and comments).
+    code: usize,
+}
+
+impl Branch {
+    fn bracket(&mut self, kind: usize, step: i32) {
+        self.depth[kind] += step;
+        self.low[kind] = self.low[kind].min(self.depth[kind]);
+    }
+
+    /// Takes in the branch a nested group's parse reads.
+    fn nest(&mut self, inner: &Branch) {
+        for kind in 0..3 {
+            self.low[kind] = self.low[kind].min(self.depth[kind] + inner.low[kind]);
+            self.depth[kind] += inner.depth[kind];
+        }
+        self.code += inner.code;
+    }
+}
+
+/// Whether `last`, the last code byte before a point, ends a declaration, statement or block
+/// (or there is none): a conditional group there holds whole constructs.
+fn at_boundary(last: Option<u8>) -> bool {
+    matches!(last, None | Some(b';' | b'{' | b'}' | b':'))
+}
+
+impl OpenGroup {
+    /// Ends the current branch at `end`; `last` is the last code byte before it.
+    fn close_branch(&mut self, end: usize, last: Option<u8>) {
+        let mut branch = std::mem::take(&mut self.current);
+        self.splits |= branch.depth != [0; 3]
+            || branch.low.iter().any(|&l| l < 0)
+            || (branch.code > 0 && !at_boundary(last));
+        branch.range = (self.branch_start, end);
+        self.branches.push(branch);
+    }
+}
+
+/// Takes a conditional directive whose line is `begin..end` into the open groups; `last` is the
+/// last code byte before it.
+fn conditional(
+    open: &mut Vec<OpenGroup>,
+    groups: &mut Vec<Group>,
+    kind: Conditional,
+    (begin, end): (usize, usize),
+    last: Option<u8>,
+) {
+    match kind {
+        Conditional::If => open.push(OpenGroup {
+            start: begin,
+            directives: vec![(begin, end)],
+            branches: Vec::new(),
+            branch_start: end,
+            current: Branch::default(),
+            splits: !at_boundary(last),
+        }),
+        Conditional::Else => {
+            if let Some(group) = open.last_mut() {
+                group.close_branch(begin, last);
+                group.directives.push((begin, end));
+                group.branch_start = end;
+            }
+        }
+        Conditional::End => {
+            let Some(mut group) = open.pop() else {
+                return;
+            };
+            group.close_branch(begin, last);
+            group.directives.push((begin, end));
+            // The parse reads the branch with the most code (`#if !ABI`, a one-line `#include`,
+            // `#else` and the whole implementation), the first of equals. Comments do not
+            // count: `compact` must see the same branch.
+            let read = (0..group.branches.len())
+                .max_by_key(|&i| (group.branches[i].code, usize::MAX - i))
+                .unwrap_or(0);
+            if let Some(outer) = open.last_mut() {
+                outer.current.nest(&group.branches[read]);
+            }
+            let mut hidden = group.directives;
+            hidden.extend(
+                group
+                    .branches
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| i != read)
+                    .map(|(_, b)| b.range),
+            );
+            hidden.sort_unstable();
+            groups.push(Group {
+                extent: (group.start, end),
+                hidden,
+                flattened: group.splits,
+            });
         }
     }
 }
@@ -324,8 +568,8 @@ mod tests {
         let want = "static int        f(char        *p)               ;\n\
                     /* __init */ char *s = \"__init\"; // __init\n\
                     #define X __init \\\n  __init\ntry   { } __init_x\n";
-        assert_eq!(m.mask(text), want);
-        assert_eq!(m.mask(text).len(), text.len());
+        assert_eq!(m.view(text).text, want);
+        assert_eq!(m.view(text).text.len(), text.len());
     }
 
     #[test]
@@ -333,7 +577,7 @@ mod tests {
         let m = macros();
         // A quote in a character literal, a digit separator, a raw string holding `"`.
         let text = "char q = '\"'; int n = 1'000; auto r = R\"x(\" __init)x\"; __init\n";
-        let got = m.mask(text);
+        let got = m.view(text).text;
         assert!(
             got.ends_with("; \n") || got.ends_with(";       \n"),
             "{got}"
@@ -346,13 +590,16 @@ mod tests {
     fn an_argument_list_holding_a_comment_or_backslash_stays() {
         let m = macros();
         let text = "int f(void) __printf(1, /* x */ 2);\n";
-        assert_eq!(m.mask(text), "int f(void)         (1, /* x */ 2);\n");
+        assert_eq!(m.view(text).text, "int f(void)         (1, /* x */ 2);\n");
         let unmatched = "int f(void) __printf(1, 2;\n";
-        assert_eq!(m.mask(unmatched), "int f(void)         (1, 2;\n");
+        assert_eq!(m.view(unmatched).text, "int f(void)         (1, 2;\n");
     }
 
     #[test]
     fn nothing_listed_is_borrowed() {
-        assert!(matches!(macros().mask("int f(void);\n"), Cow::Borrowed(_)));
+        assert!(matches!(
+            macros().view("int f(void);\n").text,
+            Cow::Borrowed(_)
+        ));
     }
 }
