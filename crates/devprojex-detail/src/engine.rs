@@ -59,7 +59,7 @@ struct Edit {
 /// sibling that is not a comment, or to its parent's edges. tree-sitter's error recovery is not
 /// local: with a comment or a body next to the broken region gone, the parser can cut the region
 /// differently and report new errors in code the transform left as it was.
-fn error_guard(node: Node<'_>, len: usize) -> (usize, usize) {
+fn error_guard(node: Node<'_>) -> (usize, usize) {
     let mut before = node.prev_sibling();
     while let Some(n) = before.filter(|n| n.is_extra()) {
         before = n.prev_sibling();
@@ -69,12 +69,27 @@ fn error_guard(node: Node<'_>, len: usize) -> (usize, usize) {
         after = n.next_sibling();
     }
     let parent = node.parent();
+    // In a C conditional group the directive lines (and the comments on them) decide how the
+    // whole group parses: its neighbourhood is all of it.
+    if let Some(group) = parent.and_then(conditional_group) {
+        return (group.start_byte(), group.end_byte());
+    }
     let start = before
         .or(parent)
         .map_or(node.start_byte(), |n| n.start_byte());
     let end = after.or(parent).map_or(node.end_byte(), |n| n.end_byte());
-    // A MISSING node is zero-width: guard the bytes around it too.
-    (start.saturating_sub(1), (end + 1).min(len))
+    (start, end)
+}
+
+/// The C/C++ conditional group (`#if` ... `#endif`) that `node` is, or is a branch of.
+fn conditional_group(node: Node<'_>) -> Option<Node<'_>> {
+    match node.kind() {
+        "preproc_if" | "preproc_ifdef" => Some(node),
+        "preproc_else" | "preproc_elif" | "preproc_elifdef" => {
+            node.parent().and_then(conditional_group)
+        }
+        _ => None,
+    }
 }
 
 /// Whether an ERROR or MISSING node is the grammar's reading of a known macro idiom, whose
@@ -123,14 +138,14 @@ fn in_matched_parentheses(node: Node<'_>) -> bool {
         && node.child_count() >= 2
 }
 
-/// Byte ranges no edit may touch because of ERROR and MISSING nodes ([`error_guard`]), sorted
-/// and disjoint, or `None` when the language's [`Tolerance`] leaves the file unchanged.
+/// Byte ranges no edit may touch (nor the byte on either side: [`overlaps`]) because of ERROR
+/// and MISSING nodes ([`error_guard`]), sorted and disjoint, or `None` when the language's
+/// [`Tolerance`] leaves the file unchanged.
 pub(crate) fn error_ranges(
     spec: &LangSpec,
     tree: &Tree,
     text: &str,
 ) -> Option<Vec<(usize, usize)>> {
-    let len = text.len();
     let root = tree.root_node();
     let mut out = Vec::new();
     if !root.has_error() {
@@ -148,7 +163,7 @@ pub(crate) fn error_ranges(
                 continue;
             }
             bytes += without_cr(&text[node.byte_range()]);
-            out.push(error_guard(node, len));
+            out.push(error_guard(node));
             if !per_node && out.len() > MAX_ERROR_NODES {
                 return None;
             }
@@ -240,7 +255,7 @@ impl<'t> Verbatim<'t> {
         if owned > 0 && nl < self.owned_blank_lines[owned - 1].1 {
             return true;
         }
-        if overlaps(self.untouched, nl, nl + 1) {
+        if inside(self.untouched, nl) {
             return true;
         }
         let mut cursor = self.cursor.borrow_mut();
@@ -281,9 +296,17 @@ impl<'t> Verbatim<'t> {
                     return true;
                 }
             }
-            match cursor.goto_first_child_for_byte(nl) {
-                Some(_) if cursor.node().start_byte() <= nl => {}
-                _ => return false,
+            if cursor.goto_first_child_for_byte(nl).is_none() {
+                return false;
+            }
+            // tree-sitter also stops at a child that ends at `nl`, which does not hold it.
+            while cursor.node().end_byte() <= nl {
+                if !cursor.goto_next_sibling() {
+                    return false;
+                }
+            }
+            if cursor.node().start_byte() > nl {
+                return false;
             }
         }
     }
@@ -607,10 +630,19 @@ fn summarize_comments<'t>(
 }
 
 /// Whether `s..e` (at least its first byte) meets one of `ranges`, which are sorted and
-/// disjoint ([`error_ranges`]).
+/// disjoint, or the byte on either side of one: a MISSING node is zero-width, and an edit right
+/// against a neighbourhood changes it ([`error_ranges`]).
 fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
-    let first = ranges.partition_point(|&(_, b)| b <= s);
-    ranges.get(first).is_some_and(|&(a, _)| a < e.max(s + 1))
+    let first = ranges.partition_point(|&(_, b)| b + 1 <= s);
+    ranges
+        .get(first)
+        .is_some_and(|&(a, _)| a.saturating_sub(1) < e.max(s + 1))
+}
+
+/// Whether byte `pos` lies in one of `ranges` (sorted and disjoint).
+fn inside(ranges: &[(usize, usize)], pos: usize) -> bool {
+    let first = ranges.partition_point(|&(_, b)| b <= pos);
+    ranges.get(first).is_some_and(|&(a, _)| a <= pos)
 }
 
 /// What the `bodies` query captured.
@@ -1119,13 +1151,16 @@ pub(crate) fn run_with(
         });
     }
 
-    // Error neighbourhoods without the byte of margin edits keep from them: a newline one byte
-    // past a node would be protected with LF line ends and not with CRLF.
     let untouched = merge(
         errors
             .iter()
-            .map(|&(s, e)| (s + 1, e.saturating_sub(1).max(s + 1)))
-            .chain(groups.iter().flat_map(|g| g.hidden.iter().copied()))
+            .copied()
+            .chain(
+                groups
+                    .iter()
+                    .filter(|g| g.flattened)
+                    .flat_map(|g| g.hidden.iter().copied()),
+            )
             .collect(),
     );
     let verbatim = Verbatim::new(

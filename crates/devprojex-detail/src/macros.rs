@@ -154,7 +154,15 @@ impl Macros {
                     }
                 }
                 b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                    let start = i;
                     i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |e| e + 2);
+                    // Inside a macro body with more of it after: the grammar would end the
+                    // directive at the comment and read the rest as code (`"user", /* U */ \`
+                    // then the next line). Read as spaces, the body is one piece and the
+                    // comment stays in the output.
+                    if in_directive && !ends_line(bytes, i) {
+                        blank(out.get_or_insert_with(|| bytes.to_vec()), start, i);
+                    }
                 }
                 b'"' => i = quoted_end(bytes, i, b'"'),
                 b'\'' => i = quoted_end(bytes, i, b'\''),
@@ -216,7 +224,7 @@ impl Macros {
             let is_comment = b == b'/' && matches!(bytes.get(token_start + 1), Some(b'/' | b'*'));
             if !in_directive && !is_comment && !read_as_space && i > token_start {
                 last_code = Some(bytes[i - 1]);
-                if let Some(group) = open.last_mut() {
+                if let Some(group) = open.last_mut().filter(|g| g.current.depth[2] <= 0) {
                     group.current.code += i - token_start;
                 }
             }
@@ -234,11 +242,7 @@ impl Macros {
                 .filter(|g| g.flattened)
                 .flat_map(|g| &g.hidden)
             {
-                for b in &mut out[s..e] {
-                    if !matches!(*b, b'\n' | b'\r') {
-                        *b = b' ';
-                    }
-                }
+                blank(out, s, e);
             }
         }
         let text = match out {
@@ -323,7 +327,9 @@ struct Branch {
     /// of each nested group the branch the parse reads.
     depth: [i32; 3],
     low: [i32; 3],
-    /// Bytes of code (outside directives and comments).
+    /// Bytes of code (outside directives and comments) outside the blocks the branch opens:
+    /// `signatures` leaves them as they are (a collapsed body keeps its braces), so the parse of
+    /// its output reads the same branch.
     code: usize,
 }
 
@@ -339,7 +345,9 @@ impl Branch {
             self.low[kind] = self.low[kind].min(self.depth[kind] + inner.low[kind]);
             self.depth[kind] += inner.depth[kind];
         }
-        self.code += inner.code;
+        if self.depth[2] <= 0 {
+            self.code += inner.code;
+        }
     }
 }
 
@@ -393,8 +401,8 @@ fn conditional(
             group.close_branch(begin, last);
             group.directives.push((begin, end));
             // The parse reads the branch with the most code (`#if !ABI`, a one-line `#include`,
-            // `#else` and the whole implementation), the first of equals. Comments do not
-            // count: `compact` must see the same branch.
+            // `#else` and the whole implementation), the first of equals. Comments and the
+            // insides of blocks do not count: the outputs must read the same branch.
             let read = (0..group.branches.len())
                 .max_by_key(|&i| (group.branches[i].code, usize::MAX - i))
                 .unwrap_or(0);
@@ -418,6 +426,23 @@ fn conditional(
             });
         }
     }
+}
+
+/// Replaces `out[start..end]` by spaces, keeping line ends.
+fn blank(out: &mut [u8], start: usize, end: usize) {
+    for b in &mut out[start..end] {
+        if !matches!(*b, b'\n' | b'\r') {
+            *b = b' ';
+        }
+    }
+}
+
+/// Whether only blanks follow `pos` up to the end of its line (or of the text).
+fn ends_line(bytes: &[u8], pos: usize) -> bool {
+    bytes[pos..]
+        .iter()
+        .find(|&&b| !matches!(b, b' ' | b'\t'))
+        .is_none_or(|&b| matches!(b, b'\n' | b'\r'))
 }
 
 /// Writes the reading of the macro at `start..end` into `out`; returns where scanning resumes.
