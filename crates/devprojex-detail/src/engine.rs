@@ -69,11 +69,6 @@ fn error_guard(node: Node<'_>) -> (usize, usize) {
         after = n.next_sibling();
     }
     let parent = node.parent();
-    // In a C conditional group the directive lines (and the comments on them) decide how the
-    // whole group parses: its neighbourhood is all of it.
-    if let Some(group) = parent.and_then(conditional_group) {
-        return (group.start_byte(), group.end_byte());
-    }
     let start = before
         .or(parent)
         .map_or(node.start_byte(), |n| n.start_byte());
@@ -81,15 +76,50 @@ fn error_guard(node: Node<'_>) -> (usize, usize) {
     (start, end)
 }
 
-/// The C/C++ conditional group (`#if` ... `#endif`) that `node` is, or is a branch of.
-fn conditional_group(node: Node<'_>) -> Option<Node<'_>> {
-    match node.kind() {
-        "preproc_if" | "preproc_ifdef" => Some(node),
-        "preproc_else" | "preproc_elif" | "preproc_elifdef" => {
-            node.parent().and_then(conditional_group)
+/// C and C++: the definition holding an error (the function, declaration or member it is in)
+/// and the comments and blank lines between it and its neighbours. tree-sitter-c reads a
+/// function with an error inside differently once a comment above it is gone (the Linux
+/// `hdlcdrv.c` then became one error to the end of the file).
+fn definition_guard(node: Node<'_>) -> (usize, usize) {
+    let mut definition = node;
+    while let Some(parent) = definition.parent() {
+        if holds_definitions(parent) && !is_conditional(parent) {
+            break;
         }
-        _ => None,
+        definition = parent;
     }
+    let mut before = definition.prev_sibling();
+    while let Some(n) = before.filter(|n| n.is_extra()) {
+        before = n.prev_sibling();
+    }
+    let mut after = definition.next_sibling();
+    while let Some(n) = after.filter(|n| n.is_extra()) {
+        after = n.next_sibling();
+    }
+    (
+        before.map_or(definition.start_byte(), |n| n.end_byte()),
+        after.map_or(definition.end_byte(), |n| n.start_byte()),
+    )
+}
+
+/// Whether `node` holds definitions: a file, a namespace, class or `extern "C"` body, or a
+/// conditional group among them.
+fn holds_definitions(node: Node<'_>) -> bool {
+    match node.kind() {
+        "translation_unit" | "declaration_list" | "field_declaration_list" => true,
+        _ if is_conditional(node) => node.parent().is_none_or(holds_definitions),
+        _ => false,
+    }
+}
+
+/// A conditional group (`#if` ... `#endif`) or one of its branches. The definition around an
+/// error in one is the whole group: its directive lines, and the blank lines beside them,
+/// decide how tree-sitter recovers (`extern template` in libstdc++'s `codecvt.h`).
+fn is_conditional(node: Node<'_>) -> bool {
+    matches!(
+        node.kind(),
+        "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif" | "preproc_elifdef"
+    )
 }
 
 /// Whether an ERROR or MISSING node is the grammar's reading of a known macro idiom, whose
@@ -145,6 +175,7 @@ pub(crate) fn error_ranges(
     spec: &LangSpec,
     tree: &Tree,
     text: &str,
+    wide: bool,
 ) -> Option<Vec<(usize, usize)>> {
     let root = tree.root_node();
     let mut out = Vec::new();
@@ -164,6 +195,9 @@ pub(crate) fn error_ranges(
             }
             bytes += without_cr(&text[node.byte_range()]);
             out.push(error_guard(node));
+            if wide {
+                out.push(definition_guard(node));
+            }
             if !per_node && out.len() > MAX_ERROR_NODES {
                 return None;
             }
@@ -255,7 +289,7 @@ impl<'t> Verbatim<'t> {
         if owned > 0 && nl < self.owned_blank_lines[owned - 1].1 {
             return true;
         }
-        if inside(self.untouched, nl) {
+        if holds_newline(self.untouched, nl) {
             return true;
         }
         let mut cursor = self.cursor.borrow_mut();
@@ -639,10 +673,12 @@ fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
         .is_some_and(|&(a, _)| a.saturating_sub(1) < e.max(s + 1))
 }
 
-/// Whether byte `pos` lies in one of `ranges` (sorted and disjoint).
-fn inside(ranges: &[(usize, usize)], pos: usize) -> bool {
-    let first = ranges.partition_point(|&(_, b)| b <= pos);
-    ranges.get(first).is_some_and(|&(a, _)| a <= pos)
+/// Whether the newline at `nl` lies in one of `ranges` (sorted and disjoint) or ends the line
+/// right before one: tree-sitter-c reads `{` then `#ifdef` differently with a blank line
+/// between.
+fn holds_newline(ranges: &[(usize, usize)], nl: usize) -> bool {
+    let first = ranges.partition_point(|&(_, b)| b <= nl);
+    ranges.get(first).is_some_and(|&(a, _)| a <= nl + 1)
 }
 
 /// What the `bodies` query captured.
@@ -954,22 +990,76 @@ pub(crate) fn run(
     text: &str,
     detail: Detail,
 ) -> Result<Option<(String, Splice)>, Declined> {
-    run_with(spec, compiled, text, detail, true)
+    run_with(spec, compiled, text, detail, true, true)
 }
 
-/// [`run`]; `walk` false runs the `bodies` query over the whole tree (tests compare the two).
+/// [`run`]; `walk` false runs the `bodies` query over the whole tree (tests compare the two),
+/// `verify` false skips the check of C and C++ outputs for new parse errors (tests show what it
+/// catches).
 pub(crate) fn run_with(
     spec: &LangSpec,
     compiled: &Compiled,
     text: &str,
     detail: Detail,
     walk: bool,
+    verify: bool,
 ) -> Result<Option<(String, Splice)>, Declined> {
     if detail == Detail::Full || text.is_empty() {
         return Ok(None);
     }
     let (tree, groups) = parse_view(compiled, text).ok_or(Declined)?;
-    let errors = error_ranges(spec, &tree, text).ok_or(Declined)?;
+    let errors = error_ranges(spec, &tree, text, false).ok_or(Declined)?;
+    if errors.is_empty() || spec.tolerance != Tolerance::PerNode || !verify {
+        return reduce(spec, compiled, text, detail, walk, &tree, &groups, &errors);
+    }
+    // C and C++ with errors: tree-sitter's recovery is not local, so the output is parsed again
+    // and must not hold more ERROR and MISSING nodes than the input. If it does, the edits keep
+    // away from the whole definition around each error too; if that fails as well, the file is
+    // declined.
+    let before = error_count(&tree);
+    for wide in [false, true] {
+        let errors = if wide {
+            error_ranges(spec, &tree, text, true).ok_or(Declined)?
+        } else {
+            errors.clone()
+        };
+        let result = reduce(spec, compiled, text, detail, walk, &tree, &groups, &errors)?;
+        let Some((out, splice)) = result else {
+            return Ok(None);
+        };
+        if parse(compiled, &out).is_some_and(|t| error_count(&t) <= before) {
+            return Ok(Some((out, splice)));
+        }
+    }
+    Err(Declined)
+}
+
+/// The ERROR and MISSING nodes of `tree`, nested ones included.
+pub(crate) fn error_count(tree: &Tree) -> usize {
+    let mut count = 0;
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        let mut c = node.walk();
+        stack.extend(node.children(&mut c).filter(|n| n.has_error()));
+    }
+    count
+}
+
+/// The edits of one level on a parsed text, away from the `errors` neighbourhoods.
+#[allow(clippy::too_many_arguments)]
+fn reduce(
+    spec: &LangSpec,
+    compiled: &Compiled,
+    text: &str,
+    detail: Detail,
+    walk: bool,
+    tree: &Tree,
+    groups: &[Group],
+    errors: &[(usize, usize)],
+) -> Result<Option<(String, Splice)>, Declined> {
     // Whether an edit was left out because of a parse error: a file that gets no edit for that
     // reason is declined (`Outcome::ParseErrors`), one with nothing to remove is unchanged.
     let mut blocked = false;

@@ -257,8 +257,9 @@ pub mod testing {
         loop {
             let n = cursor.node();
             out.push_str(&format!(
-                "{}{} {:?}\n",
+                "{}{}{} {:?}\n",
                 "  ".repeat(depth),
+                if n.is_missing() { "MISSING " } else { "" },
                 n.kind(),
                 n.byte_range()
             ));
@@ -309,7 +310,7 @@ pub mod testing {
             Some(rest) => (crate::BOM, rest),
             None => ("", text),
         };
-        match engine::run_with(&languages::LANGS[id], compiled, body, detail, false) {
+        match engine::run_with(&languages::LANGS[id], compiled, body, detail, false, true) {
             Ok(Some((out, _))) => format!("{bom}{out}"),
             _ => text.to_owned(),
         }
@@ -344,6 +345,21 @@ pub mod testing {
         }
         out.sort_by_key(|e| e.1.start);
         Some(out)
+    }
+
+    /// [`crate::transform`] without checking that a C or C++ output parses with no more errors
+    /// than its input: what the edits away from error neighbourhoods alone give.
+    pub fn transform_unverified(path: &str, text: &str, detail: crate::Detail) -> String {
+        let Some(id) = crate::lang_for(path, text) else {
+            return text.to_owned();
+        };
+        let Some(compiled) = languages::compiled(id) else {
+            return text.to_owned();
+        };
+        match engine::run_with(&languages::LANGS[id], compiled, text, detail, true, false) {
+            Ok(Some((out, _))) => out,
+            _ => text.to_owned(),
+        }
     }
 
     /// Whether `transform` at `signatures` leaves `text` unchanged because of its parse errors

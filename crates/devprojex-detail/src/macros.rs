@@ -437,12 +437,23 @@ fn blank(out: &mut [u8], start: usize, end: usize) {
     }
 }
 
-/// Whether only blanks follow `pos` up to the end of its line (or of the text).
-fn ends_line(bytes: &[u8], pos: usize) -> bool {
-    bytes[pos..]
-        .iter()
-        .find(|&&b| !matches!(b, b' ' | b'\t'))
-        .is_none_or(|&b| matches!(b, b'\n' | b'\r'))
+/// Whether only blanks and comments follow `pos` up to the end of its line (or of the text):
+/// `#define X 1 /* one */ /* note */` ends with two comments, each a node of its own.
+fn ends_line(bytes: &[u8], mut pos: usize) -> bool {
+    loop {
+        while pos < bytes.len() && matches!(bytes[pos], b' ' | b'\t') {
+            pos += 1;
+        }
+        match bytes.get(pos..pos + 2) {
+            None => return bytes.get(pos).is_none_or(|&b| matches!(b, b'\n' | b'\r')),
+            Some(b"//") => return true,
+            Some(b"/*") => match find(bytes, pos + 2, b"*/") {
+                Some(end) if !bytes[pos..end].contains(&b'\n') => pos = end + 2,
+                _ => return false,
+            },
+            Some(two) => return matches!(two[0], b'\n' | b'\r'),
+        }
+    }
 }
 
 /// Writes the reading of the macro at `start..end` into `out`; returns where scanning resumes.
