@@ -127,45 +127,91 @@ fn is_conditional(node: Node<'_>) -> bool {
 /// - a missing `;` after a macro invocation that is followed by a statement or block: an
 ///   iterator (`list_for_each_entry(pos, head, member) {`) or a function defined by a macro at
 ///   file scope (`SYSCALL_DEFINE1(name, int, arg)` then `{ ... }`);
-/// - type names and keywords among a macro's arguments (`container_of(p, struct foo, member)`,
-///   `min_t(unsigned int, a, b)`, `DEFINE_PER_CPU(struct x, y)`), inside parentheses the
-///   grammar matched.
+/// - the statement an iterator controls on the next line, which the grammar cannot attach
+///   (`for_each_cpu(cpu, mask)` then `total += cpu;`);
+/// - type names, keywords and expressions among a macro's arguments
+///   (`container_of(p, struct foo, member)`, `min_t(unsigned int, a, b)`), inside parentheses
+///   the grammar matched;
+/// - a declaration made by a macro, whose declarator the grammar misses
+///   (`static DEFINE_PER_CPU(struct x, y);`, `static DECLARE_BITMAP(bits, N + 1);`).
+///
+/// An ERROR counts only when it holds no quote, brace or `;`: a string the grammar split there
+/// could hold what reads as a comment.
 pub(crate) fn macro_idiom(node: Node<'_>, text: &str) -> bool {
     let Some(parent) = node.parent() else {
         return false;
     };
     if node.is_missing() {
-        return node.kind() == ";"
-            && parent.kind() == "expression_statement"
-            && node.next_sibling().is_none()
-            && parent.named_child(0).is_some_and(|call| {
-                call.kind() == "call_expression"
-                    && call
-                        .child_by_field_name("function")
-                        .is_some_and(|f| f.kind() == "identifier")
-                    && call
-                        .child_by_field_name("arguments")
-                        .is_some_and(|args| in_matched_parentheses(args))
-            })
-            && parent
-                .next_named_sibling()
-                .is_some_and(|next| !next.is_error() && !next.is_missing());
+        return match node.kind() {
+            ";" => {
+                parent.kind() == "expression_statement"
+                    && node.next_sibling().is_none()
+                    && parent.named_child(0).is_some_and(macro_call)
+                    && parent
+                        .next_named_sibling()
+                        .is_some_and(|next| !next.is_error() && !next.is_missing())
+            }
+            "identifier" => {
+                declared_by_macro(parent) && node.next_sibling().is_some_and(|n| n.kind() == ";")
+            }
+            _ => false,
+        };
     }
-    node.is_error()
-        && matches!(parent.kind(), "argument_list" | "macro_type_specifier")
-        && in_matched_parentheses(parent)
-        && text[node.byte_range()]
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"_*&,. \t\r\n".contains(&b))
+    if node.is_error() && declared_by_macro(parent) && text[node.byte_range()].trim() == ";" {
+        return true;
+    }
+    if !node.is_error() || !plain(&text[node.byte_range()]) {
+        return false;
+    }
+    match parent.kind() {
+        "argument_list" => in_matched_parentheses(parent),
+        "macro_type_specifier" => macro_call(parent),
+        _ => node.prev_sibling().is_some_and(|call| {
+            macro_call(call)
+                && text[call.end_byte()..node.start_byte()].contains('\n')
+                && text[node.byte_range()]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_.->*[] \t".contains(&b))
+        }),
+    }
 }
 
-/// Whether `node` starts with a `(` and ends with a `)` that are both in the text.
+/// Whether `node` is a declaration whose type is a macro invocation (`static DEFINE_MUTEX(m);`).
+fn declared_by_macro(node: Node<'_>) -> bool {
+    node.kind() == "declaration"
+        && node
+            .child_by_field_name("type")
+            .is_some_and(|t| t.kind() == "macro_type_specifier" && macro_call(t))
+}
+
+/// Whether ERROR text holds no quote, brace, `;` or `#`.
+fn plain(error: &str) -> bool {
+    !error.bytes().any(|b| b"\"'{};#".contains(&b))
+}
+
+/// Whether `node` is a macro invocation the grammar read whole: `name(...)` with both
+/// parentheses in the text (a call expression, or a macro in type position).
+fn macro_call(node: Node<'_>) -> bool {
+    let (name, args) = match node.kind() {
+        "call_expression" => (
+            node.child_by_field_name("function"),
+            node.child_by_field_name("arguments"),
+        ),
+        "macro_type_specifier" => (node.child_by_field_name("name"), Some(node)),
+        _ => return false,
+    };
+    name.is_some_and(|n| n.kind() == "identifier") && args.is_some_and(in_matched_parentheses)
+}
+
+/// Whether `node`'s arguments are in a `(` and a `)` that are both in the text (a call's
+/// argument list, or a macro type whose name comes first).
 fn in_matched_parentheses(node: Node<'_>) -> bool {
-    let first = node.child(0);
-    let last = node.child(node.child_count().saturating_sub(1) as u32);
-    first.is_some_and(|f| f.kind() == "(" && !f.is_missing())
+    let mut cursor = node.walk();
+    let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
+    let open = children.iter().position(|c| c.kind() == "(");
+    let last = children.last();
+    open.is_some_and(|i| !children[i].is_missing() && i + 1 < children.len())
         && last.is_some_and(|l| l.kind() == ")" && !l.is_missing())
-        && node.child_count() >= 2
 }
 
 /// Byte ranges no edit may touch (nor the byte on either side: [`overlaps`]) because of ERROR
@@ -251,9 +297,12 @@ struct Verbatim<'t> {
     removed_comments: &'t [(usize, usize)],
     /// Whitespace that a node owns (`@blank_lines_after`): its newlines stay.
     owned_blank_lines: &'t [(usize, usize)],
-    /// Text the parse did not understand or did not see (error neighbourhoods, the hidden
-    /// parts of flattened conditional groups), sorted and disjoint: its lines stay as written.
+    /// Error neighbourhoods, sorted and disjoint: their lines stay as written, and so does
+    /// the line right before one ([`holds_newline`]).
     untouched: &'t [(usize, usize)],
+    /// What the parse did not see (the hidden parts of flattened conditional groups), sorted
+    /// and disjoint: its lines stay as written.
+    hidden: &'t [(usize, usize)],
 }
 
 impl<'t> Verbatim<'t> {
@@ -265,6 +314,7 @@ impl<'t> Verbatim<'t> {
         removed_comments: &'t [(usize, usize)],
         owned_blank_lines: &'t [(usize, usize)],
         untouched: &'t [(usize, usize)],
+        hidden: &'t [(usize, usize)],
     ) -> Self {
         Verbatim {
             text,
@@ -276,6 +326,7 @@ impl<'t> Verbatim<'t> {
             removed_comments,
             owned_blank_lines,
             untouched,
+            hidden,
         }
     }
 
@@ -289,7 +340,7 @@ impl<'t> Verbatim<'t> {
         if owned > 0 && nl < self.owned_blank_lines[owned - 1].1 {
             return true;
         }
-        if holds_newline(self.untouched, nl) {
+        if holds_newline(self.untouched, nl) || inside(self.hidden, nl) {
             return true;
         }
         let mut cursor = self.cursor.borrow_mut();
@@ -671,6 +722,12 @@ fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
     ranges
         .get(first)
         .is_some_and(|&(a, _)| a.saturating_sub(1) < e.max(s + 1))
+}
+
+/// Whether byte `pos` lies in one of `ranges` (sorted and disjoint).
+fn inside(ranges: &[(usize, usize)], pos: usize) -> bool {
+    let first = ranges.partition_point(|&(_, b)| b <= pos);
+    ranges.get(first).is_some_and(|&(a, _)| a <= pos)
 }
 
 /// Whether the newline at `nl` lies in one of `ranges` (sorted and disjoint) or ends the line
@@ -1241,16 +1298,11 @@ fn reduce(
         });
     }
 
-    let untouched = merge(
-        errors
+    let hidden = merge(
+        groups
             .iter()
-            .copied()
-            .chain(
-                groups
-                    .iter()
-                    .filter(|g| g.flattened)
-                    .flat_map(|g| g.hidden.iter().copied()),
-            )
+            .filter(|g| g.flattened)
+            .flat_map(|g| g.hidden.iter().copied())
             .collect(),
     );
     let verbatim = Verbatim::new(
@@ -1260,7 +1312,8 @@ fn reduce(
         &verbatim_ids,
         &removed_comments,
         &blank_line_ranges,
-        &untouched,
+        errors,
+        &hidden,
     );
     if edits.is_empty() && blocked {
         return Err(Declined);

@@ -108,8 +108,11 @@ fn starts_block_tag(line: &str) -> bool {
         .find(|c: char| !c.is_ascii_alphanumeric())
         .unwrap_or(rest.len());
     let after = &rest[name_end..];
-    TAGS.contains(&&rest[..name_end])
-        && (after.is_empty() || after.starts_with([' ', '\t', '[', '{', ':']))
+    // Linux's kernel-doc: `@name: description` for each parameter.
+    let kernel_doc = line.starts_with('@') && name_end > 0 && after.starts_with(':');
+    kernel_doc
+        || (TAGS.contains(&&rest[..name_end])
+            && (after.is_empty() || after.starts_with([' ', '\t', '[', '{', ':'])))
 }
 
 /// One replacement of `text[start..end]` relative to the start of the trimmed node.

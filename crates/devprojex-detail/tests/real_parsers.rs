@@ -205,15 +205,16 @@ const CHECKERS: &[Checker] = &[
         many_files: false,
     },
     Checker {
-        corpus: &["c.c"],
+        corpus: &["c.c", "kernel.c"],
         program: "gcc",
         args: &["-fsyntax-only", "-w"],
         many_files: false,
     },
+    // `-x c++`: `ring` has no extension (and includes `libstdcxx.h`, checked first).
     Checker {
-        corpus: &["cpp.cpp"],
+        corpus: &["cpp.cpp", "stl.cpp", "libstdcxx.h", "ring"],
         program: "g++",
-        args: &["-fsyntax-only", "-w"],
+        args: &["-fsyntax-only", "-w", "-x", "c++"],
         many_files: false,
     },
     Checker {
