@@ -306,30 +306,6 @@ struct Verbatim<'t> {
 }
 
 impl<'t> Verbatim<'t> {
-    fn new(
-        text: &'t str,
-        compiled: &'t Compiled,
-        root: Node<'t>,
-        extra: &'t HashSet<usize>,
-        removed_comments: &'t [(usize, usize)],
-        owned_blank_lines: &'t [(usize, usize)],
-        untouched: &'t [(usize, usize)],
-        hidden: &'t [(usize, usize)],
-    ) -> Self {
-        Verbatim {
-            text,
-            compiled,
-            root,
-            cursor: RefCell::new(root.walk()),
-            last: Cell::new(0),
-            extra,
-            removed_comments,
-            owned_blank_lines,
-            untouched,
-            hidden,
-        }
-    }
-
     fn contains(&self, nl: usize) -> bool {
         let after = self.removed_comments.partition_point(|&(s, _)| s <= nl);
         if after > 0 && nl < self.removed_comments[after - 1].1 {
@@ -718,7 +694,7 @@ fn summarize_comments<'t>(
 /// disjoint, or the byte on either side of one: a MISSING node is zero-width, and an edit right
 /// against a neighbourhood changes it ([`error_ranges`]).
 fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
-    let first = ranges.partition_point(|&(_, b)| b + 1 <= s);
+    let first = ranges.partition_point(|&(_, b)| b < s);
     ranges
         .get(first)
         .is_some_and(|&(a, _)| a.saturating_sub(1) < e.max(s + 1))
@@ -1149,8 +1125,8 @@ fn reduce(
             spec,
             compiled,
             text,
-            errors: &errors,
-            groups: &groups,
+            errors,
+            groups,
             bodies: walk_bodies,
             comments: walk_comments,
         };
@@ -1168,7 +1144,7 @@ fn reduce(
             if bcaps.keeps.iter().any(|&(a, b)| a <= s && e <= b) {
                 continue;
             }
-            if overlaps(&errors, s, e) {
+            if overlaps(errors, s, e) {
                 blocked = true;
                 continue;
             }
@@ -1180,10 +1156,10 @@ fn reduce(
         let mut last_end = 0usize;
         for node in bodies {
             let (s, e) = (node.start_byte(), node.end_byte());
-            if s < last_end || bcaps.stays(node, bq, text) || splits_group(&groups, s, e) {
+            if s < last_end || bcaps.stays(node, bq, text) || splits_group(groups, s, e) {
                 continue;
             }
-            if overlaps(&errors, s, e) {
+            if overlaps(errors, s, e) {
                 blocked = true;
                 continue;
             }
@@ -1224,7 +1200,7 @@ fn reduce(
         let mut ordinary: Vec<(usize, usize)> = removed
             .iter()
             .copied()
-            .filter(|&(s, e)| !kept.contains(&s) && !overlaps(&errors, s, e))
+            .filter(|&(s, e)| !kept.contains(&s) && !overlaps(errors, s, e))
             .collect();
         ordinary.sort_unstable();
         for n in summarize_comments(
@@ -1233,7 +1209,7 @@ fn reduce(
             kept_nodes,
             &ordinary,
             &blank_line_ranges,
-            &errors,
+            errors,
             &mut doc_edits,
         ) {
             kept.remove(&n.start_byte());
@@ -1253,7 +1229,7 @@ fn reduce(
         if kept.contains(&s) || text_ranges.iter().any(|&(a, b)| a <= s && e <= b) {
             continue;
         }
-        if overlaps(&errors, s, e) {
+        if overlaps(errors, s, e) {
             blocked = true;
             continue;
         }
@@ -1305,16 +1281,18 @@ fn reduce(
             .flat_map(|g| g.hidden.iter().copied())
             .collect(),
     );
-    let verbatim = Verbatim::new(
+    let verbatim = Verbatim {
         text,
         compiled,
         root,
-        &verbatim_ids,
-        &removed_comments,
-        &blank_line_ranges,
-        errors,
-        &hidden,
-    );
+        cursor: RefCell::new(root.walk()),
+        last: Cell::new(0),
+        extra: &verbatim_ids,
+        removed_comments: &removed_comments,
+        owned_blank_lines: &blank_line_ranges,
+        untouched: errors,
+        hidden: &hidden,
+    };
     if edits.is_empty() && blocked {
         return Err(Declined);
     }

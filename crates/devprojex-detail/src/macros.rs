@@ -494,8 +494,8 @@ fn arguments_end(bytes: &[u8], open: usize) -> Option<usize> {
     let mut i = open;
     while i < bytes.len() {
         match bytes[i] {
-            b'(' if quotes % 2 == 0 => depth += 1,
-            b')' if quotes % 2 == 0 => {
+            b'(' if quotes.is_multiple_of(2) => depth += 1,
+            b')' if quotes.is_multiple_of(2) => {
                 depth -= 1;
                 if depth == 0 {
                     return Some(i + 1);
@@ -518,6 +518,8 @@ fn quoted_end(bytes: &[u8], start: usize, quote: u8) -> usize {
     let mut i = start + 1;
     while i < bytes.len() {
         match bytes[i] {
+            // An escape, or a line continuation (`\` before LF or CRLF).
+            b'\\' if bytes[i + 1..].starts_with(b"\r\n") => i += 3,
             b'\\' => i += 2,
             b'\n' => return i,
             b if b == quote => return i + 1,

@@ -61,10 +61,12 @@ pub(crate) fn paragraph_end<'a>(
         if trimmed.contains("</pre>") || trimmed.contains("</PRE>") {
             in_pre = false;
         }
-        if trimmed.is_empty() || (tags && starts_block_tag(trimmed)) {
-            if seen_text && !in_fence && !in_pre {
-                return Some(i);
-            }
+        if (trimmed.is_empty() || (tags && starts_block_tag(trimmed)))
+            && seen_text
+            && !in_fence
+            && !in_pre
+        {
+            return Some(i);
         }
         if !trimmed.is_empty() {
             seen_text = true;
