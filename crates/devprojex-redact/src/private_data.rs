@@ -169,8 +169,8 @@ fn patterns() -> &'static Patterns {
         // letter is tried at every letter of the text, ten times slower
         home: build(r"(?i)/(?:home|users)/(?P<name>[^/\\\s'\x22<>:;,|*?`]{1,64})"),
         home_drive: build(r"(?i)users\\{1,2}(?P<name>[^/\\\s'\x22<>:;,|*?`]{1,64})"),
-        tilde_home: build(r"(?:(?m:^)|[\s\x22'=(:,;\[/])~(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,31})"),
-        url_host: build(r"(?i)\b[a-z][a-z0-9+.\-]{1,15}://(?:[^\s/@'\x22<>]{0,128}@)?(?P<host>[a-z0-9][a-z0-9\-]{0,62}(?:\.[a-z0-9][a-z0-9\-]{0,62}){0,8})"),
+        tilde_home: build(r"(?:(?m:^)|[\s\x22'=(:,;\[/])~[A-Za-z_][A-Za-z0-9_.\-]{0,31}"),
+        url_host: build(r"(?i)\b[a-z][a-z0-9+.\-]{1,15}://(?:[^\s/@'\x22<>]{0,128}@)?[a-z0-9][a-z0-9\-]{0,62}(?:\.[a-z0-9][a-z0-9\-]{0,62}){0,8}"),
     })
 }
 
@@ -541,24 +541,34 @@ pub(crate) fn scan(bytes: &[u8], identity_re: Option<&Regex>, out: &mut Vec<Data
         }
     }
     if memchr::memchr(b'~', bytes).is_some() {
-        for c in p.tilde_home.captures_iter(bytes) {
-            if let Some(n) = c.name("name") {
-                let mut end = n.end();
-                while end > n.start() && bytes[end - 1] == b'.' {
-                    end -= 1;
-                }
-                if tilde_home_ok(bytes, n.start(), end) {
-                    push(n.start(), end, ids::HOME_USER);
-                }
+        // the name follows the match's `~` (a plain search, as for URLs below)
+        for m in p.tilde_home.find_iter(bytes) {
+            let Some(tilde) = memchr::memchr(b'~', m.as_bytes()) else {
+                continue;
+            };
+            let start = m.start() + tilde + 1;
+            let mut end = m.end();
+            while end > start && bytes[end - 1] == b'.' {
+                end -= 1;
+            }
+            if tilde_home_ok(bytes, start, end) {
+                push(start, end, ids::HOME_USER);
             }
         }
     }
     if memchr::memmem::find(bytes, b"://").is_some() {
-        for c in p.url_host.captures_iter(bytes) {
-            if let Some(h) = c.name("host")
-                && private_host(h.as_bytes())
-            {
-                push(h.start(), h.end(), ids::HOST_NAME);
+        // the host ends the match, after `://` and the `user@` part: a plain search, where
+        // reading a group would run the slower capture engine on every URL
+        for m in p.url_host.find_iter(bytes) {
+            let url = m.as_bytes();
+            let Some(scheme_end) = memchr::memmem::find(url, b"://") else {
+                continue;
+            };
+            let authority = scheme_end + 3;
+            let host =
+                memchr::memchr(b'@', &url[authority..]).map_or(authority, |at| authority + at + 1);
+            if private_host(&url[host..]) {
+                push(m.start() + host, m.end(), ids::HOST_NAME);
             }
         }
     }
