@@ -140,113 +140,126 @@ fn strip_comment(v: &[u8]) -> &[u8] {
     v
 }
 
-/// The lines of the YAML document around `at`: from after the previous `---` to before the next.
+/// Whether the `---` at `i` starts a document separator line (only blanks before it).
+fn separator_at(bytes: &[u8], i: usize) -> bool {
+    bytes[..i]
+        .iter()
+        .rev()
+        .find(|b| !(b.is_ascii_whitespace() && **b != b'\n'))
+        .is_none_or(|&b| b == b'\n')
+}
+
+/// The lines of the YAML document around `at`: from after the previous `---` line to before
+/// the next (substring searches: a document can be the whole text).
 fn document(bytes: &[u8], at: usize) -> (usize, usize) {
-    let is_sep = |line: &[u8]| line.trim_ascii().starts_with(b"---");
-    let mut s = crate::util::line_start(bytes, at);
-    while s > 0 {
-        let prev = crate::util::line_start(bytes, s - 1);
-        if is_sep(&bytes[prev..s - 1]) {
+    let mut s = 0;
+    let mut before = crate::util::line_start(bytes, at);
+    while let Some(i) = memchr::memmem::rfind(&bytes[..before], b"---") {
+        if separator_at(bytes, i) {
+            s = crate::util::line_end(bytes, i) + 1;
             break;
         }
-        s = prev;
+        before = i + 2; // an earlier `---` may overlap this one (`----`)
     }
-    let mut e = crate::util::line_end(bytes, at);
-    while e < bytes.len() {
-        let next_end = crate::util::line_end(bytes, e + 1);
-        if is_sep(&bytes[e + 1..next_end]) {
+    let mut e = bytes.len();
+    let mut from = crate::util::line_end(bytes, at);
+    while let Some(i) = memchr::memmem::find(&bytes[from..], b"---") {
+        let i = from + i;
+        if separator_at(bytes, i) {
+            e = crate::util::line_start(bytes, i) - 1;
             break;
         }
-        e = next_end;
+        from = i + 1;
     }
     (s, e)
 }
 
-/// Lines of `bytes[s..e]` as (start, end) pairs.
-fn lines(bytes: &[u8], s: usize, e: usize) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut i = s;
-    while i <= e {
-        let le = crate::util::line_end(bytes, i).min(e);
-        out.push((i, le));
-        if le >= e {
-            break;
-        }
-        i = le + 1;
-    }
-    out
-}
-
 /// The `data:` / `stringData:` values of the document around `at`; returns the document's end.
+/// Only the `data:` lines the document holds and the entries under them are read.
 fn yaml_manifest(bytes: &[u8], at: usize, kind_indent: usize, out: &mut Vec<KubeSpan>) -> usize {
     let (ds, de) = document(bytes, at);
-    let lines = lines(bytes, ds, de);
-    let mut i = 0;
-    while i < lines.len() {
-        let (ls, le) = lines[i];
+    let mut from = ds;
+    while from < de {
+        let Some(i) = memchr::memmem::find(&bytes[from..de], b"ata:") else {
+            break;
+        };
+        let (ls, le) = line_bounds(bytes, from + i);
         let line = &bytes[ls..le];
         let indent = indent_of(line);
         let body = strip_comment(&line[indent..]).trim_ascii_end();
-        let plain = if body == b"stringData:" {
-            true
-        } else if body == b"data:" {
-            false
-        } else {
-            i += 1;
-            continue;
+        let plain = match body {
+            b"stringData:" => true,
+            b"data:" => false,
+            _ => {
+                from = le.max(from + i + 4);
+                continue;
+            }
         };
-        if indent > kind_indent {
-            i += 1;
-            continue;
-        }
-        i += 1;
-        // the entries: the lines indented deeper than `data:`
-        while i < lines.len() {
-            let (cs, ce) = lines[i];
-            let child = &bytes[cs..ce];
-            let ci = indent_of(child);
-            let content = child[ci..].trim_ascii_end();
-            if content.is_empty() || content.starts_with(b"#") {
-                i += 1;
-                continue;
-            }
-            if ci <= indent {
-                break;
-            }
-            i += 1;
-            let Some(colon) = entry_colon(content) else {
-                continue;
-            };
-            let raw = strip_comment(&content[colon + 1..]);
-            let value = raw.trim_ascii();
-            let vs = cs + ci + colon + 1 + (raw.len() - raw.trim_ascii_start().len());
-            if value.is_empty() || matches!(value[0], b'|' | b'>') {
-                // a block scalar: the deeper lines that follow are the value
-                let mut first = true;
-                while i < lines.len() {
-                    let (bs, be) = lines[i];
-                    let b = &bytes[bs..be];
-                    let bi = indent_of(b);
-                    let text = b[bi..].trim_ascii_end();
-                    if !text.is_empty() && bi <= ci {
-                        break;
-                    }
-                    if !text.is_empty() && !text.contains(&b'{') {
-                        out.push(KubeSpan {
-                            start: bs + bi,
-                            end: bs + bi + text.len(),
-                            report: first,
-                        });
-                        first = false;
-                    }
-                    i += 1;
-                }
-                continue;
-            }
-            push_value(value, vs, plain, out);
-        }
+        from = if indent > kind_indent {
+            le
+        } else {
+            entries(bytes, le + 1, de, indent, plain, out).min(de)
+        };
     }
     de
+}
+
+/// The entries of a `data:` map whose lines start at `cur`, indented deeper than `indent`, up
+/// to `de`; returns the start of the line that ends the map.
+fn entries(
+    bytes: &[u8],
+    mut cur: usize,
+    de: usize,
+    indent: usize,
+    plain: bool,
+    out: &mut Vec<KubeSpan>,
+) -> usize {
+    while cur <= de {
+        let cs = cur;
+        let ce = crate::util::line_end(bytes, cs).min(de);
+        let child = &bytes[cs..ce];
+        let ci = indent_of(child);
+        let content = child[ci..].trim_ascii_end();
+        cur = ce + 1;
+        if content.is_empty() || content.starts_with(b"#") {
+            continue;
+        }
+        if ci <= indent {
+            return cs;
+        }
+        let Some(colon) = entry_colon(content) else {
+            continue;
+        };
+        let raw = strip_comment(&content[colon + 1..]);
+        let value = raw.trim_ascii();
+        let vs = cs + ci + colon + 1 + (raw.len() - raw.trim_ascii_start().len());
+        if value.is_empty() || matches!(value[0], b'|' | b'>') {
+            // a block scalar: the deeper lines that follow are the value
+            let mut first = true;
+            while cur <= de {
+                let bs = cur;
+                let be = crate::util::line_end(bytes, bs).min(de);
+                let b = &bytes[bs..be];
+                let bi = indent_of(b);
+                let text = b[bi..].trim_ascii_end();
+                if !text.is_empty() && bi <= ci {
+                    break;
+                }
+                if !text.is_empty() && !text.contains(&b'{') {
+                    out.push(KubeSpan {
+                        start: bs + bi,
+                        end: bs + bi + text.len(),
+                        report: first,
+                    });
+                    first = false;
+                }
+                cur = be + 1;
+            }
+            continue;
+        }
+        push_value(value, vs, plain, out);
+    }
+    cur
 }
 
 /// The `:` that ends an entry's key (`key: value`, `.dockercfg: |`), if this is one.
@@ -391,6 +404,9 @@ mod tests {
         assert_eq!(values(doc), ["UyFCXCpkJHpEc2I9", "eyJhdXRocyI6e30K"]);
         let one = "kind: Secret\ndata:\n  password: UyFCXCpkJHpEc2I9\n";
         assert_eq!(values(&one.repeat(3)).len(), 3);
+        // `---` inside a value does not end a document; a `----` line or an indented `---` does
+        let doc = "kind: Secret\nmetadata:\n  note: one---two\ndata:\n  a: UyFCXCpkJHpEc2I9\n----\nkind: ConfigMap\ndata:\n  k: c2VjcmV0L215c2VjcmV0\n  --- # next\nkind: Secret\nstringData:\n  t: q8Fz1LmN0pX7\n";
+        assert_eq!(values(doc), ["UyFCXCpkJHpEc2I9", "q8Fz1LmN0pX7"]);
         // a deeper marker after a shallower one in the same document adds its own values
         let doc = "kind: Secret\ndata:\n  a: UyFCXCpkJHpEc2I9\nitems:\n  - kind: x\n    kind: Secret\n    data:\n      b: eyJhdXRocyI6e30K\n";
         let mut found = values(doc);
