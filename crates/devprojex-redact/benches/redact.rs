@@ -16,7 +16,7 @@
 //! With `DPX_BENCH_CPU_TIME=1` (Unix), time is the benchmark thread's CPU time instead of wall
 //! time: on a shared, loaded machine wall time also counts the time the thread waited for a core.
 //!
-//! With `DPX_BENCH_INPUTS=DIR`, the inputs are read from DIR when it holds them and written there
+//! With `DPX_BENCH_INPUTS=DIR`, the inputs are read from DIR when they are there and written there
 //! otherwise, so that two builds (a baseline and a change) can be timed on the same bytes: the
 //! `own-source` and `dense-candidates` inputs are made from the build's own source and rules.
 
@@ -279,12 +279,12 @@ fn bench<M: Measurement>(c: &mut Criterion<M>) {
     let private = Redactor::new(RedactOptions {
         hide_private_data: true,
     });
-    let ordinary = ordinary_source(4 << 20);
+    let inputs = std::env::var_os("DPX_BENCH_INPUTS").map(std::path::PathBuf::from);
+    let ordinary = fixed_input(&inputs, "ordinary-source", || ordinary_source(4 << 20));
     assert!(
         !secrets.redact(&ordinary).has_secrets(),
         "ordinary text must hold no secrets"
     );
-    let inputs = std::env::var_os("DPX_BENCH_INPUTS").map(std::path::PathBuf::from);
     let own = fixed_input(&inputs, "own-source", || own_source().repeat(8));
     let dense = fixed_input(&inputs, "dense-candidates", || dense(1 << 20));
     let config = fixed_input(&inputs, "config-candidates", || config_candidates(1 << 20));
