@@ -10,7 +10,7 @@ use devprojex_detail::Detail;
 use devprojex_redact::{INSPECTION_LIMIT_BYTES, Redactor, decode_lossy};
 
 use crate::error::{DpxError, Result, codes};
-use crate::project::{ProjectRoot, open_file_in_root};
+use crate::project::{ProjectRoot, ResolvedPath};
 use crate::select::Entry;
 
 /// What happened to a file's content.
@@ -22,7 +22,7 @@ pub enum Content {
     Binary,
     /// Larger than the 16 MiB inspection boundary: not inspected, so never returned.
     Withheld,
-    /// Could not be opened or read (or failed the handle check); counted as a warning.
+    /// Could not be opened or read (or failed the handle check); counted in the notices.
     Unreadable,
 }
 
@@ -77,11 +77,11 @@ impl ContentPipeline {
         if entry.binary {
             return Content::Binary;
         }
-        match read_inspectable(root, &entry.absolute) {
+        let raw = root
+            .open_listed(entry.content_path(), entry.id)
+            .and_then(|(file, meta)| read_inspectable(file, meta.size));
+        match raw {
             Ok(Raw::Bytes(bytes)) => {
-                if memchr::memchr(0, &bytes).is_some() {
-                    return Content::Binary;
-                }
                 let decoded = decode_owned(bytes);
                 let redacted = self.redactor.redact(&decoded);
                 let redactions = redacted.findings.len();
@@ -105,28 +105,29 @@ impl ContentPipeline {
                 };
                 Content::Text(TextContent::new(text, redactions))
             }
+            Ok(Raw::Binary) => Content::Binary,
             Ok(Raw::TooLarge) => Content::Withheld,
             Err(_) => Content::Unreadable,
         }
     }
 
-    /// Redact only (no detail transform): what `get_file` and `search` see.
+    /// Redact only (no detail transform): what `get_file` sees.
     pub fn load_redacted(
         &self,
         root: &ProjectRoot,
-        absolute: &std::path::Path,
+        resolved: &ResolvedPath,
         shown_as: &str,
     ) -> Result<String> {
-        match read_inspectable(root, absolute)? {
+        let (file, meta) = root.open_resolved(resolved)?;
+        let raw = read_inspectable(file, meta.size)?;
+        match raw {
             Raw::Bytes(bytes) => {
-                if memchr::memchr(0, &bytes).is_some() {
-                    return Err(DpxError::invalid_arguments(format!(
-                        "'{shown_as}' is a binary file; binary content is never returned. Use get_tree or analyze to see its size"
-                    )));
-                }
                 let decoded = decode_lossy(&bytes);
                 Ok(self.redactor.redact(&decoded).text.into_owned())
             }
+            Raw::Binary => Err(DpxError::invalid_arguments(format!(
+                "'{shown_as}' is a binary file; binary content is never returned. Use get_tree or analyze to see its size"
+            ))),
             Raw::TooLarge => Err(DpxError::new(
                 codes::PAYLOAD_TRUNCATED,
                 format!(
@@ -147,35 +148,43 @@ fn decode_owned(bytes: Vec<u8>) -> String {
 
 enum Raw {
     Bytes(Vec<u8>),
+    /// A NUL byte: never decoded or shown.
+    Binary,
     TooLarge,
 }
 
-/// Read a file through the root jail, refusing anything over the inspection boundary without
-/// reading it (the size comes from the verified handle, not from an earlier listing).
-fn read_inspectable(root: &ProjectRoot, absolute: &std::path::Path) -> Result<Raw> {
-    let file = open_file_in_root(root, absolute)?;
-    let size = file
-        .metadata()
-        .map_err(|err| {
-            DpxError::new(
-                codes::PATH_NOT_FOUND,
-                format!("cannot read file metadata: {err}"),
-            )
-        })?
-        .len();
+/// Read an opened, verified file, refusing anything over the inspection boundary without reading
+/// it (`size` comes from the opened handle, not from an earlier listing). The first 8 KiB are read
+/// first: a NUL byte there ends the read, so a binary file costs one small read, as the walk's
+/// sniff would.
+fn read_inspectable(file: std::fs::File, size: u64) -> Result<Raw> {
     if size > INSPECTION_LIMIT_BYTES {
         return Ok(Raw::TooLarge);
     }
-    let mut bytes = Vec::with_capacity(size as usize);
-    // A file that grows after the check is still cut at the boundary.
-    file.take(INSPECTION_LIMIT_BYTES + 1)
+    let read_error =
+        |err: std::io::Error| DpxError::new(codes::UNREADABLE, format!("cannot read file: {err}"));
+    // One byte past the expected size shows growth; a file that grows is still cut at the boundary.
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    let mut handle = file.take(INSPECTION_LIMIT_BYTES + 1);
+    (&mut handle)
+        .take(SNIFF_BYTES as u64)
         .read_to_end(&mut bytes)
-        .map_err(|err| DpxError::new(codes::PATH_NOT_FOUND, format!("cannot read file: {err}")))?;
+        .map_err(read_error)?;
+    if memchr::memchr(0, &bytes).is_some() {
+        return Ok(Raw::Binary);
+    }
+    handle.read_to_end(&mut bytes).map_err(read_error)?;
     if bytes.len() as u64 > INSPECTION_LIMIT_BYTES {
         return Ok(Raw::TooLarge);
     }
+    if memchr::memchr(0, &bytes[SNIFF_BYTES.min(bytes.len())..]).is_some() {
+        return Ok(Raw::Binary);
+    }
     Ok(Raw::Bytes(bytes))
 }
+
+/// How much of a file decides whether it is binary, as in the walk's sniff.
+const SNIFF_BYTES: usize = 8192;
 
 #[cfg(test)]
 mod tests {

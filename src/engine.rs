@@ -283,6 +283,7 @@ impl Engine {
             git_mode,
             exclusions: selection.exclusions,
             max_file_bytes: request.max_file_bytes,
+            follow_symlinks: selection.follow_symlinks,
             ..SelectionSpec::default()
         };
         if request.max_file_bytes == Some(0) {
@@ -387,9 +388,21 @@ impl Engine {
         Ok(resolved)
     }
 
-    /// Run the selection for a request.
+    /// Run the selection for a request. Content operations find binary files when they read
+    /// them, so the walk sniffs nothing.
     pub fn select(&self, root: &ProjectRoot, request: &Request) -> Result<(Prepared, Selection)> {
-        let prepared = self.prepare(root, request)?;
+        self.select_with(root, request, false)
+    }
+
+    /// The selection with `binary` flags for files of unknown extensions (trees show them).
+    fn select_with(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        sniff_binary: bool,
+    ) -> Result<(Prepared, Selection)> {
+        let mut prepared = self.prepare(root, request)?;
+        prepared.spec.sniff_binary = sniff_binary;
         let mut selection = select::select(root, &prepared.spec)?;
         selection.warnings.deleted = prepared.deleted;
         Ok((prepared, selection))
@@ -402,7 +415,7 @@ impl Engine {
         request: &Request,
         line_limit: Option<usize>,
     ) -> Result<(RenderedTree, SelectionWarnings)> {
-        let (_, selection) = self.select(root, request)?;
+        let (_, selection) = self.select_with(root, request, true)?;
         // Trees are project addresses, the contract for later `project`/`path` arguments: they
         // are returned as-is. Private-data redaction applies to exported content (files, search
         // matches, packs, whose tree header is redacted in full).
@@ -610,7 +623,7 @@ impl Engine {
             ));
         }
         hooks.report("selection", 0, 1);
-        let (prepared, selection) = self.select(root, request)?;
+        let (prepared, selection) = self.select_with(root, request, true)?;
         hooks.report("selection", 1, 1);
         let header = self.header(root);
         let label = |s: &str| self.label(s);
@@ -706,7 +719,8 @@ impl Engine {
             )));
         }
         let started = Instant::now();
-        let (_, selection) = self.select(root, request)?;
+        let (_, mut selection) = self.select(root, request)?;
+        let warnings = std::mem::take(&mut selection.warnings);
         let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
         // Search sees redacted text, never reduced text.
         let pipeline = self.pipeline(Detail::Full);
@@ -715,7 +729,7 @@ impl Engine {
             .iter()
             .any(|marker| options.pattern.contains(marker));
         let mut outcome = SearchOutcome {
-            warnings: selection.warnings,
+            warnings,
             ..Default::default()
         };
         /// Why the consumer stopped before the last file.
@@ -814,20 +828,20 @@ impl Engine {
         }
         let resolved = root.resolve(path)?;
         let relative = resolved.relative.as_str().to_string();
-        if resolved.real.is_dir() {
+        if relative.is_empty() {
+            return Err(DpxError::invalid_arguments(
+                "'.' is the project root; get_file reads one file. Use get_tree to list the project's files, then pass a file path such as 'src/main.rs'",
+            ));
+        }
+        if resolved.is_dir() {
             return Err(DpxError::invalid_arguments(format!(
                 "'{relative}' is a folder; get_file reads one file. Use get_tree to list its files"
             )));
         }
         // Judge both the path as named and where it really leads (a link into `.git` is not a way in).
-        let real_relative = resolved
-            .real
-            .strip_prefix(&root.path)
-            .map(select::relative_string)
-            .unwrap_or_default();
-        if select::effective::check_path(&root.path, &relative, self.config.git_mode).is_some()
-            || select::effective::check_path(&root.path, &real_relative, self.config.git_mode)
-                .is_some()
+        let mode = self.config.git_mode;
+        if select::effective::check_path(root, &relative, mode, false).is_some()
+            || select::effective::check_path(root, &resolved.real_relative, mode, false).is_some()
         {
             return Err(DpxError::new(
                 codes::PATH_NOT_FOUND,
@@ -846,10 +860,9 @@ impl Engine {
                 ),
             ));
         }
-        let lexical_path = resolved.relative.join_onto(&root.path);
         let text = self
             .pipeline(Detail::Full)
-            .load_redacted(root, &lexical_path, &relative)?;
+            .load_redacted(root, &resolved, &relative)?;
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
         let total = lines.len();
         let start = start_line.unwrap_or(1);
@@ -946,7 +959,7 @@ impl Engine {
         let per_file: Vec<Vec<ScanFinding>> = files
             .par_iter()
             .map(|entry| {
-                let Ok(file) = crate::project::open_file_in_root(root, &entry.absolute) else {
+                let Ok((file, _)) = root.open_listed(entry.content_path(), entry.id) else {
                     return Vec::new();
                 };
                 let mut bytes = Vec::new();

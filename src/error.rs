@@ -17,6 +17,11 @@ pub mod codes {
     pub const REMOTE_DISABLED: &str = "DPX-MCP-REMOTE-DISABLED";
     pub const REMOTE_FAILED: &str = "DPX-MCP-REMOTE-FAILED";
     pub const REMOTE_LIMIT: &str = "DPX-MCP-REMOTE-LIMIT";
+    /// A file exists but cannot be read: permission denied, an I/O error, a symlink loop, a
+    /// cloud placeholder, or it changed while being read.
+    pub const UNREADABLE: &str = "DPX-MCP-UNREADABLE";
+    /// A FIFO, socket or device (or a link to one): never opened for reading.
+    pub const NOT_REGULAR_FILE: &str = "DPX-MCP-NOT-A-REGULAR-FILE";
     pub const GIT_STATE_DELETED: &str = "DPX-GIT-STATE-DELETED";
     /// Writing the requested output (a file or stdout) failed.
     pub const OUTPUT_FAILED: &str = "DPX-CLI-OUTPUT-FAILED";

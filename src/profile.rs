@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{DpxError, Result, codes};
-use crate::project::{ProjectRoot, open_file_in_root};
+use crate::project::ProjectRoot;
 use crate::select::Exclusions;
 
 pub const PROFILE_KIND: &str = "devprojex-profile";
@@ -56,6 +56,10 @@ pub struct ProfileSelection {
     /// `full`, `compact`, or `signatures`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Follow in-root symbolic links (off by default, like Git and ripgrep); each real file is
+    /// then counted once.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub follow_symlinks: bool,
 }
 
 fn is_default_exclusions(value: &Exclusions) -> bool {
@@ -78,6 +82,10 @@ impl Profile {
     }
 
     /// Parse and validate a profile document; `source` names it in errors.
+    ///
+    /// Errors name the schema key, line and column only, never text from the document: a
+    /// profile is project data, and an error message is trusted text outside the
+    /// untrusted-data markers.
     pub fn parse(text: &str, source: &str) -> Result<Self> {
         if text.len() as u64 > MAX_PROFILE_BYTES {
             return Err(profile_error(format!(
@@ -85,11 +93,9 @@ impl Profile {
             )));
         }
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let profile: Profile = serde_json::from_str(text).map_err(|err| {
-            profile_error(format!(
-                "{source} is not a valid profile: {err}; see docs/profiles.md for the schema"
-            ))
-        })?;
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let profile: Profile = serde_path_to_error::deserialize(&mut deserializer)
+            .map_err(|err| profile_error(describe_parse_error(source, &err)))?;
         profile.validate(source)?;
         Ok(profile)
     }
@@ -97,8 +103,7 @@ impl Profile {
     fn validate(&self, source: &str) -> Result<()> {
         if self.kind != PROFILE_KIND {
             return Err(profile_error(format!(
-                "{source}: key 'kind' must be \"{PROFILE_KIND}\", found \"{}\"",
-                self.kind
+                "{source}: key 'kind' must be \"{PROFILE_KIND}\""
             )));
         }
         if self.schema_version != PROFILE_SCHEMA_VERSION {
@@ -111,31 +116,49 @@ impl Profile {
             && crate::select::GitMode::parse(mode).is_none()
         {
             return Err(profile_error(format!(
-                "{source}: key 'selection.gitMode' is \"{mode}\"; valid values are none, off, gitignore, tracked"
+                "{source}: key 'selection.gitMode' has an unknown value; valid values are none, off, gitignore, tracked"
             )));
         }
         if let Some(detail) = &self.selection.detail
             && devprojex_detail::Detail::parse(detail).is_none()
         {
             return Err(profile_error(format!(
-                "{source}: key 'selection.detail' is \"{detail}\"; valid values are full, compact, signatures"
+                "{source}: key 'selection.detail' has an unknown value; valid values are full, compact, signatures"
             )));
         }
-        for ext in &self.selection.extensions {
+        for (index, ext) in self.selection.extensions.iter().enumerate() {
             if ext.is_empty() || ext.contains('/') || ext.contains('\\') {
                 return Err(profile_error(format!(
-                    "{source}: key 'selection.extensions' contains \"{ext}\"; give extensions like \"rs\" or \".md\""
+                    "{source}: key 'selection.extensions' entry {} is not an extension; give extensions like \"rs\" or \".md\"",
+                    index + 1
                 )));
             }
         }
-        crate::select::globs::PatternSet::compile(
-            "selection.includePatterns",
-            &self.selection.include_patterns,
-        )?;
-        crate::select::globs::PatternSet::compile(
-            "selection.excludePatterns",
-            &self.selection.exclude_patterns,
-        )?;
+        for (field, patterns) in [
+            (
+                "selection.includePatterns",
+                &self.selection.include_patterns,
+            ),
+            (
+                "selection.excludePatterns",
+                &self.selection.exclude_patterns,
+            ),
+        ] {
+            if crate::select::globs::PatternSet::compile(field, patterns).is_err() {
+                // Find the entry without echoing it.
+                let index = patterns
+                    .iter()
+                    .position(|p| {
+                        crate::select::globs::PatternSet::compile(field, std::slice::from_ref(p))
+                            .is_err()
+                    })
+                    .map(|i| format!(" entry {}", i + 1))
+                    .unwrap_or_else(|| format!(" ({} patterns; at most 256)", patterns.len()));
+                return Err(profile_error(format!(
+                    "{source}: key '{field}'{index} is not a valid glob; use project-relative globs with '/', '*', '**', '?', '[...]' and '{{a,b}}' of at most 512 characters"
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -148,6 +171,82 @@ impl Profile {
 
 fn profile_error(message: String) -> DpxError {
     DpxError::new(codes::INVALID_PROFILE, message)
+}
+
+/// Every key of the schema (camelCase): an error path is shown only through these names.
+const SCHEMA_KEYS: &[&str] = &[
+    "schemaVersion",
+    "kind",
+    "name",
+    "description",
+    "selection",
+    "roots",
+    "extensions",
+    "paths",
+    "gitMode",
+    "includePatterns",
+    "excludePatterns",
+    "exclusions",
+    "detail",
+    "followSymlinks",
+    "hiddenFolders",
+    "hiddenFiles",
+    "dotFolders",
+    "dotFiles",
+    "emptyFolders",
+    "emptyFiles",
+    "extensionlessFiles",
+];
+
+/// `profile 'p.json' is not a valid profile: line 3, column 14, key 'selection.gitMode': ...`
+/// with what kind of problem it is, and no text of the document.
+fn describe_parse_error(
+    source: &str,
+    err: &serde_path_to_error::Error<serde_json::Error>,
+) -> String {
+    use serde_json::error::Category;
+    let inner = err.inner();
+    let mut known: Vec<String> = Vec::new();
+    let mut unknown_key = false;
+    for segment in err.path().iter() {
+        match segment {
+            serde_path_to_error::Segment::Map { key }
+            | serde_path_to_error::Segment::Enum { variant: key }
+                if SCHEMA_KEYS.contains(&key.as_str()) =>
+            {
+                known.push(key.clone())
+            }
+            serde_path_to_error::Segment::Seq { index } => {
+                if let Some(last) = known.last_mut() {
+                    last.push_str(&format!("[{index}]"));
+                }
+            }
+            _ => {
+                unknown_key = true;
+                break;
+            }
+        }
+    }
+    let problem = match inner.classify() {
+        Category::Syntax => "the JSON syntax is invalid",
+        Category::Eof => "the document ends early",
+        Category::Io => "it cannot be read",
+        Category::Data if unknown_key => "an unknown key",
+        Category::Data => "a value has the wrong type, or a key is unknown or missing",
+    };
+    let place = if known.is_empty() {
+        String::new()
+    } else if unknown_key {
+        format!(", inside key '{}'", known.join("."))
+    } else {
+        format!(", key '{}'", known.join("."))
+    };
+    format!(
+        "{source} is not a valid profile: line {}, column {}{place}: {problem}; see docs/profiles.md for the schema (valid keys: {})",
+        inner.line(),
+        inner.column(),
+        SCHEMA_KEYS.join(", ")
+    )
 }
 
 /// Load the profile a request names: `None`/`standard`, `local`, or a JSON path inside the root.
@@ -163,7 +262,31 @@ pub fn load(root: &ProjectRoot, name: Option<&str>) -> Result<Profile> {
         },
         Some(path) => {
             let resolved = root.resolve(path)?;
-            let file = open_file_in_root(root, &resolved.real)?;
+            // A profile is a project file like any other: one the selection would show, never
+            // a `.gitignore`d file, nothing under `.git/`, nothing a product rule excludes.
+            let git_rules = crate::select::GitMode::Gitignore;
+            if resolved.is_dir()
+                || crate::select::effective::check_path(
+                    root,
+                    resolved.relative.as_str(),
+                    git_rules,
+                    false,
+                )
+                .is_some()
+                || crate::select::effective::check_path(
+                    root,
+                    &resolved.real_relative,
+                    git_rules,
+                    false,
+                )
+                .is_some()
+            {
+                return Err(profile_error(format!(
+                    "profile '{}' is not an effective project file (it is a folder, ignored by .gitignore, or excluded by product rules); pass 'standard', 'local', or the path of a profile JSON file that get_tree lists",
+                    resolved.relative.as_str()
+                )));
+            }
+            let (file, _) = root.open_resolved(&resolved)?;
             let mut text = String::new();
             file.take(MAX_PROFILE_BYTES + 1)
                 .read_to_string(&mut text)
@@ -247,7 +370,28 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.code, codes::INVALID_PROFILE);
-        assert!(err.message.contains("rootz"), "{}", err.message);
+        assert!(!err.message.contains("rootz"), "{}", err.message);
+        assert!(
+            err.message
+                .contains("line 1, column 66, inside key 'selection': an unknown key"),
+            "{}",
+            err.message
+        );
+        // A wrong-typed value is never echoed (it may be a secret).
+        let err = Profile::parse(
+            r#"{"schemaVersion":1,"kind":"devprojex-profile","selection":{"roots":"ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}"#,
+            "p",
+        )
+        .unwrap_err();
+        assert!(!err.message.contains("ghp_"), "{}", err.message);
+        assert!(
+            err.message.contains("key 'selection.roots'"),
+            "{}",
+            err.message
+        );
+        let err =
+            Profile::parse(r#"{"schemaVersion":1,"kind":"ghp_secretvalue"}"#, "p").unwrap_err();
+        assert!(!err.message.contains("ghp_"), "{}", err.message);
         let err = Profile::parse(
             r#"{"schemaVersion":1,"kind":"devprojex-profile","selection":{"gitMode":"staged"}}"#,
             "p",
@@ -269,6 +413,50 @@ mod tests {
                 .message
                 .contains("1 MiB")
         );
+    }
+
+    #[test]
+    fn every_schema_key_is_listed() {
+        let full = Profile {
+            name: Some("n".into()),
+            description: Some("d".into()),
+            selection: ProfileSelection {
+                roots: vec!["a".into()],
+                extensions: vec!["rs".into()],
+                paths: vec!["b".into()],
+                git_mode: Some("none".into()),
+                include_patterns: vec!["*".into()],
+                exclude_patterns: vec!["*".into()],
+                exclusions: Exclusions {
+                    hidden_folders: true,
+                    hidden_files: true,
+                    dot_folders: true,
+                    dot_files: true,
+                    empty_folders: true,
+                    empty_files: true,
+                    extensionless_files: true,
+                },
+                detail: Some("full".into()),
+                follow_symlinks: true,
+            },
+            ..Profile::standard()
+        };
+        fn keys(value: &serde_json::Value, out: &mut Vec<String>) {
+            if let Some(map) = value.as_object() {
+                for (key, inner) in map {
+                    out.push(key.clone());
+                    keys(inner, out);
+                }
+            }
+        }
+        let mut found = Vec::new();
+        keys(&serde_json::to_value(&full).unwrap(), &mut found);
+        for key in found {
+            assert!(
+                SCHEMA_KEYS.contains(&key.as_str()),
+                "{key} missing from SCHEMA_KEYS"
+            );
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 use common::{Fixture, markdown_code_blocks, markdown_events, markdown_headings, parse_xml};
 use predicates::prelude::*;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const GUARD: Duration = Duration::from_secs(60);
 
@@ -1263,35 +1263,58 @@ fn binary_file_is_listed_as_binary_but_never_packed() {
 
 #[cfg(unix)]
 #[test]
-fn symlinks_out_of_the_root_are_neither_listed_nor_read() {
+fn symlinks_out_of_the_root_are_listed_as_links_and_never_read() {
     let fx = Fixture::new();
     let outside = fx.base().join("outside");
     common::write_file(&outside.join("secret.txt"), "OUTSIDE-SECRET-CONTENT\n");
+    common::write_file(&outside.join("deeper/name-only-outside.txt"), "x\n");
     fx.write("inside.txt", "inside\n");
     common::symlink(outside.join("secret.txt"), fx.path("file_link"));
     common::symlink("../outside", fx.path("dir_link"));
     common::symlink("inside.txt", fx.path("inner_link"));
-    let paths = tree_paths(&fx.root, &[]);
-    assert!(
-        !paths
+    // Like Git: each link is one entry, listed with its target, never descended.
+    let tree: Value =
+        serde_json::from_str(&ok_stdout(&fx.root, &["tree", ".", "--format", "json"])).unwrap();
+    let entries = tree["entries"].as_array().unwrap();
+    let kind_of = |path: &str| {
+        entries
             .iter()
-            .any(|p| p.starts_with("file_link") || p.starts_with("dir_link")),
-        "{paths:?}"
+            .find(|e| e["path"] == path)
+            .map(|e| (e["type"].clone(), e["target"].clone()))
+    };
+    assert_eq!(
+        kind_of("dir_link").unwrap(),
+        (json!("symlink"), json!("../outside"))
     );
-    assert!(paths.contains("inside.txt"));
+    assert_eq!(
+        kind_of("inner_link").unwrap(),
+        (json!("symlink"), json!("inside.txt"))
+    );
+    assert_eq!(kind_of("file_link").unwrap().0, json!("symlink"));
+    assert!(
+        !entries
+            .iter()
+            .any(|e| e["path"].as_str().unwrap().starts_with("dir_link/")),
+        "{tree}"
+    );
+    let markdown = ok_stdout(&fx.root, &["tree", "."]);
+    assert!(markdown.contains("dir_link -> ../outside"), "{markdown}");
     for format in ["markdown", "text", "json", "xml"] {
         let out = ok_stdout(&fx.root, &["pack", ".", "--format", format]);
         assert!(!out.contains("OUTSIDE-SECRET"), "{format}: {out}");
-        assert!(!out.contains("secret.txt"), "{format}: {out}");
+        assert!(!out.contains("name-only-outside"), "{format}: {out}");
     }
     let (code, out, _) = run(&fx.root, &["search", "OUTSIDE", "."]);
     assert_eq!(code, 1, "{out}");
     assert!(!out.contains("OUTSIDE"));
-    // Narrowing to the link does not read through it either.
-    let (code, out, _) = run(&fx.root, &["pack", ".", "--paths", "dir_link"]);
+    // Naming the link does not read through it either: it leads outside the root.
+    let (code, out, err) = run(&fx.root, &["pack", ".", "--paths", "dir_link"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains("DPX-MCP-ROOT-VIOLATION"), "{err}");
     assert!(!out.contains("OUTSIDE-SECRET"), "exit {code}: {out}");
-    let (_, out, _) = run(&fx.root, &["pack", ".", "--paths", "file_link"]);
+    let (_, out, err) = run(&fx.root, &["pack", ".", "--paths", "file_link"]);
     assert!(!out.contains("OUTSIDE-SECRET"), "{out}");
+    assert!(err.contains("DPX-MCP-ROOT-VIOLATION"), "{err}");
 }
 
 #[cfg(unix)]
@@ -1387,7 +1410,7 @@ fn walk_files(dir: &Path) -> Vec<std::path::PathBuf> {
 }
 
 #[test]
-fn portable_profile_with_unknown_key_is_rejected_naming_the_key() {
+fn portable_profile_with_unknown_key_is_rejected_naming_its_place() {
     let fx = Fixture::new();
     fx.write("a.txt", "x");
     fx.write(
@@ -1402,20 +1425,34 @@ fn portable_profile_with_unknown_key_is_rejected_naming_the_key() {
         "good.json",
         r#"{"schemaVersion":1,"kind":"devprojex-profile","selection":{"extensions":["md"]}}"#,
     );
-    for (file, key) in [("inner.json", "bogusKey"), ("outer.json", "frobnicate")] {
+    // The error names the place (line, column, the schema key around it), never the document's
+    // own text: a profile is project data, and errors are trusted text.
+    for (file, key, place) in [
+        (
+            "inner.json",
+            "bogusKey",
+            "line 1, column 90, inside key 'selection'",
+        ),
+        (
+            "outer.json",
+            "frobnicate",
+            "line 1, column 58: an unknown key",
+        ),
+    ] {
         let (code, _, err) = run(&fx.root, &["profile", "validate", file]);
         assert_ne!(code, 0, "{file}");
         assert!(
-            err.contains(key),
-            "{file}: error does not name {key}: {err}"
+            err.contains(place),
+            "{file}: error does not name {place}: {err}"
         );
+        assert!(!err.contains(key), "{file}: error echoes {key}: {err}");
         let (code, out, err) = run(&fx.root, &["tree", ".", "--profile", file]);
         assert_ne!(code, 0, "{file} used as --profile");
         assert!(out.is_empty());
-        assert!(err.contains(key), "{err}");
+        assert!(err.contains(place) && !err.contains(key), "{err}");
         let (code, _, err) = run(&fx.root, &["profile", "import", file, "."]);
         assert_ne!(code, 0);
-        assert!(err.contains(key), "{err}");
+        assert!(err.contains(place) && !err.contains(key), "{err}");
     }
     ok_stdout(&fx.root, &["profile", "validate", "good.json"]);
     let paths = tree_paths(&fx.root, &["--profile", "good.json"]);
@@ -1852,28 +1889,36 @@ fn smart_ignore_is_scoped_by_ecosystem_markers() {
 
 #[test]
 
-fn tree_and_metrics_agree_on_a_text_extension_file_with_nul_bytes() {
+fn a_known_text_file_with_nul_bytes_is_binary_where_content_is_read() {
     let fx = Fixture::new();
     fx.write("text.txt", "hello\n")
-        .write("nul.txt", b"looks like text but \0 has a NUL\n");
+        .write("nul.txt", b"looks like text but \0 has a NUL\n")
+        .write("nul.unknownext", b"no known extension \0 NUL\n");
     let v: Value =
         serde_json::from_str(&ok_stdout(&fx.root, &["tree", ".", "--format", "json"])).unwrap();
-    let nul = v["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["path"] == "nul.txt")
-        .unwrap()
-        .clone();
+    let binary = |path: &str| {
+        v["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["path"] == path)
+            .unwrap()["binary"]
+            .clone()
+    };
+    // The tree sniffs only names it cannot judge (docs/selection.md): a `.txt` is not opened.
+    assert_eq!(binary("nul.txt"), false);
+    assert_eq!(binary("nul.unknownext"), true);
     let a: Value =
         serde_json::from_str(&ok_stdout(&fx.root, &["analyze", ".", "--format", "json"])).unwrap();
-    assert_eq!(a["binaryFiles"], 1, "analyze counts nul.txt as binary");
     assert_eq!(
-        nul["binary"], true,
-        "docs/selection.md: a NUL in the first 8 KiB makes a file binary in trees"
+        a["binaryFiles"], 2,
+        "analyze reads nul.txt and counts it binary"
     );
-    let md = ok_stdout(&fx.root, &["tree", "."]);
-    assert!(md.contains("nul\\.txt (binary)"), "{md}");
+    // Its content is never shown.
+    let pack = ok_stdout(&fx.root, &["pack", "."]);
+    assert!(!pack.contains("looks like text"), "{pack}");
+    let (code, _, err) = run(&fx.root, &["search", "looks", "."]);
+    assert_eq!(code, 1, "{err}");
 }
 
 #[test]

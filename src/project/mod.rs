@@ -1,35 +1,50 @@
 //! Project roots and the root jail.
 //!
-//! A root is canonicalised once when it is configured. Every path a caller names is first
-//! resolved lexically ([`resolve_lexically`]: no `..` escape, no foreign absolute, drive or
-//! UNC forms), then physically ([`open_file_in_root`]: the file is opened and the *opened
-//! handle's* real path is checked to lie inside the root before a byte is read), so a
-//! symlink swapped in between the check and the open cannot escape.
+//! A root is canonicalised and pinned (a directory handle) once, when it is configured. Every
+//! path a caller names is first resolved lexically ([`resolve_lexically`]: no `..` escape, no
+//! foreign absolute, drive or UNC forms), then physically, from the root's handle down
+//! ([`jail`]): in-root links are followed one component at a time and judged lexically, files
+//! are opened without blocking or following a final link, and the opened handle is checked
+//! (a regular file, the one that was listed) before a byte is read.
 
 mod handle_path;
+pub mod jail;
 mod lexical;
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::error::{DpxError, Result, codes};
 
 pub use handle_path::real_path_of_handle;
+use jail::{DirHandle, FileId, NodeKind, NodeMeta, OpenError};
 pub use lexical::{HostStyle, LexicalPath, resolve_lexically};
 
-/// A configured local project root.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A configured local project root, pinned: `dir` is the folder as it was when the root was
+/// opened, whatever later happens to the path.
+#[derive(Debug, Clone)]
 pub struct ProjectRoot {
-    /// Canonical absolute path (symlinks resolved).
+    /// Canonical absolute path (symlinks resolved) at the time the root was opened.
     pub path: PathBuf,
     /// The folder name, used as the project's short name.
     pub name: String,
     /// The address shown to callers and accepted as `project` (the canonical path).
     pub address: String,
+    dir: Arc<DirHandle>,
 }
 
+impl PartialEq for ProjectRoot {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path && self.address == other.address
+    }
+}
+
+impl Eq for ProjectRoot {}
+
 impl ProjectRoot {
-    /// Canonicalise `path` and check it is an existing directory.
+    /// Canonicalise `path`, check it is an existing directory, and pin it.
     pub fn open(path: &Path) -> Result<Self> {
         let display = path.display().to_string();
         if display.contains("${workspaceFolder}") {
@@ -56,6 +71,12 @@ impl ProjectRoot {
                 ),
             ));
         }
+        let dir = DirHandle::open_root(&canonical).map_err(|err| {
+            DpxError::new(
+                codes::PROJECT_UNAVAILABLE,
+                format!("root '{display}' cannot be opened: {err}; check its permissions"),
+            )
+        })?;
         let name = canonical
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -65,7 +86,13 @@ impl ProjectRoot {
             path: canonical,
             name,
             address,
+            dir: Arc::new(dir),
         })
+    }
+
+    /// The pinned root folder: every listing and read starts here.
+    pub fn dir_handle(&self) -> &Arc<DirHandle> {
+        &self.dir
     }
 
     /// True when `candidate` (an absolute, real path) lies inside this root.
@@ -73,87 +100,126 @@ impl ProjectRoot {
         candidate.starts_with(&self.path)
     }
 
-    /// Resolve a caller-supplied path to a relative path inside the root (lexical checks,
-    /// then a physical containment check of the existing target).
+    /// Resolve a caller-supplied path inside the root: lexical checks, then a walk from the
+    /// root's handle that follows in-root links only. What the path names must exist.
     pub fn resolve(&self, input: &str) -> Result<ResolvedPath> {
         let lexical = resolve_lexically(input, &self.path, HostStyle::current())?;
-        let joined = lexical.join_onto(&self.path);
-        let real = dunce_canonicalize(&joined).map_err(|_| {
-            // A path through a symlink that leaves the root is a violation whether or not the
-            // outside target exists: the answer must not reveal what exists outside.
-            if self.escapes_through_symlink(&lexical) {
-                return root_violation(input, self);
-            }
-            DpxError::new(
-                codes::PATH_NOT_FOUND,
-                format!(
-                    "path '{}' does not exist in project '{}'; use get_tree to list the project's files",
-                    lexical.as_str(),
-                    self.address
-                ),
-            )
-        })?;
-        if !self.contains(&real) {
-            return Err(root_violation(input, self));
-        }
+        let components: Vec<OsString> = lexical
+            .as_str()
+            .split('/')
+            .filter(|p| !p.is_empty())
+            .map(OsString::from)
+            .collect();
+        let resolved = jail::resolve_beneath(&self.dir, &self.path, &components)
+            .map_err(|err| open_error(err, input, lexical.as_str(), self))?;
         Ok(ResolvedPath {
+            real_relative: resolved.relative_string(),
+            real_components: resolved.relative,
+            meta: resolved.meta,
             relative: lexical,
-            real,
+        })
+    }
+
+    /// Open a file the walk listed (no link may be on the way; it must still be the file that
+    /// was listed when `expected` is given).
+    pub fn open_listed(
+        &self,
+        relative: &Path,
+        expected: Option<FileId>,
+    ) -> Result<(File, NodeMeta)> {
+        let parts: Vec<&std::ffi::OsStr> = relative.components().map(|c| c.as_os_str()).collect();
+        jail::open_listed_file(&self.dir, &parts, expected).map_err(|err| {
+            let shown = relative.to_string_lossy().replace('\\', "/");
+            open_error(err, &shown, &shown, self)
+        })
+    }
+
+    /// Open the regular file a [`ResolvedPath`] names (its real, link-free path).
+    pub fn open_resolved(&self, resolved: &ResolvedPath) -> Result<(File, NodeMeta)> {
+        let parts: Vec<&std::ffi::OsStr> = resolved
+            .real_components
+            .iter()
+            .map(|p| p.as_os_str())
+            .collect();
+        jail::open_listed_file(&self.dir, &parts, resolved.meta.id).map_err(|err| {
+            open_error(
+                err,
+                resolved.relative.as_str(),
+                resolved.relative.as_str(),
+                self,
+            )
         })
     }
 }
 
-impl ProjectRoot {
-    /// True when some existing prefix of `lexical` is a symlink whose target (resolved, or taken
-    /// lexically when dangling) lies outside the root.
-    fn escapes_through_symlink(&self, lexical: &LexicalPath) -> bool {
-        let mut current = self.path.clone();
-        for part in lexical.as_str().split('/').filter(|p| !p.is_empty()) {
-            current.push(part);
-            let Ok(meta) = std::fs::symlink_metadata(&current) else {
-                return false;
-            };
-            if !meta.file_type().is_symlink() {
-                continue;
-            }
-            let target = match dunce_canonicalize(&current) {
-                Ok(real) => real,
-                Err(_) => match std::fs::read_link(&current) {
-                    Ok(link) => {
-                        let base = current.parent().unwrap_or(&self.path).to_path_buf();
-                        normalize_lexically(&base.join(link))
-                    }
-                    Err(_) => return true,
-                },
-            };
-            if !self.contains(&target) {
-                return true;
-            }
+/// The typed error for a failed open or resolution. `input` is shown as the caller gave it.
+pub fn open_error(err: OpenError, input: &str, relative: &str, root: &ProjectRoot) -> DpxError {
+    let shown: String = relative.chars().take(200).collect();
+    match err {
+        OpenError::Escapes => root_violation(input, root),
+        OpenError::NotFound => DpxError::new(
+            codes::PATH_NOT_FOUND,
+            format!(
+                "path '{shown}' does not exist in project '{}'; use get_tree to list the project's files",
+                root.address
+            ),
+        ),
+        OpenError::PermissionDenied => DpxError::new(
+            codes::UNREADABLE,
+            format!(
+                "'{shown}' cannot be read: permission denied for this user; check the file's permissions"
+            ),
+        ),
+        OpenError::NotRegular(kind) => DpxError::new(
+            codes::NOT_REGULAR_FILE,
+            format!(
+                "'{shown}' is {}, not a regular file; only regular files are read",
+                kind.describe()
+            ),
+        ),
+        OpenError::IsDir => DpxError::invalid_arguments(format!(
+            "'{shown}' is a folder; get_file reads one file. Use get_tree to list its files"
+        )),
+        OpenError::Loop => DpxError::new(
+            codes::UNREADABLE,
+            format!(
+                "'{shown}' is a symbolic-link loop (or a chain of more than {} links) and cannot be read",
+                jail::MAX_LINK_HOPS
+            ),
+        ),
+        OpenError::Symlink | OpenError::Changed => DpxError::new(
+            codes::UNREADABLE,
+            format!(
+                "'{shown}' changed while it was being read (replaced by a link or another file); retry"
+            ),
+        ),
+        OpenError::NotLocal => DpxError::new(
+            codes::UNREADABLE,
+            format!(
+                "'{shown}' is a cloud placeholder whose content is not on this machine; it is not read, because reading would download it. Make it available offline, then retry"
+            ),
+        ),
+        OpenError::Io(io) => {
+            DpxError::new(codes::UNREADABLE, format!("'{shown}' cannot be read: {io}"))
         }
-        false
     }
-}
-
-/// Remove `.` and `..` components without touching the file system.
-pub fn normalize_lexically(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// A caller path that passed the lexical and physical checks.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct ResolvedPath {
+    /// The path as the caller named it (normalised).
     pub relative: LexicalPath,
-    pub real: PathBuf,
+    /// The real path it leads to, with no links (`/`-separated; empty for the root).
+    pub real_relative: String,
+    real_components: Vec<OsString>,
+    pub meta: NodeMeta,
+}
+
+impl ResolvedPath {
+    pub fn is_dir(&self) -> bool {
+        self.meta.kind == NodeKind::Dir
+    }
 }
 
 /// The uniform root-violation error: it reads the same whether or not the outside path exists.
@@ -166,39 +232,6 @@ pub fn root_violation(input: &str, root: &ProjectRoot) -> DpxError {
             root.address
         ),
     )
-}
-
-/// Open `relative` inside `root`, then verify the opened handle's real path is inside the
-/// root before returning it. Symlinks are resolved by the OS at open time; the check on the
-/// handle is what makes a swap between listing and reading harmless.
-pub fn open_file_in_root(root: &ProjectRoot, absolute: &Path) -> Result<File> {
-    let file = File::open(absolute).map_err(|err| {
-        DpxError::new(
-            codes::PATH_NOT_FOUND,
-            format!("cannot open '{}': {err}", display_relative(root, absolute)),
-        )
-    })?;
-    let real = real_path_of_handle(&file, absolute).map_err(|err| {
-        DpxError::new(
-            codes::ROOT_VIOLATION,
-            format!(
-                "cannot verify where '{}' resolves: {err}; refusing to read it",
-                display_relative(root, absolute)
-            ),
-        )
-    })?;
-    if !root.contains(&real) {
-        return Err(root_violation(&display_relative(root, absolute), root));
-    }
-    Ok(file)
-}
-
-fn display_relative(root: &ProjectRoot, absolute: &Path) -> String {
-    absolute
-        .strip_prefix(&root.path)
-        .unwrap_or(absolute)
-        .to_string_lossy()
-        .replace('\\', "/")
 }
 
 /// `std::fs::canonicalize`, but on Windows without the `\\?\` verbatim prefix when the path

@@ -7,7 +7,8 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::escape::{
-    json_string, language_tag, markdown_fence, markdown_inline, text_line, xml_attribute, xml_text,
+    json_string, language_tag, markdown_fence, markdown_heading, markdown_inline, text_line,
+    xml_attribute, xml_text,
 };
 use super::tree::{TreeHeader, json_entry, render_tree, xml_entry};
 use super::{Format, View};
@@ -154,7 +155,7 @@ impl<'a, W: Write> PackWriter<'a, W> {
                     writeln!(
                         self.out,
                         "# Project context: {}\n",
-                        markdown_inline(&self.header.name)
+                        markdown_heading(&self.header.name)
                     )?;
                     let tree =
                         render_tree(&self.header, entries, Format::Markdown, None, None, label)
@@ -233,7 +234,7 @@ impl<'a, W: Write> PackWriter<'a, W> {
         match self.format {
             Format::Markdown => {
                 let fence = markdown_fence(text);
-                writeln!(self.out, "\n### {}\n", markdown_inline(&path))?;
+                writeln!(self.out, "\n### {}\n", markdown_heading(&path))?;
                 writeln!(self.out, "{fence}{}", language_tag(relative))?;
                 self.out.write_all(text.as_bytes())?;
                 if !text.is_empty() && !text.ends_with('\n') {

@@ -86,9 +86,13 @@ pub fn render_tree(
                 let indent = "  ".repeat(entry.depth());
                 let name = markdown_inline(&label(entry.name()));
                 let suffix = match (entry.kind, entry.binary) {
-                    (EntryKind::Dir, _) => "/",
-                    (EntryKind::File, true) => " (binary)",
-                    _ => "",
+                    (EntryKind::Dir, _) => "/".to_string(),
+                    (EntryKind::File, true) => " (binary)".to_string(),
+                    (EntryKind::Symlink, _) => format!(
+                        " -> {}",
+                        markdown_inline(&label(entry.target.as_deref().unwrap_or("")))
+                    ),
+                    _ => String::new(),
                 };
                 let _ = writeln!(out, "{indent}- {name}{suffix}");
             }
@@ -143,6 +147,11 @@ pub fn json_entry(entry: &Entry, label: &dyn Fn(&str) -> String) -> String {
             entry.size,
             entry.binary
         ),
+        EntryKind::Symlink => format!(
+            "{{\"path\":{},\"type\":\"symlink\",\"target\":{}}}",
+            json_string(&label(&entry.relative)),
+            json_string(&label(entry.target.as_deref().unwrap_or("")))
+        ),
     }
 }
 
@@ -155,6 +164,11 @@ pub fn xml_entry(entry: &Entry, label: &dyn Fn(&str) -> String) -> String {
             xml_attribute(&label(&entry.relative)),
             entry.size,
             entry.binary
+        ),
+        EntryKind::Symlink => format!(
+            "<symlink path=\"{}\" target=\"{}\"/>",
+            xml_attribute(&label(&entry.relative)),
+            xml_attribute(&label(entry.target.as_deref().unwrap_or("")))
         ),
     }
 }
@@ -189,6 +203,10 @@ fn write_text_lines(out: &mut String, entries: &[&Entry], label: &dyn Fn(&str) -
         match (entry.kind, entry.binary) {
             (EntryKind::Dir, _) => line.push('/'),
             (EntryKind::File, true) => line.push_str(" [binary]"),
+            (EntryKind::Symlink, _) => {
+                line.push_str(" -> ");
+                line.push_str(&text_line(&label(entry.target.as_deref().unwrap_or(""))));
+            }
             _ => {}
         }
         out.push_str(&line);

@@ -1,12 +1,14 @@
-//! Is one named file part of the effective selection? Used by `get_file`, which must not walk
-//! the whole project: it applies the same product exclusions and Git ignore rules to a single
-//! path by checking each of its ancestors.
+//! Is one named path part of the effective selection? Used by `get_file`, which must not walk
+//! the whole project: it descends from the root's handle to the path, judging each component
+//! with the walk's own [`Rules`] (product exclusions, smart ignore, `.gitignore` files read
+//! through each folder's handle), so the answer is the walk's.
 
-use std::path::Path;
+use std::sync::Arc;
 
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
-
-use super::{GitMode, rules};
+use super::walk::{DirState, Rules, Verdict, join};
+use super::{ExclusionKind, Exclusions, GitMode, rules};
+use crate::project::ProjectRoot;
+use crate::project::jail::{DirHandle, NodeKind, RawEntry};
 
 /// Why a path is not effective, if it is not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,98 +18,76 @@ pub enum Exclusion {
 }
 
 /// Check the product exclusions and (for `gitignore`/`tracked` modes) the ignore files for
-/// `relative` (a file) inside `root`.
-pub fn check_path(root: &Path, relative: &str, git_mode: GitMode) -> Option<Exclusion> {
+/// `relative` inside `root`; `is_dir` tells whether the last component is a folder.
+pub fn check_path(
+    root: &ProjectRoot,
+    relative: &str,
+    git_mode: GitMode,
+    is_dir: bool,
+) -> Option<Exclusion> {
+    check_with(
+        &Rules::new(root, git_mode, Exclusions::default()),
+        root,
+        relative,
+        is_dir,
+    )
+}
+
+pub(super) fn check_with(
+    rules: &Rules,
+    root: &ProjectRoot,
+    relative: &str,
+    is_dir: bool,
+) -> Option<Exclusion> {
     let parts: Vec<&str> = relative.split('/').filter(|p| !p.is_empty()).collect();
     // An empty path names the root itself, which no rule excludes.
-    let (file_name, dirs) = parts.split_last()?;
-    if rules::OS_LITTER_FILES.contains(file_name) {
-        return Some(Exclusion::ProductRule);
-    }
-    let mut current = root.to_path_buf();
-    for dir in dirs {
-        if rules::VCS_DIRS.contains(dir) || rules::is_smart_ignored_dir(dir, &current, root) {
-            return Some(Exclusion::ProductRule);
-        }
-        current.push(dir);
-    }
-    if git_mode == GitMode::None {
-        return None;
-    }
-    let matchers = collect_matchers(root, dirs);
-    let mut path = root.to_path_buf();
+    let last_index = parts.len().checked_sub(1)?;
+    let mut dir: Arc<DirHandle> = Arc::clone(root.dir_handle());
+    let mut listing = dir.list().ok()?;
+    let mut state: DirState = rules.root_state(&dir, &listing);
     for (index, part) in parts.iter().enumerate() {
-        path.push(part);
-        let is_dir = index + 1 < parts.len();
-        for matcher in matchers.iter().rev() {
-            let verdict = matcher.matched(&path, is_dir);
-            if verdict.is_ignore() {
-                return Some(Exclusion::GitIgnored);
-            }
-            if verdict.is_whitelist() {
-                break;
-            }
+        let last = index == last_index;
+        let here = markers(&listing);
+        let kind = if last && !is_dir {
+            NodeKind::File
+        } else {
+            NodeKind::Dir
+        };
+        if let Verdict::Excluded(why) = rules.judge(&state, here, part, kind) {
+            return Some(match why {
+                ExclusionKind::GitIgnore => Exclusion::GitIgnored,
+                _ => Exclusion::ProductRule,
+            });
         }
+        if last {
+            break;
+        }
+        // A component that cannot be opened as a folder is not excluded by a rule; the
+        // caller's own open reports what it is.
+        let child = dir.open_dir(std::ffi::OsStr::new(part)).ok()?;
+        let child_listing = child.list().ok()?;
+        let id = child.stat_self().ok().and_then(|m| m.id);
+        state = rules.child_state(
+            &state,
+            here,
+            (join(&state.rel, part), parts[..=index].iter().collect()),
+            &child,
+            id,
+            &child_listing,
+        );
+        listing = child_listing;
+        dir = Arc::new(child);
     }
     None
 }
 
-/// Matchers from the least to the most specific: global excludes, `info/exclude`, then every
-/// `.gitignore` from the repository top (or the root) down to the file's folder.
-fn collect_matchers(root: &Path, dirs: &[&str]) -> Vec<Gitignore> {
-    let mut matchers = Vec::new();
-    let (global, _) = Gitignore::global();
-    if !global.is_empty() {
-        matchers.push(global);
-    }
-    // Ancestors above the root up to the repository top.
-    let mut above: Vec<&Path> = Vec::new();
-    let mut cursor = root.parent();
-    let repo_top = find_repo_top(root);
-    if let Some(top) = &repo_top {
-        while let Some(dir) = cursor {
-            if !dir.starts_with(top) {
-                break;
-            }
-            above.push(dir);
-            cursor = dir.parent();
-        }
-        let exclude = top.join(".git").join("info").join("exclude");
-        if exclude.is_file() {
-            let mut builder = GitignoreBuilder::new(top);
-            builder.add(exclude);
-            if let Ok(matcher) = builder.build() {
-                matchers.push(matcher);
-            }
-        }
-    }
-    for dir in above.iter().rev() {
-        push_gitignore(&mut matchers, dir);
-    }
-    let mut current = root.to_path_buf();
-    push_gitignore(&mut matchers, &current);
-    for dir in dirs {
-        current.push(dir);
-        push_gitignore(&mut matchers, &current);
-    }
-    matchers
-}
-
-fn push_gitignore(matchers: &mut Vec<Gitignore>, dir: &Path) {
-    let file = dir.join(".gitignore");
-    if file.is_file() {
-        let mut builder = GitignoreBuilder::new(dir);
-        builder.add(file);
-        if let Ok(matcher) = builder.build() {
-            matchers.push(matcher);
-        }
-    }
-}
-
-fn find_repo_top(root: &Path) -> Option<std::path::PathBuf> {
-    root.ancestors()
-        .find(|dir| dir.join(".git").exists())
-        .map(Path::to_path_buf)
+fn markers(listing: &[RawEntry]) -> u64 {
+    let names: Vec<String> = listing
+        .iter()
+        .map(|e| e.name.to_string_lossy().into_owned())
+        .collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    rules::markers_present(&refs)
 }
 
 #[cfg(test)]
@@ -117,34 +97,44 @@ mod tests {
     #[test]
     fn ignored_and_excluded_paths() {
         let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::write(root.join(".gitignore"), "*.log\nsecret/\n!keep.log\n").unwrap();
-        std::fs::write(root.join("Cargo.toml"), "").unwrap();
-        std::fs::create_dir_all(root.join("sub")).unwrap();
-        std::fs::write(root.join("sub/.gitignore"), "local.txt\n").unwrap();
+        let path = dir.path();
+        std::fs::write(path.join(".gitignore"), "*.log\nsecret/\n!keep.log\n").unwrap();
+        std::fs::write(path.join("Cargo.toml"), "").unwrap();
+        std::fs::create_dir_all(path.join("sub")).unwrap();
+        std::fs::create_dir_all(path.join("secret")).unwrap();
+        std::fs::create_dir_all(path.join("target/debug")).unwrap();
+        std::fs::create_dir_all(path.join("sub/target")).unwrap();
+        std::fs::create_dir_all(path.join(".git")).unwrap();
+        std::fs::write(path.join("sub/.gitignore"), "local.txt\n").unwrap();
+        let root = ProjectRoot::open(path).unwrap();
+        let check = |rel: &str, mode| check_path(&root, rel, mode, false);
         assert_eq!(
-            check_path(root, "a.log", GitMode::Gitignore),
+            check("a.log", GitMode::Gitignore),
             Some(Exclusion::GitIgnored)
         );
-        assert_eq!(check_path(root, "keep.log", GitMode::Gitignore), None);
+        assert_eq!(check("keep.log", GitMode::Gitignore), None);
         assert_eq!(
-            check_path(root, "secret/x.txt", GitMode::Gitignore),
+            check("secret/x.txt", GitMode::Gitignore),
             Some(Exclusion::GitIgnored)
         );
         assert_eq!(
-            check_path(root, "sub/local.txt", GitMode::Gitignore),
+            check("sub/local.txt", GitMode::Gitignore),
             Some(Exclusion::GitIgnored)
         );
-        assert_eq!(check_path(root, "local.txt", GitMode::Gitignore), None);
-        assert_eq!(check_path(root, "a.log", GitMode::None), None);
+        assert_eq!(check("local.txt", GitMode::Gitignore), None);
+        assert_eq!(check("a.log", GitMode::None), None);
         assert_eq!(
-            check_path(root, "target/debug/x", GitMode::None),
+            check("target/debug/x", GitMode::None),
             Some(Exclusion::ProductRule)
         );
         assert_eq!(
-            check_path(root, ".git/config", GitMode::None),
+            check(".git/config", GitMode::None),
             Some(Exclusion::ProductRule)
         );
-        assert_eq!(check_path(root, "sub/target/x", GitMode::None), None);
+        assert_eq!(check("sub/target/x", GitMode::None), None);
+        assert_eq!(
+            check_path(&root, "secret", GitMode::Gitignore, true),
+            Some(Exclusion::GitIgnored)
+        );
     }
 }

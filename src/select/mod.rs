@@ -2,7 +2,7 @@
 //!
 //! Layers, in order (each can only remove what earlier layers kept):
 //! 1. product exclusions ([`rules`]): VCS folders, smart-ignored build/dependency output,
-//!    OS litter, symlinks that leave the root;
+//!    OS litter, special files (FIFOs, sockets, devices); symlinks are listed as links;
 //! 2. the Git baseline (`none`, `gitignore`, or `tracked`) and an optional Git scope, given to
 //!    this module as allow-lists of relative paths;
 //! 3. the profile (folders, extensions, paths, exclusion switches, its own globs);
@@ -15,20 +15,20 @@
 pub mod effective;
 pub mod globs;
 pub mod rules;
+pub mod walk;
 
 use std::cmp::Ordering;
-use std::collections::{BTreeSet, HashSet};
-use std::io::Read;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};
 
-use ignore::{WalkBuilder, WalkState};
 use serde::Serialize;
 
 use crate::error::Result;
 use crate::project::ProjectRoot;
+use crate::project::jail::FileId;
 use globs::PatternSet;
+pub use walk::{ExclusionKind, IgnoreRuleHit};
 
 /// How Git ignore rules shape the baseline.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -92,6 +92,10 @@ pub struct SelectionSpec {
     /// Each set, when present, is an allow-list of relative file paths (Git index, Git scope).
     pub allow_lists: Vec<Arc<BTreeSet<String>>>,
     pub max_file_bytes: Option<u64>,
+    /// Follow in-root symbolic links (a profile option; off like Git and ripgrep).
+    pub follow_symlinks: bool,
+    /// Sniff files with unknown extensions for NUL bytes while walking (trees show `binary`).
+    pub sniff_binary: bool,
 }
 
 impl SelectionSpec {
@@ -105,25 +109,41 @@ impl SelectionSpec {
 }
 
 /// The kind of a selected entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EntryKind {
     Dir,
+    #[default]
     File,
+    /// A symbolic link, listed as itself (like Git stores it): never descended, never read as
+    /// content unless the profile turns following on.
+    Symlink,
 }
 
-/// One selected file or folder.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One selected file, folder or link.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Entry {
     /// Project-relative path with `/`. Names that are not valid UTF-8 are shown with U+FFFD.
     pub relative: String,
-    /// The path to open (inside the root; may pass through in-root symlinks).
+    /// The configured root joined with `raw` (for messages and platform code; content is
+    /// opened through the root's handle, never through this path).
     pub absolute: PathBuf,
+    /// The project-relative path with the names' real bytes: what the loader opens.
+    pub raw: PathBuf,
     pub kind: EntryKind,
-    /// Size in bytes (0 for folders).
+    /// Size in bytes (0 for folders and links).
     pub size: u64,
-    /// True when the first 8 KiB contain a NUL byte: listed, never shown as content.
+    /// True when the first 8 KiB contain a NUL byte: listed, never shown as content. Files with
+    /// a known text extension are not sniffed by the walk; the loader finds their NUL bytes.
     pub binary: bool,
+    /// Device and inode as the walk saw them: the loader refuses a file replaced since.
+    pub id: Option<FileId>,
+    pub modified_ns: i64,
+    pub changed_ns: i64,
+    /// A link's target as stored.
+    pub target: Option<String>,
+    /// The real path to open when the entry was reached through a followed link.
+    pub open_as: Option<PathBuf>,
 }
 
 impl Entry {
@@ -140,20 +160,62 @@ impl Entry {
         let dot = name.rfind('.')?;
         (dot > 0 && dot + 1 < name.len()).then(|| &name[dot + 1..])
     }
+
+    /// The project-relative path the content is read from (real bytes).
+    pub fn content_path(&self) -> &Path {
+        self.open_as.as_deref().unwrap_or(&self.raw)
+    }
+}
+
+/// Candidates the rules removed, per kind of rule (folders count once, not their content).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExclusionCounts {
+    pub gitignore: usize,
+    pub built_in: usize,
+    pub smart_ignore: usize,
+    /// Profile switches (dot and hidden names, empty files, extensions).
+    pub profile: usize,
+    pub globs: usize,
+    pub paths: usize,
+    /// Git allow-lists: `tracked_only`, tracked mode, `git_scope`.
+    pub git_scope: usize,
+    pub size: usize,
+    /// The first `.gitignore` rule that removed a top-level entry.
+    pub first_gitignore_rule: Option<walk::IgnoreRuleHit>,
+}
+
+impl ExclusionCounts {
+    pub fn total(&self) -> usize {
+        self.gitignore
+            + self.built_in
+            + self.smart_ignore
+            + self.profile
+            + self.globs
+            + self.paths
+            + self.git_scope
+            + self.size
+    }
 }
 
 /// Counts of things the walk skipped that a user may want to know about.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SelectionWarnings {
     /// Folders or files that could not be read (e.g. permission denied).
     pub unreadable: usize,
-    /// Symbolic-link loops that were not followed.
+    /// Symbolic-link loops that were not followed (only when following links).
     pub symlink_loops: usize,
-    /// Symbolic links whose target lies outside the root (never followed).
+    /// Symbolic links whose target lies outside the root (only counted when following links).
     pub outside_root_links: usize,
     /// Paths a Git scope names that no longer exist in the working tree.
     pub deleted: usize,
+    /// FIFOs, sockets and devices: never listed or read.
+    pub special_files: usize,
+    /// Files whose content is not on this machine (cloud placeholders): never read.
+    pub not_local: usize,
+    /// Entries that changed between listing and use (e.g. a folder replaced by a link).
+    pub changed_during_walk: usize,
+    /// What the rules removed (explains an empty selection).
+    pub excluded: ExclusionCounts,
 }
 
 impl SelectionWarnings {
@@ -161,22 +223,59 @@ impl SelectionWarnings {
     pub fn messages(&self) -> Vec<String> {
         let mut lines = Vec::new();
         if self.unreadable > 0 {
-            lines.push(format!("DPX-SELECT-UNREADABLE: {} entries could not be read (permission denied or I/O error) and were skipped.", self.unreadable));
+            lines.push(format!(
+                "DPX-SELECT-UNREADABLE: {} could not be read (permission denied or I/O error) and {} skipped.",
+                plural(self.unreadable, "entry", "entries"),
+                if self.unreadable == 1 { "was" } else { "were" }
+            ));
         }
         if self.symlink_loops > 0 {
             lines.push(format!(
-                "DPX-SELECT-SYMLINK-LOOP: {} symbolic-link loops were not followed.",
-                self.symlink_loops
+                "DPX-SELECT-SYMLINK-LOOP: {} not followed.",
+                plural(
+                    self.symlink_loops,
+                    "symbolic-link loop was",
+                    "symbolic-link loops were"
+                )
             ));
         }
         if self.outside_root_links > 0 {
-            lines.push(format!("DPX-SELECT-OUTSIDE-ROOT: {} symbolic links point outside the project root and were not followed.", self.outside_root_links));
+            lines.push(format!(
+                "DPX-SELECT-OUTSIDE-ROOT: {} outside the project root and {} not followed.",
+                plural(
+                    self.outside_root_links,
+                    "symbolic link points",
+                    "symbolic links point"
+                ),
+                if self.outside_root_links == 1 {
+                    "was"
+                } else {
+                    "were"
+                }
+            ));
+        }
+        if self.not_local > 0 {
+            lines.push(format!(
+                "DPX-SELECT-NOT-LOCAL: {} not on this machine (cloud placeholders) and {} not read, so nothing was downloaded.",
+                plural(self.not_local, "file is", "files are"),
+                if self.not_local == 1 { "was" } else { "were" }
+            ));
         }
         if self.deleted > 0 {
-            lines.push(format!("{}: {} deleted paths in the Git scope were omitted; content always comes from the working tree.", crate::error::codes::GIT_STATE_DELETED, self.deleted));
+            lines.push(format!(
+                "{}: {} in the Git scope {} omitted; content always comes from the working tree.",
+                crate::error::codes::GIT_STATE_DELETED,
+                plural(self.deleted, "deleted path", "deleted paths"),
+                if self.deleted == 1 { "was" } else { "were" }
+            ));
         }
         lines
     }
+}
+
+/// `1 file`, `2 files`.
+pub fn plural(count: usize, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 /// The effective selection: folders and files in deterministic order.
@@ -187,6 +286,7 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// Regular files: the entries that have content.
     pub fn files(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter().filter(|e| e.kind == EntryKind::File)
     }
@@ -198,10 +298,9 @@ impl Selection {
 
 /// Walk `root` and apply every layer of `spec`.
 pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
-    let walked = walk(root, spec)?;
+    let walked = walk::walk(root, spec);
     let warnings = walked.warnings;
-    // the walk kept only the files `keep_file` accepts
-    let mut files: Vec<Entry> = walked.entries;
+    let mut files: Vec<Entry> = walked.files;
     let mut dirs = walked.dirs;
 
     // Folders: ancestors of selected files, plus empty folders when nothing narrows the selection.
@@ -211,20 +310,18 @@ pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
     }
     if !spec.exclusions.empty_folders && !spec.narrows() {
         for dir in &dirs {
-            if !spec
-                .exclude
-                .iter()
-                .any(|set| set.matches_path_or_ancestor(&dir.relative))
-            {
-                keep.insert(dir.relative.clone());
-                insert_ancestors(&dir.relative, &mut keep);
-            }
+            keep.insert(dir.relative.clone());
+            insert_ancestors(&dir.relative, &mut keep);
         }
     }
     dirs.retain(|dir| keep.contains(&dir.relative));
     files.append(&mut dirs);
     files.sort_by(compare_entries);
-    files.dedup_by(|a, b| a.absolute == b.absolute);
+    if spec.follow_symlinks {
+        // A file reached through several links is counted once: where it first appears.
+        let mut seen: HashSet<FileId> = HashSet::new();
+        files.retain(|e| e.kind != EntryKind::File || e.id.is_none_or(|id| seen.insert(id)));
+    }
     Ok(Selection {
         entries: files,
         warnings,
@@ -241,21 +338,23 @@ fn insert_ancestors(relative: &str, set: &mut HashSet<String>) {
     }
 }
 
-fn keep_file(entry: &Entry, spec: &SelectionSpec) -> bool {
+/// The request's and profile's filters for one file or link (the walk applied the product and
+/// Git rules already).
+fn keep_file(entry: &Entry, spec: &SelectionSpec) -> std::result::Result<(), ExclusionKind> {
     let rel = entry.relative.as_str();
     let ex = &spec.exclusions;
     let name = entry.name();
     if (ex.dot_files || ex.hidden_files && cfg!(not(windows))) && name.starts_with('.') {
-        return false;
+        return Err(ExclusionKind::Profile);
     }
-    if ex.empty_files && entry.size == 0 {
-        return false;
+    if ex.empty_files && entry.kind == EntryKind::File && entry.size == 0 {
+        return Err(ExclusionKind::Profile);
     }
     if ex.extensionless_files && entry.extension().is_none() {
-        return false;
+        return Err(ExclusionKind::Profile);
     }
     if !spec.allow_lists.iter().all(|set| set.contains(rel)) {
-        return false;
+        return Err(ExclusionKind::GitScope);
     }
     if !spec.path_filters.iter().all(|union| {
         union.iter().any(|p| {
@@ -264,7 +363,7 @@ fn keep_file(entry: &Entry, spec: &SelectionSpec) -> bool {
                 || (rel.starts_with(p.as_str()) && rel.as_bytes()[p.len()] == b'/')
         })
     }) {
-        return false;
+        return Err(ExclusionKind::Paths);
     }
     if !spec.extensions.is_empty() {
         match entry.extension() {
@@ -273,7 +372,7 @@ fn keep_file(entry: &Entry, spec: &SelectionSpec) -> bool {
                     .extensions
                     .iter()
                     .any(|allowed| allowed.eq_ignore_ascii_case(ext)) => {}
-            _ => return false,
+            _ => return Err(ExclusionKind::Profile),
         }
     }
     if !spec
@@ -281,21 +380,21 @@ fn keep_file(entry: &Entry, spec: &SelectionSpec) -> bool {
         .iter()
         .all(|set| set.matches_path_or_ancestor(rel))
     {
-        return false;
+        return Err(ExclusionKind::Globs);
     }
     if spec
         .exclude
         .iter()
         .any(|set| set.matches_path_or_ancestor(rel))
     {
-        return false;
+        return Err(ExclusionKind::Globs);
     }
     if let Some(limit) = spec.max_file_bytes
         && entry.size > limit
     {
-        return false;
+        return Err(ExclusionKind::Size);
     }
-    true
+    Ok(())
 }
 
 /// The deterministic order: depth-first, folders before files at each level, byte order of names.
@@ -323,224 +422,6 @@ pub fn compare_entries(a: &Entry, b: &Entry) -> Ordering {
     }
 }
 
-struct Walked {
-    entries: Vec<Entry>,
-    dirs: Vec<Entry>,
-    warnings: SelectionWarnings,
-}
-
-#[derive(Default)]
-struct Counters {
-    unreadable: AtomicUsize,
-    loops: AtomicUsize,
-    outside: AtomicUsize,
-}
-
-fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Walked> {
-    let root_path = Arc::new(root.path.clone());
-    let counters = Arc::new(Counters::default());
-    let exclusions = spec.exclusions;
-    let git_mode = spec.git_mode;
-    let git_rules = git_mode != GitMode::None;
-
-    let mut builder = WalkBuilder::new(&root.path);
-    builder
-        .follow_links(true)
-        .hidden(false)
-        .ignore(false)
-        .parents(git_rules)
-        .git_ignore(git_rules)
-        .git_global(git_rules)
-        .git_exclude(git_rules)
-        // Honour .gitignore also in projects that are not (yet) Git repositories.
-        .require_git(false)
-        .threads(
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2)
-                .min(8),
-        );
-    {
-        let root_path = Arc::clone(&root_path);
-        let counters = Arc::clone(&counters);
-        builder.filter_entry(move |entry| {
-            if entry.depth() == 0 {
-                return true;
-            }
-            let name = entry.file_name().to_string_lossy();
-            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            if entry.path_is_symlink() {
-                match crate::project::dunce_canonicalize(entry.path()) {
-                    Ok(target) if target.starts_with(root_path.as_path()) => {
-                        // A link inside the root must not open a door into an excluded folder
-                        // (`.git`, `node_modules`, ignored output): judge the target's own path.
-                        let target_relative = relative_string(
-                            target.strip_prefix(root_path.as_path()).unwrap_or(&target),
-                        );
-                        let probe = if is_dir {
-                            format!("{target_relative}/_")
-                        } else {
-                            target_relative
-                        };
-                        if effective::check_path(&root_path, &probe, git_mode).is_some() {
-                            return false;
-                        }
-                    }
-                    Ok(_) => {
-                        counters.outside.fetch_add(1, AtomicOrdering::Relaxed);
-                        return false;
-                    }
-                    // Dangling link or a loop: nothing to read. A dangling link that points out of
-                    // the root counts as outside, whether or not its target exists.
-                    Err(_) => {
-                        let leaves_root = std::fs::read_link(entry.path()).is_ok_and(|target| {
-                            let base = entry.path().parent().unwrap_or(root_path.as_path());
-                            !crate::project::normalize_lexically(&base.join(target))
-                                .starts_with(root_path.as_path())
-                        });
-                        if leaves_root {
-                            counters.outside.fetch_add(1, AtomicOrdering::Relaxed);
-                        }
-                        return false;
-                    }
-                }
-            }
-            if is_dir {
-                if rules::VCS_DIRS.contains(&name.as_ref()) {
-                    return false;
-                }
-                if (exclusions.dot_folders || exclusions.hidden_folders && cfg!(not(windows)))
-                    && name.starts_with('.')
-                {
-                    return false;
-                }
-                if exclusions.hidden_folders && is_hidden_by_attribute(entry.path()) {
-                    return false;
-                }
-                if let Some(parent) = entry.path().parent()
-                    && rules::is_smart_ignored_dir(&name, parent, &root_path)
-                {
-                    return false;
-                }
-            } else {
-                if rules::OS_LITTER_FILES.contains(&name.as_ref()) {
-                    return false;
-                }
-                if exclusions.hidden_files && is_hidden_by_attribute(entry.path()) {
-                    return false;
-                }
-            }
-            true
-        });
-    }
-
-    let shared: Arc<Mutex<(Vec<Entry>, Vec<Entry>)>> =
-        Arc::new(Mutex::new((Vec::new(), Vec::new())));
-    builder.build_parallel().run(|| {
-        let mut collector = Collector {
-            files: Vec::new(),
-            dirs: Vec::new(),
-            shared: Arc::clone(&shared),
-        };
-        let root_path = Arc::clone(&root_path);
-        let counters = Arc::clone(&counters);
-        Box::new(move |result| {
-            match result {
-                Ok(entry) => {
-                    if entry.depth() == 0 {
-                        return WalkState::Continue;
-                    }
-                    let Ok(relative_path) = entry.path().strip_prefix(root_path.as_path()) else {
-                        return WalkState::Continue;
-                    };
-                    let relative = relative_string(relative_path);
-                    let Some(file_type) = entry.file_type() else {
-                        return WalkState::Continue;
-                    };
-                    if file_type.is_dir() {
-                        collector.dirs.push(Entry {
-                            relative,
-                            absolute: entry.path().to_path_buf(),
-                            kind: EntryKind::Dir,
-                            size: 0,
-                            binary: false,
-                        });
-                    } else if file_type.is_file() {
-                        let (size, modified) = match entry.metadata() {
-                            Ok(meta) => (meta.len(), meta.modified().ok()),
-                            Err(_) => {
-                                counters.unreadable.fetch_add(1, AtomicOrdering::Relaxed);
-                                return WalkState::Continue;
-                            }
-                        };
-                        let mut file = Entry {
-                            relative,
-                            absolute: entry.path().to_path_buf(),
-                            kind: EntryKind::File,
-                            size,
-                            binary: false,
-                        };
-                        // a file the filters drop is not opened to sniff it
-                        if !keep_file(&file, spec) {
-                            return WalkState::Continue;
-                        }
-                        file.binary = size > 0 && sniff_binary_cached(entry.path(), size, modified);
-                        collector.files.push(file);
-                    }
-                    // Sockets, FIFOs and devices are never listed or read.
-                }
-                Err(err) => {
-                    if is_loop(&err) {
-                        counters.loops.fetch_add(1, AtomicOrdering::Relaxed);
-                    } else {
-                        counters.unreadable.fetch_add(1, AtomicOrdering::Relaxed);
-                    }
-                }
-            }
-            WalkState::Continue
-        })
-    });
-
-    let (entries, dirs) = std::mem::take(&mut *shared.lock().expect("walk collector poisoned"));
-    Ok(Walked {
-        entries,
-        dirs,
-        warnings: SelectionWarnings {
-            unreadable: counters.unreadable.load(AtomicOrdering::Relaxed),
-            symlink_loops: counters.loops.load(AtomicOrdering::Relaxed),
-            outside_root_links: counters.outside.load(AtomicOrdering::Relaxed),
-            deleted: 0,
-        },
-    })
-}
-
-/// Per-thread buffers, merged once when the walker drops its visitor.
-struct Collector {
-    files: Vec<Entry>,
-    dirs: Vec<Entry>,
-    shared: Arc<Mutex<(Vec<Entry>, Vec<Entry>)>>,
-}
-
-impl Drop for Collector {
-    fn drop(&mut self) {
-        if let Ok(mut guard) = self.shared.lock() {
-            guard.0.append(&mut self.files);
-            guard.1.append(&mut self.dirs);
-        }
-    }
-}
-
-fn is_loop(err: &ignore::Error) -> bool {
-    match err {
-        ignore::Error::Loop { .. } => true,
-        ignore::Error::WithPath { err, .. }
-        | ignore::Error::WithDepth { err, .. }
-        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
-        ignore::Error::Partial(errs) => errs.iter().any(is_loop),
-        _ => false,
-    }
-}
-
 /// Relative path with `/`; non-UTF-8 bytes become U+FFFD.
 pub fn relative_string(path: &Path) -> String {
     let mut out = String::new();
@@ -553,64 +434,36 @@ pub fn relative_string(path: &Path) -> String {
     out
 }
 
-/// Sniff results of a long-lived process (the MCP server), keyed by path and validated by size
-/// and modification time, so a repeated walk of a large tree does not reopen every file.
-type SniffCache = Mutex<std::collections::HashMap<PathBuf, (u64, std::time::SystemTime, bool)>>;
+/// The cache key of a sniff: what Git's index uses to notice an edit (size, mtime, ctime and
+/// inode), so an edit that keeps the size and the mtime is still seen through the ctime.
+type SniffKey = (u64, i64, i64, Option<FileId>);
+type SniffCache = Mutex<HashMap<PathBuf, (SniffKey, bool)>>;
 static SNIFF_CACHE: std::sync::OnceLock<SniffCache> = std::sync::OnceLock::new();
 
 /// Turn on the sniff cache (the MCP server does; one-shot CLI runs gain nothing from it).
 pub fn enable_sniff_cache() {
-    SNIFF_CACHE.get_or_init(|| Mutex::new(std::collections::HashMap::new()));
+    SNIFF_CACHE.get_or_init(|| Mutex::new(HashMap::new()));
 }
 
-fn sniff_binary_cached(path: &Path, size: u64, modified: Option<std::time::SystemTime>) -> bool {
-    let (Some(cache), Some(modified)) = (SNIFF_CACHE.get(), modified) else {
-        return sniff_binary(path);
+fn sniff_cached(entry: &Entry, sniff: impl FnOnce() -> bool) -> bool {
+    let Some(cache) = SNIFF_CACHE.get() else {
+        return sniff();
     };
-    let cached = cache.lock().ok().and_then(|c| c.get(path).copied());
-    if let Some((cached_size, cached_modified, binary)) = cached
-        && cached_size == size
-        && cached_modified == modified
+    let key: SniffKey = (entry.size, entry.modified_ns, entry.changed_ns, entry.id);
+    let cached = cache
+        .lock()
+        .ok()
+        .and_then(|c| c.get(&entry.absolute).copied());
+    if let Some((cached_key, binary)) = cached
+        && cached_key == key
     {
         return binary;
     }
-    let binary = sniff_binary(path);
+    let binary = sniff();
     if let Ok(mut cache) = cache.lock() {
-        cache.insert(path.to_path_buf(), (size, modified, binary));
+        cache.insert(entry.absolute.clone(), (key, binary));
     }
     binary
-}
-
-/// Binary sniffing, by content only (a name proves nothing: a `notes.o` may be text, a `.txt`
-/// may hold NUL bytes): a NUL byte in the first 8 KiB.
-pub fn sniff_binary(path: &Path) -> bool {
-    let Ok(file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let mut buffer = [0u8; 8192];
-    let mut filled = 0;
-    let mut handle = file.take(buffer.len() as u64);
-    while filled < buffer.len() {
-        match handle.read(&mut buffer[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(_) => break,
-        }
-    }
-    memchr::memchr(0, &buffer[..filled]).is_some()
-}
-
-#[cfg(windows)]
-fn is_hidden_by_attribute(path: &Path) -> bool {
-    use std::os::windows::fs::MetadataExt;
-    const FILE_ATTRIBUTE_HIDDEN: u32 = 0x2;
-    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_attributes() & FILE_ATTRIBUTE_HIDDEN != 0)
-}
-
-#[cfg(not(windows))]
-fn is_hidden_by_attribute(_path: &Path) -> bool {
-    // On Unix-like systems "hidden" means a leading dot, handled by name.
-    false
 }
 
 #[cfg(test)]
@@ -620,10 +473,8 @@ mod tests {
     fn entry(relative: &str, kind: EntryKind) -> Entry {
         Entry {
             relative: relative.into(),
-            absolute: PathBuf::new(),
             kind,
-            size: 0,
-            binary: false,
+            ..Entry::default()
         }
     }
 

@@ -1,8 +1,6 @@
 //! Product exclusions: always on, never re-enabled by a profile, a flag or an agent glob.
 //! Every rule here is documented in `docs/selection.md`; keep the two in step.
 
-use std::path::Path;
-
 /// Version-control metadata folders, hidden everywhere.
 pub const VCS_DIRS: &[&str] = &[
     ".git",
@@ -24,8 +22,54 @@ pub const OS_LITTER_FILES: &[&str] = &[
     "desktop.ini",
     "Desktop.ini",
     ".localized",
-    "$RECYCLE.BIN",
 ];
+
+/// Operating-system folders that are never project content: recycle bins, volume metadata,
+/// Spotlight and FSEvents stores.
+pub const OS_LITTER_DIRS: &[&str] = &[
+    "$RECYCLE.BIN",
+    "System Volume Information",
+    ".Trashes",
+    ".Spotlight-V100",
+    ".fseventsd",
+    ".TemporaryItems",
+    ".DocumentRevisions-V100",
+];
+
+/// OS litter by file name: the list above, plus macOS AppleDouble files (`._name`), which
+/// carry another file's resource fork and extended attributes.
+pub fn is_os_litter_file(name: &str) -> bool {
+    OS_LITTER_FILES.contains(&name) || (name.starts_with("._") && name.len() > 2)
+}
+
+/// Extensions whose files are text in practice. The walk does not open them to sniff for NUL
+/// bytes (a tree of a large repository would otherwise read 8 KiB of every file); the loader
+/// still finds a NUL byte in one and treats it as binary.
+const KNOWN_TEXT_EXTENSIONS: &[&str] = &[
+    "adoc", "asm", "awk", "bash", "bat", "c", "cc", "cfg", "cjs", "clj", "cmake", "conf", "cpp",
+    "cs", "css", "csv", "cxx", "dart", "dts", "dtsi", "el", "erl", "ex", "exs", "fish", "fs", "go",
+    "gradle", "graphql", "groovy", "h", "hh", "hpp", "hrl", "hs", "htm", "html", "hxx", "ini",
+    "java", "jl", "js", "json", "jsonc", "jsx", "kt", "kts", "less", "lua", "m", "md", "mjs", "mk",
+    "ml", "mli", "nim", "nix", "php", "pl", "pm", "proto", "ps1", "py", "pyi", "r", "rb", "rs",
+    "rst", "s", "sass", "scala", "scss", "sh", "sql", "svelte", "swift", "tex", "toml", "ts",
+    "tsx", "txt", "vue", "xml", "yaml", "yml", "zig", "zsh",
+];
+
+/// True when `name` has one of [`KNOWN_TEXT_EXTENSIONS`] (compared without case).
+pub fn is_known_text(name: &str) -> bool {
+    let Some(dot) = name.rfind('.').filter(|&d| d > 0) else {
+        return false;
+    };
+    let ext = &name[dot + 1..];
+    ext.len() <= 8
+        && KNOWN_TEXT_EXTENSIONS
+            .binary_search_by(|known| {
+                known
+                    .bytes()
+                    .cmp(ext.bytes().map(|b| b.to_ascii_lowercase()))
+            })
+            .is_ok()
+}
 
 /// Where a smart-ignore rule looks for its project markers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,58 +238,38 @@ pub const SMART_RULES: &[SmartRule] = &[
     },
 ];
 
-/// True when a folder named `name` whose parent is `parent` is build or dependency output.
-/// `root` bounds the ancestor search.
-pub fn is_smart_ignored_dir(name: &str, parent: &Path, root: &Path) -> bool {
-    let mut candidates = SMART_RULES
+/// Bit `i` set: the markers of `SMART_RULES[i]` are among `listing` (a folder's names).
+pub fn markers_present(listing: &[&str]) -> u64 {
+    SMART_RULES
         .iter()
-        .filter(|rule| rule.folders.contains(&name))
-        .peekable();
-    if candidates.peek().is_none() {
-        return false;
-    }
-    let mut listing_cache: Option<Vec<String>> = None;
-    for rule in candidates {
-        let found = match rule.scope {
-            MarkerScope::Parent => {
-                let listing = listing_cache.get_or_insert_with(|| list_names(parent));
-                has_marker(listing, rule.markers)
-            }
-            MarkerScope::Ancestor => {
-                let mut dir = Some(parent);
-                let mut hit = false;
-                while let Some(current) = dir {
-                    if has_marker(&list_names(current), rule.markers) {
-                        hit = true;
-                        break;
-                    }
-                    if current == root {
-                        break;
-                    }
-                    dir = current.parent().filter(|p| p.starts_with(root));
-                }
-                hit
-            }
-        };
-        if found {
-            return true;
-        }
-    }
-    false
+        .enumerate()
+        .filter(|(_, rule)| has_marker(listing, rule.markers))
+        .fold(0, |mask, (i, _)| mask | 1 << i)
 }
 
-fn list_names(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default()
+/// The bits of `markers` that a child folder inherits: rules scoped to any ancestor.
+pub fn inherited_markers(markers: u64) -> u64 {
+    SMART_RULES
+        .iter()
+        .enumerate()
+        .filter(|(_, rule)| rule.scope == MarkerScope::Ancestor)
+        .fold(0, |mask, (i, _)| mask | (markers & 1 << i))
 }
 
-fn has_marker(listing: &[String], markers: &[&str]) -> bool {
+/// True when a folder named `name` is build or dependency output. `here` holds the markers of
+/// its parent folder ([`markers_present`]), `above` those inherited from the parent's ancestors
+/// inside the root ([`inherited_markers`]).
+pub fn is_smart_ignored_dir(name: &str, here: u64, above: u64) -> bool {
+    SMART_RULES.iter().enumerate().any(|(i, rule)| {
+        rule.folders.contains(&name)
+            && match rule.scope {
+                MarkerScope::Parent => here & 1 << i != 0,
+                MarkerScope::Ancestor => (here | above) & 1 << i != 0,
+            }
+    })
+}
+
+fn has_marker(listing: &[&str], markers: &[&str]) -> bool {
     markers
         .iter()
         .any(|marker| match marker.strip_prefix("*.") {
@@ -264,9 +288,33 @@ mod tests {
 
     #[test]
     fn marker_matching() {
-        let listing = vec!["App.csproj".to_string(), "README.md".to_string()];
+        let listing = ["App.csproj", "README.md"];
         assert!(has_marker(&listing, DOTNET_MARKERS));
         assert!(!has_marker(&listing, &["Cargo.toml"]));
-        assert!(!has_marker(&["csproj".to_string()], &["*.csproj"]));
+        assert!(!has_marker(&["csproj"], &["*.csproj"]));
+    }
+
+    #[test]
+    fn known_text_list_is_sorted_and_matches_without_case() {
+        assert!(KNOWN_TEXT_EXTENSIONS.windows(2).all(|w| w[0] < w[1]));
+        assert!(is_known_text("main.rs") && is_known_text("FORK.C") && is_known_text("a.tar.md"));
+        assert!(!is_known_text("Makefile") && !is_known_text(".c") && !is_known_text("x.png"));
+        assert!(is_os_litter_file("._notes.txt") && !is_os_litter_file("._"));
+    }
+
+    #[test]
+    fn smart_rules_by_scope() {
+        let rust = markers_present(&["Cargo.toml", "src"]);
+        assert!(is_smart_ignored_dir("target", rust, 0));
+        assert!(!is_smart_ignored_dir("target", 0, inherited_markers(rust)));
+        let python = markers_present(&["setup.py"]);
+        // __pycache__ deep inside a Python package: the marker is an ancestor's.
+        assert!(is_smart_ignored_dir(
+            "__pycache__",
+            0,
+            inherited_markers(python)
+        ));
+        assert!(!is_smart_ignored_dir("__pycache__", 0, 0));
+        assert!(SMART_RULES.len() <= 64, "the marker masks are u64");
     }
 }

@@ -13,10 +13,12 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod config;
 mod error;
 mod local;
 mod remote;
 
+pub use config::ignore_case;
 pub use error::GitError;
 pub use local::{
     GitScope, IndexStamp, MAX_SCOPE_CHARS, ScopeSelection, scope_paths, tracked_paths,

@@ -1,0 +1,747 @@
+//! The walk: every folder is listed through a handle opened from its parent's handle, down from
+//! the root pinned at start-up (`project::jail`). A folder swapped for a symlink mid-walk is
+//! never entered, and nothing outside the root is listed, sized or sniffed.
+//!
+//! Git's ignore rules are read the same way: each `.gitignore` through its folder's handle. The
+//! matching itself is the `ignore` crate's `Gitignore`, so patterns mean what they mean in
+//! ripgrep; the same [`Rules`] judge a single path for `get_file` (`effective.rs`).
+//!
+//! Folders are listed in parallel (one rayon task per folder); the caller sorts the result, so
+//! the order never depends on thread timing.
+
+use std::ffi::{OsStr, OsString};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use ignore::Match;
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+
+use super::{Entry, EntryKind, ExclusionCounts, GitMode, SelectionSpec, SelectionWarnings, rules};
+use crate::project::ProjectRoot;
+use crate::project::jail::{self, DirHandle, FileId, NodeKind, NodeMeta, OpenError};
+
+/// `.gitignore` files larger than this are not read (Git itself has no limit; none this size is
+/// real, and reading one must not cost unbounded memory).
+const MAX_IGNORE_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Why a candidate is not selected, for the empty-selection explanation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExclusionKind {
+    GitIgnore,
+    BuiltIn,
+    SmartIgnore,
+    Profile,
+    Globs,
+    Paths,
+    GitScope,
+    Size,
+}
+
+/// One `.gitignore` matcher in effect for a folder, and the one above it.
+struct ChainNode {
+    matcher: Gitignore,
+    parent: Option<Arc<ChainNode>>,
+}
+
+/// What a folder passes to its children.
+#[derive(Clone)]
+pub(super) struct DirState {
+    /// Project-relative path (`""` for the root).
+    pub rel: String,
+    /// The same path with the names' real bytes (what is opened).
+    raw: PathBuf,
+    chain: Option<Arc<ChainNode>>,
+    /// Smart-ignore markers inherited from ancestors (see `rules::inherited_markers`).
+    above_markers: u64,
+    /// Identities of this folder and its ancestors (loop detection when following links).
+    ancestors: Arc<Vec<FileId>>,
+}
+
+/// The judgement of one name in a folder.
+pub(super) enum Verdict {
+    Keep,
+    Excluded(ExclusionKind),
+}
+
+/// The product and Git rules of one walk, shared by every folder.
+pub(super) struct Rules {
+    git_rules: bool,
+    case_insensitive: bool,
+    exclusions: super::Exclusions,
+    /// Matchers from above the root (global excludes, `info/exclude`, `.gitignore` files from
+    /// the repository top down to the root's parent), most specific first, each with the root's
+    /// path relative to the matcher's base folder (`""` when they are the same).
+    above: Vec<(Gitignore, String)>,
+    /// The first `.gitignore` rule that excluded an entry at the top level (for explanations).
+    pub first_top_level_ignore: Mutex<Option<IgnoreRuleHit>>,
+}
+
+/// A `.gitignore` rule that removed something, with where it is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IgnoreRuleHit {
+    /// The ignore file, relative to the root when it is inside it.
+    pub file: String,
+    pub line: Option<usize>,
+    pub pattern: String,
+}
+
+impl Rules {
+    pub fn new(root: &ProjectRoot, git_mode: GitMode, exclusions: super::Exclusions) -> Self {
+        let git_rules = git_mode != GitMode::None;
+        let case_insensitive = ignore_case(&root.path);
+        let above = if git_rules {
+            matchers_above(&root.path, case_insensitive)
+        } else {
+            Vec::new()
+        };
+        Self {
+            git_rules,
+            case_insensitive,
+            exclusions,
+            above,
+            first_top_level_ignore: Mutex::new(None),
+        }
+    }
+
+    /// The state of the root folder, given its listing.
+    pub fn root_state(&self, root: &DirHandle, listing: &[jail::RawEntry]) -> DirState {
+        let base = DirState {
+            rel: String::new(),
+            raw: PathBuf::new(),
+            chain: None,
+            above_markers: 0,
+            ancestors: Arc::new(
+                root.stat_self()
+                    .ok()
+                    .and_then(|m| m.id)
+                    .into_iter()
+                    .collect(),
+            ),
+        };
+        self.enter(base, root, listing)
+    }
+
+    /// Complete `state` (whose `rel` names `dir`) with what `dir`'s own listing adds: its
+    /// `.gitignore`.
+    fn enter(&self, mut state: DirState, dir: &DirHandle, listing: &[jail::RawEntry]) -> DirState {
+        if self.git_rules
+            && listing.iter().any(|e| e.name == ".gitignore")
+            && let Some(matcher) = self.read_ignore_file(dir, &state.rel)
+        {
+            state.chain = Some(Arc::new(ChainNode {
+                matcher,
+                parent: state.chain.take(),
+            }));
+        }
+        state
+    }
+
+    /// The state of `child` (a folder named `name` in the folder of `parent`).
+    pub fn child_state(
+        &self,
+        parent: &DirState,
+        here_markers: u64,
+        (rel, raw): (String, PathBuf),
+        child: &DirHandle,
+        child_id: Option<FileId>,
+        listing: &[jail::RawEntry],
+    ) -> DirState {
+        let mut ancestors = (*parent.ancestors).clone();
+        ancestors.extend(child_id);
+        let state = DirState {
+            rel,
+            raw,
+            chain: parent.chain.clone(),
+            above_markers: parent.above_markers | rules::inherited_markers(here_markers),
+            ancestors: Arc::new(ancestors),
+        };
+        self.enter(state, child, listing)
+    }
+
+    fn read_ignore_file(&self, dir: &DirHandle, rel: &str) -> Option<Gitignore> {
+        let (file, meta) = dir.open_file(OsStr::new(".gitignore")).ok()?;
+        if meta.size > MAX_IGNORE_FILE_BYTES {
+            return None;
+        }
+        let mut text = String::new();
+        file.take(MAX_IGNORE_FILE_BYTES)
+            .read_to_string(&mut text)
+            .ok()?;
+        let base = if rel.is_empty() { "." } else { rel };
+        let mut builder = GitignoreBuilder::new(base);
+        builder.case_insensitive(self.case_insensitive).ok()?;
+        let source = PathBuf::from(join(rel, ".gitignore"));
+        for line in text.lines() {
+            // A bad line is skipped, as Git skips it.
+            let _ = builder.add_line(Some(source.clone()), line);
+        }
+        builder.build().ok()
+    }
+
+    /// Judge the name `name` of kind `kind` in the folder `state` (whose listing gave the
+    /// markers `here_markers`). Only product and Git rules: the request's filters come later.
+    pub fn judge(
+        &self,
+        state: &DirState,
+        here_markers: u64,
+        name: &str,
+        kind: NodeKind,
+    ) -> Verdict {
+        if rules::VCS_DIRS.contains(&name) {
+            return Verdict::Excluded(ExclusionKind::BuiltIn);
+        }
+        let is_dir = kind == NodeKind::Dir;
+        if is_dir {
+            if rules::OS_LITTER_DIRS.contains(&name) {
+                return Verdict::Excluded(ExclusionKind::BuiltIn);
+            }
+            let ex = &self.exclusions;
+            if (ex.dot_folders || ex.hidden_folders && cfg!(not(windows))) && name.starts_with('.')
+            {
+                return Verdict::Excluded(ExclusionKind::Profile);
+            }
+            if rules::is_smart_ignored_dir(name, here_markers, state.above_markers) {
+                return Verdict::Excluded(ExclusionKind::SmartIgnore);
+            }
+        } else if rules::is_os_litter_file(name) {
+            return Verdict::Excluded(ExclusionKind::BuiltIn);
+        }
+        if self.git_rules {
+            let rel = join(&state.rel, name);
+            if let Some(hit) = self.ignored(state, &rel, is_dir) {
+                if state.rel.is_empty()
+                    && let Ok(mut first) = self.first_top_level_ignore.lock()
+                    && first.is_none()
+                {
+                    *first = Some(hit);
+                }
+                return Verdict::Excluded(ExclusionKind::GitIgnore);
+            }
+        }
+        Verdict::Keep
+    }
+
+    /// The rule that ignores `rel`, if any: the most specific `.gitignore` that has an opinion
+    /// decides (a `!` rule there re-includes), as in Git.
+    fn ignored(&self, state: &DirState, rel: &str, is_dir: bool) -> Option<IgnoreRuleHit> {
+        let mut node = state.chain.as_deref();
+        while let Some(current) = node {
+            match current.matcher.matched(rel, is_dir) {
+                Match::Ignore(glob) => return Some(rule_hit(glob)),
+                Match::Whitelist(_) => return None,
+                Match::None => node = current.parent.as_deref(),
+            }
+        }
+        for (matcher, prefix) in &self.above {
+            let path = if prefix.is_empty() {
+                rel.to_string()
+            } else {
+                format!("{prefix}/{rel}")
+            };
+            match matcher.matched(&path, is_dir) {
+                Match::Ignore(glob) => return Some(rule_hit(glob)),
+                Match::Whitelist(_) => return None,
+                Match::None => {}
+            }
+        }
+        None
+    }
+}
+
+fn rule_hit(glob: &ignore::gitignore::Glob) -> IgnoreRuleHit {
+    IgnoreRuleHit {
+        file: glob
+            .from()
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_else(|| "the global excludes file".into()),
+        line: None,
+        pattern: glob.original().to_string(),
+    }
+}
+
+/// `core.ignorecase` of the repository holding `root`, else the platform's default (Git sets it
+/// on the case-insensitive volumes that macOS and Windows use by default).
+fn ignore_case(root: &Path) -> bool {
+    devprojex_git::ignore_case(root).unwrap_or(cfg!(any(target_os = "macos", windows)))
+}
+
+/// Matchers that apply from above the root: the global excludes file, the repository's
+/// `info/exclude`, and `.gitignore` files in folders between the repository top and the root.
+fn matchers_above(root: &Path, case_insensitive: bool) -> Vec<(Gitignore, String)> {
+    let mut out = Vec::new();
+    let Some(top) = root.ancestors().find(|dir| dir.join(".git").exists()) else {
+        // Not a repository: only the root's own `.gitignore` files (read in the walk) and the
+        // global excludes apply.
+        push_global(&mut out, "");
+        return out;
+    };
+    let prefix_of = |dir: &Path| -> String {
+        root.strip_prefix(dir)
+            .map(super::relative_string)
+            .unwrap_or_default()
+    };
+    // Most specific first: the `.gitignore` files of the root's ancestors, nearest first.
+    let mut cursor = root.parent();
+    while let Some(dir) = cursor {
+        if !dir.starts_with(top) {
+            break;
+        }
+        let file = dir.join(".gitignore");
+        if file.is_file() {
+            let mut builder = GitignoreBuilder::new(".");
+            let _ = builder.case_insensitive(case_insensitive);
+            builder.add(&file);
+            if let Ok(matcher) = builder.build() {
+                out.push((matcher, prefix_of(dir)));
+            }
+        }
+        cursor = dir.parent();
+    }
+    let exclude = top.join(".git").join("info").join("exclude");
+    if exclude.is_file() {
+        let mut builder = GitignoreBuilder::new(".");
+        let _ = builder.case_insensitive(case_insensitive);
+        builder.add(&exclude);
+        if let Ok(matcher) = builder.build() {
+            out.push((matcher, prefix_of(top)));
+        }
+    }
+    push_global(&mut out, &prefix_of(top));
+    out
+}
+
+fn push_global(out: &mut Vec<(Gitignore, String)>, prefix: &str) {
+    let (global, _) = Gitignore::global();
+    if !global.is_empty() {
+        out.push((global, prefix.to_string()));
+    }
+}
+
+pub(super) fn join(parent: &str, name: &str) -> String {
+    if parent.is_empty() {
+        name.to_string()
+    } else {
+        let mut out = String::with_capacity(parent.len() + 1 + name.len());
+        out.push_str(parent);
+        out.push('/');
+        out.push_str(name);
+        out
+    }
+}
+
+/// What the walk found, before sorting and folder pruning.
+pub(super) struct Walked {
+    pub files: Vec<Entry>,
+    pub dirs: Vec<Entry>,
+    pub warnings: SelectionWarnings,
+}
+
+#[derive(Default)]
+struct Counters {
+    unreadable: AtomicUsize,
+    loops: AtomicUsize,
+    outside: AtomicUsize,
+    special: AtomicUsize,
+    not_local: AtomicUsize,
+    changed: AtomicUsize,
+    excluded: [AtomicUsize; 8],
+}
+
+impl Counters {
+    fn exclude(&self, kind: ExclusionKind) {
+        self.excluded[kind as usize].fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+struct Walk<'a> {
+    root: &'a ProjectRoot,
+    spec: &'a SelectionSpec,
+    rules: Rules,
+    counters: Counters,
+    found: Mutex<(Vec<Entry>, Vec<Entry>)>,
+}
+
+/// Walk `root` and keep what `spec` keeps (files pass `super::keep_file`).
+pub(super) fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Walked {
+    let walk = Walk {
+        root,
+        spec,
+        rules: Rules::new(root, spec.git_mode, spec.exclusions),
+        counters: Counters::default(),
+        found: Mutex::new((Vec::new(), Vec::new())),
+    };
+    let root_dir = root.dir_handle();
+    match root_dir.list() {
+        Ok(listing) => {
+            let state = walk.rules.root_state(root_dir, &listing);
+            rayon::scope(|scope| walk.visit_listing(scope, Arc::clone(root_dir), state, listing));
+        }
+        Err(_) => {
+            walk.counters.unreadable.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    let (files, dirs) = walk.found.into_inner().unwrap_or_else(|p| p.into_inner());
+    let c = &walk.counters;
+    let excluded = |kind: ExclusionKind| c.excluded[kind as usize].load(Ordering::Relaxed);
+    Walked {
+        files,
+        dirs,
+        warnings: SelectionWarnings {
+            unreadable: c.unreadable.load(Ordering::Relaxed),
+            symlink_loops: c.loops.load(Ordering::Relaxed),
+            outside_root_links: c.outside.load(Ordering::Relaxed),
+            deleted: 0,
+            special_files: c.special.load(Ordering::Relaxed),
+            not_local: c.not_local.load(Ordering::Relaxed),
+            changed_during_walk: c.changed.load(Ordering::Relaxed),
+            excluded: ExclusionCounts {
+                gitignore: excluded(ExclusionKind::GitIgnore),
+                built_in: excluded(ExclusionKind::BuiltIn),
+                smart_ignore: excluded(ExclusionKind::SmartIgnore),
+                profile: excluded(ExclusionKind::Profile),
+                globs: excluded(ExclusionKind::Globs),
+                paths: excluded(ExclusionKind::Paths),
+                git_scope: excluded(ExclusionKind::GitScope),
+                size: excluded(ExclusionKind::Size),
+                first_gitignore_rule: walk
+                    .rules
+                    .first_top_level_ignore
+                    .lock()
+                    .ok()
+                    .and_then(|g| g.clone()),
+            },
+        },
+    }
+}
+
+impl<'a> Walk<'a> {
+    /// List the folder `name` of `parent`, shown as `rel`.
+    fn visit<'s>(
+        &'s self,
+        scope: &rayon::Scope<'s>,
+        parent: Arc<DirHandle>,
+        parent_state: Arc<DirState>,
+        here_markers: u64,
+        (name, rel, raw): (OsString, String, PathBuf),
+    ) {
+        let Ok(dir) = parent.open_dir(&name) else {
+            // Gone, or no longer a folder (swapped for a link): nothing is entered.
+            self.counters.changed.fetch_add(1, Ordering::Relaxed);
+            return;
+        };
+        drop(parent);
+        let Ok(listing) = dir.list() else {
+            self.counters.unreadable.fetch_add(1, Ordering::Relaxed);
+            return;
+        };
+        let id = dir.stat_self().ok().and_then(|m| m.id);
+        let state =
+            self.rules
+                .child_state(&parent_state, here_markers, (rel, raw), &dir, id, &listing);
+        self.visit_listing(scope, Arc::new(dir), state, listing);
+    }
+
+    fn visit_listing<'s>(
+        &'s self,
+        scope: &rayon::Scope<'s>,
+        dir: Arc<DirHandle>,
+        state: DirState,
+        listing: Vec<jail::RawEntry>,
+    ) {
+        let names: Vec<String> = listing
+            .iter()
+            .map(|e| e.name.to_string_lossy().into_owned())
+            .collect();
+        let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let here_markers = rules::markers_present(&name_refs);
+        let state = Arc::new(state);
+        let mut files = Vec::new();
+        let mut dirs = Vec::new();
+        let mut children: Vec<(OsString, String, PathBuf)> = Vec::new();
+        for (raw, name) in listing.into_iter().zip(&names) {
+            let kind = match raw.kind {
+                Some(kind) => kind,
+                None => match dir.stat(&raw.name) {
+                    Ok(meta) => meta.kind,
+                    Err(_) => continue,
+                },
+            };
+            if let NodeKind::Special(_) = kind {
+                self.counters.special.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            if let Verdict::Excluded(why) = self.rules.judge(&state, here_markers, name, kind) {
+                self.counters.exclude(why);
+                continue;
+            }
+            let rel = join(&state.rel, name);
+            let raw_path = state.raw.join(&raw.name);
+            match kind {
+                NodeKind::Dir => {
+                    if self.prunes(&rel) {
+                        continue;
+                    }
+                    if self.spec.exclusions.hidden_folders
+                        && dir.stat(&raw.name).is_ok_and(|m| m.hidden_attribute)
+                    {
+                        self.counters.exclude(ExclusionKind::Profile);
+                        continue;
+                    }
+                    dirs.push(self.dir_entry(rel.clone(), raw_path.clone()));
+                    children.push((raw.name, rel, raw_path));
+                }
+                NodeKind::File => {
+                    let Ok(meta) = dir.stat(&raw.name) else {
+                        self.counters.unreadable.fetch_add(1, Ordering::Relaxed);
+                        continue;
+                    };
+                    if meta.kind != NodeKind::File {
+                        self.counters.changed.fetch_add(1, Ordering::Relaxed);
+                        continue;
+                    }
+                    if let Some(entry) =
+                        self.file_entry(&dir, &raw.name, rel, raw_path, &meta, None)
+                    {
+                        files.push(entry);
+                    }
+                }
+                NodeKind::Symlink => {
+                    if self.spec.follow_symlinks {
+                        if let Some(followed) = self.follow(&state, &rel, &raw_path) {
+                            match followed {
+                                Followed::File(entry) => files.push(entry),
+                                Followed::Dir(real_parent, real_name) => {
+                                    dirs.push(self.dir_entry(rel.clone(), raw_path.clone()));
+                                    // Descend into the target, listed under the link's path.
+                                    let parent_state = Arc::clone(&state);
+                                    scope.spawn(move |scope| {
+                                        self.visit(
+                                            scope,
+                                            real_parent,
+                                            parent_state,
+                                            here_markers,
+                                            (real_name, rel, raw_path),
+                                        )
+                                    });
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    let target = dir
+                        .read_link(&raw.name)
+                        .map(|t| t.to_string_lossy().replace('\\', "/"))
+                        .unwrap_or_default();
+                    let entry = Entry {
+                        absolute: self.root.path.join(&raw_path),
+                        raw: raw_path,
+                        relative: rel,
+                        kind: EntryKind::Symlink,
+                        target: Some(target),
+                        ..Entry::default()
+                    };
+                    if super::keep_file(&entry, self.spec).is_ok() {
+                        files.push(entry);
+                    }
+                }
+                NodeKind::Special(_) => unreachable!("skipped above"),
+            }
+        }
+        if !files.is_empty() || !dirs.is_empty() {
+            let mut found = self.found.lock().unwrap_or_else(|p| p.into_inner());
+            found.0.append(&mut files);
+            found.1.append(&mut dirs);
+        }
+        for (name, rel, raw) in children {
+            let parent = Arc::clone(&dir);
+            let parent_state = Arc::clone(&state);
+            scope.spawn(move |scope| {
+                self.visit(scope, parent, parent_state, here_markers, (name, rel, raw))
+            });
+        }
+    }
+
+    fn dir_entry(&self, rel: String, raw: PathBuf) -> Entry {
+        Entry {
+            absolute: self.root.path.join(&raw),
+            raw,
+            relative: rel,
+            kind: EntryKind::Dir,
+            ..Entry::default()
+        }
+    }
+
+    /// A regular file that passes the request's filters, sniffed when the spec asks for it.
+    fn file_entry(
+        &self,
+        dir: &DirHandle,
+        name: &OsStr,
+        rel: String,
+        raw: PathBuf,
+        meta: &NodeMeta,
+        open_as: Option<PathBuf>,
+    ) -> Option<Entry> {
+        if meta.not_local {
+            self.counters.not_local.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+        if self.spec.exclusions.hidden_files && meta.hidden_attribute {
+            self.counters.exclude(ExclusionKind::Profile);
+            return None;
+        }
+        let mut entry = Entry {
+            absolute: self.root.path.join(&raw),
+            raw,
+            relative: rel,
+            kind: EntryKind::File,
+            size: meta.size,
+            id: meta.id,
+            modified_ns: meta.modified_ns,
+            changed_ns: meta.changed_ns,
+            open_as,
+            ..Entry::default()
+        };
+        if let Err(why) = super::keep_file(&entry, self.spec) {
+            self.counters.exclude(why);
+            return None;
+        }
+        if self.spec.sniff_binary && meta.size > 0 && !rules::is_known_text(entry.name()) {
+            entry.binary = super::sniff_cached(&entry, || sniff_at(dir, name, meta.id));
+        }
+        Some(entry)
+    }
+
+    /// Pruning a folder that no path filter, allow-list or exclude glob can keep anything in.
+    fn prunes(&self, rel: &str) -> bool {
+        let spec = self.spec;
+        if spec
+            .exclude
+            .iter()
+            .any(|set| set.matches_path_or_ancestor(rel))
+        {
+            self.counters.exclude(ExclusionKind::Globs);
+            return true;
+        }
+        let under = |p: &str| {
+            p.is_empty()
+                || p == rel
+                || (p.len() > rel.len() && p.starts_with(rel) && p.as_bytes()[rel.len()] == b'/')
+                || (rel.len() > p.len() && rel.starts_with(p) && rel.as_bytes()[p.len()] == b'/')
+        };
+        if !spec
+            .path_filters
+            .iter()
+            .all(|union| union.iter().any(|p| under(p)))
+        {
+            self.counters.exclude(ExclusionKind::Paths);
+            return true;
+        }
+        let prefix = format!("{rel}/");
+        if !spec.allow_lists.iter().all(|set| {
+            set.range(prefix.clone()..)
+                .next()
+                .is_some_and(|first| first.starts_with(&prefix))
+        }) {
+            self.counters.exclude(ExclusionKind::GitScope);
+            return true;
+        }
+        false
+    }
+
+    /// Follow the link `name` (profile option): an in-root, effective target becomes a file
+    /// entry or a folder to descend, under the link's own path.
+    fn follow(&self, state: &DirState, rel: &str, raw: &Path) -> Option<Followed> {
+        let components: Vec<OsString> = raw
+            .components()
+            .map(|c| c.as_os_str().to_os_string())
+            .collect();
+        let resolved =
+            match jail::resolve_beneath(self.root.dir_handle(), &self.root.path, &components) {
+                Ok(resolved) => resolved,
+                Err(OpenError::Escapes) => {
+                    self.counters.outside.fetch_add(1, Ordering::Relaxed);
+                    return None;
+                }
+                Err(OpenError::Loop) => {
+                    self.counters.loops.fetch_add(1, Ordering::Relaxed);
+                    return None;
+                }
+                Err(_) => return None,
+            };
+        let real = resolved.relative_string();
+        // A link must not open a door into what the rules exclude (`.git`, ignored output).
+        let is_dir = resolved.meta.kind == NodeKind::Dir;
+        if real.is_empty()
+            || super::effective::check_with(&self.rules, self.root, &real, is_dir).is_some()
+        {
+            return None;
+        }
+        match resolved.meta.kind {
+            NodeKind::File => {
+                let (parent_parts, last) = resolved.relative.split_at(resolved.relative.len() - 1);
+                let parent = open_components(self.root.dir_handle(), parent_parts).ok()?;
+                let real_raw: PathBuf = resolved.relative.iter().collect();
+                self.file_entry(
+                    &parent,
+                    &last[0],
+                    rel.to_string(),
+                    raw.to_path_buf(),
+                    &resolved.meta,
+                    Some(real_raw),
+                )
+                .map(Followed::File)
+            }
+            NodeKind::Dir => {
+                if resolved
+                    .meta
+                    .id
+                    .is_some_and(|id| state.ancestors.contains(&id))
+                {
+                    self.counters.loops.fetch_add(1, Ordering::Relaxed);
+                    return None;
+                }
+                let (parent_parts, last) = resolved.relative.split_at(resolved.relative.len() - 1);
+                let parent = open_components(self.root.dir_handle(), parent_parts).ok()?;
+                Some(Followed::Dir(parent, last[0].clone()))
+            }
+            _ => None,
+        }
+    }
+}
+
+enum Followed {
+    File(Entry),
+    Dir(Arc<DirHandle>, OsString),
+}
+
+/// Open the folder at `parts` beneath `root`, refusing links.
+fn open_components(root: &Arc<DirHandle>, parts: &[OsString]) -> std::io::Result<Arc<DirHandle>> {
+    let mut current = Arc::clone(root);
+    for part in parts {
+        current = Arc::new(current.open_dir(part)?);
+    }
+    Ok(current)
+}
+
+/// A NUL byte in the first 8 KiB of the file `name`, read through its folder's handle (never
+/// blocking, never through a link, only if it is still the file that was listed).
+fn sniff_at(dir: &DirHandle, name: &OsStr, expected: Option<FileId>) -> bool {
+    let Ok((file, meta)) = dir.open_file(name) else {
+        return false;
+    };
+    if expected.is_some() && meta.id != expected {
+        return false;
+    }
+    let mut buffer = [0u8; 8192];
+    let mut filled = 0;
+    let mut handle = file.take(buffer.len() as u64);
+    while filled < buffer.len() {
+        match handle.read(&mut buffer[filled..]) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => filled += n,
+        }
+    }
+    memchr::memchr(0, &buffer[..filled]).is_some()
+}
