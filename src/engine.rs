@@ -107,6 +107,8 @@ pub struct Engine {
     redactor: Arc<Redactor>,
     /// Detail transforms kept across requests (long-lived processes only).
     transform_cache: Option<Arc<devprojex_detail::TransformCache>>,
+    /// Definitions and the import index kept across requests (long-lived processes only).
+    pub(crate) symbol_index: Option<Arc<crate::symbols::SymbolIndex>>,
 }
 
 /// A request resolved against a project: the selection spec and the effective detail.
@@ -231,7 +233,17 @@ impl Engine {
                 hide_private_data: config.hide_private_data,
             })),
             transform_cache: None,
+            symbol_index: None,
         }
+    }
+
+    /// Keep parsed definitions and the import index of `find_symbol`/`related_files` in memory
+    /// across requests (the MCP server); see `src/symbols/index.rs` for how edits are seen.
+    pub fn with_symbol_index(mut self) -> Self {
+        self.symbol_index = Some(Arc::new(crate::symbols::SymbolIndex::new(
+            crate::symbols::limits::SERVER_DEFINITION_CACHE_BYTES,
+        )));
+        self
     }
 
     /// Keep up to `budget_bytes` of `compact`/`signatures` results in memory across requests, so
@@ -434,7 +446,7 @@ impl Engine {
         Ok((rendered, selection.warnings))
     }
 
-    fn pipeline(&self, detail: Detail) -> ContentPipeline {
+    pub(crate) fn pipeline(&self, detail: Detail) -> ContentPipeline {
         ContentPipeline {
             redactor: Arc::clone(&self.redactor),
             detail,

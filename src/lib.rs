@@ -16,4 +16,5 @@ pub mod profile;
 pub mod project;
 pub mod render;
 pub mod select;
+pub mod symbols;
 pub mod tokens;

@@ -8,6 +8,7 @@ pub mod args;
 pub mod pack_store;
 pub mod server;
 pub mod spotlight;
+pub mod symbols;
 pub mod tools;
 
 use std::path::PathBuf;
@@ -83,7 +84,8 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         hide_private_data: args.hide_private_data,
         git_mode: args.git_mode,
     })
-    .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES);
+    .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES)
+    .with_symbol_index();
     eprintln!(
         "devprojex mcp {}: roots [{}]; git mode {}; private data {}; remote {}",
         env!("CARGO_PKG_VERSION"),

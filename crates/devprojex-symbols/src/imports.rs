@@ -37,8 +37,12 @@ pub enum Spec {
         path_attr: Option<String>,
     },
     /// Rust `use a::b::c` or `extern crate a`: the path's segments (`crate`, `super`, `self`
-    /// included), one `Spec` per leaf of a use tree; a glob ends at its module.
-    RustUse { segments: Vec<String> },
+    /// included), one `Spec` per leaf of a use tree; a glob ends at its module. `inline` names
+    /// the inline modules (`mod tests { ... }`) the `use` sits in, outermost first.
+    RustUse {
+        segments: Vec<String>,
+        inline: Vec<String>,
+    },
     /// Python `import a.b` (`level` 0, no names) or `from ..a import x, y` (`level` 2).
     Python {
         level: usize,
@@ -179,8 +183,16 @@ fn rust(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
             if let Some(argument) = node.child_by_field_name("argument") {
                 let mut leaves = Vec::new();
                 rust_use_leaves(argument, src, Vec::new(), &mut leaves);
+                let inline = rust_inline_modules(node, src);
                 for segments in leaves {
-                    push(facts, node, Spec::RustUse { segments });
+                    push(
+                        facts,
+                        node,
+                        Spec::RustUse {
+                            segments,
+                            inline: inline.clone(),
+                        },
+                    );
                 }
             }
             true
@@ -192,6 +204,7 @@ fn rust(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
                     node,
                     Spec::RustUse {
                         segments: vec![text(name, src).to_string()],
+                        inline: Vec::new(),
                     },
                 );
             }
@@ -200,6 +213,22 @@ fn rust(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
         // a function body can hold `use` and `mod` too, so keep walking
         _ => false,
     }
+}
+
+/// The names of the inline modules around `node`, outermost first.
+fn rust_inline_modules(node: Node<'_>, src: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut current = node.parent();
+    while let Some(parent) = current {
+        if parent.kind() == "mod_item"
+            && let Some(name) = parent.child_by_field_name("name")
+        {
+            names.push(text(name, src).to_string());
+        }
+        current = parent.parent();
+    }
+    names.reverse();
+    names
 }
 
 /// `#[path = "x.rs"]` on the attribute lines right above a `mod` item.

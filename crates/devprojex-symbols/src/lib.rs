@@ -70,6 +70,15 @@ impl Lang {
         Lang::Swift,
     ];
 
+    /// The file extensions (lowercase, without the dot) of the 15 languages: what a caller
+    /// narrows a walk to.
+    pub const EXTENSIONS: [&'static str; 40] = [
+        "rs", "go", "py", "pyi", "pyw", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx",
+        "java", "kt", "kts", "cs", "c", "h", "cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++",
+        "ipp", "inl", "tpp", "php", "phtml", "rb", "rake", "gemspec", "ru", "scala", "sc", "sbt",
+        "swift",
+    ];
+
     /// The language of a project-relative path, from its name alone. A `.h` file is C here;
     /// [`Lang::of_file`] looks at its text.
     pub fn of_path(path: &str) -> Option<Lang> {
@@ -256,5 +265,46 @@ pub mod testing {
                 depth -= 1;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_extension_names_a_language_and_back() {
+        for ext in Lang::EXTENSIONS {
+            assert!(Lang::of_path(&format!("a/b.{ext}")).is_some(), "{ext}");
+        }
+        // and the detail crate's languages with bodies are all covered
+        for name in [
+            "x.rs", "x.go", "x.py", "x.js", "x.ts", "x.tsx", "x.java", "x.kt", "x.cs", "x.c",
+            "x.cpp", "x.php", "x.rb", "x.scala", "x.swift",
+        ] {
+            let ext = name.rsplit('.').next().unwrap();
+            assert!(Lang::EXTENSIONS.contains(&ext), "{name}");
+        }
+        assert_eq!(Lang::of_path("README.md"), None);
+    }
+
+    #[test]
+    fn headers_are_c_unless_they_show_cpp() {
+        assert_eq!(
+            Lang::of_file("a.h", "struct list_head *new;\n"),
+            Some(Lang::C)
+        );
+        assert_eq!(
+            Lang::of_file("a.h", "namespace fmt {\n}\n"),
+            Some(Lang::Cpp)
+        );
+        assert_eq!(
+            Lang::of_file("a.h", "template <typename T> class X {};\n"),
+            Some(Lang::Cpp)
+        );
+        assert_eq!(
+            Lang::of_file("a.h", "/* the pid namespace of a task */\n"),
+            Some(Lang::C)
+        );
     }
 }

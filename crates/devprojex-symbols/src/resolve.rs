@@ -264,7 +264,7 @@ impl ProjectView {
             Spec::RustMod { name, path_attr } => {
                 self.resolve_rust_mod(from, name, path_attr.as_deref())
             }
-            Spec::RustUse { segments } => self.resolve_rust_use(from, segments),
+            Spec::RustUse { segments, inline } => self.resolve_rust_use(from, segments, inline),
             Spec::Python {
                 level,
                 module,
@@ -649,11 +649,15 @@ impl ProjectView {
             .collect()
     }
 
-    fn resolve_rust_use(&self, from: &str, segments: &[String]) -> Vec<Target> {
+    fn resolve_rust_use(&self, from: &str, segments: &[String], inline: &[String]) -> Vec<Target> {
         let Some(first) = segments.first() else {
             return Vec::new();
         };
-        let here = self.rust_module_of(from);
+        // a `use` inside `mod tests { ... }` is relative to that inline module
+        let here = self.rust_module_of(from).map(|(root, mut path)| {
+            path.extend(inline.iter().cloned());
+            (root, path)
+        });
         let (root, mut path): (String, Vec<String>) = match first.as_str() {
             "crate" | "$crate" => {
                 let Some((root, _)) = here else {
