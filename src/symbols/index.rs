@@ -82,9 +82,7 @@ impl SymbolIndex {
     }
 
     fn hash_bytes(&self, bytes: &[u8]) -> u64 {
-        let mut hasher = self.hasher.build_hasher();
-        bytes.hash(&mut hasher);
-        hasher.finish()
+        self.hasher.hash_one(bytes)
     }
 
     /// The definitions of a (redacted) text, parsed once per content.
@@ -182,6 +180,12 @@ impl FactsEntry {
             && self.key.changed_ns < self.read_at_ns - RACY_WINDOW_NS
     }
 }
+
+/// What is known of a file that must be read again: its content hash and facts.
+type Known = (u64, Arc<FileFacts>);
+
+/// A resolved import before interning: target (empty path: unresolved), line, ambiguous.
+type RawEdge = (Target, usize, bool);
 
 /// One resolved import of a file: where it leads (an interned path) and its line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -309,7 +313,7 @@ impl<'a> ProjectGraph<'a> {
         let hasher = &self.index.hasher;
         let state = &mut *self.state;
         // (entry, what is known) for the files that must be read
-        let stale: Vec<(&Entry, Option<(u64, Arc<FileFacts>)>)> = files
+        let stale: Vec<(&Entry, Option<Known>)> = files
             .iter()
             .filter_map(|entry| match state.facts.get(&entry.relative) {
                 Some(known) if known.trusted(&FileKey::of(entry)) => None,
@@ -336,9 +340,7 @@ impl<'a> ProjectGraph<'a> {
                 let read_at = now_ns();
                 let outcome = match pipeline.load_unredacted_for_index(root, entry) {
                     Unredacted::Text(text) => {
-                        let mut hash = hasher.build_hasher();
-                        text.as_bytes().hash(&mut hash);
-                        let hash = hash.finish();
+                        let hash = hasher.hash_one(text.as_bytes());
                         match known {
                             Some((old, facts)) if *old == hash => {
                                 Read::Facts(hash, Arc::clone(facts))
@@ -535,7 +537,7 @@ impl<'a> ProjectGraph<'a> {
         resolved
     }
 
-    fn intern_edges(state: &mut RootIndex, raw: Vec<(Target, usize, bool)>) -> Resolved {
+    fn intern_edges(state: &mut RootIndex, raw: Vec<RawEdge>) -> Resolved {
         let mut resolved = Resolved::default();
         let mut seen = HashSet::new();
         for (target, line, ambiguous) in raw {
@@ -641,7 +643,7 @@ impl<'a> ProjectGraph<'a> {
                 (!current).then(|| (f.clone(), Arc::clone(facts)))
             })
             .collect();
-        let raw: Vec<(String, Arc<FileFacts>, Vec<(Target, usize, bool)>)> = todo
+        let raw: Vec<(String, Arc<FileFacts>, Vec<RawEdge>)> = todo
             .into_par_iter()
             .map(|(file, facts)| {
                 let edges = Self::resolve_facts(&view, &file, &facts);

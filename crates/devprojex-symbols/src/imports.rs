@@ -799,15 +799,10 @@ fn include_directive(line: &[u8]) -> Option<Spec> {
     i += 1;
     i += skip_blank(&line[i..]);
     let rest = &line[i..];
-    let after = if let Some(r) = rest.strip_prefix(b"include_next") {
-        r
-    } else if let Some(r) = rest.strip_prefix(b"include") {
-        r
-    } else if let Some(r) = rest.strip_prefix(b"import") {
-        r
-    } else {
-        return None;
-    };
+    let after = rest
+        .strip_prefix(b"include_next")
+        .or_else(|| rest.strip_prefix(b"include"))
+        .or_else(|| rest.strip_prefix(b"import"))?;
     let j = skip_blank(after);
     let after = &after[j..];
     let (close, quoted) = match after.first()? {
