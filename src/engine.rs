@@ -14,9 +14,9 @@ use serde::Serialize;
 use crate::content::{Content, ContentPipeline, TextContent};
 use crate::error::{DpxError, Result, codes};
 use crate::profile::{self, Profile};
-use crate::project::{HostStyle, ProjectRoot, resolve_lexically};
+use crate::project::ProjectRoot;
 use crate::render::pack::{BudgetReport, PackMetrics, PackWriter};
-use crate::render::tree::{RenderedTree, TreeHeader, render_tree};
+use crate::render::tree::{RenderedTree, TreeHeader, TreeLimits, render_tree};
 use crate::render::{Format, View};
 use crate::select::globs::PatternSet;
 use crate::select::{self, Entry, GitMode, Selection, SelectionSpec, SelectionWarnings};
@@ -191,7 +191,8 @@ pub struct SearchOptions {
     pub ignore_case: bool,
     pub context_lines: usize,
     pub max_results: usize,
-    pub deadline: Duration,
+    /// The MCP limit (2 seconds); the CLI runs to completion unless `--timeout` is given.
+    pub deadline: Option<Duration>,
 }
 
 /// Why a search stopped early.
@@ -209,6 +210,8 @@ pub struct SearchOutcome {
     pub files_with_matches: usize,
     pub searched_files: usize,
     pub withheld_files: usize,
+    /// Selected files that could not be read (not searched).
+    pub unreadable_files: usize,
     pub stopped: Option<SearchStop>,
     pub warnings: SelectionWarnings,
 }
@@ -313,11 +316,7 @@ impl Engine {
         if !profile_paths.is_empty() {
             let mut union = Vec::new();
             for path in &profile_paths {
-                union.push(
-                    resolve_lexically(path, &root.path, HostStyle::current())?
-                        .as_str()
-                        .to_string(),
-                );
+                union.push(root.lexical(path)?.as_str().to_string());
             }
             spec.path_filters.push(union);
         }
@@ -387,7 +386,7 @@ impl Engine {
                     limits::MAX_PATH_CHARS
                 )));
             }
-            let lexical = resolve_lexically(path, &root.path, HostStyle::current())?;
+            let lexical = root.lexical(path)?;
             if seen.insert(lexical.clone()) {
                 unique.push(lexical);
             }
@@ -420,12 +419,13 @@ impl Engine {
         Ok((prepared, selection))
     }
 
-    /// The effective tree, with an optional line limit (MCP: 2,000).
+    /// The effective tree within `limits` (MCP: 2,000 lines, 50,000 characters, deepest levels
+    /// that fit); the request's `max_depth` applies.
     pub fn tree(
         &self,
         root: &ProjectRoot,
         request: &Request,
-        line_limit: Option<usize>,
+        limits: TreeLimits,
     ) -> Result<(RenderedTree, SelectionWarnings)> {
         let (_, selection) = self.select_with(root, request, true)?;
         // Trees are project addresses, the contract for later `project`/`path` arguments: they
@@ -439,8 +439,10 @@ impl Engine {
             },
             &selection.entries,
             request.format,
-            request.max_depth,
-            line_limit,
+            TreeLimits {
+                max_depth: request.max_depth,
+                ..limits
+            },
             &label,
         )?;
         Ok((rendered, selection.warnings))
@@ -612,11 +614,10 @@ impl Engine {
         analysis.extensions = extensions;
         analysis.metrics_estimated = analysis.withheld_files > 0;
         analysis.warnings = selection.warnings.messages();
-        if analysis.withheld_files > 0 {
-            analysis
-                .warnings
-                .push(withheld_notice(analysis.withheld_files));
-        }
+        analysis.warnings.extend(partial_content_notice(
+            analysis.withheld_files,
+            analysis.unreadable_files,
+        ));
         hooks.report("output", 1, 1);
         Ok(analysis)
     }
@@ -736,10 +737,14 @@ impl Engine {
         let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
         // Search sees redacted text, never reduced text.
         let pipeline = self.pipeline(Detail::Full);
-        // Patterns that anchor to the text's ends or change flags inline are matched per line only.
-        let whole_text_check = !["\\A", "\\z", "\\Z", "(?"]
-            .iter()
-            .any(|marker| options.pattern.contains(marker));
+        let deadline = options.deadline.map(|limit| started + limit);
+        let grep = crate::grep::Grep {
+            regex: &regex,
+            line_by_line: crate::grep::Grep::needs_line_by_line(&options.pattern),
+            context: options.context_lines,
+            max_matches: options.max_results + 1,
+            deadline,
+        };
         let mut outcome = SearchOutcome {
             warnings,
             ..Default::default()
@@ -757,37 +762,40 @@ impl Engine {
             WINDOW_BYTES,
             |i| load_cost(files[i]),
             |i| {
-                if started.elapsed() >= options.deadline {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
                     return None;
                 }
                 Some(match pipeline.load(root, files[i]) {
-                    Content::Text(text) => FileHits::Searched(grep_file(
-                        &text.text,
-                        &regex,
-                        options.context_lines,
-                        whole_text_check,
-                    )),
+                    Content::Text(text) => FileHits::Searched(grep.file(&text.text)),
                     Content::Withheld => FileHits::Withheld,
-                    _ => FileHits::Searched(Vec::new()),
+                    Content::Unreadable => FileHits::Unreadable,
+                    Content::Binary => FileHits::Searched(crate::grep::FileGrep::default()),
                 })
             },
             |i, result| {
                 hooks.check_cancelled().map_err(Halt::Failed)?;
-                let groups = match result {
+                let found = match result {
                     None => return Err(Halt::Stopped(SearchStop::Deadline)),
                     Some(FileHits::Withheld) => {
                         outcome.withheld_files += 1;
                         return Ok(());
                     }
-                    Some(FileHits::Searched(groups)) => groups,
+                    Some(FileHits::Unreadable) => {
+                        outcome.unreadable_files += 1;
+                        return Ok(());
+                    }
+                    Some(FileHits::Searched(found)) => found,
                 };
-                outcome.searched_files += 1;
-                if groups.is_empty() {
-                    return Ok(());
+                if !found.timed_out {
+                    outcome.searched_files += 1;
                 }
-                outcome.files_with_matches += 1;
-                let path = crate::render::escape::text_line(&self.label(&files[i].relative));
-                for mut group in groups {
+                if !found.groups.is_empty() {
+                    outcome.files_with_matches += 1;
+                }
+                let path = crate::grep::shown_path(&crate::render::escape::text_line(
+                    &self.label(&files[i].relative),
+                ));
+                for mut group in found.groups {
                     let room = options.max_results - outcome.matches;
                     if group.matches > room {
                         // Keep the lines up to the match that reaches the limit.
@@ -804,12 +812,15 @@ impl Engine {
                         group.matches = room;
                     }
                     if group.matches > 0 {
-                        render_group(&mut outcome.text, &path, &group.lines);
+                        crate::grep::render_group(&mut outcome.text, &path, &group.lines);
                         outcome.matches += group.matches;
                     }
                     if outcome.matches >= options.max_results {
                         return Err(Halt::Stopped(SearchStop::MaxResults));
                     }
+                }
+                if found.timed_out {
+                    return Err(Halt::Stopped(SearchStop::Deadline));
                 }
                 Ok(())
             },
@@ -1014,12 +1025,30 @@ fn worker_failed() -> DpxError {
     )
 }
 
-/// The trusted notice for content withheld at the inspection boundary (a count, no paths).
-pub fn withheld_notice(count: u64) -> String {
-    format!(
-        "{}: {count} selected files exceed the 16 MiB inspection boundary; their content was not inspected for secrets and is withheld.",
-        codes::PAYLOAD_TRUNCATED
-    )
+/// The trusted notice for selected files whose content is missing from a result: over the
+/// inspection boundary (never inspected, so never returned), or unreadable (permission denied,
+/// I/O error, replaced while read). Counts only, no paths; `None` when nothing is missing.
+pub fn partial_content_notice(withheld: u64, unreadable: u64) -> Option<String> {
+    let mut parts = Vec::new();
+    if withheld > 0 {
+        parts.push(format!(
+            "{} the 16 MiB inspection boundary; {} content was not inspected for secrets and is withheld",
+            select::plural(withheld as usize, "selected file exceeds", "selected files exceed"),
+            if withheld == 1 { "its" } else { "their" }
+        ));
+    }
+    if unreadable > 0 {
+        parts.push(format!(
+            "{} not be read (permission denied, I/O error, or replaced while read) and {} missing",
+            select::plural(
+                unreadable as usize,
+                "selected file could",
+                "selected files could"
+            ),
+            if unreadable == 1 { "is" } else { "are" }
+        ));
+    }
+    (!parts.is_empty()).then(|| format!("{}: {}.", codes::PAYLOAD_TRUNCATED, parts.join("; ")))
 }
 
 fn admit(budget: &mut Option<BudgetReport>, relative: &str, text: &TextContent) -> bool {
@@ -1072,114 +1101,18 @@ pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::R
         })
 }
 
-/// One line of search output.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct HitLine {
-    number: usize,
-    is_match: bool,
-    text: String,
-}
-
-/// Consecutive match and context lines of one file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct HitGroup {
-    matches: usize,
-    lines: Vec<HitLine>,
-}
-
 /// What searching one file produced.
 enum FileHits {
     /// Over the inspection boundary: not searched.
     Withheld,
-    Searched(Vec<HitGroup>),
-}
-
-/// Grep-style lines: `path:N:text` for matches, `path-N-text` for context, `--` between groups.
-fn render_group(out: &mut String, path: &str, lines: &[HitLine]) {
-    if !out.is_empty() {
-        out.push_str("--\n");
-    }
-    for line in lines {
-        let separator = if line.is_match { ':' } else { '-' };
-        out.push_str(&format!(
-            "{path}{separator}{}{separator}{}\n",
-            line.number, line.text
-        ));
-    }
-}
-
-/// Grep one file's text into groups of match and context lines.
-fn grep_file(
-    text: &str,
-    regex: &regex::Regex,
-    context: usize,
-    whole_text_check: bool,
-) -> Vec<HitGroup> {
-    // One pass over the whole text first: a line match is always a whole-text match (multi-line,
-    // CRLF-aware anchors), so a file without one needs no per-line work.
-    if whole_text_check && !regex.is_match(text) {
-        return Vec::new();
-    }
-    let lines: Vec<&str> = text.lines().collect();
-    let matched: Vec<bool> = lines.iter().map(|line| regex.is_match(line)).collect();
-    let hits: Vec<usize> = (0..lines.len()).filter(|&i| matched[i]).collect();
-    let mut groups = Vec::new();
-    let mut index = 0;
-    while index < hits.len() {
-        let first = hits[index];
-        let mut last = first;
-        while index + 1 < hits.len() && hits[index + 1] <= last + 2 * context + 1 {
-            index += 1;
-            last = hits[index];
-        }
-        let from = first.saturating_sub(context);
-        let to = (last + context).min(lines.len() - 1);
-        let group_lines: Vec<HitLine> = (from..=to)
-            .map(|i| HitLine {
-                number: i + 1,
-                is_match: matched[i],
-                text: lines[i].trim_end_matches('\r').to_string(),
-            })
-            .collect();
-        groups.push(HitGroup {
-            matches: group_lines.iter().filter(|l| l.is_match).count(),
-            lines: group_lines,
-        });
-        index += 1;
-    }
-    groups
+    /// Could not be read (permission denied, I/O error, replaced mid-search).
+    Unreadable,
+    Searched(crate::grep::FileGrep),
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn lines_of(pattern: &str, text: &str) -> Vec<String> {
-        let regex = compile_search_regex(pattern, false).unwrap();
-        let check = !["\\A", "\\z", "\\Z", "(?"]
-            .iter()
-            .any(|m| pattern.contains(m));
-        let mut out = String::new();
-        for group in grep_file(text, &regex, 0, check) {
-            render_group(&mut out, "f", &group.lines);
-        }
-        out.lines()
-            .filter(|l| *l != "--")
-            .map(str::to_string)
-            .collect()
-    }
-
-    #[test]
-    fn whole_text_precheck_never_hides_a_line_match() {
-        assert_eq!(lines_of("foo$", "x\r\nfoo\r\ny\r\n"), ["f:2:foo"]);
-        assert_eq!(lines_of("^b", "a\nb\n"), ["f:2:b"]);
-        assert_eq!(lines_of("(?-m)^b", "a\nb\n"), ["f:2:b"]);
-        assert_eq!(lines_of(r"\Ab", "a\nb\n"), ["f:2:b"]);
-        assert_eq!(lines_of(r"\bword\b", "a word\n"), ["f:1:a word"]);
-        assert!(lines_of("absent", "a\nb\n").is_empty());
-        // A match that only exists across a line break is not a line match.
-        assert!(lines_of(r"a\nb", "a\nb\n").is_empty());
-    }
 
     #[test]
     fn max_results_cuts_inside_a_group_at_the_limit() {
@@ -1196,7 +1129,7 @@ mod tests {
             ignore_case: true,
             context_lines: 2,
             max_results: 2,
-            deadline: Duration::from_secs(limits::SEARCH_DEADLINE_SECS),
+            deadline: Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)),
         };
         let outcome = engine
             .search(&root, &Request::default(), &options, Hooks::default())
@@ -1218,7 +1151,7 @@ mod tests {
         dir
     }
 
-    fn search_options(max_results: usize, deadline: Duration) -> SearchOptions {
+    fn search_options(max_results: usize, deadline: Option<Duration>) -> SearchOptions {
         SearchOptions {
             pattern: "hit".into(),
             ignore_case: false,
@@ -1233,7 +1166,7 @@ mod tests {
         let dir = search_tree(300);
         let root = ProjectRoot::open(dir.path()).unwrap();
         let engine = Engine::new(EngineConfig::default());
-        let options = search_options(150, Duration::from_secs(limits::SEARCH_DEADLINE_SECS));
+        let options = search_options(150, Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)));
         let outcome = engine
             .search(&root, &Request::default(), &options, Hooks::default())
             .unwrap();
@@ -1256,7 +1189,7 @@ mod tests {
             .search(
                 &root,
                 &Request::default(),
-                &search_options(100, Duration::ZERO),
+                &search_options(100, Some(Duration::ZERO)),
                 Hooks::default(),
             )
             .unwrap();
@@ -1274,7 +1207,7 @@ mod tests {
             cancelled: Some(&cancelled),
             ..Hooks::default()
         };
-        let options = search_options(100, Duration::from_secs(limits::SEARCH_DEADLINE_SECS));
+        let options = search_options(100, Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)));
         let err = engine
             .search(&root, &Request::default(), &options, hooks)
             .unwrap_err();

@@ -14,6 +14,10 @@ pub mod codes {
     pub const PROJECT_UNAVAILABLE: &str = "DPX-MCP-PROJECT-UNAVAILABLE";
     pub const PACK_EXPIRED: &str = "DPX-MCP-PACK-EXPIRED";
     pub const PACK_TOO_LARGE: &str = "DPX-MCP-PACK-TOO-LARGE";
+    /// The pack store folder is not private to the current user (owner, mode, link, ACL).
+    pub const PACK_STORE_UNSAFE: &str = "DPX-MCP-PACK-STORE-UNSAFE";
+    /// The pack store folder or a session in it cannot be created or written.
+    pub const PACK_STORE_UNAVAILABLE: &str = "DPX-MCP-PACK-STORE-UNAVAILABLE";
     pub const REMOTE_DISABLED: &str = "DPX-MCP-REMOTE-DISABLED";
     pub const REMOTE_FAILED: &str = "DPX-MCP-REMOTE-FAILED";
     pub const REMOTE_LIMIT: &str = "DPX-MCP-REMOTE-LIMIT";
@@ -23,6 +27,11 @@ pub mod codes {
     /// A FIFO, socket or device (or a link to one): never opened for reading.
     pub const NOT_REGULAR_FILE: &str = "DPX-MCP-NOT-A-REGULAR-FILE";
     pub const GIT_STATE_DELETED: &str = "DPX-GIT-STATE-DELETED";
+    /// Git errors as the CLI reports them; on the MCP surface they become `DPX-MCP-*` codes.
+    pub const GIT_NOT_A_REPOSITORY: &str = "DPX-GIT-NOT-A-REPOSITORY";
+    pub const GIT_INVALID_SCOPE: &str = "DPX-GIT-INVALID-SCOPE";
+    pub const GIT_INVALID_REF: &str = "DPX-GIT-INVALID-REF";
+    pub const GIT_STATE_UNAVAILABLE: &str = "DPX-GIT-STATE-UNAVAILABLE";
     /// Writing the requested output (a file or stdout) failed.
     pub const OUTPUT_FAILED: &str = "DPX-CLI-OUTPUT-FAILED";
     /// A profile document is malformed or invalid.
@@ -57,8 +66,8 @@ impl DpxError {
                 | codes::INVALID_RANGE
                 | codes::UNKNOWN_PROJECT
                 | codes::INVALID_PROFILE
-                | "DPX-GIT-INVALID-SCOPE"
-                | "DPX-GIT-INVALID-REF"
+                | codes::GIT_INVALID_SCOPE
+                | codes::GIT_INVALID_REF
         )
     }
 }

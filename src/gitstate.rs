@@ -5,9 +5,9 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use devprojex_git::{GitError, GitScope, RemoteSession, RepoCache};
+use devprojex_git::{GitError, GitErrorKind, GitScope, RemoteSession, RepoCache};
 
-use crate::error::{DpxError, Result};
+use crate::error::{DpxError, Result, codes};
 use crate::project::ProjectRoot;
 
 /// Paths a Git scope selects, plus how many deleted paths it omitted.
@@ -17,9 +17,33 @@ pub struct ScopedPaths {
     pub deleted: usize,
 }
 
-/// Every Git error keeps its stable code.
+/// The stable code of each Git error kind (the MCP surface maps the `DPX-GIT-*` ones to
+/// `DPX-MCP-*` codes, see `mcp::server::error_result`).
 pub fn to_dpx(err: GitError) -> DpxError {
-    DpxError::new(err.code(), err.to_string())
+    let code = match err.kind() {
+        GitErrorKind::NotARepository => codes::GIT_NOT_A_REPOSITORY,
+        GitErrorKind::InvalidScope => codes::GIT_INVALID_SCOPE,
+        GitErrorKind::InvalidRef => codes::GIT_INVALID_REF,
+        GitErrorKind::StateUnavailable => codes::GIT_STATE_UNAVAILABLE,
+        GitErrorKind::RemoteDisabled => codes::REMOTE_DISABLED,
+        GitErrorKind::InvalidArguments => codes::INVALID_ARGUMENTS,
+        GitErrorKind::RemoteFailed => codes::REMOTE_FAILED,
+        GitErrorKind::RemoteLimit => codes::REMOTE_LIMIT,
+        GitErrorKind::OutsideRoots => codes::ROOT_VIOLATION,
+        _ => codes::PROJECT_UNAVAILABLE,
+    };
+    DpxError::new(code, err.to_string())
+}
+
+/// A Git error about `root`, which names the root by its address: for a remote checkout the
+/// credential-free URL, never its RepoCache path (Git messages embed the paths they read).
+fn to_dpx_at(root: &ProjectRoot, err: GitError) -> DpxError {
+    let mut dpx = to_dpx(err);
+    let path = root.path.to_string_lossy();
+    if *path != root.address {
+        dpx.message = dpx.message.replace(&*path, &root.address);
+    }
+    dpx
 }
 
 /// Files in the Git index, relative to the root.
@@ -41,7 +65,8 @@ pub fn tracked(root: &ProjectRoot) -> Result<Arc<BTreeSet<String>>> {
     {
         return Ok(paths);
     }
-    let (paths, stamp) = devprojex_git::tracked_paths_stamped(&root.path).map_err(to_dpx)?;
+    let (paths, stamp) =
+        devprojex_git::tracked_paths_stamped(&root.path).map_err(|e| to_dpx_at(root, e))?;
     let paths = Arc::new(paths);
     // One entry per root (a handful per process). A stamp that is not reusable, or an index
     // rewritten while it was read, fails `is_current` next time and the set is read again.
@@ -60,7 +85,8 @@ pub fn validate_scope(value: &str) -> Result<GitScope> {
 /// Paths selected by a Git scope.
 pub fn scoped(root: &ProjectRoot, scope: &str) -> Result<ScopedPaths> {
     let scope = validate_scope(scope)?;
-    let selection = devprojex_git::scope_paths(&root.path, &scope).map_err(to_dpx)?;
+    let selection =
+        devprojex_git::scope_paths(&root.path, &scope).map_err(|e| to_dpx_at(root, e))?;
     Ok(ScopedPaths {
         paths: selection.paths,
         deleted: selection.deleted,
@@ -124,7 +150,17 @@ fn resolve_remote_with(
     else {
         return Ok(None);
     };
-    let mut root = ProjectRoot::open(&checkout.path)?;
+    // The checkout's path is local state: its errors name the URL instead.
+    let mut root = ProjectRoot::open(&checkout.path).map_err(|_| {
+        DpxError::new(
+            codes::REMOTE_FAILED,
+            format!(
+                "the checkout of `{}` is no longer available in the RepoCache; retry, or restart \
+                 the server to clone it again",
+                checkout.display
+            ),
+        )
+    })?;
     root.name = checkout
         .display
         .trim_end_matches('/')

@@ -9,6 +9,7 @@ pub mod content;
 pub mod engine;
 pub mod error;
 pub mod gitstate;
+pub mod grep;
 pub mod mcp;
 pub mod ordered;
 pub mod profile;

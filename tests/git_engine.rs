@@ -165,8 +165,9 @@ fn git_arguments_over_mcp() {
         json!({"pattern": "changed", "git_scope": "diff:HEAD..nope"}),
     );
     assert_eq!(result["isError"], json!(true));
+    // on the MCP surface every error has a DPX-MCP-* code; the message keeps the detail
     assert!(
-        first_text(&result).starts_with("DPX-GIT-INVALID-REF"),
+        first_text(&result).starts_with("DPX-MCP-INVALID-ARGUMENTS: invalid Git reference"),
         "{result}"
     );
     let long_scope = format!("diff:{}..HEAD", "a".repeat(5000));
@@ -177,7 +178,11 @@ fn git_arguments_over_mcp() {
     plain.write("a.txt", "a\n");
     let mut mcp = Mcp::start(&plain.root);
     let err = mcp.call_err("pack_context", json!({"tracked_only": true}));
-    assert!(err.starts_with("DPX-GIT-NOT-A-REPOSITORY"), "{err}");
+    assert!(
+        err.starts_with("DPX-MCP-INVALID-ARGUMENTS:")
+            && err.contains("not inside a Git working tree"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -653,7 +653,8 @@ fn read_pack_cuts_a_range_at_50000_characters_and_continues_exactly() {
 
 #[cfg(target_os = "linux")]
 #[test]
-fn stale_session_directories_are_scavenged_but_live_ones_are_kept() {
+fn sessions_of_gone_servers_are_scavenged_but_live_ones_are_kept() {
+    use std::os::unix::fs::PermissionsExt;
     use std::time::SystemTime;
     let fx = small_project();
     let packs = fx.base().join("packs");
@@ -670,10 +671,15 @@ fn stale_session_directories_are_scavenged_but_live_ones_are_kept() {
     let stale = packs.join("session-4194305-stale");
     let fresh = packs.join("session-4194305-fresh");
     let foreign = packs.join("not-a-session");
+    // A session being set up right now: its owner (this test process) is alive and has not
+    // locked the owner file yet.
+    let starting = packs.join(format!("session-{}-starting", std::process::id()));
     for dir in [&stale, &fresh, &foreign] {
         common::write_file(&dir.join("owner.pid"), dead_pid);
         common::write_file(&dir.join("pack_x.pack"), "old pack\n");
     }
+    common::write_file(&starting.join("owner.pid"), std::process::id().to_string());
+    std::fs::set_permissions(&packs, std::fs::Permissions::from_mode(0o700)).unwrap();
     age(&stale);
     age(&foreign);
 
@@ -693,6 +699,7 @@ fn stale_session_directories_are_scavenged_but_live_ones_are_kept() {
         })
         .expect("the live server's session directory");
     age(&live_dir);
+    age(&live_dir.join("owner.pid"));
 
     let mut second = Mcp::start_with(
         &["--root", &fx.root_str()],
@@ -703,7 +710,11 @@ fn stale_session_directories_are_scavenged_but_live_ones_are_kept() {
         !stale.exists(),
         "a stale session directory of a dead owner is removed"
     );
-    assert!(fresh.exists(), "a recent directory is kept");
+    assert!(
+        !fresh.exists(),
+        "a recent session of a dead owner is removed at once"
+    );
+    assert!(starting.exists(), "a session being set up is kept");
     assert!(foreign.exists(), "only session directories are touched");
     assert!(
         live_dir.exists(),

@@ -551,42 +551,133 @@ fn get_file_caps_a_response_at_50000_characters() {
 // get_tree limits
 
 #[test]
-fn get_tree_over_2000_entries_truncates_text_and_refuses_json() {
+fn get_tree_over_2000_entries_shows_the_deepest_levels_that_fit() {
     let fx = Fixture::new();
     for i in 0..2100 {
         fx.write(&format!("d{}/f{i:04}.txt", i / 100), "");
     }
     let mut mcp = Mcp::start(&fx.root);
-    for format in ["markdown", "text"] {
+    // Without max_depth: an overview (every top-level folder), and a trailer saying so.
+    for format in ["markdown", "text", "json", "xml"] {
         let text = mcp.call_ok("get_tree", json!({"format": format}));
         let spot = one_spot(&text);
+        for i in 0..21 {
+            assert!(spot.inner.contains(&format!("d{i}")), "{format}: {text}");
+        }
+        assert!(!spot.inner.contains("f0000"), "{format}: {text}");
+        let trailer = text[spot.end..].trim();
+        assert_eq!(
+            trailer,
+            "[Tree truncated: showing depth 1 of 2; pass max_depth, paths or include_patterns to go deeper.]",
+            "{format}"
+        );
+        assert!(!spot.inner.contains("[Tree truncated"));
+    }
+    // Asking for every level: text and markdown are cut at 2,000 lines, JSON and XML refused.
+    for format in ["markdown", "text"] {
+        let text = mcp.call_ok("get_tree", json!({"format": format, "max_depth": 5}));
+        let spot = one_spot(&text);
         assert!(
-            spot.inner.lines().count() <= 2000 + 3,
+            spot.inner.lines().count() <= 2000,
             "{format}: {} lines",
             spot.inner.lines().count()
         );
         let trailer = text[spot.end..].trim();
         assert!(
-            trailer.starts_with("[Tree truncated"),
+            trailer.starts_with("[Tree truncated: showing 19"),
             "{format}: trailer outside the markers: {trailer}"
         );
-        assert!(!spot.inner.contains("[Tree truncated"));
     }
     for format in ["json", "xml"] {
-        let text = mcp.call_err("get_tree", json!({"format": format}));
+        let text = mcp.call_err("get_tree", json!({"format": format, "max_depth": 5}));
         assert_eq!(
             code_of(&text),
             "DPX-MCP-PAYLOAD-TRUNCATED",
             "{format}: {text}"
         );
+        assert!(text.contains("the 2,000-line limit"), "{text}");
+        assert!(
+            text.contains("of 2,121 entries") || text.contains("of 2121 entries"),
+            "{text}"
+        );
     }
-    // Narrowing brings JSON back under the limit.
+    // Narrowing brings JSON back under the limit, whole.
     let text = mcp.call_ok(
         "get_tree",
         json!({"format": "json", "include_patterns": ["d1/**"]}),
     );
     let v: Value = serde_json::from_str(&one_spot(&text).inner).unwrap();
     assert_eq!(v["entries"].as_array().unwrap().len(), 101);
+}
+
+#[test]
+fn get_tree_cuts_a_flat_folder_too_large_for_even_one_level() {
+    let fx = Fixture::new();
+    for i in 0..2100 {
+        fx.write(&format!("f{i:04}.txt"), "");
+    }
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok("get_tree", json!({}));
+    let spot = one_spot(&text);
+    assert!(spot.inner.lines().count() <= 2000);
+    assert!(
+        text[spot.end..]
+            .trim()
+            .starts_with("[Tree truncated: showing 1998 of 2100 entries."),
+        "{text}"
+    );
+    let text = mcp.call_err("get_tree", json!({"format": "json"}));
+    assert_eq!(code_of(&text), "DPX-MCP-PAYLOAD-TRUNCATED", "{text}");
+}
+
+/// A 3,000-level nest: the response stays within 50,000 characters in every format.
+#[cfg(unix)]
+#[test]
+fn get_tree_bounds_characters_as_well_as_lines() {
+    let fx = Fixture::new();
+    let status = std::process::Command::new("bash")
+        .arg("-c")
+        .arg("for i in $(seq 3000); do mkdir level && cd level || exit 1; done; echo x > leaf.txt")
+        .current_dir(&fx.root)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut mcp = Mcp::start(&fx.root);
+    for format in ["markdown", "text"] {
+        let text = mcp.call_ok("get_tree", json!({"format": format}));
+        let spot = one_spot(&text);
+        assert!(
+            spot.inner.chars().count() <= 50_000,
+            "{format}: {} characters",
+            spot.inner.chars().count()
+        );
+        assert!(text.chars().count() <= 50_500, "{format}");
+        assert!(
+            text[spot.end..].contains("showing depth "),
+            "{format}: {}",
+            &text[spot.end..]
+        );
+        // Asking for all levels cuts at the character limit, and says so.
+        let text = mcp.call_ok("get_tree", json!({"format": format, "max_depth": 4000}));
+        let spot = one_spot(&text);
+        assert!(spot.inner.chars().count() <= 50_000, "{format}");
+        assert!(
+            text[spot.end..].contains("[Tree truncated at the 50,000-character limit: showing "),
+            "{format}: {}",
+            &text[spot.end..]
+        );
+    }
+    let text = mcp.call_ok("get_tree", json!({"format": "json"}));
+    assert!(one_spot(&text).inner.chars().count() <= 50_000);
+    let text = mcp.call_err("get_tree", json!({"format": "json", "max_depth": 4000}));
+    assert_eq!(code_of(&text), "DPX-MCP-PAYLOAD-TRUNCATED", "{text}");
+    // A file deeper than PATH_MAX is still read (one folder at a time).
+    let analysis = mcp.call("analyze", json!({}));
+    assert_eq!(analysis["structuredContent"]["textFiles"], 1, "{analysis}");
+    assert_eq!(
+        analysis["structuredContent"]["unreadableFiles"], 0,
+        "{analysis}"
+    );
 }
 
 #[test]

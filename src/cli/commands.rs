@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{AnalyzeArgs, AnalyzeFormat, PackArgs, ScanArgs, ScanFormat, SearchArgs, TreeArgs};
 use crate::engine::{
-    Engine, Hooks, ProgressEvent, SearchOptions, SearchStop, limits, withheld_notice,
+    Engine, Hooks, ProgressEvent, SearchOptions, SearchStop, partial_content_notice,
 };
 use crate::error::{DpxError, Result, codes};
 use crate::project::ProjectRoot;
@@ -67,7 +67,11 @@ pub fn tree(args: TreeArgs) -> Result<ExitCode> {
     let mut request = args.selection.request();
     request.format = args.format.into();
     request.max_depth = args.max_depth.map(|d| d as usize);
-    let (rendered, warnings) = engine.tree(&root, &request, args.max_lines.map(|n| n as usize))?;
+    let limits = crate::render::tree::TreeLimits {
+        max_lines: args.max_lines.map(|n| n as usize),
+        ..Default::default()
+    };
+    let (rendered, warnings) = engine.tree(&root, &request, limits)?;
     write_stdout(&rendered.text)?;
     if let Some(trailer) = rendered.trailer() {
         write_stdout(&format!("{trailer}\n"))?;
@@ -290,8 +294,10 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     print_warnings(&outcome.warnings);
-    if outcome.withheld_files > 0 {
-        eprintln!("warning: {}", withheld_notice(outcome.withheld_files));
+    if let Some(notice) =
+        partial_content_notice(outcome.withheld_files, outcome.metrics.unreadable_files)
+    {
+        eprintln!("warning: {notice}");
     }
     if let Some(budget) = &outcome.budget {
         eprint!("{}", budget.to_text());
@@ -434,16 +440,17 @@ pub fn search(args: SearchArgs) -> Result<ExitCode> {
         ignore_case: !args.case_sensitive,
         context_lines: args.context_lines as usize,
         max_results: args.max_results as usize,
-        deadline: Duration::from_secs(limits::SEARCH_DEADLINE_SECS),
+        // Like grep, the command line runs to completion unless a limit is asked for.
+        deadline: args.timeout.map(Duration::from_secs_f64),
     };
     let outcome = engine.search(&root, &request, &options, Hooks::default())?;
     write_stdout(&outcome.text)?;
     print_warnings(&outcome.warnings);
-    if outcome.withheld_files > 0 {
-        eprintln!(
-            "warning: {}",
-            withheld_notice(outcome.withheld_files as u64)
-        );
+    if let Some(notice) = partial_content_notice(
+        outcome.withheld_files as u64,
+        outcome.unreadable_files as u64,
+    ) {
+        eprintln!("warning: {notice}");
     }
     match outcome.stopped {
         Some(SearchStop::MaxResults) => eprintln!(
@@ -451,9 +458,9 @@ pub fn search(args: SearchArgs) -> Result<ExitCode> {
             outcome.matches
         ),
         Some(SearchStop::Deadline) => eprintln!(
-            "[Search truncated: the {}-second time limit was reached after {} files. Narrow with --paths or --include-patterns.]",
-            limits::SEARCH_DEADLINE_SECS,
-            outcome.searched_files
+            "[Search truncated: the --timeout of {} seconds was reached after {}. Narrow with --paths or --include-patterns, or raise --timeout.]",
+            args.timeout.unwrap_or_default(),
+            crate::select::plural(outcome.searched_files, "file", "files")
         ),
         None => {}
     }

@@ -309,6 +309,17 @@ pub struct SearchArgs {
     /// Stop after this many matching lines (1..200).
     #[arg(long = "max-results", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=200))]
     pub max_results: u64,
+    /// Stop after this many seconds with what was found (the default is no limit; the MCP
+    /// server's limit is 2 seconds).
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
+    pub timeout: Option<f64>,
+}
+
+fn parse_timeout(value: &str) -> Result<f64, String> {
+    match value.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs.is_finite() && secs <= 86_400.0 => Ok(secs),
+        _ => Err("a number of seconds greater than 0 and at most 86400, such as 2 or 0.5".into()),
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -26,6 +26,9 @@ use crate::project::ProjectRoot;
 
 /// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded).
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// After stdin closes, how long calls in flight may still finish before the process ends
+/// (the exit then completes well within 1 s).
+const STDIN_CLOSED_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// Where the roots come from when `--root` is absent: `DEVPROJEX_ROOT`, then
 /// `CLAUDE_PROJECT_DIR`, then the current directory.
@@ -72,10 +75,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
     let store = match pack_store::PackStore::create() {
         Ok(store) => store,
         Err(err) => {
-            eprintln!(
-                "devprojex mcp: cannot create the pack store in '{}': {err}",
-                pack_store::store_parent().display()
-            );
+            eprintln!("devprojex mcp: {err}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -192,6 +192,7 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
 
     let handler = server::DevprojexServer::new(state);
     let service = handler.serve((rmcp_in, rmcp_out));
+    let mut reader = reader;
     let code = tokio::select! {
         result = async {
             match service.await {
@@ -200,28 +201,60 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
             }
         } => result,
         _ = shutdown_signal() => 0,
+        // stdin closed: the client is gone. rmcp would wait up to 5 s for calls in flight;
+        // answers that are ready within the grace still go out, then the process ends.
+        _ = async {
+            let _ = (&mut reader).await;
+            tokio::time::sleep(STDIN_CLOSED_GRACE).await;
+        } => 0,
     };
     reader.abort();
     let _ = tokio::time::timeout(std::time::Duration::from_millis(200), writer).await;
     code
 }
 
+/// Resolves on the first signal that ends the server with cleanup: SIGINT, SIGTERM and SIGHUP
+/// (a closed terminal) on Unix; Ctrl+C, Ctrl+Break and console close on Windows. A signal
+/// whose handler cannot be installed is simply not waited for.
 async fn shutdown_signal() {
     #[cfg(unix)]
     {
-        let mut terminate =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(signal) => signal,
-                Err(_) => return std::future::pending().await,
-            };
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut terminate = signal(SignalKind::terminate()).ok();
+        let mut hangup = signal(SignalKind::hangup()).ok();
+        let mut interrupt = signal(SignalKind::interrupt()).ok();
         tokio::select! {
-            _ = tokio::signal::ctrl_c() => {},
-            _ = terminate.recv() => {},
+            _ = received(terminate.as_mut().map(|s| s.recv())) => {},
+            _ = received(hangup.as_mut().map(|s| s.recv())) => {},
+            _ = received(interrupt.as_mut().map(|s| s.recv())) => {},
         }
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
+    {
+        use tokio::signal::windows::{ctrl_break, ctrl_c, ctrl_close};
+        let mut interrupt = ctrl_c().ok();
+        let mut brk = ctrl_break().ok();
+        let mut close = ctrl_close().ok();
+        tokio::select! {
+            _ = received(interrupt.as_mut().map(|s| s.recv())) => {},
+            _ = received(brk.as_mut().map(|s| s.recv())) => {},
+            _ = received(close.as_mut().map(|s| s.recv())) => {},
+        }
+    }
+    #[cfg(not(any(unix, windows)))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Wait for one signal; never resolves when its handler could not be installed.
+#[cfg(any(unix, windows))]
+async fn received(next: Option<impl std::future::Future<Output = Option<()>>>) {
+    match next {
+        Some(next) => {
+            next.await;
+        }
+        None => std::future::pending().await,
     }
 }
 

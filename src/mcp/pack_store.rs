@@ -1,20 +1,35 @@
-//! The session pack store: large packs live in an application-owned temporary directory for
-//! the life of one server process. Ids are random (128 bits), valid only in this process, and
-//! the directory is removed at exit. Stale session directories (older than 24 hours, owner
-//! not running) are scavenged at startup.
+//! The session pack store: large packs live for the life of one server process in a session
+//! folder inside a per-user store folder. Ids are random (128 bits) and valid only in this
+//! process; the session folder is removed at exit.
+//!
+//! The store folder is private to its user (`os` creates and verifies it on the handle) and is
+//! never used when the check fails. Each session holds a lock on its owner file for its whole
+//! life, so the scavenger at startup removes exactly the sessions whose server is gone (a
+//! SIGKILL included) and never a running one. A session folder that vanishes (macOS purges
+//! `$TMPDIR` items unused for 3 days; a person may delete it) is recreated on the next pack.
+
+mod os;
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
+
+use fs4::fs_std::FileExt;
 
 use crate::error::{DpxError, Result, codes};
 
 pub const MAX_PACK_BYTES: u64 = 200 * 1024 * 1024;
 pub const MAX_SESSION_BYTES: u64 = 1024 * 1024 * 1024;
+/// Where file locks are not supported, a session is stale after this long with its owner gone.
 const STALE_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
+/// A session whose owner file is not locked yet may be one being set up right now: it is kept
+/// this long unless its owner pid is known to be dead. Fallback folders get the same grace.
+const SETUP_GRACE: Duration = Duration::from_secs(60);
+/// The file in each session folder that names the owner pid and carries the session's lock.
+const OWNER_FILE: &str = "owner.pid";
 /// One line offset is kept per this many lines (a sparse index keeps memory small).
 const INDEX_STRIDE: u64 = 256;
 /// A physical line longer than this many characters counts as several pack lines, so every
@@ -22,12 +37,35 @@ const INDEX_STRIDE: u64 = 256;
 /// concatenation of all read_pack slices is exactly the document.
 pub const SEGMENT_CHARS: usize = 50_000;
 
-/// Where every server keeps its session directories.
-pub fn store_parent() -> PathBuf {
-    std::env::var_os("DEVPROJEX_PACK_DIR")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("devprojex-packs"))
+/// Where the store lives.
+#[derive(Debug, Clone)]
+pub struct StoreLocation {
+    pub path: PathBuf,
+    /// Set by `DEVPROJEX_PACK_DIR`: a folder that fails the check is refused, not replaced.
+    pub configured: bool,
+}
+
+impl StoreLocation {
+    /// `DEVPROJEX_PACK_DIR`, else `devprojex-packs-<user>` in the temp folder (`<user>` is the
+    /// uid on Unix, the SID on Windows).
+    pub fn from_env() -> Result<Self> {
+        if let Some(path) = std::env::var_os("DEVPROJEX_PACK_DIR").filter(|v| !v.is_empty()) {
+            return Ok(Self {
+                path: PathBuf::from(path),
+                configured: true,
+            });
+        }
+        let user = os::user_tag().map_err(|err| {
+            DpxError::new(
+                codes::PACK_STORE_UNAVAILABLE,
+                format!("cannot tell the current user for the pack store ({err}); set DEVPROJEX_PACK_DIR to a private folder"),
+            )
+        })?;
+        Ok(Self {
+            path: std::env::temp_dir().join(format!("devprojex-packs-{user}")),
+            configured: false,
+        })
+    }
 }
 
 struct StoredPack {
@@ -38,9 +76,112 @@ struct StoredPack {
     index: Vec<u64>,
 }
 
+/// One server's session folder and the locked owner file that marks it as alive.
+struct Session {
+    /// The verified store folder the session lives in.
+    store: PathBuf,
+    /// A fresh private folder used because the usual one failed the check: removed at exit.
+    fallback: bool,
+    dir: PathBuf,
+    /// Open (and locked) for the session's life; closing it releases the lock.
+    owner: Option<File>,
+}
+
+impl Session {
+    fn create(store: PathBuf, fallback: bool) -> Result<Self> {
+        let dir = store.join(format!(
+            "session-{}-{}",
+            std::process::id(),
+            super::spotlight::random_hex(8)
+        ));
+        os::create_new_private_dir(&dir).map_err(|refusal| {
+            let why = match refusal {
+                os::Refusal::Io(err) => err.to_string(),
+                os::Refusal::NotPrivate(why) => why,
+            };
+            session_unavailable(&dir, "create the session folder", &why)
+        })?;
+        let owner = claim(&dir)?;
+        Ok(Self {
+            store,
+            fallback,
+            dir,
+            owner: Some(owner),
+        })
+    }
+
+    /// A new owner file for a session folder that lost its own (a temp cleaner removes files
+    /// unused for days); the packs in the folder stay valid.
+    fn renew_owner(&mut self) -> Result<()> {
+        drop(self.owner.take());
+        let _ = std::fs::remove_file(self.dir.join(OWNER_FILE));
+        self.owner = Some(claim(&self.dir)?);
+        Ok(())
+    }
+
+    /// The owner file is still in place (not deleted or replaced from outside).
+    fn intact(&self) -> bool {
+        let Some(owner) = &self.owner else {
+            return false;
+        };
+        match (
+            std::fs::symlink_metadata(self.dir.join(OWNER_FILE)),
+            owner.metadata(),
+        ) {
+            (Ok(on_disk), Ok(held)) => os::same_file(&held, &on_disk),
+            _ => false,
+        }
+    }
+
+    /// Keep the owner file recent: temp cleaners remove files unused for days.
+    fn touch(&self) {
+        if let Some(owner) = &self.owner {
+            let _ = owner.set_modified(SystemTime::now());
+        }
+    }
+
+    fn remove(&mut self) {
+        // Closed first: Windows cannot remove a folder holding an open file.
+        drop(self.owner.take());
+        let _ = std::fs::remove_dir_all(&self.dir);
+        if self.fallback {
+            let _ = std::fs::remove_dir(&self.store);
+        }
+    }
+}
+
+fn session_unavailable(dir: &Path, what: &str, why: &str) -> DpxError {
+    DpxError::new(
+        codes::PACK_STORE_UNAVAILABLE,
+        format!(
+            "cannot {what} '{}' ({why}); free disk space or set DEVPROJEX_PACK_DIR to a writable private folder",
+            dir.display()
+        ),
+    )
+}
+
+/// Create a session's owner file, lock it, and write the pid into it.
+fn claim(dir: &Path) -> Result<File> {
+    let path = dir.join(OWNER_FILE);
+    let failed = |what: &str, err: io::Error| session_unavailable(&path, what, &err.to_string());
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create_new(true);
+    let mut owner = os::private_file_options(&mut options)
+        .open(&path)
+        .map_err(|err| failed("create the session's owner file", err))?;
+    // Held until the process ends, however it ends: scavengers skip a locked session.
+    // A file system without locks leaves the pid and the 24-hour rule.
+    let _ = FileExt::try_lock_exclusive(&owner);
+    owner
+        .write_all(std::process::id().to_string().as_bytes())
+        .map_err(|err| failed("write the session's owner file", err))?;
+    Ok(owner)
+}
+
 /// The store of one server process.
 pub struct PackStore {
-    dir: PathBuf,
+    location: StoreLocation,
+    session: Mutex<Session>,
     packs: Mutex<HashMap<String, StoredPack>>,
 }
 
@@ -55,32 +196,80 @@ pub struct PackSlice {
 }
 
 impl PackStore {
-    /// Create this process's session directory (after scavenging stale ones).
-    pub fn create() -> io::Result<Self> {
-        let parent = store_parent();
-        std::fs::create_dir_all(&parent)?;
-        scavenge(&parent);
-        let dir = parent.join(format!(
-            "session-{}-{}",
-            std::process::id(),
-            super::spotlight::random_hex(8)
-        ));
-        std::fs::create_dir(&dir)?;
-        std::fs::write(dir.join("owner.pid"), std::process::id().to_string())?;
+    /// Open this user's store (see `StoreLocation::from_env`), scavenge the sessions of
+    /// servers that are gone, and create this process's session.
+    pub fn create() -> Result<Self> {
+        Self::open(StoreLocation::from_env()?)
+    }
+
+    pub fn open(location: StoreLocation) -> Result<Self> {
+        let (store, fallback) = open_store(&location)?;
+        scavenge(&store);
+        if !location.configured {
+            scavenge_fallbacks(&location.path, &store);
+        }
+        let session = Session::create(store, fallback)?;
         Ok(Self {
-            dir,
+            location,
+            session: Mutex::new(session),
             packs: Mutex::new(HashMap::new()),
         })
     }
 
+    /// The session folder, recreated (store folder included) when it vanished from outside.
+    fn session_dir(&self) -> Result<PathBuf> {
+        let mut session = self.session.lock().unwrap_or_else(|p| p.into_inner());
+        if !session.intact() {
+            self.recover(&mut session)?;
+        }
+        session.touch();
+        Ok(session.dir.clone())
+    }
+
+    /// Make the session usable again after something outside removed part of it.
+    fn recover(&self, session: &mut Session) -> Result<()> {
+        if os::verify_private_dir(&session.dir).is_ok() && session.renew_owner().is_ok() {
+            eprintln!(
+                "devprojex mcp: the owner file of the pack store session '{}' was removed from outside (by a temp cleaner or by hand); recreated it",
+                session.dir.display()
+            );
+            return Ok(());
+        }
+        let (store, fallback) = open_store(&self.location)?;
+        let fresh = Session::create(store, fallback)?;
+        eprintln!(
+            "devprojex mcp: the pack store session folder '{}' was removed from outside (by a temp cleaner or by hand); recreated it as '{}'. Packs stored before are gone: call pack_context again for them",
+            session.dir.display(),
+            fresh.dir.display()
+        );
+        let mut gone = std::mem::replace(session, fresh);
+        if gone.store == session.store {
+            gone.fallback = false;
+        }
+        gone.remove();
+        self.packs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, pack| pack.path.exists());
+        Ok(())
+    }
+
     /// A writer for a new pack; it enforces the size limits while the pack is written.
-    pub fn writer(&self) -> io::Result<PackFileWriter> {
+    pub fn writer(&self) -> Result<PackFileWriter> {
+        let dir = self.session_dir()?;
         let used: u64 = self
             .packs
             .lock()
             .map(|p| p.values().map(|s| s.bytes).sum())
             .unwrap_or(0);
-        let temp = tempfile::NamedTempFile::new_in(&self.dir)?;
+        // Created 0600 on Unix (tempfile's default); inherits the folder's ACL on Windows.
+        let temp = tempfile::NamedTempFile::new_in(&dir).map_err(|err| {
+            DpxError::new(
+                codes::PACK_STORE_UNAVAILABLE,
+                format!("the pack store is not writable ({err}); free disk space in '{}' or restart the server", dir.display()),
+            )
+        })?;
+        let session_room = MAX_SESSION_BYTES.saturating_sub(used);
         Ok(PackFileWriter {
             file: io::BufWriter::with_capacity(256 * 1024, temp),
             bytes: 0,
@@ -89,19 +278,33 @@ impl PackStore {
             at_line_start: true,
             line_chars: 0,
             index: Vec::new(),
-            limit: MAX_PACK_BYTES.min(MAX_SESSION_BYTES.saturating_sub(used)),
-            session_limited: MAX_SESSION_BYTES.saturating_sub(used) < MAX_PACK_BYTES,
+            limit: MAX_PACK_BYTES.min(session_room),
+            binding_limit: if session_room < MAX_PACK_BYTES {
+                StoreLimit::Session
+            } else {
+                StoreLimit::Pack
+            },
+            exceeded: None,
         })
     }
 
     /// Keep a finished pack; returns its id.
     pub fn keep(&self, finished: FinishedPack) -> Result<String> {
         let id = format!("pack_{}", super::spotlight::random_hex(16));
-        let path = self.dir.join(format!("{id}.pack"));
+        let dir = finished
+            .temp
+            .path()
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let path = dir.join(format!("{id}.pack"));
         finished.temp.persist(&path).map_err(|err| {
             DpxError::new(
-                codes::PACK_TOO_LARGE,
-                format!("storing the pack failed: {}", err.error),
+                codes::PACK_STORE_UNAVAILABLE,
+                format!(
+                    "storing the pack failed ({}); call pack_context again",
+                    err.error
+                ),
             )
         })?;
         let mut packs = self.packs.lock().expect("pack store poisoned");
@@ -144,6 +347,10 @@ impl PackStore {
                 pack.bytes,
             )
         };
+        self.session
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .touch();
         if start_line == 0 || start_line > total_lines.max(1) {
             return Err(DpxError::new(
                 codes::INVALID_RANGE,
@@ -165,9 +372,19 @@ impl PackStore {
         let slot = ((start_line - 1) / INDEX_STRIDE) as usize;
         let mut line_no = slot as u64 * INDEX_STRIDE + 1;
         let mut file = File::open(&path).map_err(|err| {
+            let why = if err.kind() == io::ErrorKind::NotFound {
+                // It no longer counts toward the session limit either.
+                self.packs
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(id);
+                "its file was removed from outside (by a temp cleaner or by hand)".to_string()
+            } else {
+                format!("it cannot be read ({err})")
+            };
             DpxError::new(
                 codes::PACK_EXPIRED,
-                format!("the stored pack cannot be read ({err}); call pack_context again"),
+                format!("pack_id '{id}' is gone: {why}; call pack_context again"),
             )
         })?;
         file.seek(SeekFrom::Start(index.get(slot).copied().unwrap_or(0)))
@@ -203,9 +420,26 @@ impl PackStore {
         })
     }
 
-    /// Remove the session directory (at exit).
+    /// Count `bytes` as already stored in this session (tests of the session limit).
+    #[cfg(test)]
+    pub(crate) fn pretend_stored(&self, bytes: u64) {
+        self.packs.lock().unwrap().insert(
+            format!("pack_pretend_{}", super::spotlight::random_hex(4)),
+            StoredPack {
+                path: PathBuf::new(),
+                bytes,
+                lines: 1,
+                index: vec![0],
+            },
+        );
+    }
+
+    /// Remove the session folder (at exit), and a fallback store folder with it.
     pub fn remove_all(&self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        self.session
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove();
     }
 }
 
@@ -225,7 +459,10 @@ pub struct PackFileWriter {
     line_chars: usize,
     index: Vec<u64>,
     limit: u64,
-    session_limited: bool,
+    /// The limit that `limit` comes from.
+    binding_limit: StoreLimit,
+    /// Set when a write was refused for passing `limit`.
+    exceeded: Option<StoreLimit>,
 }
 
 /// A completed pack file, not yet kept.
@@ -244,8 +481,41 @@ impl FinishedPack {
     }
 }
 
-/// The marker error text used when a pack passes a store limit.
-pub const TOO_LARGE_MARKER: &str = "devprojex pack store limit";
+/// A store limit a pack would pass. It travels inside the `io::Error` the writer returns, and
+/// the writer remembers it, so the handler matches on the kind, never on message text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreLimit {
+    /// 200 MiB for one stored pack.
+    Pack,
+    /// 1 GiB for all packs of one server session.
+    Session,
+}
+
+impl StoreLimit {
+    /// The coded refusal for a pack that passes this limit.
+    pub fn error(self) -> DpxError {
+        let what = match self {
+            StoreLimit::Session => {
+                "all packs of this server session would exceed the 1 GiB session limit"
+            }
+            StoreLimit::Pack => "the pack would exceed the 200 MiB limit of one stored pack",
+        };
+        DpxError::new(
+            codes::PACK_TOO_LARGE,
+            format!(
+                "{what}; nothing was evicted. Narrow the request with paths, include_patterns or exclude_patterns, set max_tokens, use detail=compact or detail=signatures, or restart the server to free the session's packs"
+            ),
+        )
+    }
+}
+
+impl std::fmt::Display for StoreLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.error().message)
+    }
+}
+
+impl std::error::Error for StoreLimit {}
 
 impl PackFileWriter {
     pub fn finish(self) -> io::Result<FinishedPack> {
@@ -259,29 +529,17 @@ impl PackFileWriter {
         })
     }
 
-    pub fn too_large_error(&self) -> DpxError {
-        too_large(self.session_limited)
+    /// The store limit a write was refused for, if any.
+    pub fn exceeded(&self) -> Option<StoreLimit> {
+        self.exceeded
     }
-}
-
-pub fn too_large(session_limited: bool) -> DpxError {
-    let what = if session_limited {
-        "all packs of this server session would exceed 1 GiB"
-    } else {
-        "the pack would exceed the 200 MiB limit of one stored pack"
-    };
-    DpxError::new(
-        codes::PACK_TOO_LARGE,
-        format!(
-            "{what}; nothing was evicted. Narrow the request with paths, include_patterns or exclude_patterns, set max_tokens, use detail=compact or detail=signatures, or restart the server to free the session's packs"
-        ),
-    )
 }
 
 impl Write for PackFileWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if self.bytes + buf.len() as u64 > self.limit {
-            return Err(io::Error::other(TOO_LARGE_MARKER));
+            self.exceeded = Some(self.binding_limit);
+            return Err(io::Error::other(self.binding_limit));
         }
         for (i, &byte) in buf.iter().enumerate() {
             // Count UTF-8 scalar values: every byte that is not a continuation byte.
@@ -352,46 +610,239 @@ impl<R: BufRead> SegmentedLines<R> {
     }
 }
 
-/// Remove session directories older than 24 hours whose owner process is gone.
-fn scavenge(parent: &Path) {
+/// Open the store folder, or, when the usual one fails the privacy check, a fresh private
+/// folder beside it (never the failing one). Returns the folder and whether it is a fallback.
+fn open_store(location: &StoreLocation) -> Result<(PathBuf, bool)> {
+    let path = &location.path;
+    let unavailable = |err: &dyn std::fmt::Display| {
+        DpxError::new(
+            codes::PACK_STORE_UNAVAILABLE,
+            format!(
+                "cannot create the pack store folder '{}' ({err}); set DEVPROJEX_PACK_DIR to a writable folder",
+                path.display()
+            ),
+        )
+    };
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if location.configured {
+            std::fs::create_dir_all(parent).map_err(|err| unavailable(&err))?;
+        }
+        os::check_parent(parent).map_err(|why| {
+            DpxError::new(
+                codes::PACK_STORE_UNSAFE,
+                format!(
+                    "the folder '{}' that holds the pack store {why}; point {} at {}",
+                    parent.display(),
+                    if location.configured {
+                        "DEVPROJEX_PACK_DIR"
+                    } else {
+                        "TMPDIR (TMP on Windows) or DEVPROJEX_PACK_DIR"
+                    },
+                    os::PRIVATE_FOLDER_HINT
+                ),
+            )
+        })?;
+    }
+    let why = match os::open_or_create_private_dir(path) {
+        Ok(()) => return Ok((path.clone(), false)),
+        Err(os::Refusal::Io(err)) => return Err(unavailable(&err)),
+        Err(os::Refusal::NotPrivate(why)) => why,
+    };
+    if location.configured {
+        return Err(DpxError::new(
+            codes::PACK_STORE_UNSAFE,
+            format!(
+                "DEVPROJEX_PACK_DIR '{}' {why}, so other users could read or replace stored packs; it is not used. Point DEVPROJEX_PACK_DIR at {}, or unset it",
+                path.display(),
+                os::PRIVATE_FOLDER_HINT
+            ),
+        ));
+    }
+    // Someone else may have created the usual name first: never reuse it, and stay available.
+    let mut last_error = None;
+    for _ in 0..8 {
+        let mut name = path.as_os_str().to_owned();
+        name.push(format!("-{}", super::spotlight::random_hex(6)));
+        let fresh = PathBuf::from(name);
+        match os::create_new_private_dir(&fresh) {
+            Ok(()) => {
+                eprintln!(
+                    "devprojex mcp: warning: {}: the pack store folder '{}' {why}; it is not used. This session keeps its packs in '{}', removed at exit. Remove '{}', or make it {}, to use the usual folder again",
+                    codes::PACK_STORE_UNSAFE,
+                    path.display(),
+                    fresh.display(),
+                    path.display(),
+                    os::PRIVATE_FOLDER_HINT
+                );
+                return Ok((fresh, true));
+            }
+            Err(os::Refusal::Io(err)) if err.kind() == io::ErrorKind::AlreadyExists => {
+                last_error = Some(err.to_string());
+            }
+            Err(os::Refusal::Io(err)) => return Err(unavailable(&err)),
+            Err(os::Refusal::NotPrivate(why)) => last_error = Some(why),
+        }
+    }
+    Err(unavailable(&last_error.unwrap_or_default()))
+}
+
+/// Remove the session folders of servers that are gone.
+fn scavenge(store: &Path) {
+    let Ok(entries) = std::fs::read_dir(store) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if name.starts_with("session-") && is_dir && session_is_abandoned(&entry.path()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// A session is abandoned when nobody holds the lock on its owner file, unless it may still be
+/// being set up (young, and its owner not known to be dead). Without file locks, the owner pid
+/// and the 24-hour rule decide.
+fn session_is_abandoned(dir: &Path) -> bool {
+    let owner = match os::open_no_follow(&dir.join(OWNER_FILE)) {
+        Ok(owner) => owner,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+            return std::fs::symlink_metadata(dir)
+                .is_ok_and(|m| os::age_seconds(&m) >= SETUP_GRACE.as_secs());
+        }
+        Err(_) => return false,
+    };
+    let age = owner.metadata().map_or(0, |m| os::age_seconds(&m));
+    let locked = FileExt::try_lock_exclusive(&owner);
+    // Read through the handle: on Windows a locked range is unreadable to other handles.
+    let mut text = String::new();
+    let pid = (&owner)
+        .read_to_string(&mut text)
+        .ok()
+        .and_then(|_| text.trim().parse::<u32>().ok());
+    abandoned(locked, pid.and_then(os::process_is_alive), age)
+}
+
+/// The scavenger's rule. `locked`: whether taking the owner file's lock succeeded (`Err`: the
+/// file system has no locks); `alive`: the owner pid's liveness, `None` where unknown (Windows);
+/// `age`: seconds since the owner file was last touched.
+fn abandoned(locked: io::Result<bool>, alive: Option<bool>, age: u64) -> bool {
+    match locked {
+        Ok(false) => false,
+        Ok(true) => alive == Some(false) || age >= SETUP_GRACE.as_secs(),
+        Err(_) => alive != Some(true) && age >= STALE_AFTER.as_secs(),
+    }
+}
+
+/// Fallback folders (`<store>-<random>`) of servers that are gone: their sessions are
+/// scavenged, and the folder removed once empty. Only folders that pass the privacy check.
+fn scavenge_fallbacks(usual: &Path, current: &Path) {
+    let (Some(parent), Some(base)) = (usual.parent(), usual.file_name()) else {
+        return;
+    };
+    let prefix = format!("{}-", base.to_string_lossy());
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !name.starts_with("session-") || !path.is_dir() {
+        let young = entry
+            .metadata()
+            .map_or(true, |m| os::age_seconds(&m) < SETUP_GRACE.as_secs());
+        if !name.starts_with(&prefix)
+            || path == current
+            || young
+            || !entry.file_type().is_ok_and(|t| t.is_dir())
+            || os::verify_private_dir(&path).is_err()
+        {
             continue;
         }
-        let old = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|modified| SystemTime::now().duration_since(modified).ok())
-            .is_some_and(|age| age > STALE_AFTER);
-        let owner = std::fs::read_to_string(path.join("owner.pid"))
-            .ok()
-            .and_then(|t| t.trim().parse::<u32>().ok());
-        if old && !owner.is_some_and(process_is_alive) {
-            let _ = std::fs::remove_dir_all(&path);
-        }
+        scavenge(&path);
+        let _ = std::fs::remove_dir(&path);
     }
 }
 
-#[cfg(target_os = "linux")]
-fn process_is_alive(pid: u32) -> bool {
-    Path::new(&format!("/proc/{pid}")).exists()
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-#[cfg(all(unix, not(target_os = "linux")))]
-#[allow(unsafe_code)]
-fn process_is_alive(pid: u32) -> bool {
-    // SAFETY: signal 0 only checks whether the process exists; nothing is delivered.
-    unsafe { libc::kill(pid as libc::pid_t, 0) == 0 }
-}
+    fn store_in(tmp: &tempfile::TempDir) -> PackStore {
+        PackStore::open(StoreLocation {
+            path: tmp.path().join("store"),
+            configured: true,
+        })
+        .expect("store")
+    }
 
-#[cfg(not(unix))]
-fn process_is_alive(_pid: u32) -> bool {
-    // Without a cheap liveness check, age alone decides (24 hours).
-    false
+    #[test]
+    fn a_refused_write_names_the_limit_it_passed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = store_in(&tmp);
+
+        // Room for one more pack of 200 MiB: the per-pack limit binds.
+        let mut writer = store.writer().unwrap();
+        writer.limit = 10;
+        assert!(writer.write_all(b"0123456789").is_ok());
+        let err = writer.write_all(b"x").unwrap_err();
+        assert_eq!(writer.exceeded(), Some(StoreLimit::Pack));
+        assert!(err.to_string().contains("200 MiB"), "{err}");
+        assert!(
+            err.get_ref()
+                .and_then(|e| e.downcast_ref::<StoreLimit>())
+                .is_some(),
+            "the io::Error carries the typed limit"
+        );
+
+        // Less than 200 MiB left in the session: the session limit binds.
+        store.pretend_stored(MAX_SESSION_BYTES - 5);
+        let mut writer = store.writer().unwrap();
+        assert!(writer.write_all(b"12345").is_ok());
+        assert!(writer.write_all(b"6").is_err());
+        assert_eq!(writer.exceeded(), Some(StoreLimit::Session));
+        let message = StoreLimit::Session.error().to_string();
+        assert!(
+            message.starts_with("DPX-MCP-PACK-TOO-LARGE:") && message.contains("1 GiB session"),
+            "{message}"
+        );
+        assert!(!message.contains("200 MiB"), "{message}");
+    }
+
+    #[test]
+    fn the_lock_decides_whether_a_session_is_abandoned_on_every_platform() {
+        let day = 25 * 60 * 60;
+        let unsupported = || Err(io::Error::from(io::ErrorKind::Unsupported));
+        // Lock held: a running server, however old and whatever its pid says (Windows has no
+        // liveness check: `None`).
+        for alive in [Some(true), Some(false), None] {
+            assert!(!abandoned(Ok(false), alive, day), "{alive:?}");
+        }
+        // Lock free: gone at once when the pid is dead (a SIGKILL), after the set-up grace
+        // otherwise (Windows, or a reused pid).
+        assert!(abandoned(Ok(true), Some(false), 0));
+        assert!(!abandoned(Ok(true), None, 5));
+        assert!(!abandoned(Ok(true), Some(true), 5));
+        assert!(abandoned(Ok(true), None, 61));
+        assert!(abandoned(Ok(true), Some(true), 61));
+        // No locks on this file system: the owner's pid and 24 hours.
+        assert!(!abandoned(unsupported(), Some(true), day));
+        assert!(!abandoned(unsupported(), Some(false), 3600));
+        assert!(abandoned(unsupported(), Some(false), day));
+        assert!(abandoned(unsupported(), None, day));
+    }
+
+    #[test]
+    fn a_vanished_session_folder_is_recreated_for_the_next_pack() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = store_in(&tmp);
+        let first = store.session_dir().unwrap();
+        std::fs::remove_dir_all(tmp.path().join("store")).unwrap();
+        let mut writer = store.writer().unwrap();
+        writer.write_all(b"line\n").unwrap();
+        let id = store.keep(writer.finish().unwrap()).unwrap();
+        let second = store.session_dir().unwrap();
+        assert_ne!(first, second);
+        assert!(second.join(OWNER_FILE).is_file());
+        assert_eq!(store.read(&id, 1, None, 10, 100).unwrap().text, "line\n");
+    }
 }

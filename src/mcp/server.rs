@@ -14,11 +14,12 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::json;
 
 use super::args::ToolArgs;
-use super::pack_store::{PackStore, TOO_LARGE_MARKER};
+use super::pack_store::{PackStore, StoreLimit};
 use super::spotlight::Spotlight;
 use super::tools::allowed_arguments;
 use crate::engine::{
-    Engine, Hooks, ProgressEvent, Request, SearchOptions, SearchStop, limits, withheld_notice,
+    Engine, Hooks, ProgressEvent, Request, SearchOptions, SearchStop, limits,
+    partial_content_notice,
 };
 use crate::error::{DpxError, Result, codes};
 use crate::project::ProjectRoot;
@@ -53,12 +54,16 @@ impl DevprojexServer {
     }
 }
 
-/// Tool errors carry `DPX-MCP-*` (or `DPX-GIT-*`) codes; a bad profile is a bad argument here.
+/// Tool errors carry `DPX-MCP-*` codes only, as the spec says: the CLI's own codes (a bad
+/// profile, Git errors) map to the MCP code of their kind, and the message keeps the detail.
 fn error_result(err: &DpxError) -> CallToolResult {
-    let code = if err.code == codes::INVALID_PROFILE {
-        codes::INVALID_ARGUMENTS
-    } else {
-        err.code
+    let code = match err.code {
+        codes::INVALID_PROFILE
+        | codes::GIT_NOT_A_REPOSITORY
+        | codes::GIT_INVALID_SCOPE
+        | codes::GIT_INVALID_REF => codes::INVALID_ARGUMENTS,
+        codes::GIT_STATE_UNAVAILABLE => codes::PROJECT_UNAVAILABLE,
+        other => other,
     };
     CallToolResult::error(vec![ContentBlock::text(format!("{code}: {}", err.message))])
 }
@@ -308,7 +313,13 @@ fn get_tree(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
     let mut request = selection_request(args, false)?;
     request.format = format_arg(args)?;
     request.max_depth = args.integer("max_depth", 1, u64::MAX)?.map(|d| d as usize);
-    let (rendered, warnings) = state.engine.tree(root, &request, Some(TREE_LINE_LIMIT))?;
+    let limits = crate::render::tree::TreeLimits {
+        max_depth: None,
+        max_lines: Some(TREE_LINE_LIMIT),
+        max_chars: Some(RESPONSE_CHAR_LIMIT),
+        fit_depth: true,
+    };
+    let (rendered, warnings) = state.engine.tree(root, &request, limits)?;
     let spotlight = Spotlight::new(&[&rendered.text]);
     let mut blocks = vec![spotlight.wrap("a file tree", &rendered.text)];
     let mut trailer: Vec<String> = rendered.trailer().into_iter().collect();
@@ -348,18 +359,11 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
         .and_then(|v| View::parse(&v))
         .unwrap_or_default();
     request.format = format_arg(args)?;
-    let writer = state.store.writer().map_err(|err| {
-        DpxError::new(
-            codes::PROJECT_UNAVAILABLE,
-            format!("the pack store is not writable: {err}"),
-        )
-    })?;
-    let (outcome, writer) = match state.engine.pack(root, &request, writer, hooks) {
-        Ok(done) => done,
-        Err(err) if err.message.contains(TOO_LARGE_MARKER) => {
-            return Err(super::pack_store::too_large(err.message.contains("1 GiB")));
-        }
-        Err(err) => return Err(err),
+    let mut writer = state.store.writer()?;
+    let outcome = match state.engine.pack(root, &request, &mut writer, hooks) {
+        Ok((outcome, _)) => outcome,
+        // The writer knows which store limit it refused; the engine only saw a failed write.
+        Err(err) => return Err(writer.exceeded().map_or(err, StoreLimit::error)),
     };
     let finished = writer.finish().map_err(|err| {
         DpxError::new(
@@ -370,9 +374,10 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
 
     // Trusted diagnostics: codes and counts only.
     let mut trusted: Vec<String> = outcome.warnings.messages();
-    if outcome.withheld_files > 0 {
-        trusted.push(withheld_notice(outcome.withheld_files));
-    }
+    trusted.extend(partial_content_notice(
+        outcome.withheld_files,
+        outcome.metrics.unreadable_files,
+    ));
     let budget_text = outcome.budget.as_ref().map(|b| b.to_text());
     let spotlight = Spotlight::new(&[budget_text.as_deref().unwrap_or("")]);
     let budget_block = budget_text
@@ -416,8 +421,7 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
         &outcome.header,
         &outcome.entries,
         Format::Markdown,
-        None,
-        None,
+        crate::render::tree::TreeLimits::default(),
         &label,
     )?;
     let (preview, preview_cut) = cut_to_chars(&full_preview.text, preview_budget);
@@ -506,7 +510,7 @@ fn search_project(
         max_results: args
             .integer("max_results", 1, limits::MAX_SEARCH_RESULTS as u64)?
             .unwrap_or(limits::DEFAULT_SEARCH_RESULTS as u64) as usize,
-        deadline: Duration::from_secs(limits::SEARCH_DEADLINE_SECS),
+        deadline: Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)),
     };
     let outcome = state.engine.search(
         root,
@@ -537,9 +541,10 @@ fn search_project(
         None => {}
     }
     trailer.extend(outcome.warnings.messages());
-    if outcome.withheld_files > 0 {
-        trailer.push(withheld_notice(outcome.withheld_files as u64));
-    }
+    trailer.extend(partial_content_notice(
+        outcome.withheld_files as u64,
+        outcome.unreadable_files as u64,
+    ));
     for line in trailer {
         text.push('\n');
         text.push_str(&line);
@@ -570,4 +575,46 @@ fn get_file(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
         }
     }
     Ok(text_result(vec![text]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::pack_store::{MAX_SESSION_BYTES, StoreLocation};
+
+    #[test]
+    fn a_pack_past_the_session_limit_is_refused_naming_the_1_gib_session_limit() {
+        let project = tempfile::tempdir().unwrap();
+        std::fs::write(project.path().join("a.txt"), "x\n".repeat(40_000)).unwrap();
+        let packs = tempfile::tempdir().unwrap();
+        let store = PackStore::open(StoreLocation {
+            path: packs.path().join("store"),
+            configured: true,
+        })
+        .unwrap();
+        // Earlier packs of this session leave 1,000 bytes; the 80,000-character pack needs more.
+        store.pretend_stored(MAX_SESSION_BYTES - 1000);
+        let state = ServerState {
+            engine: Engine::new(crate::engine::EngineConfig::default()),
+            roots: vec![ProjectRoot::open(project.path()).unwrap()],
+            allow_remote: false,
+            remote: crate::gitstate::remote_session(false),
+            store,
+            tools: super::super::tools::tool_list(false),
+        };
+        let args = ToolArgs::parse(
+            "pack_context",
+            allowed_arguments("pack_context"),
+            Some(serde_json::Map::new()),
+        )
+        .unwrap();
+        let hooks = Hooks {
+            progress: None,
+            cancelled: None,
+        };
+        let err = pack_context(&state, &args, hooks).unwrap_err();
+        assert_eq!(err.code, codes::PACK_TOO_LARGE, "{err}");
+        assert!(err.message.contains("1 GiB session limit"), "{err}");
+        assert!(!err.message.contains("200 MiB"), "{err}");
+    }
 }

@@ -100,10 +100,22 @@ impl ProjectRoot {
         candidate.starts_with(&self.path)
     }
 
+    /// [`resolve_lexically`] against this root. A violation names the root by its address (for
+    /// a remote checkout the URL, never its RepoCache path).
+    pub fn lexical(&self, input: &str) -> Result<LexicalPath> {
+        resolve_lexically(input, &self.path, HostStyle::current()).map_err(|err| {
+            if err.code == codes::ROOT_VIOLATION {
+                root_violation(input, self)
+            } else {
+                err
+            }
+        })
+    }
+
     /// Resolve a caller-supplied path inside the root: lexical checks, then a walk from the
     /// root's handle that follows in-root links only. What the path names must exist.
     pub fn resolve(&self, input: &str) -> Result<ResolvedPath> {
-        let lexical = resolve_lexically(input, &self.path, HostStyle::current())?;
+        let lexical = self.lexical(input)?;
         let components: Vec<OsString> = lexical
             .as_str()
             .split('/')

@@ -10,7 +10,7 @@ use super::escape::{
     json_string, language_tag, markdown_fence, markdown_heading, markdown_inline, text_line,
     xml_attribute, xml_text,
 };
-use super::tree::{TreeHeader, json_entry, render_tree, xml_entry};
+use super::tree::{TreeHeader, TreeLimits, json_entry, render_tree, xml_entry};
 use super::{Format, View};
 use crate::content::TextContent;
 use crate::select::Entry;
@@ -157,9 +157,14 @@ impl<'a, W: Write> PackWriter<'a, W> {
                         "# Project context: {}\n",
                         markdown_heading(&self.header.name)
                     )?;
-                    let tree =
-                        render_tree(&self.header, entries, Format::Markdown, None, None, label)
-                            .map_err(io::Error::other)?;
+                    let tree = render_tree(
+                        &self.header,
+                        entries,
+                        Format::Markdown,
+                        TreeLimits::default(),
+                        label,
+                    )
+                    .map_err(io::Error::other)?;
                     writeln!(self.out, "## Tree\n")?;
                     self.out.write_all(tree.text.as_bytes())?;
                     writeln!(self.out, "\n## Files")?;
@@ -168,16 +173,27 @@ impl<'a, W: Write> PackWriter<'a, W> {
                     writeln!(self.out, "Root: {}", markdown_inline(&address))?;
                 }
                 View::Tree => {
-                    let tree =
-                        render_tree(&self.header, entries, Format::Markdown, None, None, label)
-                            .map_err(io::Error::other)?;
+                    let tree = render_tree(
+                        &self.header,
+                        entries,
+                        Format::Markdown,
+                        TreeLimits::default(),
+                        label,
+                    )
+                    .map_err(io::Error::other)?;
                     self.out.write_all(tree.text.as_bytes())?;
                 }
             },
             Format::Text => match self.view {
                 View::TreeContent | View::Tree => {
-                    let tree = render_tree(&self.header, entries, Format::Text, None, None, label)
-                        .map_err(io::Error::other)?;
+                    let tree = render_tree(
+                        &self.header,
+                        entries,
+                        Format::Text,
+                        TreeLimits::default(),
+                        label,
+                    )
+                    .map_err(io::Error::other)?;
                     self.out.write_all(tree.text.as_bytes())?;
                 }
                 View::Content => writeln!(self.out, "Root: {}", text_line(&address))?,

@@ -1,7 +1,8 @@
 //! The project tree in four formats, with an optional line limit.
 //!
 //! Text and Markdown over the limit end with a `[Tree truncated ...]` trailer; JSON and XML are
-//! never cut (the caller gets `DPX-MCP-PAYLOAD-TRUNCATED` instead of a partial document).
+//! never cut (the caller gets `DPX-MCP-PAYLOAD-TRUNCATED` instead of a partial document). With
+//! `fit_depth`, a tree too large for the limits shows its deepest complete levels instead.
 //! JSON and XML write one entry per line, so "lines" means the same thing in every format.
 
 use std::fmt::Write as _;
@@ -26,53 +27,225 @@ pub struct RenderedTree {
     pub truncated: bool,
     pub shown_entries: usize,
     pub total_entries: usize,
+    /// Set when the tree was chosen to show fewer levels than it has: (shown, total).
+    pub depth_limited: Option<(usize, usize)>,
+    /// What bounded a cut tree.
+    pub cut_by: Option<TreeLimit>,
+}
+
+/// Which limit cut a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeLimit {
+    Lines,
+    Characters,
+}
+
+/// How much of a tree may be shown.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TreeLimits {
+    /// Levels to show (top-level entries are level 1).
+    pub max_depth: Option<usize>,
+    /// Lines of the whole document, header and closing lines included.
+    pub max_lines: Option<usize>,
+    /// Characters of the whole document.
+    pub max_chars: Option<usize>,
+    /// Without `max_depth`: show the deepest levels whose whole tree fits the limits, instead
+    /// of the first entries depth-first (the MCP default: an overview of any repository).
+    pub fit_depth: bool,
 }
 
 impl RenderedTree {
-    /// The trusted `[Tree truncated ...]` trailer, when the line limit cut the tree.
+    /// The trusted `[Tree truncated ...]` trailer, when a limit cut the tree.
     pub fn trailer(&self) -> Option<String> {
+        if let Some((shown, total)) = self.depth_limited {
+            return Some(format!(
+                "[Tree truncated: showing depth {shown} of {total}; pass max_depth, paths or include_patterns to go deeper.]"
+            ));
+        }
         self.truncated.then(|| {
+            let limit = match self.cut_by {
+                Some(TreeLimit::Characters) => " at the 50,000-character limit",
+                _ => "",
+            };
             format!(
-                "[Tree truncated: showing {} of {} entries. Narrow with paths, include_patterns, exclude_patterns or max_depth to see the rest.]",
+                "[Tree truncated{limit}: showing {} of {} entries. Narrow with paths, include_patterns, exclude_patterns or max_depth to see the rest.]",
                 self.shown_entries, self.total_entries
             )
         })
     }
 }
 
-/// Render `entries` (already in selection order). `max_depth` counts top-level entries as 1.
-/// `line_limit` bounds the entry lines.
+/// Render `entries` (already in selection order) within `limits`.
 pub fn render_tree(
     header: &TreeHeader,
     entries: &[Entry],
     format: Format,
-    max_depth: Option<usize>,
-    line_limit: Option<usize>,
+    limits: TreeLimits,
     label: &dyn Fn(&str) -> String,
 ) -> Result<RenderedTree> {
-    let visible: Vec<&Entry> = entries
-        .iter()
-        .filter(|e| max_depth.is_none_or(|limit| e.depth() < limit))
-        .collect();
-    let total = visible.len();
     // The line limit covers the whole document: header and closing lines included.
     let frame_lines = match format {
         Format::Text => 1,
         Format::Markdown | Format::Json => 2,
         Format::Xml => 3,
     };
-    let limit = line_limit.map_or(usize::MAX, |lines| lines.saturating_sub(frame_lines).max(1));
-    if total > limit && matches!(format, Format::Json | Format::Xml) {
-        return Err(DpxError::new(
-            codes::PAYLOAD_TRUNCATED,
-            format!(
-                "the {} tree has {total} entries, more than the {limit}-line limit, and {} trees are never cut; narrow with paths, include_patterns, exclude_patterns or max_depth, or use format markdown or text, which truncate",
-                format.as_str(),
-                format.as_str()
-            ),
+    let line_room = limits
+        .max_lines
+        .map_or(usize::MAX, |lines| lines.saturating_sub(frame_lines).max(1));
+    let levels = entries.iter().map(|e| e.depth() + 1).max().unwrap_or(0);
+    if limits.fit_depth && limits.max_depth.is_none() && levels > 1 {
+        // The deepest level whose whole tree fits the line and character limits.
+        let mut per_level = vec![0usize; levels + 1];
+        for entry in entries {
+            per_level[entry.depth() + 1] += 1;
+        }
+        let mut fitting = None;
+        let mut visible = 0;
+        for (depth, count) in per_level.iter().enumerate().skip(1) {
+            visible += count;
+            if visible > line_room {
+                break;
+            }
+            fitting = Some(depth);
+        }
+        // Fewer levels never make a document longer: search the deepest that fits the
+        // characters too.
+        if let Some(fitting) = fitting {
+            let fits = |tree: &RenderedTree| {
+                limits
+                    .max_chars
+                    .is_none_or(|max| tree.text.chars().count() <= max)
+            };
+            let (mut low, mut high) = (0usize, fitting);
+            let mut best = None;
+            while low < high {
+                let middle = (low + high).div_ceil(2);
+                let tree = render_within(header, entries, format, Some(middle), usize::MAX, label);
+                if fits(&tree) {
+                    low = middle;
+                    best = Some(tree);
+                } else {
+                    high = middle - 1;
+                }
+            }
+            if low > 0 {
+                let tree = match best {
+                    Some(tree) if tree.shown_entries == visible_at(entries, low) => tree,
+                    _ => render_within(header, entries, format, Some(low), usize::MAX, label),
+                };
+                return Ok(RenderedTree {
+                    depth_limited: (low < levels).then_some((low, levels)),
+                    ..tree
+                });
+            }
+        }
+        // Not even the top level fits: cut it like any tree.
+    }
+    let visible_total = entries
+        .iter()
+        .filter(|e| limits.max_depth.is_none_or(|limit| e.depth() < limit))
+        .count();
+    if visible_total > line_room && matches!(format, Format::Json | Format::Xml) {
+        return Err(whole_document_error(
+            format,
+            visible_total,
+            line_room,
+            "line",
         ));
     }
-    let shown = &visible[..total.min(limit)];
+    let mut tree = render_within(header, entries, format, limits.max_depth, line_room, label);
+    if tree.truncated {
+        tree.cut_by = Some(TreeLimit::Lines);
+    }
+    if let Some(max_chars) = limits.max_chars
+        && tree.text.chars().count() > max_chars
+    {
+        if matches!(format, Format::Json | Format::Xml) {
+            return Err(whole_document_error(
+                format,
+                visible_total,
+                max_chars,
+                "character",
+            ));
+        }
+        // Fewer entries until the document fits (the trailer lives outside the document).
+        let (mut low, mut high) = (0usize, tree.shown_entries);
+        while low < high {
+            let middle = (low + high).div_ceil(2);
+            let candidate = render_within(header, entries, format, limits.max_depth, middle, label);
+            if candidate.text.chars().count() <= max_chars {
+                low = middle;
+            } else {
+                high = middle - 1;
+            }
+        }
+        tree = render_within(header, entries, format, limits.max_depth, low, label);
+        tree.truncated = true;
+        tree.cut_by = Some(TreeLimit::Characters);
+    }
+    Ok(tree)
+}
+
+fn visible_at(entries: &[Entry], depth: usize) -> usize {
+    entries.iter().filter(|e| e.depth() < depth).count()
+}
+
+fn whole_document_error(format: Format, entries: usize, limit: usize, unit: &str) -> DpxError {
+    DpxError::new(
+        codes::PAYLOAD_TRUNCATED,
+        format!(
+            "the {} tree of {} is longer than the {}-{unit} limit, and {} trees are never cut; narrow with paths, include_patterns, exclude_patterns or max_depth, or use format markdown or text, which truncate",
+            format.as_str(),
+            crate::select::plural(entries, "entry", "entries"),
+            group_thousands(
+                limit
+                    + if unit == "line" {
+                        frame_lines_of(format)
+                    } else {
+                        0
+                    }
+            ),
+            format.as_str()
+        ),
+    )
+}
+
+fn frame_lines_of(format: Format) -> usize {
+    match format {
+        Format::Text => 1,
+        Format::Markdown | Format::Json => 2,
+        Format::Xml => 3,
+    }
+}
+
+/// `2000` -> `2,000`.
+pub fn group_thousands(value: usize) -> String {
+    let digits = value.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Render the entries visible at `max_depth`, at most `max_entries` of them.
+fn render_within(
+    header: &TreeHeader,
+    entries: &[Entry],
+    format: Format,
+    max_depth: Option<usize>,
+    max_entries: usize,
+    label: &dyn Fn(&str) -> String,
+) -> RenderedTree {
+    let visible: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| max_depth.is_none_or(|limit| e.depth() < limit))
+        .collect();
+    let total = visible.len();
+    let shown = &visible[..total.min(max_entries)];
     let mut out = String::new();
     match format {
         Format::Text => {
@@ -125,13 +298,14 @@ pub fn render_tree(
             out.push_str("</tree>\n");
         }
     }
-    let truncated = total > shown.len();
-    Ok(RenderedTree {
+    RenderedTree {
         text: out,
-        truncated,
+        truncated: total > shown.len(),
         shown_entries: shown.len(),
         total_entries: total,
-    })
+        depth_limited: None,
+        cut_by: None,
+    }
 }
 
 /// One JSON tree entry (used by trees and JSON packs).

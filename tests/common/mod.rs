@@ -119,10 +119,21 @@ impl Mcp {
 
     /// Start without initializing.
     pub fn spawn(args: &[&str], envs: &[(&str, &str)]) -> Self {
+        Self::spawn_adjusted(Path::new(bin()), args, envs, |_| {})
+    }
+
+    /// Start `program mcp` without initializing, after `adjust` has changed the command (e.g.
+    /// its uid).
+    pub fn spawn_adjusted(
+        program: &Path,
+        args: &[&str],
+        envs: &[(&str, &str)],
+        adjust: impl FnOnce(&mut Command),
+    ) -> Self {
         let stderr_dir = tempfile::tempdir().unwrap();
         let stderr_path = stderr_dir.path().join("stderr.txt");
         let stderr_file = std::fs::File::create(&stderr_path).unwrap();
-        let mut command = Command::new(bin());
+        let mut command = Command::new(program);
         command
             .arg("mcp")
             .args(args)
@@ -138,6 +149,7 @@ impl Mcp {
         for (key, value) in envs {
             command.env(key, value);
         }
+        adjust(&mut command);
         let mut child = command.spawn().expect("spawn devprojex mcp");
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().unwrap();

@@ -16,11 +16,37 @@ pub(crate) fn echo(input: &str) -> String {
     }
 }
 
+/// What kind of failure a [`GitError`] is: the caller maps it to its own stable code (the
+/// `devprojex` crate maps every kind to a `DPX-MCP-*` code on the MCP surface).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GitErrorKind {
+    /// [`GitError::NotARepository`].
+    NotARepository,
+    /// [`GitError::InvalidScope`]: the caller's `git_scope` value.
+    InvalidScope,
+    /// [`GitError::InvalidRef`]: a well-formed revision that names nothing here.
+    InvalidRef,
+    /// [`GitError::StateUnavailable`].
+    StateUnavailable,
+    /// [`GitError::RemoteDisabled`].
+    RemoteDisabled,
+    /// [`GitError::InvalidArguments`]: the caller's `project` or `branch`.
+    InvalidArguments,
+    /// [`GitError::RemoteFailed`].
+    RemoteFailed,
+    /// [`GitError::RemoteLimit`].
+    RemoteLimit,
+    /// [`GitError::OutsideRoots`]: a `file://` source that would widen the root jail.
+    OutsideRoots,
+}
+
 /// Everything that can go wrong in this crate.
 ///
-/// Every variant maps to one stable code ([`GitError::code`]); the `Display` text says what is
-/// valid and how to retry. No message ever contains credentials: remote URLs only appear in
-/// their safe display form ([`crate::RemoteSource::safe_display`]).
+/// Every variant has one [`GitErrorKind`] ([`GitError::kind`]) for callers to match on; the
+/// `Display` text says what is valid and how to retry. No message ever contains credentials or
+/// RepoCache paths: remote URLs only appear in their safe display form
+/// ([`crate::RemoteSource::safe_display`]), and nothing outside the configured roots is named.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum GitError {
@@ -38,8 +64,10 @@ pub enum GitError {
     },
     /// A `git_scope` value that is not one of the valid forms.
     #[error(
-        "invalid git_scope: {reason}; valid forms are `staged`, `changes` and `diff:<ref>..<ref>` \
-         (for example `diff:main..HEAD` or `diff:HEAD~3..HEAD`), at most 4,096 characters"
+        "invalid git_scope: {reason}; valid forms are `staged`, `changes` and `diff:<ref>..<ref>`, \
+         where each <ref> is a branch or tag name, a full or abbreviated commit id or `HEAD`, \
+         optionally followed by `~N` or `^N` (for example `diff:main..HEAD` or \
+         `diff:v1.0..HEAD~3`), at most 4,096 characters"
     )]
     InvalidScope {
         /// What is wrong with the value.
@@ -72,7 +100,7 @@ pub enum GitError {
         display: String,
     },
     /// An unsupported URL, a URL with query/fragment, or `branch` with a local path.
-    #[error("invalid arguments: {message}")]
+    #[error("{message}")]
     InvalidArguments {
         /// What is wrong and what is valid (credential-free).
         message: String,
@@ -84,6 +112,26 @@ pub enum GitError {
         display: String,
         /// What failed and how to retry (credential-free).
         reason: String,
+    },
+    /// A `file://` source whose repository reaches outside the configured roots: its path, its
+    /// `.git` file or symbolic link, `commondir`, object alternates (`objects/info/alternates`,
+    /// `info/http-alternates`, nested), worktree links, or any symbolic link in its Git
+    /// directories. The outside target is never named, so the message is the same whether or
+    /// not it exists.
+    #[error(
+        "`{display}` cannot be read: {what} points outside the configured roots ({roots}); \
+         file:// sources never expand the root jail, so the repository, its Git directory, \
+         common directory, object alternates and worktree links must all lie inside a \
+         configured root: pass a repository inside a root, or add its location as a root"
+    )]
+    OutsideRoots {
+        /// The credential-free URL (or a sanitised form of the input).
+        display: String,
+        /// Which link points outside, named by its place inside the root (`the .git file`,
+        /// `objects/info/alternates line 2`, `the symbolic link .git/objects`).
+        what: String,
+        /// The configured roots, comma-separated.
+        roots: String,
     },
     /// The session already pins the maximum number of distinct remote sources.
     #[error(
@@ -98,17 +146,18 @@ pub enum GitError {
 }
 
 impl GitError {
-    /// The stable code of this error, for tool results and `docs/errors.md`.
-    pub fn code(&self) -> &'static str {
+    /// The kind of this error, for callers to map to their codes.
+    pub fn kind(&self) -> GitErrorKind {
         match self {
-            GitError::NotARepository { .. } => "DPX-GIT-NOT-A-REPOSITORY",
-            GitError::InvalidScope { .. } => "DPX-GIT-INVALID-SCOPE",
-            GitError::InvalidRef { .. } => "DPX-GIT-INVALID-REF",
-            GitError::StateUnavailable { .. } => "DPX-GIT-STATE-UNAVAILABLE",
-            GitError::RemoteDisabled { .. } => "DPX-MCP-REMOTE-DISABLED",
-            GitError::InvalidArguments { .. } => "DPX-MCP-INVALID-ARGUMENTS",
-            GitError::RemoteFailed { .. } => "DPX-MCP-REMOTE-FAILED",
-            GitError::RemoteLimit { .. } => "DPX-MCP-REMOTE-LIMIT",
+            GitError::NotARepository { .. } => GitErrorKind::NotARepository,
+            GitError::InvalidScope { .. } => GitErrorKind::InvalidScope,
+            GitError::InvalidRef { .. } => GitErrorKind::InvalidRef,
+            GitError::StateUnavailable { .. } => GitErrorKind::StateUnavailable,
+            GitError::RemoteDisabled { .. } => GitErrorKind::RemoteDisabled,
+            GitError::InvalidArguments { .. } => GitErrorKind::InvalidArguments,
+            GitError::RemoteFailed { .. } => GitErrorKind::RemoteFailed,
+            GitError::RemoteLimit { .. } => GitErrorKind::RemoteLimit,
+            GitError::OutsideRoots { .. } => GitErrorKind::OutsideRoots,
         }
     }
 }

@@ -8,18 +8,19 @@
 //!
 //! Local state is read in-process with `gix`, opened in isolation (repository-local configuration
 //! only, no environment, no `git` process). Only cloning starts the `git` executable. Every error
-//! is a [`GitError`] with a stable [`GitError::code`]. See `docs/git.md` for the decisions.
+//! is a [`GitError`] with a [`GitErrorKind`] for the caller to map to its codes. See `docs/git.md` for the decisions.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 mod config;
 mod error;
+mod jail;
 mod local;
 mod remote;
 
 pub use config::ignore_case;
-pub use error::GitError;
+pub use error::{GitError, GitErrorKind};
 pub use local::{
     GitScope, IndexStamp, MAX_SCOPE_CHARS, ScopeSelection, scope_paths, tracked_paths,
     tracked_paths_stamped,

@@ -27,18 +27,170 @@ pub enum GitScope {
     Changes,
     /// Paths that differ between the trees of two revisions (`diff:<from>..<to>`).
     Diff {
-        /// The old side: any revspec naming a commit, tag or tree (`main`, `v1.0`, `HEAD~3`, a SHA).
+        /// The old side: a branch or tag name, a full or abbreviated commit id or `HEAD`,
+        /// optionally followed by `~N` / `^N` steps (`main`, `v1.0`, `HEAD~3`, `a1b2c3d^2`).
         from: String,
-        /// The new side.
+        /// The new side, in the same grammar.
         to: String,
     },
+}
+
+/// Longest `~N` / `^N` walk one revision may ask for, in commits: a bound on the work a single
+/// call can cause on a huge history (`HEAD~100000` is already far beyond any review).
+pub(crate) const MAX_REV_STEPS: u64 = 100_000;
+
+/// The grammar `git_scope` accepts for one side of `diff:<a>..<b>`. Everything else that Git's
+/// revision syntax allows is refused before a repository is touched: `:/text` searches commit
+/// messages (an oracle), `REV:path` reveals which paths existed and their blob ids, `@{...}`
+/// reads reflogs and upstreams, `^{...}` peels and searches, and `^!`/`^@`/`^-`/`..` are ranges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Revision<'a> {
+    /// `None` for `HEAD`, otherwise the branch/tag name or hex id as written.
+    pub(crate) base: Option<&'a str>,
+    /// The `~N` / `^N` steps, in order.
+    pub(crate) steps: Vec<Step>,
+}
+
+/// One step after the base of a [`Revision`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// `~N` (`~` is `~1`): the N-th first-parent ancestor.
+    Ancestor(u64),
+    /// `^N` (`^` is `^1`): the N-th parent; `^0` is the commit itself.
+    Parent(u64),
+}
+
+/// Hex ids of this many digits may be abbreviated commit ids (SHA-1 is 40, SHA-256 64).
+fn could_be_object_id(name: &str) -> bool {
+    (4..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Why `name` is not a branch or tag name Git would accept (`git check-ref-format`), if so.
+fn refname_problem(name: &str) -> Option<&'static str> {
+    if name == "@" {
+        return Some("`@` is not accepted; write `HEAD`");
+    }
+    if name.starts_with('-') {
+        return Some("a name cannot start with `-`");
+    }
+    if name.starts_with('/') || name.ends_with('/') || name.contains("//") {
+        return Some("a name cannot start or end with `/` or contain `//`");
+    }
+    if name.ends_with('.') {
+        return Some("a name cannot end with `.`");
+    }
+    if name
+        .chars()
+        .any(|c| c.is_control() || c.is_whitespace() || matches!(c, '?' | '*' | '[' | '\\'))
+    {
+        return Some("a name cannot contain whitespace, control characters, `?`, `*`, `[` or `\\`");
+    }
+    if name
+        .split('/')
+        .any(|part| part.starts_with('.') || part.ends_with(".lock"))
+    {
+        return Some("no part of a name can start with `.` or end with `.lock`");
+    }
+    None
+}
+
+/// Check one side of `diff:<a>..<b>` against the accepted grammar; the error is the reason.
+pub(crate) fn parse_revision(side: &str) -> Result<Revision<'_>, String> {
+    let shown = echo(side);
+    if side.is_empty() {
+        return Err("a revision is needed on both sides of `..`".into());
+    }
+    // The refused Git forms first, each named, so the caller learns why and what to use.
+    if side.starts_with(":/") || side.contains("^{/") {
+        return Err(format!(
+            "`{shown}` searches commit messages, which git_scope does not accept"
+        ));
+    }
+    if side.contains(':') {
+        return Err(format!(
+            "`{shown}` names a path inside a revision (`REV:path`), which git_scope does not \
+             accept"
+        ));
+    }
+    if side.contains("@{") {
+        return Err(format!(
+            "`{shown}` is a reflog or upstream form (`@{{...}}`), which git_scope does not accept"
+        ));
+    }
+    if side.contains("^{") {
+        return Err(format!(
+            "`{shown}` is a peel form (`^{{...}}`), which git_scope does not accept"
+        ));
+    }
+    if side.contains("..") || side.ends_with("^!") || side.ends_with("^@") || side.contains("^-") {
+        return Err(format!(
+            "`{shown}` is a range, but each side of `diff:<a>..<b>` must be one revision"
+        ));
+    }
+    let split = side.find(['~', '^']).unwrap_or(side.len());
+    let (base, suffix) = side.split_at(split);
+    if base.is_empty() {
+        return Err(format!(
+            "`{shown}` does not start with a revision (a leading `^` or `~` is not accepted)"
+        ));
+    }
+    if let Some(problem) = refname_problem(base) {
+        return Err(format!("`{shown}` is not a valid revision: {problem}"));
+    }
+    let mut steps = Vec::new();
+    let mut total: u64 = 0;
+    let mut rest = suffix;
+    let too_far = || {
+        format!(
+            "`{shown}` walks more than 100,000 commits; use a branch, tag or commit id nearer to \
+             what you want"
+        )
+    };
+    while let Some(op) = rest.chars().next() {
+        if op != '~' && op != '^' {
+            return Err(format!(
+                "`{shown}` has `{}` where only `~N` or `^N` steps may follow the revision",
+                echo(rest)
+            ));
+        }
+        let after = &rest[1..];
+        let digits_len = after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len());
+        let digits = &after[..digits_len];
+        let n = if digits.is_empty() {
+            1
+        } else {
+            match digits.parse::<u64>() {
+                Ok(n) if n <= MAX_REV_STEPS => n,
+                _ => return Err(too_far()),
+            }
+        };
+        let step = if op == '~' {
+            Step::Ancestor(n)
+        } else {
+            Step::Parent(n)
+        };
+        total = total.saturating_add(if op == '~' { n } else { 1 });
+        if total > MAX_REV_STEPS {
+            return Err(too_far());
+        }
+        steps.push(step);
+        rest = &after[digits_len..];
+    }
+    Ok(Revision {
+        base: (base != "HEAD").then_some(base),
+        steps,
+    })
 }
 
 impl GitScope {
     /// Parse `staged`, `changes` or `diff:<ref>..<ref>` (at most 4,096 Unicode scalar values).
     ///
-    /// The value is matched exactly (no trimming, lowercase keywords). The refs are resolved only
-    /// by [`scope_paths`], against the repository of the project.
+    /// The value is matched exactly (no trimming, lowercase keywords). Each side of `diff:` must
+    /// be a branch or tag name, a full or abbreviated commit id or `HEAD`, optionally followed
+    /// by `~N` / `^N` steps; every other revision form is refused here. The refs are resolved
+    /// only by [`scope_paths`], against the repository of the project.
     pub fn parse(input: &str) -> Result<GitScope, GitError> {
         let invalid = |reason: String| GitError::InvalidScope { reason };
         let chars = input.chars().count();
@@ -55,7 +207,7 @@ impl GitScope {
         };
         let Some((from, to)) = range.split_once("..") else {
             return Err(invalid(format!(
-                "`{}` has no `..` between two refs",
+                "`{}` has no `..` between two revisions",
                 echo(input)
             )));
         };
@@ -65,18 +217,7 @@ impl GitScope {
             ));
         }
         for side in [from, to] {
-            if side.is_empty() {
-                return Err(invalid(format!(
-                    "`{}` needs a ref on both sides of `..`",
-                    echo(input)
-                )));
-            }
-            if side.starts_with('-') || side.chars().any(|c| c.is_control() || c.is_whitespace()) {
-                return Err(invalid(format!(
-                    "`{}` is not a valid ref (no leading `-`, whitespace or control characters)",
-                    echo(side)
-                )));
-            }
+            parse_revision(side).map_err(invalid)?;
         }
         Ok(GitScope::Diff {
             from: from.to_owned(),
@@ -635,30 +776,177 @@ fn status_item_into(item: gix::status::Item, seen: &mut Seen, in_repo: &str, out
     }
 }
 
+/// The object a [`Revision`]'s base names: like Git, a ref (`<name>`, `refs/<name>`,
+/// `refs/tags/<name>`, `refs/heads/<name>`, `refs/remotes/<name>`, `refs/remotes/<name>/HEAD`, in
+/// that order) before an abbreviated object id. Pseudo-refs other than `HEAD` (`FETCH_HEAD`,
+/// `ORIG_HEAD`, ...) are not names.
+fn resolve_base(repo: &gix::Repository, base: Option<&str>) -> Result<gix::ObjectId, String> {
+    let Some(name) = base else {
+        return repo.head_id().map(|id| id.detach()).map_err(|_| {
+            let unborn = repo.head().map(|h| h.is_unborn()).unwrap_or(false);
+            if unborn {
+                "the repository has no commits yet (HEAD is an unborn branch), so no revision can \
+                 be diffed; commit first, or use the `staged` or `changes` scope"
+                    .to_owned()
+            } else {
+                "HEAD does not point to a commit here; check that `git log -1` works, or name a \
+                 branch, tag or commit id"
+                    .to_owned()
+            }
+        });
+    };
+    let mut candidates = Vec::with_capacity(6);
+    if name.starts_with("refs/") {
+        candidates.push(name.to_owned());
+    }
+    for pattern in [
+        "refs/{}",
+        "refs/tags/{}",
+        "refs/heads/{}",
+        "refs/remotes/{}",
+        "refs/remotes/{}/HEAD",
+    ] {
+        candidates.push(pattern.replace("{}", name));
+    }
+    for full in &candidates {
+        let Ok(Some(mut reference)) = repo.try_find_reference(full.as_str()) else {
+            continue;
+        };
+        if reference.name().as_bstr() != full.as_bytes() {
+            continue; // gix's own shortening found some other ref
+        }
+        return reference
+            .peel_to_id()
+            .map(|id| id.detach())
+            .map_err(|_| format!("the ref `{full}` does not point to an object that exists here"));
+    }
+    if could_be_object_id(name) {
+        let hex = name.to_ascii_lowercase();
+        let kind = repo.object_hash();
+        if hex.len() == kind.len_in_hex() {
+            if let Ok(id) = gix::ObjectId::from_hex(hex.as_bytes())
+                && repo.has_object(id)
+            {
+                return Ok(id);
+            }
+        } else if hex.len() < kind.len_in_hex()
+            && let Ok(prefix) = gix::hash::Prefix::from_hex(&hex)
+        {
+            match repo.objects.lookup_prefix(prefix, None) {
+                Ok(Some(Ok(id))) => return Ok(id),
+                Ok(Some(Err(()))) => {
+                    return Err(format!(
+                        "the abbreviated id `{name}` matches several objects; give more hex digits"
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+    Err(
+        "it names no branch, tag or commit in this repository; use a branch, tag or commit id \
+         that exists here (for example `main`, `v1.0`, a commit id from `git log`, or `HEAD~3`)"
+            .to_owned(),
+    )
+}
+
+/// Resolve one side of `diff:<a>..<b>` to its tree, with messages that say what exists.
 fn resolve_tree<'r>(repo: &'r gix::Repository, spec: &str) -> Result<gix::Tree<'r>, GitError> {
     let invalid = |reason: String| GitError::InvalidRef {
         spec: echo(spec),
         reason,
     };
-    let id = match repo.rev_parse_single(spec) {
-        Ok(id) => id,
-        Err(err) => {
-            let unborn = repo.head().map(|h| h.is_unborn()).unwrap_or(false);
-            return Err(invalid(if unborn {
-                "the repository has no commits yet (HEAD is an unborn branch), so no revision can \
-                 be diffed; commit first, or use the `staged` or `changes` scope"
-                    .into()
-            } else {
-                format!(
-                    "it does not name a revision in this repository ({err}); use a branch, tag, \
-                     commit SHA or an expression such as `HEAD~3` that exists here"
-                )
-            }));
-        }
+    // Already checked by `GitScope::parse`; checked again for scopes built directly.
+    let revision = parse_revision(spec).map_err(|reason| GitError::InvalidScope { reason })?;
+    let base_id = resolve_base(repo, revision.base).map_err(invalid)?;
+    let object = repo
+        .find_object(base_id)
+        .map_err(|_| invalid("it names an object that is missing from this repository".into()))?;
+    if revision.steps.is_empty() {
+        return object.peel_to_tree().map_err(|_| {
+            invalid("it names neither a commit nor a tree (a tag of a file?); name a commit".into())
+        });
+    }
+    let mut commit = object.peel_to_commit().map_err(|_| {
+        invalid("`~`/`^` steps need a commit, and this names something else; name a commit".into())
+    })?;
+    let shallow = repo.is_shallow().unwrap_or(false);
+    let missing = |at: &str| {
+        invalid(if shallow {
+            format!(
+                "the history before `{at}` is not in this repository: it is a shallow clone \
+                 (remote sources are cloned with depth 1), so only the revisions it holds can be \
+                 diffed; use the `staged` or `changes` scope, or a local checkout with full history"
+            )
+        } else {
+            format!(
+                "the parent of `{at}` is missing from this repository; check that `git log` works \
+                 there"
+            )
+        })
     };
-    id.object()
-        .and_then(|o| o.peel_to_tree())
-        .map_err(|e| invalid(format!("it does not point to a commit or tree ({e})")))
+    // The revision reached so far, as the caller wrote it.
+    let mut walked = revision.base.unwrap_or("HEAD").to_owned();
+    for step in &revision.steps {
+        match *step {
+            Step::Parent(0) => walked.push_str("^0"),
+            Step::Parent(n) => {
+                let parents: Vec<gix::ObjectId> =
+                    commit.parent_ids().map(|id| id.detach()).collect();
+                let Some(parent) = usize::try_from(n - 1)
+                    .ok()
+                    .and_then(|i| parents.get(i))
+                    .copied()
+                else {
+                    return Err(invalid(match parents.len() {
+                        0 => format!(
+                            "`{walked}` is a root commit (it has no parents), so `^{n}` names nothing"
+                        ),
+                        1 => format!(
+                            "`{walked}` has 1 parent, so `^{n}` names nothing; use `^` or `^1`, or \
+                             `~N` for older ancestors"
+                        ),
+                        k => format!(
+                            "`{walked}` has {k} parents, so `^{n}` names nothing; use `^1` to `^{k}`"
+                        ),
+                    }));
+                };
+                commit = repo.find_commit(parent).map_err(|_| missing(&walked))?;
+                walked.push_str(&format!("^{n}"));
+            }
+            Step::Ancestor(n) => {
+                for done in 0..n {
+                    let Some(parent) = commit.parent_ids().next().map(|id| id.detach()) else {
+                        return Err(invalid(if done == 0 {
+                            format!(
+                                "`{walked}` is a root commit (nothing precedes it), so \
+                                 `{walked}~{n}` names nothing"
+                            )
+                        } else {
+                            let commits = if done == 1 {
+                                "commit precedes"
+                            } else {
+                                "commits precede"
+                            };
+                            format!(
+                                "`{walked}~{n}` goes back {n} commits, but only {done} {commits} \
+                                 `{walked}` along its first-parent history; use `~{done}` or less"
+                            )
+                        }));
+                    };
+                    commit = repo
+                        .find_commit(parent)
+                        .map_err(|_| missing(&format!("{walked}~{done}")))?;
+                }
+                walked.push_str(&format!("~{n}"));
+            }
+        }
+    }
+    commit.tree().map_err(|_| {
+        invalid(format!(
+            "the tree of `{walked}` is missing from this repository"
+        ))
+    })
 }
 
 fn diff_into(

@@ -50,6 +50,15 @@ pub struct RemoteSource {
     host: String,
     port: Option<u16>,
     path: String,
+    /// `file://` only: the repository and the roots it must stay inside.
+    local: Option<LocalRepo>,
+}
+
+/// A `file://` repository: its folder and the configured roots (both canonical).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct LocalRepo {
+    path: PathBuf,
+    roots: Vec<PathBuf>,
 }
 
 impl fmt::Debug for RemoteSource {
@@ -111,18 +120,25 @@ fn valid_host(host: &str) -> bool {
 
 /// SCP-style `[user@]host:path`: a colon before any slash, a host name of two characters or more
 /// (so `C:\dir` stays a Windows path).
+///
+/// The user part ends at the last `@` before the first slash, so `alice:pw@host:path` is user
+/// `alice`, password `pw`, host `host` (refused for its password), never host `alice`.
 fn split_scp(input: &str) -> Option<(Option<&str>, &str, &str)> {
-    let colon = input.find(':')?;
-    let before = &input[..colon];
-    if before.contains('/') || before.contains('\\') {
+    fn host_path(rest: &str) -> Option<(&str, &str)> {
+        let (host, path) = rest.split_once(':')?;
+        (host.len() >= 2 && valid_host(host) && !path.is_empty()).then_some((host, path))
+    }
+    let head_end = input.find(['/', '\\']).unwrap_or(input.len());
+    if let Some(at) = input[..head_end].rfind('@')
+        && let Some((host, path)) = host_path(&input[at + 1..])
+    {
+        return Some((Some(&input[..at]), host, path));
+    }
+    let (before, _) = input.split_once(':')?;
+    if before.contains(['/', '\\', '@']) {
         return None;
     }
-    let (user, host) = match before.rsplit_once('@') {
-        Some((u, h)) => (Some(u), h),
-        None => (None, before),
-    };
-    let path = &input[colon + 1..];
-    (host.len() >= 2 && valid_host(host) && !path.is_empty()).then_some((user, host, path))
+    host_path(input).map(|(host, path)| (None, host, path))
 }
 
 /// Best-effort credential-free form of something that looks like a URL (for error messages about
@@ -215,6 +231,7 @@ impl RemoteSource {
             host: host.to_owned(),
             port: None,
             path: path.to_owned(),
+            local: None,
         }))
     }
 
@@ -255,7 +272,8 @@ impl RemoteSource {
         }
         if kind == Kind::Git && user.is_some() {
             return Err(invalid(format!(
-                "`{shown}`: git:// URLs take no user name or password"
+                "`{shown}`: git:// URLs take no user name or password; remove them \
+                 (git://host[:port]/path)"
             )));
         }
         if kind == Kind::Ssh && password.is_some() {
@@ -286,6 +304,7 @@ impl RemoteSource {
             host: host.to_owned(),
             port,
             path: path.to_owned(),
+            local: None,
         })
     }
 
@@ -294,37 +313,55 @@ impl RemoteSource {
         shown: &str,
         local_roots: &[PathBuf],
     ) -> Result<RemoteSource, GitError> {
-        let decoded = percent_decode(path)
-            .ok_or_else(|| invalid(format!("`{shown}` has an invalid percent-encoding")))?;
+        let decoded = percent_decode(path).ok_or_else(|| {
+            invalid(format!(
+                "`{shown}` has an invalid percent-encoding; write `%` as `%25`"
+            ))
+        })?;
         // `file:///C:/dir` names `C:/dir` on Windows.
         #[cfg(windows)]
         let decoded = match decoded.as_bytes() {
             [b'/', d, b':', ..] if d.is_ascii_alphabetic() => decoded[1..].to_owned(),
             _ => decoded,
         };
-        let canon = fs::canonicalize(&decoded).map_err(|_| {
-            invalid(format!(
-                "`{shown}` does not resolve to an existing directory; file:// sources must point \
-                 inside a configured local root"
-            ))
-        })?;
-        let inside = local_roots
+        let roots: Vec<PathBuf> = local_roots
             .iter()
-            .any(|root| fs::canonicalize(root).is_ok_and(|r| canon.starts_with(r)));
-        if !inside {
-            let roots: Vec<String> = local_roots
-                .iter()
-                .map(|r| r.display().to_string())
-                .collect();
+            .filter_map(|root| fs::canonicalize(root).ok())
+            .collect();
+        let outside = || GitError::OutsideRoots {
+            display: shown.to_owned(),
+            what: "the path".into(),
+            roots: roots_text(local_roots),
+        };
+        let canon = match fs::canonicalize(&decoded) {
+            Ok(canon) => canon,
+            // A missing path outside the roots gets the same answer as an existing one.
+            Err(_) if !crate::jail::missing_path_inside(Path::new(&decoded), &roots) => {
+                return Err(outside());
+            }
+            Err(_) => {
+                return Err(invalid(format!(
+                    "`{shown}` does not resolve to an existing directory; file:// sources must \
+                     name a Git repository inside a configured root ({})",
+                    roots_text(local_roots)
+                )));
+            }
+        };
+        if !roots.iter().any(|root| canon.starts_with(root)) {
+            return Err(outside());
+        }
+        if !canon.is_dir() {
             return Err(invalid(format!(
-                "`{shown}` is outside the configured local roots ({}); file:// sources never \
-                 expand the root jail: use a path inside a configured root",
-                roots.join(", ")
+                "`{shown}` is not a directory; file:// sources must name a Git repository (a \
+                 folder with `.git`, or a bare repository) inside a configured root"
             )));
         }
         let path = canon
+            .clone()
             .to_str()
-            .ok_or_else(|| invalid(format!("`{shown}` does not resolve to a UTF-8 path")))?
+            .ok_or_else(|| invalid(format!(
+                "`{shown}` does not resolve to a UTF-8 path; use a repository whose path is valid UTF-8"
+            )))?
             .replace('\\', "/");
         let path = if path.starts_with('/') {
             path
@@ -339,6 +376,7 @@ impl RemoteSource {
             host: String::new(),
             port: None,
             path,
+            local: Some(LocalRepo { path: canon, roots }),
         })
     }
 
@@ -393,6 +431,18 @@ impl RemoteSource {
     }
 }
 
+/// The configured roots for messages (they are the caller's own configuration).
+fn roots_text(local_roots: &[PathBuf]) -> String {
+    if local_roots.is_empty() {
+        return "none configured".to_owned();
+    }
+    local_roots
+        .iter()
+        .map(|r| r.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn split_userinfo(
     userinfo: Option<&str>,
     shown: &str,
@@ -400,7 +450,12 @@ fn split_userinfo(
     let Some(info) = userinfo else {
         return Ok((None, None));
     };
-    let bad = || invalid(format!("`{shown}` has invalid user information"));
+    let bad = || {
+        invalid(format!(
+            "`{shown}` has invalid user information; remove it, or percent-encode it (a user \
+             name cannot start with `-`)"
+        ))
+    };
     let (user, password) = match info.split_once(':') {
         Some((u, p)) => (u, Some(p)),
         None => (info, None),
@@ -588,11 +643,17 @@ impl RepoCache {
             display: display.clone(),
             reason,
         };
+        // The cache path is local state: it never reaches a message.
         let io_failed = |what: &str, e: std::io::Error| {
             failed(format!(
-                "{what} in the RepoCache failed ({e}); check that {} is writable, then retry",
-                self.dir.display()
+                "{what} in the RepoCache failed ({e}); check that the devprojex cache folder is \
+                 writable and has free space, then retry"
             ))
+        };
+        // A file:// repository is checked before anything is cached or cloned.
+        let local_git_dir = match &source.local {
+            Some(local) => Some(check_local(local, &display)?),
+            None => None,
         };
         let key = format!("{display}\n{}", branch.unwrap_or(""));
         let entry = self.dir.join(LAYOUT).join(key_hash(&key));
@@ -614,7 +675,14 @@ impl RepoCache {
         checkouts.sort();
         let now = SystemTime::now();
         let mut pinned = None;
-        for id in checkouts.iter().rev() {
+        // A file:// checkout is never reused by a later session: it was checked against that
+        // session's roots, and the repository's links may have changed since.
+        let reusable = if source.local.is_some() {
+            &[][..]
+        } else {
+            &checkouts[..]
+        };
+        for id in reusable.iter().rev() {
             let dir = entry.join(format!("co-{id}"));
             let fresh = fs::metadata(&dir)
                 .and_then(|m| m.modified())
@@ -631,7 +699,15 @@ impl RepoCache {
         }
         let (id, dir, lease) = match pinned {
             Some(p) => p,
-            None => self.clone_fresh(source, branch, &entry, &tmp_root, &failed, &io_failed)?,
+            None => self.clone_fresh(
+                source,
+                local_git_dir.as_deref(),
+                branch,
+                &entry,
+                &tmp_root,
+                &failed,
+                &io_failed,
+            )?,
         };
         // Remove checkouts of this key that no session leases (never ours, never leased ones).
         for other in list_checkouts(&entry) {
@@ -650,9 +726,11 @@ impl RepoCache {
         ))
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn clone_fresh(
         &self,
         source: &RemoteSource,
+        local_git_dir: Option<&Path>,
         branch: Option<&str>,
         entry: &Path,
         tmp_root: &Path,
@@ -664,14 +742,14 @@ impl RepoCache {
         fs::create_dir_all(&work).map_err(|e| io_failed("creating the clone directory", e))?;
         let result = (|| {
             let dest = work.join("checkout");
-            if let Err(first) = self.run_clone(source, branch, &work, &dest, true) {
+            if let Err(first) = self.run_clone(source, local_git_dir, branch, &work, &dest, true) {
                 let lower = first.to_ascii_lowercase();
                 if !(lower.contains("shallow") || lower.contains("depth") || lower.contains("dumb"))
                 {
                     return Err(failed(first));
                 }
                 let _ = fs::remove_dir_all(&dest);
-                self.run_clone(source, branch, &work, &dest, false)
+                self.run_clone(source, local_git_dir, branch, &work, &dest, false)
                     .map_err(failed)?;
             }
             let lock_path = entry.join(format!("co-{id}.lock"));
@@ -691,7 +769,8 @@ impl RepoCache {
                 Err(e) => return Err(io_failed("taking the lease", e)),
             }
             let published = entry.join(format!("co-{id}"));
-            fs::rename(&dest, &published).map_err(|e| io_failed("publishing the checkout", e))?;
+            rename_with_retry(&dest, &published, cfg!(windows), std::thread::sleep)
+                .map_err(|e| io_failed("publishing the checkout", e))?;
             Ok((id.clone(), published, Lease { _file: file }))
         })();
         let _ = fs::remove_dir_all(&work);
@@ -717,9 +796,13 @@ impl RepoCache {
     }
 
     /// Run one `git clone`; the error is a credential-free, actionable reason.
+    ///
+    /// `local_git_dir`: the checked Git directory of a `file://` source, which is cloned exactly
+    /// (`git upload-pack --strict`: no `.git` file, `<dir>/.git` or `<dir>.git` guessing).
     fn run_clone(
         &self,
         source: &RemoteSource,
+        local_git_dir: Option<&Path>,
         branch: Option<&str>,
         work: &Path,
         dest: &Path,
@@ -743,23 +826,22 @@ impl RepoCache {
         if let Some(b) = branch {
             cmd.arg(format!("--branch={b}"));
         }
-        cmd.arg("--").arg(source.clone_url()).arg(dest);
-        for var in [
-            "GIT_DIR",
-            "GIT_WORK_TREE",
-            "GIT_INDEX_FILE",
-            "GIT_OBJECT_DIRECTORY",
-            "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-            "GIT_NAMESPACE",
-            "GIT_CONFIG_PARAMETERS",
-        ] {
+        let url = match local_git_dir {
+            Some(git_dir) => {
+                cmd.arg("--upload-pack=git-upload-pack --strict");
+                file_url(git_dir)
+            }
+            None => source.clone_url(),
+        };
+        cmd.arg("--").arg(url).arg(dest);
+        for var in cleared_git_vars(std::env::vars_os().map(|(name, _)| name)) {
             cmd.env_remove(var);
         }
-        let mut config: Vec<(&str, String)> = vec![("core.hooksPath", hooks.display().to_string())];
-        if source.has_credentials() {
-            // Never let a credential helper store the URL's credentials.
-            config.push(("credential.helper", String::new()));
-        }
+        let config = clone_config(
+            hooks.display().to_string(),
+            source.has_credentials(),
+            cfg!(windows),
+        );
         cmd.env("GIT_CONFIG_COUNT", config.len().to_string());
         for (i, (k, v)) in config.iter().enumerate() {
             cmd.env(format!("GIT_CONFIG_KEY_{i}"), k)
@@ -839,6 +921,14 @@ impl RepoCache {
         for secret in source.secrets() {
             text = text.replace(secret, "***");
         }
+        // Local state never reaches a message: Git names its destination in some errors.
+        for (local, shown) in [
+            (dest, "<checkout>"),
+            (work, "<clone folder>"),
+            (self.dir.as_path(), "<RepoCache>"),
+        ] {
+            text = text.replace(&*local.to_string_lossy(), shown);
+        }
         let text = redact_userinfo(&text);
         let text = if text.chars().count() > 600 {
             let tail: String = text
@@ -880,6 +970,158 @@ impl RepoCache {
             }
         }
     }
+}
+
+/// `GIT_*` variables a clone keeps from the server's environment: the transport setup the user
+/// chose (SSH, TLS, proxies, which `git` and which global configuration).
+const KEPT_GIT_VARS: &[&str] = &[
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH_VARIANT",
+    "GIT_SSL_CAINFO",
+    "GIT_SSL_CAPATH",
+    "GIT_SSL_CERT",
+    "GIT_SSL_KEY",
+    "GIT_SSL_CERT_PASSWORD_PROTECTED",
+    "GIT_SSL_CIPHER_LIST",
+    "GIT_SSL_VERSION",
+    "GIT_SSL_NO_VERIFY",
+    "GIT_PROXY_COMMAND",
+    "GIT_PROXY_SSL_CAINFO",
+    "GIT_PROXY_SSL_CERT",
+    "GIT_PROXY_SSL_KEY",
+    "GIT_PROXY_SSL_CERT_PASSWORD_PROTECTED",
+    "GIT_HTTP_PROXY_AUTHMETHOD",
+    "GIT_HTTP_USER_AGENT",
+    "GIT_EXEC_PATH",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_CONFIG_NOSYSTEM",
+];
+
+/// The inherited `GIT_*` variables to clear for a clone: all but [`KEPT_GIT_VARS`]. Repository
+/// variables (`GIT_DIR`, `GIT_COMMON_DIR`, `GIT_OBJECT_DIRECTORY`,
+/// `GIT_ALTERNATE_OBJECT_DIRECTORIES`, `GIT_INDEX_FILE`, ...) would make the clone read objects
+/// from, or write into, another repository; `GIT_CONFIG_*` would inject configuration; trace
+/// variables (`GIT_TRACE_CURL`, ...) would copy credentials into the error text. Names compare
+/// ASCII-case-insensitively (Windows environment names are).
+fn cleared_git_vars(
+    names: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Vec<std::ffi::OsString> {
+    names
+        .into_iter()
+        .filter(|name| {
+            let upper = name.to_string_lossy().to_ascii_uppercase();
+            upper.starts_with("GIT_") && !KEPT_GIT_VARS.contains(&upper.as_str())
+        })
+        .collect()
+}
+
+/// Configuration given to one clone (through `GIT_CONFIG_COUNT`, never in arguments): no hooks,
+/// no credential helper storing URL credentials, and on Windows `core.longpaths`, so a
+/// repository with paths over 260 characters checks out in the cache folder.
+fn clone_config(
+    hooks: String,
+    has_credentials: bool,
+    windows: bool,
+) -> Vec<(&'static str, String)> {
+    let mut config = vec![("core.hooksPath", hooks)];
+    if has_credentials {
+        config.push(("credential.helper", String::new()));
+    }
+    if windows {
+        config.push(("core.longpaths", "true".to_owned()));
+    }
+    config
+}
+
+/// `file://` URL of a local Git directory for `git clone`: Git percent-decodes file URLs, so
+/// every byte but unreserved ones and separators is encoded (`a%2Fb` is a folder name, not
+/// `a/b`).
+fn file_url(dir: &Path) -> String {
+    let text = dir.to_string_lossy().replace('\\', "/");
+    let mut out = String::from("file://");
+    if !text.starts_with('/') {
+        out.push('/'); // `C:/dir` on Windows
+    }
+    for (i, byte) in text.bytes().enumerate() {
+        let keep = byte.is_ascii_alphanumeric()
+            || matches!(byte, b'/' | b'-' | b'.' | b'_' | b'~')
+            || (byte == b':' && i == 1);
+        if keep {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// Delays between attempts of the publish rename. On Windows an antivirus scanner or the search
+/// indexer may hold a file of the fresh checkout open for a moment, and the rename then fails
+/// with access denied or a sharing violation; elsewhere a failed rename is final.
+const RENAME_RETRY_DELAYS_MS: &[u64] = &[50, 100, 200, 400, 800, 1000, 1000, 1000, 1000];
+
+/// Whether a rename failure may be a file held open for a moment (Windows only:
+/// `ERROR_ACCESS_DENIED`, `ERROR_SHARING_VIOLATION`, `ERROR_LOCK_VIOLATION`).
+fn is_transient_rename_error(err: &std::io::Error, windows: bool) -> bool {
+    windows
+        && (err.kind() == std::io::ErrorKind::PermissionDenied
+            || matches!(err.raw_os_error(), Some(5 | 32 | 33)))
+}
+
+/// `fs::rename`, retried with [`RENAME_RETRY_DELAYS_MS`] while the failure is transient.
+fn rename_with_retry(
+    from: &Path,
+    to: &Path,
+    windows: bool,
+    sleep: impl FnMut(Duration),
+) -> std::io::Result<()> {
+    retry_transient(|| fs::rename(from, to), windows, sleep)
+}
+
+fn retry_transient(
+    mut attempt: impl FnMut() -> std::io::Result<()>,
+    windows: bool,
+    mut sleep: impl FnMut(Duration),
+) -> std::io::Result<()> {
+    let mut delays = RENAME_RETRY_DELAYS_MS.iter();
+    loop {
+        match attempt() {
+            Ok(()) => return Ok(()),
+            Err(err) if is_transient_rename_error(&err, windows) => match delays.next() {
+                Some(ms) => sleep(Duration::from_millis(*ms)),
+                None => return Err(err),
+            },
+            Err(err) => return Err(err),
+        }
+    }
+}
+
+/// Check a `file://` repository against its roots; the Git directory to clone on success.
+fn check_local(local: &LocalRepo, display: &str) -> Result<PathBuf, GitError> {
+    use crate::jail::JailError;
+    crate::jail::check_repository(&local.path, &local.roots)
+        .map(|checked| checked.git_dir)
+        .map_err(|err| match err {
+            JailError::Outside(what) => GitError::OutsideRoots {
+                display: display.to_owned(),
+                what,
+                roots: roots_text(&local.roots),
+            },
+            JailError::NotARepository => invalid(format!(
+                "`{display}` is not a Git repository: a file:// source must name a repository \
+                 folder (with `.git`) or a bare repository inside a configured root ({})",
+                roots_text(&local.roots)
+            )),
+            JailError::Unreadable(reason) => GitError::RemoteFailed {
+                display: display.to_owned(),
+                reason: format!(
+                    "the repository cannot be checked before cloning: {reason}; repair it (or \
+                     remove the entry), then retry"
+                ),
+            },
+        })
 }
 
 /// Strip `user[:password]@` from anything URL-shaped in a message.
@@ -1070,6 +1312,7 @@ impl RemoteSession {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::GitErrorKind;
 
     fn p(s: &str) -> Result<Option<RemoteSource>, GitError> {
         RemoteSource::parse(s, &[])
@@ -1133,7 +1376,7 @@ mod tests {
             "topsecret@host:path?x",
         ] {
             let err = p(input).unwrap_err();
-            assert_eq!(err.code(), "DPX-MCP-INVALID-ARGUMENTS", "{input}");
+            assert_eq!(err.kind(), GitErrorKind::InvalidArguments, "{input}");
             let msg = err.to_string();
             assert!(!msg.contains("topsecret"), "{input}: {msg}");
             assert!(msg.contains("valid") || msg.contains("remove"), "{msg}");
@@ -1152,10 +1395,27 @@ mod tests {
             .unwrap();
         assert!(src.safe_display().starts_with("file://"));
         let err = RemoteSource::parse(&url, &[other.path().to_path_buf()]).unwrap_err();
-        assert_eq!(err.code(), "DPX-MCP-INVALID-ARGUMENTS");
-        let err = RemoteSource::parse("file:///definitely/not/here", &[root.path().to_path_buf()])
-            .unwrap_err();
-        assert_eq!(err.code(), "DPX-MCP-INVALID-ARGUMENTS");
+        assert_eq!(err.kind(), GitErrorKind::OutsideRoots);
+        // A missing path outside the roots reads exactly like an existing one.
+        let missing = format!("file://{}/no/such/dir", other.path().display());
+        let existing = format!("file://{}", other.path().display());
+        let roots = [root.path().to_path_buf()];
+        let (a, b) = (
+            RemoteSource::parse(&missing, &roots).unwrap_err(),
+            RemoteSource::parse(&existing, &roots).unwrap_err(),
+        );
+        assert_eq!(
+            (a.kind(), b.kind()),
+            (GitErrorKind::OutsideRoots, GitErrorKind::OutsideRoots)
+        );
+        assert_eq!(
+            a.to_string().replace(&missing, "URL"),
+            b.to_string().replace(&existing, "URL")
+        );
+        // Inside a root, a missing folder is named as missing.
+        let err = RemoteSource::parse(&format!("{url}/nope"), &roots).unwrap_err();
+        assert_eq!(err.kind(), GitErrorKind::InvalidArguments);
+        assert!(err.to_string().contains("does not resolve"), "{err}");
     }
 
     #[test]
@@ -1194,12 +1454,155 @@ mod tests {
         let err = session
             .resolve("https://u:pw123@example.com/r?x=1", None, &[])
             .unwrap_err();
-        assert_eq!(err.code(), "DPX-MCP-REMOTE-DISABLED");
+        assert_eq!(err.kind(), GitErrorKind::RemoteDisabled);
         assert!(!err.to_string().contains("pw123"));
         let err = session
             .resolve("/some/local", Some("main"), &[])
             .unwrap_err();
-        assert_eq!(err.code(), "DPX-MCP-INVALID-ARGUMENTS");
+        assert_eq!(err.kind(), GitErrorKind::InvalidArguments);
         assert!(session.resolve("/some/local", None, &[]).unwrap().is_none());
+    }
+    #[test]
+    fn scp_credentials_are_refused_and_never_echoed() {
+        for input in [
+            "alice:pw@host.example:repo.git",
+            "alice:pw@host.example:org/repo.git",
+            "a@b:pw@host.example:repo",
+        ] {
+            let err = p(input).unwrap_err();
+            assert_eq!(err.kind(), GitErrorKind::InvalidArguments, "{input}");
+            let msg = err.to_string();
+            assert!(msg.contains("password"), "{msg}");
+            assert!(!msg.contains("pw") && !msg.contains("alice"), "{msg}");
+            assert!(
+                msg.contains("host.example:"),
+                "shown without credentials: {msg}"
+            );
+            assert_eq!(sanitize(input).split(':').next(), Some("host.example"));
+        }
+        // the user name alone still selects the SSH account
+        let src = p("alice@host.example:repo.git").unwrap().unwrap();
+        assert_eq!(src.clone_url(), "alice@host.example:repo.git");
+        assert_eq!(src.safe_display(), "host.example:repo.git");
+        // a server without --allow-remote echoes the credential-free form too
+        let dir = tempfile::tempdir().unwrap();
+        let session = RemoteSession::new(RepoCache::new(dir.path().to_path_buf()), false);
+        let err = session
+            .resolve("alice:pw@host.example:repo.git", None, &[])
+            .unwrap_err();
+        assert_eq!(err.kind(), GitErrorKind::RemoteDisabled);
+        assert!(!err.to_string().contains("pw@"), "{err}");
+        assert!(err.to_string().contains("`host.example:repo.git`"), "{err}");
+    }
+
+    #[test]
+    fn inherited_git_variables_are_cleared_except_transport_setup() {
+        let cleared = [
+            "GIT_DIR",
+            "GIT_COMMON_DIR",
+            "GIT_OBJECT_DIRECTORY",
+            "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+            "GIT_INDEX_FILE",
+            "GIT_WORK_TREE",
+            "GIT_CONFIG_PARAMETERS",
+            "GIT_CONFIG_COUNT",
+            "GIT_CONFIG_KEY_0",
+            "GIT_TRACE_CURL",
+            "GIT_TRACE",
+            "git_dir",
+        ];
+        let kept = [
+            "GIT_SSH_COMMAND",
+            "GIT_SSL_CAINFO",
+            "GIT_EXEC_PATH",
+            "git_ssh_command",
+            "PATH",
+            "HOME",
+            "GITHUB_TOKEN",
+        ];
+        let names = kept.iter().chain(&cleared).map(std::ffi::OsString::from);
+        let out = cleared_git_vars(names);
+        let out: Vec<&str> = out.iter().map(|n| n.to_str().unwrap()).collect();
+        assert_eq!(out, cleared);
+    }
+
+    #[test]
+    fn clone_configuration_per_platform() {
+        let windows = clone_config("/h".into(), true, true);
+        assert_eq!(
+            windows,
+            [
+                ("core.hooksPath", "/h".to_owned()),
+                ("credential.helper", String::new()),
+                ("core.longpaths", "true".to_owned()),
+            ]
+        );
+        let unix = clone_config("/h".into(), false, false);
+        assert_eq!(unix, [("core.hooksPath", "/h".to_owned())]);
+    }
+
+    #[test]
+    fn file_urls_for_git_are_percent_encoded() {
+        assert_eq!(
+            file_url(Path::new("/srv/root/..%2F..%2Fx y")),
+            "file:///srv/root/..%252F..%252Fx%20y"
+        );
+        assert_eq!(file_url(Path::new("/a/b.git")), "file:///a/b.git");
+        // Windows drive paths (given with either separator)
+        assert_eq!(file_url(Path::new("C:/work/repo")), "file:///C:/work/repo");
+        assert_eq!(
+            file_url(Path::new("C:\\work\\my repo")),
+            "file:///C:/work/my%20repo"
+        );
+    }
+
+    #[test]
+    fn publish_rename_retries_only_transient_windows_failures() {
+        use std::io::{Error, ErrorKind};
+        // Windows: a sharing violation (32) twice, then success.
+        let mut failures = vec![Error::from_raw_os_error(32), Error::from_raw_os_error(32)];
+        let mut slept = Vec::new();
+        let ok = retry_transient(
+            || failures.pop().map_or(Ok(()), Err),
+            true,
+            |d| slept.push(d),
+        );
+        assert!(ok.is_ok());
+        assert_eq!(
+            slept,
+            [Duration::from_millis(50), Duration::from_millis(100)]
+        );
+        // Windows: access denied forever gives up after the schedule, with the last error.
+        let mut attempts = 0;
+        let mut total = Duration::ZERO;
+        let err = retry_transient(
+            || {
+                attempts += 1;
+                Err(Error::new(ErrorKind::PermissionDenied, "held"))
+            },
+            true,
+            |d| total += d,
+        )
+        .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::PermissionDenied);
+        assert_eq!(attempts, RENAME_RETRY_DELAYS_MS.len() + 1);
+        assert_eq!(total, Duration::from_millis(5550));
+        // Unix: permission denied is final; and no platform retries "not found".
+        for (windows, error) in [
+            (false, Error::new(ErrorKind::PermissionDenied, "x")),
+            (true, Error::new(ErrorKind::NotFound, "x")),
+        ] {
+            let mut attempts = 0;
+            let mut error = Some(error);
+            let _ = retry_transient(
+                || {
+                    attempts += 1;
+                    Err(error.take().unwrap_or_else(|| Error::other("again")))
+                },
+                windows,
+                |_| panic!("no retry expected"),
+            );
+            assert_eq!(attempts, 1);
+        }
     }
 }

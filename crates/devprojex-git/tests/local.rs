@@ -5,7 +5,7 @@ mod common;
 use std::path::Path;
 
 use common::{Oracle, Sandbox, git_staged, git_unstaged_untracked, ls_files, name_status, write};
-use devprojex_git::{GitScope, scope_paths, tracked_paths};
+use devprojex_git::{GitErrorKind, GitScope, scope_paths, tracked_paths};
 
 const RENAME_BODY: &str = "this file is long enough for rename detection\nline 2\nline 3\nline 4\n";
 
@@ -224,7 +224,7 @@ fn diff_scope_matches_git_diff() {
     assert_eq!(sel.deleted, 2, "del.txt and added_then_gone.txt");
 
     let err = scope_paths(&repo, &GitScope::parse("diff:nope..HEAD").unwrap()).unwrap_err();
-    assert_eq!(err.code(), "DPX-GIT-INVALID-REF");
+    assert_eq!(err.kind(), GitErrorKind::InvalidRef);
     assert!(err.to_string().contains("nope"));
     assert!(err.to_string().contains("HEAD~3"), "{err}");
 }
@@ -244,7 +244,7 @@ fn unborn_head() {
     assert!(changes.paths.contains("untracked.txt"));
     assert_eq!(changes.paths.len(), 3);
     let err = scope_paths(&repo, &GitScope::parse("diff:HEAD~1..HEAD").unwrap()).unwrap_err();
-    assert_eq!(err.code(), "DPX-GIT-INVALID-REF");
+    assert_eq!(err.kind(), GitErrorKind::InvalidRef);
     assert!(err.to_string().contains("unborn"), "{err}");
     assert_eq!(tracked_paths(&repo).unwrap().len(), 2);
 }
@@ -259,10 +259,10 @@ fn non_git_project_is_an_error_not_empty() {
         "deeper than the search\n",
     );
     let err = tracked_paths(dir.path()).unwrap_err();
-    assert_eq!(err.code(), "DPX-GIT-NOT-A-REPOSITORY");
+    assert_eq!(err.kind(), GitErrorKind::NotARepository);
     assert!(err.to_string().contains("tracked_only"), "{err}");
     let err = scope_paths(dir.path(), &GitScope::Changes).unwrap_err();
-    assert_eq!(err.code(), "DPX-GIT-NOT-A-REPOSITORY");
+    assert_eq!(err.kind(), GitErrorKind::NotARepository);
 }
 
 #[test]
@@ -337,7 +337,7 @@ fn scope_parsing() {
         "unstaged",
     ] {
         let err = GitScope::parse(bad).unwrap_err();
-        assert_eq!(err.code(), "DPX-GIT-INVALID-SCOPE", "{bad:?}");
+        assert_eq!(err.kind(), GitErrorKind::InvalidScope, "{bad:?}");
         assert!(err.to_string().contains("diff:<ref>..<ref>"), "{err}");
     }
     // 4,096 Unicode scalar values is the limit, counted as characters, not bytes.
@@ -346,8 +346,8 @@ fn scope_parsing() {
     assert!(GitScope::parse(&at_limit).is_ok());
     let over = format!("diff:{}..b", "é".repeat(4096 - 7));
     assert_eq!(
-        GitScope::parse(&over).unwrap_err().code(),
-        "DPX-GIT-INVALID-SCOPE"
+        GitScope::parse(&over).unwrap_err().kind(),
+        GitErrorKind::InvalidScope
     );
     assert_eq!(
         GitScope::parse("diff:v1.0..HEAD").unwrap().to_string(),
@@ -392,13 +392,189 @@ fn bare_repository_and_git_dir_are_unavailable() {
     for root in [bare, repo.join(".git")] {
         let err = tracked_paths(&root).unwrap_err();
         assert_eq!(
-            err.code(),
-            "DPX-GIT-STATE-UNAVAILABLE",
+            err.kind(),
+            GitErrorKind::StateUnavailable,
             "{}: {err}",
             root.display()
         );
         assert!(err.to_string().contains("working tree"), "{err}");
     }
     let err = tracked_paths(&sb.path().join("missing")).unwrap_err();
-    assert_eq!(err.code(), "DPX-GIT-STATE-UNAVAILABLE");
+    assert_eq!(err.kind(), GitErrorKind::StateUnavailable);
+}
+
+/// A history with a merge, tags, a remote-tracking branch and a hex-named branch.
+fn revision_repo(sb: &Sandbox) -> std::path::PathBuf {
+    let repo = sb.init("revs");
+    write(&repo, "a.txt", "1\n");
+    write(&repo, "dir/b.txt", "1\n");
+    sb.git(&repo, &["add", "-A"]);
+    sb.git(&repo, &["commit", "-qm", "first: the secret plan"]);
+    sb.git(&repo, &["tag", "light"]);
+    sb.git(&repo, &["tag", "-a", "-m", "annotated", "v1.0"]);
+    sb.git(&repo, &["checkout", "-q", "-b", "side"]);
+    write(&repo, "side.txt", "s\n");
+    sb.git(&repo, &["add", "-A"]);
+    sb.git(&repo, &["commit", "-qm", "side"]);
+    sb.git(&repo, &["checkout", "-q", "main"]);
+    write(&repo, "a.txt", "2\n");
+    sb.git(&repo, &["commit", "-qam", "second"]);
+    sb.git(&repo, &["merge", "-q", "--no-ff", "-m", "merge", "side"]);
+    write(&repo, "dir/b.txt", "3\n");
+    sb.git(&repo, &["commit", "-qam", "third"]);
+    let first = rev(sb, &repo, "main~2^1");
+    sb.git(&repo, &["update-ref", "refs/remotes/origin/main", &first]);
+    sb.git(&repo, &["branch", "cafe", "side"]);
+    repo
+}
+
+fn rev(sb: &Sandbox, repo: &Path, spec: &str) -> String {
+    String::from_utf8(sb.git(repo, &["rev-parse", "--verify", "-q", spec]))
+        .unwrap()
+        .trim()
+        .to_owned()
+}
+
+#[test]
+fn diff_scope_accepts_names_ids_and_steps_like_git() {
+    let sb = Sandbox::new();
+    let repo = revision_repo(&sb);
+    let head = rev(&sb, &repo, "HEAD");
+    let side = rev(&sb, &repo, "side");
+    let upper_short = side[..8].to_ascii_uppercase();
+    for (a, b) in [
+        ("light", "HEAD"),
+        ("v1.0", "main"),
+        ("refs/tags/v1.0", "refs/heads/main"),
+        ("heads/side", "tags/light"),
+        ("origin/main", "HEAD"),
+        (head.as_str(), "light"),
+        (&head[..7], "side"),
+        (upper_short.as_str(), "HEAD"),
+        ("cafe", "HEAD"), // a branch wins over a commit id prefix, as in Git
+        ("HEAD~1", "HEAD"),
+        ("HEAD~", "HEAD^"),
+        ("HEAD~1^2", "HEAD"),
+        ("main^1^1", "HEAD~1^2"),
+        ("HEAD~3", "HEAD^0"),
+        ("v1.0^0", "side~1"),
+    ] {
+        let scope =
+            GitScope::parse(&format!("diff:{a}..{b}")).unwrap_or_else(|e| panic!("{a}..{b}: {e}"));
+        let ours = scope_paths(&repo, &scope).unwrap_or_else(|e| panic!("{scope}: {e}"));
+        let mut oracle = Oracle::default();
+        oracle.add(
+            "",
+            name_status(&sb.git(&repo, &["diff", "--name-status", "-z", a, b])),
+        );
+        assert_eq!(ours, oracle.selection(&repo), "{scope}");
+    }
+}
+
+#[test]
+fn diff_scope_refuses_other_revision_syntax() {
+    let sb = Sandbox::new();
+    let repo = revision_repo(&sb);
+    // Each of these is a valid Git revision here (checked below), and reveals something the
+    // scope must not: commit messages, paths and blob ids, reflogs, or more than two trees.
+    let refused = [
+        (":/secret plan", "commit messages"),
+        ("HEAD^{/secret}", "commit messages"),
+        ("HEAD:dir", "REV:path"),
+        ("HEAD:a.txt", "REV:path"),
+        (":a.txt", "REV:path"),
+        (":0:a.txt", "REV:path"),
+        ("HEAD@{0}", "reflog"),
+        ("@{-1}", "reflog"),
+        ("main@{1}", "reflog"),
+        ("HEAD^{tree}", "peel"),
+        ("v1.0^{}", "peel"),
+        ("HEAD^{commit}", "peel"),
+        ("@", "`@`"),
+        ("@~1", "`@`"),
+        ("HEAD^!", "range"),
+        ("HEAD^@", "range"),
+        ("HEAD^-1", "range"),
+        ("^HEAD", "does not start"),
+        ("~1", "does not start"),
+    ];
+    for (spec, why) in refused {
+        let git_accepts = sb
+            .git_cmd(&repo)
+            .args(["rev-parse", spec])
+            .output()
+            .unwrap()
+            .status
+            .success();
+        assert!(
+            git_accepts || spec == "~1",
+            "{spec} is a revision Git accepts here"
+        );
+        for scope in [format!("diff:{spec}..HEAD"), format!("diff:HEAD..{spec}")] {
+            let err = GitScope::parse(&scope).unwrap_err();
+            assert_eq!(err.kind(), GitErrorKind::InvalidScope, "{scope}");
+            let msg = err.to_string();
+            assert!(msg.contains(why), "{scope}: {msg}");
+            assert!(msg.contains("~N") && msg.contains("abbreviated"), "{msg}");
+        }
+    }
+    // ranges inside a side, and junk after the steps
+    for scope in [
+        "diff:HEAD..main..side",
+        "diff:HEAD~1x..HEAD",
+        "diff:HEAD~999999999..HEAD",
+    ] {
+        let err = GitScope::parse(scope).unwrap_err();
+        assert_eq!(err.kind(), GitErrorKind::InvalidScope, "{scope}");
+    }
+    // pseudo-refs other than HEAD are not names, even when they exist
+    sb.git(&repo, &["reset", "-q", "--hard", "HEAD"]);
+    assert!(!rev(&sb, &repo, "ORIG_HEAD").is_empty());
+    let scope = GitScope::parse("diff:ORIG_HEAD..HEAD").unwrap();
+    assert_eq!(
+        scope_paths(&repo, &scope).unwrap_err().kind(),
+        GitErrorKind::InvalidRef
+    );
+}
+
+#[test]
+fn diff_scope_errors_say_what_exists() {
+    let sb = Sandbox::new();
+    let repo = revision_repo(&sb);
+    let cases = [
+        ("diff:HEAD~9..HEAD", "only 3 commits precede `HEAD`"),
+        ("diff:HEAD~1^3..HEAD", "`HEAD~1` has 2 parents"),
+        ("diff:light^2..HEAD", "`light` is a root commit"),
+        (
+            "diff:light~1..HEAD",
+            "`light` is a root commit (nothing precedes it)",
+        ),
+        ("diff:side^2..HEAD", "`side` has 1 parent"),
+        ("diff:nope..HEAD", "names no branch, tag or commit"),
+        ("diff:ffff..HEAD", "names no branch, tag or commit"),
+    ];
+    for (scope, expected) in cases {
+        let err = scope_paths(&repo, &GitScope::parse(scope).unwrap()).unwrap_err();
+        assert_eq!(err.kind(), GitErrorKind::InvalidRef, "{scope}");
+        let msg = err.to_string();
+        assert!(msg.contains(expected), "{scope}: {msg}");
+        for internal in ["delegate", "NthAncestor", "traverse", "Traversal"] {
+            assert!(!msg.contains(internal), "{scope}: {msg}");
+        }
+    }
+    // A shallow clone names its missing history as such.
+    let shallow = sb.path().join("shallow");
+    sb.git(
+        sb.path(),
+        &[
+            "clone",
+            "-q",
+            "--depth=1",
+            &format!("file://{}", repo.display()),
+            shallow.to_str().unwrap(),
+        ],
+    );
+    let err = scope_paths(&shallow, &GitScope::parse("diff:HEAD~1..HEAD").unwrap()).unwrap_err();
+    assert_eq!(err.kind(), GitErrorKind::InvalidRef);
+    assert!(err.to_string().contains("shallow clone"), "{err}");
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{Sandbox, write};
-use devprojex_git::{RemoteSession, RemoteSource, RepoCache, tracked_paths};
+use devprojex_git::{GitErrorKind, RemoteSession, RemoteSource, RepoCache, tracked_paths};
 
 const SECRET: &str = "s3cr3t-Pa55";
 
@@ -209,7 +209,7 @@ fn git_daemon_clone_branch_reuse_and_leases() {
     assert_eq!(a.pinned_count(), 2);
     // A missing branch fails with the safe URL.
     let err = a.acquire(&source, Some("no-such-branch")).unwrap_err();
-    assert_eq!(err.code(), "DPX-MCP-REMOTE-FAILED");
+    assert_eq!(err.kind(), GitErrorKind::RemoteFailed);
     assert!(err.to_string().contains(&url), "{err}");
 
     // Another server (session) reuses the published checkout.
@@ -305,7 +305,7 @@ fn smart_http_with_credentials_in_env_only() {
     // Wrong password: fails, the message has the safe URL and no secret.
     let bad = format!("http://alice:wrong-{SECRET}@127.0.0.1:{port}/repo.git");
     let err = session.resolve(&bad, Some("main"), &[]).unwrap_err();
-    assert_eq!(err.code(), "DPX-MCP-REMOTE-FAILED");
+    assert_eq!(err.kind(), GitErrorKind::RemoteFailed);
     let msg = err.to_string();
     assert!(msg.contains(&safe), "{msg}");
     assert!(!msg.contains(SECRET), "{msg}");
@@ -318,7 +318,7 @@ fn smart_http_with_credentials_in_env_only() {
             &[],
         )
         .unwrap_err();
-    assert_eq!(err.code(), "DPX-MCP-INVALID-ARGUMENTS");
+    assert_eq!(err.kind(), GitErrorKind::InvalidArguments);
     assert!(!err.to_string().contains(SECRET));
 }
 
@@ -350,7 +350,7 @@ fn unreachable_port_fails_fast() {
     ] {
         let start = Instant::now();
         let err = session.resolve(&url, None, &[]).unwrap_err();
-        assert_eq!(err.code(), "DPX-MCP-REMOTE-FAILED");
+        assert_eq!(err.kind(), GitErrorKind::RemoteFailed);
         assert!(err.to_string().contains(&url), "{err}");
         assert!(
             start.elapsed() < Duration::from_secs(15),
@@ -373,7 +373,7 @@ fn clone_timeout_is_enforced() {
     let err = session
         .resolve(&format!("git://127.0.0.1:{port}/repo.git"), None, &[])
         .unwrap_err();
-    assert_eq!(err.code(), "DPX-MCP-REMOTE-FAILED");
+    assert_eq!(err.kind(), GitErrorKind::RemoteFailed);
     assert!(err.to_string().contains("did not finish"), "{err}");
     assert!(start.elapsed() < Duration::from_secs(10));
     drop(listener);
@@ -400,7 +400,7 @@ fn session_cap_and_file_urls() {
         assert!(c.path.join("a.txt").is_file());
     }
     let err = session.resolve(&url, Some("b16"), &roots).unwrap_err();
-    assert_eq!(err.code(), "DPX-MCP-REMOTE-LIMIT");
+    assert_eq!(err.kind(), GitErrorKind::RemoteLimit);
     assert!(
         err.to_string().contains("reuse") && err.to_string().contains("restart"),
         "{err}"
@@ -412,7 +412,7 @@ fn session_cap_and_file_urls() {
     let err = session
         .resolve(&url, None, &[elsewhere.path().to_path_buf()])
         .unwrap_err();
-    assert_eq!(err.code(), "DPX-MCP-INVALID-ARGUMENTS");
+    assert_eq!(err.kind(), GitErrorKind::OutsideRoots);
 }
 
 #[test]
@@ -452,7 +452,7 @@ fn disabled_without_allow_remote() {
         "git://127.0.0.1/r",
     ] {
         let err = session.resolve(url, None, &[]).unwrap_err();
-        assert_eq!(err.code(), "DPX-MCP-REMOTE-DISABLED");
+        assert_eq!(err.kind(), GitErrorKind::RemoteDisabled);
         assert!(err.to_string().contains("--allow-remote"));
     }
     assert!(

@@ -119,6 +119,8 @@ impl DirHandle {
                 // Old kernels and some sandboxes have no openat2: take the portable route.
                 Err(rustix::io::Errno::NOSYS) | Err(rustix::io::Errno::PERM)
                     if openat2_missing() => {}
+                // Deeper than PATH_MAX: one folder at a time has no length limit.
+                Err(rustix::io::Errno::NAMETOOLONG) => {}
                 Err(err) => return Err(open_error(err.into())),
             }
         }
