@@ -672,3 +672,67 @@ fn the_new_tools_are_text_tools_after_get_file() {
     let init_text = mcp.call_ok("related_files", json!({"path": "src/lib.rs"}));
     assert!(init_text.contains("<untrusted-data-"), "{init_text}");
 }
+
+/// The server reuses its last walk only while every folder, `.gitignore` and file stats the
+/// same, and only for paths that had been still for 3 seconds before the walk: age four
+/// projects past that, let the server walk them, change each one in a way a reused walk would
+/// miss, and ask again.
+#[test]
+fn a_kept_selection_never_hides_an_edit() {
+    let edited = Fixture::named("edited");
+    edited
+        .write("main.py", "import helpers\n")
+        .write("helpers.py", "X = 1\n")
+        .write("another.py", "Y = 1\n");
+    let added = Fixture::named("added");
+    added
+        .write("main.py", "import helpers\n")
+        .write("helpers.py", "X = 1\n");
+    let ignored = Fixture::named("ignored");
+    ignored
+        .write(".gitignore", "build/\n")
+        .write("main.py", "import helpers\n")
+        .write("helpers.py", "X = 1\n");
+    let removed = Fixture::named("removed");
+    removed
+        .write("main.py", "import helpers\n")
+        .write("helpers.py", "X = 1\n")
+        .write("user.py", "import helpers\n");
+    std::thread::sleep(std::time::Duration::from_millis(3_500));
+    let roots = [&edited, &added, &ignored, &removed];
+    let mut args = Vec::new();
+    for fx in roots {
+        args.push("--root".to_string());
+        args.push(fx.root_str());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut mcp = Mcp::start_with(&args, &[]);
+    let importers = |mcp: &mut Mcp, fx: &Fixture| {
+        split(&mcp.call_ok(
+            "related_files",
+            json!({"project": fx.root_str(), "path": "helpers.py", "direction": "importers"}),
+        ))
+        .0
+    };
+    for fx in roots {
+        importers(&mut mcp, fx);
+        importers(&mut mcp, fx);
+    }
+    edited.write("main.py", "import another\n");
+    added.write("late.py", "import helpers\n");
+    ignored.write(".gitignore", "main.py\n");
+    std::fs::remove_file(removed.path("user.py")).unwrap();
+    assert_eq!(
+        importers(&mut mcp, &edited),
+        "importers of helpers.py: none\n"
+    );
+    assert!(importers(&mut mcp, &added).contains("late.py\n    late.py:1: import helpers\n"));
+    assert_eq!(
+        importers(&mut mcp, &ignored),
+        "importers of helpers.py: none\n"
+    );
+    assert_eq!(
+        importers(&mut mcp, &removed),
+        "importers of helpers.py: 1 file\nmain.py\n    main.py:1: import helpers\n"
+    );
+}

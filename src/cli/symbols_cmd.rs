@@ -9,12 +9,10 @@ use clap::{Args, ValueEnum};
 
 use super::SelectionArgs;
 use super::commands::{open_root, print_warnings, write_stdout};
-use crate::engine::{Engine, Hooks, withheld_notice};
+use crate::engine::{Engine, Hooks, partial_content_notice};
 use crate::error::{DpxError, Result, codes};
 use crate::project::ProjectRoot;
-use crate::symbols::{
-    Direction, KIND_NAMES, MatchMode, RelatedOptions, SymbolOptions, limits, parse_kind,
-};
+use crate::symbols::{Direction, KIND_NAMES, MatchMode, RelatedOptions, SymbolOptions, parse_kind};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum MatchArg {
@@ -56,6 +54,9 @@ pub struct SymbolsArgs {
     pub max_results: u64,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
+    /// Stop after this many seconds with what was found (default: run to completion).
+    #[arg(long, value_name = "SECS", value_parser = super::parse_timeout)]
+    pub timeout: Option<f64>,
 }
 
 #[derive(Debug, Args)]
@@ -78,6 +79,9 @@ pub struct RelatedArgs {
     pub max_results: u64,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
+    /// Stop after this many seconds with what was found (default: run to completion).
+    #[arg(long, value_name = "SECS", value_parser = super::parse_timeout)]
+    pub timeout: Option<f64>,
 }
 
 fn print_trailer(lines: Vec<String>) {
@@ -105,7 +109,7 @@ pub fn symbols(args: SymbolsArgs) -> Result<ExitCode> {
             MatchArg::Substring => MatchMode::Substring,
         },
         max_results: args.max_results as usize,
-        deadline: Duration::from_secs(limits::DEADLINE_SECS),
+        deadline: args.timeout.map(Duration::from_secs_f64),
     };
     let outcome = engine.find_symbol(&root, &request, &options, Hooks::default())?;
     match args.format {
@@ -119,11 +123,11 @@ pub fn symbols(args: SymbolsArgs) -> Result<ExitCode> {
         }))?)?,
     }
     print_warnings(&outcome.warnings);
-    if outcome.withheld_files > 0 {
-        eprintln!(
-            "warning: {}",
-            withheld_notice(outcome.withheld_files as u64)
-        );
+    if let Some(notice) = partial_content_notice(
+        outcome.withheld_files as u64,
+        outcome.unreadable_files as u64,
+    ) {
+        eprintln!("warning: {notice}");
     }
     print_trailer(crate::symbols::symbols_trailer(
         &outcome,
@@ -207,7 +211,7 @@ pub fn related(args: RelatedArgs) -> Result<ExitCode> {
         },
         depth: args.depth as usize,
         max_results: args.max_results as usize,
-        deadline: Duration::from_secs(limits::DEADLINE_SECS),
+        deadline: args.timeout.map(Duration::from_secs_f64),
     };
     let outcome = engine.related_files(&root, &request, &options, Hooks::default())?;
     match args.format {
@@ -224,11 +228,11 @@ pub fn related(args: RelatedArgs) -> Result<ExitCode> {
         }))?)?,
     }
     print_warnings(&outcome.warnings);
-    if outcome.withheld_files > 0 {
-        eprintln!(
-            "warning: {}",
-            withheld_notice(outcome.withheld_files as u64)
-        );
+    if let Some(notice) = partial_content_notice(
+        outcome.withheld_files as u64,
+        outcome.unreadable_files as u64,
+    ) {
+        eprintln!("warning: {notice}");
     }
     print_trailer(crate::symbols::related_trailer(
         &outcome,

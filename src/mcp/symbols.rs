@@ -11,7 +11,7 @@ use super::server::{
     RESPONSE_CHAR_LIMIT, ServerState, cut_to_chars, resolve_project, selection_request, text_result,
 };
 use super::spotlight::Spotlight;
-use crate::engine::{Hooks, withheld_notice};
+use crate::engine::{Hooks, partial_content_notice};
 use crate::error::Result;
 use crate::symbols::{
     Direction, KIND_NAMES, MatchMode, RelatedOptions, SymbolOptions, limits, parse_kind,
@@ -80,7 +80,7 @@ pub fn find_symbol(
             .and_then(|m| MatchMode::parse(&m))
             .unwrap_or_default(),
         max_results: max_results(args)?,
-        deadline: Duration::from_secs(limits::DEADLINE_SECS),
+        deadline: Some(Duration::from_secs(limits::DEADLINE_SECS)),
     };
     let outcome = state.engine.find_symbol(
         root,
@@ -111,9 +111,10 @@ pub fn find_symbol(
         false,
     ));
     trailer.extend(outcome.warnings.messages());
-    if outcome.withheld_files > 0 {
-        trailer.push(withheld_notice(outcome.withheld_files as u64));
-    }
+    trailer.extend(partial_content_notice(
+        outcome.withheld_files as u64,
+        outcome.unreadable_files as u64,
+    ));
     Ok(text_result(vec![with_trailer(text, trailer)]))
 }
 
@@ -134,7 +135,7 @@ pub fn related_files(
             .integer("depth", 1, limits::MAX_DEPTH as u64)?
             .unwrap_or(1) as usize,
         max_results: max_results(args)?,
-        deadline: Duration::from_secs(limits::DEADLINE_SECS),
+        deadline: Some(Duration::from_secs(limits::DEADLINE_SECS)),
     };
     let outcome = state.engine.related_files(
         root,
@@ -158,8 +159,9 @@ pub fn related_files(
         false,
     ));
     trailer.extend(outcome.warnings.messages());
-    if outcome.withheld_files > 0 {
-        trailer.push(withheld_notice(outcome.withheld_files as u64));
-    }
+    trailer.extend(partial_content_notice(
+        outcome.withheld_files as u64,
+        outcome.unreadable_files as u64,
+    ));
     Ok(text_result(vec![with_trailer(text, trailer)]))
 }

@@ -39,8 +39,10 @@ pub const RACY_WINDOW_NS: i64 = 3_000_000_000;
 /// Everything remembered across requests.
 pub struct SymbolIndex {
     definitions: Mutex<DefinitionCache>,
+    /// The last selection of each root (see `selection.rs`).
+    pub(super) selections: super::selection::SelectionCache,
     roots: Mutex<HashMap<std::path::PathBuf, Arc<Mutex<RootIndex>>>>,
-    hasher: RandomState,
+    pub(super) hasher: RandomState,
 }
 
 impl std::fmt::Debug for SymbolIndex {
@@ -77,6 +79,7 @@ impl SymbolIndex {
                 entries: HashMap::new(),
             }),
             roots: Mutex::new(HashMap::new()),
+            selections: super::selection::SelectionCache::default(),
             hasher: RandomState::new(),
         }
     }
@@ -121,7 +124,7 @@ impl SymbolIndex {
         &'a self,
         shared: &'a Mutex<RootIndex>,
         root: &'a ProjectRoot,
-        entries: &[&Entry],
+        entries: &[&'a Entry],
         pipeline: &ContentPipeline,
         all: bool,
         deadline: Instant,
@@ -132,7 +135,10 @@ impl SymbolIndex {
             root,
             state: lock(shared),
             relevant: Vec::new(),
+            order: HashMap::new(),
+            reverse_ready: false,
             withheld_files: 0,
+            unreadable_files: 0,
             pending_files: 0,
         };
         graph.prepare(entries, pipeline, all, deadline, cancelled)?;
@@ -173,9 +179,13 @@ struct FactsEntry {
 }
 
 impl FactsEntry {
-    /// The stat key is enough only when the file had been still for a while when it was read.
+    /// The stat key is enough only when the file had been still for a while when it was read,
+    /// and only on Unix: elsewhere there is no change time, so an edit that puts the
+    /// modification time back would go unseen; there the content is read and hashed every time
+    /// (an unchanged file is not parsed again).
     fn trusted(&self, key: &FileKey) -> bool {
-        self.key == *key
+        cfg!(unix)
+            && self.key == *key
             && self.key.modified_ns < self.read_at_ns - RACY_WINDOW_NS
             && self.key.changed_ns < self.read_at_ns - RACY_WINDOW_NS
     }
@@ -246,14 +256,35 @@ struct ViewState {
     in_reverse: HashSet<u32>,
 }
 
+impl ViewState {
+    /// Record a file's edges; the importer map forgets its old ones (they are added back,
+    /// with the new ones, by `ensure_reverse`).
+    fn store(&mut self, id: u32, facts: Arc<FileFacts>, resolved: Arc<Resolved>) {
+        if let Some((_, old)) = self.resolved.insert(id, (facts, resolved))
+            && self.in_reverse.remove(&id)
+        {
+            for edge in &old.edges {
+                if let Some(importers) = self.reverse.get_mut(&(edge.target, edge.folder)) {
+                    importers.retain(|(importer, _)| *importer != id);
+                }
+            }
+        }
+    }
+}
+
 /// The import graph for one request: holds the root's index until it is released.
 pub struct ProjectGraph<'a> {
     index: &'a SymbolIndex,
     root: &'a ProjectRoot,
     state: MutexGuard<'a, RootIndex>,
     /// The selection's files with imports (and the configuration files), in selection order.
-    relevant: Vec<Entry>,
+    relevant: Vec<&'a Entry>,
+    /// Position of each relevant file in selection order (results are sorted by it).
+    order: HashMap<&'a str, usize>,
+    /// The importer map is complete for this request.
+    reverse_ready: bool,
     pub withheld_files: usize,
+    pub unreadable_files: usize,
     pub pending_files: usize,
 }
 
@@ -271,7 +302,7 @@ impl<'a> ProjectGraph<'a> {
 
     fn prepare(
         &mut self,
-        entries: &[&Entry],
+        entries: &[&'a Entry],
         pipeline: &ContentPipeline,
         all: bool,
         deadline: Instant,
@@ -282,9 +313,15 @@ impl<'a> ProjectGraph<'a> {
             .filter(|e| {
                 Lang::of_path(&e.relative).is_some() || resolve::is_config_file(&e.relative)
             })
-            .map(|e| (*e).clone())
+            .copied()
             .collect();
-        let declaring: Vec<Entry> = self
+        self.order = self
+            .relevant
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.relative.as_str(), i))
+            .collect();
+        let declaring: Vec<&Entry> = self
             .relevant
             .iter()
             .filter(|e| {
@@ -294,7 +331,7 @@ impl<'a> ProjectGraph<'a> {
                 )
             })
             .filter(|e| !resolve::is_config_file(&e.relative))
-            .cloned()
+            .copied()
             .collect();
         self.refresh(&declaring, pipeline, deadline, cancelled)?;
         self.ensure_view(pipeline);
@@ -304,7 +341,7 @@ impl<'a> ProjectGraph<'a> {
     /// Bring the facts of `files` up to date (in parallel), within the deadline.
     fn refresh(
         &mut self,
-        files: &[Entry],
+        files: &[&Entry],
         pipeline: &ContentPipeline,
         deadline: Instant,
         cancelled: &(dyn Fn() -> bool + Sync),
@@ -315,6 +352,7 @@ impl<'a> ProjectGraph<'a> {
         // (entry, what is known) for the files that must be read
         let stale: Vec<(&Entry, Option<Known>)> = files
             .iter()
+            .copied()
             .filter_map(|entry| match state.facts.get(&entry.relative) {
                 Some(known) if known.trusted(&FileKey::of(entry)) => None,
                 Some(known) => Some((entry, Some((known.content_hash, Arc::clone(&known.facts))))),
@@ -327,6 +365,7 @@ impl<'a> ProjectGraph<'a> {
         enum Read {
             Facts(u64, Arc<FileFacts>),
             Withheld,
+            Unreadable,
             Skipped,
             Late,
         }
@@ -355,7 +394,8 @@ impl<'a> ProjectGraph<'a> {
                         }
                     }
                     Unredacted::Withheld => Read::Withheld,
-                    Unredacted::Binary | Unredacted::Unreadable => Read::Skipped,
+                    Unredacted::Unreadable => Read::Unreadable,
+                    Unredacted::Binary => Read::Skipped,
                 };
                 (entry.relative.clone(), key, read_at, outcome)
             })
@@ -381,6 +421,10 @@ impl<'a> ProjectGraph<'a> {
                 }
                 Read::Withheld => {
                     self.withheld_files += 1;
+                    state.facts.remove(&path);
+                }
+                Read::Unreadable => {
+                    self.unreadable_files += 1;
                     state.facts.remove(&path);
                 }
                 Read::Skipped => {
@@ -420,7 +464,7 @@ impl<'a> ProjectGraph<'a> {
             return;
         }
         let by_path: HashMap<&str, &Entry> =
-            relevant.iter().map(|e| (e.relative.as_str(), e)).collect();
+            relevant.iter().map(|e| (e.relative.as_str(), *e)).collect();
         // configuration files are read through the same jail (their text is only parsed)
         let read = |path: &str| -> Option<String> {
             let entry = by_path.get(path)?;
@@ -473,14 +517,15 @@ impl<'a> ProjectGraph<'a> {
         deadline: Instant,
     ) -> FileEdges {
         let known = self.state().facts.contains_key(file);
-        let entry = entries
-            .iter()
-            .find(|e| e.relative == file)
-            .map(|e| (*e).clone());
+        let entry = self
+            .order
+            .get(file)
+            .map(|&i| self.relevant[i])
+            .or_else(|| entries.iter().find(|e| e.relative == file).copied());
         if let Some(entry) = entry {
             // a file asked for is always read if it changed, whatever the deadline
             let _ = self.refresh(
-                std::slice::from_ref(&entry),
+                &[entry],
                 pipeline,
                 if known {
                     deadline
@@ -532,8 +577,7 @@ impl<'a> ProjectGraph<'a> {
             .view
             .as_mut()
             .expect("view")
-            .resolved
-            .insert(id, (facts, Arc::clone(&resolved)));
+            .store(id, facts, Arc::clone(&resolved));
         resolved
     }
 
@@ -602,12 +646,7 @@ impl<'a> ProjectGraph<'a> {
             );
         }
         // selection order (the order of `relevant`) keeps results deterministic
-        let order: HashMap<&str, usize> = self
-            .relevant
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.relative.as_str(), i))
-            .collect();
+        let order = &self.order;
         let state = &*self.state;
         let mut named: Vec<(String, usize)> = out
             .into_iter()
@@ -621,6 +660,10 @@ impl<'a> ProjectGraph<'a> {
 
     /// The importer map covers every file of this request's selection whose facts are known.
     fn ensure_reverse(&mut self) {
+        if self.reverse_ready {
+            return;
+        }
+        self.reverse_ready = true;
         let files: Vec<String> = self
             .relevant
             .iter()
@@ -657,8 +700,7 @@ impl<'a> ProjectGraph<'a> {
                 .view
                 .as_mut()
                 .expect("view")
-                .resolved
-                .insert(id, (facts, resolved));
+                .store(id, facts, resolved);
         }
         // bring the reverse map up to date, file by file
         let ids: Vec<u32> = files
@@ -690,4 +732,50 @@ fn now_ns() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: FileKey, read_at_ns: i64) -> FactsEntry {
+        FactsEntry {
+            key,
+            read_at_ns,
+            content_hash: 0,
+            facts: Arc::new(FileFacts::default()),
+        }
+    }
+
+    #[test]
+    fn a_stat_key_is_trusted_only_when_equal_and_settled_before_the_read() {
+        let key = FileKey {
+            size: 10,
+            modified_ns: 1_000_000_000_000,
+            changed_ns: 1_000_000_000_000,
+            id: Some(FileId {
+                device: 1,
+                inode: 2,
+            }),
+        };
+        let long_after = key.modified_ns + 10 * RACY_WINDOW_NS;
+        assert_eq!(entry(key, long_after).trusted(&key), cfg!(unix));
+        // read within the racy window of the last change: read again next time
+        assert!(!entry(key, key.modified_ns + RACY_WINDOW_NS / 2).trusted(&key));
+        let changed = FileKey {
+            changed_ns: key.changed_ns + 1,
+            ..key
+        };
+        assert!(!entry(key, long_after).trusted(&changed));
+        let replaced = FileKey {
+            id: Some(FileId {
+                device: 1,
+                inode: 3,
+            }),
+            ..key
+        };
+        assert!(!entry(key, long_after).trusted(&replaced));
+        let grown = FileKey { size: 11, ..key };
+        assert!(!entry(key, long_after).trusted(&grown));
+    }
 }

@@ -9,6 +9,7 @@
 
 mod index;
 mod render;
+mod selection;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -96,7 +97,8 @@ pub struct SymbolOptions {
     pub kind: Option<Kind>,
     pub mode: MatchMode,
     pub max_results: usize,
-    pub deadline: Duration,
+    /// The MCP limit (10 seconds); the CLI runs to completion unless `--timeout` is given.
+    pub deadline: Option<Duration>,
 }
 
 /// One definition found.
@@ -123,6 +125,8 @@ pub struct SymbolOutcome {
     pub parsed_files: usize,
     /// Files over the 16 MiB inspection boundary (not searched).
     pub withheld_files: usize,
+    /// Files that could not be read (not searched).
+    pub unreadable_files: usize,
     /// Files that contain the name but are too large to parse (over 4 MiB).
     pub unparsed_files: usize,
     pub stopped: Option<SearchStop>,
@@ -271,7 +275,8 @@ pub struct RelatedOptions {
     pub direction: Direction,
     pub depth: usize,
     pub max_results: usize,
-    pub deadline: Duration,
+    /// The MCP limit (10 seconds); the CLI runs to completion unless `--timeout` is given.
+    pub deadline: Option<Duration>,
 }
 
 /// One related file (or package folder) and the import line that links it.
@@ -308,6 +313,7 @@ pub struct RelatedOutcome {
     /// Files whose imports were not indexed when the time limit was reached.
     pub pending_files: usize,
     pub withheld_files: usize,
+    pub unreadable_files: usize,
     pub warnings: SelectionWarnings,
 }
 
@@ -322,13 +328,15 @@ fn source_extensions(with_configs: bool) -> Vec<String> {
 
 impl Engine {
     /// The selection narrowed to source files (and, for imports, their configuration files):
-    /// other files are not listed, so the walk does not open them.
+    /// other files are not listed, so the walk does not open them. With `keep` (the server's
+    /// `related_files`), the last walk is reused while nothing it depends on changed.
     fn select_sources(
         &self,
         root: &ProjectRoot,
         request: &Request,
         with_configs: bool,
-    ) -> Result<Selection> {
+        keep: bool,
+    ) -> Result<Arc<Selection>> {
         let mut prepared = self.prepare(root, request)?;
         let ours = source_extensions(with_configs);
         if prepared.spec.extensions.is_empty() {
@@ -339,12 +347,21 @@ impl Engine {
                 // the profile allows no source file: nothing to look at
                 let mut selection = Selection::default();
                 selection.warnings.deleted = prepared.deleted;
-                return Ok(selection);
+                return Ok(Arc::new(selection));
             }
         }
-        let mut selection = select::select(root, &prepared.spec)?;
+        let selection = match &self.symbol_index {
+            Some(index) if keep => index
+                .selections
+                .select(root, &prepared.spec, &index.hasher)?,
+            _ => Arc::new(select::select(root, &prepared.spec)?),
+        };
+        if selection.warnings.deleted == prepared.deleted {
+            return Ok(selection);
+        }
+        let mut selection = (*selection).clone();
         selection.warnings.deleted = prepared.deleted;
-        Ok(selection)
+        Ok(Arc::new(selection))
     }
 
     /// Definitions named like `options.name` in the selection's source files.
@@ -358,7 +375,7 @@ impl Engine {
         check_max_results(options.max_results)?;
         let query = Query::parse(options)?;
         let started = Instant::now();
-        let selection = self.select_sources(root, request, false)?;
+        let selection = self.select_sources(root, request, false, false)?;
         let files: Vec<&Entry> = selection
             .files()
             .filter(|f| !f.binary && Lang::of_path(&f.relative).is_some())
@@ -373,6 +390,7 @@ impl Engine {
         enum Found {
             Screened,
             Withheld,
+            Unreadable,
             Unparsed,
             Parsed(Vec<SymbolHit>),
         }
@@ -387,7 +405,7 @@ impl Engine {
             WINDOW_BYTES,
             |i| load_cost(files[i]),
             |i| {
-                if started.elapsed() >= options.deadline {
+                if options.deadline.is_some_and(|d| started.elapsed() >= d) {
                     return None;
                 }
                 let entry = files[i];
@@ -418,7 +436,8 @@ impl Engine {
                         }
                     }
                     Some(Content::Withheld) => Found::Withheld,
-                    Some(_) => Found::Screened,
+                    Some(Content::Unreadable) => Found::Unreadable,
+                    Some(Content::Binary) => Found::Screened,
                 })
             },
             |_, found| {
@@ -431,6 +450,10 @@ impl Engine {
                 match found {
                     Found::Withheld => {
                         outcome.withheld_files += 1;
+                        return Ok(());
+                    }
+                    Found::Unreadable => {
+                        outcome.unreadable_files += 1;
                         return Ok(());
                     }
                     Found::Screened => {}
@@ -490,7 +513,7 @@ impl Engine {
                 "'{target}' is a folder; related_files takes one file. Use get_tree to list its files"
             )));
         }
-        let selection = self.select_sources(root, request, true)?;
+        let selection = self.select_sources(root, request, true, true)?;
         let entries: Vec<&Entry> = selection.files().collect();
         let Some(target_entry) = entries.iter().find(|e| e.relative == target).copied() else {
             let reason = if Lang::of_path(&target).is_none() {
@@ -522,7 +545,8 @@ impl Engine {
             }
         };
         let pipeline = self.pipeline(Detail::Full);
-        let deadline = started + options.deadline;
+        // without a limit (the CLI's default), a day is as good as forever
+        let deadline = started + options.deadline.unwrap_or(Duration::from_secs(86_400));
         let cancelled = || hooks.cancelled.is_some_and(|c| c());
         let shared = index.root_index(root);
         let mut project = index.project(
@@ -540,6 +564,7 @@ impl Engine {
             depth: options.depth,
             warnings: selection.warnings.clone(),
             withheld_files: project.withheld_files,
+            unreadable_files: project.unreadable_files,
             pending_files: project.pending_files,
             ..RelatedOutcome::default()
         };
@@ -727,7 +752,7 @@ mod tests {
             kind: None,
             mode: MatchMode::Exact,
             max_results: 50,
-            deadline: Duration::from_secs(1),
+            deadline: None,
         })
         .unwrap()
     }

@@ -99,6 +99,10 @@ pub fn symbols_trailer(outcome: &SymbolOutcome, max_results: usize, cli: bool) -
             "[Definitions truncated: stopped at max_results={max_results}. Narrow with {narrow}, use match=exact, or raise max_results (at most {}).]",
             super::limits::MAX_RESULTS
         )),
+        Some(crate::engine::SearchStop::Deadline) if cli => trailer.push(format!(
+            "[Definitions truncated: the --timeout was reached after {} files. Narrow with {narrow}, or raise --timeout.]",
+            outcome.searched_files
+        )),
         Some(crate::engine::SearchStop::Deadline) => trailer.push(format!(
             "[Definitions truncated: the {}-second time limit was reached after {} files. Narrow with {narrow}.]",
             super::limits::DEADLINE_SECS,
@@ -145,16 +149,18 @@ pub fn related_trailer(outcome: &RelatedOutcome, max_results: usize, cli: bool) 
         ));
     }
     if outcome.pending_files > 0 {
-        trailer.push(format!(
-            "[Related files incomplete: the {}-second time limit was reached with {} files not yet indexed. {}]",
-            super::limits::DEADLINE_SECS,
-            outcome.pending_files,
-            if cli {
-                "Narrow the selection."
-            } else {
-                "The server keeps what it indexed: call related_files again to continue."
-            }
-        ));
+        trailer.push(if cli {
+            format!(
+                "[Related files incomplete: the --timeout was reached with {} files not yet indexed. Narrow the selection or raise --timeout.]",
+                outcome.pending_files
+            )
+        } else {
+            format!(
+                "[Related files incomplete: the {}-second time limit was reached with {} files not yet indexed. The server keeps what it indexed: call related_files again to continue.]",
+                super::limits::DEADLINE_SECS,
+                outcome.pending_files
+            )
+        });
     }
     trailer
 }
