@@ -200,6 +200,42 @@ pub(crate) fn extract(lang: Lang, tree: &Tree, src: &str) -> Vec<Definition> {
     }
 }
 
+/// `#define NAME` lines outside comments, for C and C++ files too large to parse.
+pub(crate) fn scan_macros(src: &str) -> Vec<Definition> {
+    let mut out = Vec::new();
+    for (line, text) in crate::imports::directive_lines(src) {
+        let rest = text.trim_start().trim_start_matches('#').trim_start();
+        let Some(rest) = rest.strip_prefix("define") else {
+            continue;
+        };
+        if !rest.starts_with([' ', '\t']) {
+            continue;
+        }
+        let name: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            continue;
+        }
+        let mut signature = text.trim().to_string();
+        if signature.chars().count() > MAX_SIGNATURE_CHARS {
+            signature = signature.chars().take(MAX_SIGNATURE_CHARS - 1).collect();
+            signature.push('…');
+        }
+        out.push(Definition {
+            name,
+            kind: Kind::Macro,
+            line,
+            signature,
+            container: None,
+            scope: Vec::new(),
+        });
+    }
+    out
+}
+
 /// Byte offsets where each line starts.
 fn line_starts(src: &str) -> Vec<usize> {
     std::iter::once(0)

@@ -749,44 +749,51 @@ fn php(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
 /// `#include` lines outside comments: `#  include "x"`, `#include <x>`, `#include_next`,
 /// `#import`. Includes of a macro (`#include FOO`) are not static and are skipped.
 pub fn scan_includes(text: &str) -> Vec<Import> {
+    directive_lines(text)
+        .filter_map(|(line, text)| {
+            include_directive(text.as_bytes()).map(|spec| Import { line, spec })
+        })
+        .collect()
+}
+
+/// The preprocessor directive lines of a C or C++ text (1-based line, text): lines whose
+/// first character outside a comment is `#`. Block comments are followed across lines, as
+/// the preprocessor does, with string and character literals skipped.
+pub(crate) fn directive_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let bytes = text.as_bytes();
-    let mut out = Vec::new();
     let mut in_comment = false;
     let mut line_start = 0usize;
     let mut line_number = 0usize;
-    while line_start < bytes.len() {
-        line_number += 1;
-        let line_end =
-            memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
-        let line = &bytes[line_start..line_end];
-        let mut from = 0;
-        if in_comment {
-            match memchr::memmem::find(line, b"*/") {
-                Some(close) => {
-                    in_comment = false;
-                    from = close + 2;
-                }
-                None => {
-                    line_start = line_end + 1;
-                    continue;
+    std::iter::from_fn(move || {
+        while line_start < bytes.len() {
+            line_number += 1;
+            let line_end =
+                memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
+            let line = &bytes[line_start..line_end];
+            let start = line_start;
+            line_start = line_end + 1;
+            let mut from = 0;
+            if in_comment {
+                match memchr::memmem::find(line, b"*/") {
+                    Some(close) => {
+                        in_comment = false;
+                        from = close + 2;
+                    }
+                    None => continue,
                 }
             }
+            let rest = &line[from..];
+            if memchr::memchr(b'/', rest).is_some() {
+                in_comment = ends_in_comment(rest);
+            }
+            let first = rest.iter().position(|b| *b != b' ' && *b != b'\t');
+            if from == 0 && first.is_some_and(|i| rest[i] == b'#') {
+                // a slice of `text` at line boundaries, so valid UTF-8
+                return Some((line_number, &text[start..line_end]));
+            }
         }
-        let rest = &line[from..];
-        if from == 0
-            && let Some(spec) = include_directive(rest)
-        {
-            out.push(Import {
-                line: line_number,
-                spec,
-            });
-        }
-        if memchr::memchr(b'/', rest).is_some() {
-            in_comment = ends_in_comment(rest);
-        }
-        line_start = line_end + 1;
-    }
-    out
+        None
+    })
 }
 
 fn include_directive(line: &[u8]) -> Option<Spec> {
@@ -871,6 +878,23 @@ mod tests {
                 other => panic!("{other:?}"),
             })
             .collect()
+    }
+
+    #[test]
+    fn macros_of_a_file_too_large_to_parse_come_from_a_line_scan() {
+        let mut text = String::from(
+            "/* #define NOT_THIS 1\n*/\n#define A 1\n  #  define B(x) (x)\n#undef A\n#definex\n",
+        );
+        text.push_str(&"// padding\n".repeat(crate::MAX_PARSE_BYTES / 11 + 1));
+        let defs = crate::definitions("big.h", &text).unwrap();
+        let names: Vec<(usize, &str, &str)> = defs
+            .iter()
+            .map(|d| (d.line, d.name.as_str(), d.signature.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [(3, "A", "#define A 1"), (4, "B", "#  define B(x) (x)")]
+        );
     }
 
     #[test]

@@ -194,9 +194,14 @@ pub(crate) fn parse(lang: Lang, text: &str) -> Option<Tree> {
 }
 
 /// The definitions in one file, in source order; `None` for a language without definitions or
-/// a file over [`MAX_PARSE_BYTES`]. `path` is project-relative with `/` (it picks the language).
+/// a file over [`MAX_PARSE_BYTES`]. C and C++ files that large (generated register tables, a
+/// hundred thousand `#define`s each) still give their macros, from a line scan.
+/// `path` is project-relative with `/` (it picks the language).
 pub fn definitions(path: &str, text: &str) -> Option<Vec<Definition>> {
     let lang = Lang::of_file(path, text)?;
+    if lang.is_c_family() && text.len() > MAX_PARSE_BYTES {
+        return Some(defs::scan_macros(text));
+    }
     let tree = parse(lang, text)?;
     Some(defs::extract(lang, &tree, text))
 }
