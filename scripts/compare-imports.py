@@ -82,12 +82,21 @@ out = {}
 class Direct(modulefinder.ModuleFinder):
     target = None
     found = None
+    depth = 0
     def scan_code(self, co, m):
-        if m.__name__ == self.target and self.found is None:
+        # other modules are loaded, not scanned: direct imports only (the target's nested code
+        # objects, its functions and classes, are scanned through this same method)
+        if m.__name__ != self.target:
+            return
+        if self.depth == 0:
             before = set(self.modules)
+        self.depth += 1
+        try:
             super().scan_code(co, m)
+        finally:
+            self.depth -= 1
+        if self.depth == 0:
             self.found = set(self.modules) - before
-        # other modules are loaded, not scanned: direct imports only
 for rel in files:
     name = rel[:-3].replace("/", ".")
     if name.endswith(".__init__"):
@@ -141,7 +150,14 @@ def compare_python(args):
         mine = our_imports(server, rel)
         if mine is None:
             continue
-        parents = set(sets["parents"])
+        # the module's own packages are loaded before its code runs, so the finder cannot show
+        # an import of them (`from ctypes import *` in ctypes/_endian.py): left out of both
+        own = set()
+        folder = os.path.dirname(rel)
+        while folder:
+            own.add(f"{folder}/__init__.py")
+            folder = os.path.dirname(folder)
+        parents = set(sets["parents"]) | own
         reference[rel] = set(sets["all"]) - parents
         # an import of a parent package itself is right whether or not the finder needed it
         ours[rel] = {m for m in mine if m not in parents}

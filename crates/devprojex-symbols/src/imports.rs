@@ -344,7 +344,19 @@ fn python(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
             }
             true
         }
-        "import_from_statement" | "future_import_statement" => {
+        "future_import_statement" => {
+            push(
+                facts,
+                node,
+                Spec::Python {
+                    level: 0,
+                    module: "__future__".to_string(),
+                    names: Vec::new(),
+                },
+            );
+            true
+        }
+        "import_from_statement" => {
             let Some(module) = node.child_by_field_name("module_name") else {
                 return true;
             };

@@ -824,6 +824,19 @@ impl ProjectView {
                 return out;
             }
         }
+        // `import os.path` or `from os.path import join`: `os` sets up `os.path`; importing
+        // a.b.c runs a and a.b, so the deepest module that exists is what the import uses
+        if level == 0 && module.contains('.') {
+            let parts: Vec<&str> = module.split('.').collect();
+            for cut in (1..parts.len()).rev() {
+                let prefix = parts[..cut].join(".");
+                for base in &bases {
+                    if let Some(found) = self.python_module(base, &prefix) {
+                        return vec![Target::File(found)];
+                    }
+                }
+            }
+        }
         Vec::new()
     }
 
