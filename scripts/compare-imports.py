@@ -166,9 +166,9 @@ def compare_python(args):
 
 
 TS_HELPER = r'''
-const ts = require(process.argv[2]);
+const ts = require(process.argv[1]);
 const path = require("path");
-const root = path.resolve(process.argv[3]);
+const root = path.resolve(process.argv[2]);
 const files = JSON.parse(require("fs").readFileSync(0, "utf8"));
 const configs = new Map();
 function optionsFor(file) {

@@ -65,6 +65,8 @@ pub struct ProjectView {
     js_packages: HashMap<String, String>,
     /// `package.json` folders and their entry file.
     js_package_main: HashMap<String, Vec<String>>,
+    /// `package.json` folders and their `exports` subpaths with targets.
+    js_exports: HashMap<String, Vec<(String, Vec<String>)>>,
     /// Java/Kotlin/Scala package -> files.
     jvm_packages: HashMap<String, Vec<String>>,
     csharp_namespaces: HashMap<String, Vec<String>>,
@@ -852,41 +854,57 @@ impl ProjectView {
                 .entry(name.to_string())
                 .or_insert_with(|| dir.clone());
         }
-        let mut entries = Vec::new();
-        let mut exports_dot = value.get("exports").cloned();
-        if let Some(serde_json::Value::Object(map)) = &exports_dot
-            && let Some(dot) = map.get(".")
-        {
-            exports_dot = Some(dot.clone());
-        }
-        let push_export = |v: &serde_json::Value, entries: &mut Vec<String>| {
-            fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
-                match v {
-                    serde_json::Value::String(s) => out.push(s.clone()),
-                    serde_json::Value::Object(map) => {
-                        for key in ["types", "import", "require", "default", "node"] {
-                            if let Some(inner) = map.get(key) {
-                                walk(inner, out);
-                            }
-                        }
-                    }
-                    serde_json::Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
-                    _ => {}
+        // `exports`: a string or condition object for ".", or a map of subpaths
+        let mut subpaths: Vec<(String, Vec<String>)> = Vec::new();
+        match value.get("exports") {
+            Some(serde_json::Value::Object(map)) if map.keys().any(|k| k.starts_with('.')) => {
+                for (key, targets) in map {
+                    subpaths.push((key.clone(), condition_targets(targets)));
                 }
             }
-            walk(v, entries);
-        };
+            Some(other) => subpaths.push((".".to_string(), condition_targets(other))),
+            None => {}
+        }
+        let mut entries: Vec<String> = subpaths
+            .iter()
+            .filter(|(key, _)| key == ".")
+            .flat_map(|(_, targets)| targets.iter().cloned())
+            .collect();
         for key in ["types", "typings", "module", "main"] {
             if let Some(entry) = value.get(key).and_then(|m| m.as_str()) {
                 entries.push(entry.to_string());
             }
         }
-        if let Some(exports) = &exports_dot
-            && !matches!(exports, serde_json::Value::Object(m) if m.keys().any(|k| k.starts_with('.')))
-        {
-            push_export(exports, &mut entries);
+        self.js_package_main.insert(dir.clone(), entries);
+        if !subpaths.is_empty() {
+            self.js_exports.insert(dir, subpaths);
         }
-        self.js_package_main.insert(dir, entries);
+    }
+
+    /// A package's `exports` entry for `subpath` (`./v3`, `./*`), each target tried in order.
+    fn js_export(&self, from: &str, dir: &str, subpath: &str) -> Option<String> {
+        let map = self.js_exports.get(dir)?;
+        let mut best: Option<(usize, String, &Vec<String>)> = None;
+        for (key, targets) in map {
+            if key == subpath {
+                best = Some((usize::MAX, String::new(), targets));
+                break;
+            }
+            if let Some((prefix, suffix)) = key.split_once('*')
+                && subpath.starts_with(prefix)
+                && subpath.ends_with(suffix)
+                && subpath.len() >= prefix.len() + suffix.len()
+                && best.as_ref().is_none_or(|(len, _, _)| prefix.len() > *len)
+            {
+                let matched = subpath[prefix.len()..subpath.len() - suffix.len()].to_string();
+                best = Some((prefix.len(), matched, targets));
+            }
+        }
+        let (_, matched, targets) = best?;
+        targets.iter().find_map(|target| {
+            let target = target.replacen('*', &matched, 1);
+            join(dir, &target).and_then(|p| self.js_file(from, &p, 0))
+        })
     }
 
     fn js_extensions(from: &str) -> &'static [&'static str] {
@@ -1031,6 +1049,10 @@ impl ProjectView {
         };
         let rest = parts.next();
         if let Some(dir) = self.js_packages.get(&name) {
+            let subpath = rest.map_or_else(|| ".".to_string(), |r| format!("./{r}"));
+            if let Some(found) = self.js_export(from, dir, &subpath) {
+                return vec![Target::File(found)];
+            }
             let path = match rest {
                 Some(rest) => join(dir, rest),
                 None => Some(dir.clone()),
@@ -1283,6 +1305,35 @@ impl ProjectView {
             .into_iter()
             .collect()
     }
+}
+
+/// The file targets of an `exports` value: every string in a condition object, custom
+/// conditions (a workspace's `@scope/source` pointing at sources) before the standard ones.
+fn condition_targets(value: &serde_json::Value) -> Vec<String> {
+    fn walk(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
+            serde_json::Value::Object(map) => {
+                const STANDARD: [&str; 6] =
+                    ["types", "import", "require", "node", "module", "default"];
+                for (key, inner) in map {
+                    if !STANDARD.contains(&key.as_str()) {
+                        walk(inner, out);
+                    }
+                }
+                for key in STANDARD {
+                    if let Some(inner) = map.get(key) {
+                        walk(inner, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(value, &mut out);
+    out
 }
 
 fn looks_like_header(path: &str) -> bool {
