@@ -311,7 +311,9 @@ impl<'a> ProjectGraph<'a> {
         self.relevant = entries
             .iter()
             .filter(|e| {
-                Lang::of_path(&e.relative).is_some() || resolve::is_config_file(&e.relative)
+                Lang::of_path(&e.relative).is_some()
+                    || resolve::is_config_file(&e.relative)
+                    || devprojex_symbols::imports::is_include_fragment(&e.relative)
             })
             .copied()
             .collect();

@@ -322,6 +322,11 @@ fn source_extensions(with_configs: bool) -> Vec<String> {
     let mut out: Vec<String> = Lang::EXTENSIONS.iter().map(|e| e.to_string()).collect();
     if with_configs {
         out.extend(["toml", "mod", "json"].iter().map(|e| e.to_string()));
+        out.extend(
+            devprojex_symbols::imports::INCLUDE_FRAGMENT_EXTENSIONS
+                .iter()
+                .map(|e| e.to_string()),
+        );
     }
     out
 }
@@ -516,7 +521,9 @@ impl Engine {
         let selection = self.select_sources(root, request, true, true)?;
         let entries: Vec<&Entry> = selection.files().collect();
         let Some(target_entry) = entries.iter().find(|e| e.relative == target).copied() else {
-            let reason = if Lang::of_path(&target).is_none() {
+            let reason = if Lang::of_path(&target).is_none()
+                && !devprojex_symbols::imports::is_include_fragment(&target)
+            {
                 "it is not a source file of a language with imports (Rust, Python, JavaScript, TypeScript, Go, Java, Kotlin, Scala, C, C++, C#, Ruby, PHP)"
             } else {
                 "it is not part of the effective selection (excluded by product rules, .gitignore or the Git mode)"
@@ -528,7 +535,9 @@ impl Engine {
                 ),
             ));
         };
-        if Lang::of_path(&target).is_none() {
+        if Lang::of_path(&target).is_none()
+            && !devprojex_symbols::imports::is_include_fragment(&target)
+        {
             return Err(DpxError::new(
                 codes::PATH_NOT_FOUND,
                 format!(

@@ -70,6 +70,12 @@ pub enum Spec {
 /// The imports of a file, or `None` for a language without them (or a file too large to
 /// parse: C and C++ are scanned at any size).
 pub fn scan(path: &str, text: &str) -> Option<FileFacts> {
+    if is_include_fragment(path) {
+        return Some(FileFacts {
+            imports: scan_includes(text),
+            declares: Vec::new(),
+        });
+    }
     let lang = Lang::of_file(path, text)?;
     if lang.is_c_family() {
         return Some(FileFacts {
@@ -95,6 +101,20 @@ pub fn scan(path: &str, text: &str) -> Option<FileFacts> {
     }
     facts.imports.sort_by_key(|i| i.line);
     Some(facts)
+}
+
+/// Extensions of C and C++ fragments that are only ever `#include`d (X-macro tables, generated
+/// definitions): they take part in include resolution like headers.
+pub const INCLUDE_FRAGMENT_EXTENSIONS: [&str; 4] = ["def", "inc", "tbl", "x"];
+
+/// Whether `path` is such a fragment (`commands.def`, `opcodes.inc`).
+pub fn is_include_fragment(path: &str) -> bool {
+    path.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.ends_with('/')
+            && INCLUDE_FRAGMENT_EXTENSIONS
+                .iter()
+                .any(|e| e.eq_ignore_ascii_case(ext))
+    })
 }
 
 /// A file without any of its language's import words has no imports and is not parsed.

@@ -1341,7 +1341,7 @@ fn looks_like_header(path: &str) -> bool {
     // C++ standard-library style headers have no extension; project ones rarely do
     matches!(
         name.rsplit_once('.').map(|(_, e)| e),
-        Some("h" | "hh" | "hpp" | "hxx" | "inc" | "def" | "tbl" | "ipp" | "inl" | "tcc")
+        Some("h" | "hh" | "hpp" | "hxx" | "inc" | "def" | "tbl" | "x" | "ipp" | "inl" | "tcc")
     )
 }
 
