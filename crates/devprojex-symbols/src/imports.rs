@@ -815,7 +815,8 @@ pub(crate) fn directive_lines(text: &str) -> impl Iterator<Item = (usize, &str)>
                 }
             }
             let rest = &line[from..];
-            if memchr::memchr(b'/', rest).is_some() {
+            // only a `/*` can leave the line inside a comment
+            if memchr::memchr_iter(b'*', rest).any(|i| i > 0 && rest[i - 1] == b'/') {
                 in_comment = ends_in_comment(rest);
             }
             let first = rest.iter().position(|b| *b != b' ' && *b != b'\t');

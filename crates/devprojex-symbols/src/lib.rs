@@ -82,31 +82,61 @@ impl Lang {
     /// The language of a project-relative path, from its name alone. A `.h` file is C here;
     /// [`Lang::of_file`] looks at its text.
     pub fn of_path(path: &str) -> Option<Lang> {
+        // called for every file of a walk, several times: no allocation
         let name = path.rsplit('/').next().unwrap_or(path);
-        if name
-            .rsplit_once('.')
-            .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("h"))
-        {
-            return Some(Lang::C);
-        }
-        Some(match devprojex_detail::language_name(path)? {
-            "rust" => Lang::Rust,
-            "go" => Lang::Go,
-            "python" => Lang::Python,
-            "javascript" => Lang::JavaScript,
-            "typescript" => Lang::TypeScript,
-            "tsx" => Lang::Tsx,
-            "java" => Lang::Java,
-            "kotlin" => Lang::Kotlin,
-            "csharp" => Lang::CSharp,
-            "c" => Lang::C,
-            "cpp" => Lang::Cpp,
-            "php" => Lang::Php,
-            "ruby" => Lang::Ruby,
-            "scala" => Lang::Scala,
-            "swift" => Lang::Swift,
-            _ => return None,
-        })
+        let Some((_, ext)) = name.rsplit_once('.') else {
+            return match name {
+                "Rakefile" | "Gemfile" | "Guardfile" | "Podfile" | "Vagrantfile" | "Brewfile"
+                | "Fastfile" => Some(Lang::Ruby),
+                _ => None,
+            };
+        };
+        const TABLE: [(&str, Lang); 40] = [
+            ("rs", Lang::Rust),
+            ("go", Lang::Go),
+            ("py", Lang::Python),
+            ("pyi", Lang::Python),
+            ("pyw", Lang::Python),
+            ("js", Lang::JavaScript),
+            ("mjs", Lang::JavaScript),
+            ("cjs", Lang::JavaScript),
+            ("jsx", Lang::JavaScript),
+            ("ts", Lang::TypeScript),
+            ("mts", Lang::TypeScript),
+            ("cts", Lang::TypeScript),
+            ("tsx", Lang::Tsx),
+            ("java", Lang::Java),
+            ("kt", Lang::Kotlin),
+            ("kts", Lang::Kotlin),
+            ("cs", Lang::CSharp),
+            ("c", Lang::C),
+            ("h", Lang::C),
+            ("cc", Lang::Cpp),
+            ("cpp", Lang::Cpp),
+            ("cxx", Lang::Cpp),
+            ("c++", Lang::Cpp),
+            ("hh", Lang::Cpp),
+            ("hpp", Lang::Cpp),
+            ("hxx", Lang::Cpp),
+            ("h++", Lang::Cpp),
+            ("ipp", Lang::Cpp),
+            ("inl", Lang::Cpp),
+            ("tpp", Lang::Cpp),
+            ("php", Lang::Php),
+            ("phtml", Lang::Php),
+            ("rb", Lang::Ruby),
+            ("rake", Lang::Ruby),
+            ("gemspec", Lang::Ruby),
+            ("ru", Lang::Ruby),
+            ("scala", Lang::Scala),
+            ("sc", Lang::Scala),
+            ("sbt", Lang::Scala),
+            ("swift", Lang::Swift),
+        ];
+        TABLE
+            .iter()
+            .find(|(e, _)| e.eq_ignore_ascii_case(ext))
+            .map(|(_, lang)| *lang)
     }
 
     /// The language of a file: [`Lang::of_path`], except that a `.h` header with C++ constructs
@@ -280,8 +310,16 @@ mod tests {
     #[test]
     fn every_extension_names_a_language_and_back() {
         for ext in Lang::EXTENSIONS {
-            assert!(Lang::of_path(&format!("a/b.{ext}")).is_some(), "{ext}");
+            let path = format!("a/b.{ext}");
+            let lang = Lang::of_path(&path).unwrap_or_else(|| panic!("{ext}"));
+            // the language the detail levels use for the path (a .h is C++ there)
+            let detail = devprojex_detail::language_name(&path).unwrap();
+            if ext != "h" {
+                assert_eq!(lang.name(), detail, "{ext}");
+            }
+            assert_eq!(Lang::of_path(&path.to_uppercase()), Some(lang), "{ext}");
         }
+        assert_eq!(Lang::of_path("lib/Rakefile"), Some(Lang::Ruby));
         // and the detail crate's languages with bodies are all covered
         for name in [
             "x.rs", "x.go", "x.py", "x.js", "x.ts", "x.tsx", "x.java", "x.kt", "x.cs", "x.c",
