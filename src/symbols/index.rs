@@ -381,9 +381,16 @@ impl<'a> ProjectGraph<'a> {
                 let read_at = now_ns();
                 let outcome = match pipeline.load_unredacted_for_index(root, entry) {
                     Unredacted::Text(text) => {
-                        let hash = hasher.hash_one(text.as_bytes());
+                        // the hash spares a parse when a racy file is read again unchanged; a
+                        // C file's line scan costs less than hashing it
+                        let parsed = !Lang::of_path(&entry.relative).is_none_or(Lang::is_c_family);
+                        let hash = if parsed {
+                            hasher.hash_one(text.as_bytes())
+                        } else {
+                            0
+                        };
                         match known {
-                            Some((old, facts)) if *old == hash => {
+                            Some((old, facts)) if parsed && *old == hash => {
                                 Read::Facts(hash, Arc::clone(facts))
                             }
                             _ => Read::Facts(

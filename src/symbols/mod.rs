@@ -628,8 +628,6 @@ impl Engine {
         found_importers.truncate(room);
         outcome.truncated = total - found_imports.len() - found_importers.len();
         // every line shown is read again through redaction
-        let by_path: HashMap<&str, &Entry> =
-            entries.iter().map(|e| (e.relative.as_str(), *e)).collect();
         let mut wanted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (_, _, via, line) in &found_imports {
             wanted.entry(via.clone()).or_default().push(*line);
@@ -637,6 +635,11 @@ impl Engine {
         for (_, _, via, line) in &found_importers {
             wanted.entry(via.clone()).or_default().push(*line);
         }
+        let by_path: HashMap<&str, &Entry> = entries
+            .iter()
+            .filter(|e| wanted.contains_key(&e.relative))
+            .map(|e| (e.relative.as_str(), *e))
+            .collect();
         let lines = redacted_lines(root, &pipeline, &by_path, &wanted);
         let line_text = |via: &str, line: usize| {
             lines
