@@ -13,9 +13,30 @@ use crate::Lang;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileFacts {
     pub imports: Vec<Import>,
-    /// Packages or namespaces the file declares: Java/Kotlin/Scala `package a.b`, C#
-    /// `namespace A.B`, PHP `namespace A\B` (with `\` written as `.`).
-    pub declares: Vec<String>,
+    /// What the file declares in its language's package system (Java, Kotlin, Scala, C#,
+    /// PHP): its packages or namespaces and their top-level types.
+    pub declares: Vec<Declaration>,
+}
+
+/// A name one file declares, qualified with `.` (PHP's `\` written as `.`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Declaration {
+    /// A package or namespace: Java/Kotlin/Scala `package a.b`, C# `namespace A.B`, PHP
+    /// `namespace A\B`.
+    Package(String),
+    /// A top-level type (class, interface, object, trait, enum, record, alias) with its
+    /// package: `a.b.Client`. A class import leads to the file that defines the class when
+    /// no file is named after it (Kotlin and Scala put many in one file).
+    Type(String),
+}
+
+impl Declaration {
+    /// The qualified name.
+    pub fn name(&self) -> &str {
+        match self {
+            Declaration::Package(n) | Declaration::Type(n) => n,
+        }
+    }
 }
 
 /// One static import.
@@ -88,6 +109,15 @@ pub fn scan(path: &str, text: &str) -> Option<FileFacts> {
     }
     let tree = crate::parse(lang, text)?;
     let mut facts = FileFacts::default();
+    if matches!(
+        lang,
+        Lang::Java | Lang::Kotlin | Lang::Scala | Lang::CSharp | Lang::Php
+    ) {
+        declarations(lang, tree.root_node(), text, "", &mut facts.declares);
+        // a Scala or Kotlin class and its companion object share a name
+        facts.declares.sort();
+        facts.declares.dedup();
+    }
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
         if visit(lang, node, text, &mut facts) {
@@ -484,26 +514,8 @@ fn go(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
 
 fn jvm(lang: Lang, node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
     match (lang, node.kind()) {
-        (Lang::Java, "package_declaration") | (Lang::Kotlin, "package_header") => {
-            let name = (0..node.named_child_count())
-                .filter_map(|i| node.named_child(i as u32))
-                .find(|c| {
-                    matches!(
-                        c.kind(),
-                        "scoped_identifier" | "identifier" | "qualified_identifier"
-                    )
-                });
-            if let Some(name) = name {
-                facts.declares.push(dotted(name, src));
-            }
-            true
-        }
-        (Lang::Scala, "package_clause") => {
-            if let Some(name) = node.child_by_field_name("name") {
-                facts.declares.push(dotted(name, src));
-            }
-            false
-        }
+        // packages are [`declarations`]; a Scala package body holds imports
+        (Lang::Java, "package_declaration") | (Lang::Kotlin, "package_header") => true,
         (Lang::Java, "import_declaration") => {
             let name = (0..node.named_child_count())
                 .filter_map(|i| node.named_child(i as u32))
@@ -541,63 +553,243 @@ fn jvm(lang: Lang, node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
             true
         }
         (Lang::Scala, "import_declaration") => {
-            let mut cursor = node.walk();
-            let path: Vec<&str> = node
-                .children_by_field_name("path", &mut cursor)
-                .map(|p| text(p, src).trim())
-                .collect();
-            let base = path.join(".");
-            let selectors = (0..node.named_child_count())
-                .filter_map(|i| node.named_child(i as u32))
-                .find(|c| c.kind() == "namespace_selectors");
-            let wildcard_child = (0..node.named_child_count())
-                .filter_map(|i| node.named_child(i as u32))
-                .any(|c| c.kind() == "namespace_wildcard" || text(c, src) == "_");
-            match selectors {
-                Some(selectors) => {
-                    for i in 0..selectors.named_child_count() {
-                        let Some(selector) = selectors.named_child(i as u32) else {
+            scala_import(node, src, facts);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// A Scala `import`: one or more import expressions separated by commas (`import a.B, c.D`),
+/// each a path ending in a name, a wildcard (`_`, `*`, `given`) or selectors
+/// (`{B, C => D, E => _, *}`). A selector that hides a name (`E => _`) imports nothing.
+fn scala_import(node: Node<'_>, src: &str, facts: &mut FileFacts) {
+    let mut specs: Vec<Spec> = Vec::new();
+    let mut path: Vec<&str> = Vec::new();
+    let segment = |n: Node<'_>| text(n, src).trim().trim_matches('`');
+    let qualified = |path: &[&str]| {
+        // `_root_` only anchors the path at the top
+        let path = match path.first() {
+            Some(&"_root_") => &path[1..],
+            _ => path,
+        };
+        path.join(".")
+    };
+    let mut cursor = node.walk();
+    if cursor.goto_first_child() {
+        loop {
+            let child = cursor.node();
+            match child.kind() {
+                _ if cursor.field_name() == Some("path") && child.is_named() => {
+                    path.push(segment(child));
+                }
+                "," => {
+                    if !path.is_empty() {
+                        specs.push(Spec::Jvm {
+                            name: qualified(&path),
+                            wildcard: false,
+                        });
+                    }
+                    path.clear();
+                }
+                "namespace_wildcard" | "wildcard" if !path.is_empty() => {
+                    specs.push(Spec::Jvm {
+                        name: qualified(&path),
+                        wildcard: true,
+                    });
+                    path.clear();
+                }
+                "namespace_selectors" if !path.is_empty() => {
+                    let base = qualified(&path);
+                    for i in 0..child.named_child_count() {
+                        let Some(selector) = child.named_child(i as u32) else {
                             continue;
                         };
-                        let leaf = match selector.kind() {
+                        let name = match selector.kind() {
                             "arrow_renamed_identifier" | "as_renamed_identifier" => {
+                                let hidden = selector
+                                    .child_by_field_name("alias")
+                                    .is_some_and(|a| a.kind() == "wildcard");
+                                if hidden {
+                                    continue;
+                                }
                                 selector.child_by_field_name("name")
                             }
                             "identifier" => Some(selector),
+                            // `*`, `_`, `given`, `given Ordering[?]`: the whole package
                             _ => None,
                         };
-                        match leaf {
-                            Some(leaf) => push(
-                                facts,
-                                node,
-                                Spec::Jvm {
-                                    name: format!("{base}.{}", text(leaf, src).trim()),
-                                    wildcard: false,
-                                },
-                            ),
-                            None => push(
-                                facts,
-                                node,
-                                Spec::Jvm {
-                                    name: base.clone(),
-                                    wildcard: true,
-                                },
-                            ),
-                        }
+                        specs.push(match name {
+                            Some(name) => Spec::Jvm {
+                                name: format!("{base}.{}", segment(name)),
+                                wildcard: false,
+                            },
+                            None => Spec::Jvm {
+                                name: base.clone(),
+                                wildcard: true,
+                            },
+                        });
                     }
+                    path.clear();
                 }
-                None if !base.is_empty() => push(
-                    facts,
-                    node,
-                    Spec::Jvm {
-                        name: base,
-                        wildcard: wildcard_child,
-                    },
-                ),
-                None => {}
+                _ => {}
             }
-            true
+            if !cursor.goto_next_sibling() {
+                break;
+            }
         }
+    }
+    if !path.is_empty() {
+        specs.push(Spec::Jvm {
+            name: qualified(&path),
+            wildcard: false,
+        });
+    }
+    // `{given, *}` names the package twice
+    let mut seen: Vec<Spec> = Vec::new();
+    for spec in specs {
+        if !seen.contains(&spec) {
+            seen.push(spec.clone());
+            push(facts, node, spec);
+        }
+    }
+}
+
+/// The packages (or namespaces) a Java, Kotlin, Scala, C# or PHP file declares and its
+/// top-level types, from `container` (the file, or the body of a braced package or
+/// namespace) inside the package `enclosing`. A package line without a body (`package a.b`,
+/// C# `namespace A.B;`, PHP `namespace A\B;`) applies to what follows it at its level;
+/// Scala chains them (`package a.b` then `package c` is `a.b.c`) and nests braced ones, as C#
+/// nests namespaces.
+fn declarations(
+    lang: Lang,
+    container: Node<'_>,
+    src: &str,
+    enclosing: &str,
+    out: &mut Vec<Declaration>,
+) {
+    let nested = |outer: &str, name: String| match lang {
+        Lang::Scala | Lang::CSharp if !outer.is_empty() => format!("{outer}.{name}"),
+        _ => name,
+    };
+    let mut current = enclosing.to_string();
+    // a package line is declared once the lines chained to it are known
+    let mut pending: Option<String> = None;
+    for i in 0..container.named_child_count() {
+        let Some(child) = container.named_child(i as u32) else {
+            continue;
+        };
+        let package_name = match (lang, child.kind()) {
+            (Lang::Java, "package_declaration") | (Lang::Kotlin, "package_header") => (0..child
+                .named_child_count())
+                .filter_map(|i| child.named_child(i as u32))
+                .find(|c| {
+                    matches!(
+                        c.kind(),
+                        "scoped_identifier" | "identifier" | "qualified_identifier"
+                    )
+                })
+                .map(|n| dotted(n, src)),
+            (Lang::Scala, "package_clause")
+            | (Lang::CSharp, "namespace_declaration" | "file_scoped_namespace_declaration") => {
+                child.child_by_field_name("name").map(|n| dotted(n, src))
+            }
+            (Lang::Php, "namespace_definition") => {
+                child.child_by_field_name("name").map(|n| php_name(n, src))
+            }
+            _ => None,
+        };
+        if let Some(name) = package_name {
+            let base = match lang {
+                // a body-less C# or PHP namespace replaces the one before it
+                Lang::Scala => current.as_str(),
+                _ => enclosing,
+            };
+            let full = nested(base, name);
+            match child.child_by_field_name("body") {
+                Some(body) => {
+                    if let Some(done) = pending.take() {
+                        out.push(Declaration::Package(done));
+                    }
+                    out.push(Declaration::Package(full.clone()));
+                    declarations(lang, body, src, &full, out);
+                }
+                None => {
+                    if lang != Lang::Scala
+                        && let Some(done) = pending.take()
+                    {
+                        out.push(Declaration::Package(done));
+                    }
+                    pending = Some(full.clone());
+                    current = full;
+                }
+            }
+            continue;
+        }
+        if let Some(done) = pending.take() {
+            out.push(Declaration::Package(done));
+        }
+        if is_type_declaration(lang, child.kind()) {
+            let name_field = if child.kind() == "type_alias" {
+                "type"
+            } else {
+                "name"
+            };
+            if let Some(name) = child.child_by_field_name(name_field) {
+                let name = text(name, src).trim().trim_matches('`');
+                out.push(Declaration::Type(if current.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{current}.{name}")
+                }));
+            }
+        }
+    }
+    if let Some(done) = pending.take() {
+        out.push(Declaration::Package(done));
+    }
+}
+
+/// Node kinds of the types a class import can name.
+fn is_type_declaration(lang: Lang, kind: &str) -> bool {
+    match lang {
+        Lang::Java => matches!(
+            kind,
+            "class_declaration"
+                | "interface_declaration"
+                | "enum_declaration"
+                | "record_declaration"
+                | "annotation_type_declaration"
+        ),
+        Lang::Kotlin => matches!(
+            kind,
+            "class_declaration" | "object_declaration" | "type_alias"
+        ),
+        Lang::Scala => matches!(
+            kind,
+            "class_definition"
+                | "object_definition"
+                | "trait_definition"
+                | "enum_definition"
+                | "type_definition"
+        ),
+        Lang::CSharp => matches!(
+            kind,
+            "class_declaration"
+                | "struct_declaration"
+                | "interface_declaration"
+                | "enum_declaration"
+                | "record_declaration"
+                | "record_struct_declaration"
+                | "delegate_declaration"
+        ),
+        Lang::Php => matches!(
+            kind,
+            "class_declaration"
+                | "interface_declaration"
+                | "trait_declaration"
+                | "enum_declaration"
+        ),
         _ => false,
     }
 }
@@ -633,24 +825,11 @@ fn csharp(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
             }
             true
         }
-        "namespace_declaration" | "file_scoped_namespace_declaration" => {
-            if let Some(name) = node.child_by_field_name("name") {
-                let mut full = dotted(name, src);
-                // a nested namespace declaration extends its parent's name
-                let mut parent = node.parent();
-                while let Some(p) = parent {
-                    if p.kind() == "namespace_declaration"
-                        && let Some(outer) = p.child_by_field_name("name")
-                    {
-                        full = format!("{}.{full}", dotted(outer, src));
-                    }
-                    parent = p.parent();
-                }
-                facts.declares.push(full);
-            }
-            false
-        }
-        "compilation_unit" | "declaration_list" => false,
+        // namespaces are [`declarations`]; their bodies hold usings
+        "namespace_declaration"
+        | "file_scoped_namespace_declaration"
+        | "compilation_unit"
+        | "declaration_list" => false,
         // usings and namespaces sit at the top level or inside namespaces
         _ => true,
     }
@@ -697,12 +876,6 @@ fn php_name(node: Node<'_>, src: &str) -> String {
 
 fn php(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
     match node.kind() {
-        "namespace_definition" => {
-            if let Some(name) = node.child_by_field_name("name") {
-                facts.declares.push(php_name(name, src));
-            }
-            false
-        }
         "namespace_use_declaration" => {
             // `use A\{B, C as D};` has a prefix and a group
             let prefix = (0..node.named_child_count())

@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::Lang;
-use crate::imports::Spec;
+use crate::imports::{Declaration, Spec};
 
 /// Where an import leads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -67,13 +67,21 @@ pub struct ProjectView {
     js_package_main: HashMap<String, Vec<String>>,
     /// `package.json` folders and their `exports` subpaths with targets.
     js_exports: HashMap<String, Vec<(String, Vec<String>)>>,
-    /// Java/Kotlin/Scala package -> files.
-    jvm_packages: HashMap<String, Vec<String>>,
-    csharp_namespaces: HashMap<String, Vec<String>>,
-    php_namespaces: HashMap<String, Vec<String>>,
+    /// Java/Kotlin/Scala packages and types.
+    jvm: Namespaces,
+    csharp: Namespaces,
+    php: Namespaces,
     /// composer.json PSR-4: namespace prefix (with `.`) -> folders.
     php_psr4: Vec<(String, Vec<String>)>,
     ruby_load_dirs: Vec<String>,
+}
+
+/// The declared packages (or namespaces) of one language family and their top-level types,
+/// each with the files that declare it.
+#[derive(Debug, Default)]
+struct Namespaces {
+    packages: HashMap<String, Vec<String>>,
+    types: HashMap<String, Vec<String>>,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -107,8 +115,8 @@ struct TsConfig {
 pub struct ViewInput<'a> {
     /// Every project file (project-relative, `/`).
     pub files: Vec<String>,
-    /// (file, packages or namespaces it declares), from [`crate::imports::scan`].
-    pub declarations: Vec<(String, Vec<String>)>,
+    /// (file, packages or namespaces and types it declares), from [`crate::imports::scan`].
+    pub declarations: Vec<(String, Vec<Declaration>)>,
     /// Reads a project file (a configuration file); `None` when it cannot be read.
     pub read: &'a dyn Fn(&str) -> Option<String>,
     /// The project root as an absolute path with `/`, to make compile_commands.json paths
@@ -215,22 +223,26 @@ impl ProjectView {
             }
         }
         for (file, declares) in input.declarations {
-            let map = match Lang::of_path(&file) {
-                Some(Lang::Java | Lang::Kotlin | Lang::Scala) => &mut view.jvm_packages,
-                Some(Lang::CSharp) => &mut view.csharp_namespaces,
-                Some(Lang::Php) => &mut view.php_namespaces,
+            let namespaces = match Lang::of_path(&file) {
+                Some(Lang::Java | Lang::Kotlin | Lang::Scala) => &mut view.jvm,
+                Some(Lang::CSharp) => &mut view.csharp,
+                Some(Lang::Php) => &mut view.php,
                 _ => continue,
             };
-            for name in declares {
+            for declaration in declares {
+                let (map, name) = match declaration {
+                    Declaration::Package(name) => (&mut namespaces.packages, name),
+                    Declaration::Type(name) => (&mut namespaces.types, name),
+                };
                 map.entry(name).or_default().push(file.clone());
             }
         }
-        for list in [
-            &mut view.jvm_packages,
-            &mut view.csharp_namespaces,
-            &mut view.php_namespaces,
-        ] {
-            for files in list.values_mut() {
+        for namespaces in [&mut view.jvm, &mut view.csharp, &mut view.php] {
+            for files in namespaces
+                .packages
+                .values_mut()
+                .chain(namespaces.types.values_mut())
+            {
                 files.sort();
                 files.dedup();
             }
@@ -660,12 +672,14 @@ impl ProjectView {
             path.extend(inline.iter().cloned());
             (root, path)
         });
-        let (root, mut path): (String, Vec<String>) = match first.as_str() {
+        // `written`: how many segments at the end of the path are names the `use` writes
+        // (not `crate`, `self`, `super`)
+        let (root, mut path, written): (String, Vec<String>, usize) = match first.as_str() {
             "crate" | "$crate" => {
                 let Some((root, _)) = here else {
                     return Vec::new();
                 };
-                (root, segments[1..].to_vec())
+                (root, segments[1..].to_vec(), segments.len() - 1)
             }
             "self" | "super" => {
                 let Some((root, mut current)) = here else {
@@ -685,7 +699,7 @@ impl ProjectView {
                     rest = &rest[1..];
                 }
                 current.extend(rest.iter().cloned());
-                (root, current)
+                (root, current, rest.len())
             }
             name => {
                 // a module of the current one (`mod x;` then `use x::Y`), else a crate of
@@ -696,7 +710,11 @@ impl ProjectView {
                     if self.rust_module_file(root, &local).is_some() {
                         let mut full = current.clone();
                         full.extend(segments.iter().cloned());
-                        return self.rust_longest_module(root, full, current.len() + 1);
+                        return self
+                            .rust_longest_module(root, &full, current.len() + 1)
+                            .map(|(file, _)| Target::File(file))
+                            .into_iter()
+                            .collect();
                     }
                 }
                 let Some(krate) = self
@@ -709,22 +727,44 @@ impl ProjectView {
                 (
                     krate.lib.clone().unwrap_or_default(),
                     segments[1..].to_vec(),
+                    segments.len() - 1,
                 )
             }
         };
         path.retain(|s| s != "self");
-        self.rust_longest_module(&root, path, 0)
+        let Some((file, matched)) = self.rust_longest_module(&root, &path, 0) else {
+            return Vec::new();
+        };
+        // `use super::cli` in cli.rs names this very module by a name its parent declares
+        // (`mod cli;`): the `use` goes through the parent. `use super::*` inside an inline
+        // `mod tests` names the file's own module by keywords alone: no edge.
+        if file == from && matched == path.len() && written > 0 && !path.is_empty() {
+            return self
+                .rust_module_file(&root, &path[..path.len() - 1])
+                .map(Target::File)
+                .into_iter()
+                .collect();
+        }
+        vec![Target::File(file)]
     }
 
-    /// The file of the longest prefix of `path` (at least `min` segments) that is a module.
-    fn rust_longest_module(&self, root: &str, mut path: Vec<String>, min: usize) -> Vec<Target> {
+    /// The file of the longest prefix of `path` (at least `min` segments) that is a module,
+    /// and the length of that prefix.
+    fn rust_longest_module(
+        &self,
+        root: &str,
+        path: &[String],
+        min: usize,
+    ) -> Option<(String, usize)> {
+        let mut len = path.len();
         loop {
-            if let Some(file) = self.rust_module_file(root, &path) {
-                return vec![Target::File(file)];
+            if let Some(file) = self.rust_module_file(root, &path[..len]) {
+                return Some((file, len));
             }
-            if path.len() <= min || path.pop().is_none() {
-                return Vec::new();
+            if len <= min || len == 0 {
+                return None;
             }
+            len -= 1;
         }
     }
 
@@ -1140,52 +1180,86 @@ impl ProjectView {
         }
     }
 
-    fn type_in_package(files: &[String], name: &str) -> Option<Target> {
-        files
-            .iter()
-            .find(|f| stem(file_name(f)) == name)
-            .map(|f| Target::File(f.clone()))
+    /// The files that define the type `qualified` (`a.b.Client`): those named after it among
+    /// the files declaring it, else every file declaring it, else the files of its package
+    /// named after it (a file whose declarations were not read).
+    fn type_files(namespaces: &Namespaces, qualified: &str) -> Vec<Target> {
+        let (package, name) = qualified.rsplit_once('.').unwrap_or(("", qualified));
+        let named_after = |files: &[String]| -> Vec<Target> {
+            files
+                .iter()
+                .filter(|f| stem(file_name(f)) == name)
+                .map(|f| Target::File(f.clone()))
+                .collect()
+        };
+        if let Some(declaring) = namespaces.types.get(qualified) {
+            let named = named_after(declaring);
+            if !named.is_empty() {
+                return named;
+            }
+            return declaring.iter().map(|f| Target::File(f.clone())).collect();
+        }
+        namespaces
+            .packages
+            .get(package)
+            .map(|files| named_after(files))
+            .unwrap_or_default()
     }
 
-    /// `a.b.C` (or `a.b.C.Inner`, `a.b.C.member`) in a package map: the file of the type, else
-    /// the package when a prefix names one.
-    fn qualified_type(
-        map: &HashMap<String, Vec<String>>,
-        name: &str,
-        wildcard: bool,
-    ) -> Vec<Target> {
-        if wildcard {
-            return map
-                .get(name)
-                .map(|f| Self::package_targets(f))
-                .unwrap_or_default();
-        }
-        let segments: Vec<&str> = name.split('.').collect();
-        for cut in (1..segments.len()).rev() {
-            let package = segments[..cut].join(".");
-            if let Some(files) = map.get(&package)
-                && let Some(found) = Self::type_in_package(files, segments[cut])
-            {
-                return vec![found];
+    /// `a.b.C` (or `a.b.C.Inner`, `a.b.C.member`): the files of the longest prefix that is a
+    /// type, else nothing.
+    fn qualified_type(namespaces: &Namespaces, name: &str) -> Vec<Target> {
+        let mut end = name.len();
+        loop {
+            let prefix = &name[..end];
+            let found = Self::type_files(namespaces, prefix);
+            if !found.is_empty() {
+                return found;
+            }
+            match prefix.rfind('.') {
+                Some(dot) => end = dot,
+                None => return Vec::new(),
             }
         }
-        for cut in (1..segments.len()).rev() {
-            if let Some(files) = map.get(&segments[..cut].join(".")) {
+    }
+
+    /// The package of the longest prefix of `name` that is one (a top-level function or
+    /// property of a package, a member without a file of its own).
+    fn enclosing_package(namespaces: &Namespaces, name: &str) -> Vec<Target> {
+        let mut end = name.len();
+        loop {
+            if let Some(files) = namespaces.packages.get(&name[..end]) {
                 return Self::package_targets(files);
             }
+            match name[..end].rfind('.') {
+                Some(dot) => end = dot,
+                None => return Vec::new(),
+            }
         }
-        Vec::new()
     }
 
+    /// A Java/Kotlin/Scala import: a class to the file defining it, `a.b.*` to the package
+    /// (or, for a type, `a.b.C.*` to the type's file), anything else to its package.
     fn resolve_jvm(&self, name: &str, wildcard: bool) -> Vec<Target> {
-        Self::qualified_type(&self.jvm_packages, name, wildcard)
+        if wildcard && let Some(files) = self.jvm.packages.get(name) {
+            return Self::package_targets(files);
+        }
+        let found = Self::qualified_type(&self.jvm, name);
+        if !found.is_empty() {
+            return found;
+        }
+        Self::enclosing_package(&self.jvm, name)
     }
 
     fn resolve_csharp(&self, name: &str, type_import: bool) -> Vec<Target> {
-        if !type_import && let Some(files) = self.csharp_namespaces.get(name) {
+        if !type_import && let Some(files) = self.csharp.packages.get(name) {
             return Self::package_targets(files);
         }
-        Self::qualified_type(&self.csharp_namespaces, name, false)
+        let found = Self::qualified_type(&self.csharp, name);
+        if !found.is_empty() {
+            return found;
+        }
+        Self::enclosing_package(&self.csharp, name)
     }
 
     fn add_composer(&mut self, file: &str, text: &str) {
@@ -1236,16 +1310,9 @@ impl ProjectView {
                 }
             }
         }
-        let segments: Vec<&str> = name.split('.').collect();
-        if segments.len() >= 2 {
-            let package = segments[..segments.len() - 1].join(".");
-            if let Some(files) = self.php_namespaces.get(&package)
-                && let Some(found) = Self::type_in_package(files, segments[segments.len() - 1])
-            {
-                return vec![found];
-            }
-        }
-        Vec::new()
+        // a class, interface, trait or enum declared in the project (not a prefix: `use
+        // function` and `use const` name members, and a namespace prefix says little)
+        Self::type_files(&self.php, name)
     }
 
     fn resolve_php_require(&self, from: &str, path: &str, dir_relative: bool) -> Vec<Target> {
