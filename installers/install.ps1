@@ -4,8 +4,9 @@
 #   & ([scriptblock]::Create((irm .../install.ps1))) -Setup
 #
 # Downloads devprojex-<target>.zip and its .sha256, verifies the checksum, installs devprojex.exe
-# to %USERPROFILE%\.local\bin (or DEVPROJEX_INSTALL_DIR) with one rename, and explains PATH.
-# On any failure nothing is installed and nothing is left behind.
+# to %USERPROFILE%\.local\bin (or DEVPROJEX_INSTALL_DIR) by renames (a running devprojex.exe is
+# moved aside, not overwritten), and explains PATH. On any failure the installed version is kept
+# and nothing is left behind.
 #
 # Environment: DEVPROJEX_INSTALL_DIR, DEVPROJEX_VERSION (default: latest),
 #              DEVPROJEX_DOWNLOAD_BASE (base URL holding the archives and .sha256 files).
@@ -79,13 +80,37 @@ try {
     & $exe --version *> $null
     if ($LASTEXITCODE -ne 0) { Fail "the $target build does not run on this machine; nothing was installed" }
 
-    # ---- install: stage beside the destination, then one rename -----------------------------------
+    # ---- install: stage beside the destination, then rename into place ---------------------------
+    # MCP clients keep devprojex.exe running, and Windows cannot overwrite or delete a running exe,
+    # but it can rename one: the old exe is moved aside (devprojex.exe.old-<ticks>), the new one is
+    # moved into its place, and on failure the old one is moved back, so a working exe is always
+    # there. Copies moved aside earlier are removed once nothing runs them (self-update names its
+    # copies the same way).
     New-Item -ItemType Directory -Force -Path $InstallDir | Out-Null
     $dest = Join-Path $InstallDir "$App.exe"
     $staged = Join-Path $InstallDir ".$App.install.$PID.exe"
     Copy-Item -Path $exe -Destination $staged
-    Move-Item -Force -Path $staged -Destination $dest
+    $aside = $null
+    if (Test-Path -LiteralPath $dest) {
+        $aside = "$dest.old-$([DateTime]::UtcNow.Ticks)"
+        try { Move-Item -LiteralPath $dest -Destination $aside }
+        catch { Fail "could not move the installed $dest aside ($($_.Exception.Message)); nothing was changed" }
+    }
+    try {
+        Move-Item -LiteralPath $staged -Destination $dest
+    } catch {
+        $why = $_.Exception.Message
+        if ($aside) {
+            try { Move-Item -LiteralPath $aside -Destination $dest }
+            catch { Fail "could not move the new $App.exe into place ($why), nor the previous one back; the previous one is $aside: rename it to $dest" }
+        }
+        Fail "could not move the new $App.exe into place ($why); the installed version is unchanged"
+    }
     $staged = $null
+    $oldCopy = '^' + [regex]::Escape("$App.exe") + '\.old-\d+$'
+    Get-ChildItem -LiteralPath $InstallDir -Force -ErrorAction SilentlyContinue |
+        Where-Object { $_.Name -match $oldCopy } |
+        ForEach-Object { Remove-Item -LiteralPath $_.FullName -Force -ErrorAction SilentlyContinue }
 
     $installed = & $dest --version
     Write-Host "Installed $installed ($target) to $dest"

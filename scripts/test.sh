@@ -35,3 +35,14 @@ cargo build --locked --bin devprojex
 echo "== distribution checks (packaging, installers, self-update, cargo-dist plan, .deb)"
 # The binary this run just built, never a stale release build left in target/.
 DEVPROJEX_BIN="$(pwd)/target/debug/devprojex" tests/distribution/run-all.sh
+
+echo "== fuzzing (scripts/fuzz.sh: build, replay kept crash inputs, each target for 45 s)"
+# DEVPROJEX_FUZZ_SECONDS=0 builds and replays only.
+scripts/fuzz.sh "${DEVPROJEX_FUZZ_SECONDS:-45}"
+
+echo "== real MCP clients as judges of setup (Claude Code and Codex from npm, isolated HOME, offline)"
+# scripts/install-test-clients.sh pins both; the check registers, lists, starts and removes the
+# server through the clients themselves (docs/setup.md, "Real clients as judges").
+clients_bin="$(scripts/install-test-clients.sh)"
+cargo build --locked --bin devprojex
+python3 scripts/real_clients_check.py "$(pwd)/target/debug/devprojex" "$clients_bin"

@@ -10,6 +10,7 @@ use devprojex_detail::Detail;
 use devprojex_redact::{INSPECTION_LIMIT_BYTES, Redactor, decode_lossy};
 
 use crate::error::{DpxError, Result, codes};
+use crate::facts::{FactsCache, Known, Stamp, TextMetrics};
 use crate::project::{ProjectRoot, ResolvedPath};
 use crate::select::Entry;
 
@@ -24,6 +25,9 @@ pub enum Content {
     Withheld,
     /// Could not be opened or read (or failed the handle check); counted in the notices.
     Unreadable,
+    /// Text whose metrics a warm server already knew: nothing was read (only with
+    /// [`ContentPipeline::measure_only`]).
+    Measured(TextMetrics),
 }
 
 /// Redacted text and what it costs.
@@ -38,6 +42,15 @@ pub struct TextContent {
 }
 
 impl TextContent {
+    pub fn metrics(&self) -> TextMetrics {
+        TextMetrics {
+            characters: self.characters,
+            tokens: self.tokens,
+            lines: self.lines,
+            redactions: self.redactions,
+        }
+    }
+
     pub fn new(text: String, redactions: usize) -> Self {
         let characters = text.chars().count() as u64;
         Self {
@@ -69,21 +82,70 @@ pub struct ContentPipeline {
     pub redactor: Arc<Redactor>,
     pub detail: Detail,
     pub transform_cache: Option<Arc<devprojex_detail::TransformCache>>,
+    /// What a long-lived server knows about files (none in one-shot CLI runs).
+    pub facts: Option<Arc<FactsCache>>,
+    /// The caller needs metrics only: known metrics are returned without reading the file.
+    pub measure_only: bool,
 }
 
 impl ContentPipeline {
     /// Load, redact and transform one selected file.
     pub fn load(&self, root: &ProjectRoot, entry: &Entry) -> Content {
+        self.load_unless(root, entry, |_| false)
+            .expect("nothing is skipped")
+    }
+
+    /// [`ContentPipeline::load`], but `None` without redacting when `skip(raw text)` says the
+    /// caller has no use for this file (search's sound raw prefilter, `prefilter.rs`).
+    pub fn load_unless(
+        &self,
+        root: &ProjectRoot,
+        entry: &Entry,
+        skip: impl FnOnce(&str) -> bool,
+    ) -> Option<Content> {
         if entry.binary {
-            return Content::Binary;
+            return Some(Content::Binary);
         }
-        let raw = root
-            .open_listed(entry.content_path(), entry.id)
-            .and_then(|(file, meta)| read_inspectable(file, meta.size));
+        let facts = self.facts.as_deref();
+        if self.measure_only
+            && let Some(facts) = facts
+        {
+            let listed = Stamp {
+                size: entry.size,
+                modified_ns: entry.modified_ns,
+                changed_ns: entry.changed_ns,
+                id: entry.id,
+            };
+            if let Some(metrics) = facts.metrics(&entry.absolute, &listed, self.detail) {
+                return Some(Content::Measured(metrics));
+            }
+        }
+        let Ok((file, meta)) = root.open_listed(entry.content_path(), entry.id) else {
+            return Some(Content::Unreadable);
+        };
+        let stamp = Stamp::of(&meta);
+        let known = facts.and_then(|f| f.get(&entry.absolute, &stamp));
+        if known == Some(Known::Binary) {
+            return Some(Content::Binary);
+        }
+        let raw = read_inspectable(file, meta.size);
         match raw {
             Ok(Raw::Bytes(bytes)) => {
                 let decoded = decode_owned(bytes);
-                let redacted = self.redactor.redact(&decoded);
+                if skip(&decoded) {
+                    return None;
+                }
+                // Redaction is skipped only where it is known to change nothing in exactly this
+                // version of the file (same stamp): the output is the same text either way.
+                let known_clean = matches!(known, Some(Known::Text { clean: true, .. }));
+                let redacted = if known_clean {
+                    devprojex_redact::Redacted {
+                        text: std::borrow::Cow::Borrowed(&decoded),
+                        findings: Vec::new(),
+                    }
+                } else {
+                    self.redactor.redact(&decoded)
+                };
                 let redactions = redacted.findings.len();
                 let reduced = match &self.transform_cache {
                     Some(cache) => cache.transform(&entry.relative, &redacted.text, self.detail),
@@ -103,11 +165,26 @@ impl ContentPipeline {
                     }
                     other => other.into_owned(),
                 };
-                Content::Text(TextContent::new(text, redactions))
+                let content = TextContent::new(text, redactions);
+                if let Some(facts) = facts {
+                    facts.record_text(
+                        &entry.absolute,
+                        stamp,
+                        redactions == 0,
+                        self.detail,
+                        content.metrics(),
+                    );
+                }
+                Some(Content::Text(content))
             }
-            Ok(Raw::Binary) => Content::Binary,
-            Ok(Raw::TooLarge) => Content::Withheld,
-            Err(_) => Content::Unreadable,
+            Ok(Raw::Binary) => {
+                if let Some(facts) = facts {
+                    facts.record_binary(&entry.absolute, stamp);
+                }
+                Some(Content::Binary)
+            }
+            Ok(Raw::TooLarge) => Some(Content::Withheld),
+            Err(_) => Some(Content::Unreadable),
         }
     }
 

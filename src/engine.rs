@@ -20,6 +20,12 @@ use crate::render::tree::{RenderedTree, TreeHeader, TreeLimits, render_tree};
 use crate::render::{Format, View};
 use crate::select::globs::PatternSet;
 use crate::select::{self, Entry, GitMode, Selection, SelectionSpec, SelectionWarnings};
+use crate::tokens::{Counter, Encoding};
+
+mod exact_pack;
+mod token_map;
+
+pub use token_map::FolderMetrics;
 
 /// Limits shared by the CLI and MCP.
 pub mod limits {
@@ -37,6 +43,9 @@ pub mod limits {
     /// are held as pieces of their source, 1–5 % of its size, so this covers projects of a
     /// gigabyte or more.
     pub const SERVER_TRANSFORM_CACHE_BYTES: usize = 64 * 1024 * 1024;
+    /// Exact token counts the MCP server remembers by content hash (`--tokenizer`): about
+    /// 64 bytes each, so 32 MiB, for half a million files and pack sections.
+    pub const SERVER_TOKEN_COUNT_CACHE_ENTRIES: usize = 1 << 19;
 }
 
 /// Process-wide settings (server flags or CLI flags).
@@ -65,6 +74,8 @@ pub struct Request {
     pub format: Format,
     pub max_depth: Option<usize>,
     pub top_files: Option<usize>,
+    /// `analyze --tree [DEPTH]`: tokens per folder down to this depth (`usize::MAX`: all).
+    pub token_map_depth: Option<usize>,
 }
 
 /// A phase update for progress reporting.
@@ -109,6 +120,11 @@ pub struct Engine {
     transform_cache: Option<Arc<devprojex_detail::TransformCache>>,
     /// Definitions and the import index kept across requests (long-lived processes only).
     pub(crate) symbol_index: Option<Arc<crate::symbols::SymbolIndex>>,
+    /// What is known about files between requests (long-lived processes only).
+    facts: Option<Arc<crate::facts::FactsCache>>,
+    /// Exact token counts (`--tokenizer`): analyze reports them beside the estimate and a
+    /// pack budget covers the complete document in that encoding.
+    counter: Option<Arc<Counter>>,
 }
 
 /// A request resolved against a project: the selection spec and the effective detail.
@@ -128,6 +144,10 @@ pub struct FileMetrics {
     pub bytes: u64,
     pub characters: u64,
     pub tokens: u64,
+    /// Exact tokens in the engine's encoding (`--tokenizer`); for a file that was not
+    /// inspected (`estimated`), the estimate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_tokens: Option<u64>,
     pub lines: u64,
     /// True when the file was not inspected and its figures are estimated from its size.
     pub estimated: bool,
@@ -141,11 +161,13 @@ pub struct ExtensionMetrics {
     pub files: u64,
     pub characters: u64,
     pub tokens: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_tokens: Option<u64>,
     pub lines: u64,
 }
 
 /// The `analyze` result (the MCP structured content and the CLI JSON).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Analysis {
     pub project: String,
@@ -163,12 +185,21 @@ pub struct Analysis {
     pub bytes: u64,
     pub characters: u64,
     pub tokens: u64,
+    /// With `--tokenizer`: the encoding of `exactTokens`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<&'static str>,
+    /// With `--tokenizer`: exact tokens of the selection, each file counted alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_tokens: Option<u64>,
     pub lines: u64,
     pub redactions: u64,
     /// True when some figures are estimates (withheld files).
     pub metrics_estimated: bool,
     pub largest_files: Vec<FileMetrics>,
     pub extensions: Vec<ExtensionMetrics>,
+    /// `analyze --tree`: tokens per folder in tree order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<Vec<FolderMetrics>>,
     pub warnings: Vec<String>,
 }
 
@@ -212,6 +243,8 @@ pub struct SearchOutcome {
     pub withheld_files: usize,
     /// Selected files that could not be read (not searched).
     pub unreadable_files: usize,
+    /// Text files the selection gave the search.
+    pub selected_files: usize,
     pub stopped: Option<SearchStop>,
     pub warnings: SelectionWarnings,
 }
@@ -226,6 +259,16 @@ pub struct FileSlice {
     pub total_lines: usize,
     /// Set when the slice was cut by the character limit inside the requested range.
     pub cut_by_characters: bool,
+    /// Set when the first line alone is longer than the limit: only its start is shown.
+    pub long_line: Option<LongLine>,
+}
+
+/// How much of one over-long line a slice shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LongLine {
+    pub shown_chars: usize,
+    /// The whole line, its newline included.
+    pub total_chars: usize,
 }
 
 impl Engine {
@@ -237,7 +280,35 @@ impl Engine {
             })),
             transform_cache: None,
             symbol_index: None,
+            facts: None,
+            counter: None,
         }
+    }
+
+    /// Remember per-file facts (binary, clean of secrets, metrics) between requests, keyed by
+    /// path and stat stamp (`facts.rs`). For a long-lived process.
+    pub fn with_facts_cache(mut self) -> Self {
+        self.facts = Some(Arc::new(crate::facts::FactsCache::default()));
+        self
+    }
+
+    /// Count exact tokens of `encoding` (see [`crate::tokens`]); `cached_counts` remembers
+    /// that many counts by content hash (long-lived processes).
+    pub fn with_tokenizer(mut self, encoding: Encoding, cached_counts: Option<usize>) -> Self {
+        self.counter = Some(Arc::new(match cached_counts {
+            Some(entries) => Counter::with_cache(encoding, entries),
+            None => Counter::new(encoding),
+        }));
+        self
+    }
+
+    /// The exact encoding, when there is one.
+    pub fn encoding(&self) -> Option<Encoding> {
+        self.counter.as_ref().map(|c| c.encoding())
+    }
+
+    pub fn counter(&self) -> Option<&Counter> {
+        self.counter.as_deref()
     }
 
     /// Keep parsed definitions and the import index of `find_symbol`/`related_files` in memory
@@ -299,6 +370,7 @@ impl Engine {
             exclusions: selection.exclusions,
             max_file_bytes: request.max_file_bytes,
             follow_symlinks: selection.follow_symlinks,
+            names: select::git_names(&root.path),
             ..SelectionSpec::default()
         };
         if request.max_file_bytes == Some(0) {
@@ -393,8 +465,13 @@ impl Engine {
         }
         let mut resolved = Vec::new();
         for lexical in unique {
-            root.resolve(lexical.as_str())?;
-            resolved.push(lexical.as_str().to_string());
+            // The listed spelling: another case or Unicode form selects the files it opens.
+            resolved.push(
+                root.resolve(lexical.as_str())?
+                    .relative
+                    .as_str()
+                    .to_string(),
+            );
         }
         Ok(resolved)
     }
@@ -453,6 +530,8 @@ impl Engine {
             redactor: Arc::clone(&self.redactor),
             detail,
             transform_cache: self.transform_cache.clone(),
+            facts: self.facts.clone(),
+            measure_only: false,
         }
     }
 
@@ -465,7 +544,23 @@ impl Engine {
         pipeline: &ContentPipeline,
         hooks: Hooks<'_>,
         phase: &'static str,
-        mut sink: impl FnMut(&Entry, Content) -> Result<()>,
+        sink: impl FnMut(&Entry, Content) -> Result<()>,
+    ) -> Result<()> {
+        self.for_each_loaded(root, files, pipeline, hooks, phase, |_, c| c, sink)
+    }
+
+    /// [`Self::for_each_content`] with more work per file on the workers (`work`: exact token
+    /// counts, measuring a pack's sections), whose results reach `sink` in selection order.
+    #[allow(clippy::too_many_arguments)]
+    fn for_each_loaded<'e, T: Send>(
+        &self,
+        root: &ProjectRoot,
+        files: &[&'e Entry],
+        pipeline: &ContentPipeline,
+        hooks: Hooks<'_>,
+        phase: &'static str,
+        work: impl Fn(&Entry, Content) -> T + Sync,
+        mut sink: impl FnMut(&'e Entry, T) -> Result<()>,
     ) -> Result<()> {
         /// Loaded content waiting for the consumer: bounds memory on any project size.
         const WINDOW_BYTES: u64 = 64 * 1024 * 1024;
@@ -477,11 +572,11 @@ impl Engine {
             rayon::current_num_threads(),
             WINDOW_BYTES,
             |i| load_cost(files[i]),
-            |i| pipeline.load(root, files[i]),
-            |i, content| {
+            |i| work(files[i], pipeline.load(root, files[i])),
+            |i, loaded| {
                 // cheap (a flag), and lets a cancelled request stop within one file
                 hooks.check_cancelled()?;
-                sink(files[i], content)?;
+                sink(files[i], loaded)?;
                 done += 1;
                 if last_report.elapsed() >= Duration::from_millis(100) || done == total {
                     hooks.report(phase, done, total);
@@ -515,7 +610,12 @@ impl Engine {
         let (prepared, selection) = self.select(root, request)?;
         hooks.report("selection", 1, 1);
         let files: Vec<&Entry> = selection.files().collect();
-        let pipeline = self.pipeline(prepared.detail);
+        // Known metrics need no read, except where exact counts need the text (the counter
+        // has a content-hash cache of its own).
+        let pipeline = ContentPipeline {
+            measure_only: self.counter.is_none(),
+            ..self.pipeline(prepared.detail)
+        };
         let mut analysis = Analysis {
             // Addresses are returned as-is (see `tree`); analyze exports no content.
             project: root.address.clone(),
@@ -531,24 +631,43 @@ impl Engine {
             bytes: files.iter().map(|f| f.size).sum(),
             characters: 0,
             tokens: 0,
+            encoding: self.encoding().map(Encoding::name),
+            exact_tokens: self.counter.as_ref().map(|_| 0),
             lines: 0,
             redactions: 0,
             metrics_estimated: false,
             largest_files: Vec::new(),
             extensions: Vec::new(),
+            tree: None,
             warnings: Vec::new(),
         };
+        let counter = self.counter.as_deref();
         let mut per_file: Vec<FileMetrics> = Vec::new();
         let mut per_extension: BTreeMap<String, ExtensionMetrics> = BTreeMap::new();
-        self.for_each_content(
+        // Exact counts run on the workers, beside reading and redaction.
+        let count_exact = |_: &Entry, content: Content| {
+            let exact = match (&content, counter) {
+                (Content::Text(text), Some(counter)) => Some(counter.count(&text.text)),
+                _ => None,
+            };
+            (content, exact)
+        };
+        self.for_each_loaded(
             root,
             &files,
             &pipeline,
             hooks,
             "transformation",
-            |entry, content| {
+            count_exact,
+            |entry, (content, exact)| {
+                let measured = match content {
+                    Content::Text(ref text) => Some(text.metrics()),
+                    Content::Measured(metrics) => Some(metrics),
+                    _ => None,
+                };
                 let metrics = match content {
-                    Content::Text(text) => {
+                    Content::Text(_) | Content::Measured(_) => {
+                        let text = measured.expect("text has metrics");
                         analysis.text_files += 1;
                         analysis.redactions += text.redactions as u64;
                         FileMetrics {
@@ -556,17 +675,20 @@ impl Engine {
                             bytes: entry.size,
                             characters: text.characters,
                             tokens: text.tokens,
+                            exact_tokens: exact,
                             lines: text.lines,
                             estimated: false,
                         }
                     }
                     Content::Withheld => {
                         analysis.withheld_files += 1;
+                        let tokens = crate::tokens::estimate_chars(entry.size);
                         FileMetrics {
                             path: entry.relative.clone(),
                             bytes: entry.size,
                             characters: entry.size,
-                            tokens: crate::tokens::estimate_chars(entry.size),
+                            tokens,
+                            exact_tokens: counter.map(|_| tokens),
                             lines: 0,
                             estimated: true,
                         }
@@ -582,6 +704,7 @@ impl Engine {
                 };
                 analysis.characters += metrics.characters;
                 analysis.tokens += metrics.tokens;
+                add_exact(&mut analysis.exact_tokens, metrics.exact_tokens);
                 analysis.lines += metrics.lines;
                 let ext = entry
                     .extension()
@@ -591,24 +714,40 @@ impl Engine {
                     .entry(ext.clone())
                     .or_insert_with(|| ExtensionMetrics {
                         extension: ext,
+                        exact_tokens: counter.map(|_| 0),
                         ..Default::default()
                     });
                 slot.files += 1;
                 slot.characters += metrics.characters;
                 slot.tokens += metrics.tokens;
+                add_exact(&mut slot.exact_tokens, metrics.exact_tokens);
                 slot.lines += metrics.lines;
                 per_file.push(metrics);
                 Ok(())
             },
         )?;
         hooks.report("output", 0, 1);
-        per_file.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.path.cmp(&b.path)));
+        if let Some(depth) = request.token_map_depth {
+            analysis.tree = Some(token_map::folder_metrics(
+                &selection.entries,
+                &per_file,
+                depth,
+                counter.is_some(),
+            ));
+        }
+        // Largest first by the exact count when there is one (the estimate otherwise).
+        let size = |tokens: u64, exact: Option<u64>| exact.unwrap_or(tokens);
+        per_file.sort_by(|a, b| {
+            size(b.tokens, b.exact_tokens)
+                .cmp(&size(a.tokens, a.exact_tokens))
+                .then_with(|| a.path.cmp(&b.path))
+        });
         per_file.truncate(top_files);
         analysis.largest_files = per_file;
         let mut extensions: Vec<ExtensionMetrics> = per_extension.into_values().collect();
         extensions.sort_by(|a, b| {
-            b.tokens
-                .cmp(&a.tokens)
+            size(b.tokens, b.exact_tokens)
+                .cmp(&size(a.tokens, a.exact_tokens))
                 .then_with(|| a.extension.cmp(&b.extension))
         });
         analysis.extensions = extensions;
@@ -638,15 +777,16 @@ impl Engine {
         hooks.report("selection", 0, 1);
         let (prepared, selection) = self.select_with(root, request, true)?;
         hooks.report("selection", 1, 1);
+        if let (Some(counter), Some(max_tokens)) = (self.counter.as_deref(), request.max_tokens) {
+            let budget = exact_pack::ExactBudget {
+                counter,
+                max_tokens,
+            };
+            return self.pack_exact(root, request, &prepared, selection, budget, out, hooks);
+        }
         let header = self.header(root);
         let label = |s: &str| self.label(s);
-        let output_error = |err: std::io::Error| {
-            DpxError::new(
-                codes::OUTPUT_FAILED,
-                format!("writing the pack failed: {err}"),
-            )
-        };
-        let mut writer = PackWriter::new(out, request.format, request.view, header.clone(), &label);
+        let mut writer = PackWriter::new(out, request.format, request.view, &header, &label);
         writer.begin(&selection.entries).map_err(output_error)?;
         let files: Vec<&Entry> = selection.files().collect();
         let mut metrics = PackMetrics {
@@ -656,15 +796,7 @@ impl Engine {
         };
         let mut budget = request.max_tokens.map(BudgetReport::new);
         if request.view == View::Tree {
-            metrics.basis = "source-bytes";
-            metrics.characters = metrics.bytes;
-            metrics.tokens = files
-                .iter()
-                .filter(|f| !f.binary)
-                .map(|f| crate::tokens::estimate_chars(f.size))
-                .sum();
-            metrics.binary_files = files.iter().filter(|f| f.binary).count() as u64;
-            metrics.text_files = metrics.files - metrics.binary_files;
+            tree_view_metrics(&mut metrics, &files);
         } else {
             metrics.basis = "content";
             let pipeline = self.pipeline(prepared.detail);
@@ -675,20 +807,11 @@ impl Engine {
                 hooks,
                 "transformation",
                 |entry, content| {
-                    match content {
-                        Content::Text(text) => {
-                            metrics.text_files += 1;
-                            metrics.characters += text.characters;
-                            metrics.tokens += text.tokens;
-                            metrics.lines += text.lines;
-                            metrics.redactions += text.redactions as u64;
-                            if admit(&mut budget, &entry.relative, &text) {
-                                writer.file(&entry.relative, &text).map_err(output_error)?;
-                            }
-                        }
-                        Content::Binary => metrics.binary_files += 1,
-                        Content::Withheld => metrics.withheld_files += 1,
-                        Content::Unreadable => metrics.unreadable_files += 1,
+                    add_content_metrics(&mut metrics, &content);
+                    if let Content::Text(text) = content
+                        && admit(&mut budget, || self.label(&entry.relative), &text)
+                    {
+                        writer.file(&entry.relative, &text).map_err(output_error)?;
                     }
                     Ok(())
                 },
@@ -738,6 +861,8 @@ impl Engine {
         // Search sees redacted text, never reduced text.
         let pipeline = self.pipeline(Detail::Full);
         let deadline = options.deadline.map(|limit| started + limit);
+        let prefilter =
+            crate::prefilter::RawPrefilter::for_pattern(&options.pattern, options.ignore_case);
         let grep = crate::grep::Grep {
             regex: &regex,
             line_by_line: crate::grep::Grep::needs_line_by_line(&options.pattern),
@@ -747,6 +872,7 @@ impl Engine {
         };
         let mut outcome = SearchOutcome {
             warnings,
+            selected_files: files.len(),
             ..Default::default()
         };
         /// Why the consumer stopped before the last file.
@@ -765,11 +891,17 @@ impl Engine {
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     return None;
                 }
-                Some(match pipeline.load(root, files[i]) {
+                let skip = |raw: &str| prefilter.as_ref().is_some_and(|p| !p.may_match(raw));
+                let Some(content) = pipeline.load_unless(root, files[i], skip) else {
+                    // The raw text proves the redacted text has no match (prefilter.rs).
+                    return Some(FileHits::Searched(crate::grep::FileGrep::default()));
+                };
+                Some(match content {
                     Content::Text(text) => FileHits::Searched(grep.file(&text.text)),
                     Content::Withheld => FileHits::Withheld,
                     Content::Unreadable => FileHits::Unreadable,
                     Content::Binary => FileHits::Searched(crate::grep::FileGrep::default()),
+                    Content::Measured(_) => unreachable!("search loads content"),
                 })
             },
             |i, result| {
@@ -874,7 +1006,11 @@ impl Engine {
             ));
         }
         if self.config.git_mode == GitMode::Tracked
-            && !crate::gitstate::tracked(root)?.contains(&relative)
+            && !select::allow_list_holds(
+                &*crate::gitstate::tracked(root)?,
+                &relative,
+                select::git_names(&root.path),
+            )
         {
             return Err(DpxError::new(
                 codes::PATH_NOT_FOUND,
@@ -886,8 +1022,7 @@ impl Engine {
         let text = self
             .pipeline(Detail::Full)
             .load_redacted(root, &resolved, &relative)?;
-        let lines: Vec<&str> = text.split_inclusive('\n').collect();
-        let total = lines.len();
+        let total = crate::content::count_lines(&text) as usize;
         let start = start_line.unwrap_or(1);
         if start == 0 {
             return Err(DpxError::new(
@@ -912,6 +1047,7 @@ impl Engine {
                     end_line: 0,
                     total_lines: 0,
                     cut_by_characters: false,
+                    long_line: None,
                 });
             }
             return Err(DpxError::new(
@@ -930,21 +1066,32 @@ impl Engine {
         let max_end = start + limits::MAX_FILE_LINES - 1;
         let end = end_line.unwrap_or(max_end).min(max_end).min(total);
         let mut out = String::new();
+        let mut used = 0usize;
         let mut last = start - 1;
         let mut cut = false;
-        for (index, line) in lines[start - 1..end].iter().enumerate() {
-            let used = out.chars().count();
+        let mut long_line = None;
+        let wanted = text
+            .split_inclusive('\n')
+            .skip(start - 1)
+            .take(end + 1 - start);
+        for (index, line) in wanted.enumerate() {
             let line_chars = line.chars().count();
             if used + line_chars > limits::MAX_FILE_CHARS {
                 if index == 0 {
-                    // One giant line: show its first part.
+                    // One line longer than the limit: its first part, and exactly what is
+                    // missing (the trailer names the route to the rest).
                     out.extend(line.chars().take(limits::MAX_FILE_CHARS));
                     last = start;
+                    long_line = Some(LongLine {
+                        shown_chars: limits::MAX_FILE_CHARS,
+                        total_chars: line_chars,
+                    });
                 }
                 cut = true;
                 break;
             }
             out.push_str(line);
+            used += line_chars;
             last = start + index;
         }
         Ok(FileSlice {
@@ -954,6 +1101,7 @@ impl Engine {
             end_line: last,
             total_lines: total,
             cut_by_characters: cut,
+            long_line,
         })
     }
 }
@@ -1012,6 +1160,43 @@ impl Engine {
     }
 }
 
+/// A tree-only pack reads no content: its metrics come from file sizes.
+fn tree_view_metrics(metrics: &mut PackMetrics, files: &[&Entry]) {
+    metrics.basis = "source-bytes";
+    metrics.characters = metrics.bytes;
+    metrics.tokens = files
+        .iter()
+        .filter(|f| !f.binary)
+        .map(|f| crate::tokens::estimate_chars(f.size))
+        .sum();
+    metrics.binary_files = files.iter().filter(|f| f.binary).count() as u64;
+    metrics.text_files = metrics.files - metrics.binary_files;
+}
+
+/// Count one loaded file into a pack's metrics (the whole selection, before the budget).
+fn add_content_metrics(metrics: &mut PackMetrics, content: &Content) {
+    match content {
+        Content::Text(text) => {
+            metrics.text_files += 1;
+            metrics.characters += text.characters;
+            metrics.tokens += text.tokens;
+            metrics.lines += text.lines;
+            metrics.redactions += text.redactions as u64;
+        }
+        Content::Binary => metrics.binary_files += 1,
+        Content::Withheld => metrics.withheld_files += 1,
+        Content::Unreadable => metrics.unreadable_files += 1,
+        Content::Measured(_) => unreachable!("packs load content"),
+    }
+}
+
+fn output_error(err: std::io::Error) -> DpxError {
+    DpxError::new(
+        codes::OUTPUT_FAILED,
+        format!("writing the pack failed: {err}"),
+    )
+}
+
 /// What loading a file can cost in memory: files over the inspection limit are not read whole.
 fn load_cost(entry: &Entry) -> u64 {
     entry.size.min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1)
@@ -1051,7 +1236,20 @@ pub fn partial_content_notice(withheld: u64, unreadable: u64) -> Option<String> 
     (!parts.is_empty()).then(|| format!("{}: {}.", codes::PAYLOAD_TRUNCATED, parts.join("; ")))
 }
 
-fn admit(budget: &mut Option<BudgetReport>, relative: &str, text: &TextContent) -> bool {
+/// Add a file's exact count to a total that exists only with a tokenizer.
+fn add_exact(total: &mut Option<u64>, exact: Option<u64>) {
+    if let (Some(total), Some(exact)) = (total, exact) {
+        *total += exact;
+    }
+}
+
+/// Admit a file into the token budget, or record it as skipped under its label (private-data
+/// redacted with `--hide-private-data`, like the rest of the pack).
+fn admit(
+    budget: &mut Option<BudgetReport>,
+    label: impl FnOnce() -> String,
+    text: &TextContent,
+) -> bool {
     let Some(report) = budget else {
         return true;
     };
@@ -1060,7 +1258,7 @@ fn admit(budget: &mut Option<BudgetReport>, relative: &str, text: &TextContent) 
         report.included_tokens += text.tokens;
         true
     } else {
-        report.skip(relative, text.tokens);
+        report.skip(&label(), text.tokens);
         false
     }
 }

@@ -119,6 +119,60 @@ pub fn resolve_remote(
     resolve_remote_with(session, project, branch, local_roots, to_dpx)
 }
 
+/// Refuse a `file://` source whose path is a network or device form (`file:////host/share`,
+/// `file:///%5C%5Chost%5Cshare`, `file:///net/host/repo`) before anything resolves it: on
+/// Windows that would open an SMB session (sending the user's NTLM response to the host), on
+/// macOS it makes the automounter mount the share. Such a path passes only when it lies
+/// lexically inside a configured root (a root on a share the user configured).
+pub fn refuse_network_file_url(value: &str, roots: &[ProjectRoot]) -> Result<()> {
+    let spellings: Vec<&crate::project::RootSpellings> =
+        roots.iter().map(ProjectRoot::spellings).collect();
+    let Some(shown) = network_file_path_outside(value, &spellings) else {
+        return Ok(());
+    };
+    let listed: Vec<String> = roots.iter().map(|r| format!("'{}'", r.address)).collect();
+    Err(DpxError::new(
+        codes::ROOT_VIOLATION,
+        format!(
+            "file:// path '{shown}' is a network or device path outside the configured roots ({}); file:// sources must name a Git repository inside one of them",
+            if listed.is_empty() {
+                "none".to_string()
+            } else {
+                listed.join(", ")
+            }
+        ),
+    ))
+}
+
+/// The path of `value` as written, when it is a `file://` URL whose path is a network or device
+/// form lying outside every root (pure: nothing is looked up).
+fn network_file_path_outside(
+    value: &str,
+    roots: &[&crate::project::RootSpellings],
+) -> Option<String> {
+    let (shown, path) = file_url_path(value)?;
+    (crate::project::is_network_or_device_form(&path)
+        && !roots
+            .iter()
+            .any(|root| crate::project::lexical_inside(&path, root)))
+    .then_some(shown)
+}
+
+/// The path part of a `file://` URL as written (for messages) and percent-decoded, as
+/// `devprojex-git` reads it (`file://[localhost]/path`).
+fn file_url_path(value: &str) -> Option<(String, String)> {
+    let (scheme, rest) = value.split_once("://")?;
+    if !scheme.eq_ignore_ascii_case("file") {
+        return None;
+    }
+    let path = &rest[rest.find('/').unwrap_or(rest.len())..];
+    let decoded = percent_encoding::percent_decode_str(path)
+        .decode_utf8_lossy()
+        .into_owned();
+    let shown: String = path.chars().take(200).collect();
+    Some((shown, decoded))
+}
+
 /// [`resolve_remote`] for a CLI command: a URL without `--allow-remote` is explained in terms of
 /// the command's own flag rather than a server's.
 pub fn resolve_remote_from_cli(
@@ -174,4 +228,64 @@ fn resolve_remote_with(
         None => checkout.display.clone(),
     };
     Ok(Some(root))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::{Platform, RootSpellings};
+    use std::path::Path;
+
+    fn outside(value: &str, platform: Platform, root: &str) -> bool {
+        let root = RootSpellings::new(Path::new(root), &[], platform, platform.default_names());
+        network_file_path_outside(value, &[&root]).is_some()
+    }
+
+    #[test]
+    fn network_file_urls_are_refused_before_any_lookup() {
+        for value in [
+            "file:////attacker.example/share/repo",
+            "FILE://///attacker.example/share/repo",
+            "file://localhost//attacker.example/share",
+            "file:///%5C%5Cattacker.example%5Cshare",
+            "file:///%2F%2Fattacker.example/share",
+            "file:///\\\\attacker.example\\share",
+            "file:///net/attacker.example/export/repo",
+            "file:///Network/Servers/attacker.example/repo",
+            "file:////?/UNC/attacker.example/share",
+        ] {
+            for (platform, root) in [
+                (Platform::Linux, "/srv/project"),
+                (Platform::MacOs, "/Users/ana/project"),
+                (Platform::Windows, r"C:\Users\ana\project"),
+            ] {
+                assert!(outside(value, platform, root), "{platform:?}: {value}");
+            }
+        }
+        // Local paths are left to devprojex-git's own checks; so are other schemes.
+        for value in [
+            "file:///srv/project/repo",
+            "file:///C:/Users/ana/project",
+            "https://example.com/r.git",
+            "/srv/project",
+            r"\\attacker.example\x",
+        ] {
+            assert!(!outside(value, Platform::Linux, "/srv/project"), "{value}");
+            assert!(
+                !outside(value, Platform::Windows, r"C:\Users\ana\project"),
+                "{value}"
+            );
+        }
+        // A root the user configured on a share admits its own file:// paths.
+        assert!(!outside(
+            "file:////fileserver/team/project/repo",
+            Platform::Windows,
+            r"\\fileserver\team\project"
+        ));
+        assert!(!outside(
+            "file:///net/nas/export/project/repo",
+            Platform::Linux,
+            "/net/nas/export/project"
+        ));
+    }
 }

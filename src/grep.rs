@@ -15,7 +15,7 @@ use std::time::Instant;
 pub const MAX_SHOWN_LINE_CHARS: usize = 2000;
 
 /// Search in chunks of about this many bytes (cut at line ends; one longer line is one chunk).
-const CHUNK_BYTES: usize = 256 * 1024;
+const CHUNK_BYTES: usize = 64 * 1024;
 
 /// One line of search output.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,10 +8,12 @@ pub mod cli;
 pub mod content;
 pub mod engine;
 pub mod error;
+pub mod facts;
 pub mod gitstate;
 pub mod grep;
 pub mod mcp;
 pub mod ordered;
+pub mod prefilter;
 pub mod profile;
 #[allow(unsafe_code)]
 pub mod project;
@@ -19,3 +21,4 @@ pub mod render;
 pub mod select;
 pub mod symbols;
 pub mod tokens;
+pub mod update_hint;

@@ -10,7 +10,9 @@ use std::time::Duration;
 use assert_cmd::Command;
 use common::{Fixture, markdown_code_blocks, markdown_events, markdown_headings, parse_xml};
 use predicates::prelude::*;
-use serde_json::{Value, json};
+use serde_json::Value;
+#[cfg(unix)]
+use serde_json::json;
 
 const GUARD: Duration = Duration::from_secs(60);
 

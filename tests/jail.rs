@@ -247,3 +247,78 @@ fn a_folder_flipping_to_an_outside_link_never_leaks_outside_names() {
     stop.store(true, Ordering::Relaxed);
     flipper.join().unwrap();
 }
+
+/// A slow pattern on one large file stops at the 2-second limit inside the file, and says so.
+#[test]
+fn the_search_deadline_holds_inside_one_large_file() {
+    let fx = Fixture::new();
+    let words = [
+        "привет",
+        "мир",
+        "данные",
+        "строка",
+        "поиск",
+        "текст",
+        "файл",
+        "слово",
+    ];
+    let mut text = String::new();
+    let mut i = 0usize;
+    while text.len() < 16 * 1024 * 1024 - 400 {
+        text.push_str(words[i % words.len()]);
+        text.push(if i % 13 == 12 { '\n' } else { ' ' });
+        i += 1;
+    }
+    // One real match at the very end, so no prefilter can rule the file out: only the deadline
+    // can stop the search before it gets there.
+    text.push_str(&["слово"; 12].join(" "));
+    text.push_str(" 7\n");
+    fx.write("cyrillic.txt", &text);
+    let mut mcp = Mcp::start(&fx.root);
+    let started = Instant::now();
+    let result = mcp.call(
+        "search_project",
+        json!({"pattern": r"\b(\w+\b\s){12}\d", "ignore_case": false}),
+    );
+    let elapsed = started.elapsed();
+    let text = first_text(&result);
+    assert_eq!(result["isError"], json!(false), "{text}");
+    assert!(
+        text.contains("[Search truncated: the 2-second time limit was reached"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(" 7"),
+        "the search ran past its deadline: {text}"
+    );
+    assert!(elapsed < Duration::from_secs(12), "took {elapsed:?}");
+}
+
+/// Peak memory of one search over a 16 MiB file of one-character lines stays within a few
+/// times the file (every line used to cost a slice and a flag: about 830 MB).
+#[cfg(target_os = "linux")]
+#[test]
+fn search_memory_is_bounded_by_the_file_not_its_lines() {
+    let fx = Fixture::new();
+    fx.write("lines.txt", "a\n".repeat(8 * 1024 * 1024 - 8));
+    let mut mcp = Mcp::start(&fx.root);
+    let peak_kb = |pid: u32| -> u64 {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    };
+    let pid = mcp.child.id();
+    let before = peak_kb(pid);
+    for max_results in [1, 200] {
+        let result = mcp.call(
+            "search_project",
+            json!({"pattern": "a", "max_results": max_results, "context_lines": 50}),
+        );
+        assert_eq!(result["isError"], json!(false));
+    }
+    let grown_mb = (peak_kb(pid).saturating_sub(before)) / 1024;
+    assert!(grown_mb <= 4 * 16, "peak memory grew by {grown_mb} MB");
+}

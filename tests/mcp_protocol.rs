@@ -341,6 +341,7 @@ fn numbers_accept_decimal_strings_and_booleans_accept_exact_strings() {
 // get_file and the root jail
 
 /// The error text with the requested path masked, for "reads the same" comparisons.
+#[cfg(unix)]
 fn masked(text: &str, path: &str) -> String {
     text.replace(path, "<PATH>")
 }

@@ -143,6 +143,7 @@ fn file_sources_whose_git_data_lies_outside_are_refused() {
         &borrower,
         &["update-ref", "refs/heads/main", &secret_commit],
     );
+    #[cfg_attr(not(unix), allow(unused_mut))]
     let mut layouts = vec![gitfile, borrower];
     #[cfg(unix)]
     {

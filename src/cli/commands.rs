@@ -127,10 +127,16 @@ impl TerminalProgress {
 
 pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
     let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
+    let mut engine = Engine::new(args.selection.engine_config());
+    if let Some(encoding) = args.tokenizer {
+        engine = engine.with_tokenizer(encoding, None);
+    }
     let mut request = args.selection.request();
     request.detail = args.detail.map(Into::into);
     request.top_files = Some(args.top_files as usize);
+    request.token_map_depth = args
+        .tree
+        .map(|depth| depth.map_or(usize::MAX, |d| d as usize));
     let progress = TerminalProgress::new();
     let report = |event: ProgressEvent| progress.update(event);
     let analysis = engine.analyze(
@@ -171,19 +177,31 @@ pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
             ));
             out.push_str(&format!("Bytes:       {}\n", analysis.bytes));
             out.push_str(&format!("Characters:  {}\n", analysis.characters));
-            out.push_str(&format!(
-                "Tokens:      {}{}\n",
-                analysis.tokens,
-                if analysis.metrics_estimated {
-                    " (partly estimated)"
-                } else {
-                    ""
-                }
-            ));
+            let partly = if analysis.metrics_estimated {
+                " (partly estimated)"
+            } else {
+                ""
+            };
+            match (analysis.exact_tokens, analysis.encoding) {
+                (Some(exact), Some(encoding)) => out.push_str(&format!(
+                    "Tokens:      {} estimated, {exact} exact ({encoding}){partly}\n",
+                    analysis.tokens
+                )),
+                _ => out.push_str(&format!("Tokens:      {}{partly}\n", analysis.tokens)),
+            }
             out.push_str(&format!("Lines:       {}\n", analysis.lines));
             out.push_str(&format!("Redactions:  {}\n", analysis.redactions));
+            let exact = analysis.encoding.is_some();
+            let exact_cell = |value: Option<u64>| match value {
+                Some(v) if exact => format!(" {v:>11}"),
+                _ => String::new(),
+            };
             if !analysis.largest_files.is_empty() {
-                out.push_str("\nLargest files by tokens:\n");
+                out.push_str(if exact {
+                    "\nLargest files by exact tokens (estimate, exact):\n"
+                } else {
+                    "\nLargest files by tokens:\n"
+                });
                 let width = analysis
                     .largest_files
                     .iter()
@@ -192,20 +210,32 @@ pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
                     .unwrap_or(1);
                 for file in &analysis.largest_files {
                     out.push_str(&format!(
-                        "  {:>width$}  {}\n",
+                        "  {:>width$}{}  {}\n",
                         file.tokens,
+                        exact_cell(file.exact_tokens),
                         crate::render::escape::text_line(&file.path)
                     ));
                 }
             }
             if !analysis.extensions.is_empty() {
-                out.push_str("\nBy extension:\n  extension       files      tokens       lines\n");
+                out.push_str(if exact {
+                    "\nBy extension:\n  extension       files      tokens       exact       lines\n"
+                } else {
+                    "\nBy extension:\n  extension       files      tokens       lines\n"
+                });
                 for ext in &analysis.extensions {
                     out.push_str(&format!(
-                        "  {:<12} {:>8} {:>11} {:>11}\n",
-                        ext.extension, ext.files, ext.tokens, ext.lines
+                        "  {:<12} {:>8} {:>11}{} {:>11}\n",
+                        ext.extension,
+                        ext.files,
+                        ext.tokens,
+                        exact_cell(ext.exact_tokens),
+                        ext.lines
                     ));
                 }
+            }
+            if let Some(tree) = &analysis.tree {
+                out.push_str(&token_map_table(tree, analysis.encoding));
             }
             write_stdout(&out)?;
             for warning in &analysis.warnings {
@@ -216,9 +246,49 @@ pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `analyze --tree` as a table: folders indented by depth, in tree order.
+fn token_map_table(tree: &[crate::engine::FolderMetrics], encoding: Option<&str>) -> String {
+    let mut out = match encoding {
+        Some(encoding) => format!(
+            "\nToken map (tokens per folder; share of the {encoding} total):\n  {:<40} {:>8} {:>11} {:>11} {:>7}\n",
+            "folder", "files", "tokens", "exact", "share"
+        ),
+        None => format!(
+            "\nToken map (estimated tokens per folder; share of the total):\n  {:<40} {:>8} {:>11} {:>7}\n",
+            "folder", "files", "tokens", "share"
+        ),
+    };
+    for folder in tree {
+        let name = if folder.depth == 0 {
+            ".".to_string()
+        } else {
+            let leaf = folder.path.rsplit('/').next().unwrap_or(&folder.path);
+            format!(
+                "{}{}/",
+                "  ".repeat(folder.depth - 1),
+                crate::render::escape::text_line(leaf)
+            )
+        };
+        let exact = match (encoding, folder.exact_tokens) {
+            (Some(_), Some(exact)) => format!(" {exact:>11}"),
+            _ => String::new(),
+        };
+        out.push_str(&format!(
+            "  {name:<40} {:>8} {:>11}{exact} {:>6.1}%\n",
+            folder.files,
+            folder.tokens,
+            folder.share * 100.0
+        ));
+    }
+    out
+}
+
 pub fn pack(args: PackArgs) -> Result<ExitCode> {
     let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
+    let mut engine = Engine::new(args.selection.engine_config());
+    if let Some(encoding) = args.tokenizer {
+        engine = engine.with_tokenizer(encoding, None);
+    }
     let mut request = args.selection.request();
     request.detail = args.detail.map(Into::into);
     request.max_tokens = args.max_tokens;
@@ -275,19 +345,11 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
                 outcome
             }
         },
-        None => {
-            let stdout = std::io::stdout().lock();
-            let writer = std::io::BufWriter::with_capacity(256 * 1024, stdout);
-            match engine.pack(&root, &request, writer, hooks) {
-                Ok((outcome, _)) => outcome,
-                Err(err)
-                    if err.code == codes::OUTPUT_FAILED && err.message.contains("Broken pipe") =>
-                {
-                    return Ok(ExitCode::SUCCESS);
-                }
-                Err(err) => return Err(err),
-            }
-        }
+        None => match pack_to_reader(&engine, &root, &request, hooks, std::io::stdout().lock())? {
+            Some(outcome) => outcome,
+            // The reader went away (`| head`): a normal way to stop reading.
+            None => return Ok(ExitCode::SUCCESS),
+        },
     };
     progress.finish();
     if args.quiet {
@@ -315,6 +377,66 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Write the pack to `out` (stdout or a pipe); `None` when the reader closed its end. A closed
+/// pipe is told by its error kind, never by the message: Unix says "Broken pipe", Windows
+/// "The pipe is being closed" (both are `ErrorKind::BrokenPipe`).
+fn pack_to_reader<W: Write>(
+    engine: &Engine,
+    root: &ProjectRoot,
+    request: &crate::engine::Request,
+    hooks: Hooks<'_>,
+    out: W,
+) -> Result<Option<crate::engine::PackOutcome>> {
+    let closed = std::cell::Cell::new(false);
+    let watched = PipeWatch {
+        inner: out,
+        closed: &closed,
+    };
+    let writer = std::io::BufWriter::with_capacity(256 * 1024, watched);
+    match engine.pack(root, request, writer, hooks) {
+        Ok((outcome, writer)) => match writer.into_inner() {
+            Ok(mut watched) => match watched.flush() {
+                Ok(()) => Ok(Some(outcome)),
+                Err(_) if closed.get() => Ok(None),
+                Err(err) => Err(stdout_error(err)),
+            },
+            Err(_) if closed.get() => Ok(None),
+            Err(err) => Err(stdout_error(err.into_error())),
+        },
+        Err(_) if closed.get() => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// A writer that notes whether its reader went away.
+struct PipeWatch<'a, W> {
+    inner: W,
+    closed: &'a std::cell::Cell<bool>,
+}
+
+impl<W: Write> PipeWatch<'_, W> {
+    fn watch<T>(&self, result: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(err) = &result
+            && err.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            self.closed.set(true);
+        }
+        result
+    }
+}
+
+impl<W: Write> Write for PipeWatch<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let result = self.inner.write(buf);
+        self.watch(result)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let result = self.inner.flush();
+        self.watch(result)
+    }
 }
 
 /// The project-relative path of `output` when it lies inside the root.
@@ -359,8 +481,9 @@ impl OutputTarget {
             )),
             Ok(meta) if !meta.is_file() => Ok(Self::Stream),
             // an existing file, possibly through a symlink: replace the file, keep the link
+            // (Without Windows' `\\?\` prefix: the path appears in messages.)
             Ok(_) => Ok(Self::File(
-                std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+                crate::project::dunce_canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
             )),
             Err(_) => Ok(Self::File(path.to_path_buf())),
         }
@@ -454,8 +577,8 @@ pub fn search(args: SearchArgs) -> Result<ExitCode> {
     }
     match outcome.stopped {
         Some(SearchStop::MaxResults) => eprintln!(
-            "[Search truncated: stopped at {} matching lines (--max-results). Narrow with --paths or --include-patterns, or refine the pattern.]",
-            outcome.matches
+            "[Search truncated: stopped at {} (--max-results). Narrow with --paths or --include-patterns, or refine the pattern.]",
+            crate::select::plural(outcome.matches, "matching line", "matching lines")
         ),
         Some(SearchStop::Deadline) => eprintln!(
             "[Search truncated: the --timeout of {} seconds was reached after {}. Narrow with --paths or --include-patterns, or raise --timeout.]",
@@ -508,4 +631,76 @@ pub fn scan(args: ScanArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that takes `budget` bytes, then fails every write with `kind` and `message`.
+    struct ClosingReader {
+        budget: usize,
+        kind: std::io::ErrorKind,
+        message: &'static str,
+    }
+
+    impl Write for ClosingReader {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.budget == 0 {
+                return Err(std::io::Error::new(self.kind, self.message));
+            }
+            let n = buf.len().min(self.budget);
+            self.budget -= n;
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn pack_into(reader: ClosingReader) -> Result<Option<crate::engine::PackOutcome>> {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..50 {
+            std::fs::write(dir.path().join(format!("f{i}.txt")), "line\n".repeat(2_000)).unwrap();
+        }
+        let root = ProjectRoot::open(dir.path()).unwrap();
+        let engine = Engine::new(crate::engine::EngineConfig::default());
+        pack_to_reader(
+            &engine,
+            &root,
+            &crate::engine::Request::default(),
+            Hooks::default(),
+            reader,
+        )
+    }
+
+    #[test]
+    fn a_closed_pipe_ends_the_pack_quietly_whatever_the_os_calls_it() {
+        for message in [
+            "Broken pipe (os error 32)",
+            "The pipe is being closed. (os error 232)",
+            "The pipe has been ended. (os error 109)",
+        ] {
+            let outcome = pack_into(ClosingReader {
+                budget: 10_000,
+                kind: std::io::ErrorKind::BrokenPipe,
+                message,
+            });
+            assert!(matches!(outcome, Ok(None)), "{message}: {outcome:?}");
+        }
+        // Any other failure is still an error, even one whose text mentions a pipe.
+        let outcome = pack_into(ClosingReader {
+            budget: 10_000,
+            kind: std::io::ErrorKind::Other,
+            message: "Broken pipe, said a filter",
+        });
+        assert_eq!(outcome.unwrap_err().code, codes::OUTPUT_FAILED);
+        let outcome = pack_into(ClosingReader {
+            budget: usize::MAX,
+            kind: std::io::ErrorKind::Other,
+            message: "",
+        });
+        assert!(outcome.unwrap().is_some());
+    }
 }

@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::engine::{EngineConfig, Request};
 use crate::error::DpxError;
 use crate::select::GitMode;
+use crate::tokens::Encoding;
 
 pub use commands::print_error;
 
@@ -35,12 +36,12 @@ pub enum Command {
     Tree(TreeArgs),
     /// File, character and token metrics, and the largest files.
     #[command(
-        after_help = "Examples:\n  devprojex analyze .\n  devprojex analyze . --detail signatures --top-files 25\n  devprojex analyze . --format json"
+        after_help = "Examples:\n  devprojex analyze .\n  devprojex analyze . --detail signatures --top-files 25\n  devprojex analyze . --tokenizer o200k --tree 2\n  devprojex analyze . --format json"
     )]
     Analyze(AnalyzeArgs),
     /// Write a context pack (tree and file contents) that fits a token budget.
     #[command(
-        after_help = "Examples:\n  devprojex pack . -o context.md\n  devprojex pack . --max-tokens 100000 --detail compact -o context.md\n  devprojex pack . --view content --format json --include-patterns 'src/**'"
+        after_help = "Examples:\n  devprojex pack . -o context.md\n  devprojex pack . --max-tokens 100000 --detail compact -o context.md\n  devprojex pack . --max-tokens 100000 --tokenizer o200k -o context.md\n  devprojex pack . --view content --format json --include-patterns 'src/**'"
     )]
     Pack(PackArgs),
     /// Grep-style search over redacted file contents.
@@ -260,6 +261,13 @@ pub struct AnalyzeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: AnalyzeFormat,
+    /// Also count exact tokens of this encoding: o200k (GPT-4o and later) or cl100k (GPT-4).
+    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
+    pub tokenizer: Option<Encoding>,
+    /// Tokens per folder in tree order, with each folder's share, down to DEPTH levels (all
+    /// levels without DEPTH). Put it after the project path: `analyze . --tree 2`.
+    #[arg(long = "tree", value_name = "DEPTH", num_args = 0..=1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub tree: Option<Option<u64>>,
 }
 
 #[derive(Debug, Args)]
@@ -277,9 +285,13 @@ pub struct PackArgs {
     /// Code reduction: full, compact, signatures.
     #[arg(long, value_enum)]
     pub detail: Option<DetailArg>,
-    /// Budget of estimated content tokens (one per four characters, rounded up per file).
+    /// Budget of estimated content tokens (one per four characters, rounded up per file); with
+    /// --tokenizer, of exact tokens of the complete document (tree, headings, markup, report).
     #[arg(long = "max-tokens", value_parser = parse_positive_decimal)]
     pub max_tokens: Option<u64>,
+    /// Make --max-tokens exact in this encoding: o200k (GPT-4o and later) or cl100k (GPT-4).
+    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding, requires = "max_tokens")]
+    pub tokenizer: Option<Encoding>,
     /// Write to this file (atomically replaced) instead of stdout. A file inside the project is
     /// never packed into itself.
     #[arg(short, long)]
@@ -352,12 +364,22 @@ pub struct McpArgs {
     /// Baseline Git mode when a tool names no profile: none (alias off), gitignore, tracked.
     #[arg(long = "git-mode", value_name = "MODE", value_parser = parse_git_mode, default_value = "gitignore")]
     pub git_mode: GitMode,
+    /// Exact tokens of this encoding in analyze (beside the estimate) and in pack_context's
+    /// max_tokens (the complete document): o200k (GPT-4o and later) or cl100k (GPT-4).
+    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
+    pub tokenizer: Option<Encoding>,
 }
 
 #[derive(Debug, Args)]
 pub struct CompletionArgs {
     /// The shell to print completions for.
     pub shell: clap_complete::Shell,
+}
+
+pub fn parse_encoding(value: &str) -> Result<Encoding, String> {
+    Encoding::parse(value).ok_or_else(|| {
+        format!("'{value}' is not a supported encoding; valid values: o200k (o200k_base, GPT-4o and later), cl100k (cl100k_base, GPT-4)")
+    })
 }
 
 /// Parse a positive integer given as decimal digits.

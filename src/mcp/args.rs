@@ -86,7 +86,8 @@ impl ToolArgs {
             Some(Value::Number(n)) => match n.as_u64() {
                 Some(v) => v,
                 None => match n.as_f64() {
-                    Some(f) if f.fract() == 0.0 && f >= 0.0 && f <= u64::MAX as f64 => f as u64,
+                    // `u64::MAX as f64` is 2^64, one past the largest u64.
+                    Some(f) if f.fract() == 0.0 && f >= 0.0 && f < u64::MAX as f64 => f as u64,
                     _ => return Err(DpxError::invalid_arguments(range())),
                 },
             },
@@ -194,6 +195,9 @@ mod tests {
             Some(5)
         );
         assert!(args(json!({"n": "7.5"})).integer("n", 1, 10).is_err());
+        // 2^64 arrives as a float; it is no u64 (it was taken as u64::MAX).
+        let huge: Value = serde_json::from_str(r#"{"n": 18446744073709551616}"#).unwrap();
+        assert!(args(huge).integer("n", 0, u64::MAX).is_err());
         assert!(args(json!({"n": -1})).integer("n", 1, 10).is_err());
         assert!(
             args(json!({"n": "11"}))

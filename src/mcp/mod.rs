@@ -5,7 +5,10 @@
 //! instead of silence, and JSON that is not a request gets -32600; the server keeps serving.
 
 pub mod args;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod pack_store;
+pub mod roots;
 pub mod server;
 pub mod spotlight;
 pub mod symbols;
@@ -22,10 +25,10 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use crate::cli::McpArgs;
 use crate::engine::{Engine, EngineConfig};
 use crate::error::{DpxError, Result, codes};
-use crate::project::ProjectRoot;
 
-/// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded).
-pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded). One
+/// byte under rmcp's 16 MiB, which counts the `\n` a forwarded line carries.
+pub const MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH - 1;
 /// After stdin closes, how long calls in flight may still finish before the process ends
 /// (the exit then completes well within 1 s).
 const STDIN_CLOSED_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
@@ -46,32 +49,21 @@ pub fn default_roots(
 
 /// Run the server until stdin closes or a signal arrives.
 pub fn run(args: McpArgs) -> Result<ExitCode> {
-    let root_paths = if args.roots.is_empty() {
-        default_roots(&|key| std::env::var(key).ok(), std::env::current_dir().ok())
-    } else {
-        args.roots.clone()
-    };
-    let mut roots: Vec<ProjectRoot> = Vec::new();
-    for path in &root_paths {
-        match ProjectRoot::open(path) {
-            Ok(root) => {
-                if !roots.iter().any(|r| r.path == root.path) {
-                    roots.push(root)
-                }
-            }
-            Err(err) => {
-                eprintln!("devprojex mcp: {err}");
+    // Explicit roots, else the client's MCP roots or a safe working directory (roots.rs).
+    let startup = roots::startup(
+        &args.roots,
+        &|key| std::env::var(key).ok(),
+        std::env::current_dir().ok(),
+    );
+    let stdin_is_terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    let (roots, mode) =
+        match roots::prepare(startup, roots::home_dir().as_deref(), stdin_is_terminal) {
+            Ok(prepared) => prepared,
+            Err(message) => {
+                eprintln!("devprojex mcp: {message}");
                 return Ok(ExitCode::from(1));
             }
-        }
-    }
-    if roots.is_empty() {
-        eprintln!(
-            "devprojex mcp: {}: no project root; pass --root /absolute/path/to/project",
-            codes::PROJECT_UNAVAILABLE
-        );
-        return Ok(ExitCode::from(1));
-    }
+        };
     let store = match pack_store::PackStore::create() {
         Ok(store) => store,
         Err(err) => {
@@ -85,15 +77,27 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         git_mode: args.git_mode,
     })
     .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES)
+    .with_facts_cache()
     .with_symbol_index();
+    let engine = match args.tokenizer {
+        Some(encoding) => engine.with_tokenizer(
+            encoding,
+            Some(crate::engine::limits::SERVER_TOKEN_COUNT_CACHE_ENTRIES),
+        ),
+        None => engine,
+    };
     eprintln!(
-        "devprojex mcp {}: roots [{}]; git mode {}; private data {}; remote {}",
+        "devprojex mcp {}: roots [{}]; git mode {}; private data {}; remote {}; tokens {}",
         env!("CARGO_PKG_VERSION"),
-        roots
-            .iter()
-            .map(|r| r.address.as_str())
-            .collect::<Vec<_>>()
-            .join(", "),
+        if roots.is_ready() {
+            roots
+                .iter()
+                .map(|r| r.address.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        } else {
+            "the client's MCP roots, else the working directory".into()
+        },
         args.git_mode.as_str(),
         if args.hide_private_data {
             "hidden"
@@ -105,6 +109,9 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         } else {
             "disabled"
         },
+        args.tokenizer
+            .map(|e| format!("exact ({})", e.name()))
+            .unwrap_or_else(|| "estimated".into()),
     );
     let state = Arc::new(server::ServerState {
         engine,
@@ -112,7 +119,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         allow_remote: args.allow_remote,
         remote: crate::gitstate::remote_session(args.allow_remote),
         store,
-        tools: tools::tool_list(args.allow_remote),
+        tools: tools::tool_list(args.allow_remote, args.tokenizer),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -124,17 +131,21 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
                 format!("cannot start the async runtime: {err}"),
             )
         })?;
-    let code = runtime.block_on(serve(Arc::clone(&state)));
+    let mode = Arc::new(mode);
+    let code = runtime.block_on(serve(Arc::clone(&state), Arc::clone(&mode)));
     state.store.remove_all();
     // Leave at once: a blocking stdin read or a long tool call must not delay exit.
     std::process::exit(code);
 }
 
-async fn serve(state: Arc<server::ServerState>) -> i32 {
+async fn serve(state: Arc<server::ServerState>, mode: Arc<roots::Mode>) -> i32 {
     let (rmcp_in, mut to_rmcp) = tokio::io::duplex(1 << 20);
     let (from_rmcp, rmcp_out) = tokio::io::duplex(1 << 20);
     let (error_lines, mut error_receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
 
+    let in_flight = InFlight::default();
+    let in_flight_writer = in_flight.clone();
+    let in_flight_reader = in_flight;
     // Writer: whole lines from rmcp and from the pre-parser, never interleaved.
     let writer = tokio::spawn(async move {
         let mut stdout = tokio::io::stdout();
@@ -144,6 +155,7 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
             tokio::select! {
                 line = rmcp_lines.next_line(), if rmcp_open => match line {
                     Ok(Some(line)) => {
+                        in_flight_writer.answered(&line);
                         if stdout.write_all(format!("{line}\n").as_bytes()).await.is_err() { break; }
                         let _ = stdout.flush().await;
                     }
@@ -165,12 +177,12 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
     let reader = tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
         loop {
-            match read_bounded_line(&mut stdin).await {
+            match read_bounded_line(&mut stdin, MAX_LINE_BYTES).await {
                 Ok(None) => break,
                 Ok(Some(Line::TooLong)) => {
                     let _ = error_lines.send(parse_error("message larger than 16 MiB"));
                 }
-                Ok(Some(Line::Bytes(bytes))) => match screen(&bytes) {
+                Ok(Some(Line::Bytes(bytes))) => match screen(&bytes, &in_flight_reader) {
                     Screened::Forward => {
                         let mut line = bytes;
                         line.push(b'\n');
@@ -190,27 +202,36 @@ async fn serve(state: Arc<server::ServerState>) -> i32 {
         drop(to_rmcp);
     });
 
-    let handler = server::DevprojexServer::new(state);
+    let exit = Arc::new(roots::Exit::default());
+    let handler = roots::SessionHandler::new(
+        server::DevprojexServer::new(Arc::clone(&state)),
+        state,
+        Arc::clone(&mode),
+        Arc::clone(&exit),
+        crate::update_hint::current_note(),
+    );
     let service = handler.serve((rmcp_in, rmcp_out));
     let mut reader = reader;
-    let code = tokio::select! {
-        result = async {
+    tokio::select! {
+        _ = async {
             match service.await {
-                Ok(running) => { let _ = running.waiting().await; 0 }
-                Err(err) => { eprintln!("devprojex mcp: the session ended before initialization: {err}"); 0 }
+                Ok(running) => { let _ = running.waiting().await; }
+                Err(err) => eprintln!("devprojex mcp: the session ended before initialization: {err}"),
             }
-        } => result,
-        _ = shutdown_signal() => 0,
+        } => {},
+        _ = shutdown_signal() => {},
+        // The session refused to start (roots.rs): end it once the error has gone out.
+        _ = exit.requested() => {},
         // stdin closed: the client is gone. rmcp would wait up to 5 s for calls in flight;
         // answers that are ready within the grace still go out, then the process ends.
         _ = async {
             let _ = (&mut reader).await;
             tokio::time::sleep(STDIN_CLOSED_GRACE).await;
-        } => 0,
-    };
+        } => {},
+    }
     reader.abort();
     let _ = tokio::time::timeout(std::time::Duration::from_millis(200), writer).await;
-    code
+    exit.final_code(&mode)
 }
 
 /// Resolves on the first signal that ends the server with cleanup: SIGINT, SIGTERM and SIGHUP
@@ -265,6 +286,7 @@ enum Line {
 
 async fn read_bounded_line<R: tokio::io::AsyncBufRead + Unpin>(
     reader: &mut R,
+    max_bytes: usize,
 ) -> std::io::Result<Option<Line>> {
     let mut line = Vec::new();
     let mut too_long = false;
@@ -284,7 +306,7 @@ async fn read_bounded_line<R: tokio::io::AsyncBufRead + Unpin>(
             None => (buffer, None),
         };
         if !too_long {
-            if line.len() + chunk.len() > MAX_LINE_BYTES {
+            if line.len() + chunk.len() > max_bytes {
                 too_long = true;
                 line = Vec::new();
             } else {
@@ -313,21 +335,66 @@ fn parse_error(detail: &str) -> String {
     json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": format!("Parse error: {detail}")}}).to_string()
 }
 
+/// Ids of client requests not yet answered: a second request with one of them is refused
+/// (MCP: a request id must not be reused), so no client ever gets two answers for one id.
+#[derive(Clone, Default)]
+pub struct InFlight(Arc<std::sync::Mutex<std::collections::HashSet<String>>>);
+
+impl InFlight {
+    /// Record `id`; false when it is already in flight.
+    fn start(&self, id: &Value) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id.to_string())
+    }
+
+    /// Forget the id of an outgoing response line.
+    fn answered(&self, line: &str) {
+        #[derive(serde::Deserialize)]
+        struct Response {
+            id: Option<Value>,
+            result: Option<serde::de::IgnoredAny>,
+            error: Option<serde::de::IgnoredAny>,
+        }
+        if let Ok(Response {
+            id: Some(id),
+            result,
+            error,
+        }) = serde_json::from_str::<Response>(line)
+            && (result.is_some() || error.is_some())
+        {
+            self.0
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&id.to_string());
+        }
+    }
+}
+
 /// Decide what to do with one input line.
-fn screen(bytes: &[u8]) -> Screened {
-    let trimmed = bytes.trim_ascii();
-    if trimmed.is_empty() {
+fn screen(bytes: &[u8], in_flight: &InFlight) -> Screened {
+    // JSON's whitespace only: rmcp parses the line as sent, so a line with a form feed around it
+    // must be answered here, not forwarded and dropped.
+    if bytes
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    {
         return Screened::Skip;
     }
-    let value: Value = match serde_json::from_slice(trimmed) {
+    let value: Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
         Err(err) => {
             return Screened::Reply(parse_error(&format!("the line is not valid JSON ({err})")));
         }
     };
-    let invalid = |id: Value, why: &str| {
-        Screened::Reply(json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": format!("Invalid Request: {why}")}}).to_string())
+    let error = |id: Value, code: i64, message: String| {
+        Screened::Reply(
+            json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+                .to_string(),
+        )
     };
+    let invalid = |id: Value, why: &str| error(id, -32600, format!("Invalid Request: {why}"));
     let Some(object) = value.as_object() else {
         return invalid(
             Value::Null,
@@ -342,10 +409,10 @@ fn screen(bytes: &[u8]) -> Screened {
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return invalid(id, "the \"jsonrpc\" member must be \"2.0\"");
     }
-    let has_method = object.get("method").is_some_and(Value::is_string);
+    let method = object.get("method").and_then(Value::as_str);
     let is_response = object.contains_key("id")
         && (object.contains_key("result") || object.contains_key("error"));
-    if !has_method && !is_response {
+    if method.is_none() && !is_response {
         return invalid(id, "the message has no \"method\"");
     }
     if let Some(raw_id) = object.get("id")
@@ -353,11 +420,39 @@ fn screen(bytes: &[u8]) -> Screened {
     {
         return invalid(Value::Null, "\"id\" must be a string or an integer");
     }
-    if has_method
-        && let Some(params) = object.get("params")
-        && !(params.is_object() || params.is_null())
-    {
+    if method.is_some() && object.get("id").is_some_and(Value::is_null) {
+        return invalid(
+            Value::Null,
+            "\"id\" must not be null (MCP); send a string or an integer, or omit \"id\" for a notification",
+        );
+    }
+    let params = object.get("params");
+    if method.is_some() && params.is_some_and(|p| !(p.is_object() || p.is_null())) {
         return invalid(id, "\"params\" must be an object");
+    }
+    if method == Some("tools/call") && !id.is_null() {
+        let name = params.and_then(|p| p.get("name"));
+        let arguments = params.and_then(|p| p.get("arguments"));
+        if !name.is_some_and(Value::is_string) {
+            return error(
+                id,
+                -32602,
+                "Invalid params: tools/call needs \"name\", a string naming the tool (see tools/list)".into(),
+            );
+        }
+        if arguments.is_some_and(|a| !(a.is_object() || a.is_null())) {
+            return error(
+                id,
+                -32602,
+                "Invalid params: tools/call \"arguments\" must be an object of the tool's arguments".into(),
+            );
+        }
+    }
+    if method.is_some() && !id.is_null() && !in_flight.start(&id) {
+        return invalid(
+            id,
+            "this id is already used by a request that has not been answered; use a new id for each request",
+        );
     }
     Screened::Forward
 }
@@ -367,7 +462,7 @@ mod tests {
     use super::*;
 
     fn reply(line: &str) -> Option<Value> {
-        match screen(line.as_bytes()) {
+        match screen(line.as_bytes(), &InFlight::default()) {
             Screened::Reply(text) => Some(serde_json::from_str(&text).unwrap()),
             _ => None,
         }
@@ -384,7 +479,48 @@ mod tests {
             -32600
         );
         assert!(reply(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).is_none());
-        assert!(matches!(screen(b"   "), Screened::Skip));
+        assert!(matches!(
+            screen(b"   ", &InFlight::default()),
+            Screened::Skip
+        ));
+        // Found by fuzz/fuzz_targets/jsonrpc_line.rs: a form feed is no JSON whitespace.
+        assert_eq!(reply("\x0c  ").unwrap()["error"]["code"], -32700);
+        assert_eq!(
+            reply("\x0c{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").unwrap()["error"]["code"],
+            -32700
+        );
+    }
+
+    #[test]
+    fn null_ids_tool_call_params_and_duplicate_ids() {
+        let null = reply(r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#).unwrap();
+        assert_eq!(null["error"]["code"], -32600);
+        assert!(null.as_object().unwrap().contains_key("id") && null["id"].is_null());
+        let missing =
+            reply(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}"#).unwrap();
+        assert_eq!(
+            (missing["id"].clone(), missing["error"]["code"].clone()),
+            (json!(4), json!(-32602))
+        );
+        let bad_args = reply(
+            r#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"get_tree","arguments":[1]}}"#,
+        )
+        .unwrap();
+        assert_eq!(bad_args["error"]["code"], -32602);
+        assert_eq!(bad_args["id"], "a");
+        let in_flight = InFlight::default();
+        let line = br#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#;
+        assert!(matches!(screen(line, &in_flight), Screened::Forward));
+        let Screened::Reply(again) = screen(line, &in_flight) else {
+            panic!("a duplicate id in flight is refused")
+        };
+        let again: Value = serde_json::from_str(&again).unwrap();
+        assert_eq!(
+            (again["id"].clone(), again["error"]["code"].clone()),
+            (json!(7), json!(-32600))
+        );
+        in_flight.answered(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
+        assert!(matches!(screen(line, &in_flight), Screened::Forward));
     }
 
     #[test]

@@ -35,7 +35,8 @@ pub const INSTRUCTIONS: &str = "devprojex gives read-only access to local projec
 /// Shared server state.
 pub struct ServerState {
     pub engine: Engine,
-    pub roots: Vec<ProjectRoot>,
+    /// Fixed at startup, or the client's MCP roots (reads as `Vec<ProjectRoot>`).
+    pub roots: super::roots::LiveRoots,
     pub allow_remote: bool,
     pub remote: devprojex_git::RemoteSession,
     pub store: PackStore,
@@ -63,7 +64,11 @@ fn error_result(err: &DpxError) -> CallToolResult {
         | codes::GIT_INVALID_SCOPE
         | codes::GIT_INVALID_REF => codes::INVALID_ARGUMENTS,
         codes::GIT_STATE_UNAVAILABLE => codes::PROJECT_UNAVAILABLE,
-        other => other,
+        // Writing into the session's pack store failed (not a size limit): a server-side
+        // problem, never the caller's; the message names no internal path.
+        codes::OUTPUT_FAILED => codes::PROJECT_UNAVAILABLE,
+        other if other.starts_with("DPX-MCP-") => other,
+        _ => codes::PROJECT_UNAVAILABLE,
     };
     CallToolResult::error(vec![ContentBlock::text(format!("{code}: {}", err.message))])
 }
@@ -193,9 +198,10 @@ fn dispatch(
     }
 }
 
-/// Resolve `project` (and `branch`) to a root. Matching rule: the exact root address, then the
-/// same directory after canonicalisation, then a unique folder name; otherwise a Git URL (only
-/// with `--allow-remote`), pinned for the session.
+/// Resolve `project` (and `branch`) to a root. Matching rule: the exact root address, then a
+/// spelling of a root's path (`ProjectRoot::is_named_by`: lexical, never a file-system call, so
+/// `\\host\share` or `/net/host` cannot open a connection), then a unique folder name;
+/// otherwise a Git URL (only with `--allow-remote`), pinned for the session.
 pub(super) fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<ProjectRoot> {
     let project = args.string("project", limits::MAX_PATH_CHARS)?;
     let branch = args.string("branch", 255)?;
@@ -225,17 +231,30 @@ pub(super) fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<Pr
             )),
         };
     };
-    let local = state.roots.iter().find(|r| r.address == value).or_else(|| {
-        crate::project::dunce_canonicalize(std::path::Path::new(&value))
-            .ok()
-            .and_then(|canonical| state.roots.iter().find(|r| r.path == canonical))
-    });
-    let local = local.or_else(|| {
-        let by_name: Vec<&ProjectRoot> = state.roots.iter().filter(|r| r.name == value).collect();
-        match by_name.as_slice() {
-            [only] => Some(*only),
-            _ => None,
-        }
+    let local = state
+        .roots
+        .iter()
+        .find(|r| r.address == value)
+        .or_else(|| state.roots.iter().find(|r| r.is_named_by(&value)));
+    let by_name: Vec<&ProjectRoot> = state.roots.iter().filter(|r| r.name == value).collect();
+    if local.is_none() && by_name.len() > 1 {
+        return Err(DpxError::new(
+            codes::UNKNOWN_PROJECT,
+            format!(
+                "'{}' is the folder name of {} roots; pass the full path of one of them: {}",
+                value.chars().take(200).collect::<String>(),
+                by_name.len(),
+                by_name
+                    .iter()
+                    .map(|r| format!("'{}'", r.address))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    let local = local.or(match by_name.as_slice() {
+        [only] => Some(*only),
+        _ => None,
     });
     if let Some(root) = local {
         if branch.is_some() {
@@ -246,6 +265,7 @@ pub(super) fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<Pr
         return Ok(root.clone());
     }
     let local_paths: Vec<std::path::PathBuf> = state.roots.iter().map(|r| r.path.clone()).collect();
+    crate::gitstate::refuse_network_file_url(&value, &state.roots)?;
     if let Some(remote) =
         crate::gitstate::resolve_remote(&state.remote, &value, branch.as_deref(), &local_paths)?
     {
@@ -378,20 +398,16 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
         outcome.withheld_files,
         outcome.metrics.unreadable_files,
     ));
-    let budget_text = outcome.budget.as_ref().map(|b| b.to_text());
-    let spotlight = Spotlight::new(&[budget_text.as_deref().unwrap_or("")]);
-    let budget_block = budget_text
-        .as_ref()
-        .map(|text| spotlight.wrap("a token-budget report", text));
     let trusted_len: usize = trusted.iter().map(|t| t.chars().count() + 1).sum();
-    let budget_len = budget_block
-        .as_ref()
-        .map(|b| b.chars().count() + 1)
-        .unwrap_or(0);
-    let wrapper_len = spotlight.overhead("a context pack");
+    let budget_block = |max_chars: usize| {
+        outcome.budget.as_ref().map(|report| {
+            let text = report.to_text_within(max_chars);
+            Spotlight::new(&[&text]).wrap("a token-budget report", &text)
+        })
+    };
 
-    if finished.characters as usize + wrapper_len + budget_len + trusted_len <= RESPONSE_CHAR_LIMIT
-    {
+    // Inline when the pack itself fits: the limit applies to the useful payload (the spec).
+    if finished.characters as usize <= RESPONSE_CHAR_LIMIT {
         let document = finished.read_all().map_err(|err| {
             DpxError::new(
                 codes::PROJECT_UNAVAILABLE,
@@ -400,46 +416,69 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
         })?;
         let spotlight_doc = Spotlight::new(&[&document]);
         let mut blocks = vec![spotlight_doc.wrap("a context pack", &document)];
-        blocks.extend(budget_block);
+        blocks.extend(budget_block(BUDGET_REPORT_CHARS));
         if !trusted.is_empty() {
             blocks.push(trusted.join("\n"));
         }
         return Ok(text_result(blocks));
     }
 
+    // Stored: the whole response (head, preview, budget report, diagnostics) fits 50,000.
     let characters = finished.characters;
     let lines = finished.lines;
     let id = state.store.keep(finished)?;
     let head = format!(
         "Pack stored as '{id}' ({characters} characters). Call read_pack with pack_id '{id}' and start_line/end_line to read it: {lines} lines, at most 1,000 lines or 50,000 characters per call. The id is valid until this server process exits; after a restart, call pack_context again.\nProject tree preview:"
     );
-    // The preview gets what is left of the 50,000-character response budget.
+    let preview_wrapper = Spotlight::new(&[]).overhead("a project tree preview");
+    let fixed = head.chars().count() + 1 + preview_wrapper + trusted_len + PREVIEW_NOTE_CHARS;
+    let budget =
+        budget_block(BUDGET_REPORT_CHARS.min(RESPONSE_CHAR_LIMIT.saturating_sub(fixed) / 2));
+    let budget_len = budget.as_ref().map_or(0, |b| b.chars().count());
+    let preview_budget = RESPONSE_CHAR_LIMIT.saturating_sub(fixed + budget_len);
     let label = |s: &str| state.engine.label(s);
-    let preview_budget = RESPONSE_CHAR_LIMIT
-        .saturating_sub(head.chars().count() + 1 + wrapper_len + budget_len + trusted_len + 200);
-    let full_preview = crate::render::tree::render_tree(
+    // An overview: the deepest levels whose whole tree fits what is left.
+    let preview = crate::render::tree::render_tree(
         &outcome.header,
         &outcome.entries,
         Format::Markdown,
-        crate::render::tree::TreeLimits::default(),
+        crate::render::tree::TreeLimits {
+            max_chars: Some(preview_budget),
+            fit_depth: true,
+            ..Default::default()
+        },
         &label,
     )?;
-    let (preview, preview_cut) = cut_to_chars(&full_preview.text, preview_budget);
-    let spotlight_preview = Spotlight::new(&[&preview]);
+    let spotlight_preview = Spotlight::new(&[&preview.text]);
     let mut first = format!(
         "{head}\n{}",
-        spotlight_preview.wrap("a project tree preview", &preview)
+        spotlight_preview.wrap("a project tree preview", &preview.text)
     );
-    if preview_cut {
+    if let Some((shown, total)) = preview.depth_limited {
+        first.push_str(&format!("\n[Tree preview shows depth {shown} of {total}; the stored pack is complete. Read it with read_pack.]"));
+    } else if preview.truncated {
         first.push_str("\n[Tree preview truncated to fit the response; the stored pack is complete. Read it with read_pack.]");
     }
     let mut blocks = vec![first];
-    blocks.extend(budget_block);
+    blocks.extend(budget);
     if !trusted.is_empty() {
         blocks.push(trusted.join("\n"));
     }
+    // However long the root's own address, the response stays within the limit: the preview
+    // goes first.
+    let total: usize = blocks.iter().map(|b| b.chars().count()).sum();
+    if total > RESPONSE_CHAR_LIMIT {
+        blocks[0] = format!(
+            "{head}\n[No preview: the project tree does not fit the response. Read the stored pack with read_pack.]"
+        );
+    }
     Ok(text_result(blocks))
 }
+
+/// The most characters a budget report takes in a `pack_context` response.
+const BUDGET_REPORT_CHARS: usize = 10_000;
+/// Room for the preview's trailing note.
+const PREVIEW_NOTE_CHARS: usize = 120;
 
 /// Cut text at a line boundary so it has at most `limit` characters.
 pub(super) fn cut_to_chars(text: &str, limit: usize) -> (String, bool) {
@@ -523,8 +562,15 @@ fn search_project(
     )?;
     let (body, size_cut) = cut_to_chars(&outcome.text, RESPONSE_CHAR_LIMIT);
     let spotlight = Spotlight::new(&[&body]);
+    let searched = crate::select::plural(outcome.searched_files, "file", "files");
     let mut text = if outcome.matches == 0 {
-        format!("No matches in {} searched files.", outcome.searched_files)
+        match outcome.stopped {
+            Some(SearchStop::Deadline) => format!(
+                "No matches in the {searched} searched before the 2-second time limit (of {} selected).",
+                outcome.selected_files
+            ),
+            _ => format!("No matches in {searched} searched."),
+        }
     } else {
         spotlight.wrap("search results", &body)
     };
@@ -533,10 +579,14 @@ fn search_project(
         trailer.push("[Search output truncated at 50,000 characters. Narrow with include_patterns or paths, lower context_lines, or refine the pattern.]".to_string());
     }
     match outcome.stopped {
-        Some(SearchStop::MaxResults) => trailer.push(format!("[Search truncated: stopped at max_results={} matching lines. Narrow the search or raise max_results (at most 200).]", options.max_results)),
+        Some(SearchStop::MaxResults) => trailer.push(format!(
+            "[Search truncated: stopped at max_results={} ({}). Narrow the search or raise max_results (at most 200).]",
+            options.max_results,
+            crate::select::plural(options.max_results, "matching line", "matching lines")
+        )),
         Some(SearchStop::Deadline) => trailer.push(format!(
-            "[Search truncated: the 2-second time limit was reached after {} files. Narrow with include_patterns or exclude_patterns.]",
-            outcome.searched_files
+            "[Search truncated: the 2-second time limit was reached after {searched} of {}. Narrow with include_patterns or exclude_patterns.]",
+            outcome.selected_files
         )),
         None => {}
     }
@@ -561,60 +611,39 @@ fn get_file(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
     let spotlight = Spotlight::new(&[&slice.text]);
     let mut text = spotlight.wrap("file content", &slice.text);
     text.push('\n');
-    if slice.total_lines == 0 {
-        text.push_str("[Showing lines 0-0 of 0. The file is empty.]");
-    } else {
-        text.push_str(&showing_trailer(
-            slice.start_line as u64,
-            slice.end_line as u64,
-            slice.total_lines as u64,
-            "get_file",
-        ));
-        if slice.cut_by_characters {
-            text.push_str(" [The range was cut at the 50,000-character limit.]");
-        }
-    }
+    text.push_str(&file_trailer(&slice));
     Ok(text_result(vec![text]))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::mcp::pack_store::{MAX_SESSION_BYTES, StoreLocation};
-
-    #[test]
-    fn a_pack_past_the_session_limit_is_refused_naming_the_1_gib_session_limit() {
-        let project = tempfile::tempdir().unwrap();
-        std::fs::write(project.path().join("a.txt"), "x\n".repeat(40_000)).unwrap();
-        let packs = tempfile::tempdir().unwrap();
-        let store = PackStore::open(StoreLocation {
-            path: packs.path().join("store"),
-            configured: true,
-        })
-        .unwrap();
-        // Earlier packs of this session leave 1,000 bytes; the 80,000-character pack needs more.
-        store.pretend_stored(MAX_SESSION_BYTES - 1000);
-        let state = ServerState {
-            engine: Engine::new(crate::engine::EngineConfig::default()),
-            roots: vec![ProjectRoot::open(project.path()).unwrap()],
-            allow_remote: false,
-            remote: crate::gitstate::remote_session(false),
-            store,
-            tools: super::super::tools::tool_list(false),
-        };
-        let args = ToolArgs::parse(
-            "pack_context",
-            allowed_arguments("pack_context"),
-            Some(serde_json::Map::new()),
-        )
-        .unwrap();
-        let hooks = Hooks {
-            progress: None,
-            cancelled: None,
-        };
-        let err = pack_context(&state, &args, hooks).unwrap_err();
-        assert_eq!(err.code, codes::PACK_TOO_LARGE, "{err}");
-        assert!(err.message.contains("1 GiB session limit"), "{err}");
-        assert!(!err.message.contains("200 MiB"), "{err}");
+/// The continuation trailer of a `get_file` slice: what is shown, and how to read what is not.
+fn file_trailer(slice: &crate::engine::FileSlice) -> String {
+    use crate::render::tree::group_thousands;
+    if slice.total_lines == 0 {
+        return "[Showing lines 0-0 of 0. The file is empty.]".to_string();
     }
+    if let Some(long) = slice.long_line {
+        let line = slice.start_line;
+        let next = if line < slice.total_lines {
+            format!(" Next line: call get_file with start_line={}.", line + 1)
+        } else {
+            " It is the last line of the file.".to_string()
+        };
+        let path_json = serde_json::to_string(&slice.path).unwrap_or_default();
+        return format!(
+            "[Showing the first {} of {} characters of line {line} of {}: the line is longer than the 50,000-character limit, and get_file reads whole lines only. To read the whole line, call pack_context with paths=[{path_json}] and read_pack, which splits long lines into parts of 50,000 characters.{next}]",
+            group_thousands(long.shown_chars),
+            group_thousands(long.total_chars),
+            slice.total_lines
+        );
+    }
+    let mut text = showing_trailer(
+        slice.start_line as u64,
+        slice.end_line as u64,
+        slice.total_lines as u64,
+        "get_file",
+    );
+    if slice.cut_by_characters {
+        text.push_str(" [The range was cut at the 50,000-character limit.]");
+    }
+    text
 }

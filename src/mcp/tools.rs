@@ -6,6 +6,8 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
 
+use crate::tokens::Encoding;
+
 /// The stable tool order (the spec's seven, then the task-directed lookups appended).
 pub const TOOL_ORDER: [&str; 9] = [
     "list_projects",
@@ -212,9 +214,9 @@ fn list_projects_output_schema() -> Arc<JsonObject> {
     Arc::new(schema.as_object().cloned().expect("object"))
 }
 
-fn analyze_output_schema() -> Arc<JsonObject> {
+fn analyze_output_schema(exact: bool) -> Arc<JsonObject> {
     let int = json!({"type": "integer", "minimum": 0});
-    let schema = json!({
+    let mut schema = json!({
         "type": "object",
         "properties": {
             "project": {"type": "string"}, "name": {"type": "string"}, "profile": {"type": "string"},
@@ -232,11 +234,40 @@ fn analyze_output_schema() -> Arc<JsonObject> {
         },
         "required": ["project", "detail", "files", "characters", "tokens", "largestFiles"]
     });
+    if exact {
+        // --tokenizer: exact counts beside the estimate, which keeps its name and meaning
+        let properties = &mut schema["properties"];
+        properties["encoding"] = json!({"type": "string", "enum": ["o200k_base", "cl100k_base"]});
+        properties["exactTokens"] = int.clone();
+        properties["largestFiles"]["items"]["properties"]["exactTokens"] = int.clone();
+        properties["extensions"]["items"]["properties"]["exactTokens"] = int.clone();
+        for required in ["encoding", "exactTokens"] {
+            schema["required"]
+                .as_array_mut()
+                .expect("array")
+                .push(json!(required));
+        }
+    }
     Arc::new(schema.as_object().cloned().expect("object"))
 }
 
-/// All tools, in the stable order. `allow_remote` makes the seven project tools open-world.
-pub fn tool_list(allow_remote: bool) -> Vec<Tool> {
+/// `pack_context` arguments; with an exact encoding, `max_tokens` says what it counts.
+fn pack_context_input_schema(formats: &[&str], encoding: Option<Encoding>) -> Arc<JsonObject> {
+    let schema = input_schema("pack_context", &[], Some((formats, "markdown")));
+    let Some(encoding) = encoding else {
+        return schema;
+    };
+    let mut schema = (*schema).clone();
+    schema["properties"]["max_tokens"]["description"] = json!(format!(
+        "Budget of exact {} tokens for the complete document: tree, headings, markup and report included. Files are admitted in selection order while they fit. Default: unlimited.",
+        encoding.name()
+    ));
+    Arc::new(schema)
+}
+
+/// All tools, in the stable order. `allow_remote` makes the seven project tools open-world;
+/// `encoding` (`--tokenizer`) adds exact counts to analyze and makes pack budgets exact.
+pub fn tool_list(allow_remote: bool, encoding: Option<Encoding>) -> Vec<Tool> {
     const FORMATS: &[&str] = &["markdown", "text", "json", "xml"];
     let remote = allow_remote;
     vec![
@@ -247,11 +278,14 @@ pub fn tool_list(allow_remote: bool) -> Vec<Tool> {
         Tool::new("get_tree", "The effective file tree of a project (after .gitignore and built-in exclusions of build output, dependencies and VCS folders), at most 2,000 lines. Markdown (default) is the most token-efficient. Use it to find paths before search_project, get_file or pack_context.", input_schema("get_tree", &[], Some((FORMATS, "markdown"))))
             .with_title("Get project tree")
             .with_annotations(annotations("Get project tree", true, remote)),
-        Tool::new("analyze", "File, character and token metrics of a selection plus its largest files by tokens and a per-extension breakdown, at the requested detail level. Use it to plan a pack_context budget.", input_schema("analyze", &[], None))
+        Tool::new("analyze", match encoding {
+            None => "File, character and token metrics of a selection plus its largest files by tokens and a per-extension breakdown, at the requested detail level. Use it to plan a pack_context budget.".to_string(),
+            Some(encoding) => format!("File, character and token metrics of a selection plus its largest files by tokens and a per-extension breakdown, at the requested detail level. tokens is the estimate (characters / 4); exactTokens counts {} tokens. Use it to plan a pack_context budget.", encoding.name()),
+        }, input_schema("analyze", &[], None))
             .with_title("Analyze project size")
             .with_annotations(annotations("Analyze project size", true, remote))
-            .with_raw_output_schema(analyze_output_schema()),
-        Tool::new("pack_context", "Pack the tree and file contents of a selection into one context document (secrets always redacted), optionally within a max_tokens budget. Results up to 50,000 characters come inline; larger packs are stored and return a pack_id for read_pack, valid until this server exits.", input_schema("pack_context", &[], Some((FORMATS, "markdown"))))
+            .with_raw_output_schema(analyze_output_schema(encoding.is_some())),
+        Tool::new("pack_context", "Pack the tree and file contents of a selection into one context document (secrets always redacted), optionally within a max_tokens budget. Results up to 50,000 characters come inline; larger packs are stored and return a pack_id for read_pack, valid until this server exits.", pack_context_input_schema(FORMATS, encoding))
             .with_title("Pack context")
             .with_annotations(annotations("Pack context", false, remote)),
         Tool::new("read_pack", "Read a stored pack by pack_id: an inclusive 1-based line range, at most 1,000 lines or 50,000 characters per call. After a server restart, call pack_context again.", input_schema("read_pack", &["pack_id"], None))

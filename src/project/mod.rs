@@ -20,7 +20,10 @@ use crate::error::{DpxError, Result, codes};
 
 pub use handle_path::real_path_of_handle;
 use jail::{DirHandle, FileId, NodeKind, NodeMeta, OpenError};
-pub use lexical::{HostStyle, LexicalPath, resolve_lexically};
+pub use lexical::{
+    HostStyle, LexicalPath, NameRules, Platform, RootSpellings, is_network_or_device_form,
+    lexical_inside, resolve_lexically, windows_device_name,
+};
 
 /// A configured local project root, pinned: `dir` is the folder as it was when the root was
 /// opened, whatever later happens to the path.
@@ -32,6 +35,8 @@ pub struct ProjectRoot {
     pub name: String,
     /// The address shown to callers and accepted as `project` (the canonical path).
     pub address: String,
+    /// Every absolute spelling of the root a caller may use, and how its volume compares names.
+    spellings: RootSpellings,
     dir: Arc<DirHandle>,
 }
 
@@ -82,12 +87,38 @@ impl ProjectRoot {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| canonical.to_string_lossy().into_owned());
         let address = canonical.to_string_lossy().into_owned();
+        let configured = absolute_lexically(path);
+        let platform = Platform::current();
+        let spellings = RootSpellings::new(
+            &canonical,
+            &[configured.as_path()],
+            platform,
+            volume_names(&canonical, platform),
+        );
         Ok(Self {
             path: canonical,
             name,
             address,
+            spellings,
             dir: Arc::new(dir),
         })
+    }
+
+    /// The root's spellings and name rules (see [`RootSpellings`]).
+    pub fn spellings(&self) -> &RootSpellings {
+        &self.spellings
+    }
+
+    /// True when `value` names this root: its address, or lexically one of its spellings
+    /// (relative to the working folder, `~` for the home folder). Never touches the file system.
+    pub fn is_named_by(&self, value: &str) -> bool {
+        if value == self.address {
+            return true;
+        }
+        let cwd = std::env::current_dir().ok();
+        let home = directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf());
+        self.spellings
+            .names_root(value, cwd.as_deref(), home.as_deref())
     }
 
     /// The pinned root folder: every listing and read starts here.
@@ -95,15 +126,10 @@ impl ProjectRoot {
         &self.dir
     }
 
-    /// True when `candidate` (an absolute, real path) lies inside this root.
-    pub fn contains(&self, candidate: &Path) -> bool {
-        candidate.starts_with(&self.path)
-    }
-
     /// [`resolve_lexically`] against this root. A violation names the root by its address (for
     /// a remote checkout the URL, never its RepoCache path).
     pub fn lexical(&self, input: &str) -> Result<LexicalPath> {
-        resolve_lexically(input, &self.path, HostStyle::current()).map_err(|err| {
+        resolve_lexically(input, &self.spellings).map_err(|err| {
             if err.code == codes::ROOT_VIOLATION {
                 root_violation(input, self)
             } else {
@@ -122,13 +148,21 @@ impl ProjectRoot {
             .filter(|p| !p.is_empty())
             .map(OsString::from)
             .collect();
-        let resolved = jail::resolve_beneath(&self.dir, &self.path, &components)
+        let resolved = jail::resolve_beneath(&self.dir, &self.spellings, &components)
             .map_err(|err| open_error(err, input, lexical.as_str(), self))?;
+        let real_relative = resolved.relative_string();
+        // Without a link on the way the real path is the named one, in the names the folders
+        // list (another case or Unicode form on a volume that ignores them reads as listed).
+        let relative = if resolved.through_link {
+            lexical
+        } else {
+            LexicalPath::from_listed(real_relative.clone())
+        };
         Ok(ResolvedPath {
-            real_relative: resolved.relative_string(),
+            real_relative,
             real_components: resolved.relative,
             meta: resolved.meta,
-            relative: lexical,
+            relative,
         })
     }
 
@@ -246,6 +280,38 @@ pub fn root_violation(input: &str, root: &ProjectRoot) -> DpxError {
     )
 }
 
+/// `path` made absolute against the working folder, without resolving anything.
+fn absolute_lexically(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        return path.to_path_buf();
+    }
+    std::env::current_dir()
+        .map(|cwd| cwd.join(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// How the volume holding `root` compares names. macOS asks the volume (APFS and HFS+ can be
+/// formatted case-sensitive; both ignore Unicode normalisation); elsewhere the platform's
+/// default applies (NTFS ignores case; Linux file systems compare bytes).
+#[cfg(target_os = "macos")]
+fn volume_names(root: &Path, platform: Platform) -> NameRules {
+    use std::os::unix::ffi::OsStrExt;
+    let mut names = platform.default_names();
+    if let Ok(c_path) = std::ffi::CString::new(root.as_os_str().as_bytes()) {
+        // SAFETY: `c_path` is a NUL-terminated string that outlives the call.
+        let sensitive = unsafe { libc::pathconf(c_path.as_ptr(), libc::_PC_CASE_SENSITIVE) };
+        if sensitive == 1 {
+            names.case_insensitive = false;
+        }
+    }
+    names
+}
+
+#[cfg(not(target_os = "macos"))]
+fn volume_names(_root: &Path, platform: Platform) -> NameRules {
+    platform.default_names()
+}
+
 /// `std::fs::canonicalize`, but on Windows without the `\\?\` verbatim prefix when the path
 /// can be expressed without it, so roots compare and print the way users typed them.
 pub fn dunce_canonicalize(path: &Path) -> std::io::Result<PathBuf> {
@@ -255,16 +321,10 @@ pub fn dunce_canonicalize(path: &Path) -> std::io::Result<PathBuf> {
 
 #[cfg(windows)]
 fn strip_verbatim(path: PathBuf) -> PathBuf {
-    let text = path.to_string_lossy();
-    if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
-        return PathBuf::from(format!(r"\\{rest}"));
+    match path.to_str() {
+        Some(text) => PathBuf::from(lexical::without_verbatim_prefix(text).into_owned()),
+        None => path,
     }
-    if let Some(rest) = text.strip_prefix(r"\\?\") {
-        if rest.len() >= 2 && rest.as_bytes()[1] == b':' {
-            return PathBuf::from(rest);
-        }
-    }
-    path
 }
 
 #[cfg(not(windows))]

@@ -47,6 +47,14 @@ pub struct SkippedFile {
 #[serde(rename_all = "camelCase")]
 pub struct BudgetReport {
     pub max_tokens: u64,
+    /// With an exact budget (`--tokenizer`): the encoding. Every figure of the report is then
+    /// exact tokens of that encoding and the budget covers the complete document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<&'static str>,
+    /// With an exact budget: the complete document's exact count. Reported beside the document
+    /// (stderr, the MCP budget block), not inside it, where it would count itself.
+    #[serde(skip)]
+    pub document_tokens: Option<u64>,
     pub included_files: u64,
     pub included_tokens: u64,
     pub skipped_files: u64,
@@ -89,23 +97,66 @@ impl BudgetReport {
         self.more_skipped = self.skipped_files - self.largest_skipped.len() as u64;
     }
 
+    /// An exact budget of `max_tokens` tokens of `encoding` for the complete document.
+    pub fn exact(max_tokens: u64, encoding: &'static str) -> Self {
+        Self {
+            max_tokens,
+            encoding: Some(encoding),
+            ..Self::default()
+        }
+    }
+
     /// The human-readable report (a separate block after the pack).
     pub fn to_text(&self) -> String {
+        if let Some(encoding) = self.encoding {
+            return self.exact_text(encoding);
+        }
+        use crate::select::plural;
+        let tokens = |n: u64| plural(n as usize, "estimated token", "estimated tokens");
         let mut out = format!(
-            "Token budget: {} estimated tokens (one token per four characters of file content).\nIncluded: {} files, {} estimated tokens.\nSkipped: {} files, {} estimated tokens.\n",
-            self.max_tokens,
-            self.included_files,
-            self.included_tokens,
-            self.skipped_files,
-            self.skipped_tokens
+            "Token budget: {} (one token per four characters of file content).\nIncluded: {}, {}.\nSkipped: {}, {}.\n",
+            tokens(self.max_tokens),
+            plural(self.included_files as usize, "file", "files"),
+            tokens(self.included_tokens),
+            plural(self.skipped_files as usize, "file", "files"),
+            tokens(self.skipped_tokens)
         );
-        if !self.largest_skipped.is_empty() {
-            out.push_str("Largest skipped files:\n");
+        self.push_skipped(&mut out);
+        out
+    }
+
+    fn exact_text(&self, encoding: &str) -> String {
+        use crate::select::plural;
+        let tokens = |n: u64| plural(n as usize, "token", "tokens");
+        let mut out = format!(
+            "Token budget: {} {encoding} tokens for the complete document (exact; tree, headings, markup and report included).\n",
+            self.max_tokens
+        );
+        if let Some(document) = self.document_tokens {
+            out.push_str(&format!("Document: {}.\n", tokens(document)));
+        }
+        out.push_str(&format!(
+            "Included: {}, {}.\nSkipped: {}, {}.\n",
+            plural(self.included_files as usize, "file", "files"),
+            tokens(self.included_tokens),
+            plural(self.skipped_files as usize, "file", "files"),
+            tokens(self.skipped_tokens)
+        ));
+        self.push_skipped(&mut out);
+        out
+    }
+
+    fn push_skipped(&self, out: &mut String) {
+        use crate::select::plural;
+        if self.skipped_files > 0 {
+            if !self.largest_skipped.is_empty() {
+                out.push_str("Largest skipped files:\n");
+            }
             for file in &self.largest_skipped {
                 out.push_str(&format!(
-                    "- {} ({} tokens)\n",
+                    "- {} ({})\n",
                     text_line(&file.path),
-                    file.tokens
+                    plural(file.tokens as usize, "token", "tokens")
                 ));
             }
             if self.more_skipped > 0 {
@@ -113,18 +164,38 @@ impl BudgetReport {
             }
             out.push_str("To fit more files, use detail=compact or detail=signatures, narrow the selection, or raise max_tokens.\n");
         }
-        out
+    }
+
+    /// [`BudgetReport::to_text`] in at most `max_chars` characters: the smallest listed skipped
+    /// files move into "and X more" until it fits (the counts and totals always stay).
+    pub fn to_text_within(&self, max_chars: usize) -> String {
+        let mut report = self.clone();
+        loop {
+            let text = report.to_text();
+            if text.chars().count() <= max_chars || report.largest_skipped.is_empty() {
+                return text;
+            }
+            report.largest_skipped.pop();
+            report.more_skipped += 1;
+        }
     }
 }
 
 /// Streaming writer of one pack document.
 pub struct PackWriter<'a, W: Write> {
     out: W,
-    format: Format,
-    view: View,
-    header: TreeHeader,
-    label: &'a dyn Fn(&str) -> String,
+    layout: PackLayout<'a>,
     files_written: usize,
+}
+
+/// What a pack looks like: format, view, header and how labels are shown. It renders the
+/// document's parts to any writer, so a part can be measured before it is written.
+#[derive(Clone, Copy)]
+pub struct PackLayout<'a> {
+    pub format: Format,
+    pub view: View,
+    pub header: &'a TreeHeader,
+    pub label: &'a (dyn Fn(&str) -> String + Sync),
 }
 
 impl<'a, W: Write> PackWriter<'a, W> {
@@ -132,146 +203,180 @@ impl<'a, W: Write> PackWriter<'a, W> {
         out: W,
         format: Format,
         view: View,
-        header: TreeHeader,
-        label: &'a dyn Fn(&str) -> String,
+        header: &'a TreeHeader,
+        label: &'a (dyn Fn(&str) -> String + Sync),
     ) -> Self {
         Self {
             out,
-            format,
-            view,
-            header,
-            label,
+            layout: PackLayout {
+                format,
+                view,
+                header,
+                label,
+            },
             files_written: 0,
         }
     }
 
+    pub fn layout(&self) -> PackLayout<'a> {
+        self.layout
+    }
+
     /// Write everything before the first file: title, root, tree.
     pub fn begin(&mut self, entries: &[Entry]) -> io::Result<()> {
+        self.layout.write_begin(&mut self.out, entries)
+    }
+
+    /// Write one included file.
+    pub fn file(&mut self, relative: &str, content: &TextContent) -> io::Result<()> {
+        self.layout
+            .write_file(&mut self.out, relative, content, self.files_written == 0)?;
+        self.files_written += 1;
+        Ok(())
+    }
+
+    /// Close the document; JSON and XML carry metrics and, with a budget, `tokenBudget`.
+    pub fn finish(mut self, metrics: &PackMetrics, budget: Option<&BudgetReport>) -> io::Result<W> {
+        self.layout
+            .write_finish(&mut self.out, metrics, budget, self.files_written > 0)?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+impl PackLayout<'_> {
+    /// Everything before the first file: title, root, tree.
+    pub fn write_begin(&self, out: &mut dyn Write, entries: &[Entry]) -> io::Result<()> {
         let label = self.label;
         let address = self.header.address.clone();
         match self.format {
             Format::Markdown => match self.view {
                 View::TreeContent => {
                     writeln!(
-                        self.out,
+                        out,
                         "# Project context: {}\n",
                         markdown_heading(&self.header.name)
                     )?;
                     let tree = render_tree(
-                        &self.header,
+                        self.header,
                         entries,
                         Format::Markdown,
                         TreeLimits::default(),
                         label,
                     )
                     .map_err(io::Error::other)?;
-                    writeln!(self.out, "## Tree\n")?;
-                    self.out.write_all(tree.text.as_bytes())?;
-                    writeln!(self.out, "\n## Files")?;
+                    writeln!(out, "## Tree\n")?;
+                    out.write_all(tree.text.as_bytes())?;
+                    writeln!(out, "\n## Files")?;
                 }
                 View::Content => {
-                    writeln!(self.out, "Root: {}", markdown_inline(&address))?;
+                    writeln!(out, "Root: {}", markdown_inline(&address))?;
                 }
                 View::Tree => {
                     let tree = render_tree(
-                        &self.header,
+                        self.header,
                         entries,
                         Format::Markdown,
                         TreeLimits::default(),
                         label,
                     )
                     .map_err(io::Error::other)?;
-                    self.out.write_all(tree.text.as_bytes())?;
+                    out.write_all(tree.text.as_bytes())?;
                 }
             },
             Format::Text => match self.view {
                 View::TreeContent | View::Tree => {
                     let tree = render_tree(
-                        &self.header,
+                        self.header,
                         entries,
                         Format::Text,
                         TreeLimits::default(),
                         label,
                     )
                     .map_err(io::Error::other)?;
-                    self.out.write_all(tree.text.as_bytes())?;
+                    out.write_all(tree.text.as_bytes())?;
                 }
-                View::Content => writeln!(self.out, "Root: {}", text_line(&address))?,
+                View::Content => writeln!(out, "Root: {}", text_line(&address))?,
             },
             Format::Json => {
                 write!(
-                    self.out,
+                    out,
                     "{{\"format\":\"devprojex-pack\",\"version\":1,\"root\":{},\"name\":{},\"view\":\"{}\"",
                     json_string(&address),
                     json_string(&self.header.name),
                     self.view.as_str()
                 )?;
                 if self.view != View::Content {
-                    self.out.write_all(b",\n\"tree\":[\n")?;
+                    out.write_all(b",\n\"tree\":[\n")?;
                     for (i, entry) in entries.iter().enumerate() {
-                        self.out.write_all(json_entry(entry, label).as_bytes())?;
-                        self.out
-                            .write_all(if i + 1 < entries.len() { b",\n" } else { b"\n" })?;
+                        out.write_all(json_entry(entry, label).as_bytes())?;
+                        out.write_all(if i + 1 < entries.len() { b",\n" } else { b"\n" })?;
                     }
-                    self.out.write_all(b"]")?;
+                    out.write_all(b"]")?;
                 }
                 if self.view != View::Tree {
-                    self.out.write_all(b",\n\"files\":[")?;
+                    out.write_all(b",\n\"files\":[")?;
                 }
             }
             Format::Xml => {
-                writeln!(self.out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
+                writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
                 writeln!(
-                    self.out,
+                    out,
                     "<pack format=\"devprojex-pack\" version=\"1\" root=\"{}\" name=\"{}\" view=\"{}\">",
                     xml_attribute(&address),
                     xml_attribute(&self.header.name),
                     self.view.as_str()
                 )?;
                 if self.view != View::Content {
-                    writeln!(self.out, "<tree>")?;
+                    writeln!(out, "<tree>")?;
                     for entry in entries {
-                        writeln!(self.out, "{}", xml_entry(entry, label))?;
+                        writeln!(out, "{}", xml_entry(entry, label))?;
                     }
-                    writeln!(self.out, "</tree>")?;
+                    writeln!(out, "</tree>")?;
                 }
                 if self.view != View::Tree {
-                    writeln!(self.out, "<files>")?;
+                    writeln!(out, "<files>")?;
                 }
             }
         }
         Ok(())
     }
 
-    /// Write one included file.
-    pub fn file(&mut self, relative: &str, content: &TextContent) -> io::Result<()> {
+    /// One included file's section; `first` for the first file of the document.
+    pub fn write_file(
+        &self,
+        out: &mut dyn Write,
+        relative: &str,
+        content: &TextContent,
+        first: bool,
+    ) -> io::Result<()> {
         let path = (self.label)(relative);
         let text = content.text.as_str();
         match self.format {
             Format::Markdown => {
                 let fence = markdown_fence(text);
-                writeln!(self.out, "\n### {}\n", markdown_heading(&path))?;
-                writeln!(self.out, "{fence}{}", language_tag(relative))?;
-                self.out.write_all(text.as_bytes())?;
+                writeln!(out, "\n### {}\n", markdown_heading(&path))?;
+                writeln!(out, "{fence}{}", language_tag(relative))?;
+                out.write_all(text.as_bytes())?;
                 if !text.is_empty() && !text.ends_with('\n') {
-                    self.out.write_all(b"\n")?;
+                    out.write_all(b"\n")?;
                 }
-                writeln!(self.out, "{fence}")?;
+                writeln!(out, "{fence}")?;
             }
             Format::Text => {
                 let rule = "=".repeat(64);
-                writeln!(self.out, "\n{rule}\nFile: {}\n{rule}", text_line(&path))?;
-                self.out.write_all(text.as_bytes())?;
+                writeln!(out, "\n{rule}\nFile: {}\n{rule}", text_line(&path))?;
+                out.write_all(text.as_bytes())?;
                 if !text.is_empty() && !text.ends_with('\n') {
-                    self.out.write_all(b"\n")?;
+                    out.write_all(b"\n")?;
                 }
             }
             Format::Json => {
-                if self.files_written > 0 {
-                    self.out.write_all(b",")?;
+                if !first {
+                    out.write_all(b",")?;
                 }
                 write!(
-                    self.out,
+                    out,
                     "\n{{\"path\":{},\"language\":{},\"characters\":{},\"tokens\":{},\"lines\":{},\"content\":{}}}",
                     json_string(&path),
                     json_string(language_tag(relative)),
@@ -283,7 +388,7 @@ impl<'a, W: Write> PackWriter<'a, W> {
             }
             Format::Xml => {
                 writeln!(
-                    self.out,
+                    out,
                     "<file path=\"{}\" language=\"{}\" characters=\"{}\" tokens=\"{}\" lines=\"{}\">{}</file>",
                     xml_attribute(&path),
                     language_tag(relative),
@@ -294,41 +399,46 @@ impl<'a, W: Write> PackWriter<'a, W> {
                 )?;
             }
         }
-        self.files_written += 1;
         Ok(())
     }
 
-    /// Close the document; JSON and XML carry metrics and, with a budget, `tokenBudget`.
-    pub fn finish(mut self, metrics: &PackMetrics, budget: Option<&BudgetReport>) -> io::Result<W> {
+    /// Everything after the last file; JSON and XML carry metrics and, with a budget,
+    /// `tokenBudget`.
+    pub fn write_finish(
+        &self,
+        out: &mut dyn Write,
+        metrics: &PackMetrics,
+        budget: Option<&BudgetReport>,
+        files_written: bool,
+    ) -> io::Result<()> {
         match self.format {
             Format::Markdown | Format::Text => {}
             Format::Json => {
                 if self.view != View::Tree {
-                    self.out
-                        .write_all(if self.files_written > 0 { b"\n]" } else { b"]" })?;
+                    out.write_all(if files_written { b"\n]" } else { b"]" })?;
                 }
                 write!(
-                    self.out,
+                    out,
                     ",\n\"metrics\":{}",
                     serde_json::to_string(metrics).map_err(io::Error::other)?
                 )?;
                 if let Some(report) = budget {
                     let labelled = labelled_report(report, self.label);
                     write!(
-                        self.out,
+                        out,
                         ",\n\"tokenBudget\":{}",
                         serde_json::to_string(&labelled).map_err(io::Error::other)?
                     )?;
                 }
-                self.out.write_all(b"}\n")?;
+                out.write_all(b"}\n")?;
             }
             Format::Xml => {
                 if self.view != View::Tree {
-                    writeln!(self.out, "</files>")?;
+                    writeln!(out, "</files>")?;
                 }
                 let m = metrics;
                 writeln!(
-                    self.out,
+                    out,
                     "<metrics basis=\"{}\" files=\"{}\" textFiles=\"{}\" binaryFiles=\"{}\" withheldFiles=\"{}\" unreadableFiles=\"{}\" bytes=\"{}\" characters=\"{}\" tokens=\"{}\" lines=\"{}\" redactions=\"{}\"/>",
                     m.basis,
                     m.files,
@@ -343,9 +453,13 @@ impl<'a, W: Write> PackWriter<'a, W> {
                     m.redactions
                 )?;
                 if let Some(report) = budget {
+                    let encoding = report
+                        .encoding
+                        .map(|e| format!(" encoding=\"{e}\""))
+                        .unwrap_or_default();
                     writeln!(
-                        self.out,
-                        "<tokenBudget maxTokens=\"{}\" includedFiles=\"{}\" includedTokens=\"{}\" skippedFiles=\"{}\" skippedTokens=\"{}\" moreSkipped=\"{}\">",
+                        out,
+                        "<tokenBudget maxTokens=\"{}\"{encoding} includedFiles=\"{}\" includedTokens=\"{}\" skippedFiles=\"{}\" skippedTokens=\"{}\" moreSkipped=\"{}\">",
                         report.max_tokens,
                         report.included_files,
                         report.included_tokens,
@@ -355,19 +469,18 @@ impl<'a, W: Write> PackWriter<'a, W> {
                     )?;
                     for skipped in &report.largest_skipped {
                         writeln!(
-                            self.out,
+                            out,
                             "<skipped path=\"{}\" tokens=\"{}\"/>",
                             xml_attribute(&(self.label)(&skipped.path)),
                             skipped.tokens
                         )?;
                     }
-                    writeln!(self.out, "</tokenBudget>")?;
+                    writeln!(out, "</tokenBudget>")?;
                 }
-                writeln!(self.out, "</pack>")?;
+                writeln!(out, "</pack>")?;
             }
         }
-        self.out.flush()?;
-        Ok(self.out)
+        Ok(())
     }
 }
 

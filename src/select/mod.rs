@@ -25,10 +25,10 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::project::ProjectRoot;
 use crate::project::jail::FileId;
+use crate::project::{NameRules, ProjectRoot};
 use globs::PatternSet;
-pub use walk::{ExclusionKind, IgnoreRuleHit};
+pub use walk::{ExclusionKind, IgnoreRuleHit, git_names};
 
 /// How Git ignore rules shape the baseline.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -96,9 +96,35 @@ pub struct SelectionSpec {
     pub follow_symlinks: bool,
     /// Sniff files with unknown extensions for NUL bytes while walking (trees show `binary`).
     pub sniff_binary: bool,
+    /// How `path_filters` and `allow_lists` compare with listed names: as Git compares them
+    /// (ignoring case with `core.ignorecase`, NFC on macOS). [`select`] turns both into keys.
+    pub names: NameRules,
 }
 
 impl SelectionSpec {
+    /// The spec with `path_filters` and `allow_lists` as comparison keys of `names`, which
+    /// [`keep_file`] and the walk's prunes compare with the key of each listed path.
+    fn with_keys(&self) -> Self {
+        let names = self.names;
+        let mut keyed = self.clone();
+        keyed.path_filters = self
+            .path_filters
+            .iter()
+            .map(|union| union.iter().map(|p| names.key(p).into_owned()).collect())
+            .collect();
+        keyed.allow_lists = self
+            .allow_lists
+            .iter()
+            .map(|set| Arc::new(set.iter().map(|p| names.key(p).into_owned()).collect()))
+            .collect();
+        keyed
+    }
+
+    /// The comparison key of a listed path.
+    pub(crate) fn key<'a>(&self, relative: &'a str) -> std::borrow::Cow<'a, str> {
+        self.names.key(relative)
+    }
+
     fn narrows(&self) -> bool {
         !self.path_filters.is_empty()
             || !self.extensions.is_empty()
@@ -180,11 +206,57 @@ pub struct ExclusionCounts {
     /// Git allow-lists: `tracked_only`, tracked mode, `git_scope`.
     pub git_scope: usize,
     pub size: usize,
-    /// The first `.gitignore` rule that removed a top-level entry.
-    pub first_gitignore_rule: Option<walk::IgnoreRuleHit>,
+    /// The `.gitignore` rule that removed every top-level entry it removed, when one did.
+    pub sole_top_level_rule: Option<walk::IgnoreRuleHit>,
+    /// Set when nothing was selected although candidates existed.
+    pub selection_empty: bool,
 }
 
 impl ExclusionCounts {
+    /// Why nothing is selected: the candidates removed per kind of rule, and the one
+    /// `.gitignore` rule that removed every top-level entry when there is one.
+    pub fn empty_selection_message(&self) -> String {
+        let kinds = [
+            (self.gitignore, ".gitignore"),
+            (self.built_in, "built-in rules"),
+            (
+                self.smart_ignore,
+                "smart ignore (build and dependency output)",
+            ),
+            (self.profile, "profile switches or extensions"),
+            (self.globs, "include or exclude patterns"),
+            (self.paths, "paths"),
+            (self.git_scope, "the Git scope or tracked files"),
+            (self.size, "max_file_bytes"),
+        ];
+        let parts: Vec<String> = kinds
+            .iter()
+            .filter(|(count, _)| *count > 0)
+            .map(|(count, kind)| format!("{count} by {kind}"))
+            .collect();
+        let mut message = format!(
+            "DPX-SELECT-EMPTY: no file is selected; {} excluded: {}.",
+            plural(self.total(), "candidate was", "candidates were"),
+            parts.join(", ")
+        );
+        if let Some(rule) = &self.sole_top_level_rule
+            && self.gitignore > 0
+        {
+            let place = match rule.line {
+                Some(line) => format!(
+                    "line {line} of {}",
+                    crate::render::escape::text_line(&rule.file)
+                ),
+                None => crate::render::escape::text_line(&rule.file),
+            };
+            message.push_str(&format!(
+                " One rule, on {place}, excluded every top-level entry it matched ({} in all); Git honours it the same way. Edit that rule, or pass --git-mode none (server flag or CLI option) to ignore .gitignore.",
+                plural(self.gitignore, "entry", "entries")
+            ));
+        }
+        message
+    }
+
     pub fn total(&self) -> usize {
         self.gitignore
             + self.built_in
@@ -261,6 +333,9 @@ impl SelectionWarnings {
                 if self.not_local == 1 { "was" } else { "were" }
             ));
         }
+        if self.excluded.selection_empty {
+            lines.push(self.excluded.empty_selection_message());
+        }
         if self.deleted > 0 {
             lines.push(format!(
                 "{}: {} in the Git scope {} omitted; content always comes from the working tree.",
@@ -308,11 +383,21 @@ pub fn select_with_folders(
     root: &ProjectRoot,
     spec: &SelectionSpec,
 ) -> Result<(Selection, Vec<Entry>)> {
+    let keyed;
+    let spec =
+        if spec.names.is_exact() || (spec.path_filters.is_empty() && spec.allow_lists.is_empty()) {
+            spec
+        } else {
+            keyed = spec.with_keys();
+            &keyed
+        };
     let walked = walk::walk(root, spec);
     let listed = walked.dirs.clone();
     let warnings = walked.warnings;
     let mut files: Vec<Entry> = walked.files;
     let mut dirs = walked.dirs;
+    let mut warnings = warnings;
+    warnings.excluded.selection_empty = files.is_empty() && warnings.excluded.total() > 0;
 
     // Folders: ancestors of selected files, plus empty folders when nothing narrows the selection.
     let mut keep: HashSet<String> = HashSet::new();
@@ -342,6 +427,19 @@ pub fn select_with_folders(
     ))
 }
 
+/// True when the allow-list `set` holds `relative`, compared as `names` say (Git's
+/// `core.ignorecase`: the index may spell a name in another case than the folder lists it).
+pub fn allow_list_holds(set: &BTreeSet<String>, relative: &str, names: NameRules) -> bool {
+    if set.contains(relative) {
+        return true;
+    }
+    if names.is_exact() {
+        return false;
+    }
+    let key = names.key(relative);
+    set.iter().any(|listed| names.key(listed) == key)
+}
+
 fn insert_ancestors(relative: &str, set: &mut HashSet<String>) {
     let mut rel = relative;
     while let Some(slash) = rel.rfind('/') {
@@ -367,14 +465,16 @@ fn keep_file(entry: &Entry, spec: &SelectionSpec) -> std::result::Result<(), Exc
     if ex.extensionless_files && entry.extension().is_none() {
         return Err(ExclusionKind::Profile);
     }
-    if !spec.allow_lists.iter().all(|set| set.contains(rel)) {
+    let key = spec.key(rel);
+    let key = key.as_ref();
+    if !spec.allow_lists.iter().all(|set| set.contains(key)) {
         return Err(ExclusionKind::GitScope);
     }
     if !spec.path_filters.iter().all(|union| {
         union.iter().any(|p| {
             p.is_empty()
-                || rel == p
-                || (rel.starts_with(p.as_str()) && rel.as_bytes()[p.len()] == b'/')
+                || key == p
+                || (key.starts_with(p.as_str()) && key.as_bytes()[p.len()] == b'/')
         })
     }) {
         return Err(ExclusionKind::Paths);
@@ -509,6 +609,60 @@ mod tests {
             order,
             ["a", "a/b", "a/b/c.rs", "a/z.rs", "z", "B.txt", "b.txt"]
         );
+    }
+
+    fn kept(relative: &str, spec: &SelectionSpec) -> bool {
+        let keyed = spec.with_keys();
+        keep_file(&entry(relative, EntryKind::File), &keyed).is_ok()
+    }
+
+    #[test]
+    fn allow_lists_and_paths_compare_as_git_does() {
+        let tracked: BTreeSet<String> = ["src/Main.rs", "docs/Caf\u{e9}.md"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let spec = |names: NameRules| SelectionSpec {
+            allow_lists: vec![Arc::new(tracked.clone())],
+            names,
+            ..SelectionSpec::default()
+        };
+        let exact = spec(NameRules::EXACT);
+        let windows = spec(crate::project::Platform::Windows.default_names());
+        let macos = spec(crate::project::Platform::MacOs.default_names());
+        // The folder lists `main.rs` where the index says `Main.rs` (core.ignorecase=true).
+        assert!(!kept("src/main.rs", &exact));
+        assert!(kept("src/main.rs", &windows));
+        assert!(kept("src/main.rs", &macos));
+        // The folder lists NFD (HFS+), the index holds NFC (core.precomposeunicode).
+        assert!(kept("docs/Cafe\u{301}.md", &macos));
+        assert!(!kept("docs/Cafe\u{301}.md", &windows));
+        assert!(!kept("src/other.rs", &macos));
+
+        let paths = |names: NameRules| SelectionSpec {
+            path_filters: vec![vec!["SRC".to_string(), "Docs/README.md".to_string()]],
+            names,
+            ..SelectionSpec::default()
+        };
+        assert!(!kept("src/a.rs", &paths(NameRules::EXACT)));
+        assert!(kept(
+            "src/a.rs",
+            &paths(crate::project::Platform::Windows.default_names())
+        ));
+        assert!(kept(
+            "docs/readme.md",
+            &paths(crate::project::Platform::MacOs.default_names())
+        ));
+        assert!(!kept(
+            "srcx/a.rs",
+            &paths(crate::project::Platform::MacOs.default_names())
+        ));
+        assert!(allow_list_holds(
+            &tracked,
+            "SRC/MAIN.RS",
+            crate::project::Platform::Windows.default_names()
+        ));
+        assert!(!allow_list_holds(&tracked, "SRC/MAIN.RS", NameRules::EXACT));
     }
 
     #[test]

@@ -19,8 +19,8 @@ use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 use super::{Entry, EntryKind, ExclusionCounts, GitMode, SelectionSpec, SelectionWarnings, rules};
-use crate::project::ProjectRoot;
 use crate::project::jail::{self, DirHandle, FileId, NodeKind, NodeMeta, OpenError};
+use crate::project::{NameRules, Platform, ProjectRoot};
 
 /// `.gitignore` files larger than this are not read (Git itself has no limit; none this size is
 /// real, and reading one must not cost unbounded memory).
@@ -69,13 +69,16 @@ pub(super) enum Verdict {
 pub(super) struct Rules {
     git_rules: bool,
     case_insensitive: bool,
+    /// Match ignore rules against NFC names, as Git on macOS does.
+    precompose: bool,
     exclusions: super::Exclusions,
     /// Matchers from above the root (global excludes, `info/exclude`, `.gitignore` files from
     /// the repository top down to the root's parent), most specific first, each with the root's
     /// path relative to the matcher's base folder (`""` when they are the same).
     above: Vec<(Gitignore, String)>,
-    /// The first `.gitignore` rule that excluded an entry at the top level (for explanations).
-    pub first_top_level_ignore: Mutex<Option<IgnoreRuleHit>>,
+    /// The first `.gitignore` rule that excluded an entry at the top level, and whether every
+    /// top-level exclusion by `.gitignore` was by that same rule (for explanations).
+    pub first_top_level_ignore: Mutex<Option<(IgnoreRuleHit, bool)>>,
 }
 
 /// A `.gitignore` rule that removed something, with where it is written.
@@ -99,6 +102,7 @@ impl Rules {
         Self {
             git_rules,
             case_insensitive,
+            precompose: precomposes_unicode(),
             exclusions,
             above,
             first_top_level_ignore: Mutex::new(None),
@@ -209,13 +213,23 @@ impl Rules {
             return Verdict::Excluded(ExclusionKind::BuiltIn);
         }
         if self.git_rules {
-            let rel = join(&state.rel, name);
+            let mut rel = join(&state.rel, name);
+            if self.precompose {
+                rel = NameRules {
+                    case_insensitive: false,
+                    unicode_normalized: true,
+                }
+                .key(&rel)
+                .into_owned();
+            }
             if let Some(hit) = self.ignored(state, &rel, is_dir) {
                 if state.rel.is_empty()
                     && let Ok(mut first) = self.first_top_level_ignore.lock()
-                    && first.is_none()
                 {
-                    *first = Some(hit);
+                    match first.as_mut() {
+                        None => *first = Some((hit, true)),
+                        Some((seen, same)) => *same &= *seen == hit,
+                    }
                 }
                 return Verdict::Excluded(ExclusionKind::GitIgnore);
             }
@@ -250,6 +264,30 @@ impl Rules {
     }
 }
 
+/// The line of `hit`'s pattern in its file (the root's own files are read through the root's
+/// handle; files above the root by path).
+fn with_line(root: &ProjectRoot, mut hit: IgnoreRuleHit) -> IgnoreRuleHit {
+    let text = if Path::new(&hit.file).is_absolute() {
+        std::fs::read_to_string(&hit.file).ok()
+    } else {
+        root.open_listed(Path::new(&hit.file), None)
+            .ok()
+            .and_then(|(file, _)| {
+                let mut text = String::new();
+                file.take(MAX_IGNORE_FILE_BYTES)
+                    .read_to_string(&mut text)
+                    .ok()
+                    .map(|_| text)
+            })
+    };
+    hit.line = text.and_then(|text| {
+        text.lines()
+            .position(|line| line.trim_end() == hit.pattern)
+            .map(|i| i + 1)
+    });
+    hit
+}
+
 fn rule_hit(glob: &ignore::gitignore::Glob) -> IgnoreRuleHit {
     IgnoreRuleHit {
         file: glob
@@ -259,6 +297,20 @@ fn rule_hit(glob: &ignore::gitignore::Glob) -> IgnoreRuleHit {
         line: None,
         pattern: glob.original().to_string(),
     }
+}
+
+/// How Git compares the names of the repository holding `root`: ignoring case per
+/// [`ignore_case`], and on macOS as NFC (Git's `core.precomposeunicode`, on by default there,
+/// precomposes the names it reads from the file system).
+pub fn git_names(root: &Path) -> NameRules {
+    NameRules {
+        case_insensitive: ignore_case(root),
+        unicode_normalized: precomposes_unicode(),
+    }
+}
+
+fn precomposes_unicode() -> bool {
+    Platform::current() == Platform::MacOs
 }
 
 /// `core.ignorecase` of the repository holding `root`, else the platform's default (Git sets it
@@ -405,12 +457,15 @@ pub(super) fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Walked {
                 paths: excluded(ExclusionKind::Paths),
                 git_scope: excluded(ExclusionKind::GitScope),
                 size: excluded(ExclusionKind::Size),
-                first_gitignore_rule: walk
+                sole_top_level_rule: walk
                     .rules
                     .first_top_level_ignore
                     .lock()
                     .ok()
-                    .and_then(|g| g.clone()),
+                    .and_then(|g| g.clone())
+                    .filter(|(_, same)| *same)
+                    .map(|(hit, _)| with_line(root, hit)),
+                selection_empty: false,
             },
         },
     }
@@ -473,7 +528,10 @@ impl<'a> Walk<'a> {
                 continue;
             }
             if let Verdict::Excluded(why) = self.rules.judge(&state, here_markers, name, kind) {
-                self.counters.exclude(why);
+                // VCS metadata is never a candidate the user would miss.
+                if !rules::VCS_DIRS.contains(&name.as_str()) {
+                    self.counters.exclude(why);
+                }
                 continue;
             }
             let rel = join(&state.rel, name);
@@ -624,6 +682,9 @@ impl<'a> Walk<'a> {
             self.counters.exclude(ExclusionKind::Globs);
             return true;
         }
+        // Path filters and allow-lists hold comparison keys (see `SelectionSpec::names`).
+        let key = spec.key(rel);
+        let rel = key.as_ref();
         let under = |p: &str| {
             p.is_empty()
                 || p == rel
@@ -658,7 +719,8 @@ impl<'a> Walk<'a> {
             .map(|c| c.as_os_str().to_os_string())
             .collect();
         let resolved =
-            match jail::resolve_beneath(self.root.dir_handle(), &self.root.path, &components) {
+            match jail::resolve_beneath(self.root.dir_handle(), self.root.spellings(), &components)
+            {
                 Ok(resolved) => resolved,
                 Err(OpenError::Escapes) => {
                     self.counters.outside.fetch_add(1, Ordering::Relaxed);

@@ -443,6 +443,7 @@ impl Engine {
                     Some(Content::Withheld) => Found::Withheld,
                     Some(Content::Unreadable) => Found::Unreadable,
                     Some(Content::Binary) => Found::Screened,
+                    Some(Content::Measured(_)) => unreachable!("find_symbol loads content"),
                 })
             },
             |_, found| {

@@ -31,6 +31,15 @@ impl Fixture {
     pub fn named(name: &str) -> Self {
         let tmp = tempfile::tempdir().expect("tempdir");
         let base = std::fs::canonicalize(tmp.path()).expect("canonical tempdir");
+        // Windows' canonical form starts with `\\?\`, which users never type (nor see).
+        #[cfg(windows)]
+        let base = PathBuf::from(
+            base.to_str()
+                .and_then(|text| text.strip_prefix(r"\\?\"))
+                .filter(|rest| rest.as_bytes().get(1) == Some(&b':'))
+                .map(str::to_string)
+                .unwrap_or_else(|| base.to_string_lossy().into_owned()),
+        );
         let root = base.join(name);
         std::fs::create_dir_all(&root).unwrap();
         Self { tmp, root }

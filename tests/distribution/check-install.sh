@@ -196,4 +196,27 @@ else
     fail "install.ps1 lacks:$missing"
 fi
 
+# 11. install.ps1 replaces a running devprojex.exe: it moves the old exe aside before moving the
+# new one in (a running exe can be renamed, never overwritten), moves it back on failure, and
+# removes earlier copies by the name self-update also uses (devprojex.exe.old-<digits>).
+line_of() { grep -nF -- "$1" "$INSTALL_PS1" | head -n1 | cut -d: -f1; }
+aside=$(line_of 'Move-Item -LiteralPath $dest -Destination $aside')
+into=$(line_of 'Move-Item -LiteralPath $staged -Destination $dest')
+back=$(line_of 'Move-Item -LiteralPath $aside -Destination $dest')
+named=$(line_of '$aside = "$dest.old-$([DateTime]::UtcNow.Ticks)"')
+cleanup=$(line_of "\\.old-\\d+\$'")
+if [ -n "$aside" ] && [ -n "$into" ] && [ -n "$back" ] && [ -n "$named" ] && [ -n "$cleanup" ] &&
+    [ "$named" -lt "$aside" ] && [ "$aside" -lt "$into" ] && [ "$into" -lt "$back" ] && [ "$back" -lt "$cleanup" ] &&
+    ! grep -qF 'Move-Item -Force -Path $staged -Destination $dest' "$INSTALL_PS1"; then
+    pass "install.ps1 moves a running devprojex.exe aside, moves the new one in, moves it back on failure, cleans old copies"
+else
+    fail "install.ps1 does not replace a running exe by renames (aside=$aside into=$into back=$back named=$named cleanup=$cleanup)"
+fi
+# The copies' name is the one self-update cleans up (crates/devprojex-update/src/replace.rs).
+if grep -qF 'format!("{name}.old-{unique}")' "$REPO_ROOT/crates/devprojex-update/src/replace.rs"; then
+    pass "install.ps1 and self-update name the moved-aside copies alike (<exe>.old-<digits>)"
+else
+    fail "self-update no longer names moved-aside copies <exe>.old-<digits>; keep install.ps1 in step"
+fi
+
 finish

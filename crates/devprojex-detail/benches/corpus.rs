@@ -9,6 +9,8 @@
 //! in a supported language, valid UTF-8 and at most `DETAIL_BENCH_MAX_FILE` bytes (default
 //! 4 MiB) is read into memory first; then each level runs over all of them on one thread, so
 //! MB/s is per core. Tokens are `ceil(chars / 4)` per file, as devprojex estimates them.
+//! "parse errors" are the files `signatures` declines (`Outcome::ParseErrors`), "too large" those
+//! over `MAX_TRANSFORM_BYTES`, which are not parsed and count whole.
 //! With `DETAIL_BENCH_CACHE=1` it also prints how many bytes the MCP server's transform cache is
 //! charged for the reduced files, against the reduced texts themselves.
 
@@ -17,7 +19,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use devprojex_detail::{Detail, language_name, transform};
+use devprojex_detail::{
+    Detail, Outcome, language_name, language_of, transform, transform_with_outcome,
+};
 
 fn default_roots() -> Vec<PathBuf> {
     let mut roots = Vec::new();
@@ -57,12 +61,15 @@ fn collect(root: &Path, max_file: u64, out: &mut Vec<(String, String)>) {
                 stack.push(p);
             } else if ft.is_file() {
                 let rel = p.to_string_lossy().replace('\\', "/");
-                if language_name(&rel).is_none()
-                    || e.metadata().map_or(true, |m| m.len() > max_file)
-                {
+                // A file without extension may still be C or C++ (its mode line).
+                let named = language_name(&rel).is_some();
+                let bare = !e.file_name().to_string_lossy().contains('.');
+                if !(named || bare) || e.metadata().map_or(true, |m| m.len() > max_file) {
                     continue;
                 }
-                if let Ok(text) = std::fs::read_to_string(&p) {
+                if let Ok(text) = std::fs::read_to_string(&p)
+                    && (named || language_of(&rel, &text).is_some())
+                {
                     out.push((rel, text));
                 }
             }
@@ -86,7 +93,10 @@ struct Row {
     bytes: u64,
     tokens: [u64; 3],
     unchanged: [u64; 3],
+    /// Files left unchanged at `signatures` because of parse errors (`Outcome::ParseErrors`).
     declined: u64,
+    /// Files over `MAX_TRANSFORM_BYTES`, not parsed (`Outcome::TooLarge`).
+    too_large: u64,
     time: [Duration; 3],
 }
 
@@ -122,11 +132,10 @@ fn main() {
 
     let mut rows: BTreeMap<&'static str, Row> = BTreeMap::new();
     for (path, text) in &files {
-        let row = rows.entry(language_name(path).unwrap()).or_default();
+        let row = rows.entry(language_of(path, text).unwrap()).or_default();
         row.files += 1;
         row.bytes += text.len() as u64;
         row.tokens[0] += tokens(text);
-        row.declined += u64::from(devprojex_detail::testing::declined(path, text));
     }
     for (li, level) in [(1, Detail::Compact), (2, Detail::Signatures)] {
         let start = Instant::now();
@@ -134,12 +143,16 @@ fn main() {
         for (path, text) in &files {
             let t0 = Instant::now();
             let c0 = cpu_seconds();
-            let out = transform(path, text, level);
+            let (out, outcome) = transform_with_outcome(path, text, level);
             let dt = match (c0, cpu_seconds()) {
                 (Some(a), Some(b)) => Duration::from_secs_f64((b - a).max(0.0)),
                 _ => t0.elapsed(),
             };
-            let row = rows.get_mut(language_name(path).unwrap()).unwrap();
+            let row = rows.get_mut(language_of(path, text).unwrap()).unwrap();
+            if level == Detail::Signatures {
+                row.declined += u64::from(outcome == Outcome::ParseErrors);
+                row.too_large += u64::from(outcome == Outcome::TooLarge);
+            }
             row.time[li] += dt;
             row.tokens[li] += tokens(&out);
             if out.len() == text.len() {
@@ -178,14 +191,15 @@ fn main() {
 
     println!();
     println!(
-        "| language | files | MB | full tokens | compact | signatures | unchanged (sig) | parse errors | MB/s compact | MB/s signatures |"
+        "| language | files | MB | full tokens | compact | signatures | unchanged (sig) | parse errors | too large | MB/s compact | MB/s signatures |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut total = Row::default();
     for (lang, r) in &rows {
         print_row(lang, r);
         total.files += r.files;
         total.declined += r.declined;
+        total.too_large += r.too_large;
         total.bytes += r.bytes;
         for i in 0..3 {
             total.tokens[i] += r.tokens[i];
@@ -208,7 +222,7 @@ fn print_row(lang: &str, r: &Row) {
         }
     };
     println!(
-        "| {lang} | {} | {:.1} | {} | {} ({:.0}%) | {} ({:.0}%) | {} | {} | {} | {} |",
+        "| {lang} | {} | {:.1} | {} | {} ({:.0}%) | {} ({:.0}%) | {} | {} ({:.1}%) | {} | {} | {} |",
         r.files,
         r.bytes as f64 / 1e6,
         r.tokens[0],
@@ -218,6 +232,8 @@ fn print_row(lang: &str, r: &Row) {
         pct(2),
         r.unchanged[2],
         r.declined,
+        100.0 * r.declined as f64 / r.files.max(1) as f64,
+        r.too_large,
         mbs(1),
         mbs(2),
     );

@@ -7,11 +7,13 @@ use std::collections::{HashMap, HashSet};
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, QueryCursor, Tree, TreeCursor};
 
-use crate::languages::{Collapse, Compiled, LangSpec};
+use crate::languages::{Collapse, Compiled, LangSpec, Tolerance};
+use crate::macros::{Group, splits_group};
 use crate::splice::Splice;
 use crate::{Detail, summary};
 
-/// A file whose parse has more ERROR/MISSING nodes than this is left unchanged.
+/// A file whose parse has more ERROR/MISSING nodes than this is left unchanged
+/// ([`Tolerance::File`]).
 pub(crate) const MAX_ERROR_NODES: usize = 3;
 /// ... and so is one whose ERROR nodes cover more than 1/this of its bytes.
 pub(crate) const MAX_ERROR_BYTES_DIVISOR: usize = 50;
@@ -20,15 +22,29 @@ thread_local! {
     static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
 }
 
-/// Parses `text` with the thread's parser.
+/// Parses `text` with the thread's parser. C and C++ parse a view of it in which known macros
+/// read as what they expand to and conditional groups that split a construct are flattened
+/// (`crate::macros`); its bytes have the offsets of `text`'s.
 pub(crate) fn parse(compiled: &Compiled, text: &str) -> Option<Tree> {
-    PARSER.with(|p| {
+    parse_view(compiled, text).map(|(tree, _)| tree)
+}
+
+/// The conditional groups of `text` as [`parse`] sees them.
+pub(crate) fn parse_groups(compiled: &Compiled, text: &str) -> Vec<Group> {
+    compiled.macros.view(text).groups
+}
+
+/// [`parse`], with the conditional groups of the view parsed.
+fn parse_view(compiled: &Compiled, text: &str) -> Option<(Tree, Vec<Group>)> {
+    let view = compiled.macros.view(text);
+    let tree = PARSER.with(|p| {
         let mut parser = p.borrow_mut();
         parser.set_language(&compiled.language).ok()?;
-        let tree = parser.parse(text, None);
+        let tree = parser.parse(view.text.as_bytes(), None);
         parser.reset();
         tree
-    })
+    })?;
+    Some((tree, view.groups))
 }
 
 /// One replacement of `text[start..end]`.
@@ -43,7 +59,7 @@ struct Edit {
 /// sibling that is not a comment, or to its parent's edges. tree-sitter's error recovery is not
 /// local: with a comment or a body next to the broken region gone, the parser can cut the region
 /// differently and report new errors in code the transform left as it was.
-fn error_guard(node: Node<'_>, len: usize) -> (usize, usize) {
+fn error_guard(node: Node<'_>) -> (usize, usize) {
     let mut before = node.prev_sibling();
     while let Some(n) = before.filter(|n| n.is_extra()) {
         before = n.prev_sibling();
@@ -57,26 +73,178 @@ fn error_guard(node: Node<'_>, len: usize) -> (usize, usize) {
         .or(parent)
         .map_or(node.start_byte(), |n| n.start_byte());
     let end = after.or(parent).map_or(node.end_byte(), |n| n.end_byte());
-    // A MISSING node is zero-width: guard the bytes around it too.
-    (start.saturating_sub(1), (end + 1).min(len))
+    (start, end)
 }
 
-/// Byte ranges no edit may touch because of ERROR and MISSING nodes ([`error_guard`]), or `None`
-/// when there are too many errors to transform safely.
-pub(crate) fn error_ranges(tree: &Tree, text: &str) -> Option<Vec<(usize, usize)>> {
-    let len = text.len();
+/// C and C++: the definition holding an error (the function, declaration or member it is in)
+/// and the comments and blank lines between it and its neighbours. tree-sitter-c reads a
+/// function with an error inside differently once a comment above it is gone (the Linux
+/// `hdlcdrv.c` then became one error to the end of the file).
+fn definition_guard(node: Node<'_>) -> (usize, usize) {
+    let mut definition = node;
+    while let Some(parent) = definition.parent() {
+        if holds_definitions(parent) && !is_conditional(parent) {
+            break;
+        }
+        definition = parent;
+    }
+    let mut before = definition.prev_sibling();
+    while let Some(n) = before.filter(|n| n.is_extra()) {
+        before = n.prev_sibling();
+    }
+    let mut after = definition.next_sibling();
+    while let Some(n) = after.filter(|n| n.is_extra()) {
+        after = n.next_sibling();
+    }
+    (
+        before.map_or(definition.start_byte(), |n| n.end_byte()),
+        after.map_or(definition.end_byte(), |n| n.start_byte()),
+    )
+}
+
+/// Whether `node` holds definitions: a file, a namespace, class or `extern "C"` body, or a
+/// conditional group among them.
+fn holds_definitions(node: Node<'_>) -> bool {
+    match node.kind() {
+        "translation_unit" | "declaration_list" | "field_declaration_list" => true,
+        _ if is_conditional(node) => node.parent().is_none_or(holds_definitions),
+        _ => false,
+    }
+}
+
+/// A conditional group (`#if` ... `#endif`) or one of its branches. The definition around an
+/// error in one is the whole group: its directive lines, and the blank lines beside them,
+/// decide how tree-sitter recovers (`extern template` in libstdc++'s `codecvt.h`).
+fn is_conditional(node: Node<'_>) -> bool {
+    matches!(
+        node.kind(),
+        "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif" | "preproc_elifdef"
+    )
+}
+
+/// Whether an ERROR or MISSING node is the grammar's reading of a known macro idiom, whose
+/// shape it did understand (C and C++):
+/// - a missing `;` after a macro invocation that is followed by a statement or block: an
+///   iterator (`list_for_each_entry(pos, head, member) {`) or a function defined by a macro at
+///   file scope (`SYSCALL_DEFINE1(name, int, arg)` then `{ ... }`);
+/// - the statement an iterator controls on the next line, which the grammar cannot attach
+///   (`for_each_cpu(cpu, mask)` then `total += cpu;`);
+/// - type names, keywords and expressions among a macro's arguments
+///   (`container_of(p, struct foo, member)`, `min_t(unsigned int, a, b)`), inside parentheses
+///   the grammar matched;
+/// - a declaration made by a macro, whose declarator the grammar misses
+///   (`static DEFINE_PER_CPU(struct x, y);`, `static DECLARE_BITMAP(bits, N + 1);`).
+///
+/// An ERROR counts only when it holds no quote, brace or `;`: a string the grammar split there
+/// could hold what reads as a comment.
+pub(crate) fn macro_idiom(node: Node<'_>, text: &str) -> bool {
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    if node.is_missing() {
+        return match node.kind() {
+            ";" => {
+                parent.kind() == "expression_statement"
+                    && node.next_sibling().is_none()
+                    && parent.named_child(0).is_some_and(macro_call)
+                    && parent
+                        .next_named_sibling()
+                        .is_some_and(|next| !next.is_error() && !next.is_missing())
+            }
+            "identifier" => {
+                declared_by_macro(parent) && node.next_sibling().is_some_and(|n| n.kind() == ";")
+            }
+            _ => false,
+        };
+    }
+    if node.is_error() && declared_by_macro(parent) && text[node.byte_range()].trim() == ";" {
+        return true;
+    }
+    if !node.is_error() || !plain(&text[node.byte_range()]) {
+        return false;
+    }
+    match parent.kind() {
+        "argument_list" => in_matched_parentheses(parent),
+        "macro_type_specifier" => macro_call(parent),
+        _ => node.prev_sibling().is_some_and(|call| {
+            macro_call(call)
+                && text[call.end_byte()..node.start_byte()].contains('\n')
+                && text[node.byte_range()]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_.->*[] \t".contains(&b))
+        }),
+    }
+}
+
+/// Whether `node` is a declaration whose type is a macro invocation (`static DEFINE_MUTEX(m);`).
+fn declared_by_macro(node: Node<'_>) -> bool {
+    node.kind() == "declaration"
+        && node
+            .child_by_field_name("type")
+            .is_some_and(|t| t.kind() == "macro_type_specifier" && macro_call(t))
+}
+
+/// Whether ERROR text holds no quote, brace, `;` or `#`.
+fn plain(error: &str) -> bool {
+    !error.bytes().any(|b| b"\"'{};#".contains(&b))
+}
+
+/// Whether `node` is a macro invocation the grammar read whole: `name(...)` with both
+/// parentheses in the text (a call expression, or a macro in type position).
+fn macro_call(node: Node<'_>) -> bool {
+    let (name, args) = match node.kind() {
+        "call_expression" => (
+            node.child_by_field_name("function"),
+            node.child_by_field_name("arguments"),
+        ),
+        "macro_type_specifier" => (node.child_by_field_name("name"), Some(node)),
+        _ => return false,
+    };
+    name.is_some_and(|n| n.kind() == "identifier") && args.is_some_and(in_matched_parentheses)
+}
+
+/// Whether `node`'s arguments are in a `(` and a `)` that are both in the text (a call's
+/// argument list, or a macro type whose name comes first).
+fn in_matched_parentheses(node: Node<'_>) -> bool {
+    let mut cursor = node.walk();
+    let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
+    let open = children.iter().position(|c| c.kind() == "(");
+    let last = children.last();
+    open.is_some_and(|i| !children[i].is_missing() && i + 1 < children.len())
+        && last.is_some_and(|l| l.kind() == ")" && !l.is_missing())
+}
+
+/// Byte ranges no edit may touch (nor the byte on either side: [`overlaps`]) because of ERROR
+/// and MISSING nodes ([`error_guard`]), sorted and disjoint, or `None` when the language's
+/// [`Tolerance`] leaves the file unchanged.
+pub(crate) fn error_ranges(
+    spec: &LangSpec,
+    tree: &Tree,
+    text: &str,
+    wide: bool,
+) -> Option<Vec<(usize, usize)>> {
     let root = tree.root_node();
     let mut out = Vec::new();
     if !root.has_error() {
         return Some(out);
     }
+    if spec.tolerance == Tolerance::None {
+        return None;
+    }
+    let per_node = spec.tolerance == Tolerance::PerNode;
     let mut bytes = 0usize;
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         if node.is_error() || node.is_missing() {
+            if per_node && macro_idiom(node, text) {
+                continue;
+            }
             bytes += without_cr(&text[node.byte_range()]);
-            out.push(error_guard(node, len));
-            if out.len() > MAX_ERROR_NODES {
+            out.push(error_guard(node));
+            if wide {
+                out.push(definition_guard(node));
+            }
+            if !per_node && out.len() > MAX_ERROR_NODES {
                 return None;
             }
             continue;
@@ -88,19 +256,23 @@ pub(crate) fn error_ranges(tree: &Tree, text: &str) -> Option<Vec<(usize, usize)
             }
         }
     }
-    if bytes * MAX_ERROR_BYTES_DIVISOR > without_cr(text).max(1) {
+    if !per_node && bytes * MAX_ERROR_BYTES_DIVISOR > without_cr(text).max(1) {
         return None;
     }
-    Some(out)
+    Some(merge(out))
 }
 
-/// [`error_ranges`], or `None` as well when the language tolerates no parse error at all.
-pub(crate) fn tolerated_errors(
-    spec: &LangSpec,
-    tree: &Tree,
-    text: &str,
-) -> Option<Vec<(usize, usize)>> {
-    error_ranges(tree, text).filter(|errors| errors.is_empty() || spec.tolerates_parse_errors)
+/// `ranges` sorted, with overlapping and touching ones joined.
+fn merge(mut ranges: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    ranges.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (s, e) in ranges {
+        match merged.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => merged.push((s, e)),
+        }
+    }
+    merged
 }
 
 /// Length in bytes without carriage returns, so the share of broken bytes, and with it whether
@@ -125,29 +297,15 @@ struct Verbatim<'t> {
     removed_comments: &'t [(usize, usize)],
     /// Whitespace that a node owns (`@blank_lines_after`): its newlines stay.
     owned_blank_lines: &'t [(usize, usize)],
+    /// Error neighbourhoods, sorted and disjoint: their lines stay as written, and so does
+    /// the line right before one ([`holds_newline`]).
+    untouched: &'t [(usize, usize)],
+    /// What the parse did not see (the hidden parts of flattened conditional groups), sorted
+    /// and disjoint: its lines stay as written.
+    hidden: &'t [(usize, usize)],
 }
 
 impl<'t> Verbatim<'t> {
-    fn new(
-        text: &'t str,
-        compiled: &'t Compiled,
-        root: Node<'t>,
-        extra: &'t HashSet<usize>,
-        removed_comments: &'t [(usize, usize)],
-        owned_blank_lines: &'t [(usize, usize)],
-    ) -> Self {
-        Verbatim {
-            text,
-            compiled,
-            root,
-            cursor: RefCell::new(root.walk()),
-            last: Cell::new(0),
-            extra,
-            removed_comments,
-            owned_blank_lines,
-        }
-    }
-
     fn contains(&self, nl: usize) -> bool {
         let after = self.removed_comments.partition_point(|&(s, _)| s <= nl);
         if after > 0 && nl < self.removed_comments[after - 1].1 {
@@ -156,6 +314,9 @@ impl<'t> Verbatim<'t> {
         // Sorted and disjoint: the last range starting at or before `nl` is the only candidate.
         let owned = self.owned_blank_lines.partition_point(|&(s, _)| s <= nl);
         if owned > 0 && nl < self.owned_blank_lines[owned - 1].1 {
+            return true;
+        }
+        if holds_newline(self.untouched, nl) || inside(self.hidden, nl) {
             return true;
         }
         let mut cursor = self.cursor.borrow_mut();
@@ -196,9 +357,17 @@ impl<'t> Verbatim<'t> {
                     return true;
                 }
             }
-            match cursor.goto_first_child_for_byte(nl) {
-                Some(_) if cursor.node().start_byte() <= nl => {}
-                _ => return false,
+            if cursor.goto_first_child_for_byte(nl).is_none() {
+                return false;
+            }
+            // tree-sitter also stops at a child that ends at `nl`, which does not hold it.
+            while cursor.node().end_byte() <= nl {
+                if !cursor.goto_next_sibling() {
+                    return false;
+                }
+            }
+            if cursor.node().start_byte() > nl {
+                return false;
             }
         }
     }
@@ -450,9 +619,11 @@ fn only_space_and_removed(text: &str, from: usize, to: usize, removed: &[(usize,
 /// `signatures`: each kept doc comment keeps its summary. A run of line doc comments (`///` on
 /// lines below each other) loses the comments after its first paragraph; a block doc comment is
 /// cut inside, keeping its delimiters. `removed` are the ordinary comments this transform
-/// removes, sorted. Returns the comments to drop.
+/// removes, sorted; `tags`: Doxygen block commands end a summary (C, C++). Returns the comments
+/// to drop.
 fn summarize_comments<'t>(
     text: &str,
+    tags: bool,
     mut docs: Vec<Node<'t>>,
     removed: &[(usize, usize)],
     kept_blank_lines: &[(usize, usize)],
@@ -470,7 +641,7 @@ fn summarize_comments<'t>(
         let Some(prefix) = summary::line_prefix(body(&first)) else {
             let s = first.start_byte();
             if !overlaps(errors, s, first.end_byte())
-                && let Some(cut) = summary::block_comment(body(&first))
+                && let Some(cut) = summary::block_comment(body(&first), tags)
             {
                 edits.push(Edit {
                     start: s + cut.start,
@@ -506,7 +677,7 @@ fn summarize_comments<'t>(
         }
         let run = &docs[i..j];
         let lines = run.iter().map(|n| &body(n)[prefix.len()..]);
-        if let Some(cut) = summary::paragraph_end(lines) {
+        if let Some(cut) = summary::paragraph_end(lines, tags) {
             for n in &run[cut..] {
                 let (s, e) = (n.start_byte(), n.end_byte());
                 if summary::droppable(prefix, body(n)) && !overlaps(errors, s, e) {
@@ -519,8 +690,28 @@ fn summarize_comments<'t>(
     drop
 }
 
+/// Whether `s..e` (at least its first byte) meets one of `ranges`, which are sorted and
+/// disjoint, or the byte on either side of one: a MISSING node is zero-width, and an edit right
+/// against a neighbourhood changes it ([`error_ranges`]).
 fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
-    ranges.iter().any(|&(a, b)| a < e.max(s + 1) && s < b)
+    let first = ranges.partition_point(|&(_, b)| b < s);
+    ranges
+        .get(first)
+        .is_some_and(|&(a, _)| a.saturating_sub(1) < e.max(s + 1))
+}
+
+/// Whether byte `pos` lies in one of `ranges` (sorted and disjoint).
+fn inside(ranges: &[(usize, usize)], pos: usize) -> bool {
+    let first = ranges.partition_point(|&(_, b)| b <= pos);
+    ranges.get(first).is_some_and(|&(a, _)| a <= pos)
+}
+
+/// Whether the newline at `nl` lies in one of `ranges` (sorted and disjoint) or ends the line
+/// right before one: tree-sitter-c reads `{` then `#ifdef` differently with a blank line
+/// between.
+fn holds_newline(ranges: &[(usize, usize)], nl: usize) -> bool {
+    let first = ranges.partition_point(|&(_, b)| b <= nl);
+    ranges.get(first).is_some_and(|&(a, _)| a <= nl + 1)
 }
 
 /// What the `bodies` query captured.
@@ -532,6 +723,11 @@ struct BodyCaptures<'t> {
     /// `@open`: bodies that stay while what they hold is reduced (a JavaScript IIFE is a module
     /// scope: an ES5 class, a UMD bundle).
     open: HashSet<usize>,
+    /// `@deduced`: bodies whose function takes its result type from them (C++ `auto f()`, a
+    /// lambda): they stay when a `return` inside gives a value (`@value_return`), unless the
+    /// type is also written out (`@declared`: `auto f() -> int`).
+    deduced: HashSet<usize>,
+    declared: HashSet<usize>,
 }
 
 impl<'t> BodyCaptures<'t> {
@@ -546,10 +742,43 @@ impl<'t> BodyCaptures<'t> {
                 "open" => {
                     self.open.insert(cap.node.id());
                 }
+                "deduced" => {
+                    self.deduced.insert(cap.node.id());
+                }
+                "declared" => {
+                    self.declared.insert(cap.node.id());
+                }
                 _ => {}
             }
         }
     }
+
+    /// Whether `body` stays whatever it holds: inside a `@keep` region, `@open`, or a
+    /// `@deduced` body that returns a value.
+    fn stays(&self, body: Node<'_>, query: &tree_sitter::Query, text: &str) -> bool {
+        let (s, e) = (body.start_byte(), body.end_byte());
+        self.keeps.iter().any(|&(a, b)| a <= s && e <= b)
+            || self.open.contains(&body.id())
+            || (self.deduced.contains(&body.id())
+                && !self.declared.contains(&body.id())
+                && returns_value(query, body, text))
+    }
+}
+
+/// Whether a `return` inside `body` gives a value (a `@value_return` capture of the `bodies`
+/// query; nested functions count too, which only keeps more).
+fn returns_value(query: &tree_sitter::Query, body: Node<'_>, text: &str) -> bool {
+    let Some(index) = query.capture_index_for_name("value_return") else {
+        return false;
+    };
+    let mut cursor = QueryCursor::new();
+    let mut captures = cursor.captures(query, body, text.as_bytes());
+    while let Some((m, i)) = captures.next() {
+        if m.captures[*i].index == index {
+            return true;
+        }
+    }
+    false
 }
 
 /// What the `comments` query captured.
@@ -682,6 +911,7 @@ struct Walk<'a> {
     spec: &'a LangSpec,
     text: &'a str,
     errors: &'a [(usize, usize)],
+    groups: &'a [Group],
     compiled: &'a Compiled,
     bodies: Option<(&'a tree_sitter::Query, &'a [bool])>,
     comments: Option<(&'a tree_sitter::Query, &'a [bool])>,
@@ -757,9 +987,9 @@ impl Walk<'_> {
                 for body in &bcaps.bodies[first..] {
                     let (s, e) = (body.start_byte(), body.end_byte());
                     // The same conditions as the edits are made with (`run_with`).
-                    if !bcaps.keeps.iter().any(|&(a, b)| a <= s && e <= b)
-                        && !bcaps.open.contains(&body.id())
+                    if !bcaps.stays(*body, q, self.text)
                         && !overlaps(self.errors, s, e)
+                        && !splits_group(self.groups, s, e)
                         && body_edit(self.spec, self.compiled, self.text, *body).is_some()
                     {
                         collapsed.push(body.id());
@@ -793,22 +1023,79 @@ pub(crate) fn run(
     text: &str,
     detail: Detail,
 ) -> Result<Option<(String, Splice)>, Declined> {
-    run_with(spec, compiled, text, detail, true)
+    run_with(spec, compiled, text, detail, true, true)
 }
 
-/// [`run`]; `walk` false runs the `bodies` query over the whole tree (tests compare the two).
+/// [`run`]; `walk` false runs the `bodies` query over the whole tree (tests compare the two),
+/// `verify` false skips the check of C and C++ outputs for new parse errors (tests show what it
+/// catches).
 pub(crate) fn run_with(
     spec: &LangSpec,
     compiled: &Compiled,
     text: &str,
     detail: Detail,
     walk: bool,
+    verify: bool,
 ) -> Result<Option<(String, Splice)>, Declined> {
     if detail == Detail::Full || text.is_empty() {
         return Ok(None);
     }
-    let tree = parse(compiled, text).ok_or(Declined)?;
-    let errors = tolerated_errors(spec, &tree, text).ok_or(Declined)?;
+    let (tree, groups) = parse_view(compiled, text).ok_or(Declined)?;
+    let errors = error_ranges(spec, &tree, text, false).ok_or(Declined)?;
+    if errors.is_empty() || spec.tolerance != Tolerance::PerNode || !verify {
+        return reduce(spec, compiled, text, detail, walk, &tree, &groups, &errors);
+    }
+    // C and C++ with errors: tree-sitter's recovery is not local, so the output is parsed again
+    // and must not hold more ERROR and MISSING nodes than the input. If it does, the edits keep
+    // away from the whole definition around each error too; if that fails as well, the file is
+    // declined.
+    let before = error_count(&tree);
+    for wide in [false, true] {
+        let errors = if wide {
+            error_ranges(spec, &tree, text, true).ok_or(Declined)?
+        } else {
+            errors.clone()
+        };
+        let result = reduce(spec, compiled, text, detail, walk, &tree, &groups, &errors)?;
+        let Some((out, splice)) = result else {
+            return Ok(None);
+        };
+        if parse(compiled, &out).is_some_and(|t| error_count(&t) <= before) {
+            return Ok(Some((out, splice)));
+        }
+    }
+    Err(Declined)
+}
+
+/// The ERROR and MISSING nodes of `tree`, nested ones included.
+pub(crate) fn error_count(tree: &Tree) -> usize {
+    let mut count = 0;
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        let mut c = node.walk();
+        stack.extend(node.children(&mut c).filter(|n| n.has_error()));
+    }
+    count
+}
+
+/// The edits of one level on a parsed text, away from the `errors` neighbourhoods.
+#[allow(clippy::too_many_arguments)]
+fn reduce(
+    spec: &LangSpec,
+    compiled: &Compiled,
+    text: &str,
+    detail: Detail,
+    walk: bool,
+    tree: &Tree,
+    groups: &[Group],
+    errors: &[(usize, usize)],
+) -> Result<Option<(String, Splice)>, Declined> {
+    // Whether an edit was left out because of a parse error: a file that gets no edit for that
+    // reason is declined (`Outcome::ParseErrors`), one with nothing to remove is unchanged.
+    let mut blocked = false;
     let root = tree.root_node();
     let bytes = text.as_bytes();
 
@@ -838,7 +1125,8 @@ pub(crate) fn run_with(
             spec,
             compiled,
             text,
-            errors: &errors,
+            errors,
+            groups,
             bodies: walk_bodies,
             comments: walk_comments,
         };
@@ -849,16 +1137,15 @@ pub(crate) fn run_with(
     let mut body_edits: Vec<Edit> = Vec::new();
     // Cuts inside kept doc comments and docstrings (`signatures`: their summary stays).
     let mut doc_edits: Vec<Edit> = Vec::new();
-    if bodies_query.is_some() {
-        let BodyCaptures {
-            mut bodies,
-            keeps,
-            docstrings,
-            open,
-        } = bcaps;
-        for node in docstrings {
+    if let Some(bq) = bodies_query {
+        let mut bodies = std::mem::take(&mut bcaps.bodies);
+        for &node in &bcaps.docstrings {
             let (s, e) = (node.start_byte(), node.end_byte());
-            if keeps.iter().any(|&(a, b)| a <= s && e <= b) || overlaps(&errors, s, e) {
+            if bcaps.keeps.iter().any(|&(a, b)| a <= s && e <= b) {
+                continue;
+            }
+            if overlaps(errors, s, e) {
+                blocked = true;
                 continue;
             }
             if let Some(edit) = docstring_edit(text, node) {
@@ -869,11 +1156,11 @@ pub(crate) fn run_with(
         let mut last_end = 0usize;
         for node in bodies {
             let (s, e) = (node.start_byte(), node.end_byte());
-            if s < last_end
-                || keeps.iter().any(|&(a, b)| a <= s && e <= b)
-                || open.contains(&node.id())
-                || overlaps(&errors, s, e)
-            {
+            if s < last_end || bcaps.stays(node, bq, text) || splits_group(groups, s, e) {
+                continue;
+            }
+            if overlaps(errors, s, e) {
+                blocked = true;
                 continue;
             }
             if let Some(edit) = body_edit(spec, compiled, text, node) {
@@ -913,15 +1200,16 @@ pub(crate) fn run_with(
         let mut ordinary: Vec<(usize, usize)> = removed
             .iter()
             .copied()
-            .filter(|&(s, e)| !kept.contains(&s) && !overlaps(&errors, s, e))
+            .filter(|&(s, e)| !kept.contains(&s) && !overlaps(errors, s, e))
             .collect();
         ordinary.sort_unstable();
         for n in summarize_comments(
             text,
+            spec.doc_tags,
             kept_nodes,
             &ordinary,
             &blank_line_ranges,
-            &errors,
+            errors,
             &mut doc_edits,
         ) {
             kept.remove(&n.start_byte());
@@ -938,10 +1226,11 @@ pub(crate) fn run_with(
     let mut last_end = 0usize;
     let mut removed_comments = Vec::with_capacity(removed.len());
     for (s, e) in removed {
-        if kept.contains(&s)
-            || overlaps(&errors, s, e)
-            || text_ranges.iter().any(|&(a, b)| a <= s && e <= b)
-        {
+        if kept.contains(&s) || text_ranges.iter().any(|&(a, b)| a <= s && e <= b) {
+            continue;
+        }
+        if overlaps(errors, s, e) {
+            blocked = true;
             continue;
         }
         while let Some(b) = bi.peek() {
@@ -985,14 +1274,28 @@ pub(crate) fn run_with(
         });
     }
 
-    let verbatim = Verbatim::new(
+    let hidden = merge(
+        groups
+            .iter()
+            .filter(|g| g.flattened)
+            .flat_map(|g| g.hidden.iter().copied())
+            .collect(),
+    );
+    let verbatim = Verbatim {
         text,
         compiled,
         root,
-        &verbatim_ids,
-        &removed_comments,
-        &blank_line_ranges,
-    );
+        cursor: RefCell::new(root.walk()),
+        last: Cell::new(0),
+        extra: &verbatim_ids,
+        removed_comments: &removed_comments,
+        owned_blank_lines: &blank_line_ranges,
+        untouched: errors,
+        hidden: &hidden,
+    };
+    if edits.is_empty() && blocked {
+        return Err(Declined);
+    }
     let (out, splice) = write(text, &edits, &verbatim);
     Ok((out != text).then_some((out, splice)))
 }

@@ -7,6 +7,8 @@ use std::sync::OnceLock;
 
 use tree_sitter::{Language, Node, Query};
 
+use crate::macros::Macros;
+
 /// How a captured `@body` is replaced by `signatures`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Collapse {
@@ -36,9 +38,30 @@ pub(crate) struct LangSpec {
     pub collapse: Collapse,
     /// Markup language: a removed comment never leaves a space behind (text nodes join).
     pub markup: bool,
-    /// Whether a file with a few parse errors is still reduced away from them. Not for shell:
-    /// after an error tree-sitter-bash can read a heredoc's text as commands and comments.
-    pub tolerates_parse_errors: bool,
+    /// How parse errors limit the edits.
+    pub tolerance: Tolerance,
+    /// `queries/<lang>/macros.txt` lists (C, C++): macros read as what they expand to for the
+    /// parse (`crate::macros`).
+    pub macros: &'static [&'static str],
+    /// C++: raw string literals (`R"x(...)x"`), which the macro scanner must skip.
+    pub raw_strings: bool,
+    /// Doxygen block commands (`@param`, `\return`) end a doc comment's summary (C, C++).
+    pub doc_tags: bool,
+}
+
+/// What a parse error does to a file's edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tolerance {
+    /// Any parse error leaves the file unchanged. Shell: after an error tree-sitter-bash can
+    /// read a heredoc's text as commands and comments.
+    None,
+    /// A file with more than a few errors, or errors over a small share of its bytes, is left
+    /// unchanged; below that, no edit touches an error's neighbourhood.
+    File,
+    /// No edit touches an error's neighbourhood, however many there are; errors the grammar
+    /// makes on known macro idioms do not count (C and C++, whose grammars cannot see through
+    /// macros: most real files have some).
+    PerNode,
 }
 
 impl LangSpec {
@@ -76,15 +99,34 @@ const fn spec(
         bodies: q.1,
         collapse,
         markup,
-        tolerates_parse_errors: true,
+        tolerance: Tolerance::File,
+        macros: &[],
+        raw_strings: false,
+        doc_tags: false,
     }
 }
 
 /// `spec` for a language whose files are left unchanged on any parse error.
 const fn without_error_tolerance(mut spec: LangSpec) -> LangSpec {
-    spec.tolerates_parse_errors = false;
+    spec.tolerance = Tolerance::None;
     spec
 }
+
+/// `spec` for C and C++: tolerance per node, macros read as they expand, Doxygen doc comments.
+const fn with_macros(
+    mut spec: LangSpec,
+    macros: &'static [&'static str],
+    raw_strings: bool,
+) -> LangSpec {
+    spec.tolerance = Tolerance::PerNode;
+    spec.macros = macros;
+    spec.raw_strings = raw_strings;
+    spec.doc_tags = true;
+    spec
+}
+
+const C_MACROS: &str = include_str!("../queries/c/macros.txt");
+const CPP_MACROS: &str = include_str!("../queries/cpp/macros.txt");
 
 use Collapse::{Braces, PythonBlock, RubyBody};
 
@@ -154,19 +196,28 @@ pub(crate) static LANGS: &[LangSpec] = &[
         Braces,
         false,
     ),
-    spec(
-        "c",
-        || tree_sitter_c::LANGUAGE.into(),
-        queries!("c"),
-        Braces,
+    with_macros(
+        spec(
+            "c",
+            || tree_sitter_c::LANGUAGE.into(),
+            queries!("c"),
+            Braces,
+            false,
+        ),
+        &[C_MACROS],
         false,
     ),
-    spec(
-        "cpp",
-        || tree_sitter_cpp::LANGUAGE.into(),
-        queries!("cpp"),
-        Braces,
-        false,
+    // `.h` files are C++ (below), and C headers use C's macros too.
+    with_macros(
+        spec(
+            "cpp",
+            || tree_sitter_cpp::LANGUAGE.into(),
+            queries!("cpp"),
+            Braces,
+            false,
+        ),
+        &[C_MACROS, CPP_MACROS],
+        true,
     ),
     spec(
         "php",
@@ -264,6 +315,10 @@ pub(crate) static LANGS: &[LangSpec] = &[
 /// Language id for a project-relative path (`/`-separated), from its file name or extension.
 pub(crate) fn lang_for_path(path: &str) -> Option<usize> {
     let file = path.rsplit('/').next().unwrap_or(path);
+    if !file.contains('.') && in_cpp_include_dir(path) {
+        // The C++ standard library's headers have no extension (`include/c++/12/vector`).
+        return LANGS.iter().position(|l| l.name == "cpp");
+    }
     let name = match file {
         "Rakefile" | "Gemfile" | "Guardfile" | "Podfile" | "Vagrantfile" | "Brewfile"
         | "Fastfile" => "ruby",
@@ -285,8 +340,9 @@ pub(crate) fn lang_for_path(path: &str) -> Option<usize> {
                 "cs" => "csharp",
                 "c" => "c",
                 // `.h` goes to C++: its grammar also parses C headers, the C grammar not C++ ones.
+                // `.tcc`: libstdc++'s template definitions.
                 "h" | "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "ipp"
-                | "inl" | "tpp" => "cpp",
+                | "inl" | "tpp" | "tcc" => "cpp",
                 "php" | "phtml" => "php",
                 "rb" | "rake" | "gemspec" | "ru" => "ruby",
                 "scala" | "sc" | "sbt" => "scala",
@@ -308,6 +364,51 @@ pub(crate) fn lang_for_path(path: &str) -> Option<usize> {
     LANGS.iter().position(|l| l.name == name)
 }
 
+/// Whether `path` lies under an `include/c++/` directory (GCC's and Clang's standard library
+/// headers: `/usr/include/c++/12/`, `include/c++/v1/`).
+fn in_cpp_include_dir(path: &str) -> bool {
+    let mut segments = path.split('/');
+    let mut previous = segments.next();
+    for segment in segments {
+        if segment == "c++" && previous == Some("include") {
+            return true;
+        }
+        previous = Some(segment);
+    }
+    false
+}
+
+/// Language id for a file whose path names no language: a file name without extension whose
+/// first line carries an Emacs mode line for C or C++ (`// <vector> -*- C++ -*-`, as every
+/// extension-less header of libstdc++ does), so such headers are recognised wherever the
+/// project root is.
+pub(crate) fn lang_for_mode_line(path: &str, text: &str) -> Option<usize> {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    if file.contains('.') {
+        return None;
+    }
+    let line = text.lines().next()?;
+    let (_, rest) = line.split_once("-*-")?;
+    let (mode, _) = rest.split_once("-*-")?;
+    // `-*- C++ -*-` or `-*- mode: c++; ... -*-`.
+    let mode = mode
+        .split(';')
+        .map(str::trim)
+        .find_map(|v| match v.split_once(':') {
+            Some((key, value)) if key.trim().eq_ignore_ascii_case("mode") => Some(value.trim()),
+            Some(_) => None,
+            None => Some(v),
+        })?;
+    let name = if mode.eq_ignore_ascii_case("c++") {
+        "cpp"
+    } else if mode.eq_ignore_ascii_case("c") {
+        "c"
+    } else {
+        return None;
+    };
+    LANGS.iter().position(|l| l.name == name)
+}
+
 /// A language's grammar and compiled queries, built once and shared by all threads.
 pub(crate) struct Compiled {
     pub language: Language,
@@ -325,6 +426,8 @@ pub(crate) struct Compiled {
     pub string_kind: Vec<bool>,
     /// Per node kind id: a comment (`compact` removes it unless a query keeps it).
     pub comment_kind: Vec<bool>,
+    /// Macros read as they expand for the parse (C, C++; empty elsewhere).
+    pub macros: Macros,
 }
 
 impl Compiled {
@@ -398,7 +501,10 @@ pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
         .zip(&comment_kind)
         .map(|(&s, &c)| s || c)
         .collect();
+    let macros = Macros::parse(spec.macros, spec.raw_strings)
+        .map_err(|e| format!("queries/{}/macros.txt: {e}", spec.name))?;
     Ok(Compiled {
+        macros,
         language,
         comments,
         bodies,

@@ -44,6 +44,7 @@ use std::borrow::Cow;
 mod cache;
 mod engine;
 mod languages;
+mod macros;
 mod splice;
 mod summary;
 
@@ -149,7 +150,7 @@ pub(crate) fn transform_spliced<'a>(
     if detail == Detail::Full {
         return unchanged(Outcome::Full);
     }
-    let Some(id) = languages::lang_for_path(path) else {
+    let Some(id) = lang_for(path, text) else {
         return unchanged(Outcome::Unsupported);
     };
     let Some(compiled) = languages::compiled(id) else {
@@ -180,6 +181,7 @@ pub(crate) fn transform_spliced<'a>(
 }
 
 /// The language devprojex would use for this path, if supported (e.g. `"rust"`, `"tsx"`, `"cpp"`).
+/// A file without extension can also be recognised from its text ([`language_of`]).
 pub fn language_name(path: &str) -> Option<&'static str> {
     languages::lang_for_path(path).map(|id| languages::LANGS[id].name)
 }
@@ -196,6 +198,17 @@ pub fn grammar(language: &str) -> Option<tree_sitter::Language> {
 
 /// The tree-sitter runtime the grammars of [`grammar`] are built for.
 pub use tree_sitter;
+/// The language [`transform`] uses for this file: [`language_name`] of the path, or for a file
+/// name without extension, the C or C++ of an Emacs mode line on its first line
+/// (`// <vector> -*- C++ -*-`).
+pub fn language_of(path: &str, text: &str) -> Option<&'static str> {
+    lang_for(path, text).map(|id| languages::LANGS[id].name)
+}
+
+fn lang_for(path: &str, text: &str) -> Option<usize> {
+    let text = text.strip_prefix(BOM).unwrap_or(text);
+    languages::lang_for_path(path).or_else(|| languages::lang_for_mode_line(path, text))
+}
 
 /// Every supported language name, as returned by [`language_name`].
 pub fn supported_languages() -> impl Iterator<Item = &'static str> {
@@ -226,18 +239,41 @@ pub mod testing {
             .collect()
     }
 
+    /// The language id and the syntax tree of `text`, parsed as `transform` parses it.
+    fn parsed(path: &str, text: &str) -> Option<(usize, tree_sitter::Tree)> {
+        let id = crate::lang_for(path, text)?;
+        let compiled = languages::compiled(id)?;
+        Some((id, engine::parse(compiled, text)?))
+    }
+
+    /// The conditional groups (`#if` ... `#endif`) the parse of `text` flattens, as byte ranges
+    /// (C, C++), for debugging.
+    pub fn flattened_groups(path: &str, text: &str) -> Vec<std::ops::Range<usize>> {
+        let Some(id) = crate::lang_for(path, text) else {
+            return Vec::new();
+        };
+        let Some(compiled) = languages::compiled(id) else {
+            return Vec::new();
+        };
+        engine::parse_groups(compiled, text)
+            .into_iter()
+            .filter(|g| g.flattened)
+            .map(|g| g.extent.0..g.extent.1)
+            .collect()
+    }
+
     /// The syntax tree of `text` as an indented outline (kind and byte range), for debugging.
     pub fn sexp(path: &str, text: &str) -> Option<String> {
-        let compiled = languages::compiled(languages::lang_for_path(path)?)?;
-        let tree = engine::parse(compiled, text)?;
+        let (_, tree) = parsed(path, text)?;
         let mut out = String::new();
         let mut cursor = tree.walk();
         let mut depth = 0usize;
         loop {
             let n = cursor.node();
             out.push_str(&format!(
-                "{}{} {:?}\n",
+                "{}{}{} {:?}\n",
                 "  ".repeat(depth),
+                if n.is_missing() { "MISSING " } else { "" },
                 n.kind(),
                 n.byte_range()
             ));
@@ -278,7 +314,7 @@ pub mod testing {
     /// [`crate::transform`] with each query run over the whole tree instead of from its
     /// patterns' root nodes: the two must agree.
     pub fn transform_by_full_queries(path: &str, text: &str, detail: crate::Detail) -> String {
-        let Some(id) = languages::lang_for_path(path) else {
+        let Some(id) = crate::lang_for(path, text) else {
             return text.to_owned();
         };
         let Some(compiled) = languages::compiled(id) else {
@@ -288,23 +324,73 @@ pub mod testing {
             Some(rest) => (crate::BOM, rest),
             None => ("", text),
         };
-        match engine::run_with(&languages::LANGS[id], compiled, body, detail, false) {
+        match engine::run_with(&languages::LANGS[id], compiled, body, detail, false, true) {
             Ok(Some((out, _))) => format!("{bom}{out}"),
             _ => text.to_owned(),
         }
     }
 
-    /// Whether `transform` leaves `text` unchanged because its parse has too many errors.
+    /// The ERROR and MISSING nodes of `text`'s parse as (`"ERROR"`, `"MISSING"` or `"idiom"`
+    /// for one read as a known macro idiom, byte range, parent kind), for debugging; `None` for
+    /// unsupported paths.
+    pub fn parse_errors(
+        path: &str,
+        text: &str,
+    ) -> Option<Vec<(&'static str, std::ops::Range<usize>, &'static str)>> {
+        let (id, tree) = parsed(path, text)?;
+        let per_node = languages::LANGS[id].tolerance == languages::Tolerance::PerNode;
+        let mut out = Vec::new();
+        let mut stack = vec![tree.root_node()];
+        while let Some(node) = stack.pop() {
+            if node.is_error() || node.is_missing() {
+                let parent = node.parent().map_or("", |p| p.kind());
+                let label = if per_node && engine::macro_idiom(node, text) {
+                    "idiom"
+                } else if node.is_missing() {
+                    "MISSING"
+                } else {
+                    "ERROR"
+                };
+                out.push((label, node.byte_range(), parent));
+                continue;
+            }
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor).filter(|c| c.has_error()));
+        }
+        out.sort_by_key(|e| e.1.start);
+        Some(out)
+    }
+
+    /// [`crate::transform`] without checking that a C or C++ output parses with no more errors
+    /// than its input: what the edits away from error neighbourhoods alone give.
+    pub fn transform_unverified(path: &str, text: &str, detail: crate::Detail) -> String {
+        let Some(id) = crate::lang_for(path, text) else {
+            return text.to_owned();
+        };
+        let Some(compiled) = languages::compiled(id) else {
+            return text.to_owned();
+        };
+        match engine::run_with(&languages::LANGS[id], compiled, text, detail, true, false) {
+            Ok(Some((out, _))) => out,
+            _ => text.to_owned(),
+        }
+    }
+
+    /// Whether `transform` at `signatures` leaves `text` unchanged because of its parse errors
+    /// (too many for its language, or next to everything it would remove).
     pub fn declined(path: &str, text: &str) -> bool {
-        let Some(id) = languages::lang_for_path(path) else {
+        let Some(id) = crate::lang_for(path, text) else {
             return false;
         };
         let Some(compiled) = languages::compiled(id) else {
             return false;
         };
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        engine::parse(compiled, text)
-            .is_none_or(|t| engine::tolerated_errors(&languages::LANGS[id], &t, text).is_none())
+        let spec = &languages::LANGS[id];
+        matches!(
+            engine::run(spec, compiled, text, crate::Detail::Signatures),
+            Err(engine::Declined)
+        )
     }
 
     /// Bytes the transform cache is charged for this result's pieces (0 when unchanged).
@@ -319,18 +405,14 @@ pub mod testing {
 
     /// Parses `text` as the language of `path` and returns whether it parsed (for benchmarks).
     pub fn parse_only(path: &str, text: &str) -> bool {
-        languages::lang_for_path(path)
-            .and_then(languages::compiled)
-            .and_then(|c| engine::parse(c, text))
-            .is_some()
+        parsed(path, text).is_some()
     }
 
     /// The words of `text` once every comment node is replaced by a space, or `None` for
     /// unsupported paths. Unlike [`tokens`], it does not depend on where the grammar cuts tokens.
     pub fn words_outside_comments(path: &str, text: &str) -> Option<Vec<String>> {
-        let compiled = languages::lang_for_path(path).and_then(languages::compiled)?;
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let tree = engine::parse(compiled, text)?;
+        let (_, tree) = parsed(path, text)?;
         let mut comments = Vec::new();
         let mut stack = vec![tree.root_node()];
         while let Some(node) = stack.pop() {
@@ -362,10 +444,8 @@ pub mod testing {
     /// Parses `text` as the language of `path` and returns (error node count, leaf tokens that are
     /// not comments, as text), or `None` for unsupported paths.
     pub fn tokens(path: &str, text: &str) -> Option<(usize, Vec<String>)> {
-        let id = languages::lang_for_path(path)?;
-        let compiled = languages::compiled(id)?;
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let tree = engine::parse(compiled, text)?;
+        let (_, tree) = parsed(path, text)?;
         let mut errors = 0;
         let mut tokens = Vec::new();
         let mut cursor = tree.walk();

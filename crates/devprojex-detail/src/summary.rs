@@ -25,8 +25,12 @@ fn is_fence(content: &str) -> bool {
 
 /// Index of the first blank line that ends the first paragraph of `lines` (doc text with the
 /// markers already stripped): leading blank lines do not count, nor do blank lines inside a
-/// fenced code block.
-pub(crate) fn paragraph_end<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<usize> {
+/// fenced code block. With `tags`, a line starting a block tag ends it too
+/// ([`starts_block_tag`]).
+pub(crate) fn paragraph_end<'a>(
+    lines: impl IntoIterator<Item = &'a str>,
+    tags: bool,
+) -> Option<usize> {
     let mut seen_text = false;
     let mut in_fence = false;
     // C#'s XML doc comments: the summary is the `<summary>` element, blank lines and all.
@@ -57,15 +61,60 @@ pub(crate) fn paragraph_end<'a>(lines: impl IntoIterator<Item = &'a str>) -> Opt
         if trimmed.contains("</pre>") || trimmed.contains("</PRE>") {
             in_pre = false;
         }
-        if trimmed.is_empty() {
-            if seen_text && !in_fence && !in_pre {
-                return Some(i);
-            }
-        } else {
+        if (trimmed.is_empty() || (tags && starts_block_tag(trimmed)))
+            && seen_text
+            && !in_fence
+            && !in_pre
+        {
+            return Some(i);
+        }
+        if !trimmed.is_empty() {
             seen_text = true;
         }
     }
     None
+}
+
+/// Whether a doc line starts a block tag (`@param x`, `@return`, Doxygen's `\param`): in
+/// Javadoc, JSDoc, PHPDoc, KDoc and Doxygen the description ends where the tags begin, so the
+/// summary ends there even without a blank line (libstdc++ writes `@brief ...` and its `@param`
+/// lines as one paragraph). A tag on the first line (`@brief Summary.`) is the summary itself.
+fn starts_block_tag(line: &str) -> bool {
+    const TAGS: [&str; 21] = [
+        "param",
+        "tparam",
+        "return",
+        "returns",
+        "retval",
+        "throw",
+        "throws",
+        "exception",
+        "pre",
+        "post",
+        "note",
+        "see",
+        "sa",
+        "since",
+        "deprecated",
+        "author",
+        "version",
+        "example",
+        "details",
+        "warning",
+        "todo",
+    ];
+    let Some(rest) = line.strip_prefix('@').or_else(|| line.strip_prefix('\\')) else {
+        return false;
+    };
+    let name_end = rest
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(rest.len());
+    let after = &rest[name_end..];
+    // Linux's kernel-doc: `@name: description` for each parameter.
+    let kernel_doc = line.starts_with('@') && name_end > 0 && after.starts_with(':');
+    kernel_doc
+        || (TAGS.contains(&&rest[..name_end])
+            && (after.is_empty() || after.starts_with([' ', '\t', '[', '{', ':'])))
 }
 
 /// One replacement of `text[start..end]` relative to the start of the trimmed node.
@@ -91,6 +140,7 @@ fn trim_delimited(
     close: usize,
     strip: fn(&str) -> &str,
     joiner: &'static str,
+    tags: bool,
 ) -> Option<Cut> {
     if node.len() < open + close {
         return None;
@@ -105,7 +155,7 @@ fn trim_delimited(
         let e = starts.get(i + 1).map_or(inner_end, |&n| n - 1);
         &node[s..e]
     };
-    let cut = paragraph_end((0..starts.len()).map(|i| strip(line(i))))?;
+    let cut = paragraph_end((0..starts.len()).map(|i| strip(line(i))), tags)?;
     let last = starts.len() - 1;
     if cut == 0 || cut > last {
         return None;
@@ -136,8 +186,9 @@ fn trim_delimited(
     })
 }
 
-/// The cut that keeps the summary of a multi-line block doc comment (`/** ... */`, `/*! ... */`).
-pub(crate) fn block_comment(comment: &str) -> Option<Cut> {
+/// The cut that keeps the summary of a multi-line block doc comment (`/** ... */`, `/*! ... */`);
+/// `tags` as in [`paragraph_end`].
+pub(crate) fn block_comment(comment: &str, tags: bool) -> Option<Cut> {
     if !comment.starts_with("/*") || !comment.ends_with("*/") || !comment.contains('\n') {
         return None;
     }
@@ -156,6 +207,7 @@ pub(crate) fn block_comment(comment: &str) -> Option<Cut> {
         2,
         |l| l.trim_start().trim_start_matches('*'),
         " ",
+        tags,
     )
 }
 
@@ -165,7 +217,7 @@ pub(crate) fn docstring(string: &str, string_start: &str) -> Option<Cut> {
     if !(string_start.ends_with("\"\"\"") || string_start.ends_with("'''")) {
         return None;
     }
-    trim_delimited(string, string_start.len(), 3, |l| l, "")
+    trim_delimited(string, string_start.len(), 3, |l| l, "", false)
 }
 
 #[cfg(test)]
@@ -181,33 +233,33 @@ mod tests {
 
     #[test]
     fn paragraphs() {
-        assert_eq!(paragraph_end(["a", "b", "", "c"]), Some(2));
-        assert_eq!(paragraph_end(["", "a", "", "c"]), Some(2));
+        assert_eq!(paragraph_end(["a", "b", "", "c"], false), Some(2));
+        assert_eq!(paragraph_end(["", "a", "", "c"], false), Some(2));
         assert_eq!(
-            paragraph_end(["a", "```", "x", "", "```", "", "c"]),
+            paragraph_end(["a", "```", "x", "", "```", "", "c"], false),
             Some(5)
         );
-        assert_eq!(paragraph_end(["a", "```", "", "c"]), None);
-        assert_eq!(paragraph_end(["a", "b"]), None);
+        assert_eq!(paragraph_end(["a", "```", "", "c"], false), None);
+        assert_eq!(paragraph_end(["a", "b"], false), None);
     }
 
     #[test]
     fn block_comments() {
         let c = "/**\n     * Summary\n     * more.\n     *\n     * Details.\n     */";
         assert_eq!(
-            apply(c, block_comment(c)),
+            apply(c, block_comment(c, false)),
             "/**\n     * Summary\n     * more.\n     */"
         );
         let c = "/** Summary.\n\n   Details. */";
-        assert_eq!(apply(c, block_comment(c)), "/** Summary. */");
+        assert_eq!(apply(c, block_comment(c, false)), "/** Summary. */");
         let c = "/*! Summary.\r\n *\r\n * Details.\r\n */";
-        assert_eq!(apply(c, block_comment(c)), "/*! Summary.\r\n */");
+        assert_eq!(apply(c, block_comment(c, false)), "/*! Summary.\r\n */");
         for keep in [
             "/** One line. */",
             "/**\n * Only a summary.\n */",
             "/**\n * a /* nested */\n *\n * b\n */",
         ] {
-            assert!(block_comment(keep).is_none(), "{keep}");
+            assert!(block_comment(keep, false).is_none(), "{keep}");
         }
     }
 

@@ -1,7 +1,8 @@
 //! The public API contract the main crate codes against.
 
 use devprojex_detail::{
-    Detail, Outcome, collapses_bodies, language_name, supported_languages, transform_with_outcome,
+    Detail, Outcome, collapses_bodies, language_name, language_of, supported_languages,
+    transform_with_outcome,
 };
 
 #[test]
@@ -34,6 +35,11 @@ fn languages_from_paths() {
         ("main.c", Some("c")),
         ("include/x.h", Some("cpp")),
         ("x.HPP", Some("cpp")),
+        ("bits/vector.tcc", Some("cpp")),
+        // The C++ standard library's headers have no extension.
+        ("usr/include/c++/12/vector", Some("cpp")),
+        ("include/c++/v1/__algorithm/sort", Some("cpp")),
+        ("include/c/vector", None),
         ("index.php", Some("php")),
         ("Rakefile", Some("ruby")),
         ("lib/a.rb", Some("ruby")),
@@ -178,4 +184,267 @@ fn a_nested_sql_comment_is_kept_whole() {
     let out = transform("q.sql", &text, Detail::Compact);
     assert!(!out.contains("drop me"), "{out}");
     assert!(out.contains("/* a /* b */ SELECT 99; */"), "{out}");
+}
+
+#[test]
+fn extension_less_headers_are_cpp_by_their_mode_line() {
+    let header = "// <vector> -*- C++ -*-\n#include <bits/stl_vector.h>\n";
+    assert_eq!(language_name("vector"), None);
+    assert_eq!(language_of("vector", header), Some("cpp"));
+    assert_eq!(
+        language_of(
+            "tool",
+            "/* -*- mode: c; indent-tabs-mode: t -*- */\nint x;\n"
+        ),
+        Some("c")
+    );
+    assert_eq!(language_of("notes", "-*- org -*-\n"), None);
+    assert_eq!(language_of("README", "A readme.\n"), None);
+    // An extension decides first: no mode line makes a Markdown file C++.
+    assert_eq!(language_of("a.md", header), None);
+    // The mode line is an instruction to editors (and to devprojex): it stays.
+    let text = "// <ring> -*- C++ -*-\n// Copyright.\ninline int f()\n{\n  return 1;\n}\n";
+    let out = devprojex_detail::transform("ring", text, Detail::Signatures);
+    assert_eq!(
+        out,
+        "// <ring> -*- C++ -*-\ninline int f()\n{ /* ... */ }\n"
+    );
+    assert_eq!(
+        devprojex_detail::transform("ring", &out, Detail::Signatures),
+        out
+    );
+}
+
+/// `n` functions whose bodies use GNU case ranges, which tree-sitter-c cannot read.
+fn broken_functions(n: usize) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "/* Broken {i}. */\nint broken{i}(int c)\n{{\n\t// inside an error's function\n\tswitch (c) {{\n\tcase 1 ... 3:\n\t\treturn 1;\n\t}}\n\treturn 0;\n}}\n\n"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn c_files_with_many_parse_errors_are_reduced_away_from_them() {
+    use devprojex_detail::testing;
+    let text = format!(
+        "{}/* Fine. */\nint fine(int a)\n{{\n\t/* step */\n\treturn a + 1;\n}}\n",
+        broken_functions(6)
+    );
+    let errors: Vec<_> = testing::parse_errors("t.c", &text)
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.0 != "idiom")
+        .collect();
+    // Six errors: the whole-file threshold (3) of other languages would leave it unchanged.
+    assert_eq!(errors.len(), 6, "{errors:?}");
+    let (out, outcome) = transform_with_outcome("t.c", &text, Detail::Signatures);
+    assert_eq!(outcome, Outcome::Transformed);
+    assert!(out.contains("int fine(int a)\n{ /* ... */ }"), "{out}");
+    assert!(
+        !out.contains("/* Fine. */") && !out.contains("/* Broken 0. */"),
+        "{out}"
+    );
+    // A body holding an error is not collapsed.
+    for i in 0..6 {
+        assert!(
+            out.contains(&format!("int broken{i}(int c)\n{{\n")),
+            "{out}"
+        );
+    }
+    assert!(testing::tokens("t.c", &out).unwrap().0 <= testing::tokens("t.c", &text).unwrap().0);
+    // The same file as Go-like whole-file tolerance would decline: only C and C++ tolerate per node.
+    let go = format!("package p\n\n{}", "var _ (T)[ int]\n\n".repeat(6));
+    assert_eq!(
+        transform_with_outcome("t.go", &go, Detail::Compact).1,
+        Outcome::ParseErrors
+    );
+}
+
+#[test]
+fn a_c_file_is_declined_only_when_nothing_error_free_remains() {
+    // The only comment and the only body hold an error.
+    let text = "int f(int c) {\n\tswitch (c) { case 1 ... /* a */ 3: return 1; }\n\treturn 0;\n}\n";
+    let (out, outcome) = transform_with_outcome("t.c", text, Detail::Signatures);
+    assert_eq!(outcome, Outcome::ParseErrors);
+    assert_eq!(out, text);
+    assert!(devprojex_detail::testing::declined("t.c", text));
+    // Nothing to remove at all: unchanged, not declined.
+    let plain = "int f(int c) {\n\tswitch (c) { case 1 ... 3: return 1; }\n\treturn 0;\n}\n";
+    assert_eq!(
+        transform_with_outcome("t.c", plain, Detail::Compact).1,
+        Outcome::Unchanged
+    );
+}
+
+#[test]
+fn linux_kernel_idioms_are_understood() {
+    use devprojex_detail::testing;
+    let text = "\
+static int __init demo_init(void)
+{
+\treturn 0;
+}
+SYSCALL_DEFINE3(read, unsigned int, fd, char __user *, buf, size_t, count)
+{
+\treturn ksys_read(fd, buf, count);
+}
+EXPORT_SYMBOL(demo_init);
+static DEFINE_PER_CPU(struct counter, counters);
+static DEFINE_MUTEX(lock);
+static void walk(struct list_head *head)
+{
+\tstruct item *pos;
+\tint cpu;
+\tlist_for_each_entry(pos, head, node) {
+\t\tpos->x = 1;
+\t}
+\tfor_each_cpu(cpu, mask)
+\t\ttotal += cpu;
+\tprintk(KERN_ERR PFX \"walked\\n\");
+\tx = container_of(pos, struct item, node);
+\ty = min_t(unsigned int, a, b);
+}
+";
+    let errors = testing::parse_errors("t.c", text).unwrap();
+    let counted: Vec<_> = errors.iter().filter(|e| e.0 != "idiom").collect();
+    assert!(counted.is_empty(), "{counted:?}");
+    assert!(
+        errors.len() >= 5,
+        "the grammar alone reads these as errors: {errors:?}"
+    );
+    let out = devprojex_detail::transform("t.c", text, Detail::Signatures);
+    assert_eq!(
+        out,
+        "\
+static int __init demo_init(void)
+{ /* ... */ }
+SYSCALL_DEFINE3(read, unsigned int, fd, char __user *, buf, size_t, count)
+{ /* ... */ }
+EXPORT_SYMBOL(demo_init);
+static DEFINE_PER_CPU(struct counter, counters);
+static DEFINE_MUTEX(lock);
+static void walk(struct list_head *head)
+{ /* ... */ }
+"
+    );
+}
+
+#[test]
+fn listed_macros_are_read_as_they_expand_only_for_the_parse() {
+    use devprojex_detail::testing;
+    let text = "static int __init f(char __user *p) __printf(1, 2);\n\
+                const char *s = \"__init /* not a comment */\";\n\
+                /* __init in a comment */\n";
+    assert_eq!(testing::parse_errors("t.c", text).unwrap(), vec![]);
+    let out = devprojex_detail::transform("t.c", text, Detail::Compact);
+    assert_eq!(
+        out,
+        "static int __init f(char __user *p) __printf(1, 2);\n\
+         const char *s = \"__init /* not a comment */\";\n"
+    );
+}
+
+#[test]
+fn conditional_groups_that_split_a_construct_are_parsed_flattened() {
+    use devprojex_detail::testing;
+    // A namespace closed and opened again inside `#if` (libstdc++'s `move.h`), and a return type
+    // chosen by `#if`: tree-sitter-cpp reads the file as one error without flattening.
+    let text = "\
+namespace std {
+inline int a()
+{
+  // step
+  return 1;
+}
+#if __cplusplus >= 201103L
+} // namespace std
+#include <type_traits>
+namespace std {
+#endif
+template<typename T>
+  inline
+#if __cplusplus > 201402L
+  typename enable_if<is_swappable<T>::value>::type
+#else
+  void
+#endif
+  swap(T& a, T& b)
+  {
+    T t = a;
+    a = b;
+  }
+} // namespace std
+";
+    assert_eq!(testing::flattened_groups("t.h", text).len(), 2);
+    let out = devprojex_detail::transform("t.h", text, Detail::Signatures);
+    assert_eq!(
+        out,
+        "\
+namespace std {
+inline int a()
+{ /* ... */ }
+#if __cplusplus >= 201103L
+}
+#include <type_traits>
+namespace std {
+#endif
+template<typename T>
+  inline
+#if __cplusplus > 201402L
+  typename enable_if<is_swappable<T>::value>::type
+#else
+  void
+#endif
+  swap(T& a, T& b)
+  { /* ... */ }
+}
+"
+    );
+}
+
+#[test]
+fn a_c_output_never_holds_more_parse_errors_than_its_input() {
+    use devprojex_detail::testing;
+    // tree-sitter-cpp cannot read `extern template`: without the blank line after the first
+    // `#endif` it recovers differently and reports one error more. The edits away from each
+    // error's neighbourhood alone drop that line; the check of the output keeps it.
+    let text = "
+  extern template
+    bool
+    has_part<widget<char, char, state> >(const place&);
+
+#ifdef WITH_WIDE
+  extern template class widget_named<wchar_t, char, state>;
+
+  extern template
+    const widget<wchar_t, char, state>&
+    use_part<widget<wchar_t, char, state> >(const place&);
+
+  extern template
+    bool
+    has_part<widget<wchar_t, char, state> >(const place&);
+#endif
+
+#if __cplusplus >= 201103L
+  extern template class widget_named<char16_t, char, state>;
+  extern template class widget_named<char32_t, char, state>;
+
+#if defined(WITH_CHAR8)
+  extern template class widget_named<char16_t, char8_t, state>;
+  extern template class widget_named<char32_t, char8_t, state>;
+#endif
+";
+    let errors = |t: &str| testing::tokens("t.h", t).unwrap().0;
+    let unverified = testing::transform_unverified("t.h", text, Detail::Compact);
+    assert!(
+        errors(&unverified) > errors(text),
+        "the grammar changed: {unverified}"
+    );
+    let out = devprojex_detail::transform("t.h", text, Detail::Compact);
+    assert!(errors(&out) <= errors(text), "{out}");
+    assert!(out.contains("#endif\n\n#if __cplusplus"), "{out}");
+    assert_ne!(out, text, "the rest is still reduced");
 }

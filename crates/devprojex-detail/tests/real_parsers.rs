@@ -205,15 +205,16 @@ const CHECKERS: &[Checker] = &[
         many_files: false,
     },
     Checker {
-        corpus: &["c.c"],
+        corpus: &["c.c", "kernel.c"],
         program: "gcc",
         args: &["-fsyntax-only", "-w"],
         many_files: false,
     },
+    // `-x c++`: `ring` has no extension (and includes `libstdcxx.h`, checked first).
     Checker {
-        corpus: &["cpp.cpp"],
+        corpus: &["cpp.cpp", "stl.cpp", "libstdcxx.h", "ring"],
         program: "g++",
-        args: &["-fsyntax-only", "-w"],
+        args: &["-fsyntax-only", "-w", "-x", "c++"],
         many_files: false,
     },
     Checker {
@@ -361,5 +362,104 @@ fn corpus_outputs_parse_with_the_languages_own_tools() {
         assert!(!required, "{note}");
         eprintln!("{note}");
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The include directories a C or C++ file under `root` may need to compile alone: its own
+/// directory, and each `include/` beside one of its ancestors (a project's `include/`, the
+/// Linux `tools/include/`).
+fn include_flags(file: &Path, root: &Path) -> Vec<String> {
+    let mut flags = Vec::new();
+    let mut dir = file.parent();
+    while let Some(d) = dir {
+        if flags.is_empty() {
+            flags.push(format!("-I{}", d.display()));
+        }
+        let include = d.join("include");
+        if include.is_dir() {
+            flags.push(format!("-I{}", include.display()));
+        }
+        if d == root {
+            break;
+        }
+        dir = d.parent();
+    }
+    flags
+}
+
+/// `DETAIL_GCC_ROOT=DIR`: every `.c` (gcc) and `.cc`/`.cpp`/`.cxx` (g++) file under DIR that
+/// `-fsyntax-only` accepts as it is (with the include directories of [`include_flags`]) must be
+/// accepted after `compact` and after `signatures` too. Run on the vendored C of the cargo
+/// registry and the Linux `tools/` userland (`docs/benchmarks.md`); without the variable the
+/// test checks nothing.
+#[test]
+fn real_c_outputs_compile_where_their_inputs_do() {
+    let Some(root) = std::env::var_os("DETAIL_GCC_ROOT").map(PathBuf::from) else {
+        return;
+    };
+    let mut files = Vec::new();
+    for ext in ["c", "cc", "cpp", "cxx"] {
+        files.extend(walk(&root, ext, usize::MAX, &[".git"]));
+    }
+    files.sort();
+    let dir = std::env::temp_dir().join(format!("devprojex-detail-gcc-{}", std::process::id()));
+    let accepts = |file: &Path, flags: &[String]| {
+        let cpp = file.extension().is_none_or(|e| e != "c");
+        Command::new(if cpp { "g++" } else { "gcc" })
+            .args(["-fsyntax-only", "-w"])
+            .args(flags)
+            .arg(file)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<(usize, usize, Vec<String>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let (files, next, dir, root) = (&files, &next, &dir, &root);
+                s.spawn(move || {
+                    let (mut checked, mut skipped, mut failures) = (0, 0, Vec::new());
+                    let work = dir.join(w.to_string());
+                    std::fs::create_dir_all(&work).unwrap();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(file) = files.get(i) else { break };
+                        let Ok(text) = std::fs::read_to_string(file) else {
+                            skipped += 1;
+                            continue;
+                        };
+                        let flags = include_flags(file, root);
+                        if !accepts(file, &flags) {
+                            skipped += 1;
+                            continue;
+                        }
+                        checked += 1;
+                        let name = file.file_name().unwrap();
+                        for level in [Detail::Compact, Detail::Signatures] {
+                            let out = work.join(level.as_str()).join(name);
+                            std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+                            let path = file.to_string_lossy();
+                            std::fs::write(&out, transform(&path, &text, level).as_bytes())
+                                .unwrap();
+                            if !accepts(&out, &flags) {
+                                failures.push(format!("{}: {level}", file.display()));
+                            }
+                        }
+                    }
+                    (checked, skipped, failures)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let checked: usize = results.iter().map(|r| r.0).sum();
+    let skipped: usize = results.iter().map(|r| r.1).sum();
+    let failures: Vec<String> = results.into_iter().flat_map(|r| r.2).collect();
+    eprintln!(
+        "{}: {checked} files checked, {skipped} skipped (not UTF-8, or not accepted as they are)",
+        root.display()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

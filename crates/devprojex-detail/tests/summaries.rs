@@ -140,3 +140,40 @@ fn rust_test_modules_collapse() {
     let other = "#[cfg(not(test))]\nmod m {\n    pub struct A;\n}\n";
     check("a.rs", other, other);
 }
+
+#[test]
+fn doxygen_and_kernel_doc_tags_end_a_c_summary() {
+    // libstdc++: `@brief` and its `@param` lines as one paragraph.
+    check(
+        "a.h",
+        "/**\n *  @brief  Creates an empty ring.\n *  @param  __a  An allocator.\n */\nint f(int __a);\n",
+        "/**\n *  @brief  Creates an empty ring.\n */\nint f(int __a);\n",
+    );
+    // Linux's kernel-doc: the summary line, then `@name:` lines for the parameters.
+    check(
+        "a.c",
+        "/**\n * f() - Add one.\n * @a: the number\n *\n * Details.\n */\nint f(int a);\n",
+        "/**\n * f() - Add one.\n */\nint f(int a);\n",
+    );
+    check(
+        "a.c",
+        "/// \\brief Adds one.\n/// \\param a the number\n/// \\return a + 1\nint f(int a);\n",
+        "/// \\brief Adds one.\nint f(int a);\n",
+    );
+    // A tag word inside a sentence does not cut, nor an inline command at a line start.
+    check(
+        "a.c",
+        "/**\n * Calls g() with @a a as the\n * @c size argument.\n */\nint f(int a);\n",
+        "/**\n * Calls g() with @a a as the\n * @c size argument.\n */\nint f(int a);\n",
+    );
+}
+
+#[test]
+fn block_tags_do_not_end_summaries_outside_c() {
+    // LuaLS and JSDoc put the parameter types in their `@param` lines: they stay.
+    check(
+        "a.lua",
+        "--- Adds.\n---@param a number\nlocal function f(a) return a end\n",
+        "--- Adds.\n---@param a number\nlocal function f(a) return a end\n",
+    );
+}

@@ -17,13 +17,19 @@
 //! 1. One Aho-Corasick DFA holds the keywords of every rule (ASCII case-insensitive). A single
 //!    pass over the text (four interleaved lanes on long texts, see `keywords.rs`) yields the
 //!    lines that contain a keyword, and for each line the rules to run. Text without keywords
-//!    costs one automaton pass and nothing else.
-//! 2. On those lines only, each triggered rule runs, grouped by rule so its regex stays hot in
-//!    cache: a byte regex with a secret capture group (Unicode off), the private key block
-//!    scanner, and last the scope-aware assignment detector (which skips values a provider
-//!    rule already redacts). Candidates go through the rule's entropy threshold and allowlists.
-//! 3. With `hide_private_data`, the private-data patterns run over the whole text.
-//! 4. Overlapping spans are merged; each span becomes `[REDACTED:<rule-id>]`.
+//!    costs one automaton pass and nothing else. A keyword line takes along the lines a shell
+//!    `\` continues it onto, and the next line when it opens an XML element or a YAML block
+//!    scalar; on a very long line, a window around the keyword widened to whole tokens.
+//! 2. On those regions only, each triggered rule runs, grouped by rule so its regex stays hot
+//!    in cache: a byte regex with a secret capture group (Unicode off), the private key block
+//!    scanner, the Kubernetes `Secret` scanner, and last the scope-aware assignment detector
+//!    (which skips values a provider rule already redacts). Candidates go through the rule's
+//!    entropy threshold, the placeholder allowlist, its own allowlists and its `verify` check.
+//! 3. Regions where an escape sequence or a percent-encoding can hide a boundary (`\nAKIA...`,
+//!    `token%3D...`, `{\"password\": ...}`) run again on a copy with those escapes decoded in
+//!    place (`escapes.rs`), so offsets still point into the original.
+//! 4. With `hide_private_data`, the private-data patterns run over the whole text.
+//! 5. Overlapping spans are merged; each span becomes `[REDACTED:<rule-id>]`.
 //!
 //! See `docs/redaction.md` for the rule list, the replacement format and the limits.
 
@@ -33,13 +39,16 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+mod escapes;
 mod keywords;
+mod kube;
 mod private_data;
 mod private_key;
 mod rules;
 mod scope;
 pub mod testgen;
 mod util;
+mod verify;
 
 pub use private_data::MachineIdentity;
 pub use rules::{RuleError, RuleInfo, rule_catalog, validate_rules};
@@ -50,9 +59,10 @@ use rules::{Engine, ruleset};
 pub const INSPECTION_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Lines longer than this are inspected in windows around each keyword instead of as a whole
-/// (minified files), which keeps the cost linear.
+/// (minified files), which keeps the cost proportional to the keywords. Each window is widened
+/// to whole tokens, so a rule still sees a token of any length on such a line.
 const LONG_LINE_BYTES: usize = 64 * 1024;
-/// Half-width of the window inspected around a keyword on a long line.
+/// Half-width of the window inspected around a keyword on a long line (before widening).
 const LONG_LINE_WINDOW: usize = 4 * 1024;
 
 /// The ids of the private-data rules (only active with `hide_private_data`).
@@ -274,18 +284,21 @@ fn apply(text: &str, mut spans: Vec<Span>) -> Redacted<'_> {
 
 /// A region of whole lines (or a window of a long line) where keywords occurred.
 #[derive(Clone, Copy)]
-struct Segment {
-    start: usize,
-    end: usize,
+pub(crate) struct Segment {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
 }
 
 /// The keyword pass's result: the segments, and each (rule, segment) pair to run.
 #[derive(Default)]
-struct Work {
-    segments: Vec<Segment>,
+pub(crate) struct Work {
+    pub(crate) segments: Vec<Segment>,
     /// (rule index, segment index); a rule appears at most once per segment.
-    runs: Vec<(u16, u32)>,
+    pub(crate) runs: Vec<(u16, u32)>,
 }
+
+/// Lines joined to a keyword line that continues on the next one (shell `\`): at most this many.
+const MAX_JOINED_LINES: usize = 16;
 
 fn secret_spans(text: &str, spans: &mut Vec<Span>) {
     let set = ruleset();
@@ -295,6 +308,7 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
     let mut current: Option<Segment> = None;
     let mut current_rules: Vec<u16> = Vec::new();
     let (mut line_s, mut line_e) = (usize::MAX, 0usize);
+    let mut joined_e = 0usize;
     let close = |seg: Segment, rules: &mut Vec<u16>, seen: &mut [bool], work: &mut Work| {
         let index = u32::try_from(work.segments.len()).expect("fewer than 2^32 segments");
         work.segments.push(seg);
@@ -314,14 +328,27 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
         if !(line_s <= at && at <= line_e) {
             line_s = util::line_start(bytes, at);
             line_e = util::line_end(bytes, at);
+            joined_e = joined_end(bytes, line_s, line_e);
         }
         let (ws, we) = if line_e - line_s > LONG_LINE_BYTES {
-            (
-                at.saturating_sub(LONG_LINE_WINDOW).max(line_s),
-                (at + slot[0].bytes.len() + LONG_LINE_WINDOW).min(line_e),
-            )
+            // a window around the keyword, widened to whole tokens: a rule sees a JWT of any
+            // length on a minified line, and the work stays proportional to the line
+            let ws = at.saturating_sub(LONG_LINE_WINDOW).max(line_s);
+            let we = (at + slot[0].bytes.len() + LONG_LINE_WINDOW).min(line_e);
+            let covered_to = current.map_or(0, |s| s.end);
+            let ws = if ws <= covered_to {
+                ws
+            } else {
+                util::token_run_start(bytes, ws, line_s.max(covered_to))
+            };
+            let we = if we <= covered_to {
+                we
+            } else {
+                util::token_run_end(bytes, we, line_e)
+            };
+            (ws, we)
         } else {
-            (line_s, line_e)
+            (line_s, joined_e)
         };
         match current.as_mut() {
             Some(seg) if ws <= seg.end && we >= seg.start => {
@@ -348,6 +375,122 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
         close(seg, &mut current_rules, &mut seen, &mut work);
     }
     run_work(bytes, &mut work, spans);
+    // The same rules again where escapes hide token boundaries (`"\nAKIA..."`,
+    // `token%3Dsk_live_...`, `{\"password\": \"...\"}`): on a copy in which those escapes are
+    // decoded in place.
+    decoded_pass(bytes, &work, spans);
+    // a key file holds nothing else: checked on the whole (short) text, no keyword needed
+    if let Some((start, end)) = key_file(bytes) {
+        for rule in set.rules.iter().filter(|r| r.engine == Engine::KeyFile) {
+            spans.push(Span {
+                start,
+                end,
+                id: rule.id.as_str(),
+                kind: FindingKind::Secret,
+                report: true,
+                priority: 0,
+            });
+        }
+    }
+}
+
+/// Run the regex and scope-aware rules of `work` again on the segments where an escape can hide
+/// a token boundary, decoded (`escapes.rs`), and add what they find at its original offsets.
+fn decoded_pass(bytes: &[u8], work: &Work, spans: &mut Vec<Span>) {
+    let set = ruleset();
+    let keep = |r: u16| matches!(set.rules[r as usize].engine, Engine::Regex | Engine::Scope);
+    let Some(mut decoded) = escapes::decoded_work(bytes, work, keep) else {
+        return;
+    };
+    let mut found = Vec::new();
+    run_work(&decoded.bytes, &mut decoded.work, &mut found);
+    spans.extend(found.into_iter().map(|mut s| {
+        let len = s.end - s.start;
+        s.start = decoded.original(s.start);
+        s.end = s.start + len;
+        s
+    }));
+}
+
+/// The end of the region a keyword line `bytes[line_s..line_e]` speaks for: the line itself,
+/// plus the lines a shell `\` continues it onto, the next line when this one opens an XML
+/// element or a YAML block scalar whose value is written below (`<token>`, `password: |`), or
+/// the `login` / `password` lines of a `.netrc` entry it starts (`machine NAME`).
+fn joined_end(bytes: &[u8], line_s: usize, line_e: usize) -> usize {
+    let mut end = line_e;
+    let mut start = line_s;
+    if bytes[line_s..line_e]
+        .trim_ascii_start()
+        .starts_with(b"machine ")
+    {
+        for _ in 0..4 {
+            let next_e = util::line_end(bytes, (end + 1).min(bytes.len()));
+            let next = bytes
+                .get(end + 1..next_e)
+                .map_or(&b""[..], <[u8]>::trim_ascii_start);
+            let netrc = [&b"login"[..], b"password", b"account", b"port", b"macdef"]
+                .iter()
+                .any(|k| next.starts_with(k));
+            if end >= bytes.len() || !netrc {
+                break;
+            }
+            end = next_e;
+        }
+        return end;
+    }
+    for n in 0..MAX_JOINED_LINES {
+        if end >= bytes.len() {
+            break;
+        }
+        let line = bytes[start..end].trim_ascii_end();
+        let continued = line.ends_with(b"\\") && !line.ends_with(b"\\\\");
+        let opens_value = n == 0 && (opens_element(line) || opens_block_scalar(line));
+        if !continued && !opens_value {
+            break;
+        }
+        start = end + 1;
+        end = util::line_end(bytes, start);
+        if !continued {
+            break;
+        }
+    }
+    end
+}
+
+/// `<name ...>` at the end of a line, neither closing nor self-closing: its text follows.
+fn opens_element(line: &[u8]) -> bool {
+    if !line.ends_with(b">") || line.ends_with(b"/>") {
+        return false;
+    }
+    match memchr::memrchr(b'<', line) {
+        Some(i) => line.get(i + 1).is_some_and(|b| b.is_ascii_alphabetic()),
+        None => false,
+    }
+}
+
+/// `key: |`, `key: >-` and friends: a YAML block scalar, its value on the next lines.
+fn opens_block_scalar(line: &[u8]) -> bool {
+    let t = line.trim_ascii_end();
+    let t = t
+        .strip_suffix(b"-")
+        .or_else(|| t.strip_suffix(b"+"))
+        .unwrap_or(t);
+    (t.ends_with(b": |") || t.ends_with(b": >") || t.ends_with(b":|") || t.ends_with(b":>"))
+        && t.len() > 3
+}
+
+/// A text that is nothing but one 32-hex-digit key (Rails `config/master.key`,
+/// `config/credentials/*.key`): the span of the key.
+fn key_file(bytes: &[u8]) -> Option<(usize, usize)> {
+    if bytes.len() > 40 {
+        return None;
+    }
+    let s = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    let e = bytes.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
+    let key = &bytes[s..e];
+    let hex = key.len() == 32 && key.iter().all(u8::is_ascii_hexdigit);
+    // a key is random: not one digit repeated, not a run
+    (hex && !util::is_provider_placeholder(key, &util::ByteCounts::of(key))).then_some((s, e))
 }
 
 /// Run one rule alone over the whole text, ignoring the keyword prefilter, and count the
@@ -356,30 +499,57 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
 pub fn rule_match_count(rule_id: &str, text: &str) -> Option<usize> {
     let set = ruleset();
     let index = *set.by_id.get(rule_id)?;
+    let rule = &set.rules[index as usize];
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
+    if rule.engine == Engine::KeyFile {
+        return Some(usize::from(key_file(bytes).is_some()));
+    }
     let mut work = Work::default();
     let mut line_begin = 0;
-    // run line by line, like the engine does
+    // run line by line (joined as the engine joins them)
     while line_begin <= bytes.len() {
-        let end = util::line_end(bytes, line_begin.min(bytes.len()));
+        let line_end = util::line_end(bytes, line_begin.min(bytes.len()));
+        let end = joined_end(bytes, line_begin.min(bytes.len()), line_end);
         let segment = u32::try_from(work.segments.len()).ok()?;
         work.segments.push(Segment {
             start: line_begin,
             end,
         });
         work.runs.push((index, segment));
-        line_begin = end + 1;
+        line_begin = line_end + 1;
     }
     run_work(bytes, &mut work, &mut spans);
-    let own = set.rules[index as usize].id.as_str();
-    Some(
-        spans
-            .iter()
-            .filter(|s| s.id == own || set.rules[index as usize].engine == Engine::Scope)
-            .filter(|s| s.report)
-            .count(),
-    )
+    decoded_pass(bytes, &work, &mut spans);
+    let own = rule.id.as_str();
+    let mut starts: Vec<usize> = spans
+        .iter()
+        .filter(|s| s.id == own || rule.engine == Engine::Scope)
+        .filter(|s| s.report)
+        .map(|s| s.start)
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    Some(starts.len())
+}
+
+/// Order the (rule, segment) pairs by the rules' run rank, keeping segment order within a rule:
+/// a counting sort, since the pairs arrive in segment order and there are a few hundred rules.
+fn group_by_rule(run_rank: &[u16], runs: &mut Vec<(u16, u32)>) {
+    let mut start = vec![0u32; run_rank.len() + 1];
+    for &(r, _) in runs.iter() {
+        start[run_rank[r as usize] as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut grouped = vec![(0u16, 0u32); runs.len()];
+    for &(r, segment) in runs.iter() {
+        let slot = &mut start[run_rank[r as usize] as usize];
+        grouped[*slot as usize] = (r, segment);
+        *slot += 1;
+    }
+    *runs = grouped;
 }
 
 /// Run every (rule, segment) pair. Pairs run grouped by rule: a rule's compiled regex and its
@@ -388,9 +558,7 @@ pub fn rule_match_count(rule_id: &str, text: &str) -> Option<usize> {
 fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
     let set = ruleset();
     // scope-aware detection runs last: it skips values that provider rules already redact
-    work.runs.sort_unstable_by_key(|&(r, segment)| {
-        (set.rules[r as usize].engine == Engine::Scope, r, segment)
-    });
+    group_by_rule(&set.run_rank, &mut work.runs);
     // the scope-aware parser runs once per segment, whichever scope rules triggered it
     let mut scope_done = vec![false; work.segments.len()];
     let mut covered: Option<Vec<(usize, usize)>> = None;
@@ -417,9 +585,9 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                 // otherwise a capture search (a DFA search, then capture slots on the match only).
                 // after a match, the rest of the line is searched only if a match still fits
                 while pos <= seg.end && seg.end - pos >= rule.min_len {
-                    let (whole_end, secret) = if rule.secret_group == Some(0) {
+                    let (whole, secret) = if rule.secret_group == Some(0) {
                         match re.find_at(hay, pos) {
-                            Some(m) => (m.end().max(m.start() + 1), Some((m.start(), m.end()))),
+                            Some(m) => ((m.start(), m.end()), Some((m.start(), m.end()))),
                             None => break,
                         }
                     } else {
@@ -429,24 +597,37 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                                     Some(g) => locs.get(g),
                                     None => (1..locs.len()).find_map(|i| locs.get(i)),
                                 };
-                                (whole.end().max(whole.start() + 1), g)
+                                ((whole.start(), whole.end()), g)
                             }
                             None => break,
                         }
                     };
-                    pos = whole_end;
-                    if let Some((start, end)) = secret
-                        && rule.accepts(&bytes[start..end])
-                    {
-                        spans.push(Span {
-                            start,
-                            end,
-                            id: rule.id.as_str(),
-                            kind: FindingKind::Secret,
-                            report: true,
-                            priority: 0,
-                        });
+                    pos = whole.1.max(whole.0 + 1);
+                    let Some((start, end)) = secret else {
+                        continue;
+                    };
+                    if rule.token_end && !rules::token_ends_at(bytes, whole.1) {
+                        continue;
                     }
+                    let line = {
+                        let ls = util::line_start(bytes, start).max(seg.start);
+                        let le = util::line_end(bytes, start).min(seg.end);
+                        &bytes[ls..le]
+                    };
+                    if !rule.accepts(&bytes[start..end], &bytes[whole.0..whole.1], line) {
+                        continue;
+                    }
+                    let Some((start, end)) = verify::check(rule.verify, bytes, start, end) else {
+                        continue;
+                    };
+                    spans.push(Span {
+                        start,
+                        end,
+                        id: rule.id.as_str(),
+                        kind: FindingKind::Secret,
+                        report: true,
+                        priority: 0,
+                    });
                 }
             }
             Engine::PrivateKey => {
@@ -465,6 +646,19 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                     priority: 0,
                 }));
             }
+            Engine::KubeSecret => {
+                let mut out = Vec::new();
+                kube::scan(bytes, seg.start, seg.end, &mut out);
+                spans.extend(out.into_iter().map(|k| Span {
+                    start: k.start,
+                    end: k.end,
+                    id: rule.id.as_str(),
+                    kind: FindingKind::Secret,
+                    report: k.report,
+                    priority: 0,
+                }));
+            }
+            Engine::KeyFile => {}
             Engine::Scope => {
                 if std::mem::replace(&mut scope_done[segment as usize], true) {
                     continue;
@@ -524,6 +718,17 @@ mod tests {
     #[test]
     fn redactor_is_send_sync() {
         assert_send_sync::<Redactor>();
+    }
+
+    #[test]
+    fn a_marker_is_never_read_as_a_key() {
+        // Found by fuzz/fuzz_targets/redact.rs: the second pass read the rule id of
+        // `password=[REDACTED:connection-string-password] = "..."` as a key.
+        let r = Redactor::new(RedactOptions::default());
+        let once = r.redact("password=hunter2x = \"rpbeLPTO5dfY4eWGiE59\"\n");
+        let twice = r.redact(&once.text);
+        assert_eq!(twice.text, once.text);
+        assert!(twice.findings.is_empty(), "{:?}", twice.findings);
     }
 
     #[test]

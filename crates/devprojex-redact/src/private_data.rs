@@ -1,6 +1,10 @@
 //! Private data (only with `hide_private_data`): e-mail addresses, IPv4 / IPv6 addresses, MAC
-//! addresses, international phone numbers, the user name in home-directory paths, and the current
-//! machine's user and host name.
+//! addresses (colon, dash and Cisco dotted forms), phone numbers (international, and the US
+//! national formats), the user name in home-directory paths (`/home/NAME`, `~NAME`), private
+//! host names in URLs, and the current machine's user and host name.
+//!
+//! Code is not mangled: version quads (`AssemblyVersion("1.0.0.0")`, `Version=4.2.2.0`,
+//! `release-1.2.3.4`) are not IPv4 addresses.
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::OnceLock;
@@ -127,8 +131,12 @@ struct Patterns {
     ipv4: Regex,
     ipv6: Regex,
     mac: Regex,
+    cisco_mac: Regex,
     phone: Regex,
+    us_phone: Regex,
     home: Regex,
+    tilde_home: Regex,
+    url_host: Regex,
 }
 
 fn build(p: &str) -> Regex {
@@ -145,8 +153,14 @@ fn patterns() -> &'static Patterns {
         ipv4: build(r"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"),
         ipv6: build(r"(?i)[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}(?:(?:[0-9]{1,3}\.){3}[0-9]{1,3})?"),
         mac: build(r"(?i)[0-9a-f]{2}(?::[0-9a-f]{2}){5}|[0-9a-f]{2}(?:-[0-9a-f]{2}){5}"),
+        cisco_mac: build(r"(?i)[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}"),
         phone: build(r"\+[1-9][0-9]{0,2}(?:[ .\-]?\(?[0-9]{1,4}\)?){2,6}"),
+        // (415) 555-2671, 415-555-2671, 415.555.2671, 1-800-555-2671 (area and exchange codes
+        // start with 2-9)
+        us_phone: build(r"(?:1[-.])?(?:\([2-9][0-9]{2}\) ?[2-9][0-9]{2}[-. ]|[2-9][0-9]{2}-[2-9][0-9]{2}-|[2-9][0-9]{2}\.[2-9][0-9]{2}\.)[0-9]{4}"),
         home: build(r"(?i)(?:/home/|/Users/|[a-z]:\\{1,2}Users\\{1,2}|[a-z]:/Users/)(?P<name>[^/\\\s'\x22<>:;,|*?`]{1,64})"),
+        tilde_home: build(r"(?:(?m:^)|[\s\x22'=(:,;\[/])~(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,31})"),
+        url_host: build(r"(?i)\b[a-z][a-z0-9+.\-]{1,15}://(?:[^\s/@'\x22<>]{0,128}@)?(?P<host>[a-z0-9][a-z0-9\-]{0,62}(?:\.[a-z0-9][a-z0-9\-]{0,62}){0,8})"),
     })
 }
 
@@ -216,11 +230,41 @@ fn email_ok(m: &[u8]) -> bool {
     !(domain.first().is_some_and(u8::is_ascii_digit) && domain.get(1) == Some(&b'x'))
 }
 
+/// Whether the dotted numbers at `bytes[s..e]` are a version, not an address: `version` shortly
+/// before on the line (`AssemblyVersion("1.0.0.0")`, `Version=4.2.2.0`, `"version": ...`), a
+/// name joined by `-` / `_` before (`release-1.2.3.4`), or a pre-release / build suffix after
+/// (`1.2.3.4-beta`, `1.2.3.4+sha`).
+fn version_context(bytes: &[u8], s: usize, e: usize) -> bool {
+    let line_start = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
+    let window = &bytes[s.saturating_sub(48).max(line_start)..s];
+    let named = window
+        .windows(7)
+        .any(|w| w.eq_ignore_ascii_case(b"version"));
+    let joined =
+        s >= 2 && matches!(bytes[s - 1], b'-' | b'_') && bytes[s - 2].is_ascii_alphanumeric();
+    let a = after(bytes, e);
+    let suffixed = a == b'+' || (a == b'-' && after(bytes, e + 1).is_ascii_alphabetic());
+    named || joined || suffixed
+}
+
+/// Whether `at` lies in the `user@` part of a URL (`postgres://app@db.internal`): the token it
+/// belongs to holds `://` before it. That is a user and a host, not an e-mail address.
+fn in_url_userinfo(bytes: &[u8], at: usize) -> bool {
+    let token_start = bytes[..at]
+        .iter()
+        .rposition(|b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'<' | b'>'))
+        .map_or(0, |i| i + 1);
+    memchr::memmem::find(&bytes[token_start..at], b"://").is_some()
+}
+
 fn ipv4_ok(bytes: &[u8], s: usize, e: usize) -> bool {
     let b = before(bytes, s);
     let a = after(bytes, e);
     if is_word(b) || b == b'.' || is_word(a) || (a == b'.' && after(bytes, e + 1).is_ascii_digit())
     {
+        return false;
+    }
+    if version_context(bytes, s, e) {
         return false;
     }
     let Ok(text) = std::str::from_utf8(&bytes[s..e]) else {
@@ -274,6 +318,90 @@ fn mac_ok(bytes: &[u8], s: usize, e: usize) -> bool {
         && m != b"ff-ff-ff-ff-ff-ff"
 }
 
+/// Cisco's dotted MAC form, `0011.2233.4455`.
+fn cisco_mac_ok(bytes: &[u8], s: usize, e: usize) -> bool {
+    let b = before(bytes, s);
+    let a = after(bytes, e);
+    if is_word(b) || matches!(b, b'.' | b':' | b'-') || is_word(a) {
+        return false;
+    }
+    if a == b'.' && after(bytes, e + 1).is_ascii_alphanumeric() {
+        return false;
+    }
+    let m = bytes[s..e].to_ascii_lowercase();
+    m != b"0000.0000.0000" && m != b"ffff.ffff.ffff" && !version_context(bytes, s, e)
+}
+
+/// A US national number (`(415) 555-2671`, `415-555-2671`, `415.555.2671`) on its own, not
+/// inside a longer number, and not one of the 555-01xx numbers reserved for fiction.
+fn us_phone_ok(bytes: &[u8], s: usize, e: usize) -> bool {
+    let b = before(bytes, s);
+    let a = after(bytes, e);
+    if is_word(b) || matches!(b, b'.' | b'-' | b'+' | b'/') || is_word(a) {
+        return false;
+    }
+    if matches!(a, b'-' | b'.') && after(bytes, e + 1).is_ascii_digit() {
+        return false;
+    }
+    let digits: Vec<u8> = bytes[s..e]
+        .iter()
+        .copied()
+        .filter(u8::is_ascii_digit)
+        .collect();
+    let n = digits.len();
+    !(n >= 7 && &digits[n - 7..n - 4] == b"555" && &digits[n - 4..n - 2] == b"01")
+}
+
+/// The user of `~NAME/...` (`cd ~alice`, `https://host/~alice/`): a `/` after the name, or
+/// the end of a word for a lower-case name (a C++ destructor `~Foo()` is not a home).
+fn tilde_home_ok(bytes: &[u8], name_start: usize, name_end: usize) -> bool {
+    let name = &bytes[name_start..name_end];
+    let next = after(bytes, name_end);
+    let lower = name
+        .iter()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'.' | b'-'));
+    let ends = next == b'/'
+        || (lower && (next.is_ascii_whitespace() || matches!(next, b'"' | b'\'' | b':')));
+    let name = std::str::from_utf8(name).unwrap_or("");
+    ends && name.len() >= 2 && !GENERIC_NAMES.iter().any(|g| g.eq_ignore_ascii_case(name))
+}
+
+/// Labels and suffixes that mark a host as one of a private network.
+const PRIVATE_SUFFIXES: &[&str] = &[
+    "internal",
+    "local",
+    "localdomain",
+    "lan",
+    "corp",
+    "home",
+    "intranet",
+    "intra",
+    "private",
+    "priv",
+];
+const PRIVATE_LABELS: &[&str] = &[
+    "corp", "internal", "intranet", "intra", "lan", "private", "vpn", "onprem", "on-prem",
+];
+
+/// Whether a URL's host names a machine of a private network: a private top-level suffix
+/// (`.internal`, `.local`, `.corp`, `.lan`, `.home.arpa`, ...) or a private label in the name
+/// (`jira.corp.acme.com`, `git.internal.acme.io`). Public hosts stay: hiding every host would
+/// blank the links of a README, and a public host name is not private data.
+fn private_host(host: &[u8]) -> bool {
+    let h = host.to_ascii_lowercase();
+    let labels: Vec<&[u8]> = h.split(|&b| b == b'.').collect();
+    if labels.len() < 2 || h.iter().all(|b| b.is_ascii_digit() || *b == b'.') {
+        return false;
+    }
+    let last = std::str::from_utf8(labels[labels.len() - 1]).unwrap_or("");
+    if PRIVATE_SUFFIXES.contains(&last) || h.ends_with(b".home.arpa") {
+        return true;
+    }
+    labels[..labels.len() - 1]
+        .iter()
+        .any(|l| PRIVATE_LABELS.iter().any(|p| p.as_bytes() == *l))
+}
+
 fn phone_ok(bytes: &[u8], s: usize, e: usize) -> bool {
     let b = before(bytes, s);
     if is_word(b) || b == b'+' {
@@ -295,7 +423,10 @@ pub(crate) fn scan(bytes: &[u8], identity_re: Option<&Regex>, out: &mut Vec<Data
     };
     if memchr::memchr(b'@', bytes).is_some() {
         for m in p.email.find_iter(bytes) {
-            if email_ok(m.as_bytes()) && !is_word(before(bytes, m.start())) {
+            if email_ok(m.as_bytes())
+                && !is_word(before(bytes, m.start()))
+                && !in_url_userinfo(bytes, m.start())
+            {
                 push(m.start(), m.end(), ids::EMAIL);
             }
         }
@@ -320,6 +451,40 @@ pub(crate) fn scan(bytes: &[u8], identity_re: Option<&Regex>, out: &mut Vec<Data
     for m in p.mac.find_iter(bytes) {
         if mac_ok(bytes, m.start(), m.end()) {
             push(m.start(), m.end(), ids::MAC);
+        }
+    }
+    if memchr::memchr(b'.', bytes).is_some() {
+        for m in p.cisco_mac.find_iter(bytes) {
+            if cisco_mac_ok(bytes, m.start(), m.end()) {
+                push(m.start(), m.end(), ids::MAC);
+            }
+        }
+    }
+    for m in p.us_phone.find_iter(bytes) {
+        if us_phone_ok(bytes, m.start(), m.end()) {
+            push(m.start(), m.end(), ids::PHONE);
+        }
+    }
+    if memchr::memchr(b'~', bytes).is_some() {
+        for c in p.tilde_home.captures_iter(bytes) {
+            if let Some(n) = c.name("name") {
+                let mut end = n.end();
+                while end > n.start() && bytes[end - 1] == b'.' {
+                    end -= 1;
+                }
+                if tilde_home_ok(bytes, n.start(), end) {
+                    push(n.start(), end, ids::HOME_USER);
+                }
+            }
+        }
+    }
+    if memchr::memmem::find(bytes, b"://").is_some() {
+        for c in p.url_host.captures_iter(bytes) {
+            if let Some(h) = c.name("host")
+                && private_host(h.as_bytes())
+            {
+                push(h.start(), h.end(), ids::HOST_NAME);
+            }
         }
     }
     if memchr::memchr(b'+', bytes).is_some() {

@@ -101,8 +101,80 @@ pub(crate) fn scan_putty(bytes: &[u8], start: usize, end: usize, out: &mut Vec<K
     }
 }
 
+/// SSH2 (RFC 4716) private key blocks, `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----` on a line
+/// of its own: the header lines (`Comment: ...`, continued with `\`) stay, every base64 body
+/// line is redacted, up to the `END` line or the first line that is not base64.
+fn scan_ssh2(bytes: &[u8], start: usize, end: usize, out: &mut Vec<KeySpan>) {
+    const BEGIN: &[u8] = b"---- BEGIN SSH2 ";
+    let finder = memchr::memmem::Finder::new(BEGIN);
+    let mut pos = start;
+    while let Some(i) = finder.find(&bytes[pos..end]) {
+        let at = pos + i;
+        let ls = util::line_start(bytes, at);
+        let le = util::line_end(bytes, at);
+        pos = le.max(at + BEGIN.len());
+        let marker = bytes[ls..le].trim_ascii();
+        if !marker.starts_with(BEGIN)
+            || !marker.ends_with(b"PRIVATE KEY ----")
+            || memchr::memmem::find(marker, b"PUBLIC").is_some()
+        {
+            continue; // a public key, or the marker quoted in prose or code
+        }
+        let mut spans = Vec::new();
+        let mut in_header = true;
+        let mut continued = false;
+        let mut line_begin = le + 1;
+        for _ in 0..MAX_BLOCK_LINES {
+            if line_begin >= bytes.len() {
+                break;
+            }
+            let e = util::line_end(bytes, line_begin);
+            let line = bytes[line_begin..e].trim_ascii();
+            if line.starts_with(b"---- END SSH2") {
+                break;
+            }
+            let header = continued
+                || (in_header
+                    && line.iter().position(|&b| b == b':').is_some_and(|c| {
+                        c > 0
+                            && line[..c]
+                                .iter()
+                                .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+                    }));
+            if header {
+                continued = line.ends_with(b"\\");
+            } else if !line.is_empty() {
+                if !looks_like_body(line) {
+                    break; // the block ended without its END line
+                }
+                in_header = false;
+                let (s, e2) = trim_range(bytes, line_begin, e);
+                if !util::contains_redaction_marker(&bytes[s..e2]) {
+                    spans.push((s, e2));
+                }
+            }
+            line_begin = e + 1;
+        }
+        let chars: usize = spans
+            .iter()
+            .map(|(s, e)| base64_chars(&bytes[*s..*e]))
+            .sum();
+        if chars < MIN_BODY_CHARS {
+            continue;
+        }
+        for (n, (s, e)) in spans.into_iter().enumerate() {
+            out.push(KeySpan {
+                start: s,
+                end: e,
+                report: n == 0,
+            });
+        }
+    }
+}
+
 /// Find private key blocks whose `BEGIN` marker lies in `bytes[start..end]`.
 pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<KeySpan>) {
+    scan_ssh2(bytes, start, end, out);
     let re = begin_re();
     let mut pos = start;
     while let Some(m) = re.find_at(&bytes[..end], pos) {

@@ -56,6 +56,47 @@ pub enum Engine {
     PrivateKey,
     /// Scope-aware detection: a value assigned to a secret-looking key, judged by its shape.
     Scope,
+    /// The `data:` / `stringData:` values of a Kubernetes `Secret` manifest (YAML or JSON).
+    KubeSecret,
+    /// A file whose whole content is one key (Rails `config/master.key`: 32 hex characters).
+    KeyFile,
+}
+
+/// A check a candidate must pass after the regex matched (the regex alone is too loose).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Verify {
+    /// The candidate is base64 of a JSON Web Token (`eyJ...` with a JSON header).
+    JwtBase64,
+    /// `user:password` (quotes allowed): the password is the secret, or the user when the
+    /// password is empty (an API key given as the user name, as `curl -u sk_...:` does).
+    UserPass,
+    /// A `.netrc` entry: `machine` (or `default`) on the line or on one of the three before.
+    NetrcEntry,
+}
+
+/// What an allowlist regex is matched against (as Gitleaks' `regexTarget`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Target {
+    /// The secret (the capture group).
+    #[default]
+    Secret,
+    /// The whole regex match.
+    Match,
+    /// The line the secret is on.
+    Line,
+}
+
+/// How the checks of one allowlist combine (as Gitleaks' `condition`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Condition {
+    /// Any regex or any stop word allows the candidate.
+    #[default]
+    Or,
+    /// A regex and a stop word must both match (each kind that is given).
+    And,
 }
 
 #[derive(Debug, Deserialize)]
@@ -71,6 +112,10 @@ struct RawAllowlist {
     regexes: Vec<String>,
     #[serde(default)]
     stopwords: Vec<String>,
+    #[serde(default)]
+    target: Target,
+    #[serde(default)]
+    condition: Condition,
 }
 
 #[derive(Debug, Deserialize)]
@@ -85,6 +130,14 @@ struct RawRule {
     keywords: Vec<String>,
     #[serde(default)]
     regex: Option<String>,
+    /// With `value`: the provider word(s) in the key of an assignment; the regex is built from
+    /// the shared assignment grammar (see [`assignment_regex`]).
+    #[serde(default)]
+    key: Option<String>,
+    #[serde(default)]
+    value: Option<String>,
+    #[serde(default)]
+    verify: Option<Verify>,
     #[serde(default)]
     secret_group: Option<i64>,
     #[serde(default)]
@@ -94,7 +147,9 @@ struct RawRule {
     #[serde(default)]
     case_sensitive_keywords: bool,
     #[serde(default)]
-    allowlist: RawAllowlist,
+    allowlist: Option<RawAllowlist>,
+    #[serde(default)]
+    allowlists: Vec<RawAllowlist>,
     #[serde(default)]
     examples: Vec<String>,
     #[serde(default)]
@@ -164,9 +219,47 @@ pub(crate) struct Rule {
     pub(crate) secret_group: Option<usize>,
     pub(crate) entropy: Option<f64>,
     pub(crate) placeholder_check: bool,
-    pub(crate) allow_regexes: Vec<Regex>,
-    pub(crate) stopwords: Vec<String>,
+    pub(crate) verify: Option<Verify>,
+    /// The regex ends in `\b`; a match must also end a token (see [`token_ends_at`]).
+    pub(crate) token_end: bool,
+    pub(crate) allowlists: Vec<Allowlist>,
     pub(crate) info: RuleInfo,
+}
+
+/// One compiled allowlist of a rule.
+pub(crate) struct Allowlist {
+    target: Target,
+    condition: Condition,
+    regexes: Vec<Regex>,
+    /// Lower-case; matched ASCII case-insensitively inside the secret.
+    stopwords: Vec<Vec<u8>>,
+}
+
+impl Allowlist {
+    fn allows(&self, secret: &[u8], whole: &[u8], line: &[u8]) -> bool {
+        let hay = match self.target {
+            Target::Secret => secret,
+            Target::Match => whole,
+            Target::Line => line,
+        };
+        let regex =
+            (!self.regexes.is_empty()).then(|| self.regexes.iter().any(|re| re.is_match(hay)));
+        let stopword = (!self.stopwords.is_empty()).then(|| {
+            self.stopwords.iter().any(|w| {
+                secret
+                    .windows(w.len())
+                    .any(|window| window.eq_ignore_ascii_case(w))
+            })
+        });
+        match self.condition {
+            Condition::Or => regex == Some(true) || stopword == Some(true),
+            Condition::And => {
+                regex != Some(false)
+                    && stopword != Some(false)
+                    && (regex.is_some() || stopword.is_some())
+            }
+        }
+    }
 }
 
 /// The compiled rule set.
@@ -176,6 +269,9 @@ pub(crate) struct RuleSet {
     /// For each automaton pattern (a lower-cased keyword): its case variants as written in rules.
     pub(crate) keyword_slots: Vec<Vec<Keyword>>,
     pub(crate) by_id: HashMap<String, u16>,
+    /// Each rule's place in the order the engine runs rules: file order, the scope-aware rules
+    /// last (they skip what the others redact).
+    pub(crate) run_rank: Vec<u16>,
 }
 
 fn compile_regex(id: &str, pattern: &str) -> Result<Regex, RuleError> {
@@ -215,20 +311,47 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
         if by_id.insert(raw.id.clone(), index).is_some() {
             return Err(RuleError::DuplicateId(raw.id));
         }
-        if raw.keywords.is_empty() || raw.keywords.iter().any(|k| k.len() < 2) {
+        let keywordless = raw.engine == Engine::KeyFile;
+        if (raw.keywords.is_empty() && !keywordless) || raw.keywords.iter().any(|k| k.len() < 2) {
             return Err(invalid("needs keywords of at least 2 bytes"));
         }
         if raw.examples.is_empty() {
             return Err(invalid("needs at least one positive example"));
         }
-        let (regex, secret_group) = match (&raw.engine, &raw.regex) {
+        // `key` + `value`: an assignment; with a `regex` too, either form (the first group
+        // that matched is the secret)
+        // a token rule `\b(...)\b` keeps its plain `find`; the stricter end is checked in code
+        let token_end = raw.key.is_none()
+            && raw
+                .regex
+                .as_deref()
+                .is_some_and(|p| ends_with_word_boundary(p) && group_is_whole_match(p));
+        let (pattern, combined) = match (&raw.regex, &raw.key, &raw.value) {
+            (Some(regex), None, None) if token_end => (Some(regex.clone()), false),
+            (regex, None, None) => (regex.as_deref().map(with_token_end), false),
+            (None, Some(key), Some(value)) => (Some(assignment_regex(key, value)), false),
+            (Some(regex), Some(key), Some(value)) => (
+                Some(format!(
+                    "(?:{})|{}",
+                    with_token_end(regex),
+                    assignment_regex(key, value)
+                )),
+                true,
+            ),
+            _ => return Err(invalid("`key` and `value` go together")),
+        };
+        let secret_group = match raw.secret_group {
+            None if combined => Some(-1),
+            g => g,
+        };
+        let (regex, secret_group) = match (&raw.engine, &pattern) {
             (Engine::Regex, Some(p)) => {
                 let re = compile_regex(&raw.id, p)?;
                 let groups = re.captures_len();
                 // `\b(...)\b` / `\b(...)`: the only group is the whole match, so a plain `find`
                 // (no capture slots) is enough.
                 let whole = groups == 2 && group_is_whole_match(p);
-                let group = match raw.secret_group {
+                let group = match secret_group {
                     None if whole => Some(0),
                     None => Some(if groups > 1 { 1 } else { 0 }),
                     Some(-1) if groups > 2 => None,
@@ -244,19 +367,35 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
             (_, Some(_)) => return Err(invalid("built-in engines take no regex")),
             (_, None) => (None, None),
         };
-        let min_len = match &raw.regex {
+        let min_len = match &pattern {
             Some(p) => minimum_len(p).map_err(|e| RuleError::Invalid {
                 id: raw.id.clone(),
                 problem: format!("regex does not parse: {e}"),
             })?,
             None => 0,
         };
-        let allow_regexes = raw
+        let allowlists = raw
             .allowlist
-            .regexes
             .iter()
-            .map(|p| compile_regex(&raw.id, p))
-            .collect::<Result<Vec<_>, _>>()?;
+            .chain(&raw.allowlists)
+            .map(|a| {
+                Ok(Allowlist {
+                    target: a.target,
+                    condition: a.condition,
+                    regexes: a
+                        .regexes
+                        .iter()
+                        .map(|p| compile_regex(&raw.id, p))
+                        .collect::<Result<Vec<_>, _>>()?,
+                    stopwords: a
+                        .stopwords
+                        .iter()
+                        .filter(|w| !w.is_empty())
+                        .map(|w| w.to_ascii_lowercase().into_bytes())
+                        .collect(),
+                })
+            })
+            .collect::<Result<Vec<_>, RuleError>>()?;
         for kw in &raw.keywords {
             let exact = raw.case_sensitive_keywords || kw.bytes().any(|b| b.is_ascii_uppercase());
             let bytes = if exact {
@@ -289,7 +428,7 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
             description: raw.description,
             provider: raw.provider.unwrap_or_else(|| "generic".to_string()),
             keywords: raw.keywords,
-            regex: raw.regex,
+            regex: pattern,
             entropy: raw.entropy,
             examples: raw.examples,
             negatives: raw.negatives,
@@ -302,23 +441,26 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
             secret_group,
             entropy: raw.entropy,
             placeholder_check: raw.placeholder_check,
-            allow_regexes,
-            stopwords: raw
-                .allowlist
-                .stopwords
-                .iter()
-                .map(|s| s.to_ascii_lowercase())
-                .collect(),
+            verify: raw.verify,
+            token_end,
+            allowlists,
             info,
         });
     }
     let automaton =
         KeywordAutomaton::new(&patterns).map_err(|e| RuleError::Keywords(e.to_string()))?;
+    let mut order: Vec<usize> = (0..rules.len()).collect();
+    order.sort_by_key(|&i| (rules[i].engine == Engine::Scope, i));
+    let mut run_rank = vec![0u16; rules.len()];
+    for (rank, &i) in order.iter().enumerate() {
+        run_rank[i] = u16::try_from(rank).expect("fewer than 2^16 rules");
+    }
     Ok(RuleSet {
         rules,
         keywords: automaton,
         keyword_slots,
         by_id,
+        run_rank,
     })
 }
 
@@ -384,8 +526,9 @@ pub fn rule_catalog() -> Vec<RuleInfo> {
 }
 
 impl Rule {
-    /// Whether a candidate secret passes this rule's filters (entropy, allowlists, placeholders).
-    pub(crate) fn accepts(&self, secret: &[u8]) -> bool {
+    /// Whether a candidate secret passes this rule's filters (entropy, the placeholder
+    /// allowlist, the rule's own allowlists). `whole` is the regex match, `line` its line.
+    pub(crate) fn accepts(&self, secret: &[u8], whole: &[u8], line: &[u8]) -> bool {
         if secret.is_empty() || util::contains_redaction_marker(secret) {
             return false;
         }
@@ -398,17 +541,65 @@ impl Rule {
         if self.placeholder_check && util::is_provider_placeholder(secret, &counts) {
             return false;
         }
-        let has_stopword = self.stopwords.iter().any(|w| {
-            !w.is_empty()
-                && secret
-                    .windows(w.len())
-                    .any(|window| window.eq_ignore_ascii_case(w.as_bytes()))
-        });
-        if has_stopword {
-            return false;
-        }
-        !self.allow_regexes.iter().any(|re| re.is_match(secret))
+        !self
+            .allowlists
+            .iter()
+            .any(|a| a.allows(secret, whole, line))
     }
+}
+
+/// Where the value of an assignment may end: not inside a longer token (a following letter,
+/// digit, `_ - + / = ~`, or a `.` that continues a word, as in `key.png`).
+const TOKEN_END: &str = r"(?:[^\w\-+/=~.]|\.(?:[^\w]|$)|$)";
+
+fn ends_with_word_boundary(pattern: &str) -> bool {
+    pattern
+        .strip_suffix(r"\b")
+        .is_some_and(|head| !head.ends_with('\\'))
+}
+
+/// A rule regex ending in `\b`: the token may not continue with `- + / = ~` or `.word` either
+/// (`video.ico-<hex>.png` is a file name, `AKIA...+/x` is inside a base64 blob).
+fn with_token_end(pattern: &str) -> String {
+    match pattern.strip_suffix(r"\b") {
+        Some(head) if ends_with_word_boundary(pattern) => format!("{head}{TOKEN_END}"),
+        _ => pattern.to_string(),
+    }
+}
+
+/// Whether a token that ends at `end` (a word boundary) really ends there: what follows is not
+/// `- + / = ~`, nor a `.` that continues a word. The same condition as [`TOKEN_END`].
+#[inline]
+pub(crate) fn token_ends_at(bytes: &[u8], end: usize) -> bool {
+    match bytes.get(end) {
+        Some(b'-' | b'+' | b'/' | b'=' | b'~') => false,
+        Some(b'.') => !bytes
+            .get(end + 1)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_'),
+        _ => true,
+    }
+}
+
+/// The assignment grammar shared by the provider rules whose signal is the provider's name in
+/// a key: `key` (ASCII case-insensitive) anywhere in the key, then the rest of the key, an
+/// optional word or two and type annotation (`var herokuToken string =`,
+/// `val x: String =`), closing quotes, one of the operators configuration and code use
+/// (`=`, `:=`, `::=`, `:::=`, `?=`, `??=`, `||=`, `.=`, `+=`, `=>`, `<-`, `:`, `,` as in
+/// `setProperty("KEY", "v")`, `>` as in `<key>v</key>`, `||`), quotes, backticks, blanks (also
+/// a line break, for `<key>` and `key: |` on the line before the value), then `value` (the
+/// secret, group 1) and the end of the token.
+pub(crate) fn assignment_regex(key: &str, value: &str) -> String {
+    format!(
+        concat!(
+            r"(?i:{key})[\w.\-]{{0,40}}(?:[ \t]+[\w.\-]{{1,20}}){{0,2}}",
+            r"(?:[ \t]*:[ \t]*[\w<>\[\]&'?]{{1,24}})?[\s'\x22\x60\]]{{0,4}}",
+            r"(?:=|:=|::=|:::=|\?=|\?\?=|\|\|=|\.=|\+=|=>|<-|:|,|>|\|\|)",
+            r"(?:[\s'\x22\x60=(]|[|>][\-+]?){{0,16}}({value}){end}"
+        ),
+        key = key,
+        value = value,
+        end = TOKEN_END
+    )
 }
 
 #[cfg(test)]

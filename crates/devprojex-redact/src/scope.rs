@@ -35,6 +35,27 @@ const KEY_WORDS: &[&str] = &[
     "sharedkey",
     "appkey",
     "clientkey",
+    "creds",
+    "auth",
+];
+
+/// Key words too common to make a key secret-looking on their own: a key whose only secret word
+/// is one of these must not also name something else (`author`, `authority`, `authentication`).
+const WEAK_KEY_WORDS: &[&str] = &["auth", "creds"];
+const WEAK_KEY_EXCLUDED: &[&str] = &[
+    "author",
+    "authorit",
+    "authentic",
+    "authoriz",
+    "oauth",
+    "authn",
+    "authz",
+    "authmode",
+    "authmethod",
+    "authtype",
+    "authprovider",
+    "authenabled",
+    "authurl",
 ];
 
 /// Anchors searched on a candidate line; the key around each anchor is then parsed by hand.
@@ -47,6 +68,7 @@ const ANCHORS: &[&str] = &[
     "key",
     "credential",
     "conn",
+    "creds",
 ];
 
 fn anchors() -> &'static AhoCorasick {
@@ -111,6 +133,11 @@ pub(crate) fn scan(
         while ks > ls && is_key_byte(bytes[ks - 1]) {
             ks -= 1;
         }
+        // The rule id in a marker (`[REDACTED:generic-password]`) is not a key: read as one, it
+        // would redact on a second pass what the first left (redaction must be idempotent).
+        if bytes[..ks].ends_with(b"[REDACTED:") {
+            continue;
+        }
         if ks == last_key_start {
             continue;
         }
@@ -119,7 +146,7 @@ pub(crate) fn scan(
         while ke < le && is_key_byte(bytes[ke]) {
             ke += 1;
         }
-        let Some(candidate) = parse_at(bytes, ls, le, ks, ke) else {
+        let Some(candidate) = parse_at(bytes, ls, le, ks, ke, end) else {
             continue;
         };
         if is_covered(covered, candidate.vs, candidate.ve) {
@@ -158,21 +185,67 @@ impl Candidate {
 }
 
 /// Parse the assignment whose key is `bytes[ks..ke]` on the line `bytes[ls..le]`.
-fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<Candidate> {
+fn parse_at(
+    bytes: &[u8],
+    ls: usize,
+    le: usize,
+    ks: usize,
+    ke: usize,
+    seg_end: usize,
+) -> Option<Candidate> {
     let key = &bytes[ks..ke];
     let before = if ks > ls { bytes[ks - 1] } else { b'\n' };
-    // XML element: <password>value</password>
+    // `KeyClass::Password => ...`: the last segment of a path, not a key
+    if before == b':' && ks >= ls + 2 && bytes[ks - 2] == b':' {
+        return None;
+    }
+    // XML element: <password>value</password>, or the value alone on the next line
     if before == b'<' {
         let gt = ke + memchr::memchr(b'>', &bytes[ke..le])?;
         if bytes[gt - 1] == b'/' {
             return None;
         }
         let vs = gt + 1;
+        if bytes[vs..le].trim_ascii().is_empty() && le < seg_end {
+            let next_e = util::line_end(bytes, le + 1).min(seg_end);
+            let (vs, ve) = trimmed(bytes, le + 1, next_e);
+            let close = util::line_end(bytes, (next_e + 1).min(bytes.len()));
+            let closing = bytes.get(next_e + 1..close).map(<[u8]>::trim_ascii);
+            if ve > vs && closing.is_some_and(|c| c.starts_with(b"</")) {
+                return candidate(ks, ke, vs, ve, Context::literal());
+            }
+            return None;
+        }
         let ve = vs + memchr::memchr(b'<', &bytes[vs..le])?;
         if bytes.get(ve + 1) != Some(&b'/') || ve == vs {
             return None;
         }
         return candidate(ks, ke, vs, ve, Context::literal());
+    }
+    // a quoted key given to a call with its value: setProperty("KEY", "value"),
+    // define('DB_PASSWORD', '...'), GetEnvOrDefault("api_token", "...")
+    if matches!(before, b'"' | b'\'') && bytes.get(ke) == Some(&before) {
+        let open = bytes[ls..ks - 1].trim_ascii_end();
+        if open.ends_with(b"(") {
+            let comma = skip_blanks(bytes, ke + 1, le);
+            if bytes.get(comma) == Some(&b',') {
+                let q = skip_blanks(bytes, comma + 1, le);
+                if let Some(&quote @ (b'"' | b'\'')) = bytes.get(q) {
+                    let vs = q + 1;
+                    let ve = vs + memchr::memchr(quote, &bytes[vs..le])?;
+                    let after = skip_blanks(bytes, ve + 1, le);
+                    if matches!(bytes.get(after), Some(b')' | b',')) {
+                        let ctx = Context {
+                            quoted: true,
+                            literal_line: false,
+                            spaced_sep: false,
+                        };
+                        return candidate(ks, ke, vs, ve, ctx);
+                    }
+                }
+            }
+            return None;
+        }
     }
     // XML key/value attributes: key="DbPassword" value="..."
     if matches!(before, b'"' | b'\'') && bytes.get(ke) == Some(&before) {
@@ -198,8 +271,13 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
             }
         }
     }
-    // closing quotes / brackets of the key: "key": / ['key'] =
+    // closing quotes / brackets of the key: "key": / ['key'] = (after blanks where decoded
+    // escapes left them: `\"key\": ` reads `  "key  ": `)
     let mut i = ke;
+    let after_blanks = skip_blanks(bytes, ke, le);
+    if after_blanks > ke && matches!(bytes.get(after_blanks), Some(b'"' | b'\'')) {
+        i = after_blanks;
+    }
     let mut closers = 0;
     while i < le && closers < 2 && matches!(bytes[i], b'"' | b'\'' | b']') {
         i += 1;
@@ -236,9 +314,18 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
     let sep_start = i;
     let rest = &bytes[i..le];
     let mut typed = false;
-    let value_at = if rest.starts_with(b"::") {
+    let value_at = if rest.starts_with(b":::=") {
+        i + 4 // Makefile assignments: `::=`, `:::=`
+    } else if rest.starts_with(b"::=") {
+        i + 3
+    } else if rest.starts_with(b"::") {
         return None;
-    } else if rest.starts_with(b":=") || rest.starts_with(b"=>") || rest.starts_with(b"<-") {
+    } else if rest.starts_with(b":=")
+        || rest.starts_with(b"=>")
+        || rest.starts_with(b"<-")
+        || rest.starts_with(b"?=")
+        || rest.starts_with(b".=")
+    {
         i + 2
     } else if rest.starts_with(b"??=") || rest.starts_with(b"||=") {
         i + 3
@@ -266,6 +353,10 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
         } else {
             i + 1
         }
+    } else if let Some(after_type) = typed_declaration(bytes, i, le) {
+        // `var token string = "..."` (Go), a type after the name
+        typed = true;
+        after_type
     } else {
         return None;
     };
@@ -277,7 +368,9 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
     let first = bytes[vs0];
     let (mut vs, mut ve, quoted) = if matches!(first, b'"' | b'\'' | b'`') {
         let close = memchr::memchr(first, &bytes[vs0 + 1..le])?;
-        (vs0 + 1, vs0 + 1 + close, true)
+        // blanks inside the quotes are not part of a secret (nor are decoded escapes)
+        let (s, e) = trimmed(bytes, vs0 + 1, vs0 + 1 + close);
+        (s, e, true)
     } else {
         let mut e = vs0;
         while e < le
@@ -321,6 +414,30 @@ fn parse_at(bytes: &[u8], ls: usize, le: usize, ks: usize, ke: usize) -> Option<
     candidate(ks, ke, vs, ve, ctx)
 }
 
+/// `Type = ` after a key (`var token string = "..."`): where the value starts.
+fn typed_declaration(bytes: &[u8], i: usize, le: usize) -> Option<usize> {
+    let mut j = i;
+    while j < le && j - i < 24 && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
+        j += 1;
+    }
+    if j == i || !bytes[i].is_ascii_alphabetic() {
+        return None;
+    }
+    let eq = skip_blanks(bytes, j, le);
+    (eq > j && bytes.get(eq) == Some(&b'=') && bytes.get(eq + 1) != Some(&b'=')).then_some(eq + 1)
+}
+
+/// `bytes[s..e]` without surrounding white space.
+fn trimmed(bytes: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
+    while s < e && bytes[s].is_ascii_whitespace() {
+        s += 1;
+    }
+    while e > s && bytes[e - 1].is_ascii_whitespace() {
+        e -= 1;
+    }
+    (s, e)
+}
+
 /// An unjudged candidate (cheap structural checks only).
 fn candidate(ks: usize, ke: usize, vs: usize, ve: usize, ctx: Context) -> Option<Candidate> {
     (vs < ve).then_some(Candidate {
@@ -336,6 +453,19 @@ fn hit(key: &[u8], bytes: &[u8], vs: usize, ve: usize, ctx: Context) -> Option<S
     if vs >= ve {
         return None;
     }
+    // `${DB_PASSWORD:default}` (Spring) and `${DB_PASSWORD:-default}` (shell, Compose): the
+    // reference is not a secret, the default written after it is
+    let (vs, ve, ctx) = match reference_default(&bytes[vs..ve]) {
+        Some((s, e)) => (
+            vs + s,
+            vs + e,
+            Context {
+                quoted: true,
+                ..ctx
+            },
+        ),
+        None => (vs, ve, ctx),
+    };
     let v = &bytes[vs..ve];
     // cheap value checks first; the key is classified only for a plausible value
     if v.len() < 6 || (!ctx.quoted && looks_like_code(v, ctx)) {
@@ -348,6 +478,26 @@ fn hit(key: &[u8], bytes: &[u8], vs: usize, ve: usize, ctx: Context) -> Option<S
         end: ve,
         class,
     })
+}
+
+/// The default of `${NAME:default}` / `${NAME:-default}` / `${NAME-default}`, as a range of `v`.
+fn reference_default(v: &[u8]) -> Option<(usize, usize)> {
+    let inner = v.strip_prefix(b"${")?.strip_suffix(b"}")?;
+    let name = inner
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+        .count();
+    let rest = &inner[name..];
+    let skip = if rest.starts_with(b":-") {
+        2
+    } else if rest.starts_with(b":") || rest.starts_with(b"-") {
+        1
+    } else {
+        return None;
+    };
+    let start = 2 + name + skip;
+    let end = v.len() - 1;
+    (name > 0 && end > start && !v[start..end].contains(&b'$')).then_some((start, end))
 }
 
 /// `KEY=value` at the start of a line (optionally after `export`, `set`, `ENV`, `- `, ...).
@@ -546,6 +696,13 @@ const EXCLUDED_KEY_PARTS: &[&str] = &[
     "secretkeyref",
     "forgot",
     "oldpwd",
+    // anti-forgery tokens are public per page
+    "csrf",
+    "xsrf",
+    "authenticity",
+    // names of vaults and libraries, not holders of a secret
+    "keyvault",
+    "jsonwebtoken",
 ];
 
 fn key_class(key: &[u8]) -> Option<KeyClass> {
@@ -554,8 +711,21 @@ fn key_class(key: &[u8]) -> Option<KeyClass> {
         return None;
     }
     static WORDS: OnceLock<AhoCorasick> = OnceLock::new();
-    if !util::word_set(&WORDS, KEY_WORDS).is_match(&norm) {
+    let words = util::word_set(&WORDS, KEY_WORDS);
+    let mut strong = false;
+    let mut any = false;
+    for m in words.find_iter(&norm) {
+        any = true;
+        strong |= !WEAK_KEY_WORDS.contains(&KEY_WORDS[m.pattern().as_usize()]);
+    }
+    if !any {
         return None;
+    }
+    if !strong {
+        static WEAK: OnceLock<AhoCorasick> = OnceLock::new();
+        if util::word_set(&WEAK, WEAK_KEY_EXCLUDED).is_match(&norm) {
+            return None;
+        }
     }
     static SUFFIXES: OnceLock<AhoCorasick> = OnceLock::new();
     let suffixes = SUFFIXES.get_or_init(|| {
@@ -664,6 +834,9 @@ const PLACEHOLDER_PARTS: &[&str] = &[
     ">",
     "todo",
     "fixme",
+    // documentation values: AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY
+    "example",
+    "####",
 ];
 
 fn is_placeholder(v: &[u8]) -> bool {
@@ -681,7 +854,8 @@ fn is_placeholder(v: &[u8]) -> bool {
         counts[b as usize] += 1;
     }
     let max = counts.iter().copied().max().unwrap_or(0) as usize;
-    max * 2 >= lower.len()
+    // typed, not generated: `abcdefghijklmnopqrstuvwxyz123`
+    max * 2 >= lower.len() || util::has_letter_run(v, 10)
 }
 
 fn is_reference(v: &[u8]) -> bool {
@@ -742,7 +916,15 @@ fn looks_like_code(v: &[u8], ctx: Context) -> bool {
     let is_path = v
         .split(|&b| b == b'.')
         .all(|seg| !seg.is_empty() && seg.iter().all(ident) && !seg[0].is_ascii_digit());
-    if is_path && v.contains(&b'.') {
+    // a member path, unless a segment is a generated token (`s.ZC9Ecf4M5g9o34Q6RkzGsj0z`, a
+    // Vault token; a path's names are words)
+    let generated = |seg: &[u8]| {
+        seg.len() >= 16
+            && seg.iter().any(u8::is_ascii_digit)
+            && seg.iter().any(u8::is_ascii_uppercase)
+            && seg.iter().any(u8::is_ascii_lowercase)
+    };
+    if is_path && v.contains(&b'.') && !v.split(|&b| b == b'.').any(generated) {
         return true;
     }
     let random_looking = v.len() >= 16
@@ -820,7 +1002,8 @@ fn judge(class: KeyClass, v: &[u8], ctx: Context) -> Option<KeyClass> {
     if !ctx.quoted && looks_like_code(v, ctx) {
         return None;
     }
-    let min_len = if class == KeyClass::Password { 6 } else { 8 };
+    // other secrets are keys and tokens: ten characters or more (as Gitleaks' generic rule)
+    let min_len = if class == KeyClass::Password { 6 } else { 10 };
     if v.len() < min_len {
         return None;
     }

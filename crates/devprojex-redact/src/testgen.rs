@@ -17,15 +17,20 @@
 //! | `bech32` | the upper-case bech32 alphabet |
 //! | `d` | `0-9` |
 //! | `a` / `lo` / `up` | `A-Za-z` / `a-z` / `A-Z` |
+//! | `lnx` / `lne` / `lnl` | `a-z0-9_-` / `a-z0-9=_-` / `a-z0-9/=_+-` |
+//! | `w` | `A-Za-z0-9_` |
+//! | `fill` | filler that looks like minified JavaScript and holds no credential (for long lines) |
+//! | `jwt64` / `jwt64u` | base64 (standard, padded / URL-safe, unpadded) of a JWT whose payload holds `N` random characters |
 //!
-//! The output depends only on the template and the seed.
+//! `N` is at most 1,048,576. The output depends only on the template and the seed.
 
 /// Expand a template with a seeded pseudo-random generator.
 pub fn expand(template: &str, seed: u64) -> String {
     expand_tracked(template, seed).0
 }
 
-/// Expand a template and also return every generated piece (the parts a redactor must hide).
+/// Expand a template and also return every generated piece (the parts a redactor must hide;
+/// `fill` filler is not one).
 pub fn expand_tracked(template: &str, seed: u64) -> (String, Vec<String>) {
     let mut rng = SplitMix(seed ^ fnv(template.as_bytes()));
     let mut out = String::with_capacity(template.len() + 32);
@@ -40,7 +45,10 @@ pub fn expand_tracked(template: &str, seed: u64) -> (String, Vec<String>) {
         if let Some(piece) = generate(spec, &mut rng) {
             out.push_str(&rest[..open]);
             out.push_str(&piece);
-            pieces.push(piece);
+            // filler is the text around a secret, not a secret
+            if !spec.starts_with("fill:") {
+                pieces.push(piece);
+            }
             rest = &after[close + 2..];
         } else {
             out.push_str(&rest[..open + 2]);
@@ -64,7 +72,13 @@ fn generate(spec: &str, rng: &mut SplitMix) -> Option<String> {
         ));
     }
     let (kind, n) = spec.split_once(':')?;
-    let n: usize = n.parse().ok().filter(|&n| n > 0 && n <= 4096)?;
+    let n: usize = n.parse().ok().filter(|&n| n > 0 && n <= MAX_PIECE)?;
+    if kind == "fill" {
+        return Some(filler(n));
+    }
+    if kind == "jwt64" || kind == "jwt64u" {
+        return Some(base64_jwt(rng, n, kind == "jwt64u"));
+    }
     let alphabet: &[u8] = match kind {
         "an" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
         "AN" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
@@ -79,9 +93,54 @@ fn generate(spec: &str, rng: &mut SplitMix) -> Option<String> {
         "a" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
         "lo" => b"abcdefghijklmnopqrstuvwxyz",
         "up" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        "lnx" => b"abcdefghijklmnopqrstuvwxyz0123456789_-",
+        "lne" => b"abcdefghijklmnopqrstuvwxyz0123456789=_-",
+        "lnl" => b"abcdefghijklmnopqrstuvwxyz0123456789/=_+-",
+        "w" => b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_",
         _ => return None,
     };
     Some(pick(rng, alphabet, n))
+}
+
+/// The largest `N` of a placeholder.
+const MAX_PIECE: usize = 1 << 20;
+
+/// `n` bytes of code-like filler without any rule keyword: what a minified bundle looks like
+/// between the interesting parts.
+fn filler(n: usize) -> String {
+    const CHUNK: &str = "function(e,t){return e+t*2},n.prototype.map=function(o){return o?o.x:0};";
+    let mut out = String::with_capacity(n + CHUNK.len());
+    while out.len() < n {
+        out.push_str(CHUNK);
+    }
+    out.truncate(n);
+    out
+}
+
+/// Base64 of a JSON Web Token with a random header parameter and `n` random payload characters.
+fn base64_jwt(rng: &mut SplitMix, n: usize, url: bool) -> String {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+    const HEADERS: [&str; 6] = ["alg", "typ", "kid", "iss", "enc", "x5t"];
+    let an = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let param = HEADERS[(rng.next() % HEADERS.len() as u64) as usize];
+    let header = format!("{{\"{param}\":\"{}\",\"typ\":\"JWT\"}}", pick(rng, an, 8));
+    let payload = format!("{{\"sub\":\"{}\"}}", pick(rng, an, n));
+    let sig = pick(
+        rng,
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-",
+        43,
+    );
+    let jwt = format!(
+        "{}.{}.{sig}",
+        URL_SAFE_NO_PAD.encode(header),
+        URL_SAFE_NO_PAD.encode(payload)
+    );
+    if url {
+        URL_SAFE_NO_PAD.encode(jwt)
+    } else {
+        STANDARD.encode(jwt)
+    }
 }
 
 fn pick(rng: &mut SplitMix, alphabet: &[u8], n: usize) -> String {
@@ -131,5 +190,14 @@ mod tests {
         assert!(a.starts_with("ghp_"));
         assert_eq!(expand("${{ secrets.X }}", 1), "${{ secrets.X }}");
         assert_eq!(expand("{{uuid}}", 3).len(), 36);
+        assert!(expand("{{jwt64:40}}", 1).starts_with("ZXlK"));
+        let long = expand("x{{fill:70000}}y", 1);
+        assert_eq!(long.len(), 70002);
+        assert!(!long.contains('\n'));
+        assert!(
+            expand("{{lnx:500}}", 2)
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+        );
     }
 }

@@ -79,11 +79,13 @@ pub(crate) fn contains_redaction_marker(bytes: &[u8]) -> bool {
     contains(bytes, b"REDACTED")
 }
 
-/// The upstream-style provider allowlist: documentation and placeholder bodies.
+/// The provider placeholder allowlist: documentation and placeholder bodies.
 ///
 /// - contains `EXAMPLE` / `example` (AWS documentation keys and the like),
 /// - one character makes up at least half of the value (`xxxx...`, `0000...`),
-/// - an alphabetic or numeric sequence of 8 or more (`abcdefgh`, `ABCDEFGH`, `12345678`).
+/// - ascending runs (`abcd`, `1234`, four or more) make up at least half of its letters and
+///   digits (`ghp_abcdefghijklmnopqrstuvwxyz0123456789`). A real token of the right format
+///   whose body merely contains a run or two stays a secret.
 pub(crate) fn is_provider_placeholder(secret: &[u8], counts: &ByteCounts) -> bool {
     let example = memchr::memchr2_iter(b'E', b'e', secret).any(|at| {
         let rest = &secret[at + 1..];
@@ -96,15 +98,42 @@ pub(crate) fn is_provider_placeholder(secret: &[u8], counts: &ByteCounts) -> boo
     if secret.len() >= 8 && counts.max() as usize * 2 >= secret.len() {
         return true;
     }
-    has_sequence(secret, 8)
+    sequence_dominated(secret)
 }
 
-/// Whether `bytes` holds a run of `n` consecutive ascending characters (`abcd...`, `1234...`).
-pub(crate) fn has_sequence(bytes: &[u8], n: usize) -> bool {
-    let mut run = 1usize;
+/// Whether ascending runs of four or more (`abcd`, `1234`) cover at least half of the letters
+/// and digits of `bytes` (and there are at least eight).
+pub(crate) fn sequence_dominated(bytes: &[u8]) -> bool {
+    // one pass over the (short) candidate; most have no run of four at all
+    let (mut in_runs, mut run) = (0usize, 1usize);
     for w in bytes.windows(2) {
         let (a, b) = (w[0], w[1]);
-        if a.is_ascii_alphanumeric() && b == a.wrapping_add(1) && b.is_ascii_alphanumeric() {
+        if b == a.wrapping_add(1) && a.is_ascii_alphanumeric() && b.is_ascii_alphanumeric() {
+            run += 1;
+        } else {
+            if run >= 4 {
+                in_runs += run;
+            }
+            run = 1;
+        }
+    }
+    if run >= 4 {
+        in_runs += run;
+    }
+    if in_runs == 0 {
+        return false;
+    }
+    let alnum = bytes.iter().filter(|b| b.is_ascii_alphanumeric()).count();
+    alnum >= 8 && in_runs * 2 >= alnum
+}
+
+/// Whether `bytes` holds a run of `n` consecutive ascending letters (`abcdefghij`, either
+/// case): typed, not generated.
+pub(crate) fn has_letter_run(bytes: &[u8], n: usize) -> bool {
+    let mut run = 1usize;
+    for w in bytes.windows(2) {
+        let (a, b) = (w[0].to_ascii_lowercase(), w[1].to_ascii_lowercase());
+        if a.is_ascii_lowercase() && b == a + 1 {
             run += 1;
             if run >= n {
                 return true;
@@ -114,6 +143,32 @@ pub(crate) fn has_sequence(bytes: &[u8], n: usize) -> bool {
         }
     }
     false
+}
+
+/// Bytes a credential token can be made of (base64, base64url, hex, JWT dots, percent and
+/// backslash escapes): a long-line window is widened over these.
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'+' | b'/' | b'=' | b'_' | b'-' | b'.' | b'~' | b'%' | b'\\'
+        )
+}
+
+/// The start of the token run containing `pos`, not before `floor`.
+pub(crate) fn token_run_start(bytes: &[u8], mut pos: usize, floor: usize) -> usize {
+    while pos > floor && is_token_byte(bytes[pos - 1]) {
+        pos -= 1;
+    }
+    pos
+}
+
+/// The end of the token run containing `pos - 1`, not after `ceiling`.
+pub(crate) fn token_run_end(bytes: &[u8], mut pos: usize, ceiling: usize) -> usize {
+    while pos < ceiling && is_token_byte(bytes[pos]) {
+        pos += 1;
+    }
+    pos
 }
 
 /// Move `start` back and `end` forward to UTF-8 character boundaries of `text`.
@@ -178,6 +233,11 @@ mod tests {
         assert!(placeholder(b"AKIAIOSFODNN7EXAMPLE"));
         assert!(placeholder(b"ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
         assert!(placeholder(b"ghp_abcdefghijklmnopqrstuvwxyz0123456789"));
+        assert!(placeholder(b"AIzaSyabcdefghijklmnopqrstuvwxyz1234567"));
         assert!(!placeholder(b"ghp_Q7d9K2mX4pL8vN3bR6tY1wZ5cH0jF2sA9eU4"));
+        // a real-format key whose body holds a few runs is still a key (issue 19)
+        assert!(!placeholder(
+            b"sk-ant-api03-Zq81kPx0-7Lm2Nw4Rt6-klmnopqrstuvwx-Vb3Hc9Jd1Fg5Ks8Qe-Ty7Ui2Op4As6Df9Gh1Jk3Lz5Xc7Vb9Nm0abcdefghZx1Cv3Bn5M8r4uT6AA"
+        ));
     }
 }

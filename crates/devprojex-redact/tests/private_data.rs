@@ -42,6 +42,23 @@ fn positives() {
         ("built by jdoe yesterday", "user-name"),
         ("ssh jdoe-laptop.corp.io", "host-name"),
         ("prompt jdoe-laptop $", "host-name"),
+        // issue 19: US national formats, Cisco dotted MACs, private hosts in URLs, ~user
+        ("call (415) 555-2671 today", "phone-number"),
+        ("call (415)555-2671", "phone-number"),
+        ("fax: 415-555-2671", "phone-number"),
+        ("tel 415.555.2671", "phone-number"),
+        ("toll free 1-800-555-2671", "phone-number"),
+        ("interface mac 0011.2233.4455 vlan 10", "mac-address"),
+        ("mac-address-table static 00a0.c914.c829", "mac-address"),
+        ("url: https://jira.corp.acme.com/browse/OPS-1", "host-name"),
+        (
+            "DATABASE_URL=postgres://app@db01.internal:5432/app",
+            "host-name",
+        ),
+        ("see http://nas.home.arpa/share", "host-name"),
+        ("cd ~maria/projects", "home-user"),
+        ("home=~maria", "home-user"),
+        ("https://cs.acme.edu/~maria/papers/", "home-user"),
     ] {
         let found = ids(&r, text);
         assert!(
@@ -73,6 +90,21 @@ fn negatives() {
         "mask 255.255.255.0",
         "path /home/$USER/x and /Users/Shared/x and ~/src",
         "the root user and the admin group",
+        // issue 19: versions are not addresses, code is not a home, public hosts stay
+        r#"[assembly: AssemblyVersion("1.0.0.0")]"#,
+        r#"[assembly: AssemblyFileVersion("2.1.0.0")]"#,
+        "System.Runtime, Version=4.2.2.0, Culture=neutral, PublicKeyToken=b03f5f7f11d50a3a",
+        r#"  "version": "1.2.3.4","#,
+        "<Version>3.0.0.1</Version>",
+        "download app-1.2.3.4.tar.gz or release-1.2.3.4 (1.2.3.4-beta)",
+        "Foo::~Foo() { delete impl; }",
+        "git diff HEAD~1 and HEAD~2",
+        "approximately ~5 minutes",
+        "see https://github.com/acme/app and https://docs.rs/regex",
+        "dates 2024-05-01 and isbn 978-3-16-148410-0 and ssn-like 123-45-6789",
+        "numbers 200 300 4000 and 123-456-7890",
+        "fictional (555) 555-0123 and 212-555-0199",
+        "ids 0000.0000.0000 and version 2024.0101.1234",
     ] {
         let found = ids(&r, text);
         assert!(found.is_empty(), "{text}: unexpected {found:?}");

@@ -1,16 +1,22 @@
-//! The command-line front: clap arguments, the confirmation prompt, and what is printed.
+//! The command-line front: clap arguments, the prompts, and what is printed.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use crate::client::{ClientId, Scope, config_path, detect, project_config_path, user_config_path};
+use crate::client::{ClientId, Launch, Location, Place, Scope, detect_with, project_config_path};
 use crate::entry::{
-    CommandPath, GitMode, ServerFlags, command_resolves, looks_like_ours, resolve_command,
-    runs_current_exe,
+    CommandPath, GitMode, ServerFlags, command_target_in, entry_args, is_dev_build, likely_path,
+    looks_like_ours, resolve_command, roots_of, runs_current_exe,
 };
-use crate::env::SetupEnv;
+use crate::env::{Os, SetupEnv};
 use crate::error::{Result, SetupError};
-use crate::plan::{Action, Options, PlanItem, apply_item, plan_client, status_of};
+use crate::fsio::{self, Record, WriteOptions};
+use crate::plan::{
+    Action, Commands, FileOutcome, Mode, Options, PlanItem, all_places, apply_file, edited_text,
+    files_to_write, is_effectively_empty, is_other_project, local_entries, needs_root, plan_client,
+    status_at,
+};
 
 const SETUP_EXAMPLES: &str = "\
 Examples:
@@ -21,17 +27,36 @@ Examples:
   devprojex setup --scope project --client vscode     write .vscode/mcp.json in this repository
   devprojex setup --root ~/src/app --client claude-desktop
   devprojex setup --remove --yes           remove the entry from every detected client
-  devprojex setup status                   show every client, its config file and the entry's state";
+  devprojex setup status                   show every client, its config files and the entry's state";
 
 const DOCTOR_EXAMPLES: &str = "\
 Examples:
   devprojex doctor
   devprojex doctor --root ~/src/app --root ~/src/lib";
 
+const STATUS_HELP: &str = "\
+List every client (or those named with --client), whether it is detected, and for each place that \
+can hold the entry (user scope; Claude Code's local scope of this project and its .mcp.json; \
+Antigravity's pre-2.0 file; with --scope project, the project files) the file and the entry's state:
+
+  no config file
+  not configured
+  present, current
+  present, points at another devprojex binary (run setup to update)
+  present, STALE: command not found: COMMAND
+  present, differs from what setup would write with these flags
+  ERROR: MESSAGE
+
+Claude Code entries at local scope in other projects are counted on one line. Pass the flags you ran \
+setup with, so \"current\" compares against the same entry. Exit code 0.";
+
+/// How long a `.devprojex-setup-*.tmp` file must be untouched before a later run removes it.
+const STALE_TEMP_AGE: Duration = Duration::from_secs(60);
+
 /// A `--client` value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ClientArg {
-    /// Every supported client.
+    /// Every detected client.
     All,
     /// Claude Code.
     ClaudeCode,
@@ -50,17 +75,17 @@ pub enum ClientArg {
 }
 
 impl ClientArg {
-    fn clients(self) -> Vec<ClientId> {
-        match self {
-            ClientArg::All => ClientId::ALL.to_vec(),
-            ClientArg::ClaudeCode => vec![ClientId::ClaudeCode],
-            ClientArg::ClaudeDesktop => vec![ClientId::ClaudeDesktop],
-            ClientArg::Codex => vec![ClientId::Codex],
-            ClientArg::Antigravity => vec![ClientId::Antigravity],
-            ClientArg::Cursor => vec![ClientId::Cursor],
-            ClientArg::Vscode => vec![ClientId::VsCode],
-            ClientArg::VscodeInsiders => vec![ClientId::VsCodeInsiders],
-        }
+    fn client(self) -> Option<ClientId> {
+        Some(match self {
+            ClientArg::All => return None,
+            ClientArg::ClaudeCode => ClientId::ClaudeCode,
+            ClientArg::ClaudeDesktop => ClientId::ClaudeDesktop,
+            ClientArg::Codex => ClientId::Codex,
+            ClientArg::Antigravity => ClientId::Antigravity,
+            ClientArg::Cursor => ClientId::Cursor,
+            ClientArg::Vscode => ClientId::VsCode,
+            ClientArg::VscodeInsiders => ClientId::VsCodeInsiders,
+        })
     }
 }
 
@@ -69,18 +94,24 @@ impl ClientArg {
 #[command(
     about = "Register the devprojex MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code",
     long_about = "Register the devprojex MCP server in your MCP clients' config files.\n\n\
-Without --client, setup detects the installed clients (config folder or executable present). \
-It shows the plan and asks before writing; --yes skips the question (required when standard input \
-is not a terminal). Edits keep comments, key order, indentation, line endings and every other entry; \
-writes are atomic and the first write of a file keeps a copy as <file>.devprojex.bak.",
+Without --client, setup acts on the detected clients (config folder or executable present); \
+--client all means every detected client, and naming a client that is not detected creates its \
+config. Each client gets an entry that serves the project, never / or your home folder: Cursor and \
+VS Code project files get --root ${workspaceFolder}, Claude Code and Codex start the server in the \
+project, VS Code user entries use the workspace folders it sends, and Claude Desktop and Antigravity \
+need --root (asked on a terminal). setup shows the plan and asks before writing; --yes skips the \
+question (required when standard input is not a terminal). Edits keep comments, key order, \
+indentation, line endings and every other entry; each file is written atomically, only if nobody \
+changed it meanwhile, and the bytes replaced are kept in devprojex's data folder.",
     after_help = SETUP_EXAMPLES
 )]
 pub struct SetupArgs {
-    /// `status`: show each client's config file and entry state instead of writing.
+    /// `status`: show each client's config files and entry state instead of writing.
     #[command(subcommand)]
     pub command: Option<SetupCommand>,
 
-    /// Client to configure (repeatable; `all` for every client). Default: the detected clients.
+    /// Client to configure (repeatable; `all` for every detected client). Default: the detected
+    /// clients.
     #[arg(long = "client", value_name = "NAME", value_enum, global = true)]
     pub clients: Vec<ClientArg>,
 
@@ -89,8 +120,8 @@ pub struct SetupArgs {
     #[arg(long, value_enum, default_value_t = Scope::User, global = true)]
     pub scope: Scope,
 
-    /// Pin the server to this project folder (repeatable). Default: none, so the server follows the
-    /// client's working directory; for VS Code in project scope `${workspaceFolder}`.
+    /// Pin the server to this project folder (repeatable; `~` is expanded). Default: each
+    /// client's own way to the project (see above); Claude Desktop and Antigravity need it.
     #[arg(long = "root", value_name = "PATH", global = true)]
     pub roots: Vec<PathBuf>,
 
@@ -110,8 +141,9 @@ pub struct SetupArgs {
     #[arg(long, value_name = "MODE", value_enum, global = true)]
     pub git_mode: Option<GitMode>,
 
-    /// How to write the command: `auto` writes `devprojex` when this binary is the one on PATH,
-    /// else its absolute path.
+    /// How to write the command: `auto` writes `devprojex` when the client would find this
+    /// binary through its own PATH (desktop apps do not get the shell's), else its stable
+    /// absolute path (Homebrew's `bin/devprojex`, never a versioned Cellar path).
     #[arg(long, value_name = "HOW", value_enum, default_value_t = CommandPath::Auto, global = true)]
     pub command_path: CommandPath,
 
@@ -119,13 +151,19 @@ pub struct SetupArgs {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// Remove the entry instead of adding it.
+    /// Remove the entry instead of adding it (Claude Code: user scope and every project's local
+    /// scope).
     #[arg(long)]
     pub remove: bool,
 
     /// Replace (or remove) an entry of the same name that was changed by hand.
     #[arg(long)]
     pub force: bool,
+
+    /// Write entries that run this binary even though it is a development build in a Cargo
+    /// `target/` folder (what `cargo run -- setup` runs).
+    #[arg(long)]
+    pub allow_dev_build: bool,
 
     /// Apply without asking.
     #[arg(short = 'y', long)]
@@ -135,8 +173,9 @@ pub struct SetupArgs {
 /// Subcommands of `devprojex setup`.
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum SetupCommand {
-    /// List every client, its config file, and whether the entry is present, current or stale.
+    /// List every client, its config files, and the entry's state in each.
     #[command(
+        long_about = STATUS_HELP,
         after_help = "Examples:\n  devprojex setup status\n  devprojex setup status --client codex --scope project"
     )]
     Status,
@@ -164,7 +203,7 @@ pub struct Io<'a> {
     pub out: &'a mut dyn Write,
     /// Standard error.
     pub err: &'a mut dyn Write,
-    /// Standard input (for the confirmation).
+    /// Standard input (for the questions).
     pub input: &'a mut dyn BufRead,
     /// Whether standard input is a terminal.
     pub interactive: bool,
@@ -183,14 +222,14 @@ pub(crate) fn show(env: &SetupEnv, p: &Path) -> String {
     if let Some(home) = &env.home
         && let Ok(rest) = p.strip_prefix(home)
     {
-        let sep = if env.os == crate::env::Os::Windows {
-            "\\"
-        } else {
-            "/"
-        };
+        let sep = if env.os == Os::Windows { "\\" } else { "/" };
         return format!("~{sep}{}", rest.display());
     }
     p.display().to_string()
+}
+
+fn w(e: std::io::Error) -> SetupError {
+    SetupError::io("standard output", "writing", e)
 }
 
 /// Builds the [`Options`] from the arguments.
@@ -204,12 +243,16 @@ pub fn options(args: &SetupArgs, env: &SetupEnv) -> Result<Options> {
     let roots = args
         .roots
         .iter()
-        .map(|r| env.absolute(r).to_string_lossy().into_owned())
+        .map(|r| env.expand_user_path(r).to_string_lossy().into_owned())
         .collect();
     Ok(Options {
         scope: args.scope,
         name: args.name.clone(),
-        command: resolve_command(args.command_path, env),
+        commands: Commands {
+            terminal: resolve_command(args.command_path, env, Launch::Terminal),
+            desktop: resolve_command(args.command_path, env, Launch::Desktop),
+            exact: args.command_path != CommandPath::Auto,
+        },
         flags: ServerFlags {
             roots,
             hide_private_data: args.hide_private_data,
@@ -219,38 +262,44 @@ pub fn options(args: &SetupArgs, env: &SetupEnv) -> Result<Options> {
     })
 }
 
-/// The clients to act on: the named ones, else the detected ones.
-fn select_clients(args: &SetupArgs, env: &SetupEnv) -> Result<Vec<ClientId>> {
-    let mut named: Vec<ClientId> = args.clients.iter().flat_map(|c| c.clients()).collect();
+/// The clients to act on: the named ones (noting those not detected), else the detected ones;
+/// `all` adds every detected client.
+fn select_clients(
+    args: &SetupArgs,
+    env: &SetupEnv,
+    record: &Record,
+) -> Result<(Vec<ClientId>, Vec<ClientId>)> {
+    let project = args.scope == Scope::Project;
+    let detected = |c: ClientId| {
+        detect_with(c, env, &record.created)
+            || (project && project_config_path(c, &env.project_root()).is_some_and(|p| p.exists()))
+    };
+    let mut named: Vec<ClientId> = args.clients.iter().filter_map(|c| c.client()).collect();
     named.sort();
     named.dedup();
-    let all_requested = args.clients.contains(&ClientArg::All);
-    if args.scope == Scope::Project {
-        if !all_requested && let Some(c) = named.iter().find(|c| !c.supports_project()) {
-            return Err(SetupError::Usage(format!(
-                "{} has no project-scope config; project scope supports claude-code, codex, cursor and vscode",
-                c.name()
-            )));
-        }
-        named.retain(|c| c.supports_project());
+    if project && let Some(c) = named.iter().find(|c| !c.supports_project()) {
+        return Err(SetupError::Usage(format!(
+            "{} has no project-scope config; project scope supports claude-code, codex, cursor and vscode",
+            c.name()
+        )));
     }
-    if !named.is_empty() {
-        return Ok(named);
+    let all = args.clients.contains(&ClientArg::All);
+    let mut chosen = named.clone();
+    if all || named.is_empty() {
+        chosen.extend(
+            ClientId::ALL
+                .into_iter()
+                .filter(|c| !project || c.supports_project())
+                .filter(|c| detected(*c)),
+        );
     }
-    let detected: Vec<ClientId> = ClientId::ALL
-        .into_iter()
-        .filter(|c| args.scope == Scope::User || c.supports_project())
-        .filter(|c| {
-            detect(*c, env)
-                || (args.scope == Scope::Project
-                    && project_config_path(*c, &env.project_root()).is_some_and(|p| p.exists()))
-        })
-        .collect();
-    if detected.is_empty() {
-        Err(SetupError::NoClients)
-    } else {
-        Ok(detected)
+    chosen.sort();
+    chosen.dedup();
+    if chosen.is_empty() {
+        return Err(SetupError::NoClients);
     }
+    let absent = named.into_iter().filter(|c| !detected(*c)).collect();
+    Ok((chosen, absent))
 }
 
 fn command_line(item: &PlanItem) -> String {
@@ -304,55 +353,408 @@ pub fn run_setup_with(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> u8 {
     }
 }
 
+/// Refuses to write users' configs as root on someone else's behalf (`sudo`).
+fn check_not_sudo(env: &SetupEnv) -> Result<()> {
+    if env.user.euid == Some(0)
+        && let Some(uid) = env.user.sudo_uid.filter(|u| *u != 0)
+    {
+        return Err(SetupError::Ownership {
+            message: format!(
+                "setup runs under sudo (for user id {uid}): the configs it writes would become root-owned and lock that user out of them; run `devprojex setup` without sudo"
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn backup_dir(env: &SetupEnv) -> Option<PathBuf> {
+    env.data_dir().map(|d| d.join("setup-backups"))
+}
+
+/// A removal keeps no backup: the bytes it replaces differ from the result only by setup's own
+/// entry, and a copy holding the entry is what `--remove` must not leave behind.
+fn write_options(env: &SetupEnv, client: ClientId, scope: Scope, mode: Mode) -> WriteOptions {
+    WriteOptions {
+        private: scope == Scope::User,
+        backup_dir: backup_dir(env).filter(|_| mode == Mode::Add),
+        backup_label: client.name().into(),
+        client_display: client.display().into(),
+        user: env.user,
+    }
+}
+
+/// Folders where setup's temporary files of a killed run may be left: every config folder,
+/// the home folder and the backup folder.
+fn temp_dirs(env: &SetupEnv) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = env.home.iter().cloned().collect();
+    for c in ClientId::ALL {
+        for l in all_places(c, env).unwrap_or_default() {
+            if let Some(d) = l.path.parent() {
+                dirs.push(d.to_path_buf());
+            }
+        }
+    }
+    dirs.extend(backup_dir(env));
+    dirs.extend(env.data_dir());
+    dirs
+}
+
+/// Options for the clients that need `--root`, with the folders the user typed.
+struct Answer {
+    roots: Option<Vec<String>>,
+}
+
+fn ask_roots(clients: &[ClientId], env: &SetupEnv, io: &mut Io<'_>) -> Result<Answer> {
+    let names: Vec<&str> = clients.iter().map(|c| c.display()).collect();
+    write!(
+        io.out,
+        "{} start{} MCP servers outside any project, so the entry names the project folders it may read.\nProject folder(s), separated by commas (empty: skip {}): ",
+        names.join(" and "),
+        if clients.len() == 1 { "s" } else { "" },
+        if clients.len() == 1 { "it" } else { "them" },
+    )
+    .map_err(w)?;
+    io.out.flush().map_err(w)?;
+    let mut line = String::new();
+    io.input
+        .read_line(&mut line)
+        .map_err(|e| SetupError::io("standard input", "reading", e))?;
+    let roots: Vec<String> = line
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            env.expand_user_path(Path::new(s))
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    Ok(Answer {
+        roots: (!roots.is_empty()).then_some(roots),
+    })
+}
+
 fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
     let opts = options(args, env)?;
-    let clients = select_clients(args, env)?;
-    let items = clients
-        .into_iter()
-        .map(|c| plan_client(c, env, &opts, args.remove, args.force))
-        .collect::<Result<Vec<_>>>()?;
-    let out = &mut *io.out;
-    let w = |e: std::io::Error| SetupError::io("standard output", "writing", e);
+    let mode = if args.remove { Mode::Remove } else { Mode::Add };
+    if opts.scope == Scope::Project && env.project_is_home() {
+        return Err(SetupError::Usage(format!(
+            "the project folder is your home folder ({}), where the project-scope files are your user configs: run --scope project inside a repository",
+            show(env, &env.project_root())
+        )));
+    }
+    if !args.dry_run {
+        check_not_sudo(env)?;
+    }
+    if let Some(exe) = &env.current_exe
+        && mode == Mode::Add
+        && !args.dry_run
+        && !args.allow_dev_build
+        && is_dev_build(exe)
+    {
+        return Err(SetupError::DevBuild { exe: exe.clone() });
+    }
+    let mut record = Record::load(env.data_dir().as_deref());
+    let (clients, absent) = select_clients(args, env, &record)?;
+    if !args.dry_run {
+        let removed = fsio::remove_stale_temp_files(&temp_dirs(env), STALE_TEMP_AGE);
+        if !removed.is_empty() {
+            writeln!(
+                io.out,
+                "Removed {} temporary file(s) left by an interrupted run.",
+                removed.len()
+            )
+            .map_err(w)?;
+        }
+    }
+    let mut answer: Option<Answer> = None;
+    for round in 0.. {
+        let mut items = plan_all(&clients, env, &opts, mode, args.force, answer.as_ref())?;
+        // Clients that need a project folder: ask once on a terminal, then plan them again.
+        let missing: Vec<ClientId> = items
+            .iter()
+            .filter(|i| matches!(i.action, Action::Failed(SetupError::NeedsRoot { .. })))
+            .map(|i| i.client())
+            .collect();
+        if answer.is_none() && !missing.is_empty() && io.interactive && !args.yes && !args.dry_run {
+            answer = Some(ask_roots(&missing, env, io)?);
+            items = plan_all(&clients, env, &opts, mode, args.force, answer.as_ref())?;
+        }
+        for item in &mut items {
+            if absent.contains(&item.client()) && matches!(item.action, Action::Create) {
+                item.notes.push(format!(
+                    "{} was not detected: setup creates this file",
+                    item.client().display()
+                ));
+            }
+        }
+        print_plan(&items, &opts, env, mode, io)?;
+        let problems = items.iter().filter(|i| i.action.is_problem()).count();
+        report_problems(&items, &opts, io.err)?;
+        let groups = files_to_write(&items);
+        if args.dry_run {
+            print_diffs(&items, &groups, &opts, io)?;
+            if let Some(exe) = env.current_exe.as_ref().filter(|e| is_dev_build(e))
+                && mode == Mode::Add
+                && !args.allow_dev_build
+            {
+                writeln!(
+                    io.out,
+                    "note: this is a development build ({}): a real run refuses to write it without --allow-dev-build",
+                    exe.display()
+                )
+                .map_err(w)?;
+            }
+            writeln!(io.out, "\nDry run: nothing was written.").map_err(w)?;
+            return Ok(u8::from(problems > 0));
+        }
+        if groups.is_empty() {
+            let msg = if problems > 0 {
+                "Nothing was changed."
+            } else if args.remove {
+                "Nothing to change: no entry to remove."
+            } else {
+                "Nothing to change: every selected client is already configured."
+            };
+            writeln!(io.out, "{msg}").map_err(w)?;
+            return Ok(u8::from(problems > 0));
+        }
+        if !args.yes {
+            if !io.interactive {
+                return Err(SetupError::NotATerminal);
+            }
+            write!(
+                io.out,
+                "Apply these changes to {} file(s)? [y/N] ",
+                groups.len()
+            )
+            .map_err(w)?;
+            io.out.flush().map_err(w)?;
+            let mut reply = String::new();
+            io.input
+                .read_line(&mut reply)
+                .map_err(|e| SetupError::io("standard input", "reading", e))?;
+            if !matches!(reply.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+                return Err(SetupError::Aborted);
+            }
+        }
+        let mut failures = 0;
+        let mut replan = Vec::new();
+        for group in &groups {
+            let members: Vec<&PlanItem> = group.iter().map(|i| &items[*i]).collect();
+            let first = members[0];
+            let write = write_options(env, first.client(), opts.scope, mode);
+            match apply_file(&members, env, &opts, mode, args.force, &write) {
+                FileOutcome::Written(report) => {
+                    record.add(report.created_dirs.iter().cloned());
+                    if report.created
+                        && let Some(f) = &first.file
+                    {
+                        record.add([f.real.clone()]);
+                    }
+                    print_written(&members, &report, &opts, env, mode, io)?;
+                    if mode == Mode::Remove {
+                        clean_after_remove(&members, &mut record, &opts, env, io)?;
+                    }
+                }
+                FileOutcome::Replan => replan.push(first.path().to_path_buf()),
+                FileOutcome::Failed(e) => {
+                    failures += 1;
+                    writeln!(io.err, "error[{}]: {e}", e.code()).map_err(w)?;
+                }
+            }
+        }
+        if let Some(data) = env.data_dir() {
+            if mode == Mode::Remove {
+                record.finish_removal(&data);
+            }
+            let _ = record.save(&data);
+        }
+        if !replan.is_empty() {
+            if io.interactive && !args.yes && round < 2 {
+                for p in &replan {
+                    writeln!(
+                        io.out,
+                        "\n{} changed while setup was waiting, and the change matters: planning again.",
+                        show(env, p)
+                    )
+                    .map_err(w)?;
+                }
+                continue;
+            }
+            for p in &replan {
+                failures += 1;
+                let e = SetupError::Changed { path: p.clone() };
+                writeln!(io.err, "error[{}]: {e}", e.code()).map_err(w)?;
+            }
+        }
+        return Ok(u8::from(failures + problems > 0));
+    }
+    unreachable!("the loop returns")
+}
 
-    let verb = if args.remove { "remove" } else { "register" };
+fn plan_all(
+    clients: &[ClientId],
+    env: &SetupEnv,
+    opts: &Options,
+    mode: Mode,
+    force: bool,
+    answer: Option<&Answer>,
+) -> Result<Vec<PlanItem>> {
+    let mut items = Vec::new();
+    for c in clients {
+        let mut client_opts = opts.clone();
+        let asked = answer.filter(|_| needs_root(*c, opts.scope) && opts.flags.roots.is_empty());
+        if let Some(a) = asked {
+            match &a.roots {
+                Some(roots) => client_opts.flags.roots = roots.clone(),
+                None => {
+                    let mut planned = plan_client(*c, env, opts, mode, force)?;
+                    for i in &mut planned {
+                        if matches!(i.action, Action::Failed(SetupError::NeedsRoot { .. })) {
+                            i.action = Action::Skipped;
+                        }
+                    }
+                    items.extend(planned);
+                    continue;
+                }
+            }
+        }
+        items.extend(plan_client(*c, env, &client_opts, mode, force)?);
+        if *c == ClientId::ClaudeCode && opts.scope == Scope::User {
+            claude_code_notes(&mut items, env, opts, mode)?;
+        }
+    }
+    Ok(items)
+}
+
+/// Tells where else Claude Code has the entry: at local scope (setup kept it there instead of
+/// adding a duplicate at user scope), or in the project's `.mcp.json`, which a user-scope run
+/// leaves to `--scope project`.
+fn claude_code_notes(
+    items: &mut [PlanItem],
+    env: &SetupEnv,
+    opts: &Options,
+    mode: Mode,
+) -> Result<()> {
+    let Some(project_file) = project_config_path(ClientId::ClaudeCode, &env.project_root()) else {
+        return Ok(());
+    };
+    let in_project = fsio::load(&project_file)
+        .ok()
+        .and_then(|f| f.text)
+        .and_then(|t| {
+            crate::edit::read_entry(
+                &t,
+                crate::client::Format::Json,
+                "mcpServers",
+                &opts.name,
+                &project_file,
+            )
+            .ok()
+        })
+        .flatten()
+        .is_some();
+    let Some(item) = items
+        .iter_mut()
+        .rev()
+        .find(|i| i.client() == ClientId::ClaudeCode)
+    else {
+        return Ok(());
+    };
+    if mode == Mode::Add && matches!(item.location.place, Place::Local { .. }) {
+        item.notes.push(
+            "Claude Code has this entry at local scope for this project (claude mcp add): setup keeps it there and adds no duplicate at user scope".into(),
+        );
+    }
+    if in_project && project_file != item.location.path {
+        item.notes.push(format!(
+            "also registered in {} (project scope, shared through the repository){}",
+            show(env, &project_file),
+            if mode == Mode::Remove {
+                ": remove it there with --scope project"
+            } else {
+                ""
+            }
+        ));
+    }
+    Ok(())
+}
+
+fn place_suffix(item: &PlanItem) -> String {
+    match &item.location.place {
+        Place::User | Place::Project => String::new(),
+        other => format!(" ({})", other.label()),
+    }
+}
+
+fn print_plan(
+    items: &[PlanItem],
+    opts: &Options,
+    env: &SetupEnv,
+    mode: Mode,
+    io: &mut Io<'_>,
+) -> Result<()> {
+    let out = &mut *io.out;
+    let verb = if mode == Mode::Remove {
+        "remove"
+    } else {
+        "register"
+    };
     let scope = match opts.scope {
         Scope::User => "user",
         Scope::Project => "project",
     };
     writeln!(out, "Plan ({verb} \"{}\", {scope} scope):", opts.name).map_err(w)?;
-    for item in &items {
+    for item in items {
         writeln!(
             out,
-            "  {:<18} {}",
-            item.client.display(),
-            show(env, &item.path)
+            "  {:<18} {}{}",
+            item.client().display(),
+            show(env, item.path()),
+            place_suffix(item)
         )
         .map_err(w)?;
         writeln!(out, "  {:<18} -> {}", "", item.action.describe()).map_err(w)?;
+        for note in &item.notes {
+            writeln!(out, "  {:<18}    note: {note}", "").map_err(w)?;
+        }
         if matches!(
             item.action,
-            Action::Conflict | Action::Replace | Action::Update
+            Action::Conflict { .. } | Action::Replace | Action::Update
         ) {
             for line in entry_diff(item).lines() {
                 writeln!(out, "  {:<18}    {line}", "").map_err(w)?;
             }
         }
+        if mode == Mode::Add && item.action.writes() {
+            writeln!(out, "  {:<18}    command: {}", "", command_line(item)).map_err(w)?;
+        }
     }
-    if !args.remove
-        && let Some(first) = items.first()
-    {
-        writeln!(out, "Server command: {}", command_line(first)).map_err(w)?;
-    }
-    if opts.scope == Scope::User
+    if mode == Mode::Add
+        && opts.scope == Scope::User
         && items
             .iter()
-            .any(|i| i.client == ClientId::ClaudeCode && i.action.writes())
+            .any(|i| i.client() == ClientId::ClaudeCode && i.action.writes())
     {
         writeln!(
             out,
-            "note: Claude Code rewrites its .claude.json while it runs: quit running Claude Code sessions first, or one may write back its older copy"
+            "note: a running Claude Code rewrites ~/.claude.json; setup writes only if the file is unchanged since it read it, so quitting Claude Code first avoids a retry"
         )
         .map_err(w)?;
+    }
+    if mode == Mode::Add && opts.scope == Scope::Project {
+        for item in items.iter().filter(|i| i.action.writes()) {
+            if crate::env::is_absolute_for(env.os, Path::new(&item.wanted.command)) {
+                writeln!(
+                    out,
+                    "warning: {} is meant to be committed, and this entry names {}, a path other machines may not have; with devprojex on everyone's PATH, use --command-path name",
+                    show(env, item.path()),
+                    item.wanted.command
+                )
+                .map_err(w)?;
+            }
+        }
     }
     for r in &opts.flags.roots {
         if !Path::new(r).is_dir() {
@@ -363,120 +765,187 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
             .map_err(w)?;
         }
     }
-    let problems = items.iter().filter(|i| i.action.is_problem()).count();
-    let changes: Vec<&PlanItem> = items.iter().filter(|i| i.action.writes()).collect();
-    report_problems(&items, &opts, io.err)?;
-    let out = &mut *io.out;
+    Ok(())
+}
 
-    if args.dry_run {
-        for item in &changes {
-            let file = item.file.as_ref().expect("planned writes have a file");
-            let name = item.path.display().to_string();
-            let old_name = if file.text.is_some() {
-                name.clone()
-            } else {
-                "/dev/null".into()
-            };
-            let new = item.new_text.as_deref().unwrap_or_default();
-            writeln!(out).map_err(w)?;
-            write!(
-                out,
-                "{}",
-                unified_diff(file.text_or_empty(), new, &old_name, &name)
+fn print_diffs(
+    items: &[PlanItem],
+    groups: &[Vec<usize>],
+    opts: &Options,
+    io: &mut Io<'_>,
+) -> Result<()> {
+    for group in groups {
+        let members: Vec<&PlanItem> = group.iter().map(|i| &items[*i]).collect();
+        let Some(file) = members[0].file.as_ref() else {
+            continue;
+        };
+        let new = edited_text(file.text_or_empty(), &members, &opts.name)?;
+        let name = members[0].path().display().to_string();
+        let old_name = if file.text.is_some() {
+            name.clone()
+        } else {
+            "/dev/null".into()
+        };
+        writeln!(io.out).map_err(w)?;
+        write!(
+            io.out,
+            "{}",
+            unified_diff(file.text_or_empty(), &new, &old_name, &name)
+        )
+        .map_err(w)?;
+    }
+    Ok(())
+}
+
+fn print_written(
+    members: &[&PlanItem],
+    report: &fsio::WriteReport,
+    opts: &Options,
+    env: &SetupEnv,
+    mode: Mode,
+    io: &mut Io<'_>,
+) -> Result<()> {
+    let out = &mut *io.out;
+    for item in members {
+        let what = match item.action {
+            Action::Create => "created with the entry",
+            Action::Add => "entry added",
+            Action::Update => "entry updated",
+            Action::Replace => "entry replaced",
+            Action::Remove => "entry removed",
+            _ => "written",
+        };
+        writeln!(
+            out,
+            "{}: {what}: {}{}",
+            item.client().display(),
+            show(env, item.path()),
+            place_suffix(item)
+        )
+        .map_err(w)?;
+    }
+    let first = members[0];
+    if let Some(file) = &first.file
+        && file.real != file.path
+    {
+        writeln!(
+            out,
+            "  (symlink: edited its target {})",
+            show(env, &file.real)
+        )
+        .map_err(w)?;
+    }
+    if let Some(bak) = &report.backup {
+        writeln!(out, "  backup of the replaced file: {}", show(env, bak)).map_err(w)?;
+    }
+    if let Some((from, to)) = &report.moved_legacy_backup {
+        writeln!(
+            out,
+            "  moved the old backup {} to {}",
+            show(env, from),
+            show(env, to)
+        )
+        .map_err(w)?;
+    }
+    if mode == Mode::Add {
+        writeln!(out, "  verify: {}", first.client().verify_hint(opts.scope)).map_err(w)?;
+    }
+    Ok(())
+}
+
+/// After a removal: a file setup created that is now empty goes, then the folders setup created
+/// that are now empty, and every backup of that file that still holds the entry.
+fn clean_after_remove(
+    members: &[&PlanItem],
+    record: &mut Record,
+    opts: &Options,
+    env: &SetupEnv,
+    io: &mut Io<'_>,
+) -> Result<()> {
+    let first = members[0];
+    let Some(file) = &first.file else {
+        return Ok(());
+    };
+    let real = &file.real;
+    let format = first.client().format();
+    if record.contains(real)
+        && std::fs::read_to_string(real).is_ok_and(|t| is_effectively_empty(&t, format))
+        && std::fs::remove_file(real).is_ok()
+    {
+        record.created.retain(|p| p != real);
+        writeln!(
+            io.out,
+            "  removed {}: setup had created it and it is empty now",
+            show(env, real)
+        )
+        .map_err(w)?;
+    }
+    let mut dirs: Vec<PathBuf> = record
+        .created
+        .iter()
+        .filter(|d| real.starts_with(d) && *d != real)
+        .cloned()
+        .collect();
+    dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+    for d in dirs {
+        if std::fs::remove_dir(&d).is_ok() {
+            record.created.retain(|p| *p != d);
+            writeln!(
+                io.out,
+                "  removed the folder {} (setup had created it)",
+                show(env, &d)
             )
             .map_err(w)?;
         }
-        writeln!(out, "\nDry run: nothing was written.").map_err(w)?;
-        return Ok(if problems > 0 { 1 } else { 0 });
     }
-    if changes.is_empty() {
-        let msg = if problems > 0 {
-            "Nothing was changed."
-        } else if args.remove {
-            "Nothing to change: no entry to remove."
-        } else {
-            "Nothing to change: every selected client is already configured."
-        };
-        writeln!(out, "{msg}").map_err(w)?;
-        return Ok(if problems > 0 { 1 } else { 0 });
-    }
-    if !args.yes {
-        if !io.interactive {
-            return Err(SetupError::NotATerminal);
+    // Backups that still hold the entry would bring it back if restored.
+    let holds_entry = |text: &str| {
+        members.iter().any(|m| {
+            crate::edit::read_entry_at(text, format, &m.location.key_refs(), &opts.name, real)
+                .ok()
+                .flatten()
+                .is_some_and(|v| looks_like_ours(&v))
+        })
+    };
+    let mut deleted = 0;
+    let mut candidates = backup_dir(env)
+        .map(|d| fsio::backups_of(&d, first.client().name(), real))
+        .unwrap_or_default();
+    candidates.push(fsio::legacy_backup_path(real));
+    for bak in candidates {
+        if std::fs::read_to_string(&bak).is_ok_and(|t| holds_entry(&t))
+            && std::fs::remove_file(&bak).is_ok()
+        {
+            deleted += 1;
         }
-        write!(
-            out,
-            "Apply these changes to {} file(s)? [y/N] ",
-            changes.len()
+    }
+    if deleted > 0 {
+        writeln!(
+            io.out,
+            "  deleted {deleted} backup(s) that still held the entry"
         )
         .map_err(w)?;
-        out.flush().map_err(w)?;
-        let mut answer = String::new();
-        io.input
-            .read_line(&mut answer)
-            .map_err(|e| SetupError::io("standard input", "reading", e))?;
-        if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
-            return Err(SetupError::Aborted);
-        }
     }
-    let mut failures = 0;
-    for item in &changes {
-        match apply_item(item, opts.scope) {
-            Ok(report) => {
-                let what = match item.action {
-                    Action::Create => "created with the entry",
-                    Action::Add => "entry added",
-                    Action::Update => "entry updated",
-                    Action::Replace => "entry replaced",
-                    Action::Remove => "entry removed",
-                    _ => "written",
-                };
-                writeln!(
-                    out,
-                    "{}: {what}: {}",
-                    item.client.display(),
-                    show(env, &item.path)
-                )
-                .map_err(w)?;
-                if let Some(file) = &item.file
-                    && file.real != file.path
-                {
-                    writeln!(
-                        out,
-                        "  (symlink: edited its target {})",
-                        show(env, &file.real)
-                    )
-                    .map_err(w)?;
-                }
-                if let Some(bak) = report.backup {
-                    writeln!(out, "  backup of the original: {}", show(env, &bak)).map_err(w)?;
-                }
-                if !args.remove {
-                    writeln!(out, "  verify: {}", item.client.verify_hint(opts.scope))
-                        .map_err(w)?;
-                }
-            }
-            Err(e) => {
-                failures += 1;
-                writeln!(io.err, "error[{}]: {e}", e.code()).map_err(w)?;
-            }
-        }
+    if let Some(d) = backup_dir(env) {
+        let _ = std::fs::remove_dir(&d);
     }
-    Ok(if failures + problems > 0 { 1 } else { 0 })
+    Ok(())
 }
 
-/// Prints one error line per conflicting or failing client.
+/// Prints one error line per conflicting or failing place (the plan line only points here).
 fn report_problems(items: &[PlanItem], opts: &Options, err: &mut dyn Write) -> Result<()> {
     for item in items.iter().filter(|i| i.action.is_problem()) {
         let msg = match &item.action {
             Action::Failed(e) => format!("error[{}]: {e}", e.code()),
-            _ => {
+            Action::Conflict { removing } => {
                 let e = SetupError::Conflict {
-                    path: item.path.clone(),
+                    path: item.path().to_path_buf(),
                     name: opts.name.clone(),
+                    removing: *removing,
                 };
                 format!("error[{}]: {e}", e.code())
             }
+            _ => continue,
         };
         writeln!(err, "{msg}").map_err(|e| SetupError::io("standard error", "writing", e))?;
     }
@@ -485,15 +954,16 @@ fn report_problems(items: &[PlanItem], opts: &Options, err: &mut dyn Write) -> R
 
 fn run_status(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
     let opts = options(args, env)?;
-    let w = |e: std::io::Error| SetupError::io("standard output", "writing", e);
-    let mut clients: Vec<ClientId> = args.clients.iter().flat_map(|c| c.clients()).collect();
+    let record = Record::load(env.data_dir().as_deref());
+    let mut clients: Vec<ClientId> = args.clients.iter().filter_map(|c| c.client()).collect();
     if clients.is_empty() {
         clients = ClientId::ALL.to_vec();
     }
     clients.sort();
     clients.dedup();
+    let out = &mut *io.out;
     writeln!(
-        io.out,
+        out,
         "Entry \"{}\", {} scope:",
         opts.name,
         if opts.scope == Scope::User {
@@ -504,32 +974,67 @@ fn run_status(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
     )
     .map_err(w)?;
     for c in clients {
-        let installed = if detect(c, env) {
+        let installed = if detect_with(c, env, &record.created) {
             "detected"
         } else {
             "not detected"
         };
-        match config_path(c, opts.scope, env) {
-            Ok(Some(path)) => {
-                let st = status_of(c, &path, env, &opts);
-                writeln!(io.out, "  {:<18} {installed}", c.display()).map_err(w)?;
-                writeln!(io.out, "  {:<18} {}", "", show(env, &path)).map_err(w)?;
-                writeln!(io.out, "  {:<18} {}", "", st.label()).map_err(w)?;
+        let places = match status_places(c, env, opts.scope) {
+            Ok(p) => p,
+            Err(e) => {
+                writeln!(out, "  {:<18} error[{}]: {e}", c.display(), e.code()).map_err(w)?;
+                continue;
             }
-            Ok(None) => {
+        };
+        if places.is_empty() {
+            writeln!(
+                out,
+                "  {:<18} {installed}; no project-scope config",
+                c.display()
+            )
+            .map_err(w)?;
+            continue;
+        }
+        writeln!(out, "  {:<18} {installed}", c.display()).map_err(w)?;
+        for l in &places {
+            let label = match &l.place {
+                Place::User if opts.scope == Scope::User && places.len() == 1 => String::new(),
+                other => format!(" ({})", other.label()),
+            };
+            writeln!(out, "  {:<18} {}{label}", "", show(env, &l.path)).map_err(w)?;
+            writeln!(out, "  {:<18}   {}", "", status_at(l, env, &opts).label()).map_err(w)?;
+        }
+        if c == ClientId::ClaudeCode && opts.scope == Scope::User {
+            let others: Vec<String> = local_entries(env, &opts.name)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| is_other_project(&Place::Local { project: p.clone() }, env))
+                .collect();
+            if !others.is_empty() {
                 writeln!(
-                    io.out,
-                    "  {:<18} {installed}; no project-scope config",
-                    c.display()
+                    out,
+                    "  {:<18} also at local scope in {} other project(s): {}",
+                    "",
+                    others.len(),
+                    others.join(", ")
                 )
                 .map_err(w)?;
-            }
-            Err(e) => {
-                writeln!(io.out, "  {:<18} error[{}]: {e}", c.display(), e.code()).map_err(w)?
             }
         }
     }
     Ok(0)
+}
+
+/// The places `setup status` shows for `client`.
+fn status_places(client: ClientId, env: &SetupEnv, scope: Scope) -> Result<Vec<Location>> {
+    let all = all_places(client, env)?;
+    Ok(all
+        .into_iter()
+        .filter(|l| match scope {
+            Scope::Project => l.place == Place::Project,
+            Scope::User => l.place != Place::Project || client == ClientId::ClaudeCode,
+        })
+        .collect())
 }
 
 /// `devprojex doctor` with an explicit environment and streams. Returns the exit code.
@@ -543,86 +1048,113 @@ pub fn run_doctor_with(args: &DoctorArgs, env: &SetupEnv, io: &mut Io<'_>) -> u8
     }
 }
 
+/// One doctor line.
+struct Checks<'o> {
+    out: &'o mut dyn Write,
+    problems: usize,
+}
+
+impl Checks<'_> {
+    fn ok(&mut self, text: impl AsRef<str>) -> Result<()> {
+        writeln!(self.out, "[ok  ] {}", text.as_ref()).map_err(w)
+    }
+    fn warn(&mut self, text: impl AsRef<str>) -> Result<()> {
+        writeln!(self.out, "[warn] {}", text.as_ref()).map_err(w)
+    }
+    fn fail(&mut self, text: impl AsRef<str>) -> Result<()> {
+        self.problems += 1;
+        writeln!(self.out, "[FAIL] {}", text.as_ref()).map_err(w)
+    }
+}
+
+/// Whether `git` is macOS's `/usr/bin/git` shim while no developer tools are installed: running
+/// it would open the "install the command line developer tools" dialog, so doctor must not.
+/// `developer_dir` is what `xcode-select -p` printed (it never opens the dialog).
+pub fn git_is_uninstalled_xcode_shim(
+    os: Os,
+    git: &Path,
+    developer_dir: Option<&Path>,
+    exists: &dyn Fn(&Path) -> bool,
+) -> bool {
+    os == Os::Macos
+        && git == Path::new("/usr/bin/git")
+        && !developer_dir.is_some_and(|d| exists(&d.join("usr/bin/git")))
+}
+
+fn xcode_developer_dir() -> Option<PathBuf> {
+    let out = std::process::Command::new("/usr/bin/xcode-select")
+        .arg("-p")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
+
 fn doctor(args: &DoctorArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
     if !valid_name(&args.name) {
         return Err(SetupError::Usage(format!("invalid --name {:?}", args.name)));
     }
-    let w = |e: std::io::Error| SetupError::io("standard output", "writing", e);
-    let out = &mut *io.out;
-    let mut problems = 0usize;
-    let mut line =
-        |out: &mut dyn Write, ok: bool, warn: bool, text: String| -> std::io::Result<()> {
-            let tag = if ok {
-                "ok  "
-            } else if warn {
-                "warn"
-            } else {
-                problems += 1;
-                "FAIL"
-            };
-            writeln!(out, "[{tag}] {text}")
-        };
+    let mut c = Checks {
+        out: &mut *io.out,
+        problems: 0,
+    };
 
     // Binary.
     let version = env!("CARGO_PKG_VERSION");
     match &env.current_exe {
-        Some(exe) => line(
-            out,
-            true,
-            false,
-            format!("binary: {} (version {version})", exe.display()),
-        )
-        .map_err(w)?,
-        None => line(
-            out,
-            false,
-            true,
-            format!("binary: path unknown (version {version})"),
-        )
-        .map_err(w)?,
+        Some(exe) if is_dev_build(exe) => c.warn(format!(
+            "binary: {} (version {version}) is a development build; install devprojex for client entries",
+            exe.display()
+        ))?,
+        Some(exe) => c.ok(format!("binary: {} (version {version})", exe.display()))?,
+        None => c.warn(format!("binary: path unknown (version {version})"))?,
     }
     match env.which("devprojex") {
-        Some(p) => line(out, true, false, format!("on PATH: {}", p.display())).map_err(w)?,
-        None => line(
-            out,
-            false,
-            true,
-            "`devprojex` is not on PATH: setup writes the absolute path of this binary instead"
-                .into(),
-        )
-        .map_err(w)?,
+        Some(p) => c.ok(format!("on PATH: {}", p.display()))?,
+        None => c.warn(
+            "`devprojex` is not on PATH: setup writes the absolute path of this binary instead",
+        )?,
+    }
+    if env.home.is_none() {
+        c.fail("cannot locate the home folder: set HOME (USERPROFILE on Windows); no client config can be found without it")?;
     }
 
     // Roots.
     let roots: Vec<PathBuf> = if args.roots.is_empty() {
         vec![env.cwd.clone()]
     } else {
-        args.roots.iter().map(|r| env.absolute(r)).collect()
+        args.roots.iter().map(|r| env.expand_user_path(r)).collect()
     };
     for r in roots {
         if r.is_dir() {
-            line(out, true, false, format!("root: {}", r.display())).map_err(w)?;
+            c.ok(format!("root: {}", r.display()))?;
         } else if r.exists() {
-            line(
-                out,
-                false,
-                false,
-                format!("root: {} is not a folder", r.display()),
-            )
-            .map_err(w)?;
+            c.fail(format!("root: {} is not a folder", r.display()))?;
         } else {
-            line(
-                out,
-                false,
-                false,
-                format!("root: {} does not exist", r.display()),
-            )
-            .map_err(w)?;
+            c.fail(format!("root: {} does not exist", r.display()))?;
         }
     }
 
-    // Git.
+    // Git, never through macOS's installer shim.
     match env.which("git") {
+        Some(git)
+            if git_is_uninstalled_xcode_shim(
+                env.os,
+                &git,
+                if env.os == Os::Macos {
+                    xcode_developer_dir()
+                } else {
+                    None
+                }
+                .as_deref(),
+                &|p| p.exists(),
+            ) =>
+        {
+            c.warn("git: /usr/bin/git is the Xcode Command Line Tools shim and the tools are not installed (doctor did not run it, which would open the installer); install them with `xcode-select --install`, or Git from git-scm.com")?
+        }
         Some(git) => {
             let v = std::process::Command::new(&git)
                 .arg("--version")
@@ -632,125 +1164,206 @@ fn doctor(args: &DoctorArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
             match v {
                 Ok(o) if o.status.success() => {
                     let v = String::from_utf8_lossy(&o.stdout).trim().to_string();
-                    line(out, true, false, format!("git: {v} ({})", git.display())).map_err(w)?
+                    c.ok(format!("git: {v} ({})", git.display()))?
                 }
-                _ => line(
-                    out,
-                    false,
-                    true,
-                    format!("git: {} does not run", git.display()),
-                )
-                .map_err(w)?,
+                _ => c.warn(format!("git: {} does not run", git.display()))?,
             }
         }
-        None => line(
-            out,
-            false,
-            true,
-            "git: not found on PATH (git modes and remote clones need it)".into(),
-        )
-        .map_err(w)?,
+        None => c.warn("git: not found on PATH (git modes and remote clones need it)")?,
     }
 
-    // Clients: every user- and project-scope config that has the entry or fails to parse.
+    // Clients: every place that has the entry or fails to parse.
     let mut configured = 0;
-    for c in ClientId::ALL {
-        let mut paths = Vec::new();
-        if let Ok(p) = user_config_path(c, env) {
-            paths.push(p);
-        }
-        if let Some(p) = project_config_path(c, &env.project_root()) {
-            paths.push(p);
-        }
-        for p in paths {
-            let Some((ok, warn, text)) = doctor_entry(c, &p, &args.name, env) else {
+    let mut seen: Vec<(PathBuf, Vec<String>)> = Vec::new();
+    for client in ClientId::ALL {
+        let Ok(places) = all_places(client, env) else {
+            continue;
+        };
+        for l in places {
+            let key = (l.path.clone(), l.keys.clone());
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            let Some((verdict, text)) = doctor_entry(&l, &args.name, env) else {
                 continue;
             };
             configured += 1;
-            line(
-                out,
-                ok,
-                warn,
-                format!("{}: {text} ({})", c.display(), show(env, &p)),
-            )
-            .map_err(w)?;
+            let line = format!(
+                "{}: {text} ({}{})",
+                client.display(),
+                show(env, &l.path),
+                match &l.place {
+                    Place::User | Place::Project => String::new(),
+                    other => format!(", {}", other.label()),
+                }
+            );
+            match verdict {
+                Verdict::Ok => c.ok(line)?,
+                Verdict::Warn => c.warn(line)?,
+                Verdict::Fail => c.fail(line)?,
+            }
         }
     }
-    if configured == 0 {
-        line(
-            out,
-            false,
-            true,
-            format!(
-                "no client has an entry \"{}\": run `devprojex setup`",
-                args.name
-            ),
-        )
-        .map_err(w)?;
+    let others: Vec<String> = local_entries(env, &args.name)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| is_other_project(&Place::Local { project: p.clone() }, env))
+        .collect();
+    if !others.is_empty() {
+        c.ok(format!(
+            "Claude Code: entry at local scope in {} other project(s): {}",
+            others.len(),
+            others.join(", ")
+        ))?;
+        configured += others.len();
     }
+    if configured == 0 {
+        c.warn(format!(
+            "no client has an entry \"{}\": run `devprojex setup`",
+            args.name
+        ))?;
+    }
+    let problems = c.problems;
     if problems > 0 {
-        writeln!(out, "{problems} problem(s) found.").map_err(w)?;
+        writeln!(io.out, "{problems} problem(s) found.").map_err(w)?;
         Ok(1)
     } else {
-        writeln!(out, "No problems found.").map_err(w)?;
+        writeln!(io.out, "No problems found.").map_err(w)?;
         Ok(0)
     }
 }
 
-/// Doctor's verdict on one config file: `None` when it has no entry; else (ok, warn-only, text).
-fn doctor_entry(
-    client: ClientId,
-    path: &Path,
-    name: &str,
-    env: &SetupEnv,
-) -> Option<(bool, bool, String)> {
-    let file = match crate::fsio::load(path) {
+enum Verdict {
+    Ok,
+    Warn,
+    Fail,
+}
+
+/// Doctor's verdict on one place: `None` when it has no entry. The command must resolve through
+/// the PATH the client gives its servers (a desktop app's, not this shell's), and a client that
+/// gives no project needs `--root` folders that exist.
+fn doctor_entry(l: &Location, name: &str, env: &SetupEnv) -> Option<(Verdict, String)> {
+    let client = l.client;
+    let file = match fsio::load(&l.path) {
         Ok(f) => f,
-        Err(e) => return Some((false, false, format!("error[{}]: {e}", e.code()))),
+        Err(e) => return Some((Verdict::Fail, format!("error[{}]: {e}", e.code()))),
     };
     let text = file.text.as_deref()?;
-    let entry = match crate::edit::read_entry(text, client.format(), client.container(), name, path)
-    {
-        Ok(v) => v?,
-        Err(e) => {
-            return Some((
-                false,
-                false,
-                format!("config does not parse: error[{}]: {e}", e.code()),
-            ));
-        }
-    };
+    let entry =
+        match crate::edit::read_entry_at(text, client.format(), &l.key_refs(), name, &l.path) {
+            Ok(v) => v?,
+            Err(e) => {
+                return Some((
+                    Verdict::Fail,
+                    format!("config does not parse: error[{}]: {e}", e.code()),
+                ));
+            }
+        };
     let Some(cmd) = entry.get("command").and_then(serde_json::Value::as_str) else {
         return Some((
-            true,
-            false,
+            Verdict::Ok,
             "entry present (no command: not a stdio server)".into(),
         ));
     };
-    if !command_resolves(cmd, env) {
+    let client_path = likely_path(env, client.launch());
+    if command_target_in(cmd, env, &client_path).is_none() {
+        if command_target_in(cmd, env, &env.path).is_some() {
+            let shown: Vec<String> = client_path
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            return Some((
+                Verdict::Fail,
+                format!(
+                    "entry's command `{cmd}` is on this shell's PATH but not on the PATH {} gives its servers ({}): run `devprojex setup` to write the absolute path",
+                    client.display(),
+                    shown.join(if env.os == Os::Windows { ";" } else { ":" })
+                ),
+            ));
+        }
         return Some((
-            false,
-            false,
+            Verdict::Fail,
             format!("entry STALE: command not found: {cmd}"),
+        ));
+    }
+    let args = entry_args(&entry).unwrap_or_default();
+    let roots = roots_of(&args);
+    if looks_like_ours(&entry) && needs_root(client, l.place.scope()) && roots.is_empty() {
+        return Some((
+            Verdict::Fail,
+            format!(
+                "entry has no --root: {} starts servers outside any project, so devprojex refuses to start there: run `devprojex setup --client {} --root PATH`",
+                client.display(),
+                client.name()
+            ),
+        ));
+    }
+    if let Some(missing) = roots
+        .iter()
+        .find(|r| !r.contains("${") && !Path::new(r).is_dir())
+    {
+        return Some((
+            Verdict::Fail,
+            format!("entry's --root {missing} is not an existing folder"),
         ));
     }
     if runs_current_exe(cmd, env) {
         Some((
-            true,
-            false,
+            Verdict::Ok,
             "entry present, current (runs this binary)".into(),
         ))
     } else if looks_like_ours(&entry) {
         Some((
-            false,
-            true,
+            Verdict::Warn,
             format!("entry present, runs another devprojex binary: {cmd}"),
         ))
     } else {
         Some((
-            true,
-            false,
+            Verdict::Ok,
             format!("entry present (not written by setup): {cmd}"),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Status;
+
+    #[test]
+    fn doctor_never_runs_the_xcode_shim_without_the_tools() {
+        let none = |_: &Path| false;
+        let all = |_: &Path| true;
+        let git = Path::new("/usr/bin/git");
+        assert!(git_is_uninstalled_xcode_shim(Os::Macos, git, None, &all));
+        let clt = Path::new("/Library/Developer/CommandLineTools");
+        assert!(git_is_uninstalled_xcode_shim(
+            Os::Macos,
+            git,
+            Some(clt),
+            &none
+        ));
+        assert!(!git_is_uninstalled_xcode_shim(
+            Os::Macos,
+            git,
+            Some(clt),
+            &all
+        ));
+        // Homebrew's git, and other systems, are run as usual.
+        assert!(!git_is_uninstalled_xcode_shim(
+            Os::Macos,
+            Path::new("/opt/homebrew/bin/git"),
+            None,
+            &none
+        ));
+        assert!(!git_is_uninstalled_xcode_shim(Os::Linux, git, None, &none));
+    }
+
+    #[test]
+    fn status_help_lists_what_status_prints() {
+        for label in Status::LABELS {
+            assert!(STATUS_HELP.contains(label), "{label}");
+        }
     }
 }

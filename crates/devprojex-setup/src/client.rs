@@ -14,7 +14,8 @@ pub enum ClientId {
     ClaudeDesktop,
     /// OpenAI Codex: `$CODEX_HOME/config.toml` or `.codex/config.toml`.
     Codex,
-    /// Google Antigravity: `~/.gemini/config/mcp_config.json`.
+    /// Google Antigravity: `~/.gemini/config/mcp_config.json` (and the pre-2.0
+    /// `~/.gemini/antigravity/mcp_config.json` when that file exists).
     Antigravity,
     /// Cursor: `~/.cursor/mcp.json` or `.cursor/mcp.json`.
     Cursor,
@@ -31,6 +32,94 @@ pub enum Scope {
     User,
     /// The current repository (a file that can be committed).
     Project,
+}
+
+/// How a client is started, which decides the `PATH` its servers inherit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Launch {
+    /// From a shell (Claude Code, Codex): servers inherit the shell's `PATH`.
+    Terminal,
+    /// From the desktop (Dock, Start menu, launcher): servers get the session's `PATH`, which on
+    /// macOS is launchd's `/usr/bin:/bin:/usr/sbin:/sbin`.
+    Desktop,
+}
+
+/// How a server learns which project to serve when the entry names none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootPolicy {
+    /// The client starts servers in the project folder: no `--root`.
+    StartsInProject,
+    /// The client expands `${workspaceFolder}`: `--root ${workspaceFolder}`.
+    WorkspaceVariable,
+    /// The client sends the open folders as MCP roots: no `--root`.
+    ClientRoots,
+    /// The client gives no project: the user names the folders with `--root`.
+    Named,
+}
+
+/// Where in a client's configuration an entry lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// The user's own config, used in every project.
+    User,
+    /// Claude Code's local scope: `projects["<project>"].mcpServers` in `~/.claude.json`.
+    Local {
+        /// The `projects` key, as Claude Code wrote it.
+        project: String,
+    },
+    /// A project file (`.mcp.json`, `.cursor/mcp.json`, ...).
+    Project,
+    /// Antigravity's pre-2.0 `~/.gemini/antigravity/mcp_config.json`.
+    Legacy,
+}
+
+impl Place {
+    /// Short label for output.
+    pub fn label(&self) -> String {
+        match self {
+            Place::User => "user scope".into(),
+            Place::Local { project } => format!("local scope of {project}"),
+            Place::Project => "project scope".into(),
+            Place::Legacy => "pre-2.0 location".into(),
+        }
+    }
+
+    /// The scope whose entry is written here.
+    pub fn scope(&self) -> Scope {
+        match self {
+            Place::Project => Scope::Project,
+            _ => Scope::User,
+        }
+    }
+}
+
+/// One place that may hold an entry: a file and the path of keys to the servers object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    /// The client.
+    pub client: ClientId,
+    /// Which of the client's places this is.
+    pub place: Place,
+    /// The config file.
+    pub path: PathBuf,
+    /// The keys to the servers object (`["mcpServers"]`, `["projects", "/p", "mcpServers"]`).
+    pub keys: Vec<String>,
+}
+
+impl Location {
+    /// The keys as `&str`s, for the edit functions.
+    pub fn key_refs(&self) -> Vec<&str> {
+        self.keys.iter().map(String::as_str).collect()
+    }
+
+    fn new(client: ClientId, place: Place, path: PathBuf) -> Location {
+        Location {
+            client,
+            place,
+            path,
+            keys: vec![client.container().to_string()],
+        }
+    }
 }
 
 /// The file format of a client config.
@@ -116,9 +205,38 @@ impl ClientId {
         }
     }
 
-    /// Whether entries carry `"type": "stdio"`.
+    /// Whether entries carry `"type": "stdio"` (VS Code requires it; `claude mcp add` writes it).
     pub fn writes_type(self) -> bool {
-        matches!(self, ClientId::VsCode | ClientId::VsCodeInsiders)
+        matches!(
+            self,
+            ClientId::ClaudeCode | ClientId::VsCode | ClientId::VsCodeInsiders
+        )
+    }
+
+    /// How the client is usually started, which decides the `PATH` its servers inherit.
+    pub fn launch(self) -> Launch {
+        match self {
+            ClientId::ClaudeCode | ClientId::Codex => Launch::Terminal,
+            _ => Launch::Desktop,
+        }
+    }
+
+    /// How a server started by this client learns which project to serve, for entries written
+    /// in `scope`.
+    pub fn root_policy(self, scope: Scope) -> RootPolicy {
+        match (self, scope) {
+            // Both start servers in the project; Claude Code also sets CLAUDE_PROJECT_DIR.
+            (ClientId::ClaudeCode | ClientId::Codex, _) => RootPolicy::StartsInProject,
+            // Cursor expands `${workspaceFolder}` in its user and project files alike.
+            (ClientId::Cursor, _) | (ClientId::VsCode, Scope::Project) => {
+                RootPolicy::WorkspaceVariable
+            }
+            // VS Code's user-level servers start in the home folder and get no workspace
+            // variable, but VS Code sends the workspace folders as MCP roots.
+            (ClientId::VsCode | ClientId::VsCodeInsiders, _) => RootPolicy::ClientRoots,
+            // Claude Desktop starts servers in `/` (macOS); Antigravity expands no variables.
+            (ClientId::ClaudeDesktop | ClientId::Antigravity, _) => RootPolicy::Named,
+        }
     }
 
     /// Whether the client has a project-scope file that setup writes.
@@ -217,21 +335,43 @@ fn app_config_base(env: &SetupEnv) -> Result<PathBuf> {
     }
 }
 
-/// The MSIX-packaged Claude Desktop folder (`%LOCALAPPDATA%\Packages\Claude_<id>\LocalCache\Roaming\Claude`),
-/// when such a package folder exists. With several, the one holding a config wins, then the first by name.
-fn claude_msix_dir(env: &SetupEnv) -> Option<PathBuf> {
-    let packages = localappdata(env).ok()?.join("Packages");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&packages)
-        .ok()?
+/// The MSIX-packaged Claude Desktop folders (`%LOCALAPPDATA%\Packages\Claude_<id>\LocalCache\Roaming\Claude`),
+/// sorted by name.
+fn claude_msix_dirs(env: &SetupEnv) -> Vec<PathBuf> {
+    let Some(packages) = localappdata(env).ok().map(|d| d.join("Packages")) else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(&packages) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = entries
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().starts_with("Claude_"))
         .map(|e| e.path().join("LocalCache").join("Roaming").join("Claude"))
         .collect();
     dirs.sort();
-    dirs.iter()
-        .find(|d| d.join("claude_desktop_config.json").exists())
-        .or_else(|| dirs.first())
-        .cloned()
+    dirs
+}
+
+/// The Claude Desktop config on Windows. An MSIX install reads its package's private copy
+/// (`LocalCache\Roaming`) when one exists and otherwise the real `%APPDATA%` file, so: a package
+/// copy that exists, else `%APPDATA%`'s file when it exists, else (a fresh install) the package
+/// folder the app will write to, else `%APPDATA%`.
+fn claude_desktop_windows(env: &SetupEnv) -> Result<PathBuf> {
+    let file = "claude_desktop_config.json";
+    let classic = appdata(env)?.join("Claude").join(file);
+    let packages = claude_msix_dirs(env);
+    if let Some(d) = packages.iter().find(|d| d.join(file).exists()) {
+        return Ok(d.join(file));
+    }
+    if classic.exists() {
+        return Ok(classic);
+    }
+    let package = packages
+        .iter()
+        .find(|d| d.is_dir())
+        .or_else(|| packages.first());
+    Ok(package.map(|d| d.join(file)).unwrap_or(classic))
 }
 
 /// Folder (user scope) whose existence means the client is installed.
@@ -266,10 +406,7 @@ pub fn user_config_path(client: ClientId, env: &SetupEnv) -> Result<PathBuf> {
         ClientId::ClaudeDesktop => {
             let file = "claude_desktop_config.json";
             match env.os {
-                Os::Windows => match claude_msix_dir(env) {
-                    Some(d) => d.join(file),
-                    None => appdata(env)?.join("Claude").join(file),
-                },
+                Os::Windows => claude_desktop_windows(env)?,
                 _ => app_config_base(env)?.join("Claude").join(file),
             }
         }
@@ -277,16 +414,12 @@ pub fn user_config_path(client: ClientId, env: &SetupEnv) -> Result<PathBuf> {
             Some(d) => d.join("config.toml"),
             None => home(env)?.join(".codex").join("config.toml"),
         },
-        ClientId::Antigravity => {
-            let gemini = home(env)?.join(".gemini");
-            let current = gemini.join("config").join("mcp_config.json");
-            let legacy = gemini.join("antigravity").join("mcp_config.json");
-            if !current.exists() && legacy.exists() {
-                legacy
-            } else {
-                current
-            }
-        }
+        // Antigravity 2.0 (May 2026) and its `agy` CLI read `~/.gemini/config`; older IDE builds
+        // read `~/.gemini/antigravity`, handled as a second location (`antigravity_legacy_path`).
+        ClientId::Antigravity => home(env)?
+            .join(".gemini")
+            .join("config")
+            .join("mcp_config.json"),
         ClientId::Cursor => home(env)?.join(".cursor").join("mcp.json"),
         ClientId::VsCode => app_config_base(env)?
             .join("Code")
@@ -297,6 +430,14 @@ pub fn user_config_path(client: ClientId, env: &SetupEnv) -> Result<PathBuf> {
             .join("User")
             .join("mcp.json"),
     })
+}
+
+/// Antigravity's pre-2.0 global MCP file, `~/.gemini/antigravity/mcp_config.json`.
+pub fn antigravity_legacy_path(env: &SetupEnv) -> Result<PathBuf> {
+    Ok(home(env)?
+        .join(".gemini")
+        .join("antigravity")
+        .join("mcp_config.json"))
 }
 
 /// The project-scope config file of `client` inside `project`, if the client has one.
@@ -318,11 +459,100 @@ pub fn config_path(client: ClientId, scope: Scope, env: &SetupEnv) -> Result<Opt
     }
 }
 
-/// Whether `client` looks installed: its config folder or file exists, or its executable is on `PATH`.
+/// Whether `client` looks installed: its config folder or file exists, or its executable is on
+/// `PATH`. Folders and files that setup itself created (its record, `created`) do not count, so
+/// naming a client once does not make it "detected" from then on.
 pub fn detect(client: ClientId, env: &SetupEnv) -> bool {
-    let dir = user_dir(client, env).map(|d| d.is_dir()).unwrap_or(false);
-    let file = user_config_path(client, env)
-        .map(|f| f.exists())
+    detect_with(client, env, &[])
+}
+
+/// [`detect`], ignoring the paths in `created`.
+pub fn detect_with(client: ClientId, env: &SetupEnv, created: &[PathBuf]) -> bool {
+    // Setup's own file, or a folder holding nothing but what setup created.
+    let ours = |p: &Path| {
+        created.iter().any(|c| c == p)
+            && (!p.is_dir()
+                || std::fs::read_dir(p).is_ok_and(|entries| {
+                    entries
+                        .filter_map(|e| e.ok())
+                        .all(|e| created.iter().any(|c| *c == e.path()))
+                }))
+    };
+    let dir = user_dir(client, env)
+        .map(|d| d.is_dir() && !ours(&d))
         .unwrap_or(false);
-    dir || file || client.executables().iter().any(|e| env.which(e).is_some())
+    let file = user_config_path(client, env)
+        .map(|f| f.exists() && !ours(&f))
+        .unwrap_or(false);
+    let legacy = client == ClientId::Antigravity
+        && antigravity_legacy_path(env).is_ok_and(|f| f.exists() && !ours(&f));
+    dir || file || legacy || client.executables().iter().any(|e| env.which(e).is_some())
+}
+
+/// Claude Code's key in `~/.claude.json` `projects` for the current folder: the repository root
+/// (else the folder), with symlinks resolved, and forward slashes on Windows.
+pub fn claude_project_key(env: &SetupEnv) -> String {
+    let cwd = std::fs::canonicalize(&env.cwd).unwrap_or_else(|_| env.cwd.clone());
+    let root = cwd
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
+        .unwrap_or(cwd);
+    claude_key_of(env.os, &root)
+}
+
+/// A folder as Claude Code writes it as a `projects` key.
+pub fn claude_key_of(os: Os, dir: &Path) -> String {
+    let s = dir.to_string_lossy();
+    match os {
+        Os::Windows => s.strip_prefix("\\\\?\\").unwrap_or(&s).replace('\\', "/"),
+        _ => s.into_owned(),
+    }
+}
+
+/// Whether two `projects` keys name the same folder (Windows: any slash, any case).
+pub fn same_claude_key(os: Os, a: &str, b: &str) -> bool {
+    match os {
+        Os::Windows => {
+            a.replace('\\', "/").trim_end_matches('/').to_lowercase()
+                == b.replace('\\', "/").trim_end_matches('/').to_lowercase()
+        }
+        _ => a.trim_end_matches('/') == b.trim_end_matches('/'),
+    }
+}
+
+/// The user-scope location of `client` (Antigravity: the current file).
+pub fn user_location(client: ClientId, env: &SetupEnv) -> Result<Location> {
+    Ok(Location::new(
+        client,
+        Place::User,
+        user_config_path(client, env)?,
+    ))
+}
+
+/// The project-scope location of `client` in the current project, if it has one.
+pub fn project_location(client: ClientId, env: &SetupEnv) -> Option<Location> {
+    project_config_path(client, &env.project_root())
+        .map(|p| Location::new(client, Place::Project, p))
+}
+
+/// Antigravity's pre-2.0 location.
+pub fn legacy_location(env: &SetupEnv) -> Result<Location> {
+    Ok(Location::new(
+        ClientId::Antigravity,
+        Place::Legacy,
+        antigravity_legacy_path(env)?,
+    ))
+}
+
+/// Claude Code's local-scope location for the `projects` key `project`.
+pub fn local_location(env: &SetupEnv, project: &str) -> Result<Location> {
+    Ok(Location {
+        client: ClientId::ClaudeCode,
+        place: Place::Local {
+            project: project.to_string(),
+        },
+        path: user_config_path(ClientId::ClaudeCode, env)?,
+        keys: vec!["projects".into(), project.into(), "mcpServers".into()],
+    })
 }

@@ -1,13 +1,22 @@
 //! Pure text edits of client configs: read, add or replace, and remove one server entry while
 //! keeping every other byte (comments, order, indentation, line endings, BOM).
 //!
-//! JSON/JSONC goes through the `jsonc-parser` CST (which is `!Send`, so it never leaves these
-//! functions); TOML goes through `toml_edit`.
+//! JSON/JSONC is navigated through the `jsonc-parser` AST (byte ranges, duplicate keys) and
+//! edited by splicing text where that keeps the file's own layout (removal, one-line objects);
+//! new entries in multi-line objects and changed fields go through its CST (which is `!Send`, so
+//! it never leaves these functions). TOML goes through `toml_edit`, and each line keeps its own
+//! line ending.
+//!
+//! A container is a path of object keys: `["mcpServers"]`, `["servers"]`, `["mcp_servers"]`, or
+//! Claude Code's local scope `["projects", "/abs/project", "mcpServers"]`.
 
 use std::path::Path;
 
-use jsonc_parser::ParseOptions;
+use jsonc_parser::ast;
+use jsonc_parser::common::Ranged;
 use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
+use jsonc_parser::tokens::Token;
+use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions};
 use serde_json::Value;
 use toml_edit::{DocumentMut, Item, Table, TableLike};
 
@@ -25,7 +34,7 @@ fn split_bom(text: &str) -> (&'static str, &str) {
     }
 }
 
-/// Reads the entry `name` from `text`, if present.
+/// Reads the entry `name` from the top-level `container`, if present.
 pub fn read_entry(
     text: &str,
     format: Format,
@@ -33,21 +42,32 @@ pub fn read_entry(
     name: &str,
     path: &Path,
 ) -> Result<Option<Value>> {
+    read_entry_at(text, format, &[container], name, path)
+}
+
+/// Reads the entry `name` from the container at `keys`, if present.
+pub fn read_entry_at(
+    text: &str,
+    format: Format,
+    keys: &[&str],
+    name: &str,
+    path: &Path,
+) -> Result<Option<Value>> {
     let (_, body) = split_bom(text);
     match format {
         Format::Json | Format::Jsonc => {
-            let root = parse_json(body, format, path)?;
-            let Some(servers) = json_container(&root, container, path)? else {
+            let parsed = parse_json(body, format, path)?;
+            let Some(root) = &parsed.value else {
                 return Ok(None);
             };
-            Ok(servers
-                .get(name)
-                .and_then(|p| p.value())
-                .and_then(|v| v.to_serde_value()))
+            let Some(servers) = json_object_at(root, keys, path)? else {
+                return Ok(None);
+            };
+            Ok(unique_prop(servers, name, keys, path)?.and_then(|p| value_json(body, &p.value)))
         }
         Format::Toml => {
             let doc = parse_toml(body, path)?;
-            let Some(servers) = toml_container(&doc, container, path)? else {
+            let Some(servers) = toml_container(&doc, keys, path)? else {
                 return Ok(None);
             };
             Ok(servers.get(name).map(item_to_json))
@@ -55,29 +75,43 @@ pub fn read_entry(
     }
 }
 
-/// Reads every entry name in the container (for status output).
+/// Reads every entry name in the top-level container (for status output).
 pub fn entry_names(
     text: &str,
     format: Format,
     container: &str,
     path: &Path,
 ) -> Result<Vec<String>> {
+    object_keys_at(text, format, &[container], path)
+}
+
+/// The keys of the object (JSON) or table (TOML) at `keys`; empty when it is absent. For
+/// Claude Code's `["projects"]` these are the projects that have local settings.
+pub fn object_keys_at(
+    text: &str,
+    format: Format,
+    keys: &[&str],
+    path: &Path,
+) -> Result<Vec<String>> {
     let (_, body) = split_bom(text);
     match format {
         Format::Json | Format::Jsonc => {
-            let root = parse_json(body, format, path)?;
-            let Some(servers) = json_container(&root, container, path)? else {
+            let parsed = parse_json(body, format, path)?;
+            let Some(root) = &parsed.value else {
                 return Ok(Vec::new());
             };
-            Ok(servers
-                .properties()
+            let Some(obj) = json_object_at(root, keys, path)? else {
+                return Ok(Vec::new());
+            };
+            Ok(obj
+                .properties
                 .iter()
-                .filter_map(|p| p.decoded_name())
+                .map(|p| p.name.as_str().to_string())
                 .collect())
         }
         Format::Toml => {
             let doc = parse_toml(body, path)?;
-            let Some(servers) = toml_container(&doc, container, path)? else {
+            let Some(servers) = toml_container(&doc, keys, path)? else {
                 return Ok(Vec::new());
             };
             Ok(servers.iter().map(|(k, _)| k.to_string()).collect())
@@ -85,11 +119,66 @@ pub fn entry_names(
     }
 }
 
-/// Adds the entry `name`, or replaces its value in place when it exists.
+/// The keys `k` of the JSON object at `parent` whose `k` / `child...` object has an entry
+/// `name`, in one parse (Claude Code's `projects` with a local `mcpServers` entry; a
+/// `~/.claude.json` can list thousands of projects).
+pub fn keys_with_entry(
+    text: &str,
+    parent: &[&str],
+    child: &[&str],
+    name: &str,
+    path: &Path,
+) -> Result<Vec<String>> {
+    let (_, body) = split_bom(text);
+    let parsed = parse_json(body, Format::Json, path)?;
+    let Some(root) = &parsed.value else {
+        return Ok(Vec::new());
+    };
+    let Some(obj) = json_object_at(root, parent, path)? else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for prop in &obj.properties {
+        let key = prop.name.as_str();
+        let mut keys: Vec<&str> = parent.to_vec();
+        keys.push(key);
+        if !seen.insert(key) {
+            return Err(SetupError::DuplicateKey {
+                path: path.to_path_buf(),
+                key: key_trail(&keys),
+            });
+        }
+        // A project without servers, or with another shape there, has no entry.
+        let Ok(Some(servers)) = json_object_at(&prop.value, child, path) else {
+            continue;
+        };
+        keys.extend_from_slice(child);
+        if unique_prop(servers, name, &keys, path)?.is_some() {
+            out.push(key.to_string());
+        }
+    }
+    Ok(out)
+}
+
+/// Adds the entry `name` to the top-level `container`, or updates it in place when it exists.
 pub fn upsert(
     text: &str,
     format: Format,
     container: &str,
+    name: &str,
+    entry: &Entry,
+    path: &Path,
+) -> Result<String> {
+    upsert_at(text, format, &[container], name, entry, path)
+}
+
+/// Adds the entry `name` to the container at `keys` (creating missing objects), or updates it in
+/// place when it exists: only the fields that differ change, so comments inside it stay.
+pub fn upsert_at(
+    text: &str,
+    format: Format,
+    keys: &[&str],
     name: &str,
     entry: &Entry,
     path: &Path,
@@ -99,35 +188,17 @@ pub fn upsert(
         Format::Json | Format::Jsonc => {
             // A file of only whitespace is treated as empty (the new object starts at column 1).
             let body = if body.trim().is_empty() { "" } else { body };
-            let root = parse_json(body, format, path)?;
-            if root.value().is_some() && root.object_value().is_none() {
-                return Err(shape(path, "the top level is not an object"));
+            match json_upsert(body, format, keys, name, entry, path)? {
+                Some(out) => out,
+                None => return Ok(text.to_string()),
             }
-            let existing = json_container(&root, container, path)?;
-            let current = existing
-                .as_ref()
-                .and_then(|s| s.get(name))
-                .and_then(|p| p.value());
-            if current.and_then(|v| v.to_serde_value()) == Some(entry.to_json()) {
-                return Ok(text.to_string());
-            }
-            if let Some(out) = single_line_upsert(body, container, name, entry) {
-                return Ok(format!("{bom}{out}"));
-            }
-            let servers = root.object_value_or_set().object_value_or_set(container);
-            let value = entry_input(entry);
-            match servers.get(name) {
-                Some(prop) => prop.set_value(value),
-                None => {
-                    servers.append(name, value);
-                }
-            }
-            root.to_string()
         }
         Format::Toml => {
-            let crlf = is_crlf(body);
+            let [container] = keys else {
+                return Err(shape(path, "a TOML container is one table name"));
+            };
             let mut doc = parse_toml(body, path)?;
-            toml_container(&doc, container, path)?;
+            toml_container(&doc, keys, path)?;
             if doc.get(container).is_none() {
                 let mut t = Table::new();
                 t.set_implicit(true);
@@ -137,16 +208,15 @@ pub fn upsert(
                 .get_mut(container)
                 .and_then(Item::as_table_like_mut)
                 .expect("checked above");
-            let is_inline = servers.is_dotted() || doc[container].is_inline_table();
+            let is_inline = servers.is_dotted() || doc[*container].is_inline_table();
             toml_upsert(&mut doc, container, name, entry, is_inline);
-            restore_newlines(doc.to_string(), crlf)
+            restore_line_endings(body, &doc.to_string())
         }
     };
     Ok(format!("{bom}{out}"))
 }
 
-/// Removes the entry `name` (a no-op when absent). An implicit TOML parent table that becomes empty
-/// goes too; a JSON container that becomes empty stays as `{}`.
+/// Removes the entry `name` from the top-level `container` (a no-op when absent).
 pub fn remove(
     text: &str,
     format: Format,
@@ -154,23 +224,30 @@ pub fn remove(
     name: &str,
     path: &Path,
 ) -> Result<String> {
+    remove_at(text, format, &[container], name, path)
+}
+
+/// Removes the entry `name` from the container at `keys` (a no-op when absent). An implicit TOML
+/// parent table that becomes empty goes too; a JSON container that becomes empty stays as `{}`.
+pub fn remove_at(
+    text: &str,
+    format: Format,
+    keys: &[&str],
+    name: &str,
+    path: &Path,
+) -> Result<String> {
     let (bom, body) = split_bom(text);
     let out = match format {
-        Format::Json | Format::Jsonc => {
-            let root = parse_json(body, format, path)?;
-            let Some(servers) = json_container(&root, container, path)? else {
-                return Ok(text.to_string());
-            };
-            let Some(prop) = servers.get(name) else {
-                return Ok(text.to_string());
-            };
-            prop.remove();
-            root.to_string()
-        }
+        Format::Json | Format::Jsonc => match json_remove(body, format, keys, name, path)? {
+            Some(out) => out,
+            None => return Ok(text.to_string()),
+        },
         Format::Toml => {
-            let crlf = is_crlf(body);
+            let [container] = keys else {
+                return Err(shape(path, "a TOML container is one table name"));
+            };
             let mut doc = parse_toml(body, path)?;
-            if toml_container(&doc, container, path)?.is_none_or(|s| !s.contains_key(name)) {
+            if toml_container(&doc, keys, path)?.is_none_or(|s| !s.contains_key(name)) {
                 return Ok(text.to_string());
             }
             let servers = doc
@@ -179,11 +256,11 @@ pub fn remove(
                 .expect("checked above");
             servers.remove(name);
             let drop_parent =
-                servers.is_empty() && doc[container].as_table().is_some_and(|t| t.is_implicit());
+                servers.is_empty() && doc[*container].as_table().is_some_and(|t| t.is_implicit());
             if drop_parent {
                 doc.remove(container);
             }
-            restore_newlines(doc.to_string(), crlf)
+            restore_line_endings(body, &doc.to_string())
         }
     };
     Ok(format!("{bom}{out}"))
@@ -199,6 +276,14 @@ fn shape(path: &Path, message: &str) -> SetupError {
         path: path.to_path_buf(),
         message: message.to_string(),
     }
+}
+
+/// `"mcpServers"` or `"projects"."/abs"."mcpServers"`, for messages.
+fn key_trail(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| Value::from(*k).to_string())
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 // ---------- JSON / JSONC ----------
@@ -221,8 +306,11 @@ fn parse_options(format: Format) -> ParseOptions {
     }
 }
 
-fn parse_json(body: &str, format: Format, path: &Path) -> Result<CstRootNode> {
-    // The CST keeps comments whatever the options say, so strict JSON is checked by serde_json.
+fn parse_json<'a>(
+    body: &'a str,
+    format: Format,
+    path: &Path,
+) -> Result<jsonc_parser::ParseResult<'a>> {
     if format == Format::Json
         && !body.trim().is_empty()
         && let Err(e) = serde_json::from_str::<Value>(body)
@@ -235,48 +323,190 @@ fn parse_json(body: &str, format: Format, path: &Path) -> Result<CstRootNode> {
             .to_string();
         return Err(SetupError::Parse {
             path: path.to_path_buf(),
-            line: e.line(),
-            column: e.column(),
+            line: e.line().max(1),
+            // serde_json reports column 0 for an error before the first character of a line
+            // (typically the end of the file after a final newline).
+            column: e.column().max(1),
             format: format.label(),
             message,
         });
     }
-    CstRootNode::parse(body, &parse_options(format)).map_err(|e| SetupError::Parse {
-        path: path.to_path_buf(),
-        line: e.line_display(),
-        column: e.column_display(),
-        format: format.label(),
+    let collect = CollectOptions {
+        comments: CommentCollectionStrategy::Separate,
+        tokens: true,
+    };
+    jsonc_parser::parse_to_ast(body, &collect, &parse_options(format)).map_err(|e| {
+        SetupError::Parse {
+            path: path.to_path_buf(),
+            line: e.line_display(),
+            column: e.column_display().max(1),
+            format: format.label(),
+            message: e.kind().to_string(),
+        }
+    })
+}
+
+/// The object at `keys`, `None` when a key is absent; an error when the shape is wrong or a key
+/// appears twice (JSON readers take the last copy, editors the first: setup will not guess).
+fn json_object_at<'b, 'a>(
+    root: &'b ast::Value<'a>,
+    keys: &[&str],
+    path: &Path,
+) -> Result<Option<&'b ast::Object<'a>>> {
+    let ast::Value::Object(top) = root else {
+        return Err(shape(path, "the top level is not an object"));
+    };
+    let mut obj = top;
+    for (depth, key) in keys.iter().enumerate() {
+        let Some(prop) = unique_prop(obj, key, &keys[..depth], path)? else {
+            return Ok(None);
+        };
+        match &prop.value {
+            ast::Value::Object(o) => obj = o,
+            _ => {
+                return Err(shape(
+                    path,
+                    &format!("{} is not an object", key_trail(&keys[..=depth])),
+                ));
+            }
+        }
+    }
+    Ok(Some(obj))
+}
+
+/// The property `name` of `obj`, refusing a duplicated key.
+fn unique_prop<'b, 'a>(
+    obj: &'b ast::Object<'a>,
+    name: &str,
+    parent: &[&str],
+    path: &Path,
+) -> Result<Option<&'b ast::ObjectProp<'a>>> {
+    let mut found = obj.properties.iter().filter(|p| p.name.as_str() == name);
+    let first = found.next();
+    if found.next().is_some() {
+        let mut trail: Vec<&str> = parent.to_vec();
+        trail.push(name);
+        return Err(SetupError::DuplicateKey {
+            path: path.to_path_buf(),
+            key: key_trail(&trail),
+        });
+    }
+    Ok(first)
+}
+
+/// The value of an AST node as JSON (its text, comments and trailing commas allowed).
+fn value_json(body: &str, value: &ast::Value) -> Option<Value> {
+    let r = value.range();
+    jsonc_parser::parse_to_serde_value(body.get(r.start..r.end)?, &ParseOptions::default()).ok()
+}
+
+/// The new text, or `None` when nothing changes.
+fn json_upsert(
+    body: &str,
+    format: Format,
+    keys: &[&str],
+    name: &str,
+    entry: &Entry,
+    path: &Path,
+) -> Result<Option<String>> {
+    let parsed = parse_json(body, format, path)?;
+    if let Some(root) = &parsed.value {
+        let servers = json_object_at(root, keys, path)?;
+        if let Some(servers) = servers
+            && let Some(prop) = unique_prop(servers, name, keys, path)?
+        {
+            if value_json(body, &prop.value) == Some(entry.to_json()) {
+                return Ok(None);
+            }
+            return Ok(Some(cst_update(body, keys, name, entry)?));
+        }
+        if let [container] = keys
+            && let Some(out) = single_line_insert(body, root, &parsed, container, name, entry)
+        {
+            return Ok(Some(out));
+        }
+    }
+    cst_insert(body, keys, name, entry).map(Some)
+}
+
+fn cst_root(body: &str) -> Result<CstRootNode> {
+    // Already parsed (strictly where needed) by `parse_json`.
+    CstRootNode::parse(body, &ParseOptions::default()).map_err(|e| SetupError::Shape {
+        path: Default::default(),
         message: e.kind().to_string(),
     })
 }
 
-/// The servers object, `None` when absent; an error when the shape is wrong.
-fn json_container(root: &CstRootNode, container: &str, path: &Path) -> Result<Option<CstObject>> {
-    let Some(value) = root.value() else {
-        return Ok(None);
-    };
-    let Some(obj) = value.as_object() else {
-        return Err(shape(path, "the top level is not an object"));
-    };
-    let Some(prop) = obj.get(container) else {
-        return Ok(None);
-    };
-    match prop.value().and_then(|v| v.as_object()) {
-        Some(o) => Ok(Some(o)),
-        None => Err(shape(path, &format!("\"{container}\" is not an object"))),
+/// Adds the entry through the CST, creating missing objects on the way (the CST follows the
+/// file's indentation).
+fn cst_insert(body: &str, keys: &[&str], name: &str, entry: &Entry) -> Result<String> {
+    let root = cst_root(body)?;
+    let mut obj = root.object_value_or_set();
+    for key in keys {
+        obj = obj.object_value_or_set(key);
     }
+    obj.append(name, entry_input(entry));
+    Ok(root.to_string())
 }
 
-/// Adds or replaces the entry in a non-empty object written on one line (the servers object, or
-/// the top level when there is no servers object) by splicing text, so the object stays on one
-/// line in its own spacing style; the CST would spread it over several lines. `None`: not such a
-/// case.
-fn single_line_upsert(body: &str, container: &str, name: &str, entry: &Entry) -> Option<String> {
-    use jsonc_parser::ast;
-    use jsonc_parser::common::Ranged;
-    let parsed =
-        jsonc_parser::parse_to_ast(body, &Default::default(), &ParseOptions::default()).ok()?;
-    let ast::Value::Object(root) = parsed.value? else {
+fn cst_object_at(root: &CstRootNode, keys: &[&str]) -> Option<CstObject> {
+    let mut obj = root.object_value()?;
+    for key in keys {
+        obj = obj.object_value(key)?;
+    }
+    Some(obj)
+}
+
+/// Updates an existing entry field by field, so comments inside it and its layout stay; keys
+/// setup does not write are removed (only `--force` replaces such an entry). A value that is not
+/// an object is replaced whole.
+fn cst_update(body: &str, keys: &[&str], name: &str, entry: &Entry) -> Result<String> {
+    let root = cst_root(body)?;
+    let servers = cst_object_at(&root, keys).expect("the container was found in the AST");
+    let prop = servers.get(name).expect("the entry was found in the AST");
+    let Some(existing) = prop.value().and_then(|v| v.as_object()) else {
+        prop.set_value(entry_input(entry));
+        return Ok(root.to_string());
+    };
+    let fields = entry.fields();
+    for p in existing.properties() {
+        let keep = p
+            .decoded_name()
+            .is_some_and(|n| fields.iter().any(|(k, _)| *k == n));
+        if !keep {
+            p.remove();
+        }
+    }
+    for (index, (key, value)) in fields.iter().enumerate() {
+        match existing.get(key) {
+            Some(p) => {
+                if p.value().and_then(|v| v.to_serde_value()).as_ref() != Some(value) {
+                    p.set_value(to_input(value));
+                }
+            }
+            None => {
+                let at = index.min(existing.properties().len());
+                existing.insert(at, key, to_input(value));
+            }
+        }
+    }
+    Ok(root.to_string())
+}
+
+/// Adds the entry to a top-level servers object written on one line (or to a one-line top level
+/// when there is no servers object) by splicing text, so the object stays on one line in its
+/// own spacing style; the CST would spread it over several lines. An empty one-line object is
+/// spliced only when it holds a comment (`{ /* none */ }`); a bare `{}` gets the CST's layout.
+/// `None`: not such a case.
+fn single_line_insert(
+    body: &str,
+    root: &ast::Value,
+    parsed: &jsonc_parser::ParseResult,
+    container: &str,
+    name: &str,
+    entry: &Entry,
+) -> Option<String> {
+    let ast::Value::Object(root) = root else {
         return None;
     };
     let (target, wrap) = match root
@@ -285,17 +515,29 @@ fn single_line_upsert(body: &str, container: &str, name: &str, entry: &Entry) ->
         .find(|p| p.name.as_str() == container)
     {
         Some(prop) => match &prop.value {
-            ast::Value::Object(o) => (o.clone(), false),
+            ast::Value::Object(o) => (o, false),
             _ => return None,
         },
-        None => (root.clone(), true),
+        None => (root, true),
     };
-    let last = target.properties.last()?;
     let text = body.get(target.range.start..target.range.end)?;
-    if text.contains(['\n', '\r']) {
+    let strings: Vec<jsonc_parser::common::Range> = parsed
+        .tokens
+        .iter()
+        .flatten()
+        .filter(|t| matches!(t.token, Token::String(_)))
+        .map(|t| t.range)
+        .collect();
+    // A line break inside a string (JSONC takes raw ones) does not spread the object.
+    let spread = text.match_indices(['\n', '\r']).any(|(i, _)| {
+        let at = target.range.start + i;
+        !strings.iter().any(|s| s.start < at && at < s.end)
+    });
+    if spread {
         return None;
     }
-    let spaced = text.contains(": ");
+    let interior = &text[1..text.len() - 1];
+    let spaced = text.contains(": ") || (target.properties.is_empty() && interior.starts_with(' '));
     let (colon, comma) = if spaced { (": ", ", ") } else { (":", ",") };
     let compact = |v: &Value| -> String {
         match v {
@@ -311,31 +553,147 @@ fn single_line_upsert(body: &str, container: &str, name: &str, entry: &Entry) ->
         .iter()
         .map(|(k, v)| format!("{}{colon}{}", Value::from(*k), compact(v)))
         .collect();
-    let value = format!("{{{}}}", fields.join(comma));
-    let out = if let Some(prop) = (!wrap)
-        .then(|| target.properties.iter().find(|p| p.name.as_str() == name))
-        .flatten()
-    {
-        let r = prop.value.range();
-        format!("{}{value}{}", &body[..r.start], &body[r.end..])
-    } else {
-        if !body
-            .get(last.range.end..target.range.end - 1)?
-            .trim()
-            .is_empty()
-        {
-            return None; // a trailing comma or a comment: leave it to the CST
+    let mut item = format!("{}{colon}{{{}}}", Value::from(name), fields.join(comma));
+    if wrap {
+        item = format!("{}{colon}{{{item}}}", Value::from(container));
+    }
+    let out = match target.properties.last() {
+        Some(last) => {
+            let at = last.range.end;
+            format!("{}{comma}{item}{}", &body[..at], &body[at..])
         }
-        let mut item = format!("{}{colon}{value}", Value::from(name));
-        if wrap {
-            item = format!("{}{colon}{{{item}}}", Value::from(container));
+        None => {
+            let has_comment = parsed.comments.as_ref().is_some_and(|map| {
+                map.values()
+                    .flat_map(|c| c.iter())
+                    .any(|c| c.start() > target.range.start && c.end() < target.range.end)
+            });
+            if !has_comment {
+                return None;
+            }
+            // Before the spaces that precede the closing brace: `{ /* none */ "x": {...} }`.
+            let close = target.range.end - 1;
+            let at = close - body[..close].len() + body[..close].trim_end().len();
+            let lead = if body[..at].ends_with('{') { "" } else { " " };
+            format!("{}{lead}{item}{}", &body[..at], &body[at..])
         }
-        let at = last.range.end;
-        format!("{}{comma}{item}{}", &body[..at], &body[at..])
     };
     // Belt and braces: the result must parse (the caller re-reads the entry).
     CstRootNode::parse(&out, &ParseOptions::default()).ok()?;
     Some(out)
+}
+
+/// Removes the entry by splicing text: the layout of everything else stays exactly, including
+/// closing braces that share a line (`}}}`) and comments next to the entry. `None`: no entry.
+fn json_remove(
+    body: &str,
+    format: Format,
+    keys: &[&str],
+    name: &str,
+    path: &Path,
+) -> Result<Option<String>> {
+    let parsed = parse_json(body, format, path)?;
+    let Some(root) = &parsed.value else {
+        return Ok(None);
+    };
+    let Some(obj) = json_object_at(root, keys, path)? else {
+        return Ok(None);
+    };
+    let Some(prop) = unique_prop(obj, name, keys, path)? else {
+        return Ok(None);
+    };
+    let tokens = parsed.tokens.as_deref().unwrap_or_default();
+    let comma_in = |from: usize, to: usize| {
+        tokens
+            .iter()
+            .find(|t| t.token == Token::Comma && t.range.start >= from && t.range.end <= to)
+            .map(|t| t.range)
+    };
+    let index = obj
+        .properties
+        .iter()
+        .position(|p| std::ptr::eq(p, prop))
+        .expect("the property is in its object");
+    let (start, end) = (prop.range.start, prop.range.end);
+    let close = obj.range.end - 1;
+    let own_comma = comma_in(
+        end,
+        obj.properties
+            .get(index + 1)
+            .map_or(close, |n| n.range.start),
+    );
+    let after = own_comma.map_or(end, |c| c.end);
+    let line_start = body[..start].rfind('\n').map_or(0, |i| i + 1);
+    let alone_before = body[line_start..start].trim().is_empty();
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    if obj.properties.len() == 1 {
+        let rest = format!(
+            "{}{}",
+            &body[obj.range.start + 1..start],
+            &body[after..close]
+        );
+        if rest.trim().is_empty() {
+            cuts.push((obj.range.start + 1, close));
+        } else {
+            // Comments stay: take the entry and the spaces before it (`{ /* none */ }`).
+            let from = start - body[..start].len() + body[..start].trim_end().len();
+            cuts.push((from.max(obj.range.start + 1), after));
+        }
+    } else if let Some(next) = obj.properties.get(index + 1) {
+        let line_end = body[after..].find('\n').map(|i| after + i);
+        match line_end {
+            // The entry has lines of its own: remove them whole.
+            Some(nl)
+                if alone_before && body[after..nl].trim().is_empty() && nl < next.range.start =>
+            {
+                cuts.push((line_start, nl + 1))
+            }
+            _ => {
+                let skip =
+                    body[after..].len() - body[after..].trim_start_matches([' ', '\t']).len();
+                cuts.push((start, (after + skip).min(next.range.start)));
+            }
+        }
+    } else {
+        let prev = &obj.properties[index - 1];
+        let Some(prev_comma) = comma_in(prev.range.end, start) else {
+            return Err(shape(path, "expected a comma before the entry"));
+        };
+        let between = &body[prev_comma.end..start];
+        let line_end = body[after..].find('\n').map(|i| after + i);
+        let own_lines = alone_before
+            && between.contains('\n')
+            && line_end.is_some_and(|nl| nl <= close && body[after..nl].trim().is_empty());
+        if own_lines {
+            // `A,<comment>\n    B\n  }`: drop A's comma (unless B's own trailing comma takes
+            // its place) and B's lines; a comment after A's comma stays on A's line.
+            let mut nl_before = body[..start].rfind('\n').expect("checked: B starts a line");
+            if body[..nl_before].ends_with('\r') {
+                nl_before -= 1;
+            }
+            if own_comma.is_none() {
+                cuts.push((prev_comma.start, prev_comma.end));
+            }
+            cuts.push((nl_before, after));
+        } else {
+            match own_comma {
+                // `A, B,}` -> `A,}`: B's trailing comma stays as A's.
+                Some(own) => cuts.push((prev_comma.end, own.end)),
+                None => cuts.push((prev_comma.start, end)),
+            }
+        }
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut at = 0;
+    for (from, to) in cuts {
+        if from < at {
+            continue;
+        }
+        out.push_str(&body[at..from]);
+        at = to.max(from);
+    }
+    out.push_str(&body[at..]);
+    Ok(Some(out))
 }
 
 fn to_input(v: &Value) -> CstInputValue {
@@ -378,9 +736,12 @@ fn parse_toml(body: &str, path: &Path) -> Result<DocumentMut> {
 
 fn toml_container<'a>(
     doc: &'a DocumentMut,
-    container: &str,
+    keys: &[&str],
     path: &Path,
 ) -> Result<Option<&'a dyn TableLike>> {
+    let [container] = keys else {
+        return Err(shape(path, "a TOML container is one table name"));
+    };
     match doc.get(container) {
         None => Ok(None),
         Some(item) => match item.as_table_like() {
@@ -390,10 +751,27 @@ fn toml_container<'a>(
     }
 }
 
+/// A TOML string. One holding a line break is written as an escaped one-line basic string:
+/// `toml_edit`'s default multi-line form keeps the break raw, and restoring the file's line
+/// endings (`restore_line_endings`) would then turn `\n` into `\r\n` inside the value.
+fn toml_string(s: &str) -> toml_edit::Value {
+    if !s.contains(['\n', '\r']) {
+        return s.into();
+    }
+    use toml_writer::ToTomlValue;
+    let mut value: toml_edit::Value = toml_writer::TomlStringBuilder::new(s)
+        .as_basic()
+        .to_toml_value()
+        .parse()
+        .expect("toml_writer writes valid basic strings");
+    value.decor_mut().clear();
+    value
+}
+
 fn toml_array(args: &[String]) -> toml_edit::Array {
     let mut a = toml_edit::Array::new();
     for s in args {
-        a.push(s.as_str());
+        a.push(toml_string(s));
     }
     a
 }
@@ -419,11 +797,7 @@ fn toml_upsert(
         for k in stale {
             existing.remove(&k);
         }
-        set_toml_value(
-            existing,
-            "command",
-            toml_edit::Value::from(entry.command.as_str()),
-        );
+        set_toml_value(existing, "command", toml_string(&entry.command));
         set_toml_value(
             existing,
             "args",
@@ -433,12 +807,12 @@ fn toml_upsert(
     }
     if inline_parent {
         let mut t = toml_edit::InlineTable::new();
-        t.insert("command", entry.command.as_str().into());
+        t.insert("command", toml_string(&entry.command));
         t.insert("args", toml_edit::Value::Array(toml_array(&entry.args)));
         servers.insert(name, Item::Value(toml_edit::Value::InlineTable(t)));
     } else {
         let mut t = Table::new();
-        t.insert("command", toml_edit::value(entry.command.as_str()));
+        t.insert("command", Item::Value(toml_string(&entry.command)));
         t.insert("args", toml_edit::value(toml_array(&entry.args)));
         servers.insert(name, Item::Table(t));
     }
@@ -493,18 +867,64 @@ pub(crate) fn item_to_json(item: &Item) -> Value {
     }
 }
 
-/// Whether every line break in `text` is CRLF (and there is at least one).
-fn is_crlf(text: &str) -> bool {
-    let lf = text.matches('\n').count();
-    lf > 0 && text.matches("\r\n").count() == lf
-}
-
-fn restore_newlines(out: String, crlf: bool) -> String {
-    if crlf {
-        out.replace("\r\n", "\n").replace('\n', "\r\n")
-    } else {
-        out
+/// Gives each line of `new` (as `toml_edit` prints it) the line ending it had in `original`:
+/// unchanged lines keep theirs, added lines take the ending of the line before them (else the
+/// first line's), so a file mixing LF and CRLF keeps both.
+fn restore_line_endings(original: &str, new: &str) -> String {
+    let new = new.replace("\r\n", "\n");
+    if !original.contains('\r') {
+        return new;
     }
+    let endings: Vec<&str> = original
+        .split_inclusive('\n')
+        .map(|l| {
+            if l.ends_with("\r\n") {
+                "\r\n"
+            } else if l.ends_with('\n') {
+                "\n"
+            } else {
+                ""
+            }
+        })
+        .collect();
+    let old_lf = original.replace("\r\n", "\n");
+    let old_lines: Vec<&str> = old_lf.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+    let fallback = endings
+        .iter()
+        .copied()
+        .find(|e| !e.is_empty())
+        .unwrap_or("\n");
+    let mut out = String::with_capacity(new.len() + new_lines.len());
+    let push = |out: &mut String, line: &str, ending: &str| match line.strip_suffix('\n') {
+        Some(body) => {
+            out.push_str(body);
+            out.push_str(if ending.is_empty() { fallback } else { ending });
+        }
+        None => out.push_str(line),
+    };
+    let diff = similar::capture_diff_slices(similar::Algorithm::Myers, &old_lines, &new_lines);
+    for op in diff {
+        for change in op.iter_changes(&old_lines, &new_lines) {
+            match change.tag() {
+                similar::ChangeTag::Equal => {
+                    let i = change.old_index().expect("an equal line has an old index");
+                    push(&mut out, change.value(), endings[i]);
+                }
+                similar::ChangeTag::Insert => {
+                    let before = op.old_range().start;
+                    let ending = if before > 0 {
+                        endings[before - 1]
+                    } else {
+                        fallback
+                    };
+                    push(&mut out, change.value(), ending);
+                }
+                similar::ChangeTag::Delete => {}
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -539,6 +959,33 @@ mod tests {
         assert_eq!(
             remove(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
             t
+        );
+    }
+
+    #[test]
+    fn toml_line_breaks_in_values_survive_crlf_files() {
+        // Found by fuzz/fuzz_targets/setup_edit.rs: the multi-line string form kept the break
+        // raw and the CRLF restoration changed the value.
+        let p = Path::new("config.toml");
+        let entry = Entry {
+            with_type: false,
+            command: "dev\nprojex".into(),
+            args: vec!["mcp".into(), "--root".into(), "/src/a\nb\r\nc".into()],
+        };
+        let text = "model = \"o3\"\r\n\r\n[mcp_servers.fetch]\r\ncommand = \"uvx\"\r\n";
+        let out = upsert(text, Format::Toml, "mcp_servers", "devprojex", &entry, p).unwrap();
+        assert_eq!(
+            read_entry(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
+            Some(entry.to_json()),
+            "{out}"
+        );
+        assert!(
+            !out.replace("\r\n", "").contains('\n'),
+            "a bare LF in {out:?}"
+        );
+        assert_eq!(
+            remove(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
+            text
         );
     }
 
@@ -683,6 +1130,19 @@ mod edge_tests {
         let added = upsert(t, Format::Jsonc, "servers", "devprojex", &e(), p).unwrap();
         let back = remove(&added, Format::Jsonc, "servers", "devprojex", p).unwrap();
         assert_eq!(back, "{\n  \"servers\": {}\n}\n");
+    }
+
+    #[test]
+    fn a_line_break_inside_a_string_keeps_an_object_on_one_line() {
+        // Found by fuzz/fuzz_targets/setup_edit.rs: JSONC takes a raw line break in a string,
+        // which made a one-line servers object look spread, so the CST re-laid it out and
+        // removing the entry no longer gave back the original bytes.
+        let added = round_trip(
+            "{\"servers\":{\"a\":{\"command\":\"x\",\"args\":[\"one\ntwo\"]}},\"b\":1}\n",
+            Format::Jsonc,
+            "servers",
+        );
+        assert_eq!(added.lines().count(), 2, "{added}");
     }
 
     #[test]

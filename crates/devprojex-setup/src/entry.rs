@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::env::{SetupEnv, is_absolute_for};
+use crate::client::Launch;
+use crate::env::{Os, SetupEnv, is_absolute_for};
 
 /// Baseline git mode baked into the server command line (`devprojex mcp --git-mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -222,8 +223,14 @@ pub fn command_resolves(cmd: &str, env: &SetupEnv) -> bool {
     command_target(cmd, env).is_some()
 }
 
-/// The file the command of an entry runs, if it can be found.
+/// The file the command of an entry runs, if it can be found through the current `PATH`.
 pub fn command_target(cmd: &str, env: &SetupEnv) -> Option<PathBuf> {
+    command_target_in(cmd, env, &env.path)
+}
+
+/// The file the command of an entry runs, if it can be found through `path` (the folders of a
+/// `PATH`); relative commands resolve against the current folder.
+pub fn command_target_in(cmd: &str, env: &SetupEnv, path: &[PathBuf]) -> Option<PathBuf> {
     if is_absolute_for(env.os, Path::new(cmd)) {
         return Path::new(cmd).is_file().then(|| PathBuf::from(cmd));
     }
@@ -235,9 +242,36 @@ pub fn command_target(cmd: &str, env: &SetupEnv) -> Option<PathBuf> {
         .strip_suffix(env.os.exe_suffix())
         .filter(|s| !s.is_empty())
         .unwrap_or(cmd);
-    env.which(name)
-        .or_else(|| env.path.iter().map(|d| d.join(cmd)).find(|p| p.is_file()))
+    env.which_in(path, name)
+        .or_else(|| path.iter().map(|d| d.join(cmd)).find(|p| p.is_file()))
 }
+
+/// The `PATH` folders a client started by `launch` most likely gives its servers: the shell's
+/// for terminal clients; for desktop clients launchd's `/usr/bin:/bin:/usr/sbin:/sbin` on macOS,
+/// the desktop session's usual `PATH` on Linux (systemd's default plus `/snap/bin`), and on
+/// Windows the current `PATH` (desktop apps get the same persistent user and system `PATH`).
+pub fn likely_path(env: &SetupEnv, launch: Launch) -> Vec<PathBuf> {
+    let fixed = |dirs: &[&str]| dirs.iter().map(PathBuf::from).collect();
+    match (launch, env.os) {
+        (Launch::Terminal, _) | (Launch::Desktop, Os::Windows) => env.path.clone(),
+        (Launch::Desktop, Os::Macos) => fixed(MACOS_LAUNCHD_PATH),
+        (Launch::Desktop, Os::Linux) => fixed(LINUX_DESKTOP_PATH),
+    }
+}
+
+/// launchd's default `PATH`, which apps started from the Dock or Finder get on macOS.
+pub const MACOS_LAUNCHD_PATH: &[&str] = &["/usr/bin", "/bin", "/usr/sbin", "/sbin"];
+
+/// The `PATH` of a Linux desktop session (systemd's default, plus Ubuntu's `/snap/bin`).
+pub const LINUX_DESKTOP_PATH: &[&str] = &[
+    "/usr/local/sbin",
+    "/usr/local/bin",
+    "/usr/sbin",
+    "/usr/bin",
+    "/sbin",
+    "/bin",
+    "/snap/bin",
+];
 
 /// Whether the command of an entry runs the current executable.
 pub fn runs_current_exe(cmd: &str, env: &SetupEnv) -> bool {
@@ -250,44 +284,148 @@ pub fn runs_current_exe(cmd: &str, env: &SetupEnv) -> bool {
 /// How the command in the entry is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum CommandPath {
-    /// `devprojex` when the running binary is the one found through `PATH`, else its absolute path.
+    /// `devprojex` when the client would find this binary through its own `PATH` (a desktop
+    /// app's `PATH` is not the shell's), else this binary's stable absolute path.
     #[default]
     Auto,
-    /// Always the absolute path of the running binary.
+    /// Always the stable absolute path of the running binary.
     Absolute,
     /// Always the plain name `devprojex` (it must then be on the client's `PATH`).
     Name,
 }
 
-/// The command to write, following `mode`.
-pub fn resolve_command(mode: CommandPath, env: &SetupEnv) -> String {
-    let exe = env.current_exe.as_ref();
+/// The command to write for a client started by `launch`, following `mode`.
+pub fn resolve_command(mode: CommandPath, env: &SetupEnv, launch: Launch) -> String {
+    let Some(exe) = env.current_exe.as_ref() else {
+        return "devprojex".into();
+    };
+    let stable = || stable_exe_path(exe, env).to_string_lossy().into_owned();
     match mode {
         CommandPath::Name => "devprojex".into(),
-        CommandPath::Absolute => match exe {
-            Some(p) => p.to_string_lossy().into_owned(),
-            None => "devprojex".into(),
-        },
+        CommandPath::Absolute => stable(),
         CommandPath::Auto => {
-            let Some(exe) = exe else {
-                return "devprojex".into();
-            };
-            let on_path = env.which("devprojex");
-            let same = on_path.is_some_and(|p| same_file(&p, exe));
-            if same {
+            let found = env.which_in(&likely_path(env, launch), "devprojex");
+            if found.is_some_and(|p| same_file(&p, exe)) {
                 "devprojex".into()
             } else {
-                exe.to_string_lossy().into_owned()
+                stable()
             }
         }
     }
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
+/// The path to write for `exe`: a package manager's stable link rather than a versioned or
+/// hashed install folder that the next upgrade deletes. Homebrew
+/// `<prefix>/Cellar/devprojex/<version>/bin/devprojex` becomes `<prefix>/bin/devprojex` (else
+/// `<prefix>/opt/devprojex/bin/devprojex`); winget `...\WinGet\Packages\<id>\devprojex.exe`
+/// becomes `...\WinGet\Links\devprojex.exe`; a Nix store path becomes the profile link that
+/// runs it. A candidate is used only when it exists.
+pub fn stable_exe_path(exe: &Path, env: &SetupEnv) -> PathBuf {
+    stable_exe_path_with(exe, env, &|p| p.exists(), &same_file)
+}
+
+/// [`stable_exe_path`] with the file-system questions injected (tests use per-OS fixtures).
+pub fn stable_exe_path_with(
+    exe: &Path,
+    env: &SetupEnv,
+    exists: &dyn Fn(&Path) -> bool,
+    same: &dyn Fn(&Path, &Path) -> bool,
+) -> PathBuf {
+    let text = exe.to_string_lossy();
+    let windows = env.os == Os::Windows;
+    let sep = if windows { "\\" } else { "/" };
+    let norm = text.replace('\\', "/");
+    let lower = norm.to_lowercase();
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(at) = norm.find("/Cellar/devprojex/") {
+        let prefix = &text[..at];
+        for rest in [
+            ["bin", "devprojex"].as_slice(),
+            &["opt", "devprojex", "bin", "devprojex"],
+        ] {
+            candidates.push(PathBuf::from(format!("{prefix}{sep}{}", rest.join(sep))));
+        }
+    }
+    if let Some(at) = lower.find("/winget/packages/") {
+        let prefix = &text[..at + "/winget/".len()];
+        // The file name after the last separator of either kind (a Windows path on any host).
+        let file = norm.rsplit('/').next().unwrap_or("devprojex.exe");
+        candidates.push(PathBuf::from(format!("{prefix}Links{sep}{file}")));
+    }
+    if norm.starts_with("/nix/store/") {
+        if let Some(home) = &env.home {
+            candidates.push(home.join(".nix-profile/bin/devprojex"));
+        }
+        candidates.push(PathBuf::from("/run/current-system/sw/bin/devprojex"));
+    }
+    // Homebrew's and winget's links may already point at a newer version than the one running:
+    // they are the right path anyway. A Nix profile link must run this very binary.
+    let package_link = norm.contains("/Cellar/") || lower.contains("/winget/packages/");
+    candidates
+        .into_iter()
+        .find(|c| exists(c) && (package_link || same(c, exe)))
+        .unwrap_or_else(|| exe.to_path_buf())
+}
+
+/// Whether `exe` is a development build: it lives in a Cargo target folder
+/// (`target/<profile>/`, `target/<triple>/<profile>/`, or any folder Cargo marked with
+/// `.rustc_info.json`), as with `cargo run -- setup`.
+pub fn is_dev_build(exe: &Path) -> bool {
+    is_dev_build_with(exe, &|p| p.exists())
+}
+
+/// [`is_dev_build`] with the file-system question injected.
+pub fn is_dev_build_with(exe: &Path, exists: &dyn Fn(&Path) -> bool) -> bool {
+    let dirs: Vec<&Path> = exe.ancestors().skip(1).take(3).collect();
+    let named_target = dirs
+        .iter()
+        .skip(1)
+        .any(|d| d.file_name().is_some_and(|n| n == "target"));
+    named_target || dirs.iter().any(|d| exists(&d.join(".rustc_info.json")))
+}
+
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
     }
+}
+
+/// The arguments without their `--root VALUE` pairs.
+pub fn without_roots(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--root" {
+            it.next();
+        } else {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+/// The `--root` values of an argument list.
+pub fn roots_of(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--root"
+            && let Some(v) = it.next()
+        {
+            out.push(v.clone());
+        }
+    }
+    out
+}
+
+/// The string arguments of an entry (`None` when `args` is missing or not all strings).
+pub fn entry_args(v: &Value) -> Option<Vec<String>> {
+    v.get("args")?
+        .as_array()?
+        .iter()
+        .map(|a| a.as_str().map(String::from))
+        .collect()
 }
 
 #[cfg(test)]
@@ -340,6 +478,120 @@ mod tests {
         assert!(is_devprojex_command("/a/b/devprojex"));
         assert!(is_devprojex_command("C:\\b\\devprojex.exe"));
         assert!(!is_devprojex_command("devprojex-old"));
+    }
+
+    fn env(os: Os, home: &str) -> SetupEnv {
+        SetupEnv::for_tests(os, Path::new(home))
+    }
+
+    #[test]
+    fn package_manager_installs_get_their_stable_path() {
+        let yes = |_: &Path| true;
+        let no = |_: &Path| false;
+        let same = |_: &Path, _: &Path| true;
+        let mac = env(Os::Macos, "/Users/ada");
+        for (cellar, stable) in [
+            (
+                "/opt/homebrew/Cellar/devprojex/0.1.0/bin/devprojex",
+                "/opt/homebrew/bin/devprojex",
+            ),
+            (
+                "/usr/local/Cellar/devprojex/0.3.2_1/bin/devprojex",
+                "/usr/local/bin/devprojex",
+            ),
+            (
+                "/home/linuxbrew/.linuxbrew/Cellar/devprojex/0.1.0/bin/devprojex",
+                "/home/linuxbrew/.linuxbrew/bin/devprojex",
+            ),
+        ] {
+            assert_eq!(
+                stable_exe_path_with(Path::new(cellar), &mac, &yes, &same),
+                Path::new(stable)
+            );
+            // Without the link, the keg's `opt` link; without that, the path as it is.
+            let opt = |p: &Path| p.to_string_lossy().contains("/opt/devprojex/");
+            let got = stable_exe_path_with(Path::new(cellar), &mac, &opt, &same);
+            assert!(
+                got.to_string_lossy()
+                    .ends_with("/opt/devprojex/bin/devprojex"),
+                "{got:?}"
+            );
+            assert_eq!(
+                stable_exe_path_with(Path::new(cellar), &mac, &no, &same),
+                Path::new(cellar)
+            );
+        }
+        let win = env(Os::Windows, "C:\\Users\\ada");
+        let pkg = "C:\\Users\\ada\\AppData\\Local\\Microsoft\\WinGet\\Packages\\devprojex.devprojex_Microsoft.Winget.Source_8wekyb3d8bbwe\\devprojex.exe";
+        assert_eq!(
+            stable_exe_path_with(Path::new(pkg), &win, &yes, &same),
+            Path::new("C:\\Users\\ada\\AppData\\Local\\Microsoft\\WinGet\\Links\\devprojex.exe")
+        );
+        let linux = env(Os::Linux, "/home/ada");
+        let nix = "/nix/store/8c3v1z-devprojex-0.1.0/bin/devprojex";
+        assert_eq!(
+            stable_exe_path_with(Path::new(nix), &linux, &yes, &same),
+            Path::new("/home/ada/.nix-profile/bin/devprojex")
+        );
+        let other = |_: &Path, _: &Path| false;
+        assert_eq!(
+            stable_exe_path_with(Path::new(nix), &linux, &yes, &other),
+            Path::new(nix),
+            "a profile link to another build is not this binary"
+        );
+        for plain in ["/home/ada/.local/bin/devprojex", "/usr/bin/devprojex"] {
+            assert_eq!(
+                stable_exe_path_with(Path::new(plain), &linux, &yes, &same),
+                Path::new(plain)
+            );
+        }
+    }
+
+    #[test]
+    fn desktop_path_per_os() {
+        let mut mac = env(Os::Macos, "/Users/ada");
+        mac.path = vec!["/opt/homebrew/bin".into(), "/usr/bin".into()];
+        assert_eq!(
+            likely_path(&mac, Launch::Desktop),
+            ["/usr/bin", "/bin", "/usr/sbin", "/sbin"].map(PathBuf::from)
+        );
+        assert_eq!(likely_path(&mac, Launch::Terminal), mac.path);
+        let mut linux = env(Os::Linux, "/home/ada");
+        linux.path = vec!["/home/ada/.cargo/bin".into()];
+        let desktop = likely_path(&linux, Launch::Desktop);
+        assert!(desktop.contains(&PathBuf::from("/usr/bin")));
+        assert!(!desktop.contains(&PathBuf::from("/home/ada/.cargo/bin")));
+        let mut win = env(Os::Windows, "C:\\Users\\ada");
+        win.path = vec!["C:\\Users\\ada\\.cargo\\bin".into()];
+        assert_eq!(likely_path(&win, Launch::Desktop), win.path);
+    }
+
+    #[test]
+    fn dev_builds_are_recognised() {
+        let no = |_: &Path| false;
+        for dev in [
+            "/home/ada/src/devprojex/target/debug/devprojex",
+            "/home/ada/src/devprojex/target/release/devprojex",
+            "/home/ada/src/devprojex/target/x86_64-unknown-linux-gnu/release/devprojex",
+            "C:\\src\\devprojex\\target\\debug\\devprojex.exe",
+        ] {
+            let p = PathBuf::from(dev.replace('\\', "/"));
+            assert!(is_dev_build_with(&p, &no), "{dev}");
+        }
+        // A custom CARGO_TARGET_DIR is recognised by the file Cargo writes there.
+        let marked = |p: &Path| p == Path::new("/tmp/cargo/.rustc_info.json");
+        assert!(is_dev_build_with(
+            Path::new("/tmp/cargo/debug/devprojex"),
+            &marked
+        ));
+        for installed in [
+            "/home/ada/.cargo/bin/devprojex",
+            "/opt/homebrew/Cellar/devprojex/0.1.0/bin/devprojex",
+            "/usr/bin/devprojex",
+            "/home/ada/target-practice/bin/devprojex",
+        ] {
+            assert!(!is_dev_build_with(Path::new(installed), &no), "{installed}");
+        }
     }
 
     #[test]

@@ -61,6 +61,36 @@ pub struct SetupEnv {
     pub cwd: PathBuf,
     /// The running executable, if known.
     pub current_exe: Option<PathBuf>,
+    /// `XDG_DATA_HOME` (Linux data folder, where setup keeps backups and its record).
+    pub xdg_data_home: Option<PathBuf>,
+    /// `DEVPROJEX_DATA_DIR`: overrides devprojex's own data folder.
+    pub data_dir: Option<PathBuf>,
+    /// `HOMEBREW_PREFIX`, when Homebrew set it.
+    pub homebrew_prefix: Option<PathBuf>,
+    /// Who runs setup (unix user ids), for the ownership checks.
+    pub user: UserIds,
+}
+
+/// The effective user and, under `sudo`, the user who called it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UserIds {
+    /// The effective user id (`None` off unix).
+    pub euid: Option<u32>,
+    /// `SUDO_UID`: the user who ran `sudo`.
+    pub sudo_uid: Option<u32>,
+}
+
+#[cfg(unix)]
+fn process_user_ids() -> UserIds {
+    UserIds {
+        euid: Some(rustix::process::geteuid().as_raw()),
+        sudo_uid: std::env::var("SUDO_UID").ok().and_then(|v| v.parse().ok()),
+    }
+}
+
+#[cfg(not(unix))]
+fn process_user_ids() -> UserIds {
+    UserIds::default()
 }
 
 fn var_path(name: &str) -> Option<PathBuf> {
@@ -95,6 +125,10 @@ impl SetupEnv {
             path,
             cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             current_exe: std::env::current_exe().ok(),
+            xdg_data_home: var_path("XDG_DATA_HOME"),
+            data_dir: var_path("DEVPROJEX_DATA_DIR"),
+            homebrew_prefix: var_path("HOMEBREW_PREFIX"),
+            user: process_user_ids(),
         }
     }
 
@@ -114,17 +148,26 @@ impl SetupEnv {
                 home.join("bin")
                     .join(format!("devprojex{}", os.exe_suffix())),
             ),
+            xdg_data_home: None,
+            data_dir: None,
+            homebrew_prefix: None,
+            user: UserIds::default(),
         }
     }
 
     /// Finds an executable named `name` on `PATH` (on Windows with the suffixes `.exe`, `.cmd`,
     /// `.bat`, `.com`, as npm installs `claude.cmd` and `codex.cmd`).
     pub fn which(&self, name: &str) -> Option<PathBuf> {
+        self.which_in(&self.path, name)
+    }
+
+    /// [`SetupEnv::which`] through the folders `path` instead of this process's `PATH`.
+    pub fn which_in(&self, path: &[PathBuf], name: &str) -> Option<PathBuf> {
         let suffixes: &[&str] = match self.os {
             Os::Windows => &[".exe", ".cmd", ".bat", ".com"],
             _ => &[""],
         };
-        self.path.iter().find_map(|dir| {
+        path.iter().find_map(|dir| {
             suffixes
                 .iter()
                 .map(|s| dir.join(format!("{name}{s}")))
@@ -149,6 +192,64 @@ impl SetupEnv {
             .find(|d| d.join(".git").exists())
             .map(Path::to_path_buf)
             .unwrap_or_else(|| self.cwd.clone())
+    }
+
+    /// Whether the project folder is the home folder itself (run from `~`, or a dotfiles
+    /// repository in `~`): its "project" files would then be user files.
+    pub fn project_is_home(&self) -> bool {
+        let Some(home) = &self.home else {
+            return false;
+        };
+        let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        canon(&self.project_root()) == canon(home)
+    }
+
+    /// devprojex's own data folder (backups, setup's record): `DEVPROJEX_DATA_DIR`, else
+    /// `$XDG_DATA_HOME/devprojex` (`~/.local/share/devprojex`) on Linux,
+    /// `~/Library/Application Support/dev.devprojex.devprojex` on macOS and
+    /// `%APPDATA%\devprojex\devprojex\data` on Windows (the folders the rest of devprojex uses).
+    pub fn data_dir(&self) -> Option<PathBuf> {
+        if let Some(d) = &self.data_dir {
+            return Some(d.clone());
+        }
+        let home = self.home.as_ref();
+        match self.os {
+            Os::Linux => self
+                .xdg_data_home
+                .clone()
+                .or_else(|| home.map(|h| h.join(".local").join("share")))
+                .map(|d| d.join("devprojex")),
+            Os::Macos => home.map(|h| {
+                h.join("Library")
+                    .join("Application Support")
+                    .join("dev.devprojex.devprojex")
+            }),
+            Os::Windows => self
+                .appdata
+                .clone()
+                .or_else(|| home.map(|h| h.join("AppData").join("Roaming")))
+                .map(|d| d.join("devprojex").join("devprojex").join("data")),
+        }
+    }
+
+    /// Expands a leading `~` (`~`, `~/x`, `~\x` on Windows) to the home folder, then makes the
+    /// path absolute. Shells expand `~` on unix; PowerShell and `cmd` pass it through.
+    pub fn expand_user_path(&self, p: &Path) -> PathBuf {
+        let s = p.to_string_lossy();
+        if let Some(home) = &self.home {
+            if s == "~" {
+                return home.clone();
+            }
+            let rest = s.strip_prefix("~/").or_else(|| {
+                (self.os == Os::Windows)
+                    .then(|| s.strip_prefix("~\\"))
+                    .flatten()
+            });
+            if let Some(rest) = rest {
+                return home.join(rest);
+            }
+        }
+        self.absolute(p)
     }
 }
 

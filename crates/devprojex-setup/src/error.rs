@@ -50,15 +50,19 @@ pub enum SetupError {
         /// The file that is not UTF-8.
         path: PathBuf,
     },
-    /// An entry of the same name exists and differs from what setup writes; `--force` replaces it.
+    /// An entry of the same name exists and differs from what setup writes; `--force` replaces
+    /// (or, when removing, removes) it.
     #[error(
-        "{path}: the entry \"{name}\" differs from what setup writes (changed by hand, written with other flags, or another server); it was left untouched (pass --force to replace it)"
+        "{path}: the entry \"{name}\" differs from what setup writes (changed by hand, written with other flags, or another server); it was left untouched (pass --force to {})",
+        if *removing { "remove it anyway" } else { "replace it" }
     )]
     Conflict {
         /// The config file.
         path: PathBuf,
         /// The entry name.
         name: String,
+        /// Whether setup was removing.
+        removing: bool,
     },
     /// The config path is a symlink whose target does not exist.
     #[error(
@@ -92,6 +96,56 @@ pub enum SetupError {
     /// The user answered "no" at the confirmation prompt.
     #[error("aborted: nothing was changed")]
     Aborted,
+    /// A key on the way to the entry appears twice in a JSON object.
+    #[error(
+        "{path}: the key {key} appears more than once; JSON readers use only the last copy, so setup will not guess which one to edit: merge them into one and run setup again (the file was left untouched)"
+    )]
+    DuplicateKey {
+        /// The config file.
+        path: PathBuf,
+        /// The duplicated key, quoted (`"mcpServers"`, `"projects"."/src/app"`).
+        key: String,
+    },
+    /// The file changed between the plan and the write, and setup cannot ask again.
+    #[error(
+        "{path}: the file changed while setup was running (another program wrote it); it was left as that program wrote it: run setup again"
+    )]
+    Changed {
+        /// The config file.
+        path: PathBuf,
+    },
+    /// A client that starts servers outside the project needs `--root`.
+    #[error(
+        "{client} starts its MCP servers outside any project, so the entry needs the project folder: pass --root PATH (repeatable), or run setup in a terminal to be asked"
+    )]
+    NeedsRoot {
+        /// The client's name.
+        client: &'static str,
+    },
+    /// The running binary is a development build under a Cargo `target/` folder.
+    #[error(
+        "this devprojex is a development build ({exe}); entries pointing into target/ break on the next `cargo clean`: install devprojex, or pass --allow-dev-build to write it anyway"
+    )]
+    DevBuild {
+        /// The running executable.
+        exe: PathBuf,
+    },
+    /// Setup runs as root for another user (sudo), or the file belongs to someone else.
+    #[error("{message}")]
+    Ownership {
+        /// What is wrong and what to do.
+        message: String,
+    },
+    /// The config is read-only or locked; setup does not replace such a file.
+    #[error("{path}: the file is {why}; setup does not replace it: {hint}")]
+    ReadOnly {
+        /// The config file.
+        path: PathBuf,
+        /// "read-only", "owned by another user", "locked by another program".
+        why: String,
+        /// What to do.
+        hint: String,
+    },
 }
 
 impl SetupError {
@@ -109,13 +163,19 @@ impl SetupError {
             SetupError::Io { .. } => "DPX-SETUP-IO",
             SetupError::NoLocation { .. } => "DPX-SETUP-NO-LOCATION",
             SetupError::Aborted => "DPX-SETUP-ABORTED",
+            SetupError::DuplicateKey { .. } => "DPX-SETUP-DUPLICATE-KEY",
+            SetupError::Changed { .. } => "DPX-SETUP-CHANGED",
+            SetupError::NeedsRoot { .. } => "DPX-SETUP-NEEDS-ROOT",
+            SetupError::DevBuild { .. } => "DPX-SETUP-DEV-BUILD",
+            SetupError::Ownership { .. } => "DPX-SETUP-OWNERSHIP",
+            SetupError::ReadOnly { .. } => "DPX-SETUP-READ-ONLY",
         }
     }
 
     /// The process exit code for this error: 2 for usage errors, 1 for everything else.
     pub fn exit_code(&self) -> u8 {
         match self {
-            SetupError::Usage(_) | SetupError::NotATerminal => 2,
+            SetupError::Usage(_) | SetupError::NotATerminal | SetupError::NeedsRoot { .. } => 2,
             _ => 1,
         }
     }

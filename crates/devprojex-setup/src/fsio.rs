@@ -1,17 +1,33 @@
 //! Reading and atomically rewriting config files.
 //!
 //! A write goes to a temporary file in the same folder, is flushed to disk (`fsync`), gets the
-//! original file's permissions, and is renamed over the original, so a crash or a failure at any
-//! point leaves either the old or the new file, never a mix. The first write of an existing file
-//! keeps a copy next to it (`<file>.devprojex.bak`). A symlinked config is edited at its target.
+//! original file's permissions (and, where allowed, its group), and is renamed over the original,
+//! so a crash or a failure at any point leaves either the old or the new file, never a mix. Just
+//! before the rename the original is read again: if another program changed it since setup read
+//! it, nothing is replaced ([`SetupError::Changed`]), so no update is lost. The bytes replaced are
+//! kept as a backup in devprojex's own data folder (never inside a Git work tree). A symlinked
+//! config is edited at its target. Temporary files are registered so that SIGINT/SIGTERM remove
+//! them ([`install_signal_cleanup`]), and leftovers of killed runs are removed by the next run
+//! ([`remove_stale_temp_files`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
 
+use crate::env::{Os, UserIds};
 use crate::error::{Result, SetupError};
 
-/// Suffix appended to the file name for the backup copy.
-pub const BACKUP_SUFFIX: &str = ".devprojex.bak";
+/// Suffix of the backups older versions of setup kept next to the config.
+pub const LEGACY_BACKUP_SUFFIX: &str = ".devprojex.bak";
+
+/// Prefix and suffix of setup's temporary files.
+pub const TEMP_PREFIX: &str = ".devprojex-setup-";
+/// See [`TEMP_PREFIX`].
+pub const TEMP_SUFFIX: &str = ".tmp";
+
+/// How many backups of one config file are kept (the newest).
+pub const BACKUPS_KEPT: usize = 5;
 
 /// A config file as read from disk.
 #[derive(Debug, Clone)]
@@ -62,37 +78,93 @@ fn resolve(path: &Path) -> Result<PathBuf> {
     }
 }
 
+/// What a write may do besides replacing the file.
+#[derive(Debug, Clone, Default)]
+pub struct WriteOptions {
+    /// A file that did not exist is created `0600` (user files) rather than `0644` (unix).
+    pub private: bool,
+    /// Where to keep the replaced bytes (`None`: no backup).
+    pub backup_dir: Option<PathBuf>,
+    /// The client's name, the first part of the backup's name (`cursor`).
+    pub backup_label: String,
+    /// The client's display name, for "close it" hints.
+    pub client_display: String,
+    /// Who runs setup.
+    pub user: UserIds,
+}
+
 /// What a write did.
 #[derive(Debug, Clone, Default)]
 pub struct WriteReport {
-    /// The backup made by this write (only the first write of an existing file makes one).
+    /// The backup made by this write.
     pub backup: Option<PathBuf>,
     /// Whether the file was created.
     pub created: bool,
+    /// Folders the write created, outermost first.
+    pub created_dirs: Vec<PathBuf>,
+    /// An old `<file>.devprojex.bak` that was moved into the backup folder, and where to.
+    pub moved_legacy_backup: Option<(PathBuf, PathBuf)>,
 }
 
-/// The backup path of `real`.
-pub fn backup_path(real: &Path) -> PathBuf {
-    let mut name = real
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(BACKUP_SUFFIX);
-    real.with_file_name(name)
+/// Refuses files setup must not replace: owned by another user (or, as root, by anyone but
+/// root), or read-only. Setup never makes a user's file root-owned, and never silently replaces
+/// a file its owner protected.
+pub fn check_writable(real: &Path, user: UserIds, client_display: &str) -> Result<()> {
+    let Ok(meta) = std::fs::metadata(real) else {
+        return Ok(());
+    };
+    let owner = file_owner(&meta);
+    if let (Some(euid), Some(owner)) = (user.euid, owner)
+        && owner != euid
+    {
+        if euid == 0 {
+            return Err(SetupError::Ownership {
+                message: format!(
+                    "{}: the file belongs to user id {owner} and setup runs as root; writing it would leave it root-owned: run setup as that user (without sudo)",
+                    real.display()
+                ),
+            });
+        }
+        return Err(SetupError::ReadOnly {
+            path: real.to_path_buf(),
+            why: format!("owned by another user (user id {owner})"),
+            hint: "run setup as the file's owner, or add the entry by hand".into(),
+        });
+    }
+    if meta.permissions().readonly() {
+        return Err(SetupError::ReadOnly {
+            path: real.to_path_buf(),
+            why: "read-only".into(),
+            hint: format!(
+                "make it writable if {client_display} should get the entry (chmod u+w, or clear the read-only attribute), or add the entry by hand"
+            ),
+        });
+    }
+    Ok(())
 }
 
-/// Writes `text` over `file` atomically, making the backup on the first write.
-/// `private` chooses `0600` rather than `0644` for a file that did not exist (unix).
-pub fn write(file: &ConfigFile, text: &str, private: bool) -> Result<WriteReport> {
-    write_with_hook(file, text, private, &mut |_| Ok(()))
+#[cfg(unix)]
+fn file_owner(meta: &std::fs::Metadata) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    Some(meta.uid())
 }
 
-/// [`write`] with a hook that runs after the temporary file is complete and before the rename
-/// (tests inject failures there).
-pub(crate) fn write_with_hook(
+#[cfg(not(unix))]
+fn file_owner(_meta: &std::fs::Metadata) -> Option<u32> {
+    None
+}
+
+/// Writes `text` over `file`, which must still hold `file.text` (else [`SetupError::Changed`]).
+pub fn write(file: &ConfigFile, text: &str, opts: &WriteOptions) -> Result<WriteReport> {
+    write_with_hook(file, text, opts, &mut |_| Ok(()))
+}
+
+/// [`write`] with a hook that runs after the temporary file is complete and before the
+/// re-check and rename (tests inject failures and concurrent writers there).
+pub fn write_with_hook(
     file: &ConfigFile,
     text: &str,
-    private: bool,
+    opts: &WriteOptions,
     before_rename: &mut dyn FnMut(&Path) -> std::io::Result<()>,
 ) -> Result<WriteReport> {
     let real = &file.real;
@@ -100,42 +172,121 @@ pub(crate) fn write_with_hook(
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&dir).map_err(|e| SetupError::io(&dir, "creating the folder", e))?;
+    check_writable(real, opts.user, &opts.client_display)?;
+    let created_dirs = create_dirs(&dir)?;
     let mut report = WriteReport {
-        backup: None,
         created: file.text.is_none(),
+        created_dirs,
+        ..WriteReport::default()
     };
-    let existing_perms = std::fs::metadata(real).ok().map(|m| m.permissions());
-
-    if let Some(original) = &file.text {
-        let bak = backup_path(real);
-        if !bak.exists() {
-            let bak_file = ConfigFile {
-                path: bak.clone(),
-                real: bak.clone(),
-                text: None,
-            };
-            write_atomic(
-                &bak_file.real,
-                original.as_bytes(),
-                existing_perms.clone(),
-                &dir,
-                &mut |_| Ok(()),
-            )?;
-            report.backup = Some(bak);
-        }
+    let meta = std::fs::metadata(real).ok();
+    let perms = meta
+        .as_ref()
+        .map(|m| m.permissions())
+        .or_else(|| new_file_permissions(opts.private));
+    let io = |action: &'static str| move |e: std::io::Error| SetupError::io(&file.path, action, e);
+    let mut tmp = PendingTemp::create(&dir).map_err(io("creating a temporary file"))?;
+    tmp.file
+        .write_all(text.as_bytes())
+        .map_err(io("writing the temporary file"))?;
+    tmp.file.flush().map_err(io("writing the temporary file"))?;
+    if let Some(p) = perms {
+        tmp.file
+            .as_file()
+            .set_permissions(p)
+            .map_err(io("setting permissions"))?;
     }
-    let perms = existing_perms.or_else(|| new_file_permissions(private));
-    write_atomic(real, text.as_bytes(), perms, &dir, before_rename).map_err(|e| match e {
-        SetupError::Io { action, source, .. } => SetupError::Io {
+    if let Some(m) = &meta {
+        keep_group(tmp.file.as_file(), m);
+    }
+    tmp.file
+        .as_file()
+        .sync_all()
+        .map_err(io("syncing the temporary file"))?;
+    before_rename(tmp.file.path()).map_err(io("replacing the file"))?;
+
+    // No lost update: the file must still be what the new text was computed from.
+    let now = match std::fs::read(real) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(SetupError::io(&file.path, "reading", e)),
+    };
+    if now.as_deref() != file.text.as_deref().map(str::as_bytes) {
+        return Err(SetupError::Changed {
             path: file.path.clone(),
-            action,
-            source,
-        },
-        other => other,
+        });
+    }
+    if let (Some(original), Some(backup_dir)) = (&file.text, &opts.backup_dir) {
+        report.created_dirs.extend(create_dirs(backup_dir)?);
+        report.backup = Some(write_backup(
+            backup_dir,
+            &opts.backup_label,
+            real,
+            original.as_bytes(),
+        )?);
+    }
+    tmp.persist(real).map_err(|e| {
+        replace_error(
+            &file.path,
+            e,
+            &opts.client_display,
+            crate::env::Os::current(),
+        )
     })?;
+    sync_dir(&dir);
+    if let Some(backup_dir) = &opts.backup_dir
+        && legacy_backup_path(real).exists()
+    {
+        report.created_dirs.extend(create_dirs(backup_dir)?);
+        report.moved_legacy_backup = move_legacy_backup(real, backup_dir, &opts.backup_label);
+    }
     Ok(report)
 }
+
+/// Creates `dir` and its missing parents; returns the folders created, outermost first.
+fn create_dirs(dir: &Path) -> Result<Vec<PathBuf>> {
+    let missing: Vec<PathBuf> = dir
+        .ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+        .map(Path::to_path_buf)
+        .collect();
+    std::fs::create_dir_all(dir).map_err(|e| SetupError::io(dir, "creating the folder", e))?;
+    Ok(missing.into_iter().rev().collect())
+}
+
+/// The error for a failed rename: a file held open by a running client on Windows (sharing or
+/// lock violation, access denied) names the client to close.
+fn replace_error(path: &Path, e: std::io::Error, client: &str, os: Os) -> SetupError {
+    if let Some(why) = locked_reason(os, e.raw_os_error()) {
+        return SetupError::ReadOnly {
+            path: path.to_path_buf(),
+            why: why.into(),
+            hint: format!("close {client} and run setup again"),
+        };
+    }
+    SetupError::io(path, "replacing the file", e)
+}
+
+/// Whether an OS error code from replacing a file means another program holds it:
+/// Windows `ERROR_ACCESS_DENIED` (5), `ERROR_SHARING_VIOLATION` (32), `ERROR_LOCK_VIOLATION` (33).
+pub fn locked_reason(os: Os, raw: Option<i32>) -> Option<&'static str> {
+    match (os, raw) {
+        (Os::Windows, Some(32 | 33)) => Some("locked by another program"),
+        (Os::Windows, Some(5)) => Some("locked or read-only (access denied)"),
+        _ => None,
+    }
+}
+
+#[cfg(unix)]
+fn keep_group(tmp: &std::fs::File, original: &std::fs::Metadata) {
+    use std::os::unix::fs::MetadataExt;
+    // The owner is the user (checked); the group may differ (a shared config). Allowed only when
+    // the user is in that group; otherwise the file keeps the user's group.
+    let _ = std::os::unix::fs::fchown(tmp, None, Some(original.gid()));
+}
+
+#[cfg(not(unix))]
+fn keep_group(_tmp: &std::fs::File, _original: &std::fs::Metadata) {}
 
 #[cfg(unix)]
 fn new_file_permissions(private: bool) -> Option<std::fs::Permissions> {
@@ -152,37 +303,6 @@ fn new_file_permissions(_private: bool) -> Option<std::fs::Permissions> {
     None
 }
 
-fn write_atomic(
-    target: &Path,
-    bytes: &[u8],
-    perms: Option<std::fs::Permissions>,
-    dir: &Path,
-    before_rename: &mut dyn FnMut(&Path) -> std::io::Result<()>,
-) -> Result<()> {
-    let io = |action: &'static str| move |e: std::io::Error| SetupError::io(target, action, e);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".devprojex-setup-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io("creating a temporary file"))?;
-    tmp.write_all(bytes)
-        .map_err(io("writing the temporary file"))?;
-    tmp.flush().map_err(io("writing the temporary file"))?;
-    if let Some(p) = perms {
-        tmp.as_file()
-            .set_permissions(p)
-            .map_err(io("setting permissions"))?;
-    }
-    tmp.as_file()
-        .sync_all()
-        .map_err(io("syncing the temporary file"))?;
-    before_rename(tmp.path()).map_err(io("replacing the file"))?;
-    tmp.persist(target)
-        .map_err(|e| SetupError::io(target, "replacing the file", e.error))?;
-    sync_dir(dir);
-    Ok(())
-}
-
 #[cfg(unix)]
 fn sync_dir(dir: &Path) {
     if let Ok(d) = std::fs::File::open(dir) {
@@ -193,21 +313,380 @@ fn sync_dir(dir: &Path) {
 #[cfg(not(unix))]
 fn sync_dir(_dir: &Path) {}
 
+// ---------- temporary files ----------
+
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A temporary file that is registered for removal on SIGINT/SIGTERM until it is persisted or
+/// dropped.
+struct PendingTemp {
+    file: tempfile::NamedTempFile,
+    registered: Registered,
+}
+
+/// Unregisters its path when dropped.
+struct Registered(PathBuf);
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        unregister(&self.0);
+    }
+}
+
+impl PendingTemp {
+    fn create(dir: &Path) -> std::io::Result<PendingTemp> {
+        // The process id in the name tells a later run whether the writer is still alive.
+        let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
+        let file = tempfile::Builder::new()
+            .prefix(&prefix)
+            .suffix(TEMP_SUFFIX)
+            .tempfile_in(dir)?;
+        let path = file.path().to_path_buf();
+        if let Ok(mut pending) = PENDING.lock() {
+            pending.push(path.clone());
+        }
+        Ok(PendingTemp {
+            file,
+            registered: Registered(path),
+        })
+    }
+
+    fn persist(self, target: &Path) -> std::io::Result<()> {
+        let PendingTemp { file, registered } = self;
+        let result = file.persist(target).map(|_| ()).map_err(|e| e.error);
+        drop(registered);
+        result
+    }
+}
+
+fn unregister(path: &Path) {
+    if let Ok(mut pending) = PENDING.lock() {
+        pending.retain(|p| p != path);
+    }
+}
+
+/// The temporary files setup is writing right now.
+pub fn pending_temp_files() -> Vec<PathBuf> {
+    PENDING.lock().map(|p| p.clone()).unwrap_or_default()
+}
+
+/// Removes the temporary files setup is writing right now (what the signal handler does).
+pub fn remove_pending_temp_files() -> usize {
+    let paths = pending_temp_files();
+    paths
+        .iter()
+        .filter(|p| std::fs::remove_file(p).is_ok())
+        .count()
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP (Ctrl+C, Ctrl+Break and closing the console on Windows)
+/// remove setup's temporary files before the process exits with 130. Called once per process
+/// by [`crate::run_setup`]; later calls do nothing.
+pub fn install_signal_cleanup() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            remove_pending_temp_files();
+            std::process::exit(130);
+        });
+    });
+}
+
+/// Whether the setup run that wrote a temporary file of this name may still be running: its
+/// process (the id in the name) is alive. Without an id (older versions) or a way to ask (not
+/// unix), only `old` (its age) decides.
+fn writer_may_be_alive(name: &str, old: bool) -> bool {
+    let pid = name
+        .strip_prefix(TEMP_PREFIX)
+        .and_then(|rest| rest.split('-').next())
+        .and_then(|p| p.parse::<u32>().ok());
+    match pid {
+        Some(pid) if pid == std::process::id() => true,
+        Some(pid) => process_alive(pid).unwrap_or(!old),
+        None => !old,
+    }
+}
+
+#[cfg(unix)]
+fn process_alive(pid: u32) -> Option<bool> {
+    let pid = rustix::process::Pid::from_raw(i32::try_from(pid).ok()?)?;
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) => Some(true),
+        Err(rustix::io::Errno::SRCH) => Some(false),
+        // EPERM: alive, owned by someone else.
+        Err(_) => Some(true),
+    }
+}
+
+#[cfg(not(unix))]
+fn process_alive(_pid: u32) -> Option<bool> {
+    None
+}
+
+/// Removes the leftovers of killed setup runs from `dirs`: temporary files whose writer is no
+/// longer running, or, when that cannot be told, that are older than `min_age` (a running
+/// setup's files live for milliseconds). Returns the files removed.
+pub fn remove_stale_temp_files(dirs: &[PathBuf], min_age: Duration) -> Vec<PathBuf> {
+    let now = SystemTime::now();
+    let mut removed = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for dir in dirs {
+        if !seen.insert(dir.clone()) {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.filter_map(|e| e.ok()) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !(name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)) {
+                continue;
+            }
+            let Ok(meta) = entry.metadata() else { continue };
+            let old = meta
+                .modified()
+                .ok()
+                .and_then(|m| now.duration_since(m).ok())
+                .is_some_and(|age| age >= min_age);
+            if meta.is_file()
+                && !writer_may_be_alive(&name, old)
+                && std::fs::remove_file(entry.path()).is_ok()
+            {
+                removed.push(entry.path());
+            }
+        }
+    }
+    removed
+}
+
+// ---------- backups ----------
+
+/// `<label>--<the config's path, separators as '_'>--`: the common start of a config's backups.
+pub fn backup_prefix(label: &str, real: &Path) -> String {
+    let flat: String = real
+        .to_string_lossy()
+        .chars()
+        .map(|c| {
+            if matches!(c, '/' | '\\' | ':') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let flat = flat.trim_start_matches('_');
+    // Keep names well under the 255-byte limit: the end of the path says the most.
+    let tail: String = {
+        let chars: Vec<char> = flat.chars().collect();
+        chars[chars.len().saturating_sub(120)..].iter().collect()
+    };
+    format!("{label}--{tail}--")
+}
+
+/// The backups of one config, oldest first.
+pub fn backups_of(backup_dir: &Path, label: &str, real: &Path) -> Vec<PathBuf> {
+    let prefix = backup_prefix(label, real);
+    let Ok(entries) = std::fs::read_dir(backup_dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.starts_with(&prefix) && n.ends_with(".bak")
+        })
+        .map(|e| e.path())
+        .collect();
+    found.sort();
+    found
+}
+
+fn write_backup(backup_dir: &Path, label: &str, real: &Path, bytes: &[u8]) -> Result<PathBuf> {
+    std::fs::create_dir_all(backup_dir)
+        .map_err(|e| SetupError::io(backup_dir, "creating the backup folder", e))?;
+    let stamp = jiff::Timestamp::now()
+        .strftime("%Y%m%dT%H%M%SZ")
+        .to_string();
+    let prefix = backup_prefix(label, real);
+    let mut target = backup_dir.join(format!("{prefix}{stamp}.bak"));
+    let mut n = 1;
+    while target.exists() {
+        target = backup_dir.join(format!("{prefix}{stamp}-{n}.bak"));
+        n += 1;
+    }
+    let io = |e| SetupError::io(&target, "writing the backup", e);
+    let mut tmp = PendingTemp::create(backup_dir).map_err(io)?;
+    tmp.file.write_all(bytes).map_err(io)?;
+    if let Some(p) = new_file_permissions(true) {
+        tmp.file.as_file().set_permissions(p).map_err(io)?;
+    }
+    tmp.file.as_file().sync_all().map_err(io)?;
+    tmp.persist(&target).map_err(io)?;
+    let all = backups_of(backup_dir, label, real);
+    for old in all.iter().take(all.len().saturating_sub(BACKUPS_KEPT)) {
+        let _ = std::fs::remove_file(old);
+    }
+    Ok(target)
+}
+
+/// Moves an old `<file>.devprojex.bak` (kept next to the config by earlier versions, so inside
+/// Git work trees) into the backup folder.
+fn move_legacy_backup(real: &Path, backup_dir: &Path, label: &str) -> Option<(PathBuf, PathBuf)> {
+    let mut name = real.file_name()?.to_os_string();
+    name.push(LEGACY_BACKUP_SUFFIX);
+    let legacy = real.with_file_name(name);
+    let bytes = std::fs::read(&legacy).ok()?;
+    let target = write_backup(backup_dir, label, real, &bytes).ok()?;
+    std::fs::remove_file(&legacy).ok()?;
+    Some((legacy, target))
+}
+
+/// The old `<file>.devprojex.bak` next to `real`.
+pub fn legacy_backup_path(real: &Path) -> PathBuf {
+    let mut name = real
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(LEGACY_BACKUP_SUFFIX);
+    real.with_file_name(name)
+}
+
+// ---------- setup's record ----------
+
+/// What setup created, so that detection ignores it and `--remove` can take it away again.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Files and folders setup created (absolute).
+    pub created: Vec<PathBuf>,
+}
+
+/// The record's file in the data folder.
+pub fn record_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("setup-record.json")
+}
+
+impl Record {
+    /// Reads the record (an unreadable one counts as empty).
+    pub fn load(data_dir: Option<&Path>) -> Record {
+        let Some(dir) = data_dir else {
+            return Record::default();
+        };
+        let Ok(text) = std::fs::read_to_string(record_path(dir)) else {
+            return Record::default();
+        };
+        let created = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| {
+                v.get("created")?.as_array().map(|a| {
+                    a.iter()
+                        .filter_map(|p| p.as_str().map(PathBuf::from))
+                        .collect()
+                })
+            })
+            .unwrap_or_default();
+        Record { created }
+    }
+
+    /// Writes the record, or removes its file when it is empty. The folders the record's own
+    /// file needs are recorded too.
+    pub fn save(&mut self, data_dir: &Path) -> Result<()> {
+        let path = record_path(data_dir);
+        if self.created.is_empty() {
+            let _ = std::fs::remove_file(&path);
+            let _ = std::fs::remove_dir(data_dir);
+            return Ok(());
+        }
+        let made = create_dirs(data_dir)?;
+        self.add(made);
+        let value = serde_json::json!({
+            "comment": "Files and folders `devprojex setup` created; `devprojex setup --remove` removes them again when they are empty.",
+            "created": self.created.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
+        });
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+        std::fs::create_dir_all(data_dir)
+            .map_err(|e| SetupError::io(data_dir, "creating the data folder", e))?;
+        let file = ConfigFile {
+            path: path.clone(),
+            real: path.clone(),
+            text: std::fs::read_to_string(&path).ok(),
+        };
+        write(
+            &file,
+            &text,
+            &WriteOptions {
+                private: true,
+                ..WriteOptions::default()
+            },
+        )
+        .map(|_| ())
+    }
+
+    /// After a removal: when setup created nothing but its own data folder (and the folders
+    /// above it), removes the record's file and every such folder that is empty.
+    pub fn finish_removal(&mut self, data_dir: &Path) {
+        let own = |p: &Path| p == data_dir || data_dir.starts_with(p) || p.starts_with(data_dir);
+        if !self.created.iter().all(|p| own(p)) {
+            return;
+        }
+        let _ = std::fs::remove_file(record_path(data_dir));
+        let mut dirs = std::mem::take(&mut self.created);
+        dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+        for d in dirs {
+            if std::fs::remove_dir(&d).is_err() && d.exists() {
+                self.created.push(d);
+            }
+        }
+    }
+
+    /// Adds paths (once each).
+    pub fn add(&mut self, paths: impl IntoIterator<Item = PathBuf>) {
+        for p in paths {
+            if !self.created.contains(&p) {
+                self.created.push(p);
+            }
+        }
+    }
+
+    /// Whether setup created `p`.
+    pub fn contains(&self, p: &Path) -> bool {
+        self.created.iter().any(|c| c == p)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The registry of temporary files is process-wide: tests that create them take turns.
+    static TEMPS: Mutex<()> = Mutex::new(());
+
+    fn turn() -> std::sync::MutexGuard<'static, ()> {
+        TEMPS.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn opts(dir: &Path) -> WriteOptions {
+        WriteOptions {
+            private: true,
+            backup_dir: Some(dir.join("backups")),
+            backup_label: "cursor".into(),
+            client_display: "Cursor".into(),
+            user: UserIds::default(),
+        }
+    }
+
     #[test]
     fn failure_before_rename_leaves_the_original_intact() {
+        let _turn = turn();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mcp.json");
         std::fs::write(&path, "{ \"keep\": true }\n").unwrap();
         let file = load(&path).unwrap();
-        let err = write_with_hook(&file, "{}\n", true, &mut |tmp| {
+        let err = write_with_hook(&file, "{}\n", &opts(dir.path()), &mut |tmp| {
             assert!(
                 tmp.exists(),
                 "the temporary file is complete when the hook runs"
             );
+            assert_eq!(pending_temp_files(), [tmp.to_path_buf()]);
             Err(std::io::Error::other("injected fault"))
         })
         .unwrap_err();
@@ -226,11 +705,67 @@ mod tests {
             leftovers.is_empty(),
             "temporary file removed: {leftovers:?}"
         );
+        assert!(pending_temp_files().is_empty());
+    }
+
+    #[test]
+    fn a_file_changed_before_the_rename_is_not_replaced() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".claude.json");
+        std::fs::write(&path, "{\"numStartups\": 1}\n").unwrap();
+        let file = load(&path).unwrap();
+        // A running Claude Code writes the file while setup prepares its copy.
+        let err = write_with_hook(
+            &file,
+            "{\"mcpServers\": {}}\n",
+            &opts(dir.path()),
+            &mut |_| std::fs::write(&path, "{\"numStartups\": 2}\n"),
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), "DPX-SETUP-CHANGED", "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\"numStartups\": 2}\n",
+            "the other program's write is kept"
+        );
+        assert!(!dir.path().join("backups").exists(), "nothing backed up");
+    }
+
+    #[test]
+    fn the_backup_holds_the_replaced_bytes_outside_the_config_folder() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("repo/.cursor");
+        std::fs::create_dir_all(&project).unwrap();
+        let path = project.join("mcp.json");
+        std::fs::write(&path, "{\"a\": 1}\n").unwrap();
+        std::fs::write(legacy_backup_path(&path), "{\"old\": true}\n").unwrap();
+        let o = opts(dir.path());
+        let report = write(&load(&path).unwrap(), "{\"a\": 2}\n", &o).unwrap();
+        let bak = report.backup.unwrap();
+        assert!(bak.starts_with(dir.path().join("backups")), "{bak:?}");
+        assert_eq!(std::fs::read_to_string(&bak).unwrap(), "{\"a\": 1}\n");
+        let (from, to) = report.moved_legacy_backup.unwrap();
+        assert_eq!(from, legacy_backup_path(&path));
+        assert!(!from.exists());
+        assert_eq!(std::fs::read_to_string(to).unwrap(), "{\"old\": true}\n");
+        let in_repo: Vec<_> = std::fs::read_dir(&project).unwrap().collect();
+        assert_eq!(in_repo.len(), 1, "only the config is left in the work tree");
+        // Only the newest BACKUPS_KEPT backups are kept.
+        for i in 3..12 {
+            write(&load(&path).unwrap(), &format!("{{\"a\": {i}}}\n"), &o).unwrap();
+        }
+        assert_eq!(
+            backups_of(&dir.path().join("backups"), "cursor", &path).len(),
+            BACKUPS_KEPT
+        );
     }
 
     #[cfg(unix)]
     #[test]
     fn keeps_permissions_and_follows_symlinks() {
+        let _turn = turn();
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real").join("config.toml");
@@ -240,7 +775,7 @@ mod tests {
         let link = dir.path().join("link.toml");
         std::os::unix::fs::symlink(&real, &link).unwrap();
         let file = load(&link).unwrap();
-        let report = write(&file, "a = 2\n", true).unwrap();
+        write(&file, "a = 2\n", &opts(dir.path())).unwrap();
         assert!(
             std::fs::symlink_metadata(&link)
                 .unwrap()
@@ -252,21 +787,141 @@ mod tests {
             std::fs::metadata(&real).unwrap().permissions().mode() & 0o777,
             0o640
         );
-        let bak = report.backup.unwrap();
-        assert_eq!(bak, backup_path(&std::fs::canonicalize(&real).unwrap()));
-        assert_eq!(std::fs::read_to_string(&bak).unwrap(), "a = 1\n");
-        // A second write keeps the first backup.
-        let file = load(&link).unwrap();
-        assert!(write(&file, "a = 3\n", true).unwrap().backup.is_none());
-        assert_eq!(std::fs::read_to_string(&bak).unwrap(), "a = 1\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn read_only_and_foreign_files_are_refused() {
+        let _turn = turn();
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("claude_desktop_config.json");
+        std::fs::write(&path, "{}\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let me = std::fs::metadata(&path).unwrap().uid();
+        let mut o = opts(dir.path());
+        o.user = UserIds {
+            euid: Some(me),
+            sudo_uid: None,
+        };
+        let err = write(&load(&path).unwrap(), "{\"x\": 1}\n", &o).unwrap_err();
+        assert_eq!(err.code(), "DPX-SETUP-READ-ONLY", "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}\n");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        // Someone else's file, as a normal user and as root.
+        o.user.euid = Some(me + 1);
+        let err = write(&load(&path).unwrap(), "{\"x\": 1}\n", &o).unwrap_err();
+        assert_eq!(err.code(), "DPX-SETUP-READ-ONLY", "{err}");
+        if me != 0 {
+            o.user.euid = Some(0);
+            let err = write(&load(&path).unwrap(), "{\"x\": 1}\n", &o).unwrap_err();
+            assert_eq!(err.code(), "DPX-SETUP-OWNERSHIP", "{err}");
+        }
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}\n");
+    }
+
+    #[test]
+    fn locked_files_name_the_client_to_close() {
+        let _turn = turn();
+        assert_eq!(
+            locked_reason(Os::Windows, Some(32)),
+            Some("locked by another program")
+        );
+        assert!(locked_reason(Os::Windows, Some(5)).is_some());
+        assert_eq!(locked_reason(Os::Linux, Some(32)), None);
+        assert_eq!(locked_reason(Os::Windows, Some(2)), None);
+        let err = replace_error(
+            Path::new("C:\\Users\\ada\\.claude.json"),
+            std::io::Error::from_raw_os_error(32),
+            "Claude Code",
+            Os::Windows,
+        );
+        assert_eq!(err.code(), "DPX-SETUP-READ-ONLY");
+        assert!(err.to_string().contains("close Claude Code"), "{err}");
+    }
+
+    #[test]
+    fn pending_temp_files_are_removed_by_the_signal_cleanup() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = PendingTemp::create(dir.path()).unwrap();
+        let path = tmp.registered.0.clone();
+        assert!(pending_temp_files().contains(&path));
+        assert!(remove_pending_temp_files() >= 1);
+        assert!(!path.exists());
+        drop(tmp);
+        assert!(!pending_temp_files().contains(&path));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_killed_writers_temp_file_goes_at_once_a_live_ones_stays() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let killed = dir
+            .path()
+            .join(format!(".devprojex-setup-{dead}-a1b2c3.tmp"));
+        let live = dir.path().join(format!(
+            ".devprojex-setup-{}-d4e5f6.tmp",
+            std::process::id()
+        ));
+        std::fs::write(&killed, "x").unwrap();
+        std::fs::write(&live, "x").unwrap();
+        let removed = remove_stale_temp_files(&[dir.path().to_path_buf()], Duration::from_secs(60));
+        assert_eq!(
+            removed,
+            std::slice::from_ref(&killed),
+            "fresh, but its writer is gone"
+        );
+        assert!(live.exists());
+    }
+
+    #[test]
+    fn stale_temp_files_are_removed_fresh_ones_and_others_kept() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let stale = dir.path().join(".devprojex-setup-abc123.tmp");
+        let other = dir.path().join("notes.tmp");
+        std::fs::write(&stale, vec![0u8; 1 << 20]).unwrap();
+        std::fs::write(&other, "x").unwrap();
+        // Fresh: kept (a running setup may own it).
+        assert!(
+            remove_stale_temp_files(&[dir.path().to_path_buf()], Duration::from_secs(60))
+                .is_empty()
+        );
+        let removed = remove_stale_temp_files(&[dir.path().to_path_buf()], Duration::ZERO);
+        assert_eq!(removed, std::slice::from_ref(&stale));
+        assert!(!stale.exists() && other.exists());
     }
 
     #[cfg(unix)]
     #[test]
     fn dangling_symlink_is_refused() {
+        let _turn = turn();
         let dir = tempfile::tempdir().unwrap();
         let link = dir.path().join("mcp.json");
         std::os::unix::fs::symlink(dir.path().join("missing.json"), &link).unwrap();
         assert_eq!(load(&link).unwrap_err().code(), "DPX-SETUP-SYMLINK");
+    }
+
+    #[test]
+    fn the_record_round_trips_and_disappears_when_empty() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let mut r = Record::default();
+        r.add([
+            PathBuf::from("/h/.cursor"),
+            PathBuf::from("/h/.cursor/mcp.json"),
+        ]);
+        r.save(&data).unwrap();
+        assert_eq!(Record::load(Some(&data)), r);
+        assert!(r.contains(&data), "the data folder setup made is recorded");
+        r.created.clear();
+        r.save(&data).unwrap();
+        assert!(!data.exists());
     }
 }

@@ -8,9 +8,10 @@
 //!
 //! Safety guarantees (see `docs/setup.md`): edits keep comments, key order, indentation, line
 //! endings, a BOM and every other entry; writes are atomic (temporary file in the same folder,
-//! fsync, rename) and keep permissions; the first write keeps `<file>.devprojex.bak`; a file that
-//! does not parse is left untouched; a symlinked config is edited at its target; an entry changed
-//! by hand is replaced only with `--force`.
+//! fsync, rename), keep permissions, and happen only if the file is unchanged since setup read
+//! it; the bytes replaced are kept in devprojex's data folder; a file that does not parse, is
+//! read-only or belongs to someone else is left untouched; a symlinked config is edited at its
+//! target; an entry changed by hand is replaced only with `--force`.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -22,6 +23,7 @@ pub mod entry;
 pub mod env;
 pub mod error;
 pub mod fsio;
+pub mod links;
 pub mod plan;
 
 use std::io::IsTerminal;
@@ -34,6 +36,7 @@ pub use client::{ClientId, Format, Scope};
 pub use entry::{CommandPath, GitMode};
 pub use env::{Os, SetupEnv};
 pub use error::SetupError;
+pub use plan::{Commands, Options};
 
 fn with_process_io(f: impl FnOnce(&SetupEnv, &mut Io<'_>) -> u8) -> ExitCode {
     let env = SetupEnv::from_process();
@@ -54,6 +57,7 @@ fn with_process_io(f: impl FnOnce(&SetupEnv, &mut Io<'_>) -> u8) -> ExitCode {
 /// Runs `devprojex setup [...]` (including `devprojex setup status`) in the real process
 /// environment. Exit codes: 0 ok, 1 failure, 2 usage.
 pub fn run_setup(args: SetupArgs) -> ExitCode {
+    fsio::install_signal_cleanup();
     with_process_io(|env, io| run_setup_with(&args, env, io))
 }
 

@@ -108,6 +108,15 @@ fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap()
 }
 
+/// The backup path printed after "backup of the replaced file: " (with `~` expanded).
+fn backup_named_in(h: &Home, out: &str) -> PathBuf {
+    let line = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("backup of the replaced file: "))
+        .unwrap_or_else(|| panic!("no backup named in:\n{out}"));
+    PathBuf::from(line.replacen('~', &h.root.to_string_lossy(), 1))
+}
+
 #[test]
 fn clap_contract() {
     Cli::command().debug_assert();
@@ -188,15 +197,24 @@ fn yes_writes_then_second_run_changes_nothing() {
         cursor.contains(&format!("\"command\": \"{}\"", h.exe())),
         "{cursor}"
     );
+    // The bytes replaced are kept in devprojex's data folder, and the output names the copy.
+    let bak = backup_named_in(&h, &r.out);
+    assert!(
+        bak.starts_with(h.p(".local/share/devprojex/setup-backups")),
+        "{bak:?}"
+    );
     assert_eq!(
-        h.read(".cursor/mcp.json.devprojex.bak"),
+        std::fs::read_to_string(&bak).unwrap(),
         "{\n  // mine\n  \"mcpServers\": {}\n}\n"
     );
+    assert!(!h.p(".cursor/mcp.json.devprojex.bak").exists());
     let codex = h.read(".codex/config.toml");
     assert!(codex.starts_with("[mcp_servers.devprojex]\n"), "{codex}");
-    assert!(
-        !h.p(".codex/config.toml.devprojex.bak").exists(),
-        "no backup of a file that did not exist"
+    assert_eq!(
+        r.out.matches("backup of the replaced file").count(),
+        1,
+        "no backup of a file that did not exist:\n{}",
+        r.out
     );
 
     let r = h.run(&["setup", "--yes"]);
@@ -245,7 +263,7 @@ fn hand_edited_entry_needs_force() {
     let v = json(&h.read(".cursor/mcp.json"));
     assert_eq!(
         v["mcpServers"]["devprojex"],
-        serde_json::json!({"command": h.exe(), "args": ["mcp"]})
+        serde_json::json!({"command": h.exe(), "args": ["mcp", "--root", "${workspaceFolder}"]})
     );
 }
 
@@ -258,9 +276,14 @@ fn moved_binary_is_updated_without_force_other_flags_need_it() {
     );
     let r = h.run(&["setup", "--yes", "--client", "claude-code"]);
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
-    assert!(r.out.contains("update the command path"), "{}", r.out);
     assert!(
-        r.out.contains("quit running Claude Code sessions"),
+        r.out
+            .contains("update the entry written by an earlier setup"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("a running Claude Code rewrites"),
         "{}",
         r.out
     );
@@ -443,22 +466,25 @@ fn command_found_through_path_is_written_by_name() {
             .unwrap()
             .to_path_buf(),
     ];
-    assert_eq!(h.run(&["setup", "--yes", "--client", "cursor"]).code, 0);
-    let v = json(&h.read(".cursor/mcp.json"));
+    assert_eq!(
+        h.run(&["setup", "--yes", "--client", "claude-code"]).code,
+        0
+    );
+    let v = json(&h.read(".claude.json"));
     assert_eq!(v["mcpServers"]["devprojex"]["command"], "devprojex");
     assert_eq!(
         h.run(&[
             "setup",
             "--yes",
             "--client",
-            "cursor",
+            "claude-code",
             "--command-path",
             "absolute"
         ])
         .code,
         0
     );
-    let v = json(&h.read(".cursor/mcp.json"));
+    let v = json(&h.read(".claude.json"));
     assert_eq!(v["mcpServers"]["devprojex"]["command"], h.exe());
 }
 
@@ -544,9 +570,17 @@ fn doctor_checks() {
 #[test]
 fn missing_folder_is_created_and_invalid_name_refused() {
     let h = Home::new();
+    let root = h.p("src").to_string_lossy().into_owned();
     assert_eq!(
-        h.run(&["setup", "--yes", "--client", "claude-desktop"])
-            .code,
+        h.run(&[
+            "setup",
+            "--yes",
+            "--client",
+            "claude-desktop",
+            "--root",
+            &root
+        ])
+        .code,
         0
     );
     assert!(h.p(".config/Claude/claude_desktop_config.json").exists());
@@ -588,7 +622,10 @@ fn symlinked_config_is_edited_at_its_target() {
             .is_symlink()
     );
     assert!(h.read("dotfiles/cursor-mcp.json").contains("devprojex"));
-    assert!(h.p("dotfiles/cursor-mcp.json.devprojex.bak").exists());
+    assert_eq!(
+        std::fs::read_to_string(backup_named_in(&h, &r.out)).unwrap(),
+        "{\"mcpServers\": {}}\n"
+    );
 }
 
 #[allow(dead_code)]

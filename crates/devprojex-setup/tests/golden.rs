@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use devprojex_setup::entry::{GitMode, ServerFlags};
-use devprojex_setup::plan::Options;
+use devprojex_setup::plan::{Commands, Options};
 use devprojex_setup::{ClientId, Scope, edit};
 
 fn golden_dir() -> PathBuf {
@@ -30,7 +30,7 @@ fn options() -> Options {
     Options {
         scope: Scope::User,
         name: "devprojex".into(),
-        command: "/usr/local/bin/devprojex".into(),
+        commands: Commands::same("/usr/local/bin/devprojex"),
         flags: ServerFlags {
             roots: vec![],
             hide_private_data: true,

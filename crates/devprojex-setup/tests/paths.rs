@@ -237,23 +237,80 @@ fn windows_msix_claude_desktop() {
 }
 
 #[test]
-fn antigravity_legacy_only_when_alone() {
+fn antigravity_current_file_and_the_pre_2_0_one() {
+    use devprojex_setup::client::antigravity_legacy_path;
     let dir = tempfile::tempdir().unwrap();
     let e = SetupEnv::for_tests(Os::Linux, dir.path());
     let current = dir.path().join(".gemini/config/mcp_config.json");
     let legacy = dir.path().join(".gemini/antigravity/mcp_config.json");
+    // Antigravity 2.0 and `agy` read ~/.gemini/config: always the user file, even when only the
+    // old file exists (writing only the old one is what left 2.0 users without the server).
     assert_eq!(
         user_config_path(ClientId::Antigravity, &e).unwrap(),
         current
     );
+    assert_eq!(antigravity_legacy_path(&e).unwrap(), legacy);
     std::fs::create_dir_all(legacy.parent().unwrap()).unwrap();
     std::fs::write(&legacy, "{}").unwrap();
-    assert_eq!(user_config_path(ClientId::Antigravity, &e).unwrap(), legacy);
-    std::fs::create_dir_all(current.parent().unwrap()).unwrap();
-    std::fs::write(&current, "{}").unwrap();
     assert_eq!(
         user_config_path(ClientId::Antigravity, &e).unwrap(),
         current
+    );
+    let w = SetupEnv::for_tests(Os::Windows, Path::new("C:\\Users\\ada"));
+    assert_eq!(
+        norm(&antigravity_legacy_path(&w).unwrap()),
+        "C:/Users/ada/.gemini/antigravity/mcp_config.json"
+    );
+}
+
+#[test]
+fn windows_msix_prefers_the_file_the_app_reads_over_an_empty_package_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = SetupEnv::for_tests(Os::Windows, dir.path());
+    e.localappdata = Some(dir.path().join("Local"));
+    let classic = dir
+        .path()
+        .join("AppData/Roaming/Claude/claude_desktop_config.json");
+    let pkg = dir
+        .path()
+        .join("Local/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::create_dir_all(classic.parent().unwrap()).unwrap();
+    std::fs::write(&classic, "{\"mcpServers\": {\"mine\": {}}}").unwrap();
+    // The package has no private copy, so the app reads %APPDATA%'s file: edit that one.
+    assert_eq!(
+        user_config_path(ClientId::ClaudeDesktop, &e).unwrap(),
+        classic
+    );
+    // Once the package holds its own copy, that copy is what the app reads.
+    std::fs::write(pkg.join("claude_desktop_config.json"), "{}").unwrap();
+    assert_eq!(
+        user_config_path(ClientId::ClaudeDesktop, &e).unwrap(),
+        pkg.join("claude_desktop_config.json")
+    );
+}
+
+#[test]
+fn home_is_expanded_in_roots_on_every_os() {
+    let w = SetupEnv::for_tests(Os::Windows, Path::new("C:\\Users\\ada"));
+    assert_eq!(
+        norm(&w.expand_user_path(Path::new("~\\src\\app"))),
+        "C:/Users/ada/src/app"
+    );
+    assert_eq!(
+        norm(&w.expand_user_path(Path::new("~/src"))),
+        "C:/Users/ada/src"
+    );
+    assert_eq!(norm(&w.expand_user_path(Path::new("~"))), "C:/Users/ada");
+    let l = SetupEnv::for_tests(Os::Linux, Path::new("/home/ada"));
+    assert_eq!(
+        l.expand_user_path(Path::new("~/src")),
+        Path::new("/home/ada/src")
+    );
+    // `~user` and a `~` inside a path are left alone (made absolute against the cwd).
+    assert_eq!(
+        l.expand_user_path(Path::new("~bob/x")),
+        Path::new("/home/ada/project/~bob/x")
     );
 }
 

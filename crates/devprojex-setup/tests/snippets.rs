@@ -1,12 +1,14 @@
 //! `client-configs/` holds one copy-paste snippet per client. Each must be exactly what setup
-//! writes into an empty config with the command `devprojex` and the root
-//! `/absolute/path/to/project` (VS Code: the project-scope `.vscode/mcp.json` with
-//! `${workspaceFolder}`). Run with `UPDATE_SNIPPETS=1` to rewrite them.
+//! writes into an empty config with the command `devprojex`: no `--root` where the client gives
+//! the server the project (Claude Code, Codex, Cursor's `${workspaceFolder}`, VS Code's
+//! project-scope `.vscode/mcp.json`, VS Code Insiders' MCP roots), and the placeholder
+//! `/absolute/path/to/project` where the user must name it (Claude Desktop, Antigravity). Run
+//! with `UPDATE_SNIPPETS=1` to rewrite them.
 
 use std::path::{Path, PathBuf};
 
 use devprojex_setup::entry::ServerFlags;
-use devprojex_setup::plan::Options;
+use devprojex_setup::plan::{Commands, Options, needs_root};
 use devprojex_setup::{ClientId, Format, Scope, edit};
 
 fn dir() -> PathBuf {
@@ -14,14 +16,19 @@ fn dir() -> PathBuf {
 }
 
 fn snippet(client: ClientId) -> (String, String) {
-    let (scope, roots) = match client {
-        ClientId::VsCode => (Scope::Project, vec![]),
-        _ => (Scope::User, vec!["/absolute/path/to/project".to_string()]),
+    let scope = match client {
+        ClientId::VsCode => Scope::Project,
+        _ => Scope::User,
+    };
+    let roots = if needs_root(client, scope) {
+        vec!["/absolute/path/to/project".to_string()]
+    } else {
+        vec![]
     };
     let opts = Options {
         scope,
         name: "devprojex".into(),
-        command: "devprojex".into(),
+        commands: Commands::same("devprojex"),
         flags: ServerFlags {
             roots,
             ..ServerFlags::default()

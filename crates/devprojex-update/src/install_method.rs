@@ -111,10 +111,28 @@ pub fn detect_install_method(
     InstallMethod::Standalone
 }
 
-/// Forward slashes, no trailing slash; lower-cased when the path looks like a Windows path
-/// (a drive letter or a backslash), because Windows paths compare case-insensitively.
+/// `path` as users write it: without the `\\?\` prefix Windows' `canonicalize` adds
+/// (`\\?\C:\x` is `C:\x`, `\\?\UNC\host\share` is `\\host\share`). For comparisons and
+/// messages.
+pub fn display_path(path: &Path) -> String {
+    without_verbatim_prefix(&path.to_string_lossy())
+}
+
+fn without_verbatim_prefix(text: &str) -> String {
+    if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
+        return format!(r"\\{rest}");
+    }
+    match text.strip_prefix(r"\\?\") {
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => rest.to_string(),
+        _ => text.to_string(),
+    }
+}
+
+/// Forward slashes, no trailing slash, no `\\?\` prefix; lower-cased when the path looks like
+/// a Windows path (a drive letter or a backslash), because Windows paths compare
+/// case-insensitively.
 fn normalize(path: &Path) -> String {
-    let raw = path.to_string_lossy();
+    let raw = display_path(path);
     let windowsish = raw.contains('\\') || raw.as_bytes().get(1) == Some(&b':');
     let mut s = raw.replace('\\', "/");
     if windowsish {
@@ -363,6 +381,56 @@ mod tests {
                 &[]
             ),
             InstallMethod::Standalone
+        );
+    }
+
+    /// `canonicalize` on Windows returns `\\?\C:\...`: every rule must see through it.
+    #[test]
+    fn verbatim_prefixes_do_not_hide_the_install_method() {
+        let profile = [("USERPROFILE", r"C:\Users\Ada")];
+        assert_eq!(
+            detect(r"\\?\C:\Users\Ada\.cargo\bin\devprojex.exe", &profile, &[]),
+            InstallMethod::Cargo
+        );
+        assert_eq!(
+            detect(
+                r"\\?\D:\rust\cargo\bin\devprojex.exe",
+                &[("CARGO_HOME", r"\\?\D:\rust\cargo")],
+                &[]
+            ),
+            InstallMethod::Cargo
+        );
+        assert_eq!(
+            detect(
+                r"\\?\UNC\server\home\ada\.cargo\bin\devprojex.exe",
+                &[("USERPROFILE", r"\\server\home\ada")],
+                &[]
+            ),
+            InstallMethod::Cargo
+        );
+        assert_eq!(
+            detect(
+                r"\\?\C:\Program Files\devprojex\bin\devprojex.exe",
+                &[],
+                &[]
+            ),
+            InstallMethod::Msi
+        );
+        assert_eq!(
+            detect(r"\\?\C:\Users\Ada\.local\bin\devprojex.exe", &profile, &[]),
+            InstallMethod::Standalone
+        );
+        assert_eq!(
+            display_path(Path::new(r"\\?\C:\Users\Ada\.local\bin\devprojex.exe")),
+            r"C:\Users\Ada\.local\bin\devprojex.exe"
+        );
+        assert_eq!(
+            display_path(Path::new(r"\\?\UNC\server\share\devprojex.exe")),
+            r"\\server\share\devprojex.exe"
+        );
+        assert_eq!(
+            display_path(Path::new("/usr/bin/devprojex")),
+            "/usr/bin/devprojex"
         );
     }
 

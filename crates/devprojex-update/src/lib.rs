@@ -15,8 +15,13 @@
 //! 4. downloads the release archive for this build's target (`devprojex-TARGET.tar.gz`, or `.zip`
 //!    on Windows, the cargo-dist names), verifies its sha256 against the release's
 //!    `devprojex-TARGET.tar.gz.sha256` asset, and only then extracts it;
-//! 5. replaces the binary atomically (rename over the old file; on Windows the running image is
-//!    moved aside first). A failure at any step leaves the installed binary untouched.
+//! 5. stages the new binary beside the installed one and renames it into place (over the old
+//!    file on Unix; on Windows the running image is renamed aside first and renamed back if the
+//!    new one cannot take its place, see [`replace`]). A failure at any step leaves a working
+//!    binary at the install path.
+//!
+//! The install path is the end of the running executable's link chain, each relative link
+//! resolved against its own folder; paths are shown without Windows' `\\?\` prefix.
 //!
 //! Exit codes: 0 done (updated, already up to date, or `--check` answered); 1 the update failed
 //! (network, missing asset, checksum mismatch, I/O); 2 refused (a package manager owns the
@@ -25,8 +30,11 @@
 #![deny(unsafe_code)]
 
 mod install_method;
+pub mod replace;
 
-pub use install_method::{DEB_BINARY, DPKG_LISTS, InstallMethod, detect_install_method};
+pub use install_method::{
+    DEB_BINARY, DPKG_LISTS, InstallMethod, detect_install_method, display_path,
+};
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -105,8 +113,12 @@ pub struct UpdateContext {
 impl UpdateContext {
     /// The context of the running process.
     pub fn from_process() -> std::io::Result<Self> {
-        let exe = std::env::current_exe()?;
-        let exe = std::fs::canonicalize(&exe).unwrap_or(exe);
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let exe = replace::install_target(&std::env::current_exe()?, &cwd, &|path: &Path| {
+            std::fs::read_link(path).ok()
+        });
+        // Windows hands out `\\?\C:\...` for some launches; compare and show `C:\...`.
+        let exe = PathBuf::from(display_path(&exe));
         let env = |name: &str| std::env::var_os(name);
         let method = detect_install_method(&exe, &env, &|p: &Path| p.exists());
         let api_base = std::env::var(API_BASE_ENV)
@@ -209,7 +221,7 @@ pub fn run_with(
     {
         return Ok(Outcome::Refused(format!(
             "devprojex at {} was installed by {}; self-update leaves it alone. Update it with:\n    {command}",
-            ctx.exe.display(),
+            display_path(&ctx.exe),
             ctx.method
         )));
     }
@@ -257,13 +269,13 @@ pub fn run_with(
             return Ok(Outcome::Refused(format!(
                 "devprojex {latest} is available, but stdin is not a terminal so I cannot ask \
                  before replacing {}. Run `devprojex self-update --yes` to update without asking.",
-                ctx.exe.display()
+                display_path(&ctx.exe)
             )));
         }
         write!(
             out,
             "Replace {} ({current_version}) with devprojex {latest}? [y/N] ",
-            ctx.exe.display()
+            display_path(&ctx.exe)
         )
         .map_err(io_err)?;
         out.flush().map_err(io_err)?;
@@ -285,7 +297,12 @@ pub fn run_with(
     )
     .map_err(io_err)?;
     install_release(ctx, &tag_for(&latest), current_version)?;
-    writeln!(out, "Updated {} to devprojex {latest}.", ctx.exe.display()).map_err(io_err)?;
+    writeln!(
+        out,
+        "Updated {} to devprojex {latest}.",
+        display_path(&ctx.exe)
+    )
+    .map_err(io_err)?;
     Ok(Outcome::Updated { version: latest })
 }
 
@@ -299,7 +316,11 @@ fn is_newer(latest: &str, current: &str) -> bool {
     }
 }
 
-fn builder(ctx: &UpdateContext, current_version: &str) -> github::UpdateBuilder {
+fn builder(
+    ctx: &UpdateContext,
+    current_version: &str,
+    install_path: &Path,
+) -> github::UpdateBuilder {
     let mut b = github::Update::configure();
     b.repo_owner(REPO_OWNER)
         .repo_name(REPO_NAME)
@@ -307,7 +328,7 @@ fn builder(ctx: &UpdateContext, current_version: &str) -> github::UpdateBuilder 
         .bin_name("devprojex")
         .target(ctx.target.clone())
         .current_version(current_version)
-        .bin_install_path(&ctx.exe)
+        .bin_install_path(install_path)
         .bin_path_in_archive(bin_path_in_archive(&ctx.target))
         // We asked (or were told `--yes`) already: the crate must never read stdin.
         .no_confirm(true)
@@ -319,7 +340,7 @@ fn builder(ctx: &UpdateContext, current_version: &str) -> github::UpdateBuilder 
 
 /// The version of the latest release, or of the release tagged for `version`.
 fn fetch_release(ctx: &UpdateContext, version: Option<&str>) -> Result<String, UpdateError> {
-    let updater = builder(ctx, "0.0.0").build().map_err(describe)?;
+    let updater = builder(ctx, "0.0.0", &ctx.exe).build().map_err(describe)?;
     let release = match version {
         Some(v) => updater.get_release_version(&tag_for(v)).map_err(describe)?,
         None => {
@@ -341,15 +362,40 @@ fn install_release(
 ) -> Result<(), UpdateError> {
     let asset = archive_name(&ctx.target);
     let wanted = asset.clone();
-    let mut b = builder(ctx, current_version);
+    // self_update downloads, verifies and extracts into a staging file beside the binary (never
+    // the running executable itself: its replace would not survive a failure midway on Windows);
+    // `replace` then puts it in place.
+    let staged = replace::staging_path(&ctx.exe);
+    let mut b = builder(ctx, current_version, &staged);
     b.release_tag(tag)
         // Exactly our archive: the `.sha256` sidecar also contains the target in its name.
         .asset_matcher(move |assets| assets.iter().find(|a| a.name() == wanted).cloned())
         // cargo-dist publishes `<archive>.sha256` next to each archive.
         .checksum_from_asset(format!("{asset}.sha256"));
     let updater = b.build().map_err(describe)?;
-    updater.update().map_err(describe)?;
-    Ok(())
+    let status = updater.update().map_err(|err| {
+        let _ = std::fs::remove_file(&staged);
+        describe(err)
+    })?;
+    if !status.is_updated() || !staged.exists() {
+        let _ = std::fs::remove_file(&staged);
+        return Err(UpdateError(format!(
+            "the release archive was not installed; {} is unchanged",
+            display_path(&ctx.exe)
+        )));
+    }
+    let unique = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    replace::replace_executable(
+        &ctx.exe,
+        &staged,
+        replace::Strategy::for_this_platform(),
+        unique,
+        &replace::RealFs,
+    )
+    .map_err(|err| UpdateError(format!("self-update failed: {err}")))
 }
 
 #[cfg(test)]

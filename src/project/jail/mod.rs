@@ -29,6 +29,8 @@ use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io;
 
+use super::lexical::{self, NameRules, RootSpellings};
+
 /// What a name refers to, without following a final symbolic link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeKind {
@@ -171,16 +173,21 @@ pub fn join_lossy(parts: &[OsString]) -> String {
 }
 
 /// Resolve `components` (already lexically clean: no `.`, `..` or empty parts) beneath `root`,
-/// following symbolic links whose targets stay inside the root. `root_abs` is the root's
-/// configured absolute path: an absolute link target is inside exactly when it lies under it.
+/// following symbolic links whose targets stay inside the root. `spellings` are the root's
+/// absolute spellings: an absolute link target is inside exactly when it lies under one.
 ///
 /// Every link target is resolved lexically against the folder that holds the link, so a link
 /// that points outside is refused with [`OpenError::Escapes`] whether or not its target exists.
+///
+/// On a volume that ignores case or Unicode form, each name is replaced by the one its folder
+/// lists (`.GIT` is `.git`, and is judged as such); a name the folder does not list under the
+/// volume's rules (an 8.3 short name, for one) is not found.
 pub fn resolve_beneath(
     root: &DirHandle,
-    root_abs: &std::path::Path,
+    spellings: &RootSpellings,
     components: &[OsString],
 ) -> Result<Resolved, OpenError> {
+    let names = spellings.names();
     // The remaining path as a stack (last component on top), and the real path so far.
     let mut pending: Vec<OsString> = components.iter().rev().cloned().collect();
     let mut real: Vec<OsString> = Vec::new();
@@ -188,9 +195,12 @@ pub fn resolve_beneath(
     let mut hops = 0usize;
     let mut through_link = false;
     let mut meta = root.stat_self().map_err(OpenError::from_io)?;
-    while let Some(part) = pending.pop() {
+    while let Some(mut part) = pending.pop() {
         let parent = handles.last().unwrap_or(root);
         let node = parent.stat(&part).map_err(OpenError::from_io)?;
+        if !names.is_exact() {
+            part = listed_spelling(parent, &part, names)?;
+        }
         match node.kind {
             NodeKind::Symlink => {
                 hops += 1;
@@ -199,7 +209,7 @@ pub fn resolve_beneath(
                 }
                 through_link = true;
                 let target = parent.read_link(&part).map_err(OpenError::from_io)?;
-                let target_parts = link_target_parts(&target, root_abs, &real)?;
+                let target_parts = link_target_parts(&target, spellings, &real)?;
                 // Restart from the root with the target followed by what was left.
                 for piece in target_parts.into_iter().rev() {
                     pending.push(piece);
@@ -232,29 +242,40 @@ pub fn resolve_beneath(
     })
 }
 
+/// The name `dir` lists for `part` under `names` (see [`lexical::listed_name`]).
+fn listed_spelling(dir: &DirHandle, part: &OsStr, names: NameRules) -> Result<OsString, OpenError> {
+    let listing = dir.list().map_err(OpenError::from_io)?;
+    let Some(requested) = part.to_str() else {
+        // Only an exact name can match bytes that are not UTF-8.
+        return listing
+            .iter()
+            .any(|entry| entry.name == part)
+            .then(|| part.to_os_string())
+            .ok_or(OpenError::NotFound);
+    };
+    let listed: Vec<&str> = listing.iter().filter_map(|e| e.name.to_str()).collect();
+    lexical::listed_name(requested, listed.iter().copied(), names)
+        .map(OsString::from)
+        .ok_or(OpenError::NotFound)
+}
+
 /// The root-relative components a link target names, judged lexically. `link_dir` is the real
 /// path of the folder holding the link.
 fn link_target_parts(
     target: &OsStr,
-    root_abs: &std::path::Path,
+    spellings: &RootSpellings,
     link_dir: &[OsString],
 ) -> Result<Vec<OsString>, OpenError> {
     use std::path::{Component, Path};
-    let target = Path::new(target);
-    let mut out: Vec<OsString>;
-    let rest: &Path = if target.is_absolute() || target.has_root() {
-        match target.strip_prefix(root_abs) {
-            Ok(inside) => {
-                out = Vec::new();
-                inside
-            }
-            Err(_) => return Err(OpenError::Escapes),
-        }
-    } else {
-        out = link_dir.to_vec();
-        target
-    };
-    for component in rest.components() {
+    let target_path = Path::new(target);
+    if target_path.is_absolute() || target_path.has_root() {
+        let text = target.to_str().ok_or(OpenError::Escapes)?;
+        return lexical::strip_root(text, spellings)
+            .map(|parts| parts.into_iter().map(OsString::from).collect())
+            .ok_or(OpenError::Escapes);
+    }
+    let mut out = link_dir.to_vec();
+    for component in target_path.components() {
         match component {
             Component::Normal(part) => out.push(part.to_os_string()),
             Component::CurDir => {}
@@ -290,6 +311,7 @@ pub fn open_listed_file(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::project::Platform;
     use std::path::Path;
 
     fn parts(items: &[&str]) -> Vec<OsString> {
@@ -298,31 +320,57 @@ mod tests {
 
     #[test]
     fn link_targets_are_judged_lexically() {
-        let root = Path::new("/r/proj");
+        // Absolute link targets follow the host's rules; relative ones are portable.
+        let (root, inside, outside, sibling) = if cfg!(windows) {
+            (
+                r"C:\r\proj",
+                r"C:\r\proj\src\lib.rs",
+                r"C:\etc\passwd",
+                r"C:\r\proj2\x",
+            )
+        } else {
+            ("/r/proj", "/r/proj/src/lib.rs", "/etc/passwd", "/r/proj2/x")
+        };
+        let root = RootSpellings::new(Path::new(root), &[], Platform::current(), NameRules::EXACT);
         assert_eq!(
-            link_target_parts(OsStr::new("../b/c"), root, &parts(&["a", "x"])).unwrap(),
+            link_target_parts(OsStr::new("../b/c"), &root, &parts(&["a", "x"])).unwrap(),
             parts(&["a", "b", "c"])
         );
         assert_eq!(
-            link_target_parts(OsStr::new("/r/proj/src/lib.rs"), root, &parts(&["a"])).unwrap(),
+            link_target_parts(OsStr::new(inside), &root, &parts(&["a"])).unwrap(),
             parts(&["src", "lib.rs"])
         );
         assert!(matches!(
-            link_target_parts(OsStr::new("../../etc"), root, &parts(&["a"])),
+            link_target_parts(OsStr::new("../../etc"), &root, &parts(&["a"])),
             Err(OpenError::Escapes)
         ));
         assert!(matches!(
-            link_target_parts(OsStr::new("/etc/passwd"), root, &[]),
+            link_target_parts(OsStr::new(outside), &root, &[]),
             Err(OpenError::Escapes)
         ));
         // A sibling whose name starts with the root's name is outside.
         assert!(matches!(
-            link_target_parts(OsStr::new("/r/proj2/x"), root, &[]),
+            link_target_parts(OsStr::new(sibling), &root, &[]),
             Err(OpenError::Escapes)
         ));
         assert_eq!(
-            link_target_parts(OsStr::new("./x/./y"), root, &[]).unwrap(),
+            link_target_parts(OsStr::new("./x/./y"), &root, &[]).unwrap(),
             parts(&["x", "y"])
+        );
+    }
+
+    #[cfg(target_os = "macos")]
+    #[test]
+    fn absolute_link_targets_through_the_short_tmp_form_are_inside() {
+        let root = RootSpellings::new(
+            Path::new("/private/tmp/proj"),
+            &[],
+            Platform::MacOs,
+            Platform::MacOs.default_names(),
+        );
+        assert_eq!(
+            link_target_parts(OsStr::new("/tmp/proj/src/a.rs"), &root, &[]).unwrap(),
+            parts(&["src", "a.rs"])
         );
     }
 }

@@ -3,6 +3,15 @@
 //! reparse point, its final path inside the root) before it is listed, and every file is opened
 //! without following a reparse point and checked with `GetFileType` and
 //! `GetFileInformationByHandle` before a byte is read.
+//!
+//! Where the file system cannot name a handle (`GetFinalPathNameByHandleW` fails for both the
+//! normalised and the opened name: some RAM disks, network and virtual-machine shares), the
+//! handle's file id is compared with that of the object at the same path reopened through a
+//! chain of folders held open from the root without delete sharing, so none of them can be
+//! renamed or replaced while it is compared.
+//!
+//! Names Windows opens as devices (`NUL`, `COM1.txt`) or as another name (a trailing dot or
+//! space is dropped) are never opened: a listing reports them as special files.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::{File, OpenOptions};
@@ -21,12 +30,36 @@ use windows_sys::Win32::Storage::FileSystem::{
 };
 
 use super::{FileId, NodeKind, NodeMeta, OpenError, RawEntry, SpecialKind};
+use crate::project::handle_path::{Placement, final_path_name, placement_of_names};
+use crate::project::{Platform, RootSpellings, windows_device_name};
 
 /// A verified folder path beneath the pinned root.
 #[derive(Debug)]
 pub struct DirHandle {
     path: PathBuf,
-    root: Arc<PathBuf>,
+    root: Arc<RootFolder>,
+}
+
+/// The root as opened: its path, its spellings, and its file id (volume serial, file index).
+#[derive(Debug)]
+struct RootFolder {
+    path: PathBuf,
+    spellings: RootSpellings,
+    id: Option<(u32, u64)>,
+}
+
+/// A name Windows would open as a device, or as another name.
+fn is_aliasing_name(name: &OsStr) -> bool {
+    name.to_str()
+        .is_some_and(|name| windows_device_name(name).is_some() || name.ends_with(['.', ' ']))
+}
+
+/// The error for an aliasing name: it is treated as a device, never opened.
+fn device_error() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "the name is a Windows device name or ends with a dot or a space; it is never opened",
+    )
 }
 
 const NOT_LOCAL: u32 =
@@ -38,10 +71,31 @@ impl DirHandle {
         if !real.is_dir() {
             return Err(io::Error::from(io::ErrorKind::NotADirectory));
         }
+        let id = open_pinned(&real)
+            .and_then(|pin| handle_information(&pin))
+            .ok()
+            .map(|info| identity(&info));
         Ok(Self {
-            root: Arc::new(real.clone()),
+            root: Arc::new(RootFolder {
+                spellings: RootSpellings::new(
+                    &real,
+                    &[],
+                    Platform::Windows,
+                    Platform::Windows.default_names(),
+                ),
+                path: real.clone(),
+                id,
+            }),
             path: real,
         })
+    }
+
+    /// `self.path` joined with `name`, unless `name` aliases something else.
+    fn child(&self, name: &OsStr) -> io::Result<PathBuf> {
+        if is_aliasing_name(name) {
+            return Err(device_error());
+        }
+        Ok(self.path.join(name))
     }
 
     pub fn list(&self) -> io::Result<Vec<RawEntry>> {
@@ -49,6 +103,13 @@ impl DirHandle {
         let mut out = Vec::new();
         for entry in std::fs::read_dir(&self.path)? {
             let entry = entry?;
+            if is_aliasing_name(&entry.file_name()) {
+                out.push(RawEntry {
+                    name: entry.file_name(),
+                    kind: Some(NodeKind::Special(SpecialKind::CharDevice)),
+                });
+                continue;
+            }
             let kind = entry.file_type().ok().map(|t| {
                 if t.is_symlink() {
                     NodeKind::Symlink
@@ -70,7 +131,7 @@ impl DirHandle {
 
     pub fn stat(&self, name: &OsStr) -> io::Result<NodeMeta> {
         Ok(meta_of_metadata(&std::fs::symlink_metadata(
-            self.path.join(name),
+            self.child(name)?,
         )?))
     }
 
@@ -79,7 +140,7 @@ impl DirHandle {
     }
 
     pub fn open_dir(&self, name: &OsStr) -> io::Result<Self> {
-        let path = self.path.join(name);
+        let path = self.child(name)?;
         let meta = std::fs::symlink_metadata(&path)?;
         if meta.file_type().is_symlink()
             || meta.file_attributes() & FILE_ATTRIBUTE_REPARSE_POINT != 0
@@ -97,15 +158,19 @@ impl DirHandle {
     }
 
     pub fn read_link(&self, name: &OsStr) -> io::Result<OsString> {
-        Ok(std::fs::read_link(self.path.join(name))?.into_os_string())
+        Ok(std::fs::read_link(self.child(name)?)?.into_os_string())
     }
 
     pub fn open_file(&self, name: &OsStr) -> Result<(File, NodeMeta), OpenError> {
+        if is_aliasing_name(name) {
+            return Err(OpenError::NotRegular(SpecialKind::CharDevice));
+        }
+        let path = self.path.join(name);
         let file = OpenOptions::new()
             .read(true)
             .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE)
             .custom_flags(FILE_FLAG_OPEN_REPARSE_POINT)
-            .open(self.path.join(name))
+            .open(&path)
             .map_err(OpenError::from_io)?;
         // SAFETY: the handle is open for the lifetime of `file`.
         if unsafe { GetFileType(file.as_raw_handle() as _) } != FILE_TYPE_DISK {
@@ -125,7 +190,7 @@ impl DirHandle {
         if info.dwFileAttributes & NOT_LOCAL != 0 {
             return Err(OpenError::NotLocal);
         }
-        if !self.handle_is_inside(&file) {
+        if !self.handle_is_inside(&file, &path) {
             return Err(OpenError::Escapes);
         }
         Ok((file, meta_of_information(&info)))
@@ -162,33 +227,91 @@ impl DirHandle {
         {
             return Err(io::Error::from_raw_os_error(1921));
         }
-        if !self.handle_is_inside(&handle) {
+        if !self.handle_is_inside(&handle, &self.path) {
             return Err(io::Error::from(io::ErrorKind::PermissionDenied));
         }
         Ok(())
     }
 
-    /// The handle's final path lies in the root. When the file system cannot name the handle
-    /// (some RAM disks, network and VM shares), the component checks already made on the way
-    /// (no reparse point entered) are what holds.
-    fn handle_is_inside(&self, file: &File) -> bool {
-        match crate::project::real_path_of_handle(file, &self.path) {
-            Ok(real) => path_is_inside(&real, &self.root),
-            Err(_) => true,
+    /// The handle (opened as `opened_as`) lies in the root: judged by its normalised final
+    /// path, else by the name it was opened by, else by its file id (see the module comment).
+    fn handle_is_inside(&self, file: &File, opened_as: &Path) -> bool {
+        use windows_sys::Win32::Storage::FileSystem::{FILE_NAME_NORMALIZED, FILE_NAME_OPENED};
+        let normalized = final_path_name(file, FILE_NAME_NORMALIZED).ok();
+        let opened = match normalized {
+            Some(_) => None,
+            None => final_path_name(file, FILE_NAME_OPENED).ok(),
+        };
+        match placement_of_names(
+            &[normalized.as_deref(), opened.as_deref()],
+            &self.root.spellings,
+        ) {
+            Placement::Inside => true,
+            Placement::Outside => false,
+            // When even the chain cannot be held (a sharing violation), the checks made on the
+            // way (no reparse point entered) are what holds.
+            Placement::Unnamed => self.same_object_by_id(file, opened_as).unwrap_or(true),
         }
+    }
+
+    /// The object `file` holds is the one at `opened_as` reached through the root's real
+    /// folders: each folder from the root down is held open (no delete sharing, so it cannot be
+    /// renamed or replaced meanwhile) and checked to be a folder and no reparse point, the root
+    /// by its recorded id; then the path is reopened and the file ids compared.
+    fn same_object_by_id(&self, file: &File, opened_as: &Path) -> io::Result<bool> {
+        let wanted = identity(&handle_information(file)?);
+        let Ok(relative) = opened_as.strip_prefix(&self.root.path) else {
+            return Ok(false);
+        };
+        let root_pin = open_pinned(&self.root.path)?;
+        let root_info = handle_information(&root_pin)?;
+        if !is_plain_folder(&root_info) || self.root.id.is_some_and(|id| id != identity(&root_info))
+        {
+            return Ok(false);
+        }
+        let parts: Vec<_> = relative.components().collect();
+        let mut pins = vec![root_pin];
+        let mut current = self.root.path.clone();
+        let mut last_info = root_info;
+        for (index, part) in parts.iter().enumerate() {
+            current.push(part);
+            let pin = open_pinned(&current)?;
+            last_info = handle_information(&pin)?;
+            let is_last = index + 1 == parts.len();
+            if !is_last && !is_plain_folder(&last_info) {
+                return Ok(false);
+            }
+            pins.push(pin);
+        }
+        Ok(
+            last_info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT == 0
+                && identity(&last_info) == wanted,
+        )
     }
 }
 
-/// Prefix check that ignores ASCII case, as NTFS compares names.
-fn path_is_inside(candidate: &Path, root: &Path) -> bool {
-    let candidate: Vec<_> = candidate.components().collect();
-    let root: Vec<_> = root.components().collect();
-    candidate.len() >= root.len()
-        && root.iter().zip(&candidate).all(|(a, b)| {
-            a.as_os_str()
-                .to_string_lossy()
-                .eq_ignore_ascii_case(&b.as_os_str().to_string_lossy())
-        })
+/// Open `path` as itself (no reparse point followed; folders too) for its attributes, sharing
+/// read and write but not delete: while held it can be neither renamed nor replaced.
+fn open_pinned(path: &Path) -> io::Result<File> {
+    use windows_sys::Win32::Storage::FileSystem::FILE_READ_ATTRIBUTES;
+    OpenOptions::new()
+        .access_mode(FILE_READ_ATTRIBUTES)
+        .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE)
+        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT)
+        .open(path)
+}
+
+fn is_plain_folder(info: &BY_HANDLE_FILE_INFORMATION) -> bool {
+    info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY != 0
+        && info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT == 0
+}
+
+/// Volume serial number and file index: the object's identity.
+fn identity(info: &BY_HANDLE_FILE_INFORMATION) -> (u32, u64) {
+    (
+        info.dwVolumeSerialNumber,
+        (u64::from(info.nFileIndexHigh) << 32) | u64::from(info.nFileIndexLow),
+    )
 }
 
 fn handle_information(file: &File) -> io::Result<BY_HANDLE_FILE_INFORMATION> {

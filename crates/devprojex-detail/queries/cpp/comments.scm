@@ -8,3 +8,7 @@
 ; only the block right above a declaration): it stays, so a file overview and the first type's
 ; doc do not merge into one summary.
 ((comment) @blank_lines_after (#match? @blank_lines_after "^//[/!]([^/]|$)"))
+
+; An Emacs mode line (`// <vector> -*- C++ -*-`): it names the language of a file without an
+; extension, for editors and for devprojex.
+((comment) @directive (#match? @directive "-\\*-.+-\\*-"))

@@ -1,0 +1,353 @@
+//! Kubernetes `Secret` manifests: the values under `data:` (base64) and `stringData:` (plain),
+//! in YAML (block mappings, block scalars, quotes, `data:` before or after `kind:`, several
+//! documents separated by `---`) and in JSON (`kubectl get secret -o json`).
+//!
+//! Only `kind: Secret` itself counts (not `ExternalSecret`, `SopsSecret`, `SealedSecret`, whose
+//! `data` holds references or ciphertext). Empty values, Helm templates (`{{ ... }}`) and short
+//! `data` values (under 10 base64 characters: `YmFyCg==` is "bar") are left alone. Each value is
+//! redacted on its own line(s), so the manifest keeps its shape.
+
+/// A value to redact.
+pub(crate) struct KubeSpan {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) report: bool,
+}
+
+/// Shortest `data:` value redacted (base64 characters).
+const MIN_DATA_CHARS: usize = 10;
+/// Shortest `stringData:` value redacted.
+const MIN_STRING_CHARS: usize = 6;
+/// How far from `"kind": "Secret"` a JSON manifest's `data` object is looked for.
+const JSON_REACH: usize = 16 * 1024;
+
+/// Find the `kind: Secret` markers in `bytes[start..end]` and the values of their manifests.
+pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<KubeSpan>) {
+    let mut pos = start;
+    while let Some(i) = find_ci(&bytes[pos..end], b"kind") {
+        let at = pos + i;
+        pos = at + 4;
+        if let Some(indent) = yaml_kind_secret(bytes, at) {
+            yaml_manifest(bytes, at, indent, out);
+        } else if json_kind_secret(bytes, at) {
+            json_manifest(bytes, at, out);
+        }
+    }
+}
+
+fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+fn line_bounds(bytes: &[u8], at: usize) -> (usize, usize) {
+    (
+        crate::util::line_start(bytes, at),
+        crate::util::line_end(bytes, at),
+    )
+}
+
+fn indent_of(line: &[u8]) -> usize {
+    line.iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count()
+}
+
+fn unquote(v: &[u8]) -> &[u8] {
+    match v {
+        [q @ (b'"' | b'\''), inner @ .., last] if last == q => inner,
+        _ => v,
+    }
+}
+
+/// `kind: Secret` on a line of its own (quotes allowed): its indentation.
+fn yaml_kind_secret(bytes: &[u8], at: usize) -> Option<usize> {
+    let (ls, le) = line_bounds(bytes, at);
+    let line = &bytes[ls..le];
+    let indent = indent_of(line);
+    if ls + indent != at {
+        return None;
+    }
+    let rest = line[indent + 4..].strip_prefix(b":")?;
+    let value = unquote(strip_comment(rest).trim_ascii());
+    value.eq_ignore_ascii_case(b"secret").then_some(indent)
+}
+
+/// `"kind": "Secret"` (JSON).
+fn json_kind_secret(bytes: &[u8], at: usize) -> bool {
+    if at == 0 || bytes[at - 1] != b'"' || bytes.get(at + 4) != Some(&b'"') {
+        return false;
+    }
+    let mut i = skip_ws(bytes, at + 5);
+    if bytes.get(i) != Some(&b':') {
+        return false;
+    }
+    i = skip_ws(bytes, i + 1);
+    bytes
+        .get(i..i + 8)
+        .is_some_and(|v| v.eq_ignore_ascii_case(b"\"secret\""))
+}
+
+fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
+fn strip_comment(v: &[u8]) -> &[u8] {
+    // ` #` starts a comment outside quotes
+    let mut quote = None;
+    for (i, &b) in v.iter().enumerate() {
+        match (quote, b) {
+            (None, b'"' | b'\'') => quote = Some(b),
+            (Some(q), _) if q == b => quote = None,
+            (None, b'#') if i == 0 || v[i - 1].is_ascii_whitespace() => return &v[..i],
+            _ => {}
+        }
+    }
+    v
+}
+
+/// The lines of the YAML document around `at`: from after the previous `---` to before the next.
+fn document(bytes: &[u8], at: usize) -> (usize, usize) {
+    let is_sep = |line: &[u8]| line.trim_ascii().starts_with(b"---");
+    let mut s = crate::util::line_start(bytes, at);
+    while s > 0 {
+        let prev = crate::util::line_start(bytes, s - 1);
+        if is_sep(&bytes[prev..s - 1]) {
+            break;
+        }
+        s = prev;
+    }
+    let mut e = crate::util::line_end(bytes, at);
+    while e < bytes.len() {
+        let next_end = crate::util::line_end(bytes, e + 1);
+        if is_sep(&bytes[e + 1..next_end]) {
+            break;
+        }
+        e = next_end;
+    }
+    (s, e)
+}
+
+/// Lines of `bytes[s..e]` as (start, end) pairs.
+fn lines(bytes: &[u8], s: usize, e: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = s;
+    while i <= e {
+        let le = crate::util::line_end(bytes, i).min(e);
+        out.push((i, le));
+        if le >= e {
+            break;
+        }
+        i = le + 1;
+    }
+    out
+}
+
+fn yaml_manifest(bytes: &[u8], at: usize, kind_indent: usize, out: &mut Vec<KubeSpan>) {
+    let (ds, de) = document(bytes, at);
+    let lines = lines(bytes, ds, de);
+    let mut i = 0;
+    while i < lines.len() {
+        let (ls, le) = lines[i];
+        let line = &bytes[ls..le];
+        let indent = indent_of(line);
+        let body = strip_comment(&line[indent..]).trim_ascii_end();
+        let plain = if body == b"stringData:" {
+            true
+        } else if body == b"data:" {
+            false
+        } else {
+            i += 1;
+            continue;
+        };
+        if indent > kind_indent {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        // the entries: the lines indented deeper than `data:`
+        while i < lines.len() {
+            let (cs, ce) = lines[i];
+            let child = &bytes[cs..ce];
+            let ci = indent_of(child);
+            let content = child[ci..].trim_ascii_end();
+            if content.is_empty() || content.starts_with(b"#") {
+                i += 1;
+                continue;
+            }
+            if ci <= indent {
+                break;
+            }
+            i += 1;
+            let Some(colon) = entry_colon(content) else {
+                continue;
+            };
+            let raw = strip_comment(&content[colon + 1..]);
+            let value = raw.trim_ascii();
+            let vs = cs + ci + colon + 1 + (raw.len() - raw.trim_ascii_start().len());
+            if value.is_empty() || matches!(value[0], b'|' | b'>') {
+                // a block scalar: the deeper lines that follow are the value
+                let mut first = true;
+                while i < lines.len() {
+                    let (bs, be) = lines[i];
+                    let b = &bytes[bs..be];
+                    let bi = indent_of(b);
+                    let text = b[bi..].trim_ascii_end();
+                    if !text.is_empty() && bi <= ci {
+                        break;
+                    }
+                    if !text.is_empty() && !text.contains(&b'{') {
+                        out.push(KubeSpan {
+                            start: bs + bi,
+                            end: bs + bi + text.len(),
+                            report: first,
+                        });
+                        first = false;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            push_value(value, vs, plain, out);
+        }
+    }
+}
+
+/// The `:` that ends an entry's key (`key: value`, `.dockercfg: |`), if this is one.
+fn entry_colon(content: &[u8]) -> Option<usize> {
+    if content.starts_with(b"-") {
+        return None; // a list: not the map of a Secret
+    }
+    let colon = content.iter().enumerate().position(|(i, &b)| {
+        b == b':' && content.get(i + 1).is_none_or(|n| n.is_ascii_whitespace())
+    })?;
+    let key = unquote(content[..colon].trim_ascii());
+    (!key.is_empty()
+        && key
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')))
+    .then_some(colon)
+}
+
+/// Redact one inline value at `vs` (`value` as written, quotes included).
+fn push_value(value: &[u8], vs: usize, plain: bool, out: &mut Vec<KubeSpan>) {
+    let inner = unquote(value);
+    let offset = if inner.len() < value.len() { 1 } else { 0 };
+    if inner.is_empty() || crate::util::contains(inner, b"{{") || inner.starts_with(b"$") {
+        return;
+    }
+    let ok = if plain {
+        inner.len() >= MIN_STRING_CHARS
+    } else {
+        inner.len() >= MIN_DATA_CHARS
+            && inner
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+    };
+    if ok && !crate::util::contains_redaction_marker(inner) {
+        out.push(KubeSpan {
+            start: vs + offset,
+            end: vs + offset + inner.len(),
+            report: true,
+        });
+    }
+}
+
+/// A JSON manifest: the `data` / `stringData` objects near `"kind": "Secret"`.
+fn json_manifest(bytes: &[u8], at: usize, out: &mut Vec<KubeSpan>) {
+    let lo = at.saturating_sub(JSON_REACH);
+    let hi = (at + JSON_REACH).min(bytes.len());
+    for (name, plain) in [(&b"\"data\""[..], false), (&b"\"stringData\""[..], true)] {
+        let mut pos = lo;
+        while let Some(i) = memchr::memmem::find(&bytes[pos..hi], name) {
+            let key_end = pos + i + name.len();
+            pos = key_end;
+            let mut j = skip_ws(bytes, key_end);
+            if bytes.get(j) != Some(&b':') {
+                continue;
+            }
+            j = skip_ws(bytes, j + 1);
+            if bytes.get(j) != Some(&b'{') {
+                continue;
+            }
+            json_object(bytes, j + 1, plain, out);
+        }
+    }
+}
+
+/// The string values of a flat JSON object starting after its `{`.
+fn json_object(bytes: &[u8], mut i: usize, plain: bool, out: &mut Vec<KubeSpan>) {
+    let string_end = |mut k: usize| {
+        while k < bytes.len() && bytes[k] != b'"' && bytes[k] != b'\n' {
+            k += if bytes[k] == b'\\' { 2 } else { 1 };
+        }
+        (k < bytes.len() && bytes[k] == b'"').then_some(k)
+    };
+    loop {
+        i = skip_ws(bytes, i);
+        while bytes.get(i) == Some(&b',') {
+            i = skip_ws(bytes, i + 1);
+        }
+        if bytes.get(i) != Some(&b'"') {
+            return; // `}` or anything that is not a string key
+        }
+        let Some(ke) = string_end(i + 1) else { return };
+        i = skip_ws(bytes, ke + 1);
+        if bytes.get(i) != Some(&b':') {
+            return;
+        }
+        i = skip_ws(bytes, i + 1);
+        if bytes.get(i) != Some(&b'"') {
+            return;
+        }
+        let Some(ve) = string_end(i + 1) else { return };
+        push_value(&bytes[i..=ve], i, plain, out);
+        i = ve + 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        scan(text.as_bytes(), 0, text.len(), &mut out);
+        out.iter()
+            .map(|k| text[k.start..k.end].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn yaml_secrets() {
+        let doc = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  # base64\n  password: UyFCXCpkJHpEc2I9\n  username: YWRtaW4=\n  cfg: |\n    eyJhdXRocyI6e30K\nstringData:\n  API_KEY: \"q8Fz1LmN0pX7\"\n";
+        assert_eq!(
+            values(doc),
+            ["UyFCXCpkJHpEc2I9", "eyJhdXRocyI6e30K", "q8Fz1LmN0pX7"]
+        );
+        // data before kind, tabs, quotes
+        let doc = "apiVersion: v1\ndata:\n\textra: 'YWRtaW46cGFzc3dvcmQ='\nkind: 'secret'\n";
+        assert_eq!(values(doc), ["YWRtaW46cGFzc3dvcmQ="]);
+    }
+
+    #[test]
+    fn not_secrets() {
+        for doc in [
+            "kind: ExternalSecret\nspec:\n  data:\n    - secretKey: api-key\n      remoteRef:\n        key: my-secret\n",
+            "kind: Secret\ndata:\n  htpasswd: ''\n  csrf: \"\"\n  t: {{ .Values.token }}\n",
+            "kind: Secret\nmetadata:\n  name: x\n---\nkind: ConfigMap\ndata:\n  key: c2VjcmV0L215c2VjcmV0\n",
+            "kind: secret\ndata:\n\textra: YmFyCg==\n",
+        ] {
+            assert!(values(doc).is_empty(), "{doc}: {:?}", values(doc));
+        }
+    }
+
+    #[test]
+    fn json_secrets() {
+        let doc = r#"{"apiVersion": "v1", "data": {"password": "UyFCXCpkJHpEc2I9", "n": "YQ=="}, "kind": "Secret"}"#;
+        assert_eq!(values(doc), ["UyFCXCpkJHpEc2I9"]);
+    }
+}

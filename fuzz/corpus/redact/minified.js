@@ -1,0 +1,1 @@
+var a={apiKey:"AIza{{b64u:35}}",authDomain:"x.firebaseapp.com"};function f(t){return t.replace(/password=([^&]+)/,"password=***")}var s='sk_live_{{an:30}}';
