@@ -68,7 +68,7 @@ fn symbols_prints_definitions_and_exits_by_what_it_found() {
     );
     assert_eq!(cut.status.code(), Some(0));
     assert!(
-        stderr(&cut).contains("[Definitions truncated: stopped at max_results=1."),
+        stderr(&cut).contains("[Definitions truncated: stopped at --max-results=1."),
         "{}",
         stderr(&cut)
     );

@@ -414,7 +414,7 @@ fn related_files_resolves_rust_python_and_typescript_imports() {
         "imports of pkg/core.py: 2 files\npkg/helpers.py\n    pkg/core.py:1: from . import helpers\npkg/models.py\n    pkg/core.py:2: from .models import User\n"
     );
     assert!(
-        trailer.contains("[1 imports lead to no project file"),
+        trailer.contains("[1 import leads to no project file"),
         "{trailer}"
     );
     let (body, _) = related(
@@ -438,7 +438,7 @@ fn related_files_resolves_rust_python_and_typescript_imports() {
          web/src/d.ts\n    web/src/index.ts:4: const d = require(\"./d.js\");\n"
     );
     assert!(
-        trailer.contains("[1 imports lead to no project file"),
+        trailer.contains("[1 import leads to no project file"),
         "{trailer}"
     );
 }
@@ -561,7 +561,7 @@ fn related_files_shows_redacted_lines_and_respects_the_selection() {
         "imports of web/main.ts: 1 file\nweb/keys.ts\n    web/main.ts:1: import { key } from \"./keys\"; // [REDACTED:github-pat]\n"
     );
     assert!(
-        trailer.contains("[1 imports lead to no project file"),
+        trailer.contains("[1 import leads to no project file"),
         "{trailer}"
     );
     // a gitignored file is not a target
@@ -611,7 +611,7 @@ fn related_files_rejects_paths_outside_and_bad_arguments() {
     );
     assert_eq!(body, "imports of kernel/leak.c: none\n");
     assert!(
-        trailer.contains("[1 imports lead to no project file"),
+        trailer.contains("[1 import leads to no project file"),
         "{trailer}"
     );
 }
