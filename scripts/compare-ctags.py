@@ -198,7 +198,10 @@ def main():
             if names_a_macro(tag, root, lines_of):
                 ours_kind = "function" if kind == "function" else "type"
                 macro_named[kind] += 1
-                macro_named_found[kind] += (path, tag.get("line"), ours_kind) in ours_at
+                if (path, tag.get("line"), ours_kind) in ours_at:
+                    macro_named_found[kind] += 1
+                else:
+                    missed[(language, f"{kind} named by its macro")].append(f"{path}:{tag.get('line')} {name}")
                 continue
             if kind == "class" and language in ("JavaScript", "TypeScript") and \
                     is_object_literal(root, path, tag.get("line"), lines_of):

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """related_files' import resolution against the languages' own resolvers.
 
-    scripts/compare-imports.py python     [--binary BIN] [--python PY] [DIR]
-    scripts/compare-imports.py typescript [--binary BIN] DIR
-    scripts/compare-imports.py c          [--binary BIN] [--flags FLAGS] [--limit N] DIR [FILE...]
+    scripts/compare-imports.py python     [--binary BIN] [--git-mode M] [--python PY] [DIR]
+    scripts/compare-imports.py typescript [--binary BIN] [--git-mode M] DIR
+    scripts/compare-imports.py c          [--binary BIN] [--git-mode M] [--flags FLAGS] [--limit N] DIR [FILE...]
 
 Our side is the real server: one `devprojex mcp --root DIR`, one `related_files` call
 (`direction: imports`) per file. The reference:
@@ -37,6 +37,10 @@ from mcp_stdio import McpServer  # noqa: E402
 from script_tools import ROOT, cargo_release, ensure_command  # noqa: E402
 
 TYPESCRIPT = "typescript@5.9.3"
+
+
+def server_args(args):
+    return ["--git-mode", args.git_mode] if args.git_mode else []
 
 
 def our_imports(server, path):
@@ -147,7 +151,7 @@ def compare_python(args):
     proc = subprocess.run([args.python, "-c", PYTHON_HELPER, root], input=json.dumps(files),
                           capture_output=True, text=True, check=True)
     found = json.loads(proc.stdout)
-    server = McpServer(args.binary, root)
+    server = McpServer(args.binary, root, server_args(args))
     server.initialize()
     reference, ours = {}, {}
     for rel, sets in found.items():
@@ -237,7 +241,7 @@ def compare_typescript(args):
     proc = subprocess.run(["node", "-e", TS_HELPER, "--", typescript_module(), root], input=json.dumps(files),
                           capture_output=True, text=True, check=True)
     found = json.loads(proc.stdout)
-    server = McpServer(args.binary, root)
+    server = McpServer(args.binary, root, server_args(args))
     server.initialize()
     reference, ours = {}, {}
     for rel, targets in found.items():
@@ -261,12 +265,12 @@ def compare_c(args):
                 if n.endswith(".c"):
                     files.append(os.path.relpath(os.path.join(folder, n), root).replace(os.sep, "/"))
         files = files[: args.limit]
-    server = McpServer(args.binary, root)
+    server = McpServer(args.binary, root, server_args(args))
     server.initialize()
     direct = {}
 
-    def closure(start):
-        seen, todo = set(), [start]
+    def closure(start, forced):
+        seen, todo = set(forced), [start, *forced]
         while todo:
             f = todo.pop()
             if f not in direct:
@@ -279,9 +283,14 @@ def compare_c(args):
 
     reference, ours = {}, {}
     flags = args.flags.split()
+    # `-include H`: the build reads H first, so the file's closure starts from it too
+    forced = [flags[i + 1] for i, f in enumerate(flags[:-1]) if f == "-include"
+              and os.path.isfile(os.path.join(root, flags[i + 1]))]
+    failed = 0
     for rel in files:
         proc = subprocess.run(["gcc", "-MM", "-MG", *flags, rel], cwd=root, capture_output=True, text=True)
         if proc.returncode != 0:
+            failed += 1
             continue
         deps = proc.stdout.replace("\\\n", " ").split(":", 1)[1].split()
         headers = set()
@@ -290,9 +299,12 @@ def compare_c(args):
             if full.startswith(root + os.sep) and os.path.isfile(full):
                 headers.add(os.path.relpath(full, root).replace(os.sep, "/"))
         reference[rel] = headers
-        ours[rel] = closure(rel)
+        ours[rel] = closure(rel, forced)
     server.close()
-    return report(f"gcc -MM {args.flags} on {root}", reference, ours)
+    recall = report(f"gcc -MM {args.flags} on {root}", reference, ours)
+    if failed:
+        print(f"  ({failed} of {len(files)} files left out: gcc -MM failed on them with these flags)")
+    return recall
 
 
 def main():
@@ -310,6 +322,8 @@ def main():
     c.add_argument("files", nargs="*")
     for p in (python, ts, c):
         p.add_argument("--binary", help="devprojex (default: built in target/release)")
+        p.add_argument("--git-mode", choices=["none", "gitignore", "tracked"],
+                       help="the server's --git-mode (default: its own, gitignore)")
     args = parser.parse_args()
     if args.binary is None:
         cargo_release("--bin", "devprojex")

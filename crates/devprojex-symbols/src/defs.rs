@@ -956,13 +956,18 @@ fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str) -> Found<'t> {
             let declarator = field(node, "declarator");
             let name_node = match declarator {
                 Some(d) if d.kind() == "parenthesized_declarator" => {
-                    // `SYSCALL_DEFINE0(fork) { ... }`: a macro that expands to a function,
-                    // named by its argument, as for `SYSCALL_DEFINE1(brk, ...)` below; inside
-                    // a function, the same shape is a macro call before a block
-                    if inside_function(node) {
-                        None
-                    } else {
-                        named_children(d).find(|c| c.kind() == "identifier")
+                    // The grammar's reading of two shapes the preprocessor makes sense of:
+                    // `SYSCALL_DEFINE0(fork) { ... }`, a macro that expands to a function,
+                    // named by its argument as `SYSCALL_DEFINE1(brk, ...)` below; and
+                    // `int __maybe_unused name(void) { ... }`, where the attribute macro ends
+                    // a declaration and `name` is taken for the type. Inside a function the
+                    // shape is a macro call before a block.
+                    let type_name = field(node, "type").filter(|t| t.kind() == "type_identifier");
+                    match type_name {
+                        _ if inside_function(node) => None,
+                        Some(t) if is_upper_constant(text(t, src)) => named_children(d)
+                            .find(|c| c.kind() == "identifier" && text(*c, src) != "void"),
+                        other => other,
                     }
                 }
                 Some(d) => c_declarator_name(d),

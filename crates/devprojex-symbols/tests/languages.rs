@@ -107,7 +107,8 @@ fn c_kernel_idioms() {
         typedef struct { int b; } __packed pk_t;\n\
         typedef struct { int m; } psw_t __aligned(8);\n\
         static int helper(void)\n{\n\tCALL(x)\n\t{ }\n\treturn 2;\n}\n\
-        DEFINE_SPINLOCK(lock);\n";
+        DEFINE_SPINLOCK(lock);\n\
+        int __maybe_unused nop_init(void)\n{\n\treturn 0;\n}\n";
     assert_eq!(
         defs("kernel/fork.c", text),
         [
@@ -118,6 +119,7 @@ fn c_kernel_idioms() {
             row(13, "type", "pk_t", ""),
             row(14, "type", "psw_t", ""),
             row(15, "function", "helper", ""),
+            row(22, "function", "nop_init", ""),
         ]
     );
 }
