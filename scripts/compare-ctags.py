@@ -166,6 +166,7 @@ def main():
         args.definitions = os.path.join(ROOT, "target", "release", "examples", "definitions")
     args.definitions = os.path.abspath(args.definitions)
     total_tags = total_found = total_line = 0
+    all_tags, all_found, all_line = collections.Counter(), collections.Counter(), collections.Counter()
     for root in args.dirs:
         files = list_files(root)
         ours = collections.defaultdict(set)
@@ -228,6 +229,9 @@ def main():
         total_tags += tags
         total_found += found
         total_line += lines
+        all_tags.update(per_lang)
+        all_found.update(found_lang)
+        all_line.update(line_lang)
         print(f"== {root}: {len(files)} files, {count} devprojex definitions, {tags} ctags tags compared")
         for language in sorted(per_lang):
             n = per_lang[language]
@@ -252,6 +256,12 @@ def main():
             shown = "; ".join(items[:args.examples])
             print(f"  missed {language} {kind}: {len(items)} (e.g. {shown})")
     if total_tags:
+        if len(args.dirs) > 1:
+            print("== per language, all directories")
+            for language in sorted(all_tags):
+                n = all_tags[language]
+                print(f"  {language:<11} {all_found[language]:>7}/{n:<7} recall {all_found[language] / n:.4f}"
+                      f"  same line {all_line[language] / n:.4f}")
         recall = total_found / total_tags
         print(f"== overall: {total_found}/{total_tags} recall {recall:.4f}, same line {total_line / total_tags:.4f}")
         return 0 if recall >= 0.95 else 1
