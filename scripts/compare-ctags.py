@@ -20,6 +20,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -110,8 +111,20 @@ def names_a_macro(tag, root, lines_of):
     if kind == "function":
         return name.isupper() and text.startswith(name + "(")
     if kind == "typedef":
-        return text.lstrip().startswith("}") and (name + "(") in text
+        return (name + "(") in text and (text.lstrip().startswith("}") or "typedef" in text)
     return False
+
+
+CPP_KEYWORD_TYPEDEF = re.compile(r"\btypedef\b.*\s(bool|wchar_t|char8_t|char16_t|char32_t)\s*;")
+
+
+def names_the_type_of_a_cpp_keyword(tag, root, lines_of):
+    """`typedef _Bool bool;` in a C header: ctags parses .h as C++, where `bool` is a keyword,
+    and names the typedef `_Bool`; devprojex reads the header as C and names it `bool`."""
+    if tag.get("language") != "C++" or tag.get("kind") != "typedef":
+        return None
+    match = CPP_KEYWORD_TYPEDEF.search(source_line(root, tag.get("path"), tag.get("line"), lines_of))
+    return match.group(1) if match else None
 
 
 def list_files(root):
@@ -183,6 +196,7 @@ def main():
         line_lang = collections.Counter()
         missed = collections.defaultdict(list)
         macros = found_macros = object_literals = imported = lambda_parameters = 0
+        cpp_keywords = found_cpp_keywords = 0
         macro_named = collections.Counter()
         macro_named_found = collections.Counter()
         lines_of = {}
@@ -195,6 +209,11 @@ def main():
                 found_macros += (path, comparable(name)) in ours
                 continue
             if kind not in COMPARED.get(language, ()):
+                continue
+            keyword = names_the_type_of_a_cpp_keyword(tag, root, lines_of)
+            if keyword:
+                cpp_keywords += 1
+                found_cpp_keywords += (path, keyword) in ours
                 continue
             if names_a_macro(tag, root, lines_of):
                 ours_kind = "function" if kind == "function" else "type"
@@ -250,6 +269,9 @@ def main():
                     "typedef": "typedefs before an attribute macro (ctags: the macro, devprojex: the typedef)"}[kind]
             print(f"  not compared: {macro_named[kind]} {what}; devprojex lists "
                   f"{macro_named_found[kind]} of them on the same line")
+        if cpp_keywords:
+            print(f"  not compared: {cpp_keywords} C typedefs of a name C++ reserves (`typedef _Bool bool;`: ctags "
+                  f"names the type, devprojex the typedef); devprojex lists {found_cpp_keywords} of them")
         if macros:
             print(f"  macros      {found_macros:>7}/{macros:<7} recall {found_macros / macros:.4f}")
         for (language, kind), items in sorted(missed.items(), key=lambda kv: -len(kv[1])):

@@ -868,7 +868,8 @@ fn name_after_attribute_macro<'t>(node: Node<'t>, declared: &[Node<'t>]) -> Opti
     let [attribute] = declared else {
         return None;
     };
-    if attribute.kind() != "type_identifier" {
+    // `typedef __signed__ char __s8;` has the same shape, with a keyword where the macro was
+    if attribute.kind() != "type_identifier" && attribute.kind() != "primitive_type" {
         return None;
     }
     let lone_identifier = |n: Node<'t>| {
@@ -894,6 +895,27 @@ fn name_after_attribute_macro<'t>(node: Node<'t>, declared: &[Node<'t>]) -> Opti
         return None;
     };
     (name.start_position().row == attribute.end_position().row).then_some(name)
+}
+
+/// `typedef unsigned char (read_t)(void *, int);`: the grammar reads `char (read_t)` as a
+/// function declarator named `char` whose one parameter is the type `read_t`. Returns that.
+fn misread_function_type_name(mut declarator: Node<'_>) -> Option<Node<'_>> {
+    for _ in 0..8 {
+        let inner = field(declarator, "declarator")?;
+        if declarator.kind() == "function_declarator" && inner.kind() == "primitive_type" {
+            let mut params = named_children(field(declarator, "parameters")?);
+            let (Some(only), None) = (params.next(), params.next()) else {
+                return None;
+            };
+            let mut parts = named_children(only);
+            return match (parts.next(), parts.next()) {
+                (Some(t), None) if t.kind() == "type_identifier" => Some(t),
+                _ => None,
+            };
+        }
+        declarator = inner;
+    }
+    None
 }
 
 /// `SYSCALL_DEFINE3(read, unsigned int, fd, ...) { ... }` at the top level of a C file: the
@@ -997,11 +1019,17 @@ fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str) -> Found<'t> {
             let mut cursor = node.walk();
             let mut names: Vec<Node<'t>> = node
                 .children_by_field_name("declarator", &mut cursor)
-                .filter_map(c_declarator_name)
+                .filter_map(|d| match c_declarator_name(d)? {
+                    // a keyword is never the name: the grammar split `unsigned long` and
+                    // `typedef unsigned long (name)(args)` reads as `long` taking `name`
+                    n if n.kind() == "primitive_type" => misread_function_type_name(d).or(Some(n)),
+                    n => Some(n),
+                })
                 .collect();
             if let Some(name) = name_after_attribute_macro(node, &names) {
                 names = vec![name];
             }
+            names.retain(|n| n.kind() != "primitive_type");
             Found {
                 defs: names.into_iter().map(|n| (Kind::Type, n)).collect(),
                 ..Found::default()

@@ -108,7 +108,10 @@ fn c_kernel_idioms() {
         typedef struct { int m; } psw_t __aligned(8);\n\
         static int helper(void)\n{\n\tCALL(x)\n\t{ }\n\treturn 2;\n}\n\
         DEFINE_SPINLOCK(lock);\n\
-        int __maybe_unused nop_init(void)\n{\n\treturn 0;\n}\n";
+        int __maybe_unused nop_init(void)\n{\n\treturn 0;\n}\n\
+        typedef __signed__ char __s8;\n\
+        typedef unsigned char (read_t)(void *private_data, unsigned char addr);\n\
+        typedef unsigned long (*check_t)(unsigned long);\n";
     assert_eq!(
         defs("kernel/fork.c", text),
         [
@@ -120,6 +123,9 @@ fn c_kernel_idioms() {
             row(14, "type", "psw_t", ""),
             row(15, "function", "helper", ""),
             row(22, "function", "nop_init", ""),
+            row(26, "type", "__s8", ""),
+            row(27, "type", "read_t", ""),
+            row(28, "type", "check_t", ""),
         ]
     );
 }
