@@ -43,6 +43,8 @@ COMPARED = {
     "Ruby": {"class", "module", "method", "singletonMethod"},
 }
 MACRO_KINDS = {"macro", "define"}
+JS_KEYWORDS = {"if", "else", "for", "while", "switch", "case", "return", "new", "as", "instanceof", "typeof",
+               "keyof", "in", "of", "extends", "implements", "satisfies", "delete", "void", "await", "yield"}
 EXTENSIONS = {
     ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".cxx": "C++", ".hpp": "C++", ".hh": "C++",
     ".hxx": "C++", ".rs": "Rust", ".go": "Go", ".py": "Python", ".js": "JavaScript",
@@ -60,8 +62,11 @@ def is_anonymous(name):
 
 def comparable(name):
     """ctags writes `operator ==`, devprojex `operator==`; ctags names a C# explicit interface
-    implementation `IEnumerable.GetEnumerator`, devprojex `GetEnumerator`."""
+    implementation `IEnumerable.GetEnumerator`, devprojex `GetEnumerator`; ctags writes JavaScript's
+    private `#name` as `name`."""
     name = "".join(name.split())
+    # JavaScript's private `#name`: ctags drops the `#`
+    name = name.lstrip("#")
     if "." in name and not name.startswith("operator"):
         name = name.rsplit(".", 1)[1]
     return name
@@ -196,6 +201,7 @@ def main():
         line_lang = collections.Counter()
         missed = collections.defaultdict(list)
         macros = found_macros = object_literals = imported = lambda_parameters = 0
+        backtick_names = backtick_found = keywords = exports = exports_found = 0
         cpp_keywords = found_cpp_keywords = 0
         macro_named = collections.Counter()
         macro_named_found = collections.Counter()
@@ -227,9 +233,26 @@ def main():
                     is_object_literal(root, path, tag.get("line"), lines_of):
                 object_literals += 1
                 continue
-            if kind == "method" and language == "Kotlin" and \
-                    "fun " not in source_line(root, path, tag.get("line"), lines_of):
+            if kind == "method" and language == "Kotlin" and (name == "_" or \
+                    "fun " not in source_line(root, path, tag.get("line"), lines_of)):
                 lambda_parameters += 1
+                continue
+            if kind == "method" and language == "Kotlin" and "/" in name:
+                # fun `a name with spaces`(): ctags names it by the file's path
+                backtick_names += 1
+                backtick_found += (path, tag.get("line"), "method") in ours_at or \
+                    (path, tag.get("line"), "function") in ours_at
+                continue
+            if language in ("JavaScript", "TypeScript") and name == "exports" and \
+                    "module.exports" in source_line(root, path, tag.get("line"), lines_of):
+                # `module.exports = class Agent ...`: ctags names it `exports`, devprojex `Agent`
+                exports += 1
+                exports_found += any((path, tag.get("line"), k) in ours_at for k in ("class", "function"))
+                continue
+            if language in ("JavaScript", "TypeScript") and name in JS_KEYWORDS:
+                # `if (a instanceof B)`, `(x as any)`, an interface's `new (...)` construct
+                # signature: ctags' tag carries a keyword, not a defined name
+                keywords += 1
                 continue
             if kind == "alias" and language == "TypeScript" and \
                     is_import(root, path, tag.get("line"), lines_of):
@@ -262,6 +285,15 @@ def main():
             print(f"  not compared: {object_literals} JavaScript/TypeScript object literals ctags calls classes")
         if lambda_parameters:
             print(f"  not compared: {lambda_parameters} Kotlin lambda parameters ctags calls methods")
+        if backtick_names:
+            print(f"  not compared: {backtick_names} Kotlin functions with `quoted names` ctags names by the file's "
+                  f"path; devprojex lists {backtick_found} of them on the same line")
+        if exports:
+            print(f"  not compared: {exports} `module.exports = class X` / `= function f` ctags names `exports`; "
+                  f"devprojex lists {exports_found} of them by their own name on the same line")
+        if keywords:
+            print(f"  not compared: {keywords} JavaScript/TypeScript tags ctags names by a keyword "
+                  "(instanceof, as, if, new (...) construct signatures)")
         if imported:
             print(f"  not compared: {imported} TypeScript import and export names ctags calls aliases")
         for kind in sorted(macro_named):
