@@ -864,12 +864,16 @@ fn c_declarator_name(mut node: Node<'_>) -> Option<Node<'_>> {
 /// `typedef struct { ... } ____cacheline_aligned irq_cpustat_t;`: the grammar takes the
 /// attribute macro for the declarator and leaves the name behind, in an error node of the
 /// typedef or, after an inserted `;`, as the next statement. Returns that name.
-fn name_after_attribute_macro<'t>(node: Node<'t>, declared: &[Node<'t>]) -> Option<Node<'t>> {
+fn name_after_attribute_macro<'t>(
+    node: Node<'t>,
+    src: &str,
+    declared: &[Node<'t>],
+) -> Option<Node<'t>> {
     let [attribute] = declared else {
         return None;
     };
     // `typedef __signed__ char __s8;` has the same shape, with a keyword where the macro was
-    if attribute.kind() != "type_identifier" && attribute.kind() != "primitive_type" {
+    if attribute.kind() != "type_identifier" && !is_type_keyword(*attribute, src) {
         return None;
     }
     let lone_identifier = |n: Node<'t>| {
@@ -895,6 +899,26 @@ fn name_after_attribute_macro<'t>(node: Node<'t>, declared: &[Node<'t>]) -> Opti
         return None;
     };
     (name.start_position().row == attribute.end_position().row).then_some(name)
+}
+
+/// A C type keyword (`char`, `long`), which the grammar calls a primitive type as it does
+/// `bool` and the standard library's `uint8_t` or `size_t`, which a typedef may well define.
+fn is_type_keyword(node: Node<'_>, src: &str) -> bool {
+    node.kind() == "primitive_type"
+        && matches!(
+            text(node, src),
+            "char"
+                | "short"
+                | "int"
+                | "long"
+                | "float"
+                | "double"
+                | "void"
+                | "signed"
+                | "unsigned"
+                | "_Bool"
+                | "_Complex"
+        )
 }
 
 /// `typedef unsigned char (read_t)(void *, int);`: the grammar reads `char (read_t)` as a
@@ -1022,14 +1046,14 @@ fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str) -> Found<'t> {
                 .filter_map(|d| match c_declarator_name(d)? {
                     // a keyword is never the name: the grammar split `unsigned long` and
                     // `typedef unsigned long (name)(args)` reads as `long` taking `name`
-                    n if n.kind() == "primitive_type" => misread_function_type_name(d).or(Some(n)),
+                    n if is_type_keyword(n, src) => misread_function_type_name(d).or(Some(n)),
                     n => Some(n),
                 })
                 .collect();
-            if let Some(name) = name_after_attribute_macro(node, &names) {
+            if let Some(name) = name_after_attribute_macro(node, src, &names) {
                 names = vec![name];
             }
-            names.retain(|n| n.kind() != "primitive_type");
+            names.retain(|n| !is_type_keyword(*n, src));
             Found {
                 defs: names.into_iter().map(|n| (Kind::Type, n)).collect(),
                 ..Found::default()

@@ -111,7 +111,10 @@ fn c_kernel_idioms() {
         int __maybe_unused nop_init(void)\n{\n\treturn 0;\n}\n\
         typedef __signed__ char __s8;\n\
         typedef unsigned char (read_t)(void *private_data, unsigned char addr);\n\
-        typedef unsigned long (*check_t)(unsigned long);\n";
+        typedef unsigned long (*check_t)(unsigned long);\n\
+        typedef unsigned char uint8_t;\n\
+        typedef long intptr_t;\n\
+        typedef _Bool bool;\n";
     assert_eq!(
         defs("kernel/fork.c", text),
         [
@@ -126,6 +129,9 @@ fn c_kernel_idioms() {
             row(26, "type", "__s8", ""),
             row(27, "type", "read_t", ""),
             row(28, "type", "check_t", ""),
+            row(29, "type", "uint8_t", ""),
+            row(30, "type", "intptr_t", ""),
+            row(31, "type", "bool", ""),
         ]
     );
 }
