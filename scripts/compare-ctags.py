@@ -43,6 +43,7 @@ COMPARED = {
     "Ruby": {"class", "module", "method", "singletonMethod"},
 }
 MACRO_KINDS = {"macro", "define"}
+KOTLIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 JS_KEYWORDS = {"if", "else", "for", "while", "switch", "case", "return", "new", "as", "instanceof", "typeof",
                "keyof", "in", "of", "extends", "implements", "satisfies", "delete", "void", "await", "yield"}
 EXTENSIONS = {
@@ -201,7 +202,7 @@ def main():
         line_lang = collections.Counter()
         missed = collections.defaultdict(list)
         macros = found_macros = object_literals = imported = lambda_parameters = 0
-        backtick_names = backtick_found = keywords = exports = exports_found = 0
+        backtick_names = backtick_found = keywords = exports = exports_found = garbage = 0
         cpp_keywords = found_cpp_keywords = 0
         macro_named = collections.Counter()
         macro_named_found = collections.Counter()
@@ -236,6 +237,11 @@ def main():
             if kind == "method" and language == "Kotlin" and (name == "_" or \
                     "fun " not in source_line(root, path, tag.get("line"), lines_of)):
                 lambda_parameters += 1
+                continue
+            if language == "Kotlin" and "/" not in name and not KOTLIN_NAME.fullmatch(name):
+                # ctags' Kotlin parser now and then emits names of stray bytes (`IS^`), a
+                # different set on each run
+                garbage += 1
                 continue
             if kind == "method" and language == "Kotlin" and "/" in name:
                 # fun `a name with spaces`(): ctags names it by the file's path
@@ -285,6 +291,9 @@ def main():
             print(f"  not compared: {object_literals} JavaScript/TypeScript object literals ctags calls classes")
         if lambda_parameters:
             print(f"  not compared: {lambda_parameters} Kotlin lambda parameters ctags calls methods")
+        if garbage:
+            print(f"  not compared: {garbage} Kotlin tags whose name is no identifier (stray bytes from ctags' "
+                  "Kotlin parser, which change from run to run)")
         if backtick_names:
             print(f"  not compared: {backtick_names} Kotlin functions with `quoted names` ctags names by the file's "
                   f"path; devprojex lists {backtick_found} of them on the same line")
