@@ -4,8 +4,10 @@
 //! JSON/JSONC is navigated through the `jsonc-parser` AST (byte ranges, duplicate keys) and
 //! edited by splicing text where that keeps the file's own layout (removal, one-line objects);
 //! new entries in multi-line objects and changed fields go through its CST (which is `!Send`, so
-//! it never leaves these functions). TOML goes through `toml_edit`, and each line keeps its own
-//! line ending.
+//! it never leaves these functions). TOML goes through `toml_edit`. Splices keep every line
+//! break as it is; after the CST or `toml_edit` has printed a text, `line_endings::restore`
+//! gives each line its own ending back (in a file that mixes LF and CRLF too) and inserted
+//! lines the ending of the line they follow.
 //!
 //! A container is a path of object keys: `["mcpServers"]`, `["servers"]`, `["mcp_servers"]`, or
 //! Claude Code's local scope `["projects", "/abs/project", "mcpServers"]`.
@@ -23,6 +25,7 @@ use toml_edit::{DocumentMut, Item, Table, TableLike};
 use crate::client::Format;
 use crate::entry::Entry;
 use crate::error::{Result, SetupError, line_col};
+use crate::line_endings;
 
 const BOM: &str = "\u{feff}";
 
@@ -186,9 +189,19 @@ pub fn upsert_at(
     let (bom, body) = split_bom(text);
     let out = match format {
         Format::Json | Format::Jsonc => {
-            // A file of only whitespace is treated as empty (the new object starts at column 1).
-            let body = if body.trim().is_empty() { "" } else { body };
-            match json_upsert(body, format, keys, name, entry, path)? {
+            // A file of only whitespace is treated as empty (the new object starts at column 1),
+            // in the line breaks it had.
+            let blank = body.trim().is_empty();
+            let edited = json_upsert(
+                if blank { "" } else { body },
+                format,
+                keys,
+                name,
+                entry,
+                path,
+            )?;
+            match edited {
+                Some(out) if blank => line_endings::restore(body, &out),
                 Some(out) => out,
                 None => return Ok(text.to_string()),
             }
@@ -210,7 +223,7 @@ pub fn upsert_at(
                 .expect("checked above");
             let is_inline = servers.is_dotted() || doc[*container].is_inline_table();
             toml_upsert(&mut doc, container, name, entry, is_inline);
-            restore_line_endings(body, &doc.to_string())
+            line_endings::restore(body, &doc.to_string())
         }
     };
     Ok(format!("{bom}{out}"))
@@ -260,7 +273,7 @@ pub fn remove_at(
             if drop_parent {
                 doc.remove(container);
             }
-            restore_line_endings(body, &doc.to_string())
+            line_endings::restore(body, &doc.to_string())
         }
     };
     Ok(format!("{bom}{out}"))
@@ -446,7 +459,7 @@ fn cst_insert(body: &str, keys: &[&str], name: &str, entry: &Entry) -> Result<St
         obj = obj.object_value_or_set(key);
     }
     obj.append(name, entry_input(entry));
-    Ok(root.to_string())
+    Ok(line_endings::restore(body, &root.to_string()))
 }
 
 fn cst_object_at(root: &CstRootNode, keys: &[&str]) -> Option<CstObject> {
@@ -466,7 +479,7 @@ fn cst_update(body: &str, keys: &[&str], name: &str, entry: &Entry) -> Result<St
     let prop = servers.get(name).expect("the entry was found in the AST");
     let Some(existing) = prop.value().and_then(|v| v.as_object()) else {
         prop.set_value(entry_input(entry));
-        return Ok(root.to_string());
+        return Ok(line_endings::restore(body, &root.to_string()));
     };
     let fields = entry.fields();
     for p in existing.properties() {
@@ -490,7 +503,7 @@ fn cst_update(body: &str, keys: &[&str], name: &str, entry: &Entry) -> Result<St
             }
         }
     }
-    Ok(root.to_string())
+    Ok(line_endings::restore(body, &root.to_string()))
 }
 
 /// Adds the entry to a top-level servers object written on one line (or to a one-line top level
@@ -753,7 +766,7 @@ fn toml_container<'a>(
 
 /// A TOML string. One holding a line break is written as an escaped one-line basic string:
 /// `toml_edit`'s default multi-line form keeps the break raw, and restoring the file's line
-/// endings (`restore_line_endings`) would then turn `\n` into `\r\n` inside the value.
+/// endings (`line_endings::restore`) would then turn `\n` into `\r\n` inside the value.
 fn toml_string(s: &str) -> toml_edit::Value {
     if !s.contains(['\n', '\r']) {
         return s.into();
@@ -865,66 +878,6 @@ pub(crate) fn item_to_json(item: &Item) -> Value {
                 .collect(),
         ),
     }
-}
-
-/// Gives each line of `new` (as `toml_edit` prints it) the line ending it had in `original`:
-/// unchanged lines keep theirs, added lines take the ending of the line before them (else the
-/// first line's), so a file mixing LF and CRLF keeps both.
-fn restore_line_endings(original: &str, new: &str) -> String {
-    let new = new.replace("\r\n", "\n");
-    if !original.contains('\r') {
-        return new;
-    }
-    let endings: Vec<&str> = original
-        .split_inclusive('\n')
-        .map(|l| {
-            if l.ends_with("\r\n") {
-                "\r\n"
-            } else if l.ends_with('\n') {
-                "\n"
-            } else {
-                ""
-            }
-        })
-        .collect();
-    let old_lf = original.replace("\r\n", "\n");
-    let old_lines: Vec<&str> = old_lf.split_inclusive('\n').collect();
-    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
-    let fallback = endings
-        .iter()
-        .copied()
-        .find(|e| !e.is_empty())
-        .unwrap_or("\n");
-    let mut out = String::with_capacity(new.len() + new_lines.len());
-    let push = |out: &mut String, line: &str, ending: &str| match line.strip_suffix('\n') {
-        Some(body) => {
-            out.push_str(body);
-            out.push_str(if ending.is_empty() { fallback } else { ending });
-        }
-        None => out.push_str(line),
-    };
-    let diff = similar::capture_diff_slices(similar::Algorithm::Myers, &old_lines, &new_lines);
-    for op in diff {
-        for change in op.iter_changes(&old_lines, &new_lines) {
-            match change.tag() {
-                similar::ChangeTag::Equal => {
-                    let i = change.old_index().expect("an equal line has an old index");
-                    push(&mut out, change.value(), endings[i]);
-                }
-                similar::ChangeTag::Insert => {
-                    let before = op.old_range().start;
-                    let ending = if before > 0 {
-                        endings[before - 1]
-                    } else {
-                        fallback
-                    };
-                    push(&mut out, change.value(), ending);
-                }
-                similar::ChangeTag::Delete => {}
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]
