@@ -88,8 +88,9 @@ pub fn entry_names(
     object_keys_at(text, format, &[container], path)
 }
 
-/// The keys of the object (JSON) or table (TOML) at `keys`; empty when it is absent. For
-/// Claude Code's `["projects"]` these are the projects that have local settings.
+/// The keys of the object (JSON) or table (TOML) at `keys`; empty when it is absent, an error
+/// when one is there twice. For Claude Code's `["projects"]` these are the projects that have
+/// local settings.
 pub fn object_keys_at(
     text: &str,
     format: Format,
@@ -106,11 +107,22 @@ pub fn object_keys_at(
             let Some(obj) = json_object_at(root, keys, path)? else {
                 return Ok(Vec::new());
             };
-            Ok(obj
-                .properties
-                .iter()
-                .map(|p| p.name.as_str().to_string())
-                .collect())
+            // A key listed twice is refused, as reading or editing its entry is.
+            let mut names = Vec::with_capacity(obj.properties.len());
+            let mut seen = std::collections::HashSet::new();
+            for prop in &obj.properties {
+                let name = prop.name.as_str();
+                if !seen.insert(name) {
+                    let mut trail = keys.to_vec();
+                    trail.push(name);
+                    return Err(SetupError::DuplicateKey {
+                        path: path.to_path_buf(),
+                        key: key_trail(&trail),
+                    });
+                }
+                names.push(name.to_string());
+            }
+            Ok(names)
         }
         Format::Toml => {
             let doc = parse_toml(body, path)?;

@@ -221,6 +221,8 @@ fn a_duplicated_key_is_an_error_not_a_silent_edit() {
             edit::upsert_at(text, Format::Json, keys, "devprojex", &entry(), p).map(|_| ()),
             edit::remove_at(text, Format::Json, keys, "devprojex", p).map(|_| ()),
             edit::read_entry_at(text, Format::Json, keys, "devprojex", p).map(|_| ()),
+            // Listing agrees with reading (found by fuzzing).
+            edit::object_keys_at(text, Format::Json, keys, p).map(|_| ()),
         ] {
             let err = result.unwrap_err();
             assert_eq!(err.code(), "DPX-SETUP-DUPLICATE-KEY", "{text}: {err}");
