@@ -661,7 +661,14 @@ fn json_remove(
             cuts.push((obj.range.start + 1, close));
         } else {
             // Comments stay: take the entry and the spaces before it (`{ /* none */ }`).
-            let from = start - body[..start].len() + body[..start].trim_end().len();
+            let mut from = start - body[..start].len() + body[..start].trim_end().len();
+            // When nothing after the entry breaks the line (`"x": {...}}`), the line break
+            // before it stays: it may end a line comment, which would swallow the brace.
+            if !body[after..close].contains('\n')
+                && let Some(nl) = body[from..start].rfind('\n')
+            {
+                from += nl + 1;
+            }
             cuts.push((from.max(obj.range.start + 1), after));
         }
     } else if let Some(next) = obj.properties.get(index + 1) {

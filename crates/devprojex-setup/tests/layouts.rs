@@ -204,6 +204,24 @@ fn comments_inside_an_updated_entry_are_kept() {
 }
 
 #[test]
+fn removing_an_entry_after_a_line_comment_keeps_the_closing_brace_out_of_it() {
+    // Found by fuzzing: the only entry, after a line comment, with its closing brace and the
+    // servers object's on one line (`}}`): cutting the line break before the entry put the
+    // servers object's brace into the comment.
+    let p = Path::new("mcp.json");
+    for nl in ["\n", "\r\n"] {
+        let text = "{\n  \"servers\": {\n    // by an older setup\n    \"devprojex\": {\n      \"command\": \"x\"\n  }}\n}\n"
+            .replace('\n', nl);
+        let out = edit::remove(&text, Format::Jsonc, "servers", "devprojex", p).unwrap();
+        assert_eq!(
+            out,
+            "{\n  \"servers\": {\n    // by an older setup\n}\n}\n".replace('\n', nl)
+        );
+        assert_eq!(lenient(&out), json!({"servers": {}}));
+    }
+}
+
+#[test]
 fn a_duplicated_key_is_an_error_not_a_silent_edit() {
     let p = Path::new("claude.json");
     let cases = [
