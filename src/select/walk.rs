@@ -326,7 +326,7 @@ fn matchers_above(root: &Path, case_insensitive: bool) -> Vec<(Gitignore, String
     let Some(top) = root.ancestors().find(|dir| dir.join(".git").exists()) else {
         // Not a repository: only the root's own `.gitignore` files (read in the walk) and the
         // global excludes apply.
-        push_global(&mut out, "");
+        push_global(&mut out, "", case_insensitive);
         return out;
     };
     let prefix_of = |dir: &Path| -> String {
@@ -360,12 +360,16 @@ fn matchers_above(root: &Path, case_insensitive: bool) -> Vec<(Gitignore, String
             out.push((matcher, prefix_of(top)));
         }
     }
-    push_global(&mut out, &prefix_of(top));
+    push_global(&mut out, &prefix_of(top), case_insensitive);
     out
 }
 
-fn push_global(out: &mut Vec<(Gitignore, String)>, prefix: &str) {
-    let (global, _) = Gitignore::global();
+/// The global excludes file (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`), matched
+/// with the repository's case rule like every other ignore file, as Git does.
+fn push_global(out: &mut Vec<(Gitignore, String)>, prefix: &str, case_insensitive: bool) {
+    let mut builder = GitignoreBuilder::new(".");
+    let _ = builder.case_insensitive(case_insensitive);
+    let (global, _) = builder.build_global();
     if !global.is_empty() {
         out.push((global, prefix.to_string()));
     }
