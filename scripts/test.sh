@@ -21,7 +21,7 @@ else
 fi
 
 echo "== cargo test"
-cargo test --workspace --locked
+cargo test --workspace --locked --no-fail-fast
 
 echo "== official Python MCP SDK against the built server"
 venv="${DEVPROJEX_CI_VENV:-.venv-ci}"
