@@ -4,7 +4,8 @@
 //! host names in URLs, and the current machine's user and host name.
 //!
 //! Code is not mangled: version quads (`AssemblyVersion("1.0.0.0")`, `Version=4.2.2.0`,
-//! `release-1.2.3.4`) are not IPv4 addresses.
+//! `release-1.2.3.4`) are not IPv4 addresses; a machine's name joined to one is
+//! (`host-10.20.30.40`).
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::OnceLock;
@@ -240,11 +241,36 @@ fn version_context(bytes: &[u8], s: usize, e: usize) -> bool {
     let named = window
         .windows(7)
         .any(|w| w.eq_ignore_ascii_case(b"version"));
-    let joined =
-        s >= 2 && matches!(bytes[s - 1], b'-' | b'_') && bytes[s - 2].is_ascii_alphanumeric();
+    let joined = s >= 2
+        && matches!(bytes[s - 1], b'-' | b'_')
+        && bytes[s - 2].is_ascii_alphanumeric()
+        && !names_an_address(&bytes[line_start..s - 1]);
     let a = after(bytes, e);
     let suffixed = a == b'+' || (a == b'-' && after(bytes, e + 1).is_ascii_alphabetic());
     named || joined || suffixed
+}
+
+/// Whether the word that ends `before` (the name a `-` / `_` joins to dotted numbers) names a
+/// machine or an address (`host-10.20.30.40`, `db-10.0.0.5`): then the numbers are an address,
+/// however much the name looks like a release (`release-1.2.3.4`). Leaking an address is worse
+/// than hiding a version, so only these words override the joined-name reading.
+fn names_an_address(before: &[u8]) -> bool {
+    const WORDS: [&str; 16] = [
+        "host", "ip", "ipv4", "addr", "address", "server", "srv", "node", "gw", "gateway",
+        "router", "proxy", "dns", "db", "vm", "machine",
+    ];
+    let word_start = before
+        .iter()
+        .rposition(|b| !b.is_ascii_alphanumeric())
+        .map_or(0, |i| i + 1);
+    let word = before[word_start..].trim_ascii_end();
+    let word = &word[..word
+        .iter()
+        .rposition(|b| !b.is_ascii_digit())
+        .map_or(0, |i| i + 1)];
+    WORDS
+        .iter()
+        .any(|w| word.eq_ignore_ascii_case(w.as_bytes()))
 }
 
 /// Whether `at` lies in the `user@` part of a URL (`postgres://app@db.internal`): the token it

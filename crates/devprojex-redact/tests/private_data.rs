@@ -59,6 +59,10 @@ fn positives() {
         ("cd ~maria/projects", "home-user"),
         ("home=~maria", "home-user"),
         ("https://cs.acme.edu/~maria/papers/", "home-user"),
+        // a machine's name joined to the numbers makes them an address, not a release
+        ("logs/host-10.20.30.40.txt", "ipv4"),
+        ("backup db-10.0.0.5.sql", "ipv4"),
+        ("node2-172.16.4.20 joined", "ipv4"),
     ] {
         let found = ids(&r, text);
         assert!(
