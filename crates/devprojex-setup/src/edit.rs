@@ -2,9 +2,10 @@
 //! keeping every other byte (comments, order, indentation, line endings, BOM).
 //!
 //! JSON/JSONC is navigated through the `jsonc-parser` AST (byte ranges, duplicate keys) and
-//! edited by splicing text where that keeps the file's own layout (removal, one-line objects);
-//! new entries in multi-line objects and changed fields go through its CST (which is `!Send`, so
-//! it never leaves these functions). TOML goes through `toml_edit`. Splices keep every line
+//! edited by splicing text where that keeps the file's own layout (removal, new entries); changed
+//! fields and empty or missing servers objects go through its CST (which is `!Send`, so it never
+//! leaves these functions). A new entry in a multi-line object is laid out by the CST and that
+//! text spliced in, since the CST also re-lays out the entries around it. TOML goes through `toml_edit`. Splices keep every line
 //! break as it is; after the CST or `toml_edit` has printed a text, `line_endings::restore`
 //! gives each line its own ending back (in a file that mixes LF and CRLF too) and inserted
 //! lines the ending of the line they follow.
@@ -275,11 +276,36 @@ pub fn remove_at(
             if toml_container(&doc, keys, path)?.is_none_or(|s| !s.contains_key(name)) {
                 return Ok(text.to_string());
             }
+            // The last entry of an inline table takes the table's inner spaces (and, in TOML
+            // 1.1, comments) with it: give them back, less the one space on each side that
+            // `toml_edit` writes around an entry it adds (`{  }` -> `{ x = 1   }` -> `{  }`).
+            let emptied_inline = doc[*container]
+                .as_inline_table()
+                .filter(|t| t.len() == 1)
+                .and_then(|t| {
+                    let (key, value) = t.get_key_value(name)?;
+                    let before = key.leaf_decor().prefix()?.as_str()?;
+                    let after = value.as_value()?.decor().suffix()?.as_str()?;
+                    Some(format!(
+                        "{}{}",
+                        before.strip_prefix(' ').unwrap_or(before),
+                        after.strip_prefix(' ').unwrap_or(after)
+                    ))
+                });
             let servers = doc
                 .get_mut(container)
                 .and_then(Item::as_table_like_mut)
                 .expect("checked above");
             servers.remove(name);
+            if let Some(inner) = emptied_inline
+                && let Some(t) = doc[*container].as_inline_table_mut()
+            {
+                t.set_trailing(inner);
+            }
+            let servers = doc
+                .get_mut(container)
+                .and_then(Item::as_table_like_mut)
+                .expect("checked above");
             let drop_parent =
                 servers.is_empty() && doc[*container].as_table().is_some_and(|t| t.is_implicit());
             if drop_parent {
@@ -450,8 +476,96 @@ fn json_upsert(
         {
             return Ok(Some(out));
         }
+        if let Some(servers) = servers
+            && !servers.properties.is_empty()
+        {
+            let laid_out = cst_insert(body, keys, name, entry)?;
+            let spliced = spliced_insert(body, format, &parsed, servers, keys, name, &laid_out);
+            return Ok(Some(spliced.unwrap_or(laid_out)));
+        }
     }
     cst_insert(body, keys, name, entry).map(Some)
+}
+
+/// Adds the entry after the last one of a multi-line servers object by splicing the text the
+/// CST wrote for it (its line break, indentation and lines) into the original, so every other
+/// byte stays: the CST alone would also re-lay out entries around it (move an entry that shares
+/// the `{` line onto a line of its own), which removing the entry does not undo. The entry goes
+/// on a line of its own after the last entry's line (after its comma and a comment that ends
+/// that line), or right after the last entry when the closing brace shares its line; it gets a
+/// trailing comma when the last entry has one. The result must give back `body` when the entry
+/// is removed again; `None` when it does not (the caller keeps the CST's text).
+fn spliced_insert(
+    body: &str,
+    format: Format,
+    parsed: &jsonc_parser::ParseResult,
+    servers: &ast::Object,
+    keys: &[&str],
+    name: &str,
+    laid_out: &str,
+) -> Option<String> {
+    // The entry as the CST laid it out, from the line break before it.
+    let new_parsed = parse_json(laid_out, format, Path::new("")).ok()?;
+    let new_servers = json_object_at(new_parsed.value.as_ref()?, keys, Path::new("")).ok()??;
+    let new_prop = unique_prop(new_servers, name, keys, Path::new("")).ok()??;
+    let (start, end) = (new_prop.range.start, new_prop.range.end);
+    let mut sep_at = laid_out[..start].rfind(['\n', '\r'])?;
+    if laid_out[..sep_at].ends_with('\r') && laid_out[sep_at..].starts_with('\n') {
+        sep_at -= 1;
+    }
+    let sep = &laid_out[sep_at..start];
+    if !sep.trim().is_empty() {
+        return None;
+    }
+    let item = &laid_out[start..end];
+
+    let last = servers.properties.last()?;
+    let close = servers.range.end - 1;
+    let comma = parsed
+        .tokens
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .find(|t| {
+            t.token == Token::Comma && t.range.start >= last.range.end && t.range.end <= close
+        });
+    let from = comma.map_or(last.range.end, |c| c.range.end);
+    let in_comment = |at: usize| {
+        parsed.comments.as_ref().is_some_and(|map| {
+            map.values()
+                .flat_map(|c| c.iter())
+                .any(|c| c.start() <= at && at < c.end())
+        })
+    };
+    // The end of the last entry's line: its first line break outside a comment.
+    let line_end = body[from..close]
+        .match_indices('\n')
+        .map(|(i, _)| from + i)
+        .find(|&at| !in_comment(at))
+        .map(|at| {
+            if body[..at].ends_with('\r') {
+                at - 1
+            } else {
+                at
+            }
+        });
+    for at in [line_end, Some(from)].into_iter().flatten() {
+        let out = match comma {
+            // `A,␤` -> `A,␤    B,␤`: B takes a trailing comma like A's.
+            Some(_) => format!("{}{sep}{item},{}", &body[..at], &body[at..]),
+            // `A // c␤` -> `A, // c␤    B␤`.
+            None => format!(
+                "{},{}{sep}{item}{}",
+                &body[..from],
+                &body[from..at],
+                &body[at..]
+            ),
+        };
+        if json_remove(&out, format, keys, name, Path::new("")).ok()?? == body {
+            return Some(out);
+        }
+    }
+    None
 }
 
 fn cst_root(body: &str) -> Result<CstRootNode> {
