@@ -25,10 +25,10 @@ trap 'rm -rf "$out"' EXIT
 absent="no_such_identifier_anywhere_42"
 # name|command|baseline name|baseline command
 rows=(
-    "devprojex search ABSENT .|$bin search $absent . >/dev/null|rg -n ABSENT .|rg -n $absent . >/dev/null"
-    "devprojex tree . --format text|$bin tree . --format text >/dev/null|rg --files .|rg --files . >/dev/null"
-    "devprojex pack . -o FILE|$bin pack . --quiet -o $out/pack.md|git ls-files | xargs cat > FILE|git ls-files -z | xargs -0 cat > $out/cat.txt 2>/dev/null"
-    "devprojex analyze .|$bin analyze . >/dev/null|devprojex scan .|$bin scan . >/dev/null || true"
+    "devprojex search ABSENT .|$bin search $absent . >/dev/null 2>&1|rg -n ABSENT .|rg -n $absent . >/dev/null"
+    "devprojex tree . --format text|$bin tree . --format text >/dev/null 2>&1|rg --files .|rg --files . >/dev/null"
+    "devprojex pack . -o FILE|$bin pack . --quiet -o $out/pack.md 2>/dev/null|git ls-files, xargs cat > FILE|git ls-files -z | xargs -0 cat > $out/cat.txt 2>/dev/null"
+    "devprojex analyze .|$bin analyze . >/dev/null 2>&1|devprojex scan .|$bin scan . >/dev/null 2>&1 || true"
 )
 
 # Seconds of one run of `$1` (in the corpus).
