@@ -214,7 +214,7 @@ pub fn upsert_at(
                 path,
             )?;
             match edited {
-                Some(out) if blank => line_endings::restore(body, &out),
+                Some(out) if blank => line_endings::restore(body, &out, format),
                 Some(out) => out,
                 None => return Ok(text.to_string()),
             }
@@ -236,9 +236,10 @@ pub fn upsert_at(
                 .expect("checked above");
             let is_inline = servers.is_dotted() || doc[*container].is_inline_table();
             toml_upsert(&mut doc, container, name, entry, is_inline);
-            line_endings::restore(body, &doc.to_string())
+            line_endings::restore(body, &doc.to_string(), Format::Toml)
         }
     };
+    others_kept(body, &out, format, keys, name, path)?;
     Ok(format!("{bom}{out}"))
 }
 
@@ -311,15 +312,107 @@ pub fn remove_at(
             if drop_parent {
                 doc.remove(container);
             }
-            line_endings::restore(body, &doc.to_string())
+            line_endings::restore(body, &doc.to_string(), Format::Toml)
         }
     };
+    others_kept(body, &out, format, keys, name, path)?;
     Ok(format!("{bom}{out}"))
 }
 
 /// Checks that `text` parses as `format` (used by status and doctor).
 pub fn validate(text: &str, format: Format, container: &str, path: &Path) -> Result<()> {
     entry_names(text, format, container, path).map(|_| ())
+}
+
+/// The document as data (`{}` for an empty file); `None` when it does not parse.
+fn data_of(text: &str, format: Format) -> Option<Value> {
+    match format {
+        Format::Json | Format::Jsonc => {
+            jsonc_parser::parse_to_serde_value::<Option<Value>>(text, &ParseOptions::default())
+                .ok()
+                .map(|v| v.unwrap_or_else(|| Value::Object(Default::default())))
+        }
+        Format::Toml => {
+            let doc: DocumentMut = text.parse().ok()?;
+            Some(item_to_json(&Item::Table(doc.as_table().clone())))
+        }
+    }
+}
+
+/// Takes the entry `name` out of the container at `keys`.
+fn without_entry(data: &mut Value, keys: &[&str], name: &str) {
+    let mut at = data;
+    for key in keys {
+        match at.get_mut(*key) {
+            Some(next) => at = next,
+            None => return,
+        }
+    }
+    if let Some(servers) = at.as_object_mut() {
+        servers.remove(name);
+    }
+}
+
+/// Drops the objects on the path `keys` that are empty in one document and absent from the
+/// other (a servers object setup created, or a TOML parent table it dropped).
+fn without_empty_path(a: &mut Value, b: &mut Value, keys: &[&str]) {
+    let Some((key, rest)) = keys.split_first() else {
+        return;
+    };
+    let (Some(a), Some(b)) = (a.as_object_mut(), b.as_object_mut()) else {
+        return;
+    };
+    match (a.get_mut(*key), b.get_mut(*key)) {
+        (Some(a), Some(b)) => without_empty_path(a, b, rest),
+        (Some(_), None) => prune_empty(a, key, rest),
+        (None, Some(_)) => prune_empty(b, key, rest),
+        (None, None) => {}
+    }
+}
+
+/// Removes `obj[key]` when it is an object holding nothing but empty objects along `rest`.
+fn prune_empty(obj: &mut serde_json::Map<String, Value>, key: &str, rest: &[&str]) {
+    if let Some((next, tail)) = rest.split_first()
+        && let Some(Value::Object(child)) = obj.get_mut(key)
+    {
+        prune_empty(child, next, tail);
+    }
+    if obj
+        .get(key)
+        .is_some_and(|v| v.as_object().is_some_and(|o| o.is_empty()))
+    {
+        obj.remove(key);
+    }
+}
+
+/// The safety net under every edit: read back as data, `new` differs from `old` only in the
+/// entry `name` (and a servers object setup created or emptied). Anything else (a re-print
+/// that changed another value) refuses the edit, leaving the file untouched.
+fn others_kept(
+    old: &str,
+    new: &str,
+    format: Format,
+    keys: &[&str],
+    name: &str,
+    path: &Path,
+) -> Result<()> {
+    let refuse = || {
+        shape(
+            path,
+            "setup cannot add or remove its entry here without changing other values in the file (a line break it would have to rewrite); add the entry by hand",
+        )
+    };
+    let (Some(mut before), Some(mut after)) = (data_of(old, format), data_of(new, format)) else {
+        return Err(refuse());
+    };
+    without_entry(&mut before, keys, name);
+    without_entry(&mut after, keys, name);
+    without_empty_path(&mut before, &mut after, keys);
+    if before == after {
+        Ok(())
+    } else {
+        Err(refuse())
+    }
 }
 
 fn shape(path: &Path, message: &str) -> SetupError {
@@ -585,7 +678,11 @@ fn cst_insert(body: &str, keys: &[&str], name: &str, entry: &Entry) -> Result<St
         obj = obj.object_value_or_set(key);
     }
     obj.append(name, entry_input(entry));
-    Ok(line_endings::restore(body, &root.to_string()))
+    Ok(line_endings::restore(
+        body,
+        &root.to_string(),
+        Format::Jsonc,
+    ))
 }
 
 fn cst_object_at(root: &CstRootNode, keys: &[&str]) -> Option<CstObject> {
@@ -605,7 +702,11 @@ fn cst_update(body: &str, keys: &[&str], name: &str, entry: &Entry) -> Result<St
     let prop = servers.get(name).expect("the entry was found in the AST");
     let Some(existing) = prop.value().and_then(|v| v.as_object()) else {
         prop.set_value(entry_input(entry));
-        return Ok(line_endings::restore(body, &root.to_string()));
+        return Ok(line_endings::restore(
+            body,
+            &root.to_string(),
+            Format::Jsonc,
+        ));
     };
     let fields = entry.fields();
     for p in existing.properties() {
@@ -629,7 +730,11 @@ fn cst_update(body: &str, keys: &[&str], name: &str, entry: &Entry) -> Result<St
             }
         }
     }
-    Ok(line_endings::restore(body, &root.to_string()))
+    Ok(line_endings::restore(
+        body,
+        &root.to_string(),
+        Format::Jsonc,
+    ))
 }
 
 /// Adds the entry to a top-level servers object written on one line (or to a one-line top level
@@ -1229,6 +1334,45 @@ mod edge_tests {
             "servers",
         );
         assert_eq!(added.lines().count(), 2, "{added}");
+    }
+
+    #[test]
+    fn a_raw_crlf_in_a_string_stays_in_a_file_with_lone_crs() {
+        // Found by fuzz/fuzz_targets/setup_edit.rs (fuzz/regressions/setup_edit/
+        // jsonc-crlf-in-string-lone-cr.json, minimised): the CST created `servers` and spread
+        // the top level over lines, and restoring the line endings made the CRLF inside "a"'s
+        // value a lone CR.
+        let text = "{\"a\":\"x\r\ny\",\"b\"\r:1}";
+        let p = Path::new("x");
+        let added = upsert(text, Format::Jsonc, "servers", "devprojex", &e(), p).unwrap();
+        assert_eq!(
+            read_entry_at(&added, Format::Jsonc, &[], "a", p).unwrap(),
+            Some(Value::from("x\r\ny")),
+            "{added:?}"
+        );
+        let back = remove(&added, Format::Jsonc, "servers", "devprojex", p).unwrap();
+        // The servers object setup created stays behind as `{}` (docs/setup.md).
+        let mut data = data_of(&back, Format::Jsonc).unwrap();
+        data.as_object_mut().unwrap().remove("servers");
+        assert_eq!(Some(data), data_of(text, Format::Jsonc), "{back:?}");
+    }
+
+    #[test]
+    fn an_edit_that_changes_another_value_is_refused() {
+        let p = Path::new("x");
+        let keys = ["servers"];
+        let old = "{\"a\": \"x\r\ny\"}";
+        let ok = "{\"a\": \"x\r\ny\", \"servers\": {\"devprojex\": {}}}";
+        assert!(others_kept(old, ok, Format::Jsonc, &keys, "devprojex", p).is_ok());
+        let changed = "{\"a\": \"x\ry\", \"servers\": {\"devprojex\": {}}}";
+        let err = others_kept(old, changed, Format::Jsonc, &keys, "devprojex", p).unwrap_err();
+        assert_eq!(err.code(), "DPX-SETUP-SHAPE");
+        // A TOML parent table that removal dropped is no change.
+        let old = "x = 1\n[mcp_servers.devprojex]\ncommand = \"d\"\n";
+        let keys = ["mcp_servers"];
+        assert!(others_kept(old, "x = 1\n", Format::Toml, &keys, "devprojex", p).is_ok());
+        let err = others_kept(old, "x = 2\n", Format::Toml, &keys, "devprojex", p).unwrap_err();
+        assert_eq!(err.code(), "DPX-SETUP-SHAPE");
     }
 
     #[test]
