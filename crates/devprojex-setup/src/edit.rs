@@ -30,12 +30,11 @@ use crate::line_endings;
 
 const BOM: &str = "\u{feff}";
 
-/// Splits a leading UTF-8 byte order mark off.
-fn split_bom(text: &str) -> (&'static str, &str) {
-    match text.strip_prefix(BOM) {
-        Some(rest) => (BOM, rest),
-        None => ("", text),
-    }
+/// Splits the leading UTF-8 byte order marks off (all of them: the parsers drop a second one
+/// too, and a file must come back with exactly the marks it had).
+fn split_bom(text: &str) -> (&str, &str) {
+    let body = text.trim_start_matches(BOM);
+    (&text[..text.len() - body.len()], body)
 }
 
 /// Reads the entry `name` from the top-level `container`, if present.
@@ -1127,6 +1126,18 @@ mod tests {
             with_type: false,
             command: cmd.into(),
             args: vec!["mcp".into()],
+        }
+    }
+
+    #[test]
+    fn every_leading_byte_order_mark_comes_back() {
+        let p = Path::new("config.toml");
+        for two in ["\u{feff}\u{feff}", "\u{feff}\u{feff}x = 1\n"] {
+            let added =
+                upsert(two, Format::Toml, "mcp_servers", "devprojex", &e("dpx"), p).unwrap();
+            assert!(added.starts_with("\u{feff}\u{feff}"), "{added:?}");
+            let back = remove(&added, Format::Toml, "mcp_servers", "devprojex", p).unwrap();
+            assert_eq!(back, two);
         }
     }
 
