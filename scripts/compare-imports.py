@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """related_files' import resolution against the languages' own resolvers.
 
-    scripts/compare-imports.py python     [--binary BIN] [--python PY] [DIR]
-    scripts/compare-imports.py typescript [--binary BIN] DIR
-    scripts/compare-imports.py c          [--binary BIN] [--flags FLAGS] [--limit N] DIR [FILE...]
+    scripts/compare-imports.py python     [--binary BIN] [--git-mode M] [--python PY] [DIR]
+    scripts/compare-imports.py typescript [--binary BIN] [--git-mode M] DIR
+    scripts/compare-imports.py c          [--binary BIN] [--git-mode M] [--flags FLAGS] [--limit N] DIR [FILE...]
 
 Our side is the real server: one `devprojex mcp --root DIR`, one `related_files` call
 (`direction: imports`) per file. The reference:
@@ -12,14 +12,17 @@ Our side is the real server: one `devprojex mcp --root DIR`, one `related_files`
   PY) as its only path. For each module, the modules its code imports (directly; the finder
   does not recurse), minus the packages that are only loaded as parents of another one (for
   `import a.b.c`, related_files names `a/b/c.py`, modulefinder also loads `a` and `a.b`).
-- typescript: the TypeScript compiler API (npm `typescript`, installed into
-  $DEVPROJEX_TS_DIR, default /tmp/dpx-typescript, on first use): `ts.preProcessFile` for the
+- typescript: the TypeScript compiler API (npm `typescript@5.9.3`, installed on first use
+  into target/compare-imports/node, never committed; Debian's nodejs and npm are installed
+  when missing): `ts.preProcessFile` for the
   specifiers and `ts.resolveModuleName` with the nearest tsconfig.json's options; only
   resolutions to files of DIR outside node_modules count.
 - c: `gcc -MM -MG FLAGS FILE` (all headers a file pulls in, transitively) against the closure
   of related_files' imports; only headers inside DIR count.
 
-Prints recall (reference edges related_files also finds) and the edges only we report.
+Prints recall (reference edges related_files also finds) and the edges only we report; the
+figures are in docs/symbols.md. Without --binary, `cargo build --release --locked --bin
+devprojex` runs first, so the current checkout is measured. Exit status 1 below 0.95.
 """
 import argparse
 import collections
@@ -31,8 +34,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcp_stdio import McpServer  # noqa: E402
+from script_tools import ROOT, cargo_release, ensure_command  # noqa: E402
 
-DEFAULT_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "devprojex")
+TYPESCRIPT = "typescript@5.9.3"
+
+
+def server_args(args):
+    return ["--git-mode", args.git_mode] if args.git_mode else []
 
 
 def our_imports(server, path):
@@ -143,7 +151,7 @@ def compare_python(args):
     proc = subprocess.run([args.python, "-c", PYTHON_HELPER, root], input=json.dumps(files),
                           capture_output=True, text=True, check=True)
     found = json.loads(proc.stdout)
-    server = McpServer(args.binary, root)
+    server = McpServer(args.binary, root, server_args(args))
     server.initialize()
     reference, ours = {}, {}
     for rel, sets in found.items():
@@ -204,12 +212,21 @@ process.stdout.write(JSON.stringify(out));
 
 
 def typescript_module():
-    base = os.environ.get("DEVPROJEX_TS_DIR", "/tmp/dpx-typescript")
+    ensure_command("node", "nodejs")
+    ensure_command("npm", "npm")
+    base = os.path.join(ROOT, "target", "compare-imports", "node")
     module = os.path.join(base, "node_modules", "typescript")
-    if not os.path.isdir(module):
+    version = TYPESCRIPT.split("@", 1)[1]
+    try:
+        with open(os.path.join(module, "package.json")) as f:
+            installed = json.load(f).get("version")
+    except OSError:
+        installed = None
+    if installed != version:
+        print(f"== npm install {TYPESCRIPT} into {base}", file=sys.stderr)
         os.makedirs(base, exist_ok=True)
-        subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", base,
-                        "typescript@5"], check=True)
+        subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", base, TYPESCRIPT],
+                       check=True)
     return module
 
 
@@ -224,7 +241,7 @@ def compare_typescript(args):
     proc = subprocess.run(["node", "-e", TS_HELPER, "--", typescript_module(), root], input=json.dumps(files),
                           capture_output=True, text=True, check=True)
     found = json.loads(proc.stdout)
-    server = McpServer(args.binary, root)
+    server = McpServer(args.binary, root, server_args(args))
     server.initialize()
     reference, ours = {}, {}
     for rel, targets in found.items():
@@ -238,6 +255,7 @@ def compare_typescript(args):
 
 
 def compare_c(args):
+    ensure_command("gcc", "gcc")
     root = os.path.realpath(args.dir)
     files = args.files
     if not files:
@@ -247,12 +265,12 @@ def compare_c(args):
                 if n.endswith(".c"):
                     files.append(os.path.relpath(os.path.join(folder, n), root).replace(os.sep, "/"))
         files = files[: args.limit]
-    server = McpServer(args.binary, root)
+    server = McpServer(args.binary, root, server_args(args))
     server.initialize()
     direct = {}
 
-    def closure(start):
-        seen, todo = set(), [start]
+    def closure(start, forced):
+        seen, todo = set(forced), [start, *forced]
         while todo:
             f = todo.pop()
             if f not in direct:
@@ -265,9 +283,14 @@ def compare_c(args):
 
     reference, ours = {}, {}
     flags = args.flags.split()
+    # `-include H`: the build reads H first, so the file's closure starts from it too
+    forced = [flags[i + 1] for i, f in enumerate(flags[:-1]) if f == "-include"
+              and os.path.isfile(os.path.join(root, flags[i + 1]))]
+    failed = 0
     for rel in files:
         proc = subprocess.run(["gcc", "-MM", "-MG", *flags, rel], cwd=root, capture_output=True, text=True)
         if proc.returncode != 0:
+            failed += 1
             continue
         deps = proc.stdout.replace("\\\n", " ").split(":", 1)[1].split()
         headers = set()
@@ -276,9 +299,12 @@ def compare_c(args):
             if full.startswith(root + os.sep) and os.path.isfile(full):
                 headers.add(os.path.relpath(full, root).replace(os.sep, "/"))
         reference[rel] = headers
-        ours[rel] = closure(rel)
+        ours[rel] = closure(rel, forced)
     server.close()
-    return report(f"gcc -MM {args.flags} on {root}", reference, ours)
+    recall = report(f"gcc -MM {args.flags} on {root}", reference, ours)
+    if failed:
+        print(f"  ({failed} of {len(files)} files left out: gcc -MM failed on them with these flags)")
+    return recall
 
 
 def main():
@@ -295,8 +321,14 @@ def main():
     c.add_argument("dir")
     c.add_argument("files", nargs="*")
     for p in (python, ts, c):
-        p.add_argument("--binary", default=DEFAULT_BINARY)
+        p.add_argument("--binary", help="devprojex (default: built in target/release)")
+        p.add_argument("--git-mode", choices=["none", "gitignore", "tracked"],
+                       help="the server's --git-mode (default: its own, gitignore)")
     args = parser.parse_args()
+    if args.binary is None:
+        cargo_release("--bin", "devprojex")
+        args.binary = os.path.join(ROOT, "target", "release", "devprojex")
+    args.binary = os.path.abspath(args.binary)
     recall = {"python": compare_python, "typescript": compare_typescript, "c": compare_c}[args.language](args)
     return 0 if recall >= 0.95 else 1
 

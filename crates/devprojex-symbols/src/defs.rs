@@ -861,6 +861,90 @@ fn c_declarator_name(mut node: Node<'_>) -> Option<Node<'_>> {
     None
 }
 
+/// `typedef struct { ... } ____cacheline_aligned irq_cpustat_t;`: the grammar takes the
+/// attribute macro for the declarator and leaves the name behind, in an error node of the
+/// typedef or, after an inserted `;`, as the next statement. Returns that name.
+fn name_after_attribute_macro<'t>(node: Node<'t>, declared: &[Node<'t>]) -> Option<Node<'t>> {
+    let [attribute] = declared else {
+        return None;
+    };
+    // `typedef __signed__ char __s8;` has the same shape, with a keyword where the macro was
+    if attribute.kind() != "type_identifier" && attribute.kind() != "primitive_type" {
+        return None;
+    }
+    let lone_identifier = |n: Node<'t>| {
+        let mut inner = named_children(n);
+        match (inner.next(), inner.next()) {
+            (Some(id), None) if id.kind() == "identifier" => Some(id),
+            _ => None,
+        }
+    };
+    let last = node.child(node.child_count().checked_sub(1)? as u32)?;
+    let before_last = last.prev_sibling().filter(|n| n.kind() == "ERROR");
+    let name = if let Some(error) = before_last.filter(|_| last.kind() == ";") {
+        lone_identifier(error)?
+    } else if last.kind() == "ERROR" {
+        lone_identifier(last)?
+    } else if last.is_missing() {
+        let next = node.next_named_sibling()?;
+        if next.kind() != "expression_statement" {
+            return None;
+        }
+        lone_identifier(next)?
+    } else {
+        return None;
+    };
+    (name.start_position().row == attribute.end_position().row).then_some(name)
+}
+
+/// `typedef unsigned char (read_t)(void *, int);`: the grammar reads `char (read_t)` as a
+/// function declarator named `char` whose one parameter is the type `read_t`. Returns that.
+fn misread_function_type_name(mut declarator: Node<'_>) -> Option<Node<'_>> {
+    for _ in 0..8 {
+        let inner = field(declarator, "declarator")?;
+        if declarator.kind() == "function_declarator" && inner.kind() == "primitive_type" {
+            let mut params = named_children(field(declarator, "parameters")?);
+            let (Some(only), None) = (params.next(), params.next()) else {
+                return None;
+            };
+            let mut parts = named_children(only);
+            return match (parts.next(), parts.next()) {
+                (Some(t), None) if t.kind() == "type_identifier" => Some(t),
+                _ => None,
+            };
+        }
+        declarator = inner;
+    }
+    None
+}
+
+/// `SYSCALL_DEFINE3(read, unsigned int, fd, ...) { ... }` at the top level of a C file: the
+/// grammar sees a macro call (missing its `;`) and then a bare block. The macro expands to a
+/// function; its first argument is the name the source spells and a reader searches for.
+fn macro_defined_function<'t>(node: Node<'t>, src: &str) -> Option<Node<'t>> {
+    if !node
+        .parent()
+        .is_some_and(|p| p.kind() == "translation_unit" || p.kind().starts_with("preproc_"))
+    {
+        return None;
+    }
+    let last = node.child(node.child_count().checked_sub(1)? as u32)?;
+    if !last.is_missing() || node.next_named_sibling()?.kind() != "compound_statement" {
+        return None;
+    }
+    let call = named_children(node).next()?;
+    let macro_name = field(call, "function")?;
+    if call.kind() != "call_expression"
+        || macro_name.kind() != "identifier"
+        || !is_upper_constant(text(macro_name, src))
+    {
+        return None;
+    }
+    named_children(field(call, "arguments")?)
+        .next()
+        .filter(|a| a.kind() == "identifier")
+}
+
 /// Whether a declarator declares a function (its innermost non-name part is a function
 /// declarator, not a pointer to one).
 fn declares_function(mut node: Node<'_>) -> bool {
@@ -894,8 +978,19 @@ fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str) -> Found<'t> {
             let declarator = field(node, "declarator");
             let name_node = match declarator {
                 Some(d) if d.kind() == "parenthesized_declarator" => {
-                    // `SYSCALL_DEFINE0(fork) { ... }`: a macro that expands to a function
-                    field(node, "type").filter(|t| t.kind() == "type_identifier")
+                    // The grammar's reading of two shapes the preprocessor makes sense of:
+                    // `SYSCALL_DEFINE0(fork) { ... }`, a macro that expands to a function,
+                    // named by its argument as `SYSCALL_DEFINE1(brk, ...)` below; and
+                    // `int __maybe_unused name(void) { ... }`, where the attribute macro ends
+                    // a declaration and `name` is taken for the type. Inside a function the
+                    // shape is a macro call before a block.
+                    let type_name = field(node, "type").filter(|t| t.kind() == "type_identifier");
+                    match type_name {
+                        _ if inside_function(node) => None,
+                        Some(t) if is_upper_constant(text(t, src)) => named_children(d)
+                            .find(|c| c.kind() == "identifier" && text(*c, src) != "void"),
+                        other => other,
+                    }
                 }
                 Some(d) => c_declarator_name(d),
                 None => None,
@@ -922,16 +1017,28 @@ fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str) -> Found<'t> {
         "preproc_def" | "preproc_function_def" => one(Kind::Macro, name),
         "type_definition" => {
             let mut cursor = node.walk();
-            let names: Vec<Node<'t>> = node
+            let mut names: Vec<Node<'t>> = node
                 .children_by_field_name("declarator", &mut cursor)
-                .filter_map(c_declarator_name)
+                .filter_map(|d| match c_declarator_name(d)? {
+                    // a keyword is never the name: the grammar split `unsigned long` and
+                    // `typedef unsigned long (name)(args)` reads as `long` taking `name`
+                    n if n.kind() == "primitive_type" => misread_function_type_name(d).or(Some(n)),
+                    n => Some(n),
+                })
                 .collect();
+            if let Some(name) = name_after_attribute_macro(node, &names) {
+                names = vec![name];
+            }
+            names.retain(|n| n.kind() != "primitive_type");
             Found {
                 defs: names.into_iter().map(|n| (Kind::Type, n)).collect(),
                 ..Found::default()
             }
         }
         "alias_declaration" => one(Kind::Type, name),
+        "expression_statement" if lang == Lang::C => {
+            one(Kind::Function, macro_defined_function(node, src))
+        }
         "namespace_definition" => match name {
             Some(_) => def_container(Kind::Module, name, "namespace", false, src),
             None => Found::default(),

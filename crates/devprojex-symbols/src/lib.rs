@@ -255,6 +255,15 @@ pub mod testing {
         loop {
             let node = cursor.node();
             if !node.is_named() {
+                if node.is_missing() {
+                    // what error recovery inserted: the clue to a misparse
+                    out.push_str(&format!(
+                        "{}MISSING {:?} [{}]\n",
+                        "  ".repeat(depth),
+                        node.kind(),
+                        node.start_position().row + 1
+                    ));
+                }
                 if cursor.goto_next_sibling() {
                     continue;
                 }

@@ -97,6 +97,40 @@ fn cpp_definitions() {
 }
 
 #[test]
+fn c_kernel_idioms() {
+    // functions a macro defines are named by the macro's argument; a typedef name after an
+    // attribute macro is the typedef's, not the macro's
+    let text = "#define NR_IPI 2\n\
+        SYSCALL_DEFINE0(fork)\n{\n\treturn 0;\n}\n\
+        SYSCALL_DEFINE2(clone3, struct clone_args __user *, uargs, size_t, size)\n{\n\treturn 1;\n}\n\
+        typedef struct {\n\tunsigned int ipi_irqs[NR_IPI];\n} ____cacheline_aligned irq_cpustat_t;\n\
+        typedef struct { int b; } __packed pk_t;\n\
+        typedef struct { int m; } psw_t __aligned(8);\n\
+        static int helper(void)\n{\n\tCALL(x)\n\t{ }\n\treturn 2;\n}\n\
+        DEFINE_SPINLOCK(lock);\n\
+        int __maybe_unused nop_init(void)\n{\n\treturn 0;\n}\n\
+        typedef __signed__ char __s8;\n\
+        typedef unsigned char (read_t)(void *private_data, unsigned char addr);\n\
+        typedef unsigned long (*check_t)(unsigned long);\n";
+    assert_eq!(
+        defs("kernel/fork.c", text),
+        [
+            row(1, "macro", "NR_IPI", ""),
+            row(2, "function", "fork", ""),
+            row(6, "function", "clone3", ""),
+            row(12, "type", "irq_cpustat_t", ""),
+            row(13, "type", "pk_t", ""),
+            row(14, "type", "psw_t", ""),
+            row(15, "function", "helper", ""),
+            row(22, "function", "nop_init", ""),
+            row(26, "type", "__s8", ""),
+            row(27, "type", "read_t", ""),
+            row(28, "type", "check_t", ""),
+        ]
+    );
+}
+
+#[test]
 fn php_ruby_scala_and_swift_definitions() {
     let php = "<?php\nnamespace App\\Models;\n\nconst LIMIT = 1;\nfunction helper() {}\nclass User extends Model {\n    const TABLE = 'users';\n    public function save() {}\n}\ninterface Repo {}\ntrait Loggable {}\nenum Status { case Active; }\n";
     assert_eq!(
