@@ -61,7 +61,8 @@ fn entries(with_type: bool) -> [Entry; 2] {
 /// The document as data, read by a parser the editor does not use for writing; `None` when
 /// there is no value (an empty file). TOML tables become JSON objects.
 fn data_of(text: &str, format: Format) -> Option<Value> {
-    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // The editor keeps every leading byte order mark as it is and reads what follows.
+    let body = text.trim_start_matches('\u{feff}');
     match format {
         Format::Json => {
             if body.trim().is_empty() {
