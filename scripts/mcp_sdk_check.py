@@ -155,7 +155,7 @@ async def run(binary: str, root: str, pack_dir: str) -> None:
                     check("read_pack: skipped because the pack was inline", False)
 
                 result = await call("search_project", {"pattern": "println", "context_lines": 0})
-                check("search_project: grep-style match", "src/main.rs:2:" in first_text(result),
+                check("search_project: grep-style match", "src/main.rs:4:" in first_text(result),
                       first_text(result)[:300])
 
                 result = await call("get_file", {"path": "README.md", "start_line": 1, "end_line": 1})

@@ -2,7 +2,8 @@
 //! percent-encodings, base64-wrapped keys and JWTs, a JWT on a very long minified line,
 //! credential files and command lines. Every front door must hide them: CLI `pack` (every
 //! format and detail level), `search` and `scan`, and the MCP tools `get_file`,
-//! `search_project`, `pack_context` (inline and stored) and `read_pack`.
+//! `search_project`, `pack_context` (inline and stored, every format and detail level) and
+//! `read_pack`.
 //!
 //! The secrets are generated (`devprojex_redact::testgen`), so no credential-shaped literal is
 //! committed; each file also holds a plain marker word so searches land on the secret lines.
@@ -287,7 +288,7 @@ fn mcp_tools_hide_every_shape() {
         }
     }
     for format in ["markdown", "text", "json", "xml"] {
-        for detail in ["full", "compact"] {
+        for detail in ["full", "compact", "signatures"] {
             let text = pack_text(&mut mcp, json!({"format": format, "detail": detail}));
             p.assert_hidden(&format!("pack_context {format} {detail}"), &text);
             // the pack is over 50,000 characters: stored, and read back through read_pack,
@@ -296,6 +297,15 @@ fn mcp_tools_hide_every_shape() {
                 text.contains("Pack stored as '") && text.contains("[REDACTED:jwt]"),
                 "pack_context {format} {detail} was not read back whole"
             );
+            // every file is in the pack, redacted, not withheld
+            for (path, _, rules) in FILES {
+                for rule in *rules {
+                    assert!(
+                        text.contains(&format!("[REDACTED:{rule}]")),
+                        "pack_context {format} {detail}: no {rule} marker for {path}"
+                    );
+                }
+            }
         }
     }
 }

@@ -671,4 +671,33 @@ mod tests {
         assert_eq!(GitMode::parse("tracked"), Some(GitMode::Tracked));
         assert_eq!(GitMode::parse("staged"), None);
     }
+
+    /// Placeholders have their own coded line, in the singular for one, and none when there
+    /// are none.
+    #[test]
+    fn placeholders_have_their_own_notice() {
+        let notice = |not_local: usize| -> Vec<String> {
+            SelectionWarnings {
+                not_local,
+                ..SelectionWarnings::default()
+            }
+            .messages()
+            .into_iter()
+            .filter(|line| line.starts_with("DPX-SELECT-NOT-LOCAL:"))
+            .collect()
+        };
+        assert!(notice(0).is_empty());
+        assert_eq!(
+            notice(1),
+            [
+                "DPX-SELECT-NOT-LOCAL: 1 file is not on this machine (cloud placeholders) and was not read, so nothing was downloaded."
+            ]
+        );
+        assert_eq!(
+            notice(3),
+            [
+                "DPX-SELECT-NOT-LOCAL: 3 files are not on this machine (cloud placeholders) and were not read, so nothing was downloaded."
+            ]
+        );
+    }
 }

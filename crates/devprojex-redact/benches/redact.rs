@@ -15,6 +15,10 @@
 //!
 //! With `DPX_BENCH_CPU_TIME=1` (Unix), time is the benchmark thread's CPU time instead of wall
 //! time: on a shared, loaded machine wall time also counts the time the thread waited for a core.
+//!
+//! With `DPX_BENCH_INPUTS=DIR`, the inputs are read from DIR when it holds them and written there
+//! otherwise, so that two builds (a baseline and a change) can be timed on the same bytes: the
+//! `own-source` and `dense-candidates` inputs are made from the build's own source and rules.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -253,6 +257,23 @@ fn config_candidates(target: usize) -> String {
     out
 }
 
+/// The input `name` from `dir` when it is there; otherwise `make()`, saved to `dir` if given.
+fn fixed_input(
+    dir: &Option<std::path::PathBuf>,
+    name: &str,
+    make: impl FnOnce() -> String,
+) -> String {
+    let Some(dir) = dir else { return make() };
+    let path = dir.join(format!("{name}.txt"));
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        return text;
+    }
+    let text = make();
+    std::fs::create_dir_all(dir).expect("create the DPX_BENCH_INPUTS directory");
+    std::fs::write(&path, &text).expect("write a benchmark input");
+    text
+}
+
 fn bench<M: Measurement>(c: &mut Criterion<M>) {
     let secrets = Redactor::new(RedactOptions::default());
     let private = Redactor::new(RedactOptions {
@@ -263,9 +284,10 @@ fn bench<M: Measurement>(c: &mut Criterion<M>) {
         !secrets.redact(&ordinary).has_secrets(),
         "ordinary text must hold no secrets"
     );
-    let own = own_source().repeat(8);
-    let dense = dense(1 << 20);
-    let config = config_candidates(1 << 20);
+    let inputs = std::env::var_os("DPX_BENCH_INPUTS").map(std::path::PathBuf::from);
+    let own = fixed_input(&inputs, "own-source", || own_source().repeat(8));
+    let dense = fixed_input(&inputs, "dense-candidates", || dense(1 << 20));
+    let config = fixed_input(&inputs, "config-candidates", || config_candidates(1 << 20));
     assert!(secrets.redact(&dense).findings.len() > 1000);
 
     let mut g = c.benchmark_group("redact");

@@ -21,14 +21,45 @@ const MIN_STRING_CHARS: usize = 6;
 /// How far from `"kind": "Secret"` a JSON manifest's `data` object is looked for.
 const JSON_REACH: usize = 16 * 1024;
 
+/// The YAML document read last, so that each document is read once, however many
+/// `kind: Secret` lines it holds (text without `---` separators is one document: reading it
+/// again for each marker would cost the square of its length).
+#[derive(Default)]
+pub(crate) struct Seen {
+    /// End of the document read last.
+    end: usize,
+    /// The deepest `kind:` indentation it was read for (`data:` up to this depth was found).
+    indent: usize,
+    /// Whether a document was read at all.
+    any: bool,
+}
+
 /// Find the `kind: Secret` markers in `bytes[start..end]` and the values of their manifests.
-pub(crate) fn scan(bytes: &[u8], start: usize, end: usize, out: &mut Vec<KubeSpan>) {
+/// Calls for the segments of one text share `seen` and come in text order.
+pub(crate) fn scan(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    seen: &mut Seen,
+    out: &mut Vec<KubeSpan>,
+) {
     let mut pos = start;
     while let Some(i) = find_ci(&bytes[pos..end], b"kind") {
         let at = pos + i;
         pos = at + 4;
         if let Some(indent) = yaml_kind_secret(bytes, at) {
-            yaml_manifest(bytes, at, indent, out);
+            if seen.any && at <= seen.end && indent <= seen.indent {
+                continue; // its document was read for this depth already
+            }
+            let read_to = yaml_manifest(bytes, at, indent, out);
+            let same = seen.any && at <= seen.end;
+            seen.indent = if same {
+                seen.indent.max(indent)
+            } else {
+                indent
+            };
+            seen.end = read_to;
+            seen.any = true;
         } else if json_kind_secret(bytes, at) {
             json_manifest(bytes, at, out);
         }
@@ -146,7 +177,8 @@ fn lines(bytes: &[u8], s: usize, e: usize) -> Vec<(usize, usize)> {
     out
 }
 
-fn yaml_manifest(bytes: &[u8], at: usize, kind_indent: usize, out: &mut Vec<KubeSpan>) {
+/// The `data:` / `stringData:` values of the document around `at`; returns the document's end.
+fn yaml_manifest(bytes: &[u8], at: usize, kind_indent: usize, out: &mut Vec<KubeSpan>) -> usize {
     let (ds, de) = document(bytes, at);
     let lines = lines(bytes, ds, de);
     let mut i = 0;
@@ -214,6 +246,7 @@ fn yaml_manifest(bytes: &[u8], at: usize, kind_indent: usize, out: &mut Vec<Kube
             push_value(value, vs, plain, out);
         }
     }
+    de
 }
 
 /// The `:` that ends an entry's key (`key: value`, `.dockercfg: |`), if this is one.
@@ -315,7 +348,13 @@ mod tests {
 
     fn values(text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        scan(text.as_bytes(), 0, text.len(), &mut out);
+        scan(
+            text.as_bytes(),
+            0,
+            text.len(),
+            &mut Seen::default(),
+            &mut out,
+        );
         out.iter()
             .map(|k| text[k.start..k.end].to_string())
             .collect()
@@ -343,6 +382,21 @@ mod tests {
         ] {
             assert!(values(doc).is_empty(), "{doc}: {:?}", values(doc));
         }
+    }
+
+    #[test]
+    fn a_document_is_read_once_for_all_its_markers() {
+        // a List of Secrets, and Secrets concatenated without `---`: every value once
+        let doc = "kind: List\nitems:\n- apiVersion: v1\n  kind: Secret\n  data:\n    a: UyFCXCpkJHpEc2I9\n- apiVersion: v1\n  kind: Secret\n  data:\n    b: eyJhdXRocyI6e30K\n";
+        assert_eq!(values(doc), ["UyFCXCpkJHpEc2I9", "eyJhdXRocyI6e30K"]);
+        let one = "kind: Secret\ndata:\n  password: UyFCXCpkJHpEc2I9\n";
+        assert_eq!(values(&one.repeat(3)).len(), 3);
+        // a deeper marker after a shallower one in the same document adds its own values
+        let doc = "kind: Secret\ndata:\n  a: UyFCXCpkJHpEc2I9\nitems:\n  - kind: x\n    kind: Secret\n    data:\n      b: eyJhdXRocyI6e30K\n";
+        let mut found = values(doc);
+        found.sort();
+        found.dedup();
+        assert_eq!(found, ["UyFCXCpkJHpEc2I9", "eyJhdXRocyI6e30K"]);
     }
 
     #[test]

@@ -563,6 +563,7 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
     let mut scope_done = vec![false; work.segments.len()];
     let mut covered: Option<Vec<(usize, usize)>> = None;
     let mut locations: Option<(u16, regex::bytes::CaptureLocations)> = None;
+    let mut kube_seen = kube::Seen::default();
     for &(r, segment) in &work.runs {
         let seg = work.segments[segment as usize];
         let rule = &set.rules[r as usize];
@@ -648,7 +649,7 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
             }
             Engine::KubeSecret => {
                 let mut out = Vec::new();
-                kube::scan(bytes, seg.start, seg.end, &mut out);
+                kube::scan(bytes, seg.start, seg.end, &mut kube_seen, &mut out);
                 spans.extend(out.into_iter().map(|k| Span {
                     start: k.start,
                     end: k.end,

@@ -82,7 +82,9 @@ pub(crate) fn contains_redaction_marker(bytes: &[u8]) -> bool {
 /// The provider placeholder allowlist: documentation and placeholder bodies.
 ///
 /// - contains `EXAMPLE` / `example` (AWS documentation keys and the like),
-/// - one character makes up at least half of the value (`xxxx...`, `0000...`),
+/// - one character makes up at least half of the value (`xxxx...`, `0000...`), or half of its
+///   longest `-` / `_` / `.`-separated part of eight or more (`FLWSECK_TEST-000000000000`: a
+///   short body after a long prefix),
 /// - ascending runs (`abcd`, `1234`, four or more) make up at least half of its letters and
 ///   digits (`ghp_abcdefghijklmnopqrstuvwxyz0123456789`). A real token of the right format
 ///   whose body merely contains a run or two stays a secret.
@@ -96,6 +98,16 @@ pub(crate) fn is_provider_placeholder(secret: &[u8], counts: &ByteCounts) -> boo
         return true;
     }
     if secret.len() >= 8 && counts.max() as usize * 2 >= secret.len() {
+        return true;
+    }
+    let longest_part = secret
+        .split(|b| matches!(b, b'-' | b'_' | b'.'))
+        .max_by_key(|part| part.len())
+        .unwrap_or(secret);
+    if longest_part.len() >= 8
+        && longest_part.len() < secret.len()
+        && ByteCounts::of(longest_part).max() as usize * 2 >= longest_part.len()
+    {
         return true;
     }
     sequence_dominated(secret)
@@ -235,6 +247,12 @@ mod tests {
         assert!(placeholder(b"ghp_abcdefghijklmnopqrstuvwxyz0123456789"));
         assert!(placeholder(b"AIzaSyabcdefghijklmnopqrstuvwxyz1234567"));
         assert!(!placeholder(b"ghp_Q7d9K2mX4pL8vN3bR6tY1wZ5cH0jF2sA9eU4"));
+        // a short body after a long prefix is judged on its own
+        assert!(placeholder(b"FLWSECK_TEST-000000000000"));
+        assert!(!placeholder(b"FLWSECK_TEST-4c1e9a0b7d2f"));
+        assert!(!placeholder(
+            b"xoxb-123456789012-1234567890123-Zq81kPx0Lm2Nw4Rt6Vb3Hc9J"
+        ));
         // a real-format key whose body holds a few runs is still a key (issue 19)
         assert!(!placeholder(
             b"sk-ant-api03-Zq81kPx0-7Lm2Nw4Rt6-klmnopqrstuvwx-Vb3Hc9Jd1Fg5Ks8Qe-Ty7Ui2Op4As6Df9Gh1Jk3Lz5Xc7Vb9Nm0abcdefghZx1Cv3Bn5M8r4uT6AA"

@@ -218,3 +218,32 @@ fn every_gitleaks_rule_id_is_mapped_and_documented() {
     assert_eq!(ids, 222, "Gitleaks v8.30.1 has 222 rule ids");
     assert!(mapped >= 220, "only {mapped} ids mapped");
 }
+
+/// Every Gitleaks rule id with a counterpart has near-miss negatives as well as positives.
+#[test]
+fn every_mapped_gitleaks_rule_id_has_positives_and_near_misses() {
+    let tsv = std::fs::read_to_string(root().join("mapping.tsv")).expect("mapping.tsv");
+    let ids_of = |samples: &[Sample]| -> HashSet<String> {
+        samples
+            .iter()
+            .filter_map(|s| s.name.split_once('#').map(|(id, _)| id.to_string()))
+            .collect()
+    };
+    let with_positives = ids_of(&load(&root().join("positive.txt")));
+    let with_negatives = ids_of(&load(&root().join("negative.txt")));
+    let mut lacking = Vec::new();
+    for line in tsv.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if cols.len() == 3 && !cols[1].is_empty() {
+            for (set, what) in [
+                (&with_positives, "positives"),
+                (&with_negatives, "near misses"),
+            ] {
+                if !set.contains(cols[0]) {
+                    lacking.push(format!("{} has no {what}", cols[0]));
+                }
+            }
+        }
+    }
+    assert!(lacking.is_empty(), "{}", lacking.join("\n"));
+}

@@ -48,6 +48,11 @@ fn positives() {
         ("fax: 415-555-2671", "phone-number"),
         ("tel 415.555.2671", "phone-number"),
         ("toll free 1-800-555-2671", "phone-number"),
+        ("toll free 1.800.555.2671", "phone-number"),
+        ("call 1-(415) 555-2671", "phone-number"),
+        ("cd C:/Users/maria/projects", "home-user"),
+        (r"D:\\Users\maria\src", "home-user"),
+        ("stack 0011.2233.4455 and c914.c829.00a0", "mac-address"),
         ("interface mac 0011.2233.4455 vlan 10", "mac-address"),
         ("mac-address-table static 00a0.c914.c829", "mac-address"),
         ("url: https://jira.corp.acme.com/browse/OPS-1", "host-name"),
@@ -59,6 +64,10 @@ fn positives() {
         ("cd ~maria/projects", "home-user"),
         ("home=~maria", "home-user"),
         ("https://cs.acme.edu/~maria/papers/", "home-user"),
+        // a machine's name joined to the numbers makes them an address, not a release
+        ("logs/host-10.20.30.40.txt", "ipv4"),
+        ("backup db-10.0.0.5.sql", "ipv4"),
+        ("node2-172.16.4.20 joined", "ipv4"),
     ] {
         let found = ids(&r, text);
         assert!(
@@ -105,6 +114,9 @@ fn negatives() {
         "numbers 200 300 4000 and 123-456-7890",
         "fictional (555) 555-0123 and 212-555-0199",
         "ids 0000.0000.0000 and version 2024.0101.1234",
+        r"group Users\maria has no drive, nor does \Users\maria",
+        "serial 11-800-555-2671 and build1-800-555-2671",
+        "hex 0011.2233.4455.6677 and 10011.2233.4455",
     ] {
         let found = ids(&r, text);
         assert!(found.is_empty(), "{text}: unexpected {found:?}");

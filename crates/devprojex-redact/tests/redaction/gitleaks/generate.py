@@ -114,6 +114,60 @@ def prefix_negatives(prefix, short_body):
     ]
 
 
+PIECE = re.compile(r"\{\{([a-zA-Z0-9]+):(\d+)\}\}|\{\{uuid\}\}")
+UUID_PIECES = "{{hex:8}}-{{hex:4}}-{{hex:4}}-{{hex:4}}-{{hex:12}}"
+
+
+def shorter(value, by=1):
+    """The value with `by` fewer characters in its last generated piece: a wrong length."""
+    value = value.replace("{{uuid}}", UUID_PIECES)
+    m = list(PIECE.finditer(value))[-1]
+    n = int(m.group(2)) - by
+    assert n > 0, value
+    return value[: m.start()] + "{{%s:%d}}" % (m.group(1), n) + value[m.end():]
+
+
+def filled(value, ch="x"):
+    """The value's shape with every generated piece made of one character: a placeholder."""
+    value = value.replace("{{uuid}}", UUID_PIECES)
+    return PIECE.sub(lambda m: ch * int(m.group(2)), value)
+
+
+# a letter outside each hexadecimal or decimal alphabet, for a value of the right length whose
+# characters are wrong (the rest of the value keeps its alphabet)
+OFF_ALPHABET = {"hex": "lo", "HEX": "up", "d": "lo"}
+
+
+def off_alphabet(value):
+    """The value with its hexadecimal and decimal pieces drawn from the letters instead."""
+    value = value.replace("{{uuid}}", UUID_PIECES)
+    return PIECE.sub(lambda m: "{{%s:%s}}" % (OFF_ALPHABET.get(m.group(1), m.group(1)), m.group(2)),
+                     value)
+
+
+def value_misses(ident, value, bad=(), alphabet=False, lengths="exact"):
+    """Near misses of a value a rule knows by its shape: the value one character short and one
+    too long (`lengths="exact"`), only one short (`"min"`: the rule takes longer ones) or neither
+    (`"range"`: `bad` holds the lengths out of range), `bad` shapes and, with `alphabet`, letters
+    where the rule wants hexadecimal or decimal digits, each under a key that names the provider
+    but nothing secret; and the same shape filled with `x` or `0` under a secret key (a
+    placeholder of a .env.example or a README)."""
+    up = ident.upper().replace("-", "_")
+    shapes = {"exact": [shorter(value), longer(value)], "min": [shorter(value)], "range": []}[lengths]
+    shapes += list(bad)
+    if alphabet:
+        shapes.append(off_alphabet(value))
+    return ([f'{ident}_build_ref: "{v}"' for v in shapes]
+            + [f'{up}_SECRET="{filled(value)}"', f"{ident}_secret: {filled(value, '0')}"])
+
+
+def prefix_misses(ident, prefix, body):
+    """Near misses of a prefixed token: the prefix in the wrong case, and the token inside a
+    longer word (the tail of a base64 blob), so that no word boundary starts it."""
+    return [f'{ident}_build_ref: "{prefix.swapcase()}{body}"',
+            f"data:application/octet-stream;base64,QmFyIGJheg{prefix}{body}"]
+
+
 # --------------------------------------------------------------------------- the rule table
 # (gitleaks rule id, our rule ids (tuple) or None, reason when None, positives, negatives)
 RULES = []
@@ -125,20 +179,23 @@ def rule(gid, ours, tps, fps=(), reason=None):
     RULES.append((gid, ours, reason, list(tps), list(fps)))
 
 
-def semi(gid, ours, ident, value, idents=(), extra=(), fps=(), negs=True, bad=None):
+def semi(gid, ours, ident, value, idents=(), extra=(), fps=(), negs=True, bad=None, misses=()):
+    """A keyword-scoped rule. `negs=False` where another rule of the same provider already holds
+    the generic near misses (`semi_negatives`); `misses` are this rule's own."""
     tps = forms(ident, value)
     for other in idents:
         tps += few(other, value)
     tps += list(extra)
-    neg = (semi_negatives(ident, value, bad) if negs else []) + list(fps)
+    neg = (semi_negatives(ident, value, bad) if negs else []) + list(fps) + list(misses)
     rule(gid, ours, tps, neg)
 
 
-def token(gid, ours, ident, value, extra=(), fps=(), short=None, prefix=None):
+def token(gid, ours, ident, value, extra=(), fps=(), short=None, prefix=None, misses=()):
     tps = forms(ident, value) + list(extra)
     neg = list(fps)
     if prefix is not None:
         neg += prefix_negatives(prefix, short or "{{an:6}}")
+    neg += list(misses)
     rule(gid, ours, tps, neg)
 
 
@@ -248,7 +305,8 @@ semi("beamer-api-token", "beamer-api-token", "beamer", "b_{{lne:44}}",
 semi("bitbucket-client-id", "bitbucket-client-id", "bitbucket", "{{ln:32}}")
 semi("bitbucket-client-secret", "bitbucket-client-secret", "bitbucket", "{{lne:64}}")
 semi("bittrex-access-key", "bittrex-api-key", "bittrex", "{{ln:32}}")
-semi("bittrex-secret-key", "bittrex-api-key", "bittrexSecret", "{{ln:32}}", negs=False)
+semi("bittrex-secret-key", "bittrex-api-key", "bittrexSecret", "{{ln:32}}", negs=False,
+     misses=value_misses("bittrex", "{{ln:32}}"))
 semi("cisco-meraki-api-key", "cisco-meraki-api-key", "meraki", "{{hex:40}}",
      fps=["meraki: aaaaaaaaaa1111111111bbbbbbbbbb2222222222",
           "meraki-build-ref: {{hex:10}}F{{hex:29}}Zq",
@@ -262,7 +320,8 @@ semi("cloudflare-api-key", "cloudflare-api-token", "cloudflare", "{{lnx:40}}",
      extra=['cloudflare_api_key = "{{b64u:40}}"', "CLOUDFLARE_API_KEY: {{an:40}}", 'cloudflare: "{{an:40}}"'])
 semi("cloudflare-global-api-key", "cloudflare-global-api-key", "cloudflare", "{{hex:37}}",
      extra=['cloudflare_global_api_key = "{{hex:37}}"', "CLOUDFLARE_GLOBAL_API_KEY: {{hex:37}}",
-            'cloudflare: "{{hex:37}}"'], negs=False)
+            'cloudflare: "{{hex:37}}"'], negs=False,
+     misses=value_misses("cloudflare_global", "{{hex:37}}", alphabet=True))
 token("cloudflare-origin-ca-key", "cloudflare-origin-ca-key", "cloudflare", "v1.0-{{hex:24}}-{{hex:146}}",
       extra=["CLOUDFLARE_ORIGIN_CA: v1.0-{{hex:24}}-{{hex:146}}"], prefix="v1.0-", short="{{hex:24}}")
 semi("codecov-access-token", "codecov-token", "codecov", "{{ln:32}}")
@@ -271,7 +330,8 @@ rule("cohere-api-token", "cohere-api-key", [
     ["CO_API_KEY=" + "x" * 40] + semi_negatives("cohere", "{{an:40}}"))
 semi("coinbase-access-token", "coinbase-api-secret", "coinbase", "{{lnx:64}}")
 semi("confluent-access-token", "confluent-api-key", "confluent", "{{ln:16}}")
-semi("confluent-secret-key", "confluent-api-secret", "confluent", "{{ln:64}}", negs=False)
+semi("confluent-secret-key", "confluent-api-secret", "confluent", "{{ln:64}}", negs=False,
+     misses=value_misses("confluent", "{{ln:64}}"))
 semi("contentful-delivery-api-token", "contentful-token", "contentful", "{{ln:43}}")
 rule("curl-auth-header", "curl-auth-header", [
     "curl --header  'Authorization:  " + UUID + "'",
@@ -360,8 +420,12 @@ token("doppler-api-token", "doppler-token", "doppler", "dp.pt.{{ln:43}}", prefix
 semi("droneci-access-token", "drone-ci-token", "droneci", "{{ln:32}}")
 semi("dropbox-api-token", "dropbox-api-secret", "dropbox", "{{ln:15}}")
 semi("dropbox-long-lived-api-token", "dropbox-long-lived-token", "dropbox",
-     "{{ln:11}}AAAAAAAAAA{{lnx:43}}", negs=False)
-semi("dropbox-short-lived-api-token", "dropbox-token", "dropbox", "sl.{{lnx:135}}", negs=False)
+     "{{ln:11}}AAAAAAAAAA{{lnx:43}}", negs=False,
+     misses=value_misses("dropbox", "{{ln:11}}AAAAAAAAAA{{lnx:43}}",
+                         bad=["{{ln:11}}AAAAA{{lnx:48}}"]))
+semi("dropbox-short-lived-api-token", "dropbox-token", "dropbox", "sl.{{lnx:135}}", negs=False,
+     misses=value_misses("dropbox", "sl.{{lnx:135}}", lengths="range", bad=["sl.{{lnx:100}}"])
+     + prefix_misses("dropbox", "sl.", "{{lnx:135}}"))
 token("duffel-api-token", "duffel-token", "duffel", "duffel_test_{{lne:43}}", prefix="duffel_test_",
       short="{{ln:20}}")
 token("dynatrace-api-token", "dynatrace-token", "dynatrace", "dt0c01.{{ln:24}}.{{ln:64}}",
@@ -393,15 +457,20 @@ semi("facebook-secret", "facebook-app-secret", "facebook", "{{hex:32}}",
      extra=['facebook_app_secret = "{{hex:32}}"', "facebook_client_access_token: {{hex:32}}"])
 semi("fastly-api-token", "fastly-api-token", "fastly", "{{lne:32}}")
 semi("finicity-api-token", "finicity-api-token", "finicity", "{{hex:32}}")
-semi("finicity-client-secret", "finicity-client-secret", "finicity", "{{ln:20}}", negs=False)
+semi("finicity-client-secret", "finicity-client-secret", "finicity", "{{ln:20}}", negs=False,
+     misses=value_misses("finicity", "{{ln:20}}"))
 semi("finnhub-access-token", "finnhub-access-token", "finnhub", "{{ln:20}}")
 semi("flickr-access-token", "flickr-access-token", "flickr", "{{ln:32}}")
 token("flutterwave-encryption-key", "flutterwave-secret-key", "flutterwavePubKey",
-      "FLWSECK_TEST-{{hex:12}}")
+      "FLWSECK_TEST-{{hex:12}}",
+      misses=value_misses("flutterwave", "FLWSECK_TEST-{{hex:12}}", alphabet=True)
+      + prefix_misses("flutterwave", "FLWSECK_TEST-", "{{hex:12}}"))
 token("flutterwave-public-key", "flutterwave-public-key", "flutterwavePubKey",
       "FLWPUBK_TEST-{{hex:32}}-X", prefix="FLWPUBK_TEST-", short="{{hex:8}}")
 token("flutterwave-secret-key", "flutterwave-secret-key", "flutterwavePubKey",
-      "FLWSECK_TEST-{{hex:32}}-X")
+      "FLWSECK_TEST-{{hex:32}}-X",
+      misses=value_misses("flutterwave", "FLWSECK-{{hex:32}}-X", alphabet=True,
+                          bad=["FLWSECK-{{hex:32}}", "FLWSECK_TEST-{{hex:32}}-Y"]))
 token("flyio-access-token", "fly-io-token", "fly", "fo1_{{b64u:43}}",
       extra=["Fly access token: fo1_{{b64u:43}}\n",
              "=" * 100 + "\nfo1_{{b64u:43}}\nfly deploy",
@@ -524,15 +593,29 @@ token("github-oauth", "github-oauth-token", "github", "gho_{{an:36}}", fps=["gho
 token("github-pat", "github-pat", "github", "ghp_{{an:36}}", fps=["ghp_" + "x" * 36])
 token("github-refresh-token", "github-refresh-token", "github", "ghr_{{an:36}}",
       fps=["ghr_" + "x" * 36])
-token("gitlab-cicd-job-token", "gitlab-cicd-job-token", "gitlab", "glcbt-{{ln:5}}_{{ln:20}}")
+token("gitlab-cicd-job-token", "gitlab-cicd-job-token", "gitlab", "glcbt-{{ln:5}}_{{ln:20}}",
+      misses=value_misses("gitlab", "glcbt-{{ln:5}}_{{ln:20}}", lengths="range", bad=["glcbt-{{ln:5}}_{{ln:10}}"])
+      + prefix_misses("gitlab", "glcbt-", "{{ln:5}}_{{ln:20}}"))
 rule("gitlab-deploy-token", "gitlab-deploy-token",
-     ['gitlab_api_token = "gldt-{{ln:20}}"'] + few("gitlab", "gldt-{{an:20}}"))
-token("gitlab-feature-flag-client-token", "gitlab-feature-flag-token", "gitlab", "glffct-{{ln:20}}")
-token("gitlab-feed-token", "gitlab-feed-token", "gitlab", "glft-{{ln:20}}")
-token("gitlab-incoming-mail-token", "gitlab-incoming-mail-token", "gitlab", "glimt-{{ln:25}}")
+     ['gitlab_api_token = "gldt-{{ln:20}}"'] + few("gitlab", "gldt-{{an:20}}"),
+     value_misses("gitlab", "gldt-{{ln:20}}", lengths="min", bad=["gldt-{{ln:12}}"])
+     + prefix_misses("gitlab", "gldt-", "{{ln:20}}"))
+token("gitlab-feature-flag-client-token", "gitlab-feature-flag-token", "gitlab", "glffct-{{ln:20}}",
+      misses=value_misses("gitlab", "glffct-{{ln:20}}", lengths="exact")
+      + prefix_misses("gitlab", "glffct-", "{{ln:20}}"))
+token("gitlab-feed-token", "gitlab-feed-token", "gitlab", "glft-{{ln:20}}",
+      misses=value_misses("gitlab", "glft-{{ln:20}}", lengths="min", bad=["glft-{{ln:12}}"])
+      + prefix_misses("gitlab", "glft-", "{{ln:20}}"))
+token("gitlab-incoming-mail-token", "gitlab-incoming-mail-token", "gitlab", "glimt-{{ln:25}}",
+      misses=value_misses("gitlab", "glimt-{{ln:25}}", lengths="exact")
+      + prefix_misses("gitlab", "glimt-", "{{ln:25}}"))
 token("gitlab-kubernetes-agent-token", "gitlab-kubernetes-agent-token", "gitlab",
-      "glagent-{{ln:50}}")
-token("gitlab-oauth-app-secret", "gitlab-oauth-app-secret", "gitlab", "gloas-{{ln:64}}")
+      "glagent-{{ln:50}}",
+      misses=value_misses("gitlab", "glagent-{{ln:50}}", lengths="min")
+      + prefix_misses("gitlab", "glagent-", "{{ln:50}}"))
+token("gitlab-oauth-app-secret", "gitlab-oauth-app-secret", "gitlab", "gloas-{{ln:64}}",
+      misses=value_misses("gitlab", "gloas-{{ln:64}}", lengths="exact")
+      + prefix_misses("gitlab", "gloas-", "{{ln:64}}"))
 token("gitlab-pat", "gitlab-pat", "gitlab", "glpat-{{ln:20}}", fps=["glpat-XXXXXXXXXXX-XXXXXXXX"])
 token("gitlab-pat-routable", "gitlab-pat", "gitlab", "glpat-{{ln:27}}.{{ln:2}}{{ln:7}}",
       fps=["glpat-xxxxxxxx-xxxxxxxxxxxxxxxxxx.xxxxxxxxx"])
@@ -540,17 +623,24 @@ token("gitlab-ptt", "gitlab-pipeline-trigger-token", "gitlab", "glptt-{{hex:40}}
       fps=["glptt-" + "x" * 40])
 token("gitlab-rrt", "gitlab-runner-registration-token", "gitlab", "GR1348941{{ln:20}}",
       fps=["GR134894112312312312312312312", "GR1348941XXXXXXXXXXXXXXXXXXXX"])
-token("gitlab-runner-authentication-token", "gitlab-runner-auth-token", "gitlab", "glrt-{{ln:20}}")
+token("gitlab-runner-authentication-token", "gitlab-runner-auth-token", "gitlab", "glrt-{{ln:20}}",
+      misses=value_misses("gitlab", "glrt-{{ln:20}}", lengths="min", bad=["glrt-{{ln:12}}"])
+      + prefix_misses("gitlab", "glrt-", "{{ln:20}}"))
 token("gitlab-runner-authentication-token-routable", "gitlab-runner-auth-token", "gitlab",
       "glrt-t{{d:1}}_{{ln:27}}.{{ln:2}}{{ln:7}}",
       fps=["glrt-tx_xxxxxxxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxx"])
-token("gitlab-scim-token", "gitlab-scim-token", "gitlab", "glsoat-{{ln:20}}")
+token("gitlab-scim-token", "gitlab-scim-token", "gitlab", "glsoat-{{ln:20}}",
+      misses=value_misses("gitlab", "glsoat-{{ln:20}}", lengths="min", bad=["glsoat-{{ln:12}}"])
+      + prefix_misses("gitlab", "glsoat-", "{{ln:20}}"))
 token("gitlab-session-cookie", "gitlab-session-cookie", "gitlab", "_gitlab_session={{ln:32}}",
       extra=["Cookie: _gitlab_session={{ln:32}}; path=/"],
       fps=["_gitlab_session= is set by the server after sign-in"])
 semi("gitter-access-token", "gitter-access-token", "gitter", "{{lnx:40}}")
 semi("gocardless-api-token", "gocardless-token", "gocardless", "live_{{lne:40}}")
-token("grafana-api-key", "grafana-api-key", "grafana-api-key", "eyJrIjoi{{an:70}}")
+token("grafana-api-key", "grafana-api-key", "grafana-api-key", "eyJrIjoi{{an:70}}",
+      # a base64 JSON object with another first key is not a Grafana key
+      misses=value_misses("grafana", "eyJrIjoi{{an:70}}", lengths="min",
+                          bad=["eyJrIjoi{{an:40}}", "eyJhIjoi{{an:70}}"]))
 token("grafana-cloud-api-token", "grafana-cloud-token", "grafana-cloud-api-token", "glc_{{an:32}}",
       extra=['grafana-cloud-api-token_api_token = "glc_{{an:32}}"',
              "loki_key: glc_eyJvIjoi{{d:6}}IiwibiI6{{b64:100}}In19fQ=="],
@@ -562,7 +652,10 @@ token("grafana-service-account-token", "grafana-service-account-token",
       extra=["'Authorization': 'Bearer glsa_{{an:32}}_{{hex:8}}'"],
       fps=["glsa_" + "X" * 32 + "_AAAAAAAA"])
 token("harness-api-key", "harness-api-key", "harness", "pat.{{an:22}}.{{an:24}}.{{an:20}}",
-      extra=few("harness", "sat.{{an:22}}.{{an:24}}.{{an:20}}"))
+      extra=few("harness", "sat.{{an:22}}.{{an:24}}.{{an:20}}"),
+      misses=value_misses("harness", "pat.{{an:22}}.{{an:24}}.{{an:20}}",
+                          bad=["pat.{{an:22}}.{{an:24}}", "tat.{{an:22}}.{{an:24}}.{{an:20}}"])
+      + prefix_misses("harness", "pat.", "{{an:22}}.{{an:24}}.{{an:20}}"))
 token("hashicorp-tf-api-token", "hashicorp-terraform-token", "hashicorpToken",
       "{{hex:14}}.atlasv1.{{lne:64}}",
       extra=['#token = "{{an:14}}.atlasv1.{{b64u:67}}"'],
@@ -688,24 +781,30 @@ rule("kubernetes-secret-yaml", "kubernetes-secret", [
     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  LOG_LEVEL: info\n  FEATURE_FLAGS: {{b64:40}}",
 ])
 semi("kucoin-access-token", "kucoin-access-token", "kucoin", "{{hex:24}}")
-semi("kucoin-secret-key", "kucoin-secret-key", "kucoin", UUID, negs=False)
+semi("kucoin-secret-key", "kucoin-secret-key", "kucoin", UUID, negs=False,
+     misses=value_misses("kucoin", UUID, alphabet=True))
 semi("launchdarkly-access-token", "launchdarkly-key", "launchdarkly", "{{lne:40}}")
 token("linear-api-key", "linear-api-key", "linear", "lin_api_{{ln:40}}", prefix="lin_api_",
       short="{{ln:20}}")
 semi("linear-client-secret", "linear-client-secret", "linear", "{{hex:32}}")
 semi("linkedin-client-id", "linkedin-client-id", "linkedin", "{{ln:14}}",
      idents=["linked_in", "linked-in"])
-semi("linkedin-client-secret", "linkedin-client-secret", "linkedin", "{{ln:16}}", negs=False)
+semi("linkedin-client-secret", "linkedin-client-secret", "linkedin", "{{ln:16}}", negs=False,
+     misses=value_misses("linkedin", "{{ln:16}}"))
 semi("lob-api-key", "lob-api-key", "lob", "test_{{hex:35}}")
-semi("lob-pub-api-key", "lob-api-key", "lob", "test_pub_{{hex:31}}", negs=False)
+semi("lob-pub-api-key", "lob-api-key", "lob", "test_pub_{{hex:31}}", negs=False,
+     misses=value_misses("lob", "test_pub_{{hex:31}}", alphabet=True, bad=["prod_pub_{{hex:31}}"]))
 semi("looker-client-id", "looker-client-id", "looker", "{{ln:20}}")
-semi("looker-client-secret", "looker-client-secret", "looker", "{{ln:24}}", negs=False)
+semi("looker-client-secret", "looker-client-secret", "looker", "{{ln:24}}", negs=False,
+     misses=value_misses("looker", "{{ln:24}}"))
 semi("mailchimp-api-key", "mailchimp-api-key", "mailchimp", "{{hex:32}}-us20",
      extra=["mailchimp_api_key: {{hex:32}}-us18", 'MAILCHIMPE_KEY = "{{hex:32}}-us18"'])
 semi("mailgun-private-api-token", "mailgun-api-key", "mailgun", "key-{{hex:32}}")
-semi("mailgun-pub-key", "mailgun-api-key", "mailgun", "pubkey-{{hex:32}}", negs=False)
+semi("mailgun-pub-key", "mailgun-api-key", "mailgun", "pubkey-{{hex:32}}", negs=False,
+     misses=value_misses("mailgun", "pubkey-{{hex:32}}", alphabet=True))
 semi("mailgun-signing-key", "mailgun-api-key", "mailgun", "{{hex:32}}-{{hex:8}}-{{hex:8}}",
-     negs=False)
+     negs=False, misses=value_misses("mailgun", "{{hex:32}}-{{hex:8}}-{{hex:8}}", alphabet=True,
+                                     bad=["{{hex:32}}-{{hex:8}}"]))
 semi("mapbox-api-token", "mapbox-api-token", "mapbox", "pk.{{ln:60}}.{{ln:22}}")
 semi("mattermost-access-token", "mattermost-token", "mattermost", "{{ln:26}}")
 token("maxmind-license-key", "maxmind-license-key", "maxmind", "{{an:6}}_{{an:29}}_mmk",
@@ -713,17 +812,23 @@ token("maxmind-license-key", "maxmind-license-key", "maxmind", "{{an:6}}_{{an:29
 semi("messagebird-api-token", "messagebird-api-token", "messagebird", "{{ln:25}}",
      idents=["message-bird", "message_bird"])
 semi("messagebird-client-id", "messagebird-client-id", "MessageBird", UUID_UP,
-     extra=['const MessageBirdClientID = "' + UUID_UP + '"'], negs=False)
+     extra=['const MessageBirdClientID = "' + UUID_UP + '"'], negs=False,
+     misses=value_misses("MessageBird", UUID_UP, alphabet=True))
 rule("microsoft-teams-webhook", "microsoft-teams-webhook", [
     "https://mycompany.webhook.office.com/webhookb2/{{ln:8}}-{{ln:4}}-{{ln:4}}-{{ln:4}}-{{ln:12}}@{{ln:8}}-{{ln:4}}-{{ln:4}}-{{ln:4}}-{{ln:12}}/IncomingWebhook/{{ln:32}}/{{ln:8}}-{{ln:4}}-{{ln:4}}-{{ln:4}}-{{ln:12}}",
     'TEAMS_WEBHOOK="https://acme.webhook.office.com/webhookb2/' + UUID + "@" + UUID + "/IncomingWebhook/{{hex:32}}/" + UUID + '"',
 ], ["https://acme.webhook.office.com/webhookb2/ is the base address of incoming webhooks"])
 semi("netlify-access-token", "netlify-token", "netlify", "{{lne:43}}", bad="{{lne:47}}")
 semi("new-relic-browser-api-token", "new-relic-insert-key", "new-relic", "NRJS-{{hex:19}}")
-semi("new-relic-insert-key", "new-relic-insert-key", "new-relic", "NRII-{{hex:32}}", negs=False)
+semi("new-relic-insert-key", "new-relic-insert-key", "new-relic", "NRII-{{hex:32}}", negs=False,
+     misses=value_misses("new_relic", "NRII-{{hex:32}}", bad=["NRI-{{hex:32}}"])
+     + prefix_misses("new_relic", "NRII-", "{{hex:32}}"))
 semi("new-relic-user-api-id", "new-relic-user-api-id", "new-relic", "{{ln:64}}", negs=False,
+     misses=value_misses("new_relic", "{{ln:64}}"),
      idents=["newrelic", "new_relic"])
-semi("new-relic-user-api-key", "new-relic-user-key", "new-relic", "NRAK-{{ln:27}}", negs=False)
+semi("new-relic-user-api-key", "new-relic-user-key", "new-relic", "NRAK-{{ln:27}}", negs=False,
+     misses=value_misses("new_relic", "NRAK-{{ln:27}}")
+     + prefix_misses("new_relic", "NRAK-", "{{ln:27}}"))
 rule("notion-api-token", "notion-token", [
     "ntn_{{d:11}}{{an:35}}",
     'NOTION_TOKEN="ntn_{{d:11}}{{an:35}}"',
@@ -775,13 +880,23 @@ rule("pkcs12-file", None, [], [], reason="a path rule (`*.p12`, `*.pfx`): those 
 semi("plaid-api-token", "plaid-access-token", "plaid", "access-sandbox-" + UUID,
      extra=few("plaid", "access-production-" + UUID))
 semi("plaid-client-id", "plaid-client-id", "plaid", "{{an:24}}")
-semi("plaid-secret-key", "plaid-secret-key", "plaid", "{{ln:30}}", negs=False)
+semi("plaid-secret-key", "plaid-secret-key", "plaid", "{{ln:30}}", negs=False,
+     misses=value_misses("plaid", "{{ln:30}}"))
 token("planetscale-api-token", "planetscale-token", "planetScale", "pscale_tkn_{{lne:43}}",
-      extra=few("planetScale", "pscale_tkn_{{lne:32}}") + few("planetScale", "pscale_tkn_{{lne:64}}"))
+      extra=few("planetScale", "pscale_tkn_{{lne:32}}") + few("planetScale", "pscale_tkn_{{lne:64}}"),
+      misses=value_misses("planetscale", "pscale_tkn_{{lne:43}}", lengths="range",
+                          bad=["pscale_tkn_{{lne:20}}", "pscale_key_{{ln:43}}"])
+      + prefix_misses("planetscale", "pscale_tkn_", "{{lne:43}}"))
 token("planetscale-oauth-token", "planetscale-token", "planetScale", "pscale_oauth_{{lne:43}}",
-      extra=few("planetScale", "pscale_oauth_{{lne:32}}"))
+      extra=few("planetScale", "pscale_oauth_{{lne:32}}"),
+      misses=value_misses("planetscale", "pscale_oauth_{{lne:43}}", lengths="range",
+                          bad=["pscale_oauth_{{lne:20}}", "pscale_oidc_{{ln:43}}"])
+      + prefix_misses("planetscale", "pscale_oauth_", "{{lne:43}}"))
 token("planetscale-password", "planetscale-token", "planetScale", "pscale_pw_{{lne:43}}",
-      extra=few("planetScale", "pscale_pw_{{lne:64}}"))
+      extra=few("planetScale", "pscale_pw_{{lne:64}}"),
+      misses=value_misses("planetscale", "pscale_pw_{{lne:43}}", lengths="range",
+                          bad=["pscale_pw_{{lne:20}}", "pscale_pwd_{{ln:43}}"])
+      + prefix_misses("planetscale", "pscale_pw_", "{{lne:43}}"))
 token("postman-api-token", "postman-api-key", "postmanAPItoken", "PMAK-{{hex:24}}-{{hex:34}}",
       prefix="PMAK-", short="{{hex:24}}")
 token("prefect-api-token", "prefect-api-key", "api-token", "pnu_{{an:36}}",
@@ -807,7 +922,8 @@ token("rubygems-api-token", "rubygems-api-key", "rubygemsAPIToken", "rubygems_{{
 token("scalingo-api-token", "scalingo-token", "scalingo", "tk-us-{{lnx:48}}",
       extra=['scalingo_api_token = "tk-us-{{lnx:48}}"'], prefix="tk-us-", short="{{ln:20}}")
 semi("sendbird-access-id", "sendbird-access-id", "sendbird", UUID)
-semi("sendbird-access-token", "sendbird-access-token", "sendbird", "{{hex:40}}", negs=False)
+semi("sendbird-access-token", "sendbird-access-token", "sendbird", "{{hex:40}}", negs=False,
+     misses=value_misses("sendbird", "{{hex:40}}", alphabet=True))
 token("sendgrid-api-token", "sendgrid-api-key", "sengridAPIToken", "SG.{{lne:66}}",
       extra=["SENDGRID_API_KEY=SG.{{b64u:22}}.{{b64u:43}}"], prefix="SG.", short="{{ln:20}}")
 token("sendinblue-api-token", "brevo-api-key", "sendinblue", "xkeysib-{{hex:64}}-{{ln:16}}",
@@ -830,10 +946,18 @@ token("settlemint-service-access-token", "settlemint-token", "settlemintToken", 
       fps=['nonMatchingLabel := "sm_sat_{{an:10}}"'])
 token("shippo-api-token", "shippo-token", "shippo", "shippo_live_{{hex:40}}",
       extra=few("shippo", "shippo_test_{{hex:40}}"), prefix="shippo_live_", short="{{hex:20}}")
-token("shopify-access-token", "shopify-access-token", "shopify", "shpat_{{hex:32}}")
-token("shopify-custom-access-token", "shopify-custom-app-token", "shopify", "shpca_{{hex:32}}")
-token("shopify-private-app-access-token", "shopify-private-app-token", "shopify", "shppa_{{hex:32}}")
-token("shopify-shared-secret", "shopify-shared-secret", "shopify", "shpss_{{hex:32}}")
+token("shopify-access-token", "shopify-access-token", "shopify", "shpat_{{hex:32}}",
+      misses=value_misses("shopify", "shpat_{{hex:32}}", alphabet=True)
+      + prefix_misses("shopify", "shpat_", "{{hex:32}}"))
+token("shopify-custom-access-token", "shopify-custom-app-token", "shopify", "shpca_{{hex:32}}",
+      misses=value_misses("shopify", "shpca_{{hex:32}}", alphabet=True)
+      + prefix_misses("shopify", "shpca_", "{{hex:32}}"))
+token("shopify-private-app-access-token", "shopify-private-app-token", "shopify", "shppa_{{hex:32}}",
+      misses=value_misses("shopify", "shppa_{{hex:32}}", alphabet=True)
+      + prefix_misses("shopify", "shppa_", "{{hex:32}}"))
+token("shopify-shared-secret", "shopify-shared-secret", "shopify", "shpss_{{hex:32}}",
+      misses=value_misses("shopify", "shpss_{{hex:32}}", alphabet=True)
+      + prefix_misses("shopify", "shpss_", "{{hex:32}}"))
 rule("sidekiq-secret", "sidekiq-secret",
      few("BUNDLE_ENTERPRISE__CONTRIBSYS__COM", "{{hex:8}}:{{hex:8}}")
      + few("BUNDLE_GEMS__CONTRIBSYS__COM", "{{hex:8}}:{{hex:8}}") + [
@@ -854,7 +978,12 @@ rule("sidekiq-sensitive-url", "url-credentials", [
     "http://{{hex:8}}:{{hex:8}}@enterprise.contribsys.com:80/path?param1=true&param2=false#heading1",
 ], ["source 'https://gems.contribsys.com/' do"])
 token("slack-app-token", "slack-app-token", "slack", "xapp-1-A{{AN:10}}-{{d:13}}-{{hex:64}}",
-      extra=['"token2": "xapp-1-{{AN:11}}-{{d:13}}-{{hex:64}}"'])
+      extra=['"token2": "xapp-1-{{AN:11}}-{{d:13}}-{{hex:64}}"'],
+      # the app id is upper case and the other parts digits: letters or a missing part miss
+      misses=value_misses("slack", "xapp-1-A{{AN:10}}-{{d:13}}-{{hex:64}}", lengths="range",
+                          bad=["xapp-1-A{{AN:10}}-{{d:13}}", "xapp-1-a{{lo:10}}-{{d:13}}-{{hex:64}}",
+                               "xapp-x-A{{AN:10}}-{{d:13}}-{{hex:64}}"])
+      + prefix_misses("slack", "xapp-", "1-A{{AN:10}}-{{d:13}}-{{hex:64}}"))
 rule("slack-bot-token", "slack-bot-token", forms("bot", "xoxb-{{d:12}}-{{d:13}}-{{an:24}}") + [
     '"bot_token1": "xoxb-{{d:12}}-{{d:13}}-{{an:24}}"',
     '"bot_token3": "xoxb-{{d:13}}-{{d:13}}-{{an:24}}"',
@@ -982,18 +1111,28 @@ rule("telegram-bot-api-token", "telegram-bot-token",
          'telegram_chat_ref = "telegram_chat_ref = \\"{{d:8}}:A{{lnx:34}}hello\\""',
      ])
 semi("travisci-access-token", "travis-ci-token", "travis", "{{ln:22}}")
-token("twilio-api-key", "twilio-api-key", "twilio", "SK{{hex:32}}")
+token("twilio-api-key", "twilio-api-key", "twilio", "SK{{hex:32}}",
+      misses=value_misses("twilio", "SK{{hex:32}}", alphabet=True, bad=["AC{{hex:32}}"])
+      + prefix_misses("twilio", "SK", "{{hex:32}}"))
 semi("twitch-api-token", "twitch-api-token", "twitch", "{{ln:30}}")
-semi("twitter-access-secret", "twitter-api-secret", "twitter", "{{ln:45}}", negs=False)
-semi("twitter-access-token", "twitter-access-token", "twitter", "{{d:20}}-{{an:30}}", negs=False)
+semi("twitter-access-secret", "twitter-api-secret", "twitter", "{{ln:45}}", negs=False,
+     misses=value_misses("twitter", "{{ln:45}}"))
+semi("twitter-access-token", "twitter-access-token", "twitter", "{{d:20}}-{{an:30}}", negs=False,
+     misses=value_misses("twitter", "{{d:20}}-{{an:30}}", lengths="range", alphabet=True,
+                         bad=["{{d:10}}-{{an:30}}", "{{d:20}}-{{an:12}}"]))
 semi("twitter-api-key", "twitter-api-key", "twitter", "{{ln:25}}")
-semi("twitter-api-secret", "twitter-api-secret", "twitter", "{{ln:50}}", negs=False)
+semi("twitter-api-secret", "twitter-api-secret", "twitter", "{{ln:50}}", negs=False,
+     misses=value_misses("twitter", "{{ln:50}}"))
 semi("twitter-bearer-token", "twitter-bearer-token", "twitter", "AAAAAAAAAAAAAAAAAAAAA{{an:90}}",
-     negs=False)
+     negs=False,
+     misses=value_misses("twitter", "AAAAAAAAAAAAAAAAAAAAA{{an:90}}", lengths="range",
+                         bad=["AAAAAAAAAAAAAAAAAAAAA{{an:20}}", "AAAAAAAAAA{{an:90}}"]))
 token("typeform-api-token", "typeform-token", "typeformAPIToken", "tfp_{{lne:59}}", prefix="tfp_",
       short="{{ln:20}}")
 token("vault-batch-token", "hashicorp-vault-token", "vault", "hvb.{{lnx:138}}",
-      extra=["hvb.AAAAAQ{{b64u:200}}"])
+      extra=["hvb.AAAAAQ{{b64u:200}}"],
+      misses=value_misses("vault", "hvb.{{lnx:138}}", lengths="min", bad=["hvb.{{lnx:90}}"])
+      + prefix_misses("vault", "hvb.", "{{lnx:138}}"))
 rule("vault-service-token", ("hashicorp-vault-token", "hashicorp-vault-legacy-token"), [
     'vault_api_token = "s.{{d:1}}{{an:23}}"',
     "token: s.{{an:24}}",
@@ -1004,8 +1143,14 @@ rule("vault-service-token", ("hashicorp-vault-token", "hashicorp-vault-legacy-to
     "s." + "x" * 24, "s.THISSTRINGISALLUPPERCASE", "s.thisstringisalllowercase",
     "s.AcceptanceTimeoutSeconds ", "s.makeKubeConfigController = args",
     "hvs." + "x" * 90])
-semi("yandex-access-token", "yandex-iam-token", "yandex", "t1.{{b64u:30}}.{{b64u:86}}", negs=False)
-semi("yandex-api-key", "yandex-api-key", "yandex", "AQVN{{b64u:36}}", negs=False)
+semi("yandex-access-token", "yandex-iam-token", "yandex", "t1.{{b64u:30}}.{{b64u:86}}", negs=False,
+     misses=value_misses("yandex", "t1.{{ln:30}}.{{ln:86}}", lengths="min",
+                         bad=["t1.{{ln:30}}", "t2.{{ln:30}}.{{ln:86}}"])
+     + prefix_misses("yandex", "t1.", "{{ln:30}}.{{ln:86}}"))
+semi("yandex-api-key", "yandex-api-key", "yandex", "AQVN{{b64u:36}}", negs=False,
+     misses=value_misses("yandex", "AQVN{{ln:36}}", lengths="range",
+                         bad=["AQVN{{ln:30}}", "AQVN{{ln:40}}"])
+     + prefix_misses("yandex", "AQVN", "{{ln:36}}"))
 semi("yandex-aws-access-token", "yandex-aws-access-token", "yandex", "YC{{b64u:38}}")
 semi("zendesk-secret-key", "zendesk-token", "zendesk", "{{ln:40}}")
 
