@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Speed at kernel scale (docs/benchmarks.md, "Kernel"). Every row in one invocation: each
-# command is interleaved with its baseline (ripgrep, `find | xargs cat`), RUNS times each (warm
+# command is interleaved with its baseline (ripgrep, `git ls-files | xargs cat`), RUNS times each (warm
 # cache: one untimed run of everything first), and the medians and ratios are printed.
 #
 #   scripts/bench-kernel.sh [CORPUS] [RUNS]
@@ -25,10 +25,10 @@ trap 'rm -rf "$out"' EXIT
 absent="no_such_identifier_anywhere_42"
 # name|command|baseline name|baseline command
 rows=(
-    "devprojex search ABSENT .|$bin search $absent . >/dev/null|rg -n ABSENT .|rg -n $absent . >/dev/null"
-    "devprojex tree . --format text|$bin tree . --format text >/dev/null|rg --files .|rg --files . >/dev/null"
-    "devprojex pack . -o FILE|$bin pack . --quiet -o $out/pack.md|find | xargs cat > FILE|git ls-files -z | xargs -0 cat > $out/cat.txt 2>/dev/null"
-    "devprojex analyze .|$bin analyze . >/dev/null|devprojex scan .|$bin scan . >/dev/null || true"
+    "devprojex search ABSENT .|$bin search $absent . >/dev/null 2>&1|rg -n ABSENT .|rg -n $absent . >/dev/null"
+    "devprojex tree . --format text|$bin tree . --format text >/dev/null 2>&1|rg --files .|rg --files . >/dev/null"
+    "devprojex pack . -o FILE|$bin pack . --quiet -o $out/pack.md 2>/dev/null|git ls-files, xargs cat > FILE|git ls-files -z | xargs -0 cat > $out/cat.txt 2>/dev/null"
+    "devprojex analyze .|$bin analyze . >/dev/null 2>&1|devprojex scan .|$bin scan . >/dev/null 2>&1 || true"
 )
 
 # Seconds of one run of `$1` (in the corpus).

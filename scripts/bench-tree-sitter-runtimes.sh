@@ -2,7 +2,7 @@
 # How fast tree-sitter itself parses, per runtime version and C compiler flags: the floor under
 # every detail transform. Builds one throwaway crate per variant outside the repository, then
 # runs them in turns over the same files (parse only, one thread, CPU time), so a loaded host
-# shifts every variant alike. Results: docs/benchmarks.md ("Sixth session").
+# shifts every variant alike. Results: docs/benchmarks.md ("Detail levels").
 #
 #   scripts/bench-tree-sitter-runtimes.sh FILE_LIST [ROUNDS]
 #

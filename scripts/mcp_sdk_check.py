@@ -5,7 +5,7 @@ Usage: python scripts/mcp_sdk_check.py /path/to/devprojex
 
 Creates a fixture project in a temporary directory (large enough that pack_context stores
 its pack), starts `devprojex mcp --root <dir>` over stdio, initializes, lists the tools
-(checking their order) and calls each of the seven tools once, plus two error cases.
+(checking their order) and calls each of the nine tools once, plus two error cases.
 The last line printed is `N passed, N failed`; the exit code is non-zero on any failure.
 Works with the SDK's v1 (camelCase) and v2 (snake_case) result models.
 """
@@ -26,6 +26,8 @@ EXPECTED_ORDER = [
     "read_pack",
     "search_project",
     "get_file",
+    "find_symbol",
+    "related_files",
 ]
 TIMEOUT_SECONDS = 120
 
@@ -64,7 +66,9 @@ def make_fixture(base: str) -> str:
     os.makedirs(os.path.join(root, "src"))
     os.makedirs(os.path.join(root, "data"))
     with open(os.path.join(root, "src", "main.rs"), "w") as f:
-        f.write('fn main() {\n    println!("hello");\n}\n')
+        f.write('mod util;\n\nfn main() {\n    println!("hello");\n}\n')
+    with open(os.path.join(root, "src", "util.rs"), "w") as f:
+        f.write('pub fn helper() -> u32 {\n    7\n}\n')
     with open(os.path.join(root, "README.md"), "w") as f:
         f.write("# Demo\nA fixture for the MCP SDK check.\n")
     # About 80,000 characters of content: the pack is stored, not inline.
@@ -124,7 +128,7 @@ async def run(binary: str, root: str, pack_dir: str) -> None:
 
                 result = await call("analyze", {"top_files": 3})
                 structured = field(result, "structured_content", "structuredContent") or {}
-                check("analyze: file count", structured.get("files") == 122, repr(structured)[:300])
+                check("analyze: file count", structured.get("files") == 123, repr(structured)[:300])
                 check("analyze: top files", len(structured.get("largestFiles") or []) == 3)
 
                 progress: list[float] = []
@@ -151,13 +155,25 @@ async def run(binary: str, root: str, pack_dir: str) -> None:
                     check("read_pack: skipped because the pack was inline", False)
 
                 result = await call("search_project", {"pattern": "println", "context_lines": 0})
-                check("search_project: grep-style match", "src/main.rs:2:" in first_text(result),
+                check("search_project: grep-style match", "src/main.rs:4:" in first_text(result),
                       first_text(result)[:300])
 
                 result = await call("get_file", {"path": "README.md", "start_line": 1, "end_line": 1})
                 text = first_text(result)
                 check("get_file: content", "# Demo" in text and "fixture for" not in text, text[:300])
                 check("get_file: trailer", "[Showing lines 1-1 of 2." in text, text[-200:])
+
+                result = await call("find_symbol", {"name": "helper"})
+                text = first_text(result)
+                check("find_symbol: definition with kind and line",
+                      "src/util.rs:1: function helper" in text, text[:300])
+                check("find_symbol: spotlighted",
+                      re.search(r"<untrusted-data-[0-9a-f]{24}>", text) is not None)
+
+                result = await call("related_files", {"path": "src/util.rs"})
+                text = first_text(result)
+                check("related_files: importer with its import line",
+                      "src/main.rs:1: mod util;" in text, text[:300])
 
                 result = await call("get_file", {"path": "../outside.txt"}, expect_error=True)
                 check("get_file: root violation code",

@@ -36,9 +36,9 @@ echo "== distribution checks (packaging, installers, self-update, cargo-dist pla
 # The binary this run just built, never a stale release build left in target/.
 DEVPROJEX_BIN="$(pwd)/target/debug/devprojex" tests/distribution/run-all.sh
 
-echo "== fuzzing (scripts/fuzz.sh: build, replay kept crash inputs, each target for 45 s)"
+echo "== fuzzing (scripts/fuzz.sh: build, replay kept crash inputs, each target for 30 s)"
 # DEVPROJEX_FUZZ_SECONDS=0 builds and replays only.
-scripts/fuzz.sh "${DEVPROJEX_FUZZ_SECONDS:-45}"
+scripts/fuzz.sh "${DEVPROJEX_FUZZ_SECONDS:-30}"
 
 echo "== real MCP clients as judges of setup (Claude Code and Codex from npm, isolated HOME, offline)"
 # scripts/install-test-clients.sh pins both; the check registers, lists, starts and removes the

@@ -188,6 +188,57 @@ impl ContentPipeline {
         }
     }
 
+    /// Like [`ContentPipeline::load`] at `full` detail, but only for a file whose raw bytes
+    /// contain `needle`; `None` for the others, which are neither decoded nor redacted. A
+    /// literal prefilter (`find_symbol`): what it returns is redacted like everything else.
+    pub fn load_matching(
+        &self,
+        root: &ProjectRoot,
+        entry: &Entry,
+        needle: &memchr::memmem::Finder<'_>,
+    ) -> Option<Content> {
+        if entry.binary {
+            return Some(Content::Binary);
+        }
+        let raw = root
+            .open_listed(entry.content_path(), entry.id)
+            .and_then(|(file, meta)| read_inspectable(file, meta.size));
+        match raw {
+            Ok(Raw::Bytes(bytes)) => {
+                needle.find(&bytes)?;
+                let decoded = decode_owned(bytes);
+                let redacted = self.redactor.redact(&decoded);
+                let redactions = redacted.findings.len();
+                let text = match redacted.text {
+                    std::borrow::Cow::Borrowed(_) => decoded,
+                    std::borrow::Cow::Owned(text) => text,
+                };
+                Some(Content::Text(TextContent::new(text, redactions)))
+            }
+            Ok(Raw::Binary) => Some(Content::Binary),
+            Ok(Raw::TooLarge) => Some(Content::Withheld),
+            Err(_) => Some(Content::Unreadable),
+        }
+    }
+
+    /// The decoded text of one selected file, NOT redacted, for indexes that return only
+    /// project paths and line numbers (the import index behind `related_files`). Never return
+    /// this text or any part of it: lines that are shown come from [`ContentPipeline::load`].
+    pub fn load_unredacted_for_index(&self, root: &ProjectRoot, entry: &Entry) -> Unredacted {
+        if entry.binary {
+            return Unredacted::Binary;
+        }
+        let raw = root
+            .open_listed(entry.content_path(), entry.id)
+            .and_then(|(file, meta)| read_inspectable(file, meta.size));
+        match raw {
+            Ok(Raw::Bytes(bytes)) => Unredacted::Text(decode_owned(bytes)),
+            Ok(Raw::Binary) => Unredacted::Binary,
+            Ok(Raw::TooLarge) => Unredacted::Withheld,
+            Err(_) => Unredacted::Unreadable,
+        }
+    }
+
     /// Redact only (no detail transform): what `get_file` sees.
     pub fn load_redacted(
         &self,
@@ -213,6 +264,15 @@ impl ContentPipeline {
             )),
         }
     }
+}
+
+/// A file's text before redaction ([`ContentPipeline::load_unredacted_for_index`]). Its own
+/// type, so it cannot be mistaken for [`Content`], which is safe to return.
+pub enum Unredacted {
+    Text(String),
+    Binary,
+    Withheld,
+    Unreadable,
 }
 
 /// [`decode_lossy`] into an owned string, reusing the buffer when the bytes are valid UTF-8.

@@ -118,6 +118,8 @@ pub struct Engine {
     redactor: Arc<Redactor>,
     /// Detail transforms kept across requests (long-lived processes only).
     transform_cache: Option<Arc<devprojex_detail::TransformCache>>,
+    /// Definitions and the import index kept across requests (long-lived processes only).
+    pub(crate) symbol_index: Option<Arc<crate::symbols::SymbolIndex>>,
     /// What is known about files between requests (long-lived processes only).
     facts: Option<Arc<crate::facts::FactsCache>>,
     /// Exact token counts (`--tokenizer`): analyze reports them beside the estimate and a
@@ -277,6 +279,7 @@ impl Engine {
                 hide_private_data: config.hide_private_data,
             })),
             transform_cache: None,
+            symbol_index: None,
             facts: None,
             counter: None,
         }
@@ -306,6 +309,15 @@ impl Engine {
 
     pub fn counter(&self) -> Option<&Counter> {
         self.counter.as_deref()
+    }
+
+    /// Keep parsed definitions and the import index of `find_symbol`/`related_files` in memory
+    /// across requests (the MCP server); see `src/symbols/index.rs` for how edits are seen.
+    pub fn with_symbol_index(mut self) -> Self {
+        self.symbol_index = Some(Arc::new(crate::symbols::SymbolIndex::new(
+            crate::symbols::limits::SERVER_DEFINITION_CACHE_BYTES,
+        )));
+        self
     }
 
     /// Keep up to `budget_bytes` of `compact`/`signatures` results in memory across requests, so
@@ -513,7 +525,7 @@ impl Engine {
         Ok((rendered, selection.warnings))
     }
 
-    fn pipeline(&self, detail: Detail) -> ContentPipeline {
+    pub(crate) fn pipeline(&self, detail: Detail) -> ContentPipeline {
         ContentPipeline {
             redactor: Arc::clone(&self.redactor),
             detail,

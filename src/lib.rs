@@ -19,5 +19,6 @@ pub mod profile;
 pub mod project;
 pub mod render;
 pub mod select;
+pub mod symbols;
 pub mod tokens;
 pub mod update_hint;

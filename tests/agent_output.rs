@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Fixture, Mcp, all_texts, first_text, one_spot, spots};
+use common::{Fixture, Mcp, all_texts, first_text, one_spot};
 use serde_json::{Value, json};
 
 fn code_of(text: &str) -> &str {
@@ -319,5 +319,5 @@ fn unreadable_files_are_counted_as_missing() {
     let result = mcp.call("pack_context", json!({}));
     let texts = all_texts(&result);
     assert!(texts.last().unwrap().starts_with(notice), "{texts:?}");
-    assert!(spots(texts.last().unwrap()).is_empty());
+    assert!(common::spots(texts.last().unwrap()).is_empty());
 }

@@ -100,7 +100,9 @@ async fn session() {
             "pack_context",
             "read_pack",
             "search_project",
-            "get_file"
+            "get_file",
+            "find_symbol",
+            "related_files"
         ]
     );
     for tool in &tools.tools {

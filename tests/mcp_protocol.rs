@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use common::{Fixture, Mcp, first_text, is_spot_tag, one_spot, spots};
 use serde_json::{Value, json};
 
-const TOOL_ORDER: [&str; 7] = [
+const TOOL_ORDER: [&str; 9] = [
     "list_projects",
     "get_tree",
     "analyze",
@@ -16,13 +16,17 @@ const TOOL_ORDER: [&str; 7] = [
     "read_pack",
     "search_project",
     "get_file",
+    "find_symbol",
+    "related_files",
 ];
-const PROJECT_TOOLS: [&str; 5] = [
+const PROJECT_TOOLS: [&str; 7] = [
     "get_tree",
     "analyze",
     "pack_context",
     "search_project",
     "get_file",
+    "find_symbol",
+    "related_files",
 ];
 
 fn small_project() -> Fixture {
@@ -110,7 +114,7 @@ fn tools_are_listed_in_the_stable_order_with_annotations() {
 }
 
 #[test]
-fn allow_remote_makes_the_five_project_tools_open_world() {
+fn allow_remote_makes_the_project_tools_open_world() {
     let fx = small_project();
     let mut mcp = Mcp::start_with(&["--root", &fx.root_str(), "--allow-remote"], &[]);
     let listed = tools(&mut mcp);
@@ -192,7 +196,7 @@ fn non_json_line_gets_parse_error_and_the_server_keeps_serving() {
         assert_eq!(reply["id"], Value::Null, "{line}: {reply}");
     }
     // Still serving.
-    assert_eq!(tools(&mut mcp).len(), 7);
+    assert_eq!(tools(&mut mcp).len(), TOOL_ORDER.len());
     let text = mcp.call_ok("get_file", json!({"path": "notes.txt"}));
     assert!(text.contains("alpha"));
 }
@@ -222,7 +226,7 @@ fn json_that_is_not_a_request_gets_invalid_request() {
         assert_eq!(reply["error"]["code"], -32600, "{line}: {reply}");
         assert_eq!(reply["id"], id, "{line}: {reply}");
     }
-    assert_eq!(tools(&mut mcp).len(), 7, "still serving");
+    assert_eq!(tools(&mut mcp).len(), TOOL_ORDER.len(), "still serving");
 }
 
 #[test]
@@ -949,7 +953,8 @@ fn remote_urls_need_allow_remote_and_branch_needs_a_url() {
             let mut args = json!({"project": url});
             match tool {
                 "search_project" => args["pattern"] = json!("x"),
-                "get_file" => args["path"] = json!("README.md"),
+                "get_file" | "related_files" => args["path"] = json!("README.md"),
+                "find_symbol" => args["name"] = json!("main"),
                 _ => {}
             }
             let text = mcp.call_err(tool, args);
@@ -965,7 +970,8 @@ fn remote_urls_need_allow_remote_and_branch_needs_a_url() {
         let mut args = json!({"branch": "main"});
         match tool {
             "search_project" => args["pattern"] = json!("x"),
-            "get_file" => args["path"] = json!("README.md"),
+            "get_file" | "related_files" => args["path"] = json!("README.md"),
+            "find_symbol" => args["name"] = json!("main"),
             _ => {}
         }
         let text = mcp.call_err(tool, args);
@@ -1497,7 +1503,10 @@ fn blank_lines_are_ignored_and_ids_are_echoed() {
     mcp.send(&json!({"jsonrpc": "2.0", "id": "str-id", "method": "tools/list"}));
     let reply = mcp.recv();
     assert_eq!(reply["id"], "str-id", "blank lines get no reply: {reply}");
-    assert_eq!(reply["result"]["tools"].as_array().unwrap().len(), 7);
+    assert_eq!(
+        reply["result"]["tools"].as_array().unwrap().len(),
+        TOOL_ORDER.len()
+    );
 }
 
 #[test]
@@ -1536,7 +1545,7 @@ fn an_oversized_line_gets_a_parse_error_and_the_server_keeps_serving() {
     let reply = mcp.recv();
     assert_eq!(reply["error"]["code"], -32700, "{reply}");
     assert_eq!(reply["id"], Value::Null);
-    assert_eq!(tools(&mut mcp).len(), 7);
+    assert_eq!(tools(&mut mcp).len(), TOOL_ORDER.len());
 }
 
 #[test]

@@ -164,6 +164,139 @@ fn tracked_files_match_the_index_ignoring_case_like_git() {
     assert!(!stdout.contains("main.rs"), "{stdout}");
 }
 
+/// Run the CLI in `cwd` with Git's user-level files at `home` (never the machine's own).
+fn run_at_home(args: &[&str], cwd: &Path, home: &Path) -> std::process::Output {
+    Command::new(common::bin())
+        .args(args)
+        .current_dir(cwd)
+        .envs(home_env(home))
+        .env("DEVPROJEX_CONFIG_DIR", home.join("devprojex"))
+        .env_remove("DEVPROJEX_ROOT")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("devprojex runs")
+}
+
+fn home_env(home: &Path) -> Vec<(&'static str, std::path::PathBuf)> {
+    vec![
+        ("HOME", home.to_path_buf()),
+        ("XDG_CONFIG_HOME", home.join(".config")),
+        ("GIT_CONFIG_GLOBAL", home.join(".gitconfig")),
+        ("GIT_CONFIG_NOSYSTEM", "1".into()),
+    ]
+}
+
+/// The files Git itself lists in `cwd`: untracked ones that no ignore rule excludes.
+fn files_git_lists(cwd: &Path, home: &Path) -> std::collections::BTreeSet<String> {
+    let out = Command::new("git")
+        .args(["ls-files", "--others", "--exclude-standard"])
+        .current_dir(cwd)
+        .envs(home_env(home))
+        .output()
+        .expect("git runs");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The files of `devprojex tree` and of `devprojex pack` in `cwd`.
+fn files_devprojex_lists(
+    cwd: &Path,
+    home: &Path,
+) -> (
+    std::collections::BTreeSet<String>,
+    std::collections::BTreeSet<String>,
+) {
+    let json_of = |args: &[&str]| -> serde_json::Value {
+        let out = run_at_home(args, cwd, home);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {stdout}");
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?} ({e}): {stdout}"))
+    };
+    let tree = json_of(&["tree", ".", "--format", "json"]);
+    let tree_files = tree["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter(|e| e["type"] == "file")
+        .map(|e| e["path"].as_str().unwrap().to_string())
+        .collect();
+    let pack = json_of(&["pack", ".", "--format", "json"]);
+    let packed = pack["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect();
+    (tree_files, packed)
+}
+
+/// Every kind of ignore file (the root's and a nested `.gitignore`, one above the root,
+/// `info/exclude` and the global excludes file) matches names in another case exactly when
+/// the repository sets `core.ignorecase`, as Git on macOS and Windows does: tree and pack list
+/// what `git ls-files --others --exclude-standard` lists, for both settings.
+#[test]
+fn ignore_rules_match_another_case_with_core_ignorecase_like_git() {
+    let fx = Fixture::new();
+    let top = fx.base();
+    let home = top.join("home");
+    common::write_file(&home.join("global-excludes"), "*.BAK\n");
+    common::write_file(
+        &home.join(".gitconfig"),
+        format!(
+            "[core]\n\texcludesFile = {}\n",
+            // Forward slashes: Git reads a backslash in a config value as an escape.
+            home.join("global-excludes")
+                .display()
+                .to_string()
+                .replace('\\', "/")
+        ),
+    );
+    // The repository is the project's parent, so one `.gitignore` lies above the root.
+    git(&top, &["init", "-q"]);
+    common::write_file(&top.join(".gitignore"), "PARENT-*.txt\nhome/\n");
+    common::write_file(&top.join(".git/info/exclude"), "EXCLUDED.md\n");
+    fx.write(".gitignore", "*.LOG\nBuild/\nnested/deep/*.TMP\n")
+        .write("nested/.gitignore", "SECRET/\n")
+        .write("keep.txt", "kept\n")
+        .write("debug.log", "log\n")
+        .write("build/out.txt", "built\n")
+        .write("nested/Deep/cache.tmp", "tmp\n")
+        .write("nested/Deep/code.rs", "fn f() {}\n")
+        .write("nested/secret/key.txt", "k\n")
+        .write("parent-rule.txt", "p\n")
+        .write("excluded.md", "e\n")
+        .write("notes.bak", "b\n");
+    let in_another_case = [
+        "debug.log",
+        "build/out.txt",
+        "nested/Deep/cache.tmp",
+        "nested/secret/key.txt",
+        "parent-rule.txt",
+        "excluded.md",
+        "notes.bak",
+    ];
+    for ignorecase in ["true", "false"] {
+        git(&top, &["config", "core.ignorecase", ignorecase]);
+        let by_git = files_git_lists(&fx.root, &home);
+        for name in in_another_case {
+            assert_eq!(
+                by_git.contains(name),
+                ignorecase == "false",
+                "git with ignorecase={ignorecase}: {name} in {by_git:?}"
+            );
+        }
+        assert!(by_git.contains("keep.txt") && by_git.contains("nested/Deep/code.rs"));
+        let (tree, pack) = files_devprojex_lists(&fx.root, &home);
+        assert_eq!(tree, by_git, "tree with core.ignorecase={ignorecase}");
+        assert_eq!(pack, by_git, "pack with core.ignorecase={ignorecase}");
+    }
+}
+
 /// On the platforms whose volumes ignore case, another case reads the listed file (shown by its
 /// listed name), and never opens a door into what the product rules exclude.
 #[cfg(any(target_os = "macos", windows))]

@@ -23,7 +23,7 @@ pub fn print_error(err: &DpxError) {
 
 /// Open the project a command names: a local folder, or a Git URL with `--allow-remote`.
 /// The returned session holds the remote checkout's lease; keep it alive while reading.
-fn open_root(
+pub(super) fn open_root(
     path: &Path,
     selection: &super::SelectionArgs,
 ) -> Result<(ProjectRoot, devprojex_git::RemoteSession)> {
@@ -38,7 +38,7 @@ fn open_root(
     Ok((root, session))
 }
 
-fn print_warnings(warnings: &SelectionWarnings) {
+pub(super) fn print_warnings(warnings: &SelectionWarnings) {
     for line in warnings.messages() {
         eprintln!("warning: {line}");
     }
@@ -51,7 +51,7 @@ fn stdout_error(err: std::io::Error) -> DpxError {
     )
 }
 
-fn write_stdout(text: &str) -> Result<()> {
+pub(super) fn write_stdout(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),

@@ -3,6 +3,7 @@
 
 mod commands;
 mod profile_cmd;
+mod symbols_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,6 +49,16 @@ pub enum Command {
         after_help = "Examples:\n  devprojex search 'TODO|FIXME' .\n  devprojex search 'fn \\w+_test' . --case-sensitive --context-lines 0"
     )]
     Search(SearchArgs),
+    /// Where a name is defined: functions, types, classes, constants, macros, modules (15 languages).
+    #[command(
+        after_help = "Examples:\n  devprojex symbols copy_process /path/to/linux\n  devprojex symbols Parser.parse . --kind method\n  devprojex symbols parse_ . --match prefix --format json\n\nExit codes: 0 definitions found, 1 none found, 2 invalid usage."
+    )]
+    Symbols(symbols_cmd::SymbolsArgs),
+    /// Files linked to one file by static imports: what it imports and what imports it.
+    #[command(
+        after_help = "Examples:\n  devprojex related src/engine.rs\n  devprojex related kernel/fork.c --direction importers --depth 2\n  devprojex related lib/app.ts --project ~/code/app --format json\n\nThe project is --project, else the Git checkout holding PATH, else the current directory."
+    )]
+    Related(symbols_cmd::RelatedArgs),
     /// List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found.
     #[command(
         after_help = "Examples:\n  devprojex scan .\n  devprojex scan . --format json\n\nUse it as a pre-commit or CI check: the exit code is 1 when a secret is found."
@@ -388,6 +399,8 @@ pub fn main() -> ExitCode {
         Command::Pack(args) => commands::pack(args),
         Command::Search(args) => commands::search(args),
         Command::Scan(args) => commands::scan(args),
+        Command::Symbols(args) => symbols_cmd::symbols(args),
+        Command::Related(args) => symbols_cmd::related(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Profile(command) => profile_cmd::run(command),
         Command::Setup(args) => Ok(devprojex_setup::run_setup(args)),

@@ -11,6 +11,7 @@ pub mod pack_store;
 pub mod roots;
 pub mod server;
 pub mod spotlight;
+pub mod symbols;
 pub mod tools;
 
 use std::path::PathBuf;
@@ -76,7 +77,8 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         git_mode: args.git_mode,
     })
     .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES)
-    .with_facts_cache();
+    .with_facts_cache()
+    .with_symbol_index();
     let engine = match args.tokenizer {
         Some(encoding) => engine.with_tokenizer(
             encoding,

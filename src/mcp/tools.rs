@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 
 use crate::tokens::Encoding;
 
-/// The stable tool order.
-pub const TOOL_ORDER: [&str; 7] = [
+/// The stable tool order (the spec's seven, then the task-directed lookups appended).
+pub const TOOL_ORDER: [&str; 9] = [
     "list_projects",
     "get_tree",
     "analyze",
@@ -17,6 +17,8 @@ pub const TOOL_ORDER: [&str; 7] = [
     "read_pack",
     "search_project",
     "get_file",
+    "find_symbol",
+    "related_files",
 ];
 
 /// The argument names each tool accepts (unknown arguments are rejected).
@@ -77,6 +79,26 @@ pub fn allowed_arguments(tool: &str) -> &'static [&'static str] {
             "max_results",
         ],
         "get_file" => &["project", "branch", "path", "start_line", "end_line"],
+        "find_symbol" => &[
+            "project",
+            "branch",
+            "name",
+            "kind",
+            "match",
+            "include_patterns",
+            "exclude_patterns",
+            "tracked_only",
+            "git_scope",
+            "max_results",
+        ],
+        "related_files" => &[
+            "project",
+            "branch",
+            "path",
+            "direction",
+            "depth",
+            "max_results",
+        ],
         _ => &[],
     }
 }
@@ -164,7 +186,7 @@ fn input_schema(
             let (choices, default) = format_choices.expect("format choices");
             json!({"type": "string", "enum": choices, "description": format!("Output format (default {default}). markdown and text are for reading; json and xml have escaping guarantees for parsing.")})
         } else {
-            property(name)
+            super::symbols::property(tool, name).unwrap_or_else(|| property(name))
         };
         properties.insert((*name).to_string(), value);
     }
@@ -243,7 +265,7 @@ fn pack_context_input_schema(formats: &[&str], encoding: Option<Encoding>) -> Ar
     Arc::new(schema)
 }
 
-/// All tools, in the stable order. `allow_remote` makes the five project tools open-world;
+/// All tools, in the stable order. `allow_remote` makes the seven project tools open-world;
 /// `encoding` (`--tokenizer`) adds exact counts to analyze and makes pack budgets exact.
 pub fn tool_list(allow_remote: bool, encoding: Option<Encoding>) -> Vec<Tool> {
     const FORMATS: &[&str] = &["markdown", "text", "json", "xml"];
@@ -275,5 +297,11 @@ pub fn tool_list(allow_remote: bool, encoding: Option<Encoding>) -> Vec<Tool> {
         Tool::new("get_file", "Read one file of the effective selection (secrets redacted): an inclusive 1-based line range, at most 1,000 lines or 50,000 characters, with a trailer naming the next range.", input_schema("get_file", &["path"], None))
             .with_title("Get file")
             .with_annotations(annotations("Get file", true, remote)),
+        Tool::new("find_symbol", "Where is a name defined: functions, methods, types, classes, structs, enums, traits and interfaces, constants, macros and modules in 15 languages (tree-sitter, no language server). Returns `path:line: kind name (in container)` with the redacted signature line, at most 200 definitions and 10 seconds per call. Qualified names such as `Parser.parse` or `net::Parser::parse` narrow by container.", input_schema("find_symbol", &["name"], None))
+            .with_title("Find symbol definitions")
+            .with_annotations(annotations("Find symbol definitions", true, remote)),
+        Tool::new("related_files", "Project files linked to one file by static imports (Rust mod/use, Python, JS/TS with tsconfig paths, Go packages, Java/Kotlin/Scala, C/C++ includes, C#, Ruby, PHP): what it imports, what imports it, or both, up to depth 3. Each file comes with the redacted import line that links it; imports outside the project are counted, not listed.", input_schema("related_files", &["path"], None))
+            .with_title("Related files")
+            .with_annotations(annotations("Related files", true, remote)),
     ]
 }

@@ -331,3 +331,22 @@ fn strip_verbatim(path: PathBuf) -> PathBuf {
 fn strip_verbatim(path: PathBuf) -> PathBuf {
     path
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Opening a placeholder by name (`get_file`, a pack's `paths`) is refused with a code and a
+    /// message that says why and how to retry, never as a generic I/O failure.
+    #[test]
+    fn a_placeholder_opened_by_name_says_why_it_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = ProjectRoot::open(dir.path()).unwrap();
+        let err = open_error(OpenError::NotLocal, "docs/a.md", "docs/a.md", &root);
+        assert_eq!(err.code, codes::UNREADABLE);
+        assert_eq!(
+            err.message,
+            "'docs/a.md' is a cloud placeholder whose content is not on this machine; it is not read, because reading would download it. Make it available offline, then retry"
+        );
+    }
+}

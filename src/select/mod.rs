@@ -373,6 +373,16 @@ impl Selection {
 
 /// Walk `root` and apply every layer of `spec`.
 pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
+    select_with_folders(root, spec).map(|(selection, _)| selection)
+}
+
+/// [`select`], and every folder the walk listed (whether or not it holds a selected file): a
+/// caller that keeps a selection across requests (`related_files`' index) stats them again to
+/// see that no listing changed.
+pub fn select_with_folders(
+    root: &ProjectRoot,
+    spec: &SelectionSpec,
+) -> Result<(Selection, Vec<Entry>)> {
     let keyed;
     let spec =
         if spec.names.is_exact() || (spec.path_filters.is_empty() && spec.allow_lists.is_empty()) {
@@ -382,6 +392,7 @@ pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
             &keyed
         };
     let walked = walk::walk(root, spec);
+    let listed = walked.dirs.clone();
     let warnings = walked.warnings;
     let mut files: Vec<Entry> = walked.files;
     let mut dirs = walked.dirs;
@@ -407,10 +418,13 @@ pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
         let mut seen: HashSet<FileId> = HashSet::new();
         files.retain(|e| e.kind != EntryKind::File || e.id.is_none_or(|id| seen.insert(id)));
     }
-    Ok(Selection {
-        entries: files,
-        warnings,
-    })
+    Ok((
+        Selection {
+            entries: files,
+            warnings,
+        },
+        listed,
+    ))
 }
 
 /// True when the allow-list `set` holds `relative`, compared as `names` say (Git's
@@ -656,5 +670,34 @@ mod tests {
         assert_eq!(GitMode::parse("off"), Some(GitMode::None));
         assert_eq!(GitMode::parse("tracked"), Some(GitMode::Tracked));
         assert_eq!(GitMode::parse("staged"), None);
+    }
+
+    /// Placeholders have their own coded line, in the singular for one, and none when there
+    /// are none.
+    #[test]
+    fn placeholders_have_their_own_notice() {
+        let notice = |not_local: usize| -> Vec<String> {
+            SelectionWarnings {
+                not_local,
+                ..SelectionWarnings::default()
+            }
+            .messages()
+            .into_iter()
+            .filter(|line| line.starts_with("DPX-SELECT-NOT-LOCAL:"))
+            .collect()
+        };
+        assert!(notice(0).is_empty());
+        assert_eq!(
+            notice(1),
+            [
+                "DPX-SELECT-NOT-LOCAL: 1 file is not on this machine (cloud placeholders) and was not read, so nothing was downloaded."
+            ]
+        );
+        assert_eq!(
+            notice(3),
+            [
+                "DPX-SELECT-NOT-LOCAL: 3 files are not on this machine (cloud placeholders) and were not read, so nothing was downloaded."
+            ]
+        );
     }
 }

@@ -326,7 +326,7 @@ fn matchers_above(root: &Path, case_insensitive: bool) -> Vec<(Gitignore, String
     let Some(top) = root.ancestors().find(|dir| dir.join(".git").exists()) else {
         // Not a repository: only the root's own `.gitignore` files (read in the walk) and the
         // global excludes apply.
-        push_global(&mut out, "");
+        push_global(&mut out, "", case_insensitive);
         return out;
     };
     let prefix_of = |dir: &Path| -> String {
@@ -360,12 +360,16 @@ fn matchers_above(root: &Path, case_insensitive: bool) -> Vec<(Gitignore, String
             out.push((matcher, prefix_of(top)));
         }
     }
-    push_global(&mut out, &prefix_of(top));
+    push_global(&mut out, &prefix_of(top), case_insensitive);
     out
 }
 
-fn push_global(out: &mut Vec<(Gitignore, String)>, prefix: &str) {
-    let (global, _) = Gitignore::global();
+/// The global excludes file (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`), matched
+/// with the repository's case rule like every other ignore file, as Git does.
+fn push_global(out: &mut Vec<(Gitignore, String)>, prefix: &str, case_insensitive: bool) {
+    let mut builder = GitignoreBuilder::new(".");
+    let _ = builder.case_insensitive(case_insensitive);
+    let (global, _) = builder.build_global();
     if !global.is_empty() {
         out.push((global, prefix.to_string()));
     }
@@ -417,13 +421,7 @@ struct Walk<'a> {
 
 /// Walk `root` and keep what `spec` keeps (files pass `super::keep_file`).
 pub(super) fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Walked {
-    let walk = Walk {
-        root,
-        spec,
-        rules: Rules::new(root, spec.git_mode, spec.exclusions),
-        counters: Counters::default(),
-        found: Mutex::new((Vec::new(), Vec::new())),
-    };
+    let walk = Walk::new(root, spec);
     let root_dir = root.dir_handle();
     match root_dir.list() {
         Ok(listing) => {
@@ -434,40 +432,57 @@ pub(super) fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Walked {
             walk.counters.unreadable.fetch_add(1, Ordering::Relaxed);
         }
     }
-    let (files, dirs) = walk.found.into_inner().unwrap_or_else(|p| p.into_inner());
-    let c = &walk.counters;
-    let excluded = |kind: ExclusionKind| c.excluded[kind as usize].load(Ordering::Relaxed);
-    Walked {
-        files,
-        dirs,
-        warnings: SelectionWarnings {
-            unreadable: c.unreadable.load(Ordering::Relaxed),
-            symlink_loops: c.loops.load(Ordering::Relaxed),
-            outside_root_links: c.outside.load(Ordering::Relaxed),
-            deleted: 0,
-            special_files: c.special.load(Ordering::Relaxed),
-            not_local: c.not_local.load(Ordering::Relaxed),
-            changed_during_walk: c.changed.load(Ordering::Relaxed),
-            excluded: ExclusionCounts {
-                gitignore: excluded(ExclusionKind::GitIgnore),
-                built_in: excluded(ExclusionKind::BuiltIn),
-                smart_ignore: excluded(ExclusionKind::SmartIgnore),
-                profile: excluded(ExclusionKind::Profile),
-                globs: excluded(ExclusionKind::Globs),
-                paths: excluded(ExclusionKind::Paths),
-                git_scope: excluded(ExclusionKind::GitScope),
-                size: excluded(ExclusionKind::Size),
-                sole_top_level_rule: walk
-                    .rules
-                    .first_top_level_ignore
-                    .lock()
-                    .ok()
-                    .and_then(|g| g.clone())
-                    .filter(|(_, same)| *same)
-                    .map(|(hit, _)| with_line(root, hit)),
-                selection_empty: false,
+    walk.into_walked()
+}
+
+impl<'a> Walk<'a> {
+    fn new(root: &'a ProjectRoot, spec: &'a SelectionSpec) -> Self {
+        Walk {
+            root,
+            spec,
+            rules: Rules::new(root, spec.git_mode, spec.exclusions),
+            counters: Counters::default(),
+            found: Mutex::new((Vec::new(), Vec::new())),
+        }
+    }
+
+    /// What was found, with the counts as warnings.
+    fn into_walked(self) -> Walked {
+        let (files, dirs) = self.found.into_inner().unwrap_or_else(|p| p.into_inner());
+        let c = &self.counters;
+        let excluded = |kind: ExclusionKind| c.excluded[kind as usize].load(Ordering::Relaxed);
+        Walked {
+            files,
+            dirs,
+            warnings: SelectionWarnings {
+                unreadable: c.unreadable.load(Ordering::Relaxed),
+                symlink_loops: c.loops.load(Ordering::Relaxed),
+                outside_root_links: c.outside.load(Ordering::Relaxed),
+                deleted: 0,
+                special_files: c.special.load(Ordering::Relaxed),
+                not_local: c.not_local.load(Ordering::Relaxed),
+                changed_during_walk: c.changed.load(Ordering::Relaxed),
+                excluded: ExclusionCounts {
+                    gitignore: excluded(ExclusionKind::GitIgnore),
+                    built_in: excluded(ExclusionKind::BuiltIn),
+                    smart_ignore: excluded(ExclusionKind::SmartIgnore),
+                    profile: excluded(ExclusionKind::Profile),
+                    globs: excluded(ExclusionKind::Globs),
+                    paths: excluded(ExclusionKind::Paths),
+                    git_scope: excluded(ExclusionKind::GitScope),
+                    size: excluded(ExclusionKind::Size),
+                    sole_top_level_rule: self
+                        .rules
+                        .first_top_level_ignore
+                        .lock()
+                        .ok()
+                        .and_then(|g| g.clone())
+                        .filter(|(_, same)| *same)
+                        .map(|(hit, _)| with_line(self.root, hit)),
+                    selection_empty: false,
+                },
             },
-        },
+        }
     }
 }
 
@@ -806,4 +821,54 @@ fn sniff_at(dir: &DirHandle, name: &OsStr, expected: Option<FileId>) -> bool {
         }
     }
     memchr::memchr(0, &buffer[..filled]).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file the platform marks as not local (what `jail` reads from `SF_DATALESS` or the
+    /// recall attributes) is counted, never listed and never sniffed; the same file when local
+    /// is listed and sniffed.
+    #[test]
+    fn placeholders_are_counted_and_never_listed_or_read() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["cloud.dat", "other.dat"] {
+            std::fs::write(dir.path().join(name), b"\0\x01 binary content").unwrap();
+        }
+        let root = ProjectRoot::open(dir.path()).unwrap();
+        let spec = SelectionSpec {
+            sniff_binary: true,
+            ..SelectionSpec::default()
+        };
+        let walk = Walk::new(&root, &spec);
+        let handle = root.dir_handle();
+        let entry = |name: &str, not_local: bool| {
+            let mut meta = handle.stat(OsStr::new(name)).unwrap();
+            meta.not_local = not_local;
+            walk.file_entry(
+                handle,
+                OsStr::new(name),
+                name.to_string(),
+                PathBuf::from(name),
+                &meta,
+                None,
+            )
+        };
+        let local = entry("cloud.dat", false).expect("a local file is listed");
+        assert!(local.binary, "a local file is sniffed");
+        assert_eq!(walk.counters.not_local.load(Ordering::Relaxed), 0);
+
+        assert!(entry("cloud.dat", true).is_none());
+        assert!(entry("other.dat", true).is_none());
+        let warnings = walk.into_walked().warnings;
+        assert_eq!(warnings.not_local, 2);
+        assert!(
+            warnings.messages().contains(
+                &"DPX-SELECT-NOT-LOCAL: 2 files are not on this machine (cloud placeholders) and were not read, so nothing was downloaded.".to_string()
+            ),
+            "{:?}",
+            warnings.messages()
+        );
+    }
 }

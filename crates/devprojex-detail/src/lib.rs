@@ -8,7 +8,9 @@
 //! - `language_name(path) -> Option<&'static str>`.
 //!
 //! Additions: `Detail::ALL`, `Display for Detail`, `transform_with_outcome` and `Outcome` (tells
-//! files left unreduced because of parse errors), `supported_languages()`, `collapses_bodies(path)`.
+//! files left unreduced because of parse errors), `supported_languages()`, `collapses_bodies(path)`,
+//! `grammar(name)` and the re-exported `tree_sitter` (for `devprojex-symbols`, which parses with
+//! the same grammars).
 //!
 //! # What each level does
 //!
@@ -184,6 +186,18 @@ pub fn language_name(path: &str) -> Option<&'static str> {
     languages::lang_for_path(path).map(|id| languages::LANGS[id].name)
 }
 
+/// The tree-sitter grammar of a supported language, by the name [`language_name`] returns
+/// (`"c"` is the C grammar, which [`language_name`] never picks for a `.h` file). For crates that
+/// parse with the grammars this one ships, so the binary carries each grammar once.
+pub fn grammar(language: &str) -> Option<tree_sitter::Language> {
+    languages::LANGS
+        .iter()
+        .find(|l| l.name == language)
+        .map(|l| (l.language)())
+}
+
+/// The tree-sitter runtime the grammars of [`grammar`] are built for.
+pub use tree_sitter;
 /// The language [`transform`] uses for this file: [`language_name`] of the path, or for a file
 /// name without extension, the C or C++ of an Emacs mode line on its first line
 /// (`// <vector> -*- C++ -*-`).

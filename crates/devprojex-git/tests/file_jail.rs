@@ -6,7 +6,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{Sandbox, write};
 use devprojex_git::{GitError, GitErrorKind, PinnedCheckout, RemoteSession, RepoCache};
@@ -357,7 +357,7 @@ fn special_files_in_the_git_directory_are_refused_without_hanging() {
         .status()
         .unwrap();
     assert!(status.success());
-    let start = Instant::now();
+    let start = std::time::Instant::now();
     let err = l.resolve(&dir).expect_err("refused");
     assert!(start.elapsed() < Duration::from_secs(10), "no hang");
     assert_eq!(err.kind(), GitErrorKind::RemoteFailed, "{err}");

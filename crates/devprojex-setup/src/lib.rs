@@ -23,6 +23,7 @@ pub mod entry;
 pub mod env;
 pub mod error;
 pub mod fsio;
+mod line_endings;
 pub mod links;
 pub mod plan;
 

@@ -204,6 +204,24 @@ fn comments_inside_an_updated_entry_are_kept() {
 }
 
 #[test]
+fn removing_an_entry_after_a_line_comment_keeps_the_closing_brace_out_of_it() {
+    // Found by fuzzing: the only entry, after a line comment, with its closing brace and the
+    // servers object's on one line (`}}`): cutting the line break before the entry put the
+    // servers object's brace into the comment.
+    let p = Path::new("mcp.json");
+    for nl in ["\n", "\r\n"] {
+        let text = "{\n  \"servers\": {\n    // by an older setup\n    \"devprojex\": {\n      \"command\": \"x\"\n  }}\n}\n"
+            .replace('\n', nl);
+        let out = edit::remove(&text, Format::Jsonc, "servers", "devprojex", p).unwrap();
+        assert_eq!(
+            out,
+            "{\n  \"servers\": {\n    // by an older setup\n}\n}\n".replace('\n', nl)
+        );
+        assert_eq!(lenient(&out), json!({"servers": {}}));
+    }
+}
+
+#[test]
 fn a_duplicated_key_is_an_error_not_a_silent_edit() {
     let p = Path::new("claude.json");
     let cases = [
@@ -221,6 +239,8 @@ fn a_duplicated_key_is_an_error_not_a_silent_edit() {
             edit::upsert_at(text, Format::Json, keys, "devprojex", &entry(), p).map(|_| ()),
             edit::remove_at(text, Format::Json, keys, "devprojex", p).map(|_| ()),
             edit::read_entry_at(text, Format::Json, keys, "devprojex", p).map(|_| ()),
+            // Listing agrees with reading (found by fuzzing).
+            edit::object_keys_at(text, Format::Json, keys, p).map(|_| ()),
         ] {
             let err = result.unwrap_err();
             assert_eq!(err.code(), "DPX-SETUP-DUPLICATE-KEY", "{text}: {err}");
@@ -268,4 +288,161 @@ fn parse_error_at_the_end_of_the_file_has_a_real_column() {
     .unwrap_err()
     .to_string();
     assert!(err.starts_with("claude.json:2:1:"), "{err}");
+}
+
+/// A servers object laid out by hand: any spacing and line breaks between its tokens (an entry
+/// that shares the `{` line, a closing brace on the last entry's line), values spread over
+/// lines, and in JSONC trailing commas and comments after an entry's comma.
+fn hand_laid_servers(jsonc: bool) -> impl Strategy<Value = String> {
+    let gap = prop::sample::select(vec!["", " ", "NL", "NL  ", "NL    ", " NL  ", "NLNL"]);
+    let value = prop::sample::select(vec![
+        "1",
+        "{\"command\": \"x\"}",
+        "[1,NL2]",
+        "{\"command\":\"npx\",\"args\":[\"-y\",NL NL\"/p\"]}",
+    ]);
+    let note = prop::sample::select(vec!["", " // note", " /* note */"]);
+    (
+        prop::collection::vec((value, gap.clone(), gap.clone(), note), 1..4),
+        prop::collection::vec(gap, 6),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(move |(entries, gaps, trailing_comma, crlf)| {
+            let mut servers = String::from("{");
+            servers.push_str(gaps[0]);
+            let n = entries.len();
+            for (i, (value, before_comma, after_comma, note)) in entries.into_iter().enumerate() {
+                servers.push_str(&format!("\"s{i}\":{value}"));
+                if i + 1 < n || (jsonc && trailing_comma) {
+                    servers.push_str(before_comma);
+                    servers.push(',');
+                    if jsonc && !note.is_empty() {
+                        // A line comment ends its line.
+                        servers.push_str(note);
+                        servers.push_str("NL");
+                    }
+                    servers.push_str(after_comma);
+                }
+            }
+            servers.push_str(gaps[1]);
+            servers.push('}');
+            let text = format!(
+                "{{{}\"mcpServers\":{}{servers},{}\"b\": 1{}}}NL",
+                gaps[2], gaps[3], gaps[4], gaps[5]
+            );
+            text.replace("NL", if crlf { "\r\n" } else { "\n" })
+        })
+}
+
+/// TOML whose servers table is inline, with any spacing inside (an empty `{  }` too).
+fn inline_toml_servers() -> impl Strategy<Value = String> {
+    let space = prop::sample::select(vec!["", " ", "  ", "\t", " \t "]);
+    (
+        prop::collection::vec(
+            (
+                "[a-z][a-z0-9_]{0,5}",
+                space.clone(),
+                space.clone(),
+                prop::sample::select(vec![
+                    "1",
+                    "\"x\"",
+                    "{ command = \"x\" }",
+                    "{command=\"y\",args=[]}",
+                ]),
+            ),
+            0..3,
+        ),
+        space.clone(),
+        space,
+        any::<bool>(),
+    )
+        .prop_map(|(entries, open, close, model)| {
+            let mut seen = std::collections::HashSet::new();
+            let items: Vec<String> = entries
+                .into_iter()
+                .filter(|(k, ..)| k != "devprojex" && seen.insert(k.clone()))
+                .map(|(k, before, after, v)| format!("{k}{before}={after}{v}"))
+                .collect();
+            let head = if model { "model = \"o3\"\n" } else { "" };
+            format!(
+                "{head}mcp_servers = {{{open}{}{close}}}\n",
+                items.join(", ")
+            )
+        })
+}
+
+fn assert_round_trip(text: &str, format: Format, container: &str) -> Result<(), TestCaseError> {
+    let p = Path::new("config");
+    let added = edit::upsert(text, format, container, "devprojex", &entry(), p).unwrap();
+    prop_assert_eq!(
+        edit::read_entry(&added, format, container, "devprojex", p).unwrap(),
+        Some(entry().to_json())
+    );
+    let back = edit::remove(&added, format, container, "devprojex", p).unwrap();
+    prop_assert_eq!(&back, text, "via {:?}", added);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+    #[test]
+    fn hand_laid_json_servers_are_not_reflowed(text in hand_laid_servers(false)) {
+        let p = Path::new("claude.json");
+        let added = edit::upsert(&text, Format::Json, "mcpServers", "devprojex", &entry(), p).unwrap();
+        let mut after = lenient(&added);
+        after["mcpServers"].as_object_mut().unwrap().remove("devprojex");
+        prop_assert_eq!(after, lenient(&text));
+        assert_round_trip(&text, Format::Json, "mcpServers")?;
+    }
+
+    #[test]
+    fn hand_laid_jsonc_servers_are_not_reflowed(text in hand_laid_servers(true)) {
+        assert_round_trip(&text, Format::Jsonc, "mcpServers")?;
+    }
+
+    #[test]
+    fn inline_toml_servers_keep_their_spacing(text in inline_toml_servers()) {
+        assert_round_trip(&text, Format::Toml, "mcp_servers")?;
+    }
+}
+
+#[test]
+fn an_entry_sharing_the_brace_line_stays_there() {
+    // Found by fuzzing (fuzz/regressions/setup_edit/json-first-entry-on-the-brace-line.json):
+    // the CST moved the first entry off the `{` line when adding ours, and removal did not put
+    // it back.
+    let p = Path::new("claude.json");
+    let text = "{\"mcpServers\":{\"fs\":{\"command\":\"npx\",\"args\":[\"-y\",\n \n\"/Users/ada\"]}},\"globalShortcut\":\"Alt+Space\"}\n";
+    let added = edit::upsert(text, Format::Json, "mcpServers", "devprojex", &entry(), p).unwrap();
+    assert!(
+        added.starts_with(
+            "{\"mcpServers\":{\"fs\":{\"command\":\"npx\",\"args\":[\"-y\",\n \n\"/Users/ada\"]},\n"
+        ),
+        "{added}"
+    );
+    assert!(
+        added.ends_with("}},\"globalShortcut\":\"Alt+Space\"}\n"),
+        "{added}"
+    );
+    let back = edit::remove(&added, Format::Json, "mcpServers", "devprojex", p).unwrap();
+    assert_eq!(back, text);
+}
+
+#[test]
+fn an_empty_inline_toml_table_keeps_its_inner_spaces() {
+    let p = Path::new("config.toml");
+    for text in [
+        "mcp_servers = {  }\n",
+        "mcp_servers = {\t}\n",
+        "mcp_servers = {}\n",
+        // TOML 1.1: line breaks and comments inside an inline table.
+        "mcp_servers = {\n  # none yet\n}\n",
+    ] {
+        let added =
+            edit::upsert(text, Format::Toml, "mcp_servers", "devprojex", &entry(), p).unwrap();
+        let back = edit::remove(&added, Format::Toml, "mcp_servers", "devprojex", p).unwrap();
+        assert_eq!(back, text, "via {added:?}");
+    }
 }

@@ -15,6 +15,7 @@
 //! The jail is path-based like Git's and ripgrep's: a hard link inside the root to a file
 //! elsewhere is a file of the project (see `docs/selection.md`).
 
+mod placeholder;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]

@@ -214,8 +214,7 @@ fn meta_of(stat: &Stat) -> NodeMeta {
 /// iCloud's evicted files carry `SF_DATALESS`; reading one downloads it.
 #[cfg(target_os = "macos")]
 fn not_local(stat: &Stat) -> bool {
-    const SF_DATALESS: u32 = 0x4000_0000;
-    stat.st_flags & SF_DATALESS != 0
+    super::placeholder::dataless_on_macos(stat.st_flags)
 }
 
 #[cfg(not(target_os = "macos"))]

@@ -62,8 +62,13 @@ fn device_error() -> io::Error {
     )
 }
 
-const NOT_LOCAL: u32 =
-    FILE_ATTRIBUTE_RECALL_ON_DATA_ACCESS | FILE_ATTRIBUTE_RECALL_ON_OPEN | FILE_ATTRIBUTE_OFFLINE;
+// The placeholder rule is written with the SDK's values so that it is tested on every platform.
+const _: () = assert!(
+    super::placeholder::WINDOWS_NOT_LOCAL
+        == FILE_ATTRIBUTE_RECALL_ON_DATA_ACCESS
+            | FILE_ATTRIBUTE_RECALL_ON_OPEN
+            | FILE_ATTRIBUTE_OFFLINE
+);
 
 impl DirHandle {
     pub fn open_root(path: &Path) -> io::Result<Self> {
@@ -187,7 +192,7 @@ impl DirHandle {
         if info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY != 0 {
             return Err(OpenError::IsDir);
         }
-        if info.dwFileAttributes & NOT_LOCAL != 0 {
+        if super::placeholder::not_local_on_windows(info.dwFileAttributes) {
             return Err(OpenError::NotLocal);
         }
         if !self.handle_is_inside(&file, &path) {
@@ -347,7 +352,7 @@ fn meta_of_metadata(meta: &std::fs::Metadata) -> NodeMeta {
         id: None,
         modified_ns: filetime_ns(meta.last_write_time()),
         changed_ns: filetime_ns(meta.last_write_time()),
-        not_local: meta.file_attributes() & NOT_LOCAL != 0,
+        not_local: super::placeholder::not_local_on_windows(meta.file_attributes()),
         hidden_attribute: meta.file_attributes() & FILE_ATTRIBUTE_HIDDEN != 0,
     }
 }
@@ -364,7 +369,7 @@ fn meta_of_information(info: &BY_HANDLE_FILE_INFORMATION) -> NodeMeta {
         }),
         modified_ns: filetime_ns(write),
         changed_ns: filetime_ns(write),
-        not_local: info.dwFileAttributes & NOT_LOCAL != 0,
+        not_local: super::placeholder::not_local_on_windows(info.dwFileAttributes),
         hidden_attribute: info.dwFileAttributes & FILE_ATTRIBUTE_HIDDEN != 0,
     }
 }

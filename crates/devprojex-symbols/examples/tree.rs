@@ -1,0 +1,6 @@
+//! Prints the syntax tree with field names (dev aid): `--example tree -- FILE`.
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: tree FILE");
+    let text = std::fs::read_to_string(&path).expect("readable UTF-8 file");
+    print!("{}", devprojex_symbols::testing::outline(&path, &text));
+}

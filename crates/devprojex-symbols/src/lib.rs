@@ -1,0 +1,362 @@
+//! Definitions and static import edges for devprojex's `find_symbol` and `related_files`,
+//! without a language server: the tree-sitter grammars `devprojex-detail` ships, and small
+//! per-language resolvers for imports.
+//!
+//! - [`definitions`] lists the definitions of one file (functions, methods, types, classes,
+//!   structs, enums, traits and interfaces, constants, macros, modules) with their line, the
+//!   signature line and the enclosing container.
+//! - [`imports::scan`] lists one file's static imports (and the packages or namespaces it
+//!   declares); [`resolve::ProjectView`] resolves them to files of the project.
+//!
+//! Nothing here reads a file: the caller (the engine, which owns the root jail and redaction)
+//! hands in text and the list of project files. The caller parses redacted text for anything it
+//! returns; see `ARCHITECTURE.md`.
+
+#![deny(unsafe_code)]
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use devprojex_detail::tree_sitter::{Parser, Tree};
+
+mod defs;
+pub mod imports;
+pub mod resolve;
+
+pub use defs::{Definition, Kind};
+
+/// Files larger than this are not parsed: a tree-sitter tree takes about 25 times its source in
+/// memory, and files this large are generated (register tables, bindings).
+pub const MAX_PARSE_BYTES: usize = 4 * 1024 * 1024;
+
+/// A language with definitions (the 15 languages whose bodies `signatures` collapses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lang {
+    Rust,
+    Go,
+    Python,
+    JavaScript,
+    TypeScript,
+    Tsx,
+    Java,
+    Kotlin,
+    CSharp,
+    C,
+    Cpp,
+    Php,
+    Ruby,
+    Scala,
+    Swift,
+}
+
+impl Lang {
+    /// Every language, in a stable order.
+    pub const ALL: [Lang; 15] = [
+        Lang::Rust,
+        Lang::Go,
+        Lang::Python,
+        Lang::JavaScript,
+        Lang::TypeScript,
+        Lang::Tsx,
+        Lang::Java,
+        Lang::Kotlin,
+        Lang::CSharp,
+        Lang::C,
+        Lang::Cpp,
+        Lang::Php,
+        Lang::Ruby,
+        Lang::Scala,
+        Lang::Swift,
+    ];
+
+    /// The file extensions (lowercase, without the dot) of the 15 languages: what a caller
+    /// narrows a walk to.
+    pub const EXTENSIONS: [&'static str; 40] = [
+        "rs", "go", "py", "pyi", "pyw", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx",
+        "java", "kt", "kts", "cs", "c", "h", "cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++",
+        "ipp", "inl", "tpp", "php", "phtml", "rb", "rake", "gemspec", "ru", "scala", "sc", "sbt",
+        "swift",
+    ];
+
+    /// The language of a project-relative path, from its name alone. A `.h` file is C here;
+    /// [`Lang::of_file`] looks at its text.
+    pub fn of_path(path: &str) -> Option<Lang> {
+        // called for every file of a walk, several times: no allocation
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let Some((_, ext)) = name.rsplit_once('.') else {
+            return match name {
+                "Rakefile" | "Gemfile" | "Guardfile" | "Podfile" | "Vagrantfile" | "Brewfile"
+                | "Fastfile" => Some(Lang::Ruby),
+                _ => None,
+            };
+        };
+        const TABLE: [(&str, Lang); 40] = [
+            ("rs", Lang::Rust),
+            ("go", Lang::Go),
+            ("py", Lang::Python),
+            ("pyi", Lang::Python),
+            ("pyw", Lang::Python),
+            ("js", Lang::JavaScript),
+            ("mjs", Lang::JavaScript),
+            ("cjs", Lang::JavaScript),
+            ("jsx", Lang::JavaScript),
+            ("ts", Lang::TypeScript),
+            ("mts", Lang::TypeScript),
+            ("cts", Lang::TypeScript),
+            ("tsx", Lang::Tsx),
+            ("java", Lang::Java),
+            ("kt", Lang::Kotlin),
+            ("kts", Lang::Kotlin),
+            ("cs", Lang::CSharp),
+            ("c", Lang::C),
+            ("h", Lang::C),
+            ("cc", Lang::Cpp),
+            ("cpp", Lang::Cpp),
+            ("cxx", Lang::Cpp),
+            ("c++", Lang::Cpp),
+            ("hh", Lang::Cpp),
+            ("hpp", Lang::Cpp),
+            ("hxx", Lang::Cpp),
+            ("h++", Lang::Cpp),
+            ("ipp", Lang::Cpp),
+            ("inl", Lang::Cpp),
+            ("tpp", Lang::Cpp),
+            ("php", Lang::Php),
+            ("phtml", Lang::Php),
+            ("rb", Lang::Ruby),
+            ("rake", Lang::Ruby),
+            ("gemspec", Lang::Ruby),
+            ("ru", Lang::Ruby),
+            ("scala", Lang::Scala),
+            ("sc", Lang::Scala),
+            ("sbt", Lang::Scala),
+            ("swift", Lang::Swift),
+        ];
+        TABLE
+            .iter()
+            .find(|(e, _)| e.eq_ignore_ascii_case(ext))
+            .map(|(_, lang)| *lang)
+    }
+
+    /// The language of a file: [`Lang::of_path`], except that a `.h` header with C++ constructs
+    /// (a namespace or class body, a template, an access label) is C++. C is the default because
+    /// C code is full of names that are C++ keywords (`new`, `class`, `this`), which break a C++
+    /// parse, while C++ headers almost always show one of those constructs.
+    pub fn of_file(path: &str, text: &str) -> Option<Lang> {
+        match Lang::of_path(path)? {
+            Lang::C if path.ends_with(".h") || path.ends_with(".H") => {
+                if looks_like_cpp(text) {
+                    Some(Lang::Cpp)
+                } else {
+                    Some(Lang::C)
+                }
+            }
+            other => Some(other),
+        }
+    }
+
+    /// The stable lowercase name (`"rust"`, `"tsx"`, `"cpp"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::Go => "go",
+            Lang::Python => "python",
+            Lang::JavaScript => "javascript",
+            Lang::TypeScript => "typescript",
+            Lang::Tsx => "tsx",
+            Lang::Java => "java",
+            Lang::Kotlin => "kotlin",
+            Lang::CSharp => "csharp",
+            Lang::C => "c",
+            Lang::Cpp => "cpp",
+            Lang::Php => "php",
+            Lang::Ruby => "ruby",
+            Lang::Scala => "scala",
+            Lang::Swift => "swift",
+        }
+    }
+
+    /// C and C++ share the preprocessor and its `#include` lines.
+    pub fn is_c_family(self) -> bool {
+        matches!(self, Lang::C | Lang::Cpp)
+    }
+}
+
+fn looks_like_cpp(text: &str) -> bool {
+    static MARKERS: OnceLock<regex::Regex> = OnceLock::new();
+    let markers = MARKERS.get_or_init(|| {
+        regex::Regex::new(
+            r#"(?m)^[ \t]*(?:namespace(?:[ \t]+[A-Za-z_]\w*(?:::\w+)*)?[ \t]*\{|template[ \t]*<|(?:class|struct)[ \t]+[A-Za-z_]\w*[ \t]*(?:final[ \t]*)?:[ \t]*(?:public|private|protected)\b|(?:public|private|protected)[ \t]*:|using[ \t]+namespace\b|extern[ \t]+"C\+\+")"#,
+        )
+        .expect("valid marker pattern")
+    });
+    markers.is_match(text)
+}
+
+thread_local! {
+    static PARSERS: RefCell<HashMap<Lang, Parser>> = RefCell::new(HashMap::new());
+}
+
+/// Parse `text` as `lang` with this thread's parser; `None` when the text is too large or the
+/// grammar is missing.
+pub(crate) fn parse(lang: Lang, text: &str) -> Option<Tree> {
+    if text.len() > MAX_PARSE_BYTES {
+        return None;
+    }
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        if let std::collections::hash_map::Entry::Vacant(slot) = parsers.entry(lang) {
+            let mut parser = Parser::new();
+            parser
+                .set_language(&devprojex_detail::grammar(lang.name())?)
+                .ok()?;
+            slot.insert(parser);
+        }
+        let parser = parsers.get_mut(&lang)?;
+        let tree = parser.parse(text, None);
+        if tree.is_none() {
+            // A parser that stopped keeps its state; start clean next time.
+            parser.reset();
+        }
+        tree
+    })
+}
+
+/// The definitions in one file, in source order; `None` for a language without definitions or
+/// a file over [`MAX_PARSE_BYTES`]. C and C++ files that large (generated register tables, a
+/// hundred thousand `#define`s each) still give their macros, from a line scan.
+/// `path` is project-relative with `/` (it picks the language).
+pub fn definitions(path: &str, text: &str) -> Option<Vec<Definition>> {
+    let lang = Lang::of_file(path, text)?;
+    if lang.is_c_family() && text.len() > MAX_PARSE_BYTES {
+        return Some(defs::scan_macros(text));
+    }
+    let tree = parse(lang, text)?;
+    Some(defs::extract(lang, &tree, text))
+}
+
+/// Dev and test aids: not part of the stable API.
+#[doc(hidden)]
+pub mod testing {
+    use super::*;
+
+    /// The syntax tree as an indented outline with field names, kinds and first lines.
+    pub fn outline(path: &str, text: &str) -> String {
+        let Some(lang) = Lang::of_file(path, text) else {
+            return String::new();
+        };
+        let Some(tree) = parse(lang, text) else {
+            return String::new();
+        };
+        let mut out = String::new();
+        let mut cursor = tree.walk();
+        let mut depth = 0usize;
+        loop {
+            let node = cursor.node();
+            if !node.is_named() {
+                if node.is_missing() {
+                    // what error recovery inserted: the clue to a misparse
+                    out.push_str(&format!(
+                        "{}MISSING {:?} [{}]\n",
+                        "  ".repeat(depth),
+                        node.kind(),
+                        node.start_position().row + 1
+                    ));
+                }
+                if cursor.goto_next_sibling() {
+                    continue;
+                }
+                loop {
+                    if !cursor.goto_parent() {
+                        return out;
+                    }
+                    depth -= 1;
+                    if cursor.goto_next_sibling() {
+                        break;
+                    }
+                }
+                continue;
+            }
+            let field = cursor
+                .field_name()
+                .map(|f| format!("{f}: "))
+                .unwrap_or_default();
+            let snippet: String = text[node.byte_range()]
+                .lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(60)
+                .collect();
+            out.push_str(&format!(
+                "{}{field}{} [{}] {snippet:?}\n",
+                "  ".repeat(depth),
+                node.kind(),
+                node.start_position().row + 1
+            ));
+            if cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return out;
+                }
+                depth -= 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_extension_names_a_language_and_back() {
+        for ext in Lang::EXTENSIONS {
+            let path = format!("a/b.{ext}");
+            let lang = Lang::of_path(&path).unwrap_or_else(|| panic!("{ext}"));
+            // the language the detail levels use for the path (a .h is C++ there)
+            let detail = devprojex_detail::language_name(&path).unwrap();
+            if ext != "h" {
+                assert_eq!(lang.name(), detail, "{ext}");
+            }
+            assert_eq!(Lang::of_path(&path.to_uppercase()), Some(lang), "{ext}");
+        }
+        assert_eq!(Lang::of_path("lib/Rakefile"), Some(Lang::Ruby));
+        // and the detail crate's languages with bodies are all covered
+        for name in [
+            "x.rs", "x.go", "x.py", "x.js", "x.ts", "x.tsx", "x.java", "x.kt", "x.cs", "x.c",
+            "x.cpp", "x.php", "x.rb", "x.scala", "x.swift",
+        ] {
+            let ext = name.rsplit('.').next().unwrap();
+            assert!(Lang::EXTENSIONS.contains(&ext), "{name}");
+        }
+        assert_eq!(Lang::of_path("README.md"), None);
+    }
+
+    #[test]
+    fn headers_are_c_unless_they_show_cpp() {
+        assert_eq!(
+            Lang::of_file("a.h", "struct list_head *new;\n"),
+            Some(Lang::C)
+        );
+        assert_eq!(
+            Lang::of_file("a.h", "namespace fmt {\n}\n"),
+            Some(Lang::Cpp)
+        );
+        assert_eq!(
+            Lang::of_file("a.h", "template <typename T> class X {};\n"),
+            Some(Lang::Cpp)
+        );
+        assert_eq!(
+            Lang::of_file("a.h", "/* the pid namespace of a task */\n"),
+            Some(Lang::C)
+        );
+    }
+}

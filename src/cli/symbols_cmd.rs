@@ -1,0 +1,243 @@
+//! `devprojex symbols NAME [PATH]` and `devprojex related PATH`: the same requests and engine
+//! methods as the `find_symbol` and `related_files` tools.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use super::SelectionArgs;
+use super::commands::{open_root, print_warnings, write_stdout};
+use crate::engine::{Engine, Hooks, partial_content_notice};
+use crate::error::{DpxError, Result, codes};
+use crate::project::ProjectRoot;
+use crate::symbols::{Direction, KIND_NAMES, MatchMode, RelatedOptions, SymbolOptions, parse_kind};
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum MatchArg {
+    Exact,
+    Prefix,
+    Substring,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum DirectionArg {
+    Imports,
+    Importers,
+    Both,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct SymbolsArgs {
+    /// The name to look up (case-sensitive); `Parser.parse` or `net::Parser::parse` narrow by container.
+    pub name: String,
+    /// Project folder (default: current directory).
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    #[command(flatten)]
+    pub selection: SelectionArgs,
+    /// Only definitions of this kind (`trait` and `interface` match each other).
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(KIND_NAMES))]
+    pub kind: Option<String>,
+    /// How NAME is compared with definition names.
+    #[arg(long = "match", value_enum, default_value = "exact")]
+    pub match_mode: MatchArg,
+    /// Stop after this many definitions (1..200).
+    #[arg(long = "max-results", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=200))]
+    pub max_results: u64,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+    /// Stop after this many seconds with what was found (default: run to completion).
+    #[arg(long, value_name = "SECS", value_parser = super::parse_timeout)]
+    pub timeout: Option<f64>,
+}
+
+#[derive(Debug, Args)]
+pub struct RelatedArgs {
+    /// The source file (relative to the current directory, or absolute).
+    pub path: PathBuf,
+    /// The project folder (default: the Git checkout holding PATH, else the current directory).
+    #[arg(long)]
+    pub project: Option<PathBuf>,
+    #[command(flatten)]
+    pub selection: SelectionArgs,
+    /// imports (what PATH uses), importers (what uses PATH), or both.
+    #[arg(long, value_enum, default_value = "both")]
+    pub direction: DirectionArg,
+    /// Follow imports this many steps (1..3).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=3))]
+    pub depth: u64,
+    /// Stop after this many related files, imports and importers together (1..200).
+    #[arg(long = "max-results", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=200))]
+    pub max_results: u64,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+    /// Stop after this many seconds with what was found (default: run to completion).
+    #[arg(long, value_name = "SECS", value_parser = super::parse_timeout)]
+    pub timeout: Option<f64>,
+}
+
+fn print_trailer(lines: Vec<String>) {
+    for line in lines {
+        eprintln!("{line}");
+    }
+}
+
+fn json_text(value: &serde_json::Value) -> Result<String> {
+    serde_json::to_string_pretty(value)
+        .map(|t| t + "\n")
+        .map_err(|e| DpxError::new(codes::OUTPUT_FAILED, e.to_string()))
+}
+
+pub fn symbols(args: SymbolsArgs) -> Result<ExitCode> {
+    let (root, _lease) = open_root(&args.path, &args.selection)?;
+    let engine = Engine::new(args.selection.engine_config());
+    let request = args.selection.request();
+    let options = SymbolOptions {
+        name: args.name.clone(),
+        kind: args.kind.as_deref().and_then(parse_kind),
+        mode: match args.match_mode {
+            MatchArg::Exact => MatchMode::Exact,
+            MatchArg::Prefix => MatchMode::Prefix,
+            MatchArg::Substring => MatchMode::Substring,
+        },
+        max_results: args.max_results as usize,
+        deadline: args.timeout.map(Duration::from_secs_f64),
+    };
+    let outcome = engine.find_symbol(&root, &request, &options, Hooks::default())?;
+    match args.format {
+        OutputFormat::Text => write_stdout(&crate::symbols::symbols_text(&outcome))?,
+        OutputFormat::Json => write_stdout(&json_text(&serde_json::json!({
+            "project": root.address,
+            "definitions": outcome.hits,
+            "searchedFiles": outcome.searched_files,
+            "parsedFiles": outcome.parsed_files,
+            "truncated": outcome.stopped.is_some(),
+        }))?)?,
+    }
+    print_warnings(&outcome.warnings);
+    if let Some(notice) = partial_content_notice(
+        outcome.withheld_files as u64,
+        outcome.unreadable_files as u64,
+    ) {
+        eprintln!("warning: {notice}");
+    }
+    print_trailer(crate::symbols::symbols_trailer(
+        &outcome,
+        options.max_results,
+        true,
+    ));
+    Ok(if outcome.hits.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The project a `related` PATH belongs to: `--project`, else the Git checkout above it, else
+/// the current directory.
+fn project_folder(path: &Path, project: Option<&Path>) -> PathBuf {
+    if let Some(project) = project {
+        return project.to_path_buf();
+    }
+    let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut current = absolute.parent();
+    while let Some(dir) = current {
+        if dir.join(".git").exists() {
+            return dir.to_path_buf();
+        }
+        current = dir.parent();
+    }
+    PathBuf::from(".")
+}
+
+/// PATH relative to the project root (as the MCP `path` argument would name it).
+fn relative_to_root(path: &Path, root: &ProjectRoot, project_given: bool) -> Result<String> {
+    let outside = || {
+        DpxError::new(
+            codes::ROOT_VIOLATION,
+            format!(
+                "'{}' is outside project root '{}'; pass a file inside the project (or --project)",
+                path.display(),
+                root.address
+            ),
+        )
+    };
+    // A relative PATH names a file from the current directory, or (with --project) from the root.
+    let candidate = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        let from_cwd = std::env::current_dir()
+            .map(|d| d.join(path))
+            .unwrap_or_else(|_| path.to_path_buf());
+        if project_given && !from_cwd.exists() {
+            root.path.join(path)
+        } else {
+            from_cwd
+        }
+    };
+    let canonical = crate::project::dunce_canonicalize(&candidate).map_err(|_| {
+        DpxError::new(
+            codes::PATH_NOT_FOUND,
+            format!(
+                "'{}' does not exist; pass an existing source file",
+                path.display()
+            ),
+        )
+    })?;
+    let relative = canonical.strip_prefix(&root.path).map_err(|_| outside())?;
+    Ok(crate::select::relative_string(relative))
+}
+
+pub fn related(args: RelatedArgs) -> Result<ExitCode> {
+    let folder = project_folder(&args.path, args.project.as_deref());
+    let (root, _lease) = open_root(&folder, &args.selection)?;
+    let relative = relative_to_root(&args.path, &root, args.project.is_some())?;
+    let engine = Engine::new(args.selection.engine_config());
+    let request = args.selection.request();
+    let options = RelatedOptions {
+        path: relative,
+        direction: match args.direction {
+            DirectionArg::Imports => Direction::Imports,
+            DirectionArg::Importers => Direction::Importers,
+            DirectionArg::Both => Direction::Both,
+        },
+        depth: args.depth as usize,
+        max_results: args.max_results as usize,
+        deadline: args.timeout.map(Duration::from_secs_f64),
+    };
+    let outcome = engine.related_files(&root, &request, &options, Hooks::default())?;
+    match args.format {
+        OutputFormat::Text => write_stdout(&crate::symbols::related_text(&outcome))?,
+        OutputFormat::Json => write_stdout(&json_text(&serde_json::json!({
+            "project": root.address,
+            "path": outcome.path,
+            "imports": outcome.imports,
+            "importers": outcome.importers,
+            "unresolvedImports": outcome.unresolved,
+            "ambiguousIncludes": outcome.ambiguous,
+            "truncated": outcome.truncated,
+            "pendingFiles": outcome.pending_files,
+        }))?)?,
+    }
+    print_warnings(&outcome.warnings);
+    if let Some(notice) = partial_content_notice(
+        outcome.withheld_files as u64,
+        outcome.unreadable_files as u64,
+    ) {
+        eprintln!("warning: {notice}");
+    }
+    print_trailer(crate::symbols::related_trailer(
+        &outcome,
+        options.max_results,
+        true,
+    ));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,790 @@
+//! `find_symbol` and `related_files`: the engine side of `devprojex-symbols`.
+//!
+//! Both go through the same selection and the same open-verify-read path as every other tool.
+//! `find_symbol` screens each selected source file's raw bytes for the name (a literal
+//! prefilter), then redacts and parses only the files that contain it, so every signature it
+//! returns is cut from redacted text. `related_files` keeps an import index of the project (see
+//! [`index`]); the index holds paths and line numbers only, and every import line it returns is
+//! read again through redaction.
+
+mod index;
+mod render;
+mod selection;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use devprojex_detail::Detail;
+use devprojex_symbols::resolve::Target;
+use devprojex_symbols::{Definition, Kind, Lang};
+use serde::Serialize;
+
+use crate::content::Content;
+use crate::engine::{Engine, Hooks, Request, SearchStop};
+use crate::error::{DpxError, Result, codes};
+use crate::project::ProjectRoot;
+use crate::select::{self, Entry, Selection, SelectionWarnings};
+
+pub use index::SymbolIndex;
+
+/// Limits of the two tools (CLI and MCP alike).
+pub mod limits {
+    pub const MAX_RESULTS: usize = 200;
+    pub const DEFAULT_RESULTS: usize = 50;
+    pub const MAX_NAME_CHARS: usize = 256;
+    pub const MAX_DEPTH: usize = 3;
+    /// A lookup or an index refresh stops here and answers with what it has (the index keeps
+    /// what it read, so the next call continues).
+    pub const DEADLINE_SECS: u64 = 10;
+    /// Memory the MCP server gives to parsed definitions kept across lookups.
+    pub const SERVER_DEFINITION_CACHE_BYTES: usize = 32 * 1024 * 1024;
+}
+
+/// How `name` is compared with definition names (always case-sensitive).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MatchMode {
+    #[default]
+    Exact,
+    Prefix,
+    Substring,
+}
+
+impl MatchMode {
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "exact" => Some(Self::Exact),
+            "prefix" => Some(Self::Prefix),
+            "substring" => Some(Self::Substring),
+            _ => None,
+        }
+    }
+}
+
+/// The `kind` filter: one kind, except that `trait` and `interface` name the same thing in
+/// different languages and match each other.
+pub fn parse_kind(value: &str) -> Option<Kind> {
+    Kind::parse(value)
+}
+
+/// Accepted `kind` values.
+pub const KIND_NAMES: [&str; 11] = [
+    "function",
+    "method",
+    "type",
+    "class",
+    "struct",
+    "enum",
+    "trait",
+    "interface",
+    "constant",
+    "macro",
+    "module",
+];
+
+fn kind_matches(filter: Option<Kind>, kind: Kind) -> bool {
+    match filter {
+        None => true,
+        Some(Kind::Trait | Kind::Interface) => matches!(kind, Kind::Trait | Kind::Interface),
+        Some(filter) => filter == kind,
+    }
+}
+
+/// `find_symbol` parameters.
+#[derive(Debug, Clone)]
+pub struct SymbolOptions {
+    pub name: String,
+    pub kind: Option<Kind>,
+    pub mode: MatchMode,
+    pub max_results: usize,
+    /// The MCP limit (10 seconds); the CLI runs to completion unless `--timeout` is given.
+    pub deadline: Option<Duration>,
+}
+
+/// One definition found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SymbolHit {
+    pub path: String,
+    pub line: usize,
+    pub kind: &'static str,
+    pub name: String,
+    /// The definition's head (redacted).
+    pub signature: String,
+    /// The enclosing container, such as `impl Display for Point` or `class Parser`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+}
+
+/// The outcome of a lookup.
+#[derive(Debug, Clone, Default)]
+pub struct SymbolOutcome {
+    pub hits: Vec<SymbolHit>,
+    /// Source files of the selection screened for the name.
+    pub searched_files: usize,
+    /// Files that contain the name and were parsed.
+    pub parsed_files: usize,
+    /// Files over the 16 MiB inspection boundary (not searched).
+    pub withheld_files: usize,
+    /// Files that could not be read (not searched).
+    pub unreadable_files: usize,
+    /// Files that contain the name but are too large to parse (over 4 MiB).
+    pub unparsed_files: usize,
+    pub stopped: Option<SearchStop>,
+    pub warnings: SelectionWarnings,
+}
+
+/// A parsed `name`: what to screen for, and how to compare names and scopes.
+struct Query {
+    /// The name without its qualifier.
+    name: String,
+    /// `Parser.parse` or `net::Parser::parse`: the scope must end with these names.
+    qualifier: Vec<String>,
+    mode: MatchMode,
+    kind: Option<Kind>,
+}
+
+impl Query {
+    fn parse(options: &SymbolOptions) -> Result<Self> {
+        let raw = options.name.trim();
+        let chars = raw.chars().count();
+        if raw.is_empty() {
+            return Err(DpxError::invalid_arguments(
+                "name is empty; pass the name of a function, type or other definition, such as 'copy_process' or 'Parser.parse'",
+            ));
+        }
+        if chars > limits::MAX_NAME_CHARS {
+            return Err(DpxError::invalid_arguments(format!(
+                "name has {chars} characters; at most {} are allowed",
+                limits::MAX_NAME_CHARS
+            )));
+        }
+        if raw.chars().any(char::is_control) {
+            return Err(DpxError::invalid_arguments(
+                "name contains a control character; pass a definition name such as 'copy_process'",
+            ));
+        }
+        // `operator ==` and `operator==` are one name
+        let compact;
+        let raw = match raw.find("operator") {
+            Some(at) => {
+                compact = format!(
+                    "{}{}",
+                    &raw[..at],
+                    raw[at..].split_whitespace().collect::<String>()
+                );
+                compact.as_str()
+            }
+            None => raw,
+        };
+        let (qualifier, name) = split_qualified(raw);
+        if name.is_empty() {
+            return Err(DpxError::invalid_arguments(
+                "name ends with a separator; pass a name such as 'Parser.parse' or 'parse'",
+            ));
+        }
+        Ok(Self {
+            name: name.to_string(),
+            qualifier,
+            mode: options.mode,
+            kind: options.kind,
+        })
+    }
+
+    fn matches(&self, definition: &Definition) -> bool {
+        let name = &definition.name;
+        let name_ok = match self.mode {
+            MatchMode::Exact => *name == self.name,
+            MatchMode::Prefix => name.starts_with(&self.name),
+            MatchMode::Substring => name.contains(&self.name),
+        };
+        if !name_ok || !kind_matches(self.kind, definition.kind) {
+            return false;
+        }
+        if self.qualifier.is_empty() {
+            return true;
+        }
+        // the scope's names, each split like the query, must end with the qualifier
+        let scope: Vec<&str> = definition.scope.iter().flat_map(|s| split_all(s)).collect();
+        scope.len() >= self.qualifier.len()
+            && scope[scope.len() - self.qualifier.len()..]
+                .iter()
+                .zip(&self.qualifier)
+                .all(|(a, b)| a == b)
+    }
+}
+
+fn split_all(name: &str) -> Vec<&str> {
+    name.split("::")
+        .flat_map(|p| p.split(['.', '#', '\\']))
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// `a::b.c` -> ([a, b], c). An operator's own characters (`operator.`, `operator::`) are
+/// never a separator.
+fn split_qualified(raw: &str) -> (Vec<String>, &str) {
+    let searched = &raw[..raw.find("operator").unwrap_or(raw.len())];
+    let cut = ["::", ".", "#", "\\"]
+        .iter()
+        .filter_map(|sep| searched.rfind(sep).map(|i| (i, sep.len())))
+        .max_by_key(|(i, _)| *i);
+    match cut {
+        Some((i, len)) => {
+            let qualifier = split_all(&raw[..i])
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            (qualifier, &raw[i + len..])
+        }
+        None => (Vec::new(), raw),
+    }
+}
+
+/// Which way `related_files` looks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Direction {
+    Imports,
+    Importers,
+    #[default]
+    Both,
+}
+
+impl Direction {
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "imports" => Some(Self::Imports),
+            "importers" => Some(Self::Importers),
+            "both" => Some(Self::Both),
+            _ => None,
+        }
+    }
+
+    fn imports(self) -> bool {
+        matches!(self, Self::Imports | Self::Both)
+    }
+
+    fn importers(self) -> bool {
+        matches!(self, Self::Importers | Self::Both)
+    }
+}
+
+/// `related_files` parameters.
+#[derive(Debug, Clone)]
+pub struct RelatedOptions {
+    pub path: String,
+    pub direction: Direction,
+    pub depth: usize,
+    pub max_results: usize,
+    /// The MCP limit (10 seconds); the CLI runs to completion unless `--timeout` is given.
+    pub deadline: Option<Duration>,
+}
+
+/// One related file (or package folder) and the import line that links it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RelatedFile {
+    /// The related file, or a package folder (Go, Java wildcard imports, C# namespaces).
+    pub path: String,
+    pub folder: bool,
+    /// 1 for a direct import, 2 or 3 through others.
+    pub depth: usize,
+    /// The file holding the import line: `path` for an importer at depth 1, the target (or
+    /// the file through which it was reached) for an import.
+    pub via: String,
+    pub line: usize,
+    /// The import line, redacted.
+    pub text: String,
+}
+
+/// The outcome of `related_files`.
+#[derive(Debug, Clone, Default)]
+pub struct RelatedOutcome {
+    pub path: String,
+    pub direction: Direction,
+    pub depth: usize,
+    pub imports: Vec<RelatedFile>,
+    pub importers: Vec<RelatedFile>,
+    /// Imports of `path` that lead to no project file (standard library, packages outside the
+    /// project, generated files, a macro include).
+    pub unresolved: usize,
+    /// C/C++ includes found in several include folders equally near (the kernel's `<asm/...>`).
+    pub ambiguous: usize,
+    /// Related files beyond `max_results` that were not listed.
+    pub truncated: usize,
+    /// Files whose imports were not indexed when the time limit was reached.
+    pub pending_files: usize,
+    pub withheld_files: usize,
+    pub unreadable_files: usize,
+    pub warnings: SelectionWarnings,
+}
+
+/// Extensions the two tools read (source files and the configuration files of imports).
+fn source_extensions(with_configs: bool) -> Vec<String> {
+    let mut out: Vec<String> = Lang::EXTENSIONS.iter().map(|e| e.to_string()).collect();
+    if with_configs {
+        out.extend(["toml", "mod", "json"].iter().map(|e| e.to_string()));
+        out.extend(
+            devprojex_symbols::imports::INCLUDE_FRAGMENT_EXTENSIONS
+                .iter()
+                .map(|e| e.to_string()),
+        );
+    }
+    out
+}
+
+impl Engine {
+    /// The selection narrowed to source files (and, for imports, their configuration files):
+    /// other files are not listed, so the walk does not open them. With `keep` (the server's
+    /// `related_files`), the last walk is reused while nothing it depends on changed.
+    fn select_sources(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        with_configs: bool,
+        keep: bool,
+    ) -> Result<Arc<Selection>> {
+        let mut prepared = self.prepare(root, request)?;
+        let ours = source_extensions(with_configs);
+        if prepared.spec.extensions.is_empty() {
+            prepared.spec.extensions = ours;
+        } else {
+            prepared.spec.extensions.retain(|e| ours.contains(e));
+            if prepared.spec.extensions.is_empty() {
+                // the profile allows no source file: nothing to look at
+                let mut selection = Selection::default();
+                selection.warnings.deleted = prepared.deleted;
+                return Ok(Arc::new(selection));
+            }
+        }
+        let selection = match &self.symbol_index {
+            Some(index) if keep => index
+                .selections
+                .select(root, &prepared.spec, &index.hasher)?,
+            _ => Arc::new(select::select(root, &prepared.spec)?),
+        };
+        if selection.warnings.deleted == prepared.deleted {
+            return Ok(selection);
+        }
+        let mut selection = (*selection).clone();
+        selection.warnings.deleted = prepared.deleted;
+        Ok(Arc::new(selection))
+    }
+
+    /// Definitions named like `options.name` in the selection's source files.
+    pub fn find_symbol(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        options: &SymbolOptions,
+        hooks: Hooks<'_>,
+    ) -> Result<SymbolOutcome> {
+        check_max_results(options.max_results)?;
+        let query = Query::parse(options)?;
+        let started = Instant::now();
+        let selection = self.select_sources(root, request, false, false)?;
+        let files: Vec<&Entry> = selection
+            .files()
+            .filter(|f| !f.binary && Lang::of_path(&f.relative).is_some())
+            .collect();
+        let pipeline = self.pipeline(Detail::Full);
+        let needle = memchr::memmem::Finder::new(query.name.as_bytes());
+        let cache = self.symbol_index.as_deref();
+        let mut outcome = SymbolOutcome {
+            warnings: selection.warnings.clone(),
+            ..SymbolOutcome::default()
+        };
+        enum Found {
+            Screened,
+            Withheld,
+            Unreadable,
+            Unparsed,
+            Parsed(Vec<SymbolHit>),
+        }
+        enum Halt {
+            Stopped(SearchStop),
+            Failed(DpxError),
+        }
+        const WINDOW_BYTES: u64 = 8 * 1024 * 1024;
+        let halted = crate::ordered::for_each_ordered(
+            files.len(),
+            rayon::current_num_threads(),
+            WINDOW_BYTES,
+            |i| load_cost(files[i]),
+            |i| {
+                if options.deadline.is_some_and(|d| started.elapsed() >= d) {
+                    return None;
+                }
+                let entry = files[i];
+                Some(match pipeline.load_matching(root, entry, &needle) {
+                    None => Found::Screened,
+                    Some(Content::Text(text)) => {
+                        let definitions = match cache {
+                            Some(cache) => cache.definitions(&entry.relative, &text.text),
+                            None => devprojex_symbols::definitions(&entry.relative, &text.text)
+                                .map(Arc::new),
+                        };
+                        match definitions {
+                            None => Found::Unparsed,
+                            Some(definitions) => Found::Parsed(
+                                definitions
+                                    .iter()
+                                    .filter(|d| query.matches(d))
+                                    .map(|d| SymbolHit {
+                                        path: self.label(&entry.relative),
+                                        line: d.line,
+                                        kind: d.kind.as_str(),
+                                        name: d.name.clone(),
+                                        signature: d.signature.clone(),
+                                        container: d.container.clone(),
+                                    })
+                                    .collect(),
+                            ),
+                        }
+                    }
+                    Some(Content::Withheld) => Found::Withheld,
+                    Some(Content::Unreadable) => Found::Unreadable,
+                    Some(Content::Binary) => Found::Screened,
+                    Some(Content::Measured(_)) => unreachable!("find_symbol loads content"),
+                })
+            },
+            |_, found| {
+                if hooks.cancelled.is_some_and(|c| c()) {
+                    return Err(Halt::Failed(cancelled()));
+                }
+                let Some(found) = found else {
+                    return Err(Halt::Stopped(SearchStop::Deadline));
+                };
+                match found {
+                    Found::Withheld => {
+                        outcome.withheld_files += 1;
+                        return Ok(());
+                    }
+                    Found::Unreadable => {
+                        outcome.unreadable_files += 1;
+                        return Ok(());
+                    }
+                    Found::Screened => {}
+                    Found::Unparsed => outcome.unparsed_files += 1,
+                    Found::Parsed(hits) => {
+                        outcome.parsed_files += 1;
+                        for hit in hits {
+                            if outcome.hits.len() >= options.max_results {
+                                outcome.searched_files += 1;
+                                return Err(Halt::Stopped(SearchStop::MaxResults));
+                            }
+                            outcome.hits.push(hit);
+                        }
+                    }
+                }
+                outcome.searched_files += 1;
+                Ok(())
+            },
+        );
+        match halted {
+            Ok(()) => {}
+            Err(crate::ordered::Stopped::Sink(Halt::Stopped(stop))) => outcome.stopped = Some(stop),
+            Err(crate::ordered::Stopped::Sink(Halt::Failed(e))) => return Err(e),
+            Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
+        }
+        Ok(outcome)
+    }
+
+    /// Project files linked to `options.path` by static imports.
+    pub fn related_files(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        options: &RelatedOptions,
+        hooks: Hooks<'_>,
+    ) -> Result<RelatedOutcome> {
+        check_max_results(options.max_results)?;
+        if !(1..=limits::MAX_DEPTH).contains(&options.depth) {
+            return Err(DpxError::invalid_arguments(format!(
+                "depth is {}; it must be between 1 and {}",
+                options.depth,
+                limits::MAX_DEPTH
+            )));
+        }
+        let chars = options.path.chars().count();
+        if chars > crate::engine::limits::MAX_PATH_CHARS {
+            return Err(DpxError::invalid_arguments(format!(
+                "path has {chars} characters; at most {} are allowed",
+                crate::engine::limits::MAX_PATH_CHARS
+            )));
+        }
+        let started = Instant::now();
+        let resolved = root.resolve(&options.path)?;
+        let target = resolved.relative.as_str().to_string();
+        if resolved.is_dir() {
+            return Err(DpxError::invalid_arguments(format!(
+                "'{target}' is a folder; related_files takes one file. Use get_tree to list its files"
+            )));
+        }
+        let selection = self.select_sources(root, request, true, true)?;
+        let entries: Vec<&Entry> = selection.files().collect();
+        let Some(target_entry) = entries.iter().find(|e| e.relative == target).copied() else {
+            let reason = if Lang::of_path(&target).is_none()
+                && !devprojex_symbols::imports::is_include_fragment(&target)
+            {
+                "it is not a source file of a language with imports (Rust, Python, JavaScript, TypeScript, Go, Java, Kotlin, Scala, C, C++, C#, Ruby, PHP)"
+            } else {
+                "it is not part of the effective selection (excluded by product rules, .gitignore or the Git mode)"
+            };
+            return Err(DpxError::new(
+                codes::PATH_NOT_FOUND,
+                format!(
+                    "'{target}' has no related files: {reason}; use get_tree to list the project's files"
+                ),
+            ));
+        };
+        if Lang::of_path(&target).is_none()
+            && !devprojex_symbols::imports::is_include_fragment(&target)
+        {
+            return Err(DpxError::new(
+                codes::PATH_NOT_FOUND,
+                format!(
+                    "'{target}' has no related files: it is not a source file of a language with imports; use get_tree to list the project's files"
+                ),
+            ));
+        }
+        let fresh;
+        let index = match &self.symbol_index {
+            Some(index) => index.as_ref(),
+            None => {
+                fresh = SymbolIndex::new(0);
+                &fresh
+            }
+        };
+        let pipeline = self.pipeline(Detail::Full);
+        // without a limit (the CLI's default), a day is as good as forever
+        let deadline = started + options.deadline.unwrap_or(Duration::from_secs(86_400));
+        let cancelled = || hooks.cancelled.is_some_and(|c| c());
+        let shared = index.root_index(root);
+        let mut project = index.project(
+            &shared,
+            root,
+            &entries,
+            &pipeline,
+            options.direction.importers(),
+            deadline,
+            &cancelled,
+        )?;
+        let mut outcome = RelatedOutcome {
+            path: self.label(&target),
+            direction: options.direction,
+            depth: options.depth,
+            warnings: selection.warnings.clone(),
+            withheld_files: project.withheld_files,
+            unreadable_files: project.unreadable_files,
+            pending_files: project.pending_files,
+            ..RelatedOutcome::default()
+        };
+        // file -> (depth, via, line), breadth first, in selection order within a level
+        let mut found_imports: Vec<(Target, usize, String, usize)> = Vec::new();
+        if options.direction.imports() {
+            let mut seen: HashSet<Target> = HashSet::new();
+            seen.insert(Target::File(target.clone()));
+            let mut frontier = vec![target.clone()];
+            for depth in 1..=options.depth {
+                let mut next = Vec::new();
+                for file in &frontier {
+                    let edges = project.imports_of(file, &entries, &pipeline, deadline);
+                    if depth == 1 {
+                        outcome.unresolved += edges.unresolved;
+                        outcome.ambiguous += edges.ambiguous;
+                    }
+                    for (target_of_edge, line) in edges.edges {
+                        if seen.insert(target_of_edge.clone()) {
+                            found_imports.push((target_of_edge.clone(), depth, file.clone(), line));
+                            next.extend(project.files_of(&target_of_edge));
+                        }
+                    }
+                }
+                frontier = next;
+            }
+        }
+        let mut found_importers: Vec<(String, usize, String, usize)> = Vec::new();
+        if options.direction.importers() {
+            let mut seen: HashSet<String> = HashSet::new();
+            seen.insert(target.clone());
+            let mut frontier = vec![target.clone()];
+            for depth in 1..=options.depth {
+                let mut next = Vec::new();
+                for file in &frontier {
+                    for (importer, line) in project.importers_of(file) {
+                        if seen.insert(importer.clone()) {
+                            found_importers.push((importer.clone(), depth, importer.clone(), line));
+                            next.push(importer);
+                        }
+                    }
+                }
+                frontier = next;
+            }
+        }
+        drop(project);
+        // the budget is shared: imports first, then importers
+        let total = found_imports.len() + found_importers.len();
+        let mut room = options.max_results;
+        found_imports.truncate(room);
+        room -= found_imports.len();
+        found_importers.truncate(room);
+        outcome.truncated = total - found_imports.len() - found_importers.len();
+        // every line shown is read again through redaction
+        let mut wanted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (_, _, via, line) in &found_imports {
+            wanted.entry(via.clone()).or_default().push(*line);
+        }
+        for (_, _, via, line) in &found_importers {
+            wanted.entry(via.clone()).or_default().push(*line);
+        }
+        let by_path: HashMap<&str, &Entry> = entries
+            .iter()
+            .filter(|e| wanted.contains_key(&e.relative))
+            .map(|e| (e.relative.as_str(), *e))
+            .collect();
+        let lines = redacted_lines(root, &pipeline, &by_path, &wanted);
+        let line_text = |via: &str, line: usize| {
+            lines
+                .get(&(via.to_string(), line))
+                .cloned()
+                .unwrap_or_default()
+        };
+        outcome.imports = found_imports
+            .into_iter()
+            .map(|(t, depth, via, line)| RelatedFile {
+                path: self.label(t.path()),
+                folder: matches!(t, Target::Folder(_)),
+                depth,
+                text: line_text(&via, line),
+                via: self.label(&via),
+                line,
+            })
+            .collect();
+        outcome.importers = found_importers
+            .into_iter()
+            .map(|(path, depth, via, line)| RelatedFile {
+                path: self.label(&path),
+                folder: false,
+                depth,
+                text: line_text(&via, line),
+                via: self.label(&via),
+                line,
+            })
+            .collect();
+        let _ = target_entry;
+        if cancelled() {
+            return Err(cancelled_error());
+        }
+        Ok(outcome)
+    }
+}
+
+/// The redacted text of the wanted lines, read through the content pipeline.
+fn redacted_lines(
+    root: &ProjectRoot,
+    pipeline: &crate::content::ContentPipeline,
+    by_path: &HashMap<&str, &Entry>,
+    wanted: &BTreeMap<String, Vec<usize>>,
+) -> HashMap<(String, usize), String> {
+    use rayon::prelude::*;
+    wanted
+        .par_iter()
+        .flat_map_iter(|(path, lines)| {
+            let text = by_path
+                .get(path.as_str())
+                .and_then(|entry| match pipeline.load(root, entry) {
+                    Content::Text(text) => Some(text.text),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            let all: Vec<&str> = text.lines().collect();
+            lines
+                .iter()
+                .map(|&line| {
+                    let shown = all
+                        .get(line.wrapping_sub(1))
+                        .map(|l| shorten(l.trim_end_matches('\r').trim()))
+                        .unwrap_or_default();
+                    ((path.clone(), line), shown)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Import lines are shown whole up to this many characters.
+const MAX_LINE_CHARS: usize = 300;
+
+fn shorten(line: &str) -> String {
+    if line.chars().count() <= MAX_LINE_CHARS {
+        line.to_string()
+    } else {
+        let mut out: String = line.chars().take(MAX_LINE_CHARS - 1).collect();
+        out.push('…');
+        out
+    }
+}
+
+fn check_max_results(max_results: usize) -> Result<()> {
+    if max_results == 0 || max_results > limits::MAX_RESULTS {
+        return Err(DpxError::invalid_arguments(format!(
+            "max_results is {max_results}; it must be between 1 and {}",
+            limits::MAX_RESULTS
+        )));
+    }
+    Ok(())
+}
+
+fn load_cost(entry: &Entry) -> u64 {
+    entry.size.min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1)
+}
+
+fn cancelled() -> DpxError {
+    cancelled_error()
+}
+
+fn cancelled_error() -> DpxError {
+    DpxError::new(codes::INVALID_ARGUMENTS, "the request was cancelled")
+}
+
+fn worker_failed() -> DpxError {
+    DpxError::new(
+        codes::PROJECT_UNAVAILABLE,
+        "reading file contents failed unexpectedly; retry",
+    )
+}
+
+pub use render::{related_text, related_trailer, symbols_text, symbols_trailer};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(name: &str) -> Query {
+        Query::parse(&SymbolOptions {
+            name: name.into(),
+            kind: None,
+            mode: MatchMode::Exact,
+            max_results: 50,
+            deadline: None,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn qualified_names_split_at_their_last_separator() {
+        let q = query("net::Parser::parse");
+        assert_eq!(
+            (q.qualifier.as_slice(), q.name.as_str()),
+            (&["net".to_string(), "Parser".to_string()][..], "parse")
+        );
+        let q = query("Parser.parse");
+        assert_eq!(q.qualifier, ["Parser"]);
+        let q = query("operator ==");
+        assert_eq!((q.qualifier.len(), q.name.as_str()), (0, "operator=="));
+        let q = query("A::operator==");
+        assert_eq!(
+            (q.qualifier.as_slice(), q.name.as_str()),
+            (&["A".to_string()][..], "operator==")
+        );
+    }
+}
