@@ -131,8 +131,10 @@ struct Patterns {
     email: Regex,
     ipv4: Regex,
     ipv6: Regex,
+    /// Anchored (`^`): tried only where a separator sits at its third byte.
     mac: Regex,
     phone: Regex,
+    /// Anchored (`^`), each tried only at the starts its separators point to: see `scan`.
     us_phone: [Regex; 3],
     home: Regex,
     home_drive: Regex,
@@ -153,22 +155,28 @@ fn patterns() -> &'static Patterns {
         email: build(r"(?i)[a-z0-9][a-z0-9._%+\-]{0,63}@(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}"),
         ipv4: build(r"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"),
         ipv6: build(r"(?i)[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}(?:(?:[0-9]{1,3}\.){3}[0-9]{1,3})?"),
-        mac: build(r"(?i)[0-9a-f]{2}(?::[0-9a-f]{2}){5}|[0-9a-f]{2}(?:-[0-9a-f]{2}){5}"),
+        // anchored: a pattern that starts with a hexadecimal class is tried at every byte of
+        // the text (a tenth of the private-data pass on source text); `scan` tries it only
+        // two bytes before each `:` and `-`
+        mac: build(r"^(?i:[0-9a-f]{2}(?::[0-9a-f]{2}){5}|[0-9a-f]{2}(?:-[0-9a-f]{2}){5})"),
         phone: build(r"\+[1-9][0-9]{0,2}(?:[ .\-]?\(?[0-9]{1,4}\)?){2,6}"),
         // (415) 555-2671, 415-555-2671, 415.555.2671 (area and exchange codes start with 2-9;
-        // a `1-` / `1.` before is taken in by `us_phone_start`). One pattern per form: each has
-        // a literal the search skips to, where one pattern for the three forms is a scan of
-        // every byte (three times slower on source text).
+        // a `1-` / `1.` before is taken in by `us_phone_start`). One anchored pattern per form,
+        // tried only where its separators are (`)` four bytes in, `-` or `.` three and seven
+        // bytes in): an unanchored search stops at every `(` and `.` of source code, which was
+        // a third of the private-data pass.
         us_phone: [
-            build(r"\([2-9][0-9]{2}\) ?[2-9][0-9]{2}[-. ][0-9]{4}"),
-            build(r"[2-9][0-9]{2}-[2-9][0-9]{2}-[0-9]{4}"),
-            build(r"[2-9][0-9]{2}\.[2-9][0-9]{2}\.[0-9]{4}"),
+            build(r"^\([2-9][0-9]{2}\) ?[2-9][0-9]{2}[-. ][0-9]{4}"),
+            build(r"^[2-9][0-9]{2}-[2-9][0-9]{2}-[0-9]{4}"),
+            build(r"^[2-9][0-9]{2}\.[2-9][0-9]{2}\.[0-9]{4}"),
         ],
         // `/home/NAME`, `/Users/NAME` (also `C:/Users/NAME`); `C:\Users\NAME` is found from its
         // `Users` (`home_drive` and `follows_drive`): a pattern that starts with the drive
         // letter is tried at every letter of the text, ten times slower
         home: build(r"(?i)/(?:home|users)/(?P<name>[^/\\\s'\x22<>:;,|*?`]{1,64})"),
-        home_drive: build(r"(?i)users\\{1,2}(?P<name>[^/\\\s'\x22<>:;,|*?`]{1,64})"),
+        // anchored: tried only at a `users` before a `\` (a case-insensitive `users` prefix
+        // is a Teddy search over all the text)
+        home_drive: build(r"^(?i)users\\{1,2}(?P<name>[^/\\\s'\x22<>:;,|*?`]{1,64})"),
         tilde_home: build(r"(?:(?m:^)|[\s\x22'=(:,;\[/])~[A-Za-z_][A-Za-z0-9_.\-]{0,31}"),
         url_host: build(r"(?i)\b[a-z][a-z0-9+.\-]{1,15}://(?:[^\s/@'\x22<>]{0,128}@)?[a-z0-9][a-z0-9\-]{0,62}(?:\.[a-z0-9][a-z0-9\-]{0,62}){0,8}"),
     })
@@ -353,6 +361,28 @@ fn mac_ok(bytes: &[u8], s: usize, e: usize) -> bool {
         && m != b"ff-ff-ff-ff-ff-ff"
 }
 
+/// The leftmost-first, non-overlapping matches of the anchored regex `re` (`^...`), as
+/// `find_iter` of the same regex unanchored finds them, given `starts`: ascending, and among
+/// them the start of every match. For patterns without look-around whose every match has a
+/// separator at a fixed place: the search runs only there, not at every byte of the text.
+fn anchored_matches(
+    re: &Regex,
+    bytes: &[u8],
+    starts: impl Iterator<Item = usize>,
+    mut found: impl FnMut(usize, usize),
+) {
+    let mut resume = 0;
+    for s in starts {
+        if s < resume {
+            continue;
+        }
+        if let Some(m) = re.find(&bytes[s..]) {
+            found(s, s + m.end());
+            resume = s + m.end();
+        }
+    }
+}
+
 /// Cisco's dotted MAC form, `0011.2233.4455`, found from each `.` (leftmost first, without
 /// overlaps, as a regex search finds them): a regex for it reads every byte of the text, and
 /// hexadecimal words are everywhere in C.
@@ -522,24 +552,47 @@ pub(crate) fn scan(bytes: &[u8], identity_re: Option<&Regex>, out: &mut Vec<Data
             }
         }
     }
-    for m in p.mac.find_iter(bytes) {
-        if mac_ok(bytes, m.start(), m.end()) {
-            push(m.start(), m.end(), ids::MAC);
+    // each candidate start is checked for the bytes every match has before the regex runs:
+    // a search call costs more than the checks, and code is full of `::`, `-`, `(` and `.`
+    let hex = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_hexdigit);
+    let digits = |from: usize, n: usize| {
+        bytes
+            .get(from..from + n)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+    };
+    let mac_starts = memchr::memchr2_iter(b':', b'-', bytes)
+        .filter(|&i| i >= 2 && hex(i - 2) && hex(i - 1) && hex(i + 1) && hex(i + 2))
+        .filter(|&i| bytes.get(i + 3) == Some(&bytes[i]))
+        .map(|i| i - 2);
+    anchored_matches(&p.mac, bytes, mac_starts, |s, e| {
+        if mac_ok(bytes, s, e) {
+            push(s, e, ids::MAC);
         }
-    }
+    });
     cisco_mac_candidates(bytes, |s, e| {
         if cisco_mac_ok(bytes, s, e) {
             push(s, e, ids::MAC);
         }
     });
-    for re in &p.us_phone {
-        for m in re.find_iter(bytes) {
-            let s = us_phone_start(bytes, m.start());
-            if us_phone_ok(bytes, s, m.end()) {
-                push(s, m.end(), ids::PHONE);
-            }
+    // each form's starts, from the separator at a fixed place in it
+    let separated = |sep: u8| {
+        memchr::memchr_iter(sep, bytes)
+            .filter(move |&i| i >= 3 && bytes.get(i + 4) == Some(&sep))
+            .filter(move |&i| digits(i - 3, 3) && digits(i + 1, 3))
+            .map(|i| i - 3)
+    };
+    let paren_starts = memchr::memchr_iter(b')', bytes)
+        .filter(|&i| i >= 4 && bytes[i - 4] == b'(' && digits(i - 3, 3))
+        .map(|i| i - 4);
+    let mut us_phone = |s: usize, e: usize| {
+        let s = us_phone_start(bytes, s);
+        if us_phone_ok(bytes, s, e) {
+            push(s, e, ids::PHONE);
         }
-    }
+    };
+    anchored_matches(&p.us_phone[0], bytes, paren_starts, &mut us_phone);
+    anchored_matches(&p.us_phone[1], bytes, separated(b'-'), &mut us_phone);
+    anchored_matches(&p.us_phone[2], bytes, separated(b'.'), &mut us_phone);
     if memchr::memchr(b'~', bytes).is_some() {
         // the name follows the match's `~` (a plain search, as for URLs below)
         for m in p.tilde_home.find_iter(bytes) {
@@ -583,24 +636,35 @@ pub(crate) fn scan(bytes: &[u8], identity_re: Option<&Regex>, out: &mut Vec<Data
             }
         }
     }
-    let home_names = p.home.captures_iter(bytes).chain(
-        p.home_drive
-            .captures_iter(bytes)
-            .filter(|c| c.get(0).is_some_and(|m| follows_drive(bytes, m.start()))),
-    );
-    for c in home_names {
-        if let Some(n) = c.name("name") {
-            let name = n.as_bytes();
-            let generic = ["shared", "public", "default", "all users", "default user"]
-                .iter()
-                .any(|g| name.eq_ignore_ascii_case(g.as_bytes()));
-            let templated = matches!(
-                name[0],
-                b'[' | b'$' | b'%' | b'{' | b'<' | b'~' | b'*' | b'.'
-            );
-            if !generic && !templated {
-                push(n.start(), n.end(), ids::HOME_USER);
-            }
+    let mut home_names: Vec<(usize, usize)> = p
+        .home
+        .captures_iter(bytes)
+        .filter_map(|c| c.name("name").map(|n| (n.start(), n.end())))
+        .collect();
+    // the starts of `users\` (a name cannot hold a `\`, so matches never overlap)
+    let drive_users = memchr::memchr_iter(b'\\', bytes)
+        .filter_map(|i| i.checked_sub(5))
+        .filter(|&s| bytes[s..s + 5].eq_ignore_ascii_case(b"users") && follows_drive(bytes, s));
+    for s in drive_users {
+        if let Some(n) = p
+            .home_drive
+            .captures(&bytes[s..])
+            .and_then(|c| c.name("name"))
+        {
+            home_names.push((s + n.start(), s + n.end()));
+        }
+    }
+    for (start, end) in home_names {
+        let name = &bytes[start..end];
+        let generic = ["shared", "public", "default", "all users", "default user"]
+            .iter()
+            .any(|g| name.eq_ignore_ascii_case(g.as_bytes()));
+        let templated = matches!(
+            name[0],
+            b'[' | b'$' | b'%' | b'{' | b'<' | b'~' | b'*' | b'.'
+        );
+        if !generic && !templated {
+            push(start, end, ids::HOME_USER);
         }
     }
     if let Some(re) = identity_re {
