@@ -142,6 +142,17 @@ struct Patterns {
     url_host: Regex,
 }
 
+/// MAC addresses, colon and dash forms.
+const MAC_PATTERN: &str = r"(?i:[0-9a-f]{2}(?::[0-9a-f]{2}){5}|[0-9a-f]{2}(?:-[0-9a-f]{2}){5})";
+/// US national numbers: `(415) 555-2671`, `415-555-2671`, `415.555.2671`.
+const US_PHONE_PATTERNS: [&str; 3] = [
+    r"\([2-9][0-9]{2}\) ?[2-9][0-9]{2}[-. ][0-9]{4}",
+    r"[2-9][0-9]{2}-[2-9][0-9]{2}-[0-9]{4}",
+    r"[2-9][0-9]{2}\.[2-9][0-9]{2}\.[0-9]{4}",
+];
+/// The `Users\NAME` of `C:\Users\NAME` (the drive is checked by `follows_drive`).
+const DRIVE_HOME_PATTERN: &str = r"(?i)users\\{1,2}(?P<name>[^/\\\s'\x22<>:;,|*?`]{1,64})";
+
 fn build(p: &str) -> Regex {
     RegexBuilder::new(p)
         .unicode(false)
@@ -158,25 +169,21 @@ fn patterns() -> &'static Patterns {
         // anchored: a pattern that starts with a hexadecimal class is tried at every byte of
         // the text (a tenth of the private-data pass on source text); `scan` tries it only
         // two bytes before each `:` and `-`
-        mac: build(r"^(?i:[0-9a-f]{2}(?::[0-9a-f]{2}){5}|[0-9a-f]{2}(?:-[0-9a-f]{2}){5})"),
+        mac: build(&format!("^{MAC_PATTERN}")),
         phone: build(r"\+[1-9][0-9]{0,2}(?:[ .\-]?\(?[0-9]{1,4}\)?){2,6}"),
         // (415) 555-2671, 415-555-2671, 415.555.2671 (area and exchange codes start with 2-9;
         // a `1-` / `1.` before is taken in by `us_phone_start`). One anchored pattern per form,
         // tried only where its separators are (`)` four bytes in, `-` or `.` three and seven
         // bytes in): an unanchored search stops at every `(` and `.` of source code, which was
         // a third of the private-data pass.
-        us_phone: [
-            build(r"^\([2-9][0-9]{2}\) ?[2-9][0-9]{2}[-. ][0-9]{4}"),
-            build(r"^[2-9][0-9]{2}-[2-9][0-9]{2}-[0-9]{4}"),
-            build(r"^[2-9][0-9]{2}\.[2-9][0-9]{2}\.[0-9]{4}"),
-        ],
+        us_phone: US_PHONE_PATTERNS.map(|p| build(&format!("^{p}"))),
         // `/home/NAME`, `/Users/NAME` (also `C:/Users/NAME`); `C:\Users\NAME` is found from its
         // `Users` (`home_drive` and `follows_drive`): a pattern that starts with the drive
         // letter is tried at every letter of the text, ten times slower
         home: build(r"(?i)/(?:home|users)/(?P<name>[^/\\\s'\x22<>:;,|*?`]{1,64})"),
         // anchored: tried only at a `users` before a `\` (a case-insensitive `users` prefix
         // is a Teddy search over all the text)
-        home_drive: build(r"^(?i)users\\{1,2}(?P<name>[^/\\\s'\x22<>:;,|*?`]{1,64})"),
+        home_drive: build(&format!("^{DRIVE_HOME_PATTERN}")),
         tilde_home: build(r"(?:(?m:^)|[\s\x22'=(:,;\[/])~[A-Za-z_][A-Za-z0-9_.\-]{0,31}"),
         url_host: build(r"(?i)\b[a-z][a-z0-9+.\-]{1,15}://(?:[^\s/@'\x22<>]{0,128}@)?[a-z0-9][a-z0-9\-]{0,62}(?:\.[a-z0-9][a-z0-9\-]{0,62}){0,8}"),
     })
@@ -359,6 +366,54 @@ fn mac_ok(bytes: &[u8], s: usize, e: usize) -> bool {
         && m != b"ff:ff:ff:ff:ff:ff"
         && m != b"00-00-00-00-00-00"
         && m != b"ff-ff-ff-ff-ff-ff"
+}
+
+/// Each colon or dash MAC address (a match of [`MAC_PATTERN`]) as `(start, end)`, in order.
+fn mac_matches(p: &Patterns, bytes: &[u8], found: impl FnMut(usize, usize)) {
+    // Each candidate start is checked for the bytes every match has before the regex runs: a
+    // search call costs more than the checks, and code is full of `::` and `-`.
+    let hex = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_hexdigit);
+    let starts = memchr::memchr2_iter(b':', b'-', bytes)
+        .filter(|&i| i >= 2 && hex(i - 2) && hex(i - 1) && hex(i + 1) && hex(i + 2))
+        .filter(|&i| bytes.get(i + 3) == Some(&bytes[i]))
+        .map(|i| i - 2);
+    anchored_matches(&p.mac, bytes, starts, found);
+}
+
+/// Each match of the [`US_PHONE_PATTERNS`], form by form, as `(start, end)`.
+fn us_phone_matches(p: &Patterns, bytes: &[u8], mut found: impl FnMut(usize, usize)) {
+    let digits = |from: usize, n: usize| {
+        bytes
+            .get(from..from + n)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+    };
+    // each form's starts, from its separators at fixed places: `)` four bytes in, `-` or `.`
+    // three and seven bytes in
+    let separated = |sep: u8| {
+        memchr::memchr_iter(sep, bytes)
+            .filter(move |&i| i >= 3 && bytes.get(i + 4) == Some(&sep))
+            .filter(move |&i| digits(i - 3, 3) && digits(i + 1, 3))
+            .map(|i| i - 3)
+    };
+    let paren = memchr::memchr_iter(b')', bytes)
+        .filter(|&i| i >= 4 && bytes[i - 4] == b'(' && digits(i - 3, 3))
+        .map(|i| i - 4);
+    anchored_matches(&p.us_phone[0], bytes, paren, &mut found);
+    anchored_matches(&p.us_phone[1], bytes, separated(b'-'), &mut found);
+    anchored_matches(&p.us_phone[2], bytes, separated(b'.'), &mut found);
+}
+
+/// The `NAME` spans of `C:\Users\NAME` (and `C:\\Users\\NAME`), in order.
+fn drive_home_names(p: &Patterns, bytes: &[u8]) -> Vec<(usize, usize)> {
+    // the starts of `users\` after a drive (a name cannot hold a `\`: matches never overlap)
+    memchr::memchr_iter(b'\\', bytes)
+        .filter_map(|i| i.checked_sub(5))
+        .filter(|&s| bytes[s..s + 5].eq_ignore_ascii_case(b"users") && follows_drive(bytes, s))
+        .filter_map(|s| {
+            let name = p.home_drive.captures(&bytes[s..])?.name("name")?;
+            Some((s + name.start(), s + name.end()))
+        })
+        .collect()
 }
 
 /// The leftmost-first, non-overlapping matches of the anchored regex `re` (`^...`), as
@@ -552,19 +607,7 @@ pub(crate) fn scan(bytes: &[u8], identity_re: Option<&Regex>, out: &mut Vec<Data
             }
         }
     }
-    // each candidate start is checked for the bytes every match has before the regex runs:
-    // a search call costs more than the checks, and code is full of `::`, `-`, `(` and `.`
-    let hex = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_hexdigit);
-    let digits = |from: usize, n: usize| {
-        bytes
-            .get(from..from + n)
-            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
-    };
-    let mac_starts = memchr::memchr2_iter(b':', b'-', bytes)
-        .filter(|&i| i >= 2 && hex(i - 2) && hex(i - 1) && hex(i + 1) && hex(i + 2))
-        .filter(|&i| bytes.get(i + 3) == Some(&bytes[i]))
-        .map(|i| i - 2);
-    anchored_matches(&p.mac, bytes, mac_starts, |s, e| {
+    mac_matches(p, bytes, |s, e| {
         if mac_ok(bytes, s, e) {
             push(s, e, ids::MAC);
         }
@@ -574,25 +617,12 @@ pub(crate) fn scan(bytes: &[u8], identity_re: Option<&Regex>, out: &mut Vec<Data
             push(s, e, ids::MAC);
         }
     });
-    // each form's starts, from the separator at a fixed place in it
-    let separated = |sep: u8| {
-        memchr::memchr_iter(sep, bytes)
-            .filter(move |&i| i >= 3 && bytes.get(i + 4) == Some(&sep))
-            .filter(move |&i| digits(i - 3, 3) && digits(i + 1, 3))
-            .map(|i| i - 3)
-    };
-    let paren_starts = memchr::memchr_iter(b')', bytes)
-        .filter(|&i| i >= 4 && bytes[i - 4] == b'(' && digits(i - 3, 3))
-        .map(|i| i - 4);
-    let mut us_phone = |s: usize, e: usize| {
+    us_phone_matches(p, bytes, |s, e| {
         let s = us_phone_start(bytes, s);
         if us_phone_ok(bytes, s, e) {
             push(s, e, ids::PHONE);
         }
-    };
-    anchored_matches(&p.us_phone[0], bytes, paren_starts, &mut us_phone);
-    anchored_matches(&p.us_phone[1], bytes, separated(b'-'), &mut us_phone);
-    anchored_matches(&p.us_phone[2], bytes, separated(b'.'), &mut us_phone);
+    });
     if memchr::memchr(b'~', bytes).is_some() {
         // the name follows the match's `~` (a plain search, as for URLs below)
         for m in p.tilde_home.find_iter(bytes) {
@@ -641,19 +671,7 @@ pub(crate) fn scan(bytes: &[u8], identity_re: Option<&Regex>, out: &mut Vec<Data
         .captures_iter(bytes)
         .filter_map(|c| c.name("name").map(|n| (n.start(), n.end())))
         .collect();
-    // the starts of `users\` (a name cannot hold a `\`, so matches never overlap)
-    let drive_users = memchr::memchr_iter(b'\\', bytes)
-        .filter_map(|i| i.checked_sub(5))
-        .filter(|&s| bytes[s..s + 5].eq_ignore_ascii_case(b"users") && follows_drive(bytes, s));
-    for s in drive_users {
-        if let Some(n) = p
-            .home_drive
-            .captures(&bytes[s..])
-            .and_then(|c| c.name("name"))
-        {
-            home_names.push((s + n.start(), s + n.end()));
-        }
-    }
+    home_names.extend(drive_home_names(p, bytes));
     for (start, end) in home_names {
         let name = &bytes[start..end];
         let generic = ["shared", "public", "default", "all users", "default user"]
@@ -714,4 +732,97 @@ pub(crate) fn identity_regex(identity: &MachineIdentity) -> Option<Regex> {
         .unicode(false)
         .build()
         .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pseudo-random text dense with near-matches of the anchored patterns: hexadecimal and
+    /// decimal digits, their separators, and drive paths.
+    fn dense_text(seed: u64, pieces: usize) -> Vec<u8> {
+        const PIECES: &[&str] = &[
+            "a1:",
+            "0F-",
+            "9c:",
+            "e3-",
+            "a1:b2:c3:",
+            "d4:E5:f6",
+            "0F-1e-2D-",
+            "3c-4b-5a",
+            "42",
+            "7",
+            "(415) ",
+            "(212)",
+            "415-",
+            "555-",
+            "2671",
+            "415.",
+            "555.",
+            "0101",
+            "C:\\Users\\",
+            "D:\\\\Users\\\\",
+            "Users\\",
+            "bob",
+            "x",
+            " ",
+            "\n",
+            ".",
+            "-",
+            ":",
+            "(",
+            ")",
+            "1",
+        ];
+        let mut state = seed | 1;
+        let mut out = Vec::new();
+        for _ in 0..pieces {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            out.extend_from_slice(PIECES[(state % PIECES.len() as u64) as usize].as_bytes());
+        }
+        out
+    }
+
+    #[test]
+    fn anchored_searches_find_what_the_unanchored_patterns_find() {
+        let p = patterns();
+        let mac = build(MAC_PATTERN);
+        let us: Vec<Regex> = US_PHONE_PATTERNS.iter().map(|s| build(s)).collect();
+        let drive = build(DRIVE_HOME_PATTERN);
+        let (mut macs, mut phones, mut homes) = (0, 0, 0);
+        for seed in 0..1000 {
+            let text = dense_text(seed, 400);
+            let mut found = Vec::new();
+            mac_matches(p, &text, |s, e| found.push((s, e)));
+            let expected: Vec<_> = mac.find_iter(&text).map(|m| (m.start(), m.end())).collect();
+            assert_eq!(found, expected, "MAC, seed {seed}");
+            macs += found.len();
+
+            let mut found = Vec::new();
+            us_phone_matches(p, &text, |s, e| found.push((s, e)));
+            let expected: Vec<_> = us
+                .iter()
+                .flat_map(|re| re.find_iter(&text).map(|m| (m.start(), m.end())))
+                .collect();
+            assert_eq!(found, expected, "US phone, seed {seed}");
+            phones += found.len();
+
+            let found = drive_home_names(p, &text);
+            let expected: Vec<_> = drive
+                .captures_iter(&text)
+                .filter(|c| follows_drive(&text, c.get(0).unwrap().start()))
+                .map(|c| c.name("name").unwrap())
+                .map(|n| (n.start(), n.end()))
+                .collect();
+            assert_eq!(found, expected, "drive home, seed {seed}");
+            homes += found.len();
+        }
+        // the texts hold many of each, or the comparison proves nothing
+        assert!(
+            macs > 100 && phones > 100 && homes > 100,
+            "{macs} {phones} {homes}"
+        );
+    }
 }
