@@ -37,7 +37,6 @@ pub use crate::select::cache::RACY_WINDOW_NS;
 /// Everything remembered across requests.
 pub struct SymbolIndex {
     definitions: Mutex<DefinitionCache>,
-    /// The last selection of each root (see `selection.rs`).
     roots: Mutex<HashMap<std::path::PathBuf, Arc<Mutex<RootIndex>>>>,
     pub(super) hasher: RandomState,
 }
