@@ -32,15 +32,11 @@ use crate::project::ProjectRoot;
 use crate::project::jail::FileId;
 use crate::select::Entry;
 
-/// A file modified this close to when it was read may change again without any stat field
-/// changing (timestamps are coarse; FAT's are 2 seconds).
-pub const RACY_WINDOW_NS: i64 = 3_000_000_000;
+pub use crate::select::cache::RACY_WINDOW_NS;
 
 /// Everything remembered across requests.
 pub struct SymbolIndex {
     definitions: Mutex<DefinitionCache>,
-    /// The last selection of each root (see `selection.rs`).
-    pub(super) selections: super::selection::SelectionCache,
     roots: Mutex<HashMap<std::path::PathBuf, Arc<Mutex<RootIndex>>>>,
     pub(super) hasher: RandomState,
 }
@@ -79,7 +75,6 @@ impl SymbolIndex {
                 entries: HashMap::new(),
             }),
             roots: Mutex::new(HashMap::new()),
-            selections: super::selection::SelectionCache::default(),
             hasher: RandomState::new(),
         }
     }

@@ -9,7 +9,6 @@
 
 mod index;
 mod render;
-mod selection;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -355,10 +354,8 @@ impl Engine {
                 return Ok(Arc::new(selection));
             }
         }
-        let selection = match &self.symbol_index {
-            Some(index) if keep => index
-                .selections
-                .select(root, &prepared.spec, &index.hasher)?,
+        let selection = match &self.selection_cache {
+            Some(cache) if keep => cache.select(root, &prepared.spec)?,
             _ => Arc::new(select::select(root, &prepared.spec)?),
         };
         if selection.warnings.deleted == prepared.deleted {
