@@ -239,6 +239,35 @@ impl ContentPipeline {
         }
     }
 
+    /// Like [`ContentPipeline::load_unredacted_for_index`], but the text is decoded only when
+    /// the raw bytes contain `needle` (`None`: never, the file is only classified). The
+    /// importer prefilter of `related_files`: a file without the needle cannot import the
+    /// target, and costs one read and one `memmem` scan.
+    pub fn screen_unredacted_for_index(
+        &self,
+        root: &ProjectRoot,
+        entry: &Entry,
+        needle: Option<&memchr::memmem::Finder<'_>>,
+    ) -> Screened {
+        if entry.binary {
+            return Screened::Binary;
+        }
+        let raw = root
+            .open_listed(entry.content_path(), entry.id)
+            .and_then(|(file, meta)| read_inspectable(file, meta.size));
+        match raw {
+            Ok(Raw::Bytes(bytes)) => match needle {
+                Some(needle) if needle.find(&bytes).is_some() => {
+                    Screened::Text(decode_owned(bytes))
+                }
+                _ => Screened::Absent,
+            },
+            Ok(Raw::Binary) => Screened::Binary,
+            Ok(Raw::TooLarge) => Screened::Withheld,
+            Err(_) => Screened::Unreadable,
+        }
+    }
+
     /// Redact only (no detail transform): what `get_file` sees.
     pub fn load_redacted(
         &self,
@@ -270,6 +299,16 @@ impl ContentPipeline {
 /// type, so it cannot be mistaken for [`Content`], which is safe to return.
 pub enum Unredacted {
     Text(String),
+    Binary,
+    Withheld,
+    Unreadable,
+}
+
+/// What [`ContentPipeline::screen_unredacted_for_index`] found: [`Unredacted`], or a text
+/// file without the needle (not decoded).
+pub enum Screened {
+    Text(String),
+    Absent,
     Binary,
     Withheld,
     Unreadable,

@@ -125,6 +125,8 @@ pub struct Engine {
     /// Exact token counts (`--tokenizer`): analyze reports them beside the estimate and a
     /// pack budget covers the complete document in that encoding.
     counter: Option<Arc<Counter>>,
+    /// Walks kept across requests, revalidated by stat (long-lived processes only).
+    pub(crate) selection_cache: Option<Arc<crate::select::cache::SelectionCache>>,
 }
 
 /// A request resolved against a project: the selection spec and the effective detail.
@@ -282,7 +284,15 @@ impl Engine {
             symbol_index: None,
             facts: None,
             counter: None,
+            selection_cache: None,
         }
+    }
+
+    /// Keep each walk and reuse it while nothing it depends on changed (`select/cache.rs`
+    /// says how an edit is always seen). For a long-lived process.
+    pub fn with_selection_cache(mut self) -> Self {
+        self.selection_cache = Some(Arc::new(crate::select::cache::SelectionCache::default()));
+        self
     }
 
     /// Remember per-file facts (binary, clean of secrets, metrics) between requests, keyed by
@@ -478,7 +488,11 @@ impl Engine {
 
     /// Run the selection for a request. Content operations find binary files when they read
     /// them, so the walk sniffs nothing.
-    pub fn select(&self, root: &ProjectRoot, request: &Request) -> Result<(Prepared, Selection)> {
+    pub fn select(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+    ) -> Result<(Prepared, Arc<Selection>)> {
         self.select_with(root, request, false)
     }
 
@@ -488,11 +502,16 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         sniff_binary: bool,
-    ) -> Result<(Prepared, Selection)> {
+    ) -> Result<(Prepared, Arc<Selection>)> {
         let mut prepared = self.prepare(root, request)?;
         prepared.spec.sniff_binary = sniff_binary;
-        let mut selection = select::select(root, &prepared.spec)?;
-        selection.warnings.deleted = prepared.deleted;
+        let mut selection = match &self.selection_cache {
+            Some(cache) => cache.select(root, &prepared.spec)?,
+            None => Arc::new(select::select(root, &prepared.spec)?),
+        };
+        if selection.warnings.deleted != prepared.deleted {
+            Arc::make_mut(&mut selection).warnings.deleted = prepared.deleted;
+        }
         Ok((prepared, selection))
     }
 
@@ -522,7 +541,7 @@ impl Engine {
             },
             &label,
         )?;
-        Ok((rendered, selection.warnings))
+        Ok((rendered, selection.warnings.clone()))
     }
 
     pub(crate) fn pipeline(&self, detail: Detail) -> ContentPipeline {
@@ -830,8 +849,8 @@ impl Engine {
                 withheld_files: metrics.withheld_files,
                 metrics,
                 budget,
-                warnings: selection.warnings,
-                entries: selection.entries,
+                warnings: selection.warnings.clone(),
+                entries: Arc::unwrap_or_clone(selection).entries,
                 header,
             },
             out,
@@ -855,8 +874,8 @@ impl Engine {
             )));
         }
         let started = Instant::now();
-        let (_, mut selection) = self.select(root, request)?;
-        let warnings = std::mem::take(&mut selection.warnings);
+        let (_, selection) = self.select(root, request)?;
+        let warnings = selection.warnings.clone();
         let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
         // Search sees redacted text, never reduced text.
         let pipeline = self.pipeline(Detail::Full);
@@ -1121,7 +1140,7 @@ impl Engine {
         &self,
         root: &ProjectRoot,
         request: &Request,
-    ) -> Result<(Vec<ScanFinding>, Selection)> {
+    ) -> Result<(Vec<ScanFinding>, Arc<Selection>)> {
         let (_, selection) = self.select(root, request)?;
         let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
         let secrets_only = Redactor::new(RedactOptions {

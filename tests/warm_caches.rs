@@ -1,6 +1,7 @@
 //! A warm server's caches never hide an edit: an edit that keeps a file's size and
 //! modification time is still seen (the status-change time moves), by the binary sniff, the
-//! metrics of `analyze`, and above all by secret redaction in search and packs.
+//! metrics of `analyze`, and above all by secret redaction in search and packs. The kept walk
+//! (`select/cache.rs`) sees files added, removed, renamed and newly ignored.
 #![cfg(unix)]
 
 mod common;
@@ -25,9 +26,10 @@ fn rewrite_keeping_size_and_mtime(path: &Path, content: &str) {
     assert_eq!(after.len(), before.len());
 }
 
-/// Facts about files changed in the last two seconds are not kept: let the fixture age.
+/// Walks and facts about paths changed in the last three seconds are not kept: let the
+/// fixture age, so the second call of each test is answered from the caches.
 fn let_files_age() {
-    std::thread::sleep(Duration::from_millis(2300));
+    std::thread::sleep(Duration::from_millis(3300));
 }
 
 const CLEAN: &str = "let value = \"placeholder-text-without-any-secret-in-i\";\n";
@@ -90,4 +92,56 @@ fn a_warm_analyze_follows_edits_of_any_size() {
     let analysis = mcp.call("analyze", json!({}));
     assert_eq!(analysis["structuredContent"]["lines"], 2, "{analysis}");
     assert_eq!(analysis["structuredContent"]["characters"], 19);
+}
+
+#[test]
+fn a_warm_tree_and_search_see_files_added_removed_renamed_and_newly_ignored() {
+    let fx = Fixture::new();
+    fx.write("src/lib.rs", "pub fn marker_one() {}\n")
+        .write("src/deep/inner/mod.rs", "pub fn marker_two() {}\n")
+        .write("docs/guide.md", "marker_three\n")
+        .write("old/name.txt", "marker_four\n");
+    let_files_age();
+    let mut mcp = Mcp::start(&fx.root);
+    let tree = |mcp: &mut Mcp| one_spot(&mcp.call_ok("get_tree", json!({"format": "text"}))).inner;
+    let found = |mcp: &mut Mcp| mcp.call_ok("search_project", json!({"pattern": "marker_"}));
+    for _ in 0..2 {
+        assert!(tree(&mut mcp).contains("mod.rs"));
+        assert!(found(&mut mcp).contains("marker_four"));
+    }
+    // Deep inside: only that folder's listing changes.
+    fx.write("src/deep/inner/added.rs", "pub fn marker_five() {}\n");
+    std::fs::remove_file(fx.path("docs/guide.md")).unwrap();
+    std::fs::rename(fx.path("old"), fx.path("new")).unwrap();
+    let listed = tree(&mut mcp);
+    assert!(listed.contains("added.rs"), "{listed}");
+    assert!(!listed.contains("guide.md"), "{listed}");
+    assert!(
+        listed.contains("new/") && !listed.contains("old/"),
+        "{listed}"
+    );
+    let hits = found(&mut mcp);
+    assert!(
+        hits.contains("marker_five") && !hits.contains("marker_three"),
+        "{hits}"
+    );
+    assert!(hits.contains("new/name.txt"), "{hits}");
+    // A new ignore file deep inside, then an edit of it that keeps its size.
+    let_files_age();
+    assert!(tree(&mut mcp).contains("added.rs"));
+    fx.write("src/deep/.gitignore", "added.rs\n");
+    let listed = tree(&mut mcp);
+    assert!(
+        !listed.contains("added.rs") && listed.contains("mod.rs"),
+        "{listed}"
+    );
+    let_files_age();
+    assert!(!tree(&mut mcp).contains("added.rs"));
+    rewrite_keeping_size_and_mtime(&fx.path("src/deep/.gitignore"), "inner/**\n");
+    let listed = tree(&mut mcp);
+    assert!(
+        !listed.contains("mod.rs") && !listed.contains("added.rs"),
+        "{listed}"
+    );
+    assert!(!found(&mut mcp).contains("marker_two"));
 }

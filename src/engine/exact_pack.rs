@@ -21,6 +21,7 @@ use std::collections::BTreeSet;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::io::Write;
+use std::sync::Arc;
 
 use super::{
     Engine, Hooks, PackOutcome, Prepared, Request, add_content_metrics, output_error,
@@ -327,7 +328,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         prepared: &Prepared,
-        selection: Selection,
+        selection: Arc<Selection>,
         budget: ExactBudget<'_>,
         out: W,
         hooks: Hooks<'_>,
@@ -453,8 +454,8 @@ impl Engine {
                 withheld_files: metrics.withheld_files,
                 metrics,
                 budget: Some(report),
-                warnings: selection.warnings,
-                entries: selection.entries,
+                warnings: selection.warnings.clone(),
+                entries: Arc::unwrap_or_clone(selection).entries,
                 header,
             },
             out,

@@ -78,6 +78,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
     })
     .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES)
     .with_facts_cache()
+    .with_selection_cache()
     .with_symbol_index();
     let engine = match args.tokenizer {
         Some(encoding) => engine.with_tokenizer(

@@ -12,6 +12,7 @@
 //! Order of the result: depth-first; at each level folders before files; names compared by
 //! their UTF-8 bytes. It is the same on every OS and independent of thread timing.
 
+pub mod cache;
 pub mod effective;
 pub mod globs;
 pub mod rules;

@@ -46,17 +46,59 @@ pub fn is_os_litter_file(name: &str) -> bool {
 /// bytes (a tree of a large repository would otherwise read 8 KiB of every file); the loader
 /// still finds a NUL byte in one and treats it as binary.
 const KNOWN_TEXT_EXTENSIONS: &[&str] = &[
-    "adoc", "asm", "awk", "bash", "bat", "c", "cc", "cfg", "cjs", "clj", "cmake", "conf", "cpp",
-    "cs", "css", "csv", "cxx", "dart", "dts", "dtsi", "el", "erl", "ex", "exs", "fish", "fs", "go",
-    "gradle", "graphql", "groovy", "h", "hh", "hpp", "hrl", "hs", "htm", "html", "hxx", "ini",
-    "java", "jl", "js", "json", "jsonc", "jsx", "kt", "kts", "less", "lua", "m", "md", "mjs", "mk",
-    "ml", "mli", "nim", "nix", "php", "pl", "pm", "proto", "ps1", "py", "pyi", "r", "rb", "rs",
-    "rst", "s", "sass", "scala", "scss", "sh", "sql", "svelte", "swift", "tex", "toml", "ts",
-    "tsx", "txt", "vue", "xml", "yaml", "yml", "zig", "zsh",
+    "adoc", "asm", "awk", "bash", "bat", "c", "cc", "cfg", "cjs", "clj", "cmake", "cocci", "conf",
+    "config", "cpp", "cs", "csproj", "css", "csv", "cxx", "dart", "diff", "dts", "dtsi", "el",
+    "erl", "ex", "exs", "fish", "fs", "gemspec", "go", "gradle", "graphql", "groovy", "h", "hh",
+    "hpp", "hrl", "hs", "htm", "html", "hxx", "in", "inc", "ini", "java", "jl", "js", "json",
+    "jsonc", "jsx", "kt", "kts", "ld", "lds", "less", "litmus", "lock", "log", "lua", "m", "m4",
+    "md", "mjs", "mk", "ml", "mli", "nim", "nix", "patch", "php", "pl", "pm", "props", "proto",
+    "ps1", "py", "pyi", "r", "rake", "rb", "rs", "rst", "s", "sass", "scala", "scss", "sh", "sln",
+    "sql", "svelte", "svg", "swift", "tex", "toml", "ts", "tsx", "txt", "vue", "xml", "xsl",
+    "xslt", "yaml", "yml", "zig", "zsh",
 ];
 
-/// True when `name` has one of [`KNOWN_TEXT_EXTENSIONS`] (compared without case).
+/// File names that are text in practice without an extension (build files, project notes), also
+/// with a suffix after a dot (`Kconfig.debug`, `Makefile.am`, `Dockerfile.dev`).
+const KNOWN_TEXT_NAMES: &[&str] = &[
+    "AUTHORS",
+    "Brewfile",
+    "CHANGELOG",
+    "CHANGES",
+    "CODEOWNERS",
+    "CONTRIBUTING",
+    "COPYING",
+    "CREDITS",
+    "Containerfile",
+    "Dockerfile",
+    "GNUmakefile",
+    "Gemfile",
+    "INSTALL",
+    "Jenkinsfile",
+    "Justfile",
+    "Kbuild",
+    "Kconfig",
+    "LICENSE",
+    "MAINTAINERS",
+    "Makefile",
+    "NEWS",
+    "NOTICE",
+    "Podfile",
+    "Procfile",
+    "README",
+    "Rakefile",
+    "TODO",
+    "Vagrantfile",
+    "justfile",
+    "makefile",
+];
+
+/// True when `name` has one of [`KNOWN_TEXT_EXTENSIONS`] (compared without case) or is one of
+/// [`KNOWN_TEXT_NAMES`].
 pub fn is_known_text(name: &str) -> bool {
+    let stem = name.split_once('.').map_or(name, |(stem, _)| stem);
+    if KNOWN_TEXT_NAMES.binary_search(&stem).is_ok() {
+        return true;
+    }
     let Some(dot) = name.rfind('.').filter(|&d| d > 0) else {
         return false;
     };
@@ -297,8 +339,13 @@ mod tests {
     #[test]
     fn known_text_list_is_sorted_and_matches_without_case() {
         assert!(KNOWN_TEXT_EXTENSIONS.windows(2).all(|w| w[0] < w[1]));
+        assert!(KNOWN_TEXT_NAMES.windows(2).all(|w| w[0] < w[1]));
         assert!(is_known_text("main.rs") && is_known_text("FORK.C") && is_known_text("a.tar.md"));
-        assert!(!is_known_text("Makefile") && !is_known_text(".c") && !is_known_text("x.png"));
+        assert!(
+            is_known_text("Makefile") && is_known_text("Kconfig.debug") && is_known_text("README")
+        );
+        assert!(!is_known_text("MAKEFILE") && !is_known_text("Makefiles"));
+        assert!(!is_known_text("Build") && !is_known_text(".c") && !is_known_text("x.png"));
         assert!(is_os_litter_file("._notes.txt") && !is_os_litter_file("._"));
     }
 

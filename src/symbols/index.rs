@@ -26,21 +26,17 @@ use devprojex_symbols::resolve::{self, ProjectView, Target, ViewInput};
 use devprojex_symbols::{Definition, Lang};
 use rayon::prelude::*;
 
-use crate::content::{ContentPipeline, Unredacted};
+use crate::content::{ContentPipeline, Screened, Unredacted};
 use crate::error::{DpxError, Result, codes};
 use crate::project::ProjectRoot;
 use crate::project::jail::FileId;
 use crate::select::Entry;
 
-/// A file modified this close to when it was read may change again without any stat field
-/// changing (timestamps are coarse; FAT's are 2 seconds).
-pub const RACY_WINDOW_NS: i64 = 3_000_000_000;
+pub use crate::select::cache::RACY_WINDOW_NS;
 
 /// Everything remembered across requests.
 pub struct SymbolIndex {
     definitions: Mutex<DefinitionCache>,
-    /// The last selection of each root (see `selection.rs`).
-    pub(super) selections: super::selection::SelectionCache,
     roots: Mutex<HashMap<std::path::PathBuf, Arc<Mutex<RootIndex>>>>,
     pub(super) hasher: RandomState,
 }
@@ -79,7 +75,6 @@ impl SymbolIndex {
                 entries: HashMap::new(),
             }),
             roots: Mutex::new(HashMap::new()),
-            selections: super::selection::SelectionCache::default(),
             hasher: RandomState::new(),
         }
     }
@@ -135,7 +130,9 @@ impl SymbolIndex {
             root,
             state: lock(shared),
             relevant: Vec::new(),
-            order: HashMap::new(),
+            classes: Vec::new(),
+            order: None,
+            entries_seen: HashMap::new(),
             reverse_ready: false,
             withheld_files: 0,
             unreadable_files: 0,
@@ -184,12 +181,120 @@ impl FactsEntry {
     /// modification time back would go unseen; there the content is read and hashed every time
     /// (an unchanged file is not parsed again).
     fn trusted(&self, key: &FileKey) -> bool {
-        cfg!(unix)
-            && self.key == *key
-            && self.key.modified_ns < self.read_at_ns - RACY_WINDOW_NS
-            && self.key.changed_ns < self.read_at_ns - RACY_WINDOW_NS
+        settled(&self.key, self.read_at_ns, key)
     }
 }
+
+/// Whether what was learnt from a file read at `read_at_ns`, when the walk saw it as `seen`,
+/// still holds for a file the walk now sees as `now` (see [`FactsEntry::trusted`]).
+fn settled(seen: &FileKey, read_at_ns: i64, now: &FileKey) -> bool {
+    cfg!(unix)
+        && seen == now
+        && seen.modified_ns < read_at_ns - RACY_WINDOW_NS
+        && seen.changed_ns < read_at_ns - RACY_WINDOW_NS
+}
+
+/// What a file must contain for one of its imports to lead to a given target: the importer
+/// prefilter of `related_files` (depth 1), which spares reading the imports of every file
+/// of a tree like the kernel's to answer "who includes kernel/fork.c".
+///
+/// Why each rule is sound (a file it skips has no import that resolves to the target):
+/// - C, C++ and include fragments: an `#include` path is a byte slice of the file's text (no
+///   escapes, no line splicing in `include_directive`). Resolution joins it to a folder (the
+///   including file's, a project `include/` folder, a compile_commands.json folder), so the
+///   resolved path's last component is either a component written in the directive, or, when
+///   `..` climbs out of every written one, that folder or one of its ancestors. The including
+///   file's folder and `include/` folders are folders, never files; compile_commands.json
+///   folders could name a file only if the project says so, and then the rule is
+///   [`Need::Always`]. So the target's file name appears in the text.
+/// - Python: a module resolves to `<base>/<a>/<b>.py` (or `.pyi`) with `b` the last
+///   identifier written in the import (`import a.b`, `from a import b`), or to a package's
+///   `__init__.py`, which `from . import x` reaches without naming it. So a target `b.py`
+///   needs `b` in the text, an `__init__` needs nothing, and any other file is unreachable.
+/// - Everything else (Rust's `crate`/`super` paths and crate roots, JavaScript's `index`
+///   files, `tsconfig` paths and package entries, Go, Java and Kotlin wildcard imports, C#
+///   namespaces, Ruby, PHP) may lead to a file without naming it: those files are always
+///   read.
+///
+/// Import facts come from the unredacted text (the index keeps paths and lines only), so a
+/// redaction marker can neither create nor hide a needle; the raw bytes are screened before
+/// decoding, which changes nothing: lossy decoding replaces only invalid UTF-8, never the
+/// bytes of a needle that is valid UTF-8 without U+FFFD (a needle with U+FFFD is not
+/// screened).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Need {
+    /// No import of this file's language can lead to the target: the file is only
+    /// classified (read, so that withheld and unreadable files are counted as before).
+    Never,
+    /// Any file of this language may lead to it: its imports are read.
+    Always,
+    /// Only a file whose text contains this literal.
+    Literal(String),
+}
+
+/// What a relevant file is, for the import index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// A configuration file that steers resolution (`Cargo.toml`, `tsconfig.json`, ...).
+    Config,
+    /// C, C++ and include fragments: `#include` lines.
+    Include,
+    Python,
+    /// Java, Kotlin, Scala, C#, PHP: they declare packages or namespaces.
+    Declaring,
+    /// Any other language with imports.
+    Other,
+}
+
+impl Class {
+    fn of(path: &str) -> Option<Class> {
+        Some(match Lang::of_path(path) {
+            Some(Lang::C | Lang::Cpp) => Class::Include,
+            Some(Lang::Python) => Class::Python,
+            Some(Lang::Java | Lang::Kotlin | Lang::Scala | Lang::CSharp | Lang::Php) => {
+                Class::Declaring
+            }
+            Some(_) => Class::Other,
+            None if resolve::is_config_file(path) => Class::Config,
+            None if devprojex_symbols::imports::is_include_fragment(path) => Class::Include,
+            None => return None,
+        })
+    }
+}
+
+/// What a file of `class` must contain to import `target` (the rules are argued at [`Need`]).
+fn importer_need(class: Class, target: &str, includes_name_their_file: bool) -> Need {
+    let name = resolve::file_name(target);
+    let need = match class {
+        Class::Include if includes_name_their_file => Need::Literal(name.to_string()),
+        Class::Python => match name
+            .strip_suffix(".py")
+            .or_else(|| name.strip_suffix(".pyi"))
+        {
+            None => Need::Never,
+            Some("__init__") => Need::Always,
+            Some(module) => Need::Literal(module.to_string()),
+        },
+        // configuration files are not importers (they are never screened)
+        Class::Config => Need::Never,
+        Class::Include | Class::Declaring | Class::Other => Need::Always,
+    };
+    match need {
+        Need::Literal(text) if text.is_empty() || text.contains('\u{FFFD}') => Need::Always,
+        need => need,
+    }
+}
+
+/// The files screened out for one target (the last few targets are kept per root): a file
+/// is not read again while the walk sees it unchanged (and it had settled when read).
+struct Screen {
+    target: String,
+    includes_name_their_file: bool,
+    absent: foldhash::HashMap<String, (FileKey, i64)>,
+}
+
+/// Targets whose screens a root keeps.
+const SCREENS_KEPT: usize = 4;
 
 /// What is known of a file that must be read again: its content hash and facts.
 type Known = (u64, Arc<FileFacts>);
@@ -226,10 +331,13 @@ fn family(path: &str) -> u8 {
 /// The index of one root.
 #[derive(Default)]
 pub struct RootIndex {
-    facts: HashMap<String, FactsEntry>,
+    /// (A fast hash: a warm request looks up every selected file.)
+    facts: foldhash::HashMap<String, FactsEntry>,
     paths: Vec<Arc<str>>,
     ids: HashMap<Arc<str>, u32>,
     view: Option<ViewState>,
+    /// Most recent last.
+    screens: Vec<Screen>,
 }
 
 impl RootIndex {
@@ -279,10 +387,25 @@ pub struct ProjectGraph<'a> {
     state: MutexGuard<'a, RootIndex>,
     /// The selection's files with imports (and the configuration files), in selection order.
     relevant: Vec<&'a Entry>,
-    /// Position of each relevant file in selection order (results are sorted by it).
-    order: HashMap<&'a str, usize>,
+    /// What each relevant file is (aligned with `relevant`).
+    classes: Vec<Class>,
+    /// Position of each relevant file in selection order (results are sorted by it); built
+    /// when first needed, so that a warm call that needs none of it costs no map.
+    order: Option<HashMap<&'a str, usize>>,
+    /// Entries this request looked up by path (the files whose lines are shown).
+    entries_seen: HashMap<&'a str, &'a Entry>,
     /// The importer map is complete for this request.
     reverse_ready: bool,
+    pub withheld_files: usize,
+    pub unreadable_files: usize,
+    pub pending_files: usize,
+}
+
+/// [`ProjectGraph::direct_importers`]: the importers (with the line of their first import of
+/// the file), and the files it could not read.
+#[derive(Debug, Default)]
+pub struct DirectImporters<'a> {
+    pub importers: Vec<(&'a Entry, usize)>,
     pub withheld_files: usize,
     pub unreadable_files: usize,
     pub pending_files: usize,
@@ -300,6 +423,32 @@ impl<'a> ProjectGraph<'a> {
         &mut self.state
     }
 
+    /// The position of each relevant file (built once per request, when first needed).
+    fn order(&mut self) -> &HashMap<&'a str, usize> {
+        let relevant = &self.relevant;
+        self.order.get_or_insert_with(|| {
+            relevant
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.relative.as_str(), i))
+                .collect()
+        })
+    }
+
+    /// Remember the entry of a file the request names (its lines may be shown).
+    pub fn note_entry(&mut self, entry: &'a Entry) {
+        self.entries_seen.insert(entry.relative.as_str(), entry);
+    }
+
+    /// The selection entry of a relevant file.
+    pub fn entry(&mut self, path: &str) -> Option<&'a Entry> {
+        if let Some(entry) = self.entries_seen.get(path) {
+            return Some(*entry);
+        }
+        let at = *self.order().get(path)?;
+        Some(self.relevant[at])
+    }
+
     fn prepare(
         &mut self,
         entries: &[&'a Entry],
@@ -308,32 +457,22 @@ impl<'a> ProjectGraph<'a> {
         deadline: Instant,
         cancelled: &(dyn Fn() -> bool + Sync),
     ) -> Result<()> {
-        self.relevant = entries
-            .iter()
-            .filter(|e| {
-                Lang::of_path(&e.relative).is_some()
-                    || resolve::is_config_file(&e.relative)
-                    || devprojex_symbols::imports::is_include_fragment(&e.relative)
-            })
-            .copied()
-            .collect();
-        self.order = self
-            .relevant
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.relative.as_str(), i))
-            .collect();
+        let mut relevant = Vec::new();
+        let mut classes = Vec::new();
+        for entry in entries.iter().copied() {
+            if let Some(class) = Class::of(&entry.relative) {
+                relevant.push(entry);
+                classes.push(class);
+            }
+        }
+        self.relevant = relevant;
+        self.classes = classes;
         let declaring: Vec<&Entry> = self
             .relevant
             .iter()
-            .filter(|e| {
-                all || matches!(
-                    Lang::of_path(&e.relative),
-                    Some(Lang::Java | Lang::Kotlin | Lang::Scala | Lang::CSharp | Lang::Php)
-                )
-            })
-            .filter(|e| !resolve::is_config_file(&e.relative))
-            .copied()
+            .zip(&self.classes)
+            .filter(|(_, class)| **class == Class::Declaring || (all && **class != Class::Config))
+            .map(|(entry, _)| *entry)
             .collect();
         self.refresh(&declaring, pipeline, deadline, cancelled)?;
         self.ensure_view(pipeline);
@@ -381,26 +520,9 @@ impl<'a> ProjectGraph<'a> {
                 let read_at = now_ns();
                 let outcome = match pipeline.load_unredacted_for_index(root, entry) {
                     Unredacted::Text(text) => {
-                        // the hash spares a parse when a racy file is read again unchanged; a
-                        // C file's line scan costs less than hashing it
-                        let parsed = !Lang::of_path(&entry.relative).is_none_or(Lang::is_c_family);
-                        let hash = if parsed {
-                            hasher.hash_one(text.as_bytes())
-                        } else {
-                            0
-                        };
-                        match known {
-                            Some((old, facts)) if parsed && *old == hash => {
-                                Read::Facts(hash, Arc::clone(facts))
-                            }
-                            _ => Read::Facts(
-                                hash,
-                                Arc::new(
-                                    devprojex_symbols::imports::scan(&entry.relative, &text)
-                                        .unwrap_or_default(),
-                                ),
-                            ),
-                        }
+                        let (hash, facts) =
+                            facts_of_text(hasher, &entry.relative, &text, known.as_ref());
+                        Read::Facts(hash, facts)
                     }
                     Unredacted::Withheld => Read::Withheld,
                     Unredacted::Unreadable => Read::Unreadable,
@@ -452,12 +574,14 @@ impl<'a> ProjectGraph<'a> {
         let state = &mut *self.state;
         let mut hash = self.index.hasher.build_hasher();
         let mut declarations = Vec::new();
-        for entry in relevant {
+        for (entry, class) in relevant.iter().zip(&self.classes) {
             entry.relative.hash(&mut hash);
-            if resolve::is_config_file(&entry.relative) {
+            if *class == Class::Config {
                 FileKey::of(entry).hash(&mut hash);
             }
-            if let Some(known) = state.facts.get(&entry.relative)
+            // only the package languages declare anything
+            if *class == Class::Declaring
+                && let Some(known) = state.facts.get(&entry.relative)
                 && !known.facts.declares.is_empty()
             {
                 known.facts.declares.hash(&mut hash);
@@ -521,17 +645,16 @@ impl<'a> ProjectGraph<'a> {
     pub fn imports_of(
         &mut self,
         file: &str,
-        entries: &[&Entry],
+        entries: &[&'a Entry],
         pipeline: &ContentPipeline,
         deadline: Instant,
     ) -> FileEdges {
         let known = self.state().facts.contains_key(file);
         let entry = self
-            .order
-            .get(file)
-            .map(|&i| self.relevant[i])
+            .entry(file)
             .or_else(|| entries.iter().find(|e| e.relative == file).copied());
         if let Some(entry) = entry {
+            self.entries_seen.insert(entry.relative.as_str(), entry);
             // a file asked for is always read if it changed, whatever the deadline
             let _ = self.refresh(
                 &[entry],
@@ -655,7 +778,8 @@ impl<'a> ProjectGraph<'a> {
             );
         }
         // selection order (the order of `relevant`) keeps results deterministic
-        let order = &self.order;
+        self.order();
+        let order = self.order.as_ref().expect("built above");
         let state = &*self.state;
         let mut named: Vec<(String, usize)> = out
             .into_iter()
@@ -667,6 +791,216 @@ impl<'a> ProjectGraph<'a> {
         named
     }
 
+    /// The same answer as [`ProjectGraph::importers_of`], without the importer map: only the
+    /// files that may import `file` (see [`Need`]) have their imports read and resolved, and
+    /// a file screened out is not read again while the walk sees it unchanged.
+    pub fn direct_importers(
+        &mut self,
+        file: &str,
+        pipeline: &ContentPipeline,
+        deadline: Instant,
+        cancelled: &(dyn Fn() -> bool + Sync),
+    ) -> Result<DirectImporters<'a>> {
+        let mut out = DirectImporters::default();
+        let root = self.root;
+        let hasher = &self.index.hasher;
+        let relevant = &self.relevant;
+        let classes = &self.classes;
+        let state = &mut *self.state;
+        let includes_name_their_file = !state
+            .view
+            .as_ref()
+            .expect("view built in prepare")
+            .view
+            .include_search_names_a_file();
+        let mut screen = match state.screens.iter().position(|s| {
+            s.target == file && s.includes_name_their_file == includes_name_their_file
+        }) {
+            Some(at) => state.screens.remove(at),
+            None => Screen {
+                target: file.to_string(),
+                includes_name_their_file,
+                absent: foldhash::HashMap::default(),
+            },
+        };
+        // one needle per class at most (C's file name, Python's module name)
+        let classes_needs: [(Class, Need); 5] = [
+            Class::Config,
+            Class::Include,
+            Class::Python,
+            Class::Declaring,
+            Class::Other,
+        ]
+        .map(|class| (class, importer_need(class, file, includes_name_their_file)));
+        let need_of = |class: Class| {
+            &classes_needs
+                .iter()
+                .find(|(c, _)| *c == class)
+                .expect("every class")
+                .1
+        };
+        let finders: Vec<(Class, memchr::memmem::Finder<'_>)> = classes_needs
+            .iter()
+            .filter_map(|(class, need)| match need {
+                Need::Literal(text) => Some((*class, memchr::memmem::Finder::new(text.as_bytes()))),
+                _ => None,
+            })
+            .collect();
+        let finder_of = |class: Class| finders.iter().find(|(c, _)| *c == class).map(|(_, f)| f);
+        // positions in `relevant` of the files whose imports are resolved
+        let mut candidates: Vec<usize> = Vec::new();
+        // (position, what is known)
+        let mut to_read: Vec<(usize, Option<Known>)> = Vec::new();
+        for (at, (entry, class)) in relevant.iter().zip(classes).enumerate() {
+            let need = need_of(*class);
+            if *class == Class::Config {
+                continue;
+            }
+            let key = FileKey::of(entry);
+            if *need != Need::Always
+                && let Some((seen, read_at_ns)) = screen.absent.get(entry.relative.as_str())
+                && settled(seen, *read_at_ns, &key)
+            {
+                continue;
+            }
+            let known = state.facts.get(entry.relative.as_str());
+            if let Some(known) = known
+                && known.trusted(&key)
+            {
+                if *need != Need::Never {
+                    candidates.push(at);
+                }
+                continue;
+            }
+            to_read.push((at, known.map(|k| (k.content_hash, Arc::clone(&k.facts)))));
+        }
+        enum Read {
+            Facts(u64, Arc<FileFacts>),
+            Absent,
+            Withheld,
+            Unreadable,
+            Late,
+        }
+        let read: Vec<(usize, i64, Read)> = to_read
+            .par_iter()
+            .map(|(at, known)| {
+                if Instant::now() >= deadline || cancelled() {
+                    return (*at, 0, Read::Late);
+                }
+                let entry = relevant[*at];
+                let class = classes[*at];
+                let read_at = now_ns();
+                let text = match need_of(class) {
+                    Need::Always => match pipeline.load_unredacted_for_index(root, entry) {
+                        Unredacted::Text(text) => Screened::Text(text),
+                        Unredacted::Binary => Screened::Binary,
+                        Unredacted::Withheld => Screened::Withheld,
+                        Unredacted::Unreadable => Screened::Unreadable,
+                    },
+                    // `Never`: read without a needle, only to count what cannot be read
+                    Need::Never | Need::Literal(_) => {
+                        pipeline.screen_unredacted_for_index(root, entry, finder_of(class))
+                    }
+                };
+                let outcome = match text {
+                    Screened::Text(text) => {
+                        let (hash, facts) =
+                            facts_of_text(hasher, &entry.relative, &text, known.as_ref());
+                        Read::Facts(hash, facts)
+                    }
+                    // a binary file has no imports, like one without the needle
+                    Screened::Absent | Screened::Binary => Read::Absent,
+                    Screened::Withheld => Read::Withheld,
+                    Screened::Unreadable => Read::Unreadable,
+                };
+                (*at, read_at, outcome)
+            })
+            .collect();
+        if cancelled() {
+            state.screens.push(screen);
+            return Err(DpxError::new(
+                codes::INVALID_ARGUMENTS,
+                "the request was cancelled",
+            ));
+        }
+        for (at, read_at_ns, outcome) in read {
+            let entry = relevant[at];
+            let key = FileKey::of(entry);
+            match outcome {
+                Read::Facts(content_hash, facts) => {
+                    state.facts.insert(
+                        entry.relative.clone(),
+                        FactsEntry {
+                            key,
+                            read_at_ns,
+                            content_hash,
+                            facts,
+                        },
+                    );
+                    if *need_of(classes[at]) != Need::Never {
+                        candidates.push(at);
+                    }
+                }
+                Read::Absent => {
+                    screen
+                        .absent
+                        .insert(entry.relative.clone(), (key, read_at_ns));
+                }
+                Read::Withheld => {
+                    out.withheld_files += 1;
+                    state.facts.remove(&entry.relative);
+                }
+                Read::Unreadable => {
+                    out.unreadable_files += 1;
+                    state.facts.remove(&entry.relative);
+                }
+                Read::Late => out.pending_files += 1,
+            }
+        }
+        if state.screens.len() >= SCREENS_KEPT {
+            state.screens.remove(0);
+        }
+        state.screens.push(screen);
+        let wanted_family = family(file);
+        let dir = resolve::dir_of(file);
+        // position -> the line of its first import of `file` (or of its package folder)
+        let mut found: Vec<(usize, u32)> = Vec::new();
+        for at in candidates {
+            let entry = self.relevant[at];
+            if entry.relative == file {
+                continue;
+            }
+            let resolved = self.resolved(&entry.relative);
+            let state = &*self.state;
+            let id = state.ids.get(file).copied();
+            let dir_id = state.ids.get(dir).copied();
+            let line = resolved
+                .edges
+                .iter()
+                .filter(|edge| {
+                    if edge.folder {
+                        wanted_family != 0
+                            && Some(edge.target) == dir_id
+                            && family(&entry.relative) == wanted_family
+                    } else {
+                        Some(edge.target) == id
+                    }
+                })
+                .map(|edge| edge.line)
+                .min();
+            if let Some(line) = line {
+                found.push((at, line));
+            }
+        }
+        found.sort_unstable();
+        for (at, line) in found {
+            let entry = self.relevant[at];
+            self.entries_seen.insert(entry.relative.as_str(), entry);
+            out.importers.push((entry, line as usize));
+        }
+        Ok(out)
+    }
+
     /// The importer map covers every file of this request's selection whose facts are known.
     fn ensure_reverse(&mut self) {
         if self.reverse_ready {
@@ -676,8 +1010,9 @@ impl<'a> ProjectGraph<'a> {
         let files: Vec<String> = self
             .relevant
             .iter()
-            .filter(|e| !resolve::is_config_file(&e.relative))
-            .map(|e| e.relative.clone())
+            .zip(&self.classes)
+            .filter(|(_, class)| **class != Class::Config)
+            .map(|(e, _)| e.relative.clone())
             .collect();
         // resolve what is missing in parallel
         let state = &mut *self.state;
@@ -737,6 +1072,29 @@ impl<'a> ProjectGraph<'a> {
     }
 }
 
+/// The import facts of a file's text, and its content hash. The hash spares a parse when a
+/// racy file is read again unchanged; a C file's line scan costs less than hashing it.
+fn facts_of_text(
+    hasher: &RandomState,
+    path: &str,
+    text: &str,
+    known: Option<&Known>,
+) -> (u64, Arc<FileFacts>) {
+    let parsed = !Lang::of_path(path).is_none_or(Lang::is_c_family);
+    let hash = if parsed {
+        hasher.hash_one(text.as_bytes())
+    } else {
+        0
+    };
+    match known {
+        Some((old, facts)) if parsed && *old == hash => (hash, Arc::clone(facts)),
+        _ => (
+            hash,
+            Arc::new(devprojex_symbols::imports::scan(path, text).unwrap_or_default()),
+        ),
+    }
+}
+
 fn now_ns() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -754,6 +1112,275 @@ mod tests {
             content_hash: 0,
             facts: Arc::new(FileFacts::default()),
         }
+    }
+
+    /// Every language's importers, with the traps of each resolver: C includes through `..`,
+    /// `include/` folders and an ambiguous arch header, a `.c` and a fragment included,
+    /// Python packages reached without being named, Rust crate roots, JavaScript index files
+    /// and tsconfig paths, Go and Java package folders, C# namespaces, Ruby and PHP. Import
+    /// lines carry secrets: import facts come from the unredacted text, shown lines from the
+    /// redacted one.
+    const MIXED: &[(&str, &str)] = &[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+        ),
+        (
+            "src/main.rs",
+            "mod config;\nmod net;\n\nuse crate::config::Settings;\nuse demo::Shared;\n\nfn main() {}\n",
+        ),
+        ("src/lib.rs", "pub struct Shared;\n"),
+        ("src/config.rs", "pub struct Settings;\nuse crate::net;\n"),
+        (
+            "src/net/mod.rs",
+            "pub mod http;\nuse super::config::Settings;\n",
+        ),
+        ("src/net/http.rs", "use crate::config;\nuse super::*;\n"),
+        ("pkg/__init__.py", ""),
+        (
+            "pkg/core.py",
+            "from . import helpers\nfrom .models import User  # api_key = \"sk_live_51HfW9xQk2LrT8mVd3Zp0aB7\"\nimport os\n",
+        ),
+        ("pkg/helpers.py", "def help():\n    pass\n"),
+        ("pkg/models.py", "class User:\n    pass\n"),
+        ("pkg/sub/__init__.py", "from .. import models\n"),
+        ("pkg/sub/deep.py", "from . import nothing_here\n"),
+        (
+            "app.py",
+            "import pkg.core\nfrom pkg import helpers\nimport pkg.sub.missing\n",
+        ),
+        (
+            "web/tsconfig.json",
+            "{\n  \"compilerOptions\": {\n    \"baseUrl\": \".\",\n    \"paths\": { \"@lib/*\": [\"src/lib/*\"], \"@entry\": [\"src/util.ts\"] }\n  }\n}\n",
+        ),
+        (
+            "web/src/index.ts",
+            "import { a } from \"./util\";\nimport b from \"@lib/b\";\nimport c from \"./comp\";\nconst d = require(\"./d.js\");\nimport e from \"@entry\";\n",
+        ),
+        ("web/src/util.ts", "export const a = 1;\n"),
+        (
+            "web/src/lib/b.ts",
+            "import up from \"..\";\nexport default 2;\n",
+        ),
+        ("web/src/comp/index.tsx", "export default 3;\n"),
+        ("web/src/d.ts", "module.exports = 4;\n"),
+        ("go.mod", "module example.com/demo\n\ngo 1.22\n"),
+        (
+            "cmd/app/main.go",
+            "package main\n\nimport (\n\t\"fmt\"\n\t\"example.com/demo/internal/store\"\n)\n\nfunc main() { fmt.Println(store.Get()) }\n",
+        ),
+        (
+            "internal/store/store.go",
+            "package store\n\nfunc Get() int { return 1 }\n",
+        ),
+        ("internal/store/cache.go", "package store\n"),
+        (
+            "java/src/com/ex/App.java",
+            "package com.ex;\n\nimport com.ex.util.*;\nimport java.util.List;\n\nclass App {}\n",
+        ),
+        (
+            "java/src/com/ex/util/Strings.java",
+            "package com.ex.util;\n\npublic class Strings {}\n",
+        ),
+        (
+            "java/src/com/ex/util/Chars.java",
+            "package com.ex.util;\n\npublic class Chars {}\n",
+        ),
+        (
+            "include/linux/list.h",
+            "#include <linux/types.h>\nstruct list_head;\n",
+        ),
+        ("include/linux/types.h", "typedef int s32;\n"),
+        (
+            "kernel/fork.c",
+            "#include <linux/list.h>\n#include \"fork_internal.h\" /* password = \"hunter2hunter2\" */\n#include <asm/page.h>\n#include <stdio.h>\n/* #include <linux/types.h> */\n#include \"tables.def\"\n",
+        ),
+        ("kernel/fork_internal.h", "int fork_helper(void);\n"),
+        ("kernel/tables.def", "#include \"fork_internal.h\"\nX(a)\n"),
+        (
+            "kernel/sub/user.c",
+            "#include \"../fork.c\"\n#include \"../sub/../fork_internal.h\"\n#include \"linux/types.h\"\n",
+        ),
+        (
+            "kernel/sub/plain.c",
+            "int fork_internal_h;\n/* fork.c is mentioned, not included */\n",
+        ),
+        ("arch/x86/include/asm/page.h", "#include <linux/types.h>\n"),
+        ("arch/arm/include/asm/page.h", "\n"),
+        ("arch/x86/kernel/setup.c", "#include <asm/page.h>\n"),
+        (
+            "cs/Models/User.cs",
+            "namespace Demo.Models\n{\n    public class User {}\n}\n",
+        ),
+        (
+            "cs/App.cs",
+            "using System;\nusing Demo.Models;\n\nclass App {}\n",
+        ),
+        (
+            "rb/app.rb",
+            "require_relative \"lib/tool\"\nrequire \"json\"\n",
+        ),
+        ("rb/lib/tool.rb", "module Tool; end\n"),
+        (
+            "composer.json",
+            "{\"autoload\": {\"psr-4\": {\"App\\\\\": \"php/src/\"}}}\n",
+        ),
+        (
+            "php/src/Models/User.php",
+            "<?php\nnamespace App\\Models;\n\nclass User {}\n",
+        ),
+        (
+            "php/index.php",
+            "<?php\nuse App\\Models\\User;\nrequire __DIR__ . '/helpers.php';\n",
+        ),
+        ("php/helpers.php", "<?php\nfunction h() {}\n"),
+    ];
+
+    fn write_fixture(dir: &std::path::Path, files: &[(&str, &str)]) {
+        for (path, text) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+    }
+
+    /// (every source file, importers through the importer map, importers screened).
+    type Both = Vec<(String, Vec<(String, usize)>, Vec<(String, usize)>)>;
+
+    /// For each source file of `root`: its importers through the importer map (a fresh
+    /// index) and through `direct_importers` on `screened` (which may be warm).
+    fn importers_both_ways(root: &ProjectRoot, screened: &SymbolIndex) -> Both {
+        let engine = crate::engine::Engine::new(crate::engine::EngineConfig::default());
+        let selection = engine
+            .select_sources(root, &crate::engine::Request::default(), true, false)
+            .unwrap();
+        let entries: Vec<&Entry> = selection.files().collect();
+        let pipeline = engine.pipeline(devprojex_detail::Detail::Full);
+        let deadline = Instant::now() + std::time::Duration::from_secs(60);
+        let mut out = Vec::new();
+        for file in entries.iter().filter(|e| {
+            !resolve::is_config_file(&e.relative)
+                && (Lang::of_path(&e.relative).is_some()
+                    || devprojex_symbols::imports::is_include_fragment(&e.relative))
+        }) {
+            let by_map = SymbolIndex::new(0);
+            let shared = by_map.root_index(root);
+            let mut graph = by_map
+                .project(&shared, root, &entries, &pipeline, true, deadline, &|| {
+                    false
+                })
+                .unwrap();
+            let expected = graph.importers_of(&file.relative);
+            drop(graph);
+            let shared = screened.root_index(root);
+            let mut graph = screened
+                .project(&shared, root, &entries, &pipeline, false, deadline, &|| {
+                    false
+                })
+                .unwrap();
+            let direct = graph
+                .direct_importers(&file.relative, &pipeline, deadline, &|| false)
+                .unwrap();
+            assert_eq!(
+                (
+                    direct.withheld_files,
+                    direct.unreadable_files,
+                    direct.pending_files
+                ),
+                (0, 0, 0)
+            );
+            let direct = direct
+                .importers
+                .iter()
+                .map(|(entry, line)| (entry.relative.clone(), *line))
+                .collect();
+            out.push((file.relative.clone(), expected, direct));
+        }
+        out
+    }
+
+    fn assert_same(both: &Both, when: &str) {
+        for (file, expected, direct) in both {
+            assert_eq!(direct, expected, "importers of {file} ({when})");
+        }
+    }
+
+    fn edges(both: &Both) -> usize {
+        both.iter().map(|(_, expected, _)| expected.len()).sum()
+    }
+
+    #[test]
+    fn screened_importers_are_the_importer_maps_cold_warm_and_after_edits() {
+        let dir = tempfile::tempdir().unwrap();
+        write_fixture(dir.path(), MIXED);
+        let root = ProjectRoot::open(dir.path()).unwrap();
+        // settled files, so that the screens and facts kept are trusted on the warm rounds
+        std::thread::sleep(std::time::Duration::from_millis(3_500));
+        let cold = importers_both_ways(&root, &SymbolIndex::new(0));
+        // the fixture is not vacuous: every language's imports lead somewhere
+        assert!(edges(&cold) >= 25, "{cold:#?}");
+        let of = |file: &str| &cold.iter().find(|(f, ..)| f == file).unwrap().1;
+        assert_eq!(
+            of("kernel/fork.c"),
+            &vec![("kernel/sub/user.c".to_string(), 1)]
+        );
+        assert_eq!(of("kernel/fork_internal.h").len(), 3);
+        // reached without being named: `import pkg.sub.missing`, `from . import nothing_here`
+        assert!(of("pkg/sub/__init__.py").contains(&("app.py".to_string(), 3)));
+        assert!(of("pkg/sub/__init__.py").contains(&("pkg/sub/deep.py".to_string(), 1)));
+        assert!(of("src/lib.rs").contains(&("src/main.rs".to_string(), 5)));
+        assert!(of("web/src/index.ts").contains(&("web/src/lib/b.ts".to_string(), 1)));
+        assert_same(&cold, "cold");
+
+        // warm: each call reuses what the previous calls read and screened
+        let warm = SymbolIndex::new(0);
+        assert_same(&importers_both_ways(&root, &warm), "first");
+        assert_same(&importers_both_ways(&root, &warm), "warm");
+        {
+            // the screen did its work: a C file that names no file was never scanned
+            let shared = warm.root_index(&root);
+            let state = lock(&shared);
+            assert!(!state.facts.contains_key("arch/arm/include/asm/page.h"));
+            assert!(state.facts.contains_key("kernel/sub/plain.c"));
+            assert!(!state.screens.is_empty());
+        }
+
+        // edits: an include added to a screened-out file, one removed, a new importer
+        let plain = dir.path().join("kernel/sub/plain.c");
+        std::fs::write(&plain, "#include \"../fork.c\"\n").unwrap();
+        std::fs::write(dir.path().join("kernel/sub/user.c"), "int x;\n").unwrap();
+        std::fs::write(dir.path().join("late.py"), "from pkg import models\n").unwrap();
+        let edited = importers_both_ways(&root, &warm);
+        assert_same(&edited, "after edits");
+        let of = |file: &str| &edited.iter().find(|(f, ..)| f == file).unwrap().1;
+        assert_eq!(
+            of("kernel/fork.c"),
+            &vec![("kernel/sub/plain.c".to_string(), 1)]
+        );
+        assert!(of("pkg/models.py").contains(&("late.py".to_string(), 1)));
+    }
+
+    #[test]
+    fn a_compile_commands_folder_naming_a_file_turns_the_include_screen_off() {
+        let dir = tempfile::tempdir().unwrap();
+        write_fixture(dir.path(), MIXED);
+        write_fixture(dir.path(), &[("odd/odd.c", "#include \".\"\n")]);
+        let root = ProjectRoot::open(dir.path()).unwrap();
+        let commands = serde_json::json!([{
+            "directory": root.path.to_string_lossy(),
+            "file": "odd/odd.c",
+            "command": "cc -iquote include/linux/list.h -c odd/odd.c"
+        }]);
+        std::fs::write(
+            dir.path().join("compile_commands.json"),
+            commands.to_string(),
+        )
+        .unwrap();
+        let both = importers_both_ways(&root, &SymbolIndex::new(0));
+        let of = |file: &str| &both.iter().find(|(f, ..)| f == file).unwrap().1;
+        // `#include "."` in odd.c leads to the header without naming it
+        assert!(of("include/linux/list.h").contains(&("odd/odd.c".to_string(), 1)));
+        assert_same(&both, "compile_commands.json");
     }
 
     #[test]

@@ -9,7 +9,6 @@
 
 mod index;
 mod render;
-mod selection;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -355,10 +354,8 @@ impl Engine {
                 return Ok(Arc::new(selection));
             }
         }
-        let selection = match &self.symbol_index {
-            Some(index) if keep => index
-                .selections
-                .select(root, &prepared.spec, &index.hasher)?,
+        let selection = match &self.selection_cache {
+            Some(cache) if keep => cache.select(root, &prepared.spec)?,
             _ => Arc::new(select::select(root, &prepared.spec)?),
         };
         if selection.warnings.deleted == prepared.deleted {
@@ -564,10 +561,13 @@ impl Engine {
             root,
             &entries,
             &pipeline,
-            options.direction.importers(),
+            // the importers of one file are found without the whole importer map (see
+            // `ProjectGraph::direct_importers`); further levels use the map
+            options.direction.importers() && options.depth > 1,
             deadline,
             &cancelled,
         )?;
+        project.note_entry(target_entry);
         let mut outcome = RelatedOutcome {
             path: self.label(&target),
             direction: options.direction,
@@ -610,7 +610,21 @@ impl Engine {
             for depth in 1..=options.depth {
                 let mut next = Vec::new();
                 for file in &frontier {
-                    for (importer, line) in project.importers_of(file) {
+                    let importers = if options.depth == 1 {
+                        let direct =
+                            project.direct_importers(file, &pipeline, deadline, &cancelled)?;
+                        outcome.withheld_files += direct.withheld_files;
+                        outcome.unreadable_files += direct.unreadable_files;
+                        outcome.pending_files += direct.pending_files;
+                        direct
+                            .importers
+                            .into_iter()
+                            .map(|(entry, line)| (entry.relative.clone(), line))
+                            .collect()
+                    } else {
+                        project.importers_of(file)
+                    };
+                    for (importer, line) in importers {
                         if seen.insert(importer.clone()) {
                             found_importers.push((importer.clone(), depth, importer.clone(), line));
                             next.push(importer);
@@ -620,7 +634,6 @@ impl Engine {
                 frontier = next;
             }
         }
-        drop(project);
         // the budget is shared: imports first, then importers
         let total = found_imports.len() + found_importers.len();
         let mut room = options.max_results;
@@ -636,11 +649,13 @@ impl Engine {
         for (_, _, via, line) in &found_importers {
             wanted.entry(via.clone()).or_default().push(*line);
         }
-        let by_path: HashMap<&str, &Entry> = entries
-            .iter()
-            .filter(|e| wanted.contains_key(&e.relative))
-            .map(|e| (e.relative.as_str(), *e))
-            .collect();
+        let mut by_path: HashMap<&str, &Entry> = HashMap::new();
+        for via in wanted.keys() {
+            if let Some(entry) = project.entry(via) {
+                by_path.insert(entry.relative.as_str(), entry);
+            }
+        }
+        drop(project);
         let lines = redacted_lines(root, &pipeline, &by_path, &wanted);
         let line_text = |via: &str, line: usize| {
             lines
@@ -670,7 +685,6 @@ impl Engine {
                 line,
             })
             .collect();
-        let _ = target_entry;
         if cancelled() {
             return Err(cancelled_error());
         }

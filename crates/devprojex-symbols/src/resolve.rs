@@ -518,6 +518,27 @@ impl ProjectView {
             .is_some_and(|c| c.len() > 1)
     }
 
+    /// Whether a compile_commands.json search folder, or one of its ancestors, is a project
+    /// file. Only then can an `#include` lead to a file without naming it (`-I a/b.h` with
+    /// `#include "."`): every other include target ends in a component written in the
+    /// directive (see the importer prefilter of `related_files`).
+    pub fn include_search_names_a_file(&self) -> bool {
+        self.compile_fallback
+            .quote
+            .iter()
+            .chain(&self.compile_fallback.angle)
+            .any(|dir| {
+                let mut current = dir.as_str();
+                while !current.is_empty() {
+                    if self.files.contains(current) {
+                        return true;
+                    }
+                    current = dir_of(current);
+                }
+                false
+            })
+    }
+
     // ---- Rust -----------------------------------------------------------------------------
 
     fn add_cargo(&mut self, manifest: &str, text: &str) {
