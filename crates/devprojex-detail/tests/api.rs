@@ -448,3 +448,51 @@ fn a_c_output_never_holds_more_parse_errors_than_its_input() {
     assert!(out.contains("#endif\n\n#if __cplusplus"), "{out}");
     assert_ne!(out, text, "the rest is still reduced");
 }
+
+/// C++ `extern "C" { … }` blocks and GNU `__attribute__((…))` on definitions: the bodies inside
+/// collapse like any other, and the linkage block and the attributes stay as written.
+#[test]
+fn extern_c_blocks_and_attributes_on_definitions_are_reduced_inside() {
+    let cpp = "\
+extern \"C\" {
+int add(int a, int b)
+{
+    return a + b;
+}
+void declared_only(void);
+}
+";
+    let out = devprojex_detail::transform("api.cpp", cpp, Detail::Signatures);
+    assert_eq!(
+        out,
+        "\
+extern \"C\" {
+int add(int a, int b)
+{ /* ... */ }
+void declared_only(void);
+}
+"
+    );
+    let c = "\
+__attribute__((noinline)) static int twice(int x)
+{
+    return x * 2;
+}
+static int __attribute__((unused)) one(void)
+{
+    return 1;
+}
+int three(void) __attribute__((cold));
+";
+    let out = devprojex_detail::transform("attr.c", c, Detail::Signatures);
+    assert_eq!(
+        out,
+        "\
+__attribute__((noinline)) static int twice(int x)
+{ /* ... */ }
+static int __attribute__((unused)) one(void)
+{ /* ... */ }
+int three(void) __attribute__((cold));
+"
+    );
+}
