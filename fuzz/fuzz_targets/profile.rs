@@ -1,6 +1,6 @@
 //! Profile parsing (`Profile::parse`: size limit, BOM, serde schema, validation with glob
 //! compilation), and the lexical resolution its `roots` and `paths` go through next
-//! (`resolve_lexically`, under both the Unix and the Windows rules, which are pure functions).
+//! (`resolve_lexically`, under the Linux, macOS and Windows rules, which are pure functions).
 //!
 //! Input: a profile document (any bytes; profiles are read as UTF-8).
 //!
@@ -13,21 +13,36 @@
 #![no_main]
 
 use std::path::Path;
+use std::sync::OnceLock;
 
 use devprojex::error::codes;
 use devprojex::profile::{PROFILE_KIND, PROFILE_SCHEMA_VERSION, Profile};
-use devprojex::project::{HostStyle, resolve_lexically};
+use devprojex::project::{HostStyle, Platform, RootSpellings, resolve_lexically};
 use libfuzzer_sys::fuzz_target;
 
-const ROOTS: [(&str, HostStyle); 2] = [
-    ("/home/dev/work/project", HostStyle::Unix),
-    (r"C:\Users\dev\work\project", HostStyle::Windows),
-];
+/// A root per platform, with that platform's default name rules.
+fn roots() -> &'static [(RootSpellings, HostStyle)] {
+    static ROOTS: OnceLock<Vec<(RootSpellings, HostStyle)>> = OnceLock::new();
+    ROOTS.get_or_init(|| {
+        [
+            ("/home/dev/work/project", Platform::Linux),
+            ("/Users/dev/work/project", Platform::MacOs),
+            (r"C:\Users\dev\work\project", Platform::Windows),
+        ]
+        .into_iter()
+        .map(|(root, platform)| {
+            let root = Path::new(root);
+            let spellings = RootSpellings::new(root, &[root], platform, platform.default_names());
+            (spellings, platform.style())
+        })
+        .collect()
+    })
+}
 
 fn check_path(input: &str) {
-    for (root, style) in ROOTS {
-        let root = Path::new(root);
-        match resolve_lexically(input, root, style) {
+    for (root, style) in roots() {
+        let style = *style;
+        match resolve_lexically(input, root) {
             Ok(resolved) => {
                 let text = resolved.as_str();
                 assert!(!text.starts_with('/') && !text.contains('\\'), "{text:?}");
@@ -39,8 +54,7 @@ fn check_path(input: &str) {
                 // `./C:x` names the file `C:x`, which `C:x` alone (a drive form) does not.
                 let drive_like = text.as_bytes().get(1) == Some(&b':');
                 if !drive_like {
-                    let again =
-                        resolve_lexically(text, root, style).expect("a clean path resolves");
+                    let again = resolve_lexically(text, root).expect("a clean path resolves");
                     assert_eq!(again.as_str(), text, "resolution is not idempotent");
                 }
             }

@@ -31,7 +31,7 @@ struct Schema {
 fn schemas() -> &'static [Schema] {
     static SCHEMAS: OnceLock<Vec<Schema>> = OnceLock::new();
     SCHEMAS.get_or_init(|| {
-        tool_list(false)
+        tool_list(false, None)
             .into_iter()
             .map(|tool| Schema {
                 tool: tool.name.to_string(),
