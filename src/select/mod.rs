@@ -413,7 +413,7 @@ pub fn select_with_folders(
     }
     dirs.retain(|dir| keep.contains(&dir.relative));
     files.append(&mut dirs);
-    files.sort_by(compare_entries);
+    sort_entries(&mut files);
     if spec.follow_symlinks {
         // A file reached through several links is counted once: where it first appears.
         let mut seen: HashSet<FileId> = HashSet::new();
@@ -540,6 +540,34 @@ pub fn compare_entries(a: &Entry, b: &Entry) -> Ordering {
         .then_with(|| left.len().cmp(&right.len()))
 }
 
+/// Sort `entries` in [`compare_entries`] order, by a byte key per entry that compares the same
+/// way (`order_key`): keys are built once and compared with `memcmp`, where comparing entries
+/// re-parsed both paths on each of the ~1.4 million comparisons a kernel tree takes.
+pub fn sort_entries(entries: &mut Vec<Entry>) {
+    use rayon::prelude::*;
+    let mut keyed: Vec<(Vec<u8>, Entry)> = std::mem::take(entries)
+        .into_par_iter()
+        .map(|entry| (order_key(&entry), entry))
+        .collect();
+    keyed.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    *entries = keyed.into_iter().map(|(_, entry)| entry).collect();
+}
+
+/// Each component as a kind byte (0 for a folder, 1 for a file or link: folders first), its
+/// name, and a 0 byte (no name holds one), so the bytes compare component by component.
+fn order_key(entry: &Entry) -> Vec<u8> {
+    let path = entry.relative.as_bytes();
+    let mut key = Vec::with_capacity(path.len() + 8);
+    let mut components = path.split(|&b| b == b'/').peekable();
+    while let Some(component) = components.next() {
+        let is_dir = components.peek().is_some() || entry.kind == EntryKind::Dir;
+        key.push(u8::from(!is_dir));
+        key.extend_from_slice(component);
+        key.push(0);
+    }
+    key
+}
+
 /// Relative path with `/`; non-UTF-8 bytes become U+FFFD.
 pub fn relative_string(path: &Path) -> String {
     let mut out = String::new();
@@ -656,6 +684,11 @@ mod tests {
                         compare_entries(a, b),
                         reference_order(a, b),
                         "{} {:?} vs {} {:?}", a.relative, a.kind, b.relative, b.kind
+                    );
+                    proptest::prop_assert_eq!(
+                        order_key(a).cmp(&order_key(b)),
+                        reference_order(a, b),
+                        "key of {} {:?} vs {} {:?}", a.relative, a.kind, b.relative, b.kind
                     );
                 }
             }
