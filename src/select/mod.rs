@@ -445,9 +445,11 @@ fn insert_ancestors(relative: &str, set: &mut HashSet<String>) {
     let mut rel = relative;
     while let Some(slash) = rel.rfind('/') {
         rel = &rel[..slash];
-        if !set.insert(rel.to_string()) {
+        // most files share their folder with the one before: no allocation for those
+        if set.contains(rel) {
             break;
         }
+        set.insert(rel.to_string());
     }
 }
 
