@@ -17,7 +17,7 @@
 #    against `repomix --compress`, and each tool's reduced output against its own full output.
 #
 # BENCH_DETAIL_C_SKIP_WHOLE=1 skips the whole kernel (steps 1 and 2: about 20 minutes of CPU).
-# Results: docs/benchmarks.md, "Detail levels on C and C++".
+# Results: docs/benchmarks.md, "C and C++: the Linux kernel and libstdc++".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
