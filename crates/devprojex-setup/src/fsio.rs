@@ -337,14 +337,16 @@ impl PendingTemp {
     fn create(dir: &Path) -> std::io::Result<PendingTemp> {
         // The process id in the name tells a later run whether the writer is still alive.
         let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
+        // Created and registered under the lock the signal handler holds until the process
+        // exits: a signal comes either before the file exists or when it is registered.
+        let mut pending = lock_pending();
         let file = tempfile::Builder::new()
             .prefix(&prefix)
             .suffix(TEMP_SUFFIX)
             .tempfile_in(dir)?;
         let path = file.path().to_path_buf();
-        if let Ok(mut pending) = PENDING.lock() {
-            pending.push(path.clone());
-        }
+        pending.push(path.clone());
+        drop(pending);
         Ok(PendingTemp {
             file,
             registered: Registered(path),
@@ -359,20 +361,28 @@ impl PendingTemp {
     }
 }
 
+/// The registry of temporary files; a panic elsewhere never makes it unusable for the cleanup.
+fn lock_pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    PENDING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn unregister(path: &Path) {
-    if let Ok(mut pending) = PENDING.lock() {
-        pending.retain(|p| p != path);
-    }
+    lock_pending().retain(|p| p != path);
 }
 
 /// The temporary files setup is writing right now.
 pub fn pending_temp_files() -> Vec<PathBuf> {
-    PENDING.lock().map(|p| p.clone()).unwrap_or_default()
+    lock_pending().clone()
 }
 
 /// Removes the temporary files setup is writing right now (what the signal handler does).
 pub fn remove_pending_temp_files() -> usize {
-    let paths = pending_temp_files();
+    remove_all(&lock_pending())
+}
+
+fn remove_all(paths: &[PathBuf]) -> usize {
     paths
         .iter()
         .filter(|p| std::fs::remove_file(p).is_ok())
@@ -386,7 +396,9 @@ pub fn install_signal_cleanup() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let _ = ctrlc::set_handler(|| {
-            remove_pending_temp_files();
+            // Held until the exit, so no temporary file is created after this removal.
+            let pending = lock_pending();
+            remove_all(&pending);
             std::process::exit(130);
         });
     });
