@@ -36,9 +36,11 @@ echo "== distribution checks (packaging, installers, self-update, cargo-dist pla
 # The binary this run just built, never a stale release build left in target/.
 DEVPROJEX_BIN="$(pwd)/target/debug/devprojex" tests/distribution/run-all.sh
 
-echo "== fuzzing (scripts/fuzz.sh: build, replay kept crash inputs, each target for 30 s)"
-# DEVPROJEX_FUZZ_SECONDS=0 builds and replays only.
-scripts/fuzz.sh "${DEVPROJEX_FUZZ_SECONDS:-30}"
+echo "== fuzzing (scripts/fuzz.sh: build, replay kept crash inputs and the seed corpora)"
+# Deterministic in CI: mutation fuzzing finds new inputs at random, so it runs on demand
+# (DEVPROJEX_FUZZ_SECONDS=30, or scripts/fuzz.sh 60 TARGET) and what it finds is fixed and kept
+# under fuzz/regressions/, which every run replays.
+scripts/fuzz.sh "${DEVPROJEX_FUZZ_SECONDS:-0}"
 
 echo "== real MCP clients as judges of setup (Claude Code and Codex from npm, isolated HOME, offline)"
 # scripts/install-test-clients.sh pins both; the check registers, lists, starts and removes the
