@@ -102,9 +102,12 @@ impl Grep<'_> {
                 // A line match is always a match of the chunk (multi-line, CRLF-aware anchors;
                 // chunks start at line starts), so the regex's own search finds every candidate.
                 while let Some(found) = self.regex.find_at(chunk, at) {
-                    // An empty match at the chunk's end belongs to the next chunk (or is past
-                    // the last line).
-                    if found.start() >= chunk.len() {
+                    // An empty match at the chunk's end belongs to the next chunk, or is past
+                    // the last line, unless the text ends here without a line break: then it
+                    // is the end of the last line (`$` on `a\nb` matches both lines).
+                    if found.start() >= chunk.len()
+                        && (chunk_end < text.len() || chunk.ends_with('\n'))
+                    {
                         break;
                     }
                     let line_start = memchr::memrchr(b'\n', &chunk.as_bytes()[..found.start()])
@@ -355,6 +358,10 @@ mod tests {
         assert!(grep(r"a\nb", "a\nb\n", 0).is_empty());
         assert_eq!(grep(r"a\s*$", "a\n\nb a\n", 0), ["f:1:a", "--", "f:3:b a"]);
         assert_eq!(grep("^$", "a\n\nb\n", 0), ["f:2:"]);
+        // An empty match at the end of a last line without a line break (a fuzz input).
+        assert_eq!(grep("$", "a\r\nb\nc", 0), ["f:1:a", "f:2:b", "f:3:c"]);
+        assert_eq!(grep("$", "a\nb\n", 0), ["f:1:a", "f:2:b"]);
+        assert_eq!(grep(r"\z", "a\nb", 0), reference(r"\z", "a\nb"));
     }
 
     #[test]
