@@ -383,7 +383,9 @@ fn screen(bytes: &[u8], in_flight: &InFlight) -> Screened {
     {
         return Screened::Skip;
     }
-    let value: Value = match serde_json::from_slice(bytes) {
+    // rmcp's transport drops a leading byte-order mark before parsing: read the line as it will.
+    let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let value: Value = match serde_json::from_slice(json) {
         Ok(value) => value,
         Err(err) => {
             return Screened::Reply(parse_error(&format!("the line is not valid JSON ({err})")));
@@ -486,6 +488,9 @@ mod tests {
         ));
         // Found by fuzz/fuzz_targets/jsonrpc_line.rs: a form feed is no JSON whitespace.
         assert_eq!(reply("\x0c  ").unwrap()["error"]["code"], -32700);
+        // A byte-order mark before JSON is read past, as rmcp's transport does (a fuzz input).
+        assert_eq!(reply("\u{feff}0").unwrap()["error"]["code"], -32600);
+        assert_eq!(reply("\u{feff}{nope").unwrap()["error"]["code"], -32700);
         assert_eq!(
             reply("\x0c{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").unwrap()["error"]["code"],
             -32700
