@@ -493,7 +493,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
     ) -> Result<(Prepared, Arc<Selection>)> {
-        self.select_with(root, request, false)
+        self.select_with(root, request, false, false)
     }
 
     /// The selection with `binary` flags for files of unknown extensions (trees show them).
@@ -502,9 +502,11 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         sniff_binary: bool,
+        names_only: bool,
     ) -> Result<(Prepared, Arc<Selection>)> {
         let mut prepared = self.prepare(root, request)?;
         prepared.spec.sniff_binary = sniff_binary;
+        prepared.spec.names_only = names_only;
         let mut selection = match &self.selection_cache {
             Some(cache) => cache.select(root, &prepared.spec)?,
             None => Arc::new(select::select(root, &prepared.spec)?),
@@ -523,7 +525,11 @@ impl Engine {
         request: &Request,
         limits: TreeLimits,
     ) -> Result<(RenderedTree, SelectionWarnings)> {
-        let (_, selection) = self.select_with(root, request, true)?;
+        // A one-off text tree shows names only: its walk needs no file stats (a kept walk does,
+        // to see edits; JSON and XML trees show sizes).
+        let names_only = self.selection_cache.is_none()
+            && matches!(request.format, Format::Text | Format::Markdown);
+        let (_, selection) = self.select_with(root, request, true, names_only)?;
         // Trees are project addresses, the contract for later `project`/`path` arguments: they
         // are returned as-is. Private-data redaction applies to exported content (files, search
         // matches, packs, whose tree header is redacted in full).
@@ -582,7 +588,7 @@ impl Engine {
         mut sink: impl FnMut(&'e Entry, T) -> Result<()>,
     ) -> Result<()> {
         /// Loaded content waiting for the consumer: bounds memory on any project size.
-        const WINDOW_BYTES: u64 = 64 * 1024 * 1024;
+        const WINDOW_BYTES: u64 = 32 * 1024 * 1024;
         let total = files.len() as u64;
         let mut done = 0u64;
         let mut last_report = Instant::now();
@@ -794,7 +800,7 @@ impl Engine {
             ));
         }
         hooks.report("selection", 0, 1);
-        let (prepared, selection) = self.select_with(root, request, true)?;
+        let (prepared, selection) = self.select_with(root, request, true, false)?;
         hooks.report("selection", 1, 1);
         if let (Some(counter), Some(max_tokens)) = (self.counter.as_deref(), request.max_tokens) {
             let budget = exact_pack::ExactBudget {
@@ -873,6 +879,8 @@ impl Engine {
                 limits::MAX_SEARCH_RESULTS
             )));
         }
+        // The redactor's rules compile once per process: never on the deadline's time.
+        Redactor::prepare();
         let started = Instant::now();
         let (_, selection) = self.select(root, request)?;
         let warnings = selection.warnings.clone();

@@ -527,13 +527,13 @@ impl LazyTempFile {
         Ok(self.file.as_mut().expect("just created"))
     }
 
+    /// Rename the finished file over `path`: every reader sees the old file or the whole new
+    /// one, and a failed or killed run leaves no partial file. No fsync, as `> FILE` has none:
+    /// a pack is regenerated, not kept, and syncing a kernel-sized pack cost more than writing
+    /// it (ext4 also flushes a file renamed over another, `auto_da_alloc`).
     fn persist(mut self, path: &Path) -> Result<()> {
-        let file = self
-            .file()
+        self.file()
             .map_err(|err| output_failed("creating", path, err))?;
-        file.as_file()
-            .sync_all()
-            .map_err(|err| output_failed("syncing", path, err))?;
         let file = self.file.take().expect("created above");
         file.persist(path)
             .map_err(|err| output_failed("replacing", path, err.error))?;

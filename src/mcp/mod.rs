@@ -72,6 +72,8 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         }
     };
     crate::select::enable_sniff_cache();
+    // Compile the rules before serving, so no request's deadline pays for it.
+    devprojex_redact::Redactor::prepare();
     let engine = Engine::new(EngineConfig {
         hide_private_data: args.hide_private_data,
         git_mode: args.git_mode,

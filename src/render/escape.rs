@@ -108,10 +108,20 @@ fn push_visible(out: &mut String, c: char) {
 /// bidi and invisible formatting characters a visible `\u{…}` escape.
 pub fn text_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        push_visible(&mut out, c);
-    }
+    push_text_line(&mut out, text);
     out
+}
+
+/// [`text_line`], appended to `out`.
+pub fn push_text_line(out: &mut String, text: &str) {
+    // Printable ASCII (nearly every name) needs no escape.
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        out.push_str(text);
+        return;
+    }
+    for c in text.chars() {
+        push_visible(out, c);
+    }
 }
 
 fn control_picture(c: char) -> char {

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::Format;
-use super::escape::{json_string, markdown_inline, text_line, xml_attribute};
+use super::escape::{json_string, markdown_inline, push_text_line, text_line, xml_attribute};
 use crate::error::{DpxError, Result, codes};
 use crate::select::{Entry, EntryKind};
 
@@ -246,7 +246,7 @@ fn render_within(
         .collect();
     let total = visible.len();
     let shown = &visible[..total.min(max_entries)];
-    let mut out = String::new();
+    let mut out = String::with_capacity(shown.len() * 32);
     match format {
         Format::Text => {
             let _ = writeln!(out, "{}", text_line(&header.address));
@@ -349,41 +349,45 @@ pub fn xml_entry(entry: &Entry, label: &dyn Fn(&str) -> String) -> String {
 
 /// Box-drawing lines for the text tree (no synthetic root node).
 fn write_text_lines(out: &mut String, entries: &[&Entry], label: &dyn Fn(&str) -> String) {
-    // is_last[i]: no later sibling of entries[i] in the list.
+    // is_last[i]: no later sibling of entries[i] in the list. Entries are in tree order with
+    // their folders, so a later sibling is the next entry at the same depth before the list
+    // goes back above it: walking backwards, `later[d]` holds the parent of the entry last
+    // seen at depth d, forgotten whenever a shallower entry ends its subtree.
+    let parent_of = |entry: &Entry| -> usize { entry.relative.rfind('/').unwrap_or(0) };
     let mut is_last = vec![false; entries.len()];
-    let mut seen_parents = std::collections::HashSet::new();
+    let mut later: Vec<Option<&str>> = Vec::new();
     for (i, entry) in entries.iter().enumerate().rev() {
-        let parent = entry
-            .relative
-            .rfind('/')
-            .map(|s| &entry.relative[..s])
-            .unwrap_or("");
-        is_last[i] = seen_parents.insert(parent);
+        let depth = entry.depth();
+        let parent = &entry.relative[..parent_of(entry)];
+        if later.len() <= depth {
+            later.resize(depth + 1, None);
+        }
+        is_last[i] = later[depth] != Some(parent);
+        later[depth] = Some(parent);
+        later.truncate(depth + 1);
     }
     let mut open_levels: Vec<bool> = Vec::new(); // per depth: does the ancestor have later siblings?
     for (i, entry) in entries.iter().enumerate() {
         let depth = entry.depth();
         open_levels.truncate(depth);
-        let mut line = String::new();
         for &has_more in &open_levels {
-            line.push_str(if has_more { "│   " } else { "    " });
+            out.push_str(if has_more { "│   " } else { "    " });
         }
-        line.push_str(if is_last[i] {
+        out.push_str(if is_last[i] {
             "└── "
         } else {
             "├── "
         });
-        line.push_str(&text_line(&label(entry.name())));
+        push_text_line(out, &label(entry.name()));
         match (entry.kind, entry.binary) {
-            (EntryKind::Dir, _) => line.push('/'),
-            (EntryKind::File, true) => line.push_str(" [binary]"),
+            (EntryKind::Dir, _) => out.push('/'),
+            (EntryKind::File, true) => out.push_str(" [binary]"),
             (EntryKind::Symlink, _) => {
-                line.push_str(" -> ");
-                line.push_str(&text_line(&label(entry.target.as_deref().unwrap_or(""))));
+                out.push_str(" -> ");
+                push_text_line(out, &label(entry.target.as_deref().unwrap_or("")));
             }
             _ => {}
         }
-        out.push_str(&line);
         out.push('\n');
         if entry.kind == EntryKind::Dir {
             while open_levels.len() < depth {
@@ -391,5 +395,60 @@ fn write_text_lines(out: &mut String, entries: &[&Entry], label: &dyn Fn(&str) -
             }
             open_levels.push(!is_last[i]);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(paths: &[&str]) -> Vec<Entry> {
+        paths
+            .iter()
+            .map(|p| Entry {
+                relative: p.trim_end_matches('/').to_string(),
+                kind: if p.ends_with('/') {
+                    EntryKind::Dir
+                } else {
+                    EntryKind::File
+                },
+                ..Entry::default()
+            })
+            .collect()
+    }
+
+    /// The connectors: a folder's last child closes its branch, deeper subtrees between
+    /// siblings keep the sibling's branch open, and a later folder at the same depth under
+    /// another parent is not a sibling.
+    #[test]
+    fn text_tree_lines_close_each_branch_at_its_last_sibling() {
+        let list = entries(&[
+            "a/",
+            "a/b/",
+            "a/b/c.rs",
+            "a/b/d/",
+            "a/b/d/e.rs",
+            "a/f.rs",
+            "g/",
+            "g/h/",
+            "g/h/i.rs",
+            "j.rs",
+        ]);
+        let shown: Vec<&Entry> = list.iter().collect();
+        let mut out = String::new();
+        write_text_lines(&mut out, &shown, &|s| s.to_string());
+        let expected = "\
+├── a/
+│   ├── b/
+│   │   ├── c.rs
+│   │   └── d/
+│   │       └── e.rs
+│   └── f.rs
+├── g/
+│   └── h/
+│       └── i.rs
+└── j.rs
+";
+        assert_eq!(out, expected);
     }
 }

@@ -114,6 +114,8 @@ fn keepable(spec: &SelectionSpec) -> bool {
         && spec.max_file_bytes.is_none()
         && !spec.exclusions.empty_files
         && !spec.follow_symlinks
+        // a names-only walk has no file stats to tell an edit by
+        && !spec.names_only
 }
 
 impl std::fmt::Debug for SelectionCache {

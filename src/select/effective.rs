@@ -53,7 +53,8 @@ pub(super) fn check_with(
         } else {
             NodeKind::Dir
         };
-        if let Verdict::Excluded(why) = rules.judge(&state, here, part, kind) {
+        let rel = join(&state.rel, part);
+        if let Verdict::Excluded(why) = rules.judge(&state, here, (part, &rel), kind) {
             return Some(match why {
                 ExclusionKind::GitIgnore => Exclusion::GitIgnored,
                 _ => Exclusion::ProductRule,
@@ -70,7 +71,7 @@ pub(super) fn check_with(
         state = rules.child_state(
             &state,
             here,
-            (join(&state.rel, part), parts[..=index].iter().collect()),
+            (rel, parts[..=index].iter().collect()),
             &child,
             id,
             &child_listing,

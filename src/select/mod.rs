@@ -97,6 +97,11 @@ pub struct SelectionSpec {
     pub follow_symlinks: bool,
     /// Sniff files with unknown extensions for NUL bytes while walking (trees show `binary`).
     pub sniff_binary: bool,
+    /// Only the names, kinds and `binary` flags of files are needed (a one-off text tree): where
+    /// the listing gives a file's kind and no size rule applies, the walk skips its stat, so
+    /// such entries have no size, identity or times (`size` 0, `id` None). Never for a walk
+    /// that is kept (its files' stats are how edits are seen) or whose files are then read.
+    pub names_only: bool,
     /// How `path_filters` and `allow_lists` compare with listed names: as Git compares them
     /// (ignoring case with `core.ignorecase`, NFC on macOS). [`select`] turns both into keys.
     pub names: NameRules,
@@ -612,6 +617,10 @@ fn sniff_cached(entry: &Entry, sniff: impl FnOnce() -> bool) -> bool {
     let Some(cache) = SNIFF_CACHE.get() else {
         return sniff();
     };
+    // Without an identity (a names-only walk) the key could not tell an edit: sniff afresh.
+    if entry.id.is_none() {
+        return sniff();
+    }
     let key: SniffKey = (entry.size, entry.modified_ns, entry.changed_ns, entry.id);
     let cached = cache
         .lock()

@@ -190,7 +190,7 @@ impl Rules {
         &self,
         state: &DirState,
         here_markers: u64,
-        name: &str,
+        (name, rel): (&str, &str),
         kind: NodeKind,
     ) -> Verdict {
         if rules::VCS_DIRS.contains(&name) {
@@ -213,15 +213,15 @@ impl Rules {
             return Verdict::Excluded(ExclusionKind::BuiltIn);
         }
         if self.git_rules {
-            let mut rel = join(&state.rel, name);
-            if self.precompose {
-                rel = NameRules {
+            let rel = if self.precompose {
+                NameRules {
                     case_insensitive: false,
                     unicode_normalized: true,
                 }
-                .key(&rel)
-                .into_owned();
-            }
+                .key(rel)
+            } else {
+                std::borrow::Cow::Borrowed(rel)
+            };
             if let Some(hit) = self.ignored(state, &rel, is_dir) {
                 if state.rel.is_empty()
                     && let Ok(mut first) = self.first_top_level_ignore.lock()
@@ -414,6 +414,8 @@ impl Counters {
 struct Walk<'a> {
     root: &'a ProjectRoot,
     spec: &'a SelectionSpec,
+    /// Files are not stat-ed where the listing gave their kind (see [`SelectionSpec::names_only`]).
+    names_only: bool,
     rules: Rules,
     counters: Counters,
     found: Mutex<(Vec<Entry>, Vec<Entry>)>,
@@ -440,6 +442,10 @@ impl<'a> Walk<'a> {
         Walk {
             root,
             spec,
+            names_only: spec.names_only
+                && jail::LISTING_KIND_SUFFICES
+                && spec.max_file_bytes.is_none()
+                && !spec.exclusions.empty_files,
             rules: Rules::new(root, spec.git_mode, spec.exclusions),
             counters: Counters::default(),
             found: Mutex::new((Vec::new(), Vec::new())),
@@ -520,17 +526,15 @@ impl<'a> Walk<'a> {
         state: DirState,
         listing: Vec<jail::RawEntry>,
     ) {
-        let names: Vec<String> = listing
-            .iter()
-            .map(|e| e.name.to_string_lossy().into_owned())
-            .collect();
-        let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let names: Vec<std::borrow::Cow<'_, str>> =
+            listing.iter().map(|e| e.name.to_string_lossy()).collect();
+        let name_refs: Vec<&str> = names.iter().map(|n| n.as_ref()).collect();
         let here_markers = rules::markers_present(&name_refs);
         let state = Arc::new(state);
         let mut files = Vec::new();
         let mut dirs = Vec::new();
         let mut children: Vec<(OsString, String, PathBuf)> = Vec::new();
-        for (raw, name) in listing.into_iter().zip(&names) {
+        for (raw, &name) in listing.iter().zip(&name_refs) {
             let kind = match raw.kind {
                 Some(kind) => kind,
                 None => match dir.stat(&raw.name) {
@@ -542,14 +546,16 @@ impl<'a> Walk<'a> {
                 self.counters.special.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
-            if let Verdict::Excluded(why) = self.rules.judge(&state, here_markers, name, kind) {
+            let rel = join(&state.rel, name);
+            if let Verdict::Excluded(why) =
+                self.rules.judge(&state, here_markers, (name, &rel), kind)
+            {
                 // VCS metadata is never a candidate the user would miss.
-                if !rules::VCS_DIRS.contains(&name.as_str()) {
+                if !rules::VCS_DIRS.contains(&name) {
                     self.counters.exclude(why);
                 }
                 continue;
             }
-            let rel = join(&state.rel, name);
             let raw_path = state.raw.join(&raw.name);
             match kind {
                 NodeKind::Dir => {
@@ -563,12 +569,19 @@ impl<'a> Walk<'a> {
                         continue;
                     }
                     dirs.push(self.dir_entry(rel.clone(), raw_path.clone()));
-                    children.push((raw.name, rel, raw_path));
+                    children.push((raw.name.clone(), rel, raw_path));
                 }
                 NodeKind::File => {
-                    let Ok(meta) = dir.stat(&raw.name) else {
-                        self.counters.unreadable.fetch_add(1, Ordering::Relaxed);
-                        continue;
+                    let meta = if self.names_only && raw.kind.is_some() {
+                        // The listing said "regular file", and nothing here needs more; a
+                        // sniff still opens it with the handle checks.
+                        NodeMeta::of_kind(NodeKind::File)
+                    } else {
+                        let Ok(meta) = dir.stat(&raw.name) else {
+                            self.counters.unreadable.fetch_add(1, Ordering::Relaxed);
+                            continue;
+                        };
+                        meta
                     };
                     if meta.kind != NodeKind::File {
                         self.counters.changed.fetch_add(1, Ordering::Relaxed);
@@ -680,7 +693,9 @@ impl<'a> Walk<'a> {
             self.counters.exclude(why);
             return None;
         }
-        if self.spec.sniff_binary && meta.size > 0 && !rules::is_known_text(entry.name()) {
+        // Unknown sizes (`names_only`) are sniffed: an empty file reads as text.
+        let may_hold_bytes = meta.size > 0 || meta.id.is_none();
+        if self.spec.sniff_binary && may_hold_bytes && !rules::is_known_text(entry.name()) {
             entry.binary = super::sniff_cached(&entry, || sniff_at(dir, name, meta.id));
         }
         Some(entry)
@@ -870,5 +885,70 @@ mod tests {
             "{:?}",
             warnings.messages()
         );
+    }
+}
+
+#[cfg(test)]
+mod names_only_tests {
+    use super::super::{GitMode, SelectionSpec, select};
+    use crate::project::ProjectRoot;
+
+    /// A names-only walk lists exactly what a full walk lists, with the same `binary` flags
+    /// (empty files, binaries of unknown extension, ignored files, links and nested folders), and
+    /// skips the stat only where it may: a size rule brings the sizes back.
+    #[test]
+    fn a_names_only_walk_lists_what_a_full_walk_lists() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path();
+        std::fs::create_dir_all(path.join("src/deep")).unwrap();
+        std::fs::write(path.join(".gitignore"), "*.log\n").unwrap();
+        std::fs::write(path.join("src/main.rs"), "fn main() {}\n").unwrap();
+        std::fs::write(path.join("src/deep/blob.dat"), b"a\0b").unwrap();
+        std::fs::write(path.join("src/deep/notes.dat"), b"plain text").unwrap();
+        std::fs::write(path.join("empty.dat"), b"").unwrap();
+        std::fs::write(path.join("debug.log"), "ignored").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("src/main.rs", path.join("link.rs")).unwrap();
+        let root = ProjectRoot::open(path).unwrap();
+        let full = SelectionSpec {
+            git_mode: GitMode::Gitignore,
+            sniff_binary: true,
+            ..SelectionSpec::default()
+        };
+        let names_only = SelectionSpec {
+            names_only: true,
+            ..full.clone()
+        };
+        let listed = |spec: &SelectionSpec| -> Vec<(String, bool)> {
+            select(&root, spec)
+                .unwrap()
+                .entries
+                .iter()
+                .map(|e| (e.relative.clone(), e.binary))
+                .collect()
+        };
+        let expected = listed(&full);
+        assert!(expected.contains(&("src/deep/blob.dat".to_string(), true)));
+        assert!(expected.contains(&("src/deep/notes.dat".to_string(), false)));
+        assert!(!expected.iter().any(|(p, _)| p == "debug.log"));
+        assert_eq!(listed(&names_only), expected);
+
+        let sizes = |spec: &SelectionSpec| -> Vec<u64> {
+            select(&root, spec)
+                .unwrap()
+                .files()
+                .filter(|e| e.kind == super::super::EntryKind::File)
+                .map(|e| e.size)
+                .collect()
+        };
+        if crate::project::jail::LISTING_KIND_SUFFICES {
+            assert!(sizes(&names_only).iter().all(|&s| s == 0), "not stat-ed");
+        }
+        let sized = SelectionSpec {
+            max_file_bytes: Some(1 << 20),
+            ..names_only.clone()
+        };
+        assert_eq!(sizes(&sized), sizes(&full));
+        assert!(sizes(&full).contains(&13));
     }
 }

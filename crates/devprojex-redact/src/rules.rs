@@ -179,6 +179,9 @@ pub struct RuleInfo {
     pub examples: Vec<String>,
     /// Negative examples as generator templates; none may be caught by this rule.
     pub negatives: Vec<String>,
+    /// The rule judges a whole file, not a span in it (a key file holds nothing but the key):
+    /// its examples are caught as whole files only, never inside other text.
+    pub whole_file: bool,
 }
 
 /// A keyword behind an automaton pattern (the automaton holds each keyword whole, lower-cased;
@@ -432,6 +435,7 @@ pub(crate) fn compile(source: &str) -> Result<RuleSet, RuleError> {
             entropy: raw.entropy,
             examples: raw.examples,
             negatives: raw.negatives,
+            whole_file: raw.engine == Engine::KeyFile,
         };
         rules.push(Rule {
             id: raw.id,

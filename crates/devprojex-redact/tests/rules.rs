@@ -63,3 +63,41 @@ fn every_rule_catches_its_examples() {
         failures.join("\n")
     );
 }
+
+/// Whole-file rules (a key file holds nothing but its key) catch their examples as whole files
+/// and never the same text inside other lines, where 32 hex digits are a checksum or an id; the
+/// catalog says which rules they are, so callers (the fuzzer) do not expect more of them.
+#[test]
+fn whole_file_rules_catch_their_examples_only_as_whole_files() {
+    let redactor = Redactor::new(RedactOptions::default());
+    let whole: Vec<_> = rule_catalog()
+        .into_iter()
+        .filter(|r| r.whole_file)
+        .collect();
+    let ids: Vec<&str> = whole.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["rails-master-key"]);
+    for rule in &whole {
+        assert!(
+            rule.keywords.is_empty(),
+            "{}: a whole-file rule needs no keyword",
+            rule.id
+        );
+        for (i, template) in rule.examples.iter().enumerate() {
+            let text = testgen::expand(template, i as u64);
+            let alone = redactor.redact(&text);
+            assert!(
+                alone.findings.iter().any(|f| f.rule_id == rule.id),
+                "{}: misses {text:?} as a whole file",
+                rule.id
+            );
+            let inside = format!("checksums:\n{text}\nend\n");
+            let out = redactor.redact(&inside);
+            assert!(
+                out.findings.iter().all(|f| f.rule_id != rule.id),
+                "{}: caught inside other text: {:?}",
+                rule.id,
+                out.findings
+            );
+        }
+    }
+}

@@ -89,6 +89,26 @@ pub struct NodeMeta {
     pub hidden_attribute: bool,
 }
 
+impl NodeMeta {
+    /// Only a kind, as a listing tells it: no size, identity or times.
+    pub fn of_kind(kind: NodeKind) -> Self {
+        Self {
+            kind,
+            size: 0,
+            id: None,
+            modified_ns: 0,
+            changed_ns: 0,
+            not_local: false,
+            hidden_attribute: false,
+        }
+    }
+}
+
+/// Whether the kind a listing gives is all a names-only walk needs of a file. Not on macOS,
+/// whose stat alone carries iCloud's dataless flag, nor on Windows (placeholder and hidden
+/// attributes).
+pub const LISTING_KIND_SUFFICES: bool = cfg!(all(unix, not(target_os = "macos")));
+
 /// One name in a directory listing, with the kind the listing gave (if any).
 #[derive(Debug, Clone)]
 pub struct RawEntry {
