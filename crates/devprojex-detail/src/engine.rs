@@ -502,11 +502,57 @@ fn trailing_comments_start(compiled: &Compiled, body: Node<'_>) -> usize {
         .map_or(body.end_byte(), |last| last.end_byte())
 }
 
+/// What a collapsed brace body becomes.
+const BRACE_PLACEHOLDER: &str = "{ /* ... */ }";
+
+/// The characters of `node`'s code that are not blank, comments not counted: what `compact`
+/// leaves of it, whatever its spacing, so `signatures` decides the same with or without them.
+fn code_chars(compiled: &Compiled, text: &str, node: Node<'_>) -> usize {
+    let mut count = 0;
+    let mut pos = node.start_byte();
+    let mut cursor = node.walk();
+    let mut comments = Vec::new();
+    // Comments are extras, found at any depth: the ones inside, in order.
+    'walk: loop {
+        let n = cursor.node();
+        if compiled.is_comment(n) {
+            comments.push(n.byte_range());
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        while n.id() == node.id() || !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+            if cursor.node().id() == node.id() {
+                break 'walk;
+            }
+        }
+    }
+    for range in comments {
+        count += text[pos..range.start]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .count();
+        pos = range.end;
+    }
+    count
+        + text[pos..node.end_byte()]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .count()
+}
+
 /// The edit that collapses one body, or `None` when it stays (one-liners, docstring-only bodies).
 fn body_edit(spec: &LangSpec, compiled: &Compiled, text: &str, node: Node<'_>) -> Option<Edit> {
     let (first_row, last_row) = code_rows(compiled, node)?; // `None`: nothing but comments
-    if first_row == last_row {
-        return None; // one-line bodies cost less than they save
+    // One-line bodies cost less than they save, except in C and C++ headers, which are full of
+    // inline members: there one collapses when even its code alone is longer than the
+    // placeholder, so the output is always shorter (and the placeholder itself stays).
+    if first_row == last_row
+        && !(spec.short_bodies && code_chars(compiled, text, node) > BRACE_PLACEHOLDER.len())
+    {
+        return None;
     }
     let start = node.start_byte();
     let end = trailing_comments_start(compiled, node);
@@ -516,7 +562,7 @@ fn body_edit(spec: &LangSpec, compiled: &Compiled, text: &str, node: Node<'_>) -
         Collapse::Braces => Some(Edit {
             start,
             end,
-            with: "{ /* ... */ }".to_owned(),
+            with: BRACE_PLACEHOLDER.to_owned(),
         }),
         Collapse::RubyBody => Some(Edit {
             start,
@@ -1042,29 +1088,81 @@ pub(crate) fn run_with(
     }
     let (tree, groups) = parse_view(compiled, text).ok_or(Declined)?;
     let errors = error_ranges(spec, &tree, text, false).ok_or(Declined)?;
-    if errors.is_empty() || spec.tolerance != Tolerance::PerNode || !verify {
+    if spec.tolerance != Tolerance::PerNode || !verify {
         return reduce(spec, compiled, text, detail, walk, &tree, &groups, &errors);
     }
-    // C and C++ with errors: tree-sitter's recovery is not local, so the output is parsed again
-    // and must not hold more ERROR and MISSING nodes than the input. If it does, the edits keep
-    // away from the whole definition around each error too; if that fails as well, the file is
-    // declined.
+    // C and C++: tree-sitter's recovery is not local, and its reading of a collapsed body can
+    // differ from the body's (`f() { /* ... */ }` then `__attribute__((...))` in a class reads
+    // as a member with a brace initializer), so the output is parsed again and must not hold
+    // more ERROR and MISSING nodes than the input. If it does, the edits keep away from the
+    // whole definition around each error of the input; then the edit at or before the first
+    // new error is left out, one at a time; if that still fails, the file is declined.
     let before = error_count(&tree);
-    for wide in [false, true] {
-        let errors = if wide {
-            error_ranges(spec, &tree, text, true).ok_or(Declined)?
-        } else {
-            errors.clone()
-        };
+    let mut errors = errors;
+    let mut left_out = 0;
+    let mut wide = errors.is_empty();
+    loop {
         let result = reduce(spec, compiled, text, detail, walk, &tree, &groups, &errors)?;
         let Some((out, splice)) = result else {
             return Ok(None);
         };
-        if parse(compiled, &out).is_some_and(|t| error_count(&t) <= before) {
+        let Some(out_tree) = parse(compiled, &out) else {
+            return Err(Declined);
+        };
+        if error_count(&out_tree) <= before {
             return Ok(Some((out, splice)));
         }
+        if !wide {
+            wide = true;
+            errors = error_ranges(spec, &tree, text, true).ok_or(Declined)?;
+            continue;
+        }
+        let Some(edit) = misread_edit(&out_tree, &splice, &errors) else {
+            return Err(Declined);
+        };
+        left_out += 1;
+        if left_out > MAX_LEFT_OUT {
+            return Err(Declined);
+        }
+        errors.push(edit);
+        errors = merge(errors);
     }
-    Err(Declined)
+}
+
+/// How many edits [`run_with`] leaves out, one at a time, before it declines a C or C++ file
+/// whose output parses with new errors.
+const MAX_LEFT_OUT: usize = 16;
+
+/// The original range of the edit at or before the first error of `out_tree` that is not in
+/// the input's `errors` (or, if every one is, before the first error): what to leave out so
+/// the output reads as the input does.
+fn misread_edit(
+    out_tree: &Tree,
+    splice: &Splice,
+    errors: &[(usize, usize)],
+) -> Option<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut stack = vec![out_tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            found.push(node.start_byte());
+            continue;
+        }
+        let mut c = node.walk();
+        stack.extend(node.children(&mut c).filter(|n| n.has_error()));
+    }
+    found.sort_unstable();
+    let first = found
+        .iter()
+        .copied()
+        .find(|&pos| !inside(errors, splice.original_offset(pos)))
+        .or(found.first().copied())?;
+    splice
+        .edits()
+        .into_iter()
+        .rev()
+        .find(|&(at, _, _)| at <= first)
+        .map(|(_, start, end)| (start, end.max(start + 1)))
 }
 
 /// The ERROR and MISSING nodes of `tree`, nested ones included.

@@ -134,6 +134,57 @@ impl Splice {
         Some(out)
     }
 
+    /// Where output byte `pos` comes from in the original (for a byte of an added piece: where
+    /// the edit that added it starts).
+    pub(crate) fn original_offset(&self, pos: usize) -> usize {
+        let mut at = 0usize;
+        let mut original = 0usize;
+        for piece in &self.pieces {
+            if let Piece::Keep { start, .. } = *piece {
+                original = start as usize;
+            }
+            let len = piece.len();
+            if pos < at + len {
+                return match piece {
+                    Piece::Keep { .. } => original + (pos - at),
+                    Piece::Add { .. } => original,
+                };
+            }
+            if let Piece::Keep { end, .. } = *piece {
+                original = end as usize;
+            }
+            at += len;
+        }
+        original
+    }
+
+    /// The edits, as the original range each replaced (or removed), in order, with the output
+    /// offset where each one's result starts.
+    pub(crate) fn edits(&self) -> Vec<(usize, usize, usize)> {
+        let mut edits = Vec::new();
+        let (mut at, mut kept_to, mut gap_at, mut added) = (0usize, 0usize, 0usize, false);
+        for piece in &self.pieces {
+            match *piece {
+                Piece::Add { .. } => added = true,
+                Piece::Keep { start, end } => {
+                    if start as usize > kept_to || added {
+                        edits.push((gap_at, kept_to, start as usize));
+                    }
+                    kept_to = end as usize;
+                    added = false;
+                }
+            }
+            at += piece.len();
+            if let Piece::Keep { .. } = piece {
+                gap_at = at;
+            }
+        }
+        if added {
+            edits.push((gap_at, kept_to, kept_to));
+        }
+        edits
+    }
+
     /// Heap memory held, for a cache's budget.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.pieces.capacity() * std::mem::size_of::<Piece>() + self.added.capacity()
@@ -204,6 +255,40 @@ mod tests {
         assert_eq!(
             shifted.render(&with_bom),
             Some(format!("{bom}{}", both.out))
+        );
+    }
+
+    #[test]
+    fn edits_and_offsets_map_the_output_back_to_the_original() {
+        let original = "int a; /* c */ int b() { return 1; }\n\n\nint c;\n";
+        let mut both = Both {
+            splice: Splice::default(),
+            out: String::new(),
+        };
+        both.keep(original, 0, 6); // `int a;`
+        both.keep(original, 14, 23); // ` int b() `: the comment goes
+        both.add("{ /* ... */ }");
+        both.keep(original, 36, 38); // the body went; `\n\n`
+        both.truncate(both.out.len() - 1); // a blank line goes
+        both.keep(original, 38, original.len());
+        assert_eq!(both.out, "int a; int b() { /* ... */ }\n\nint c;\n");
+        assert_eq!(
+            both.splice.edits(),
+            vec![(6, 6, 14), (15, 23, 36), (29, 37, 38)]
+        );
+        let at = |s: &str| both.out.find(s).unwrap();
+        assert_eq!(
+            both.splice.original_offset(at("b()")),
+            original.find("b()").unwrap()
+        );
+        assert_eq!(
+            both.splice.original_offset(at("/* ...")),
+            23,
+            "an added byte: its edit"
+        );
+        assert_eq!(
+            both.splice.original_offset(at("int c")),
+            original.find("int c").unwrap()
         );
     }
 
