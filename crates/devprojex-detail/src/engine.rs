@@ -957,6 +957,8 @@ struct Walk<'a> {
     spec: &'a LangSpec,
     text: &'a str,
     errors: &'a [(usize, usize)],
+    /// Bodies left as they are (their starts): the output read differently with them collapsed.
+    left: &'a [usize],
     groups: &'a [Group],
     compiled: &'a Compiled,
     bodies: Option<(&'a tree_sitter::Query, &'a [bool])>,
@@ -1035,6 +1037,7 @@ impl Walk<'_> {
                     // The same conditions as the edits are made with (`run_with`).
                     if !bcaps.stays(*body, q, self.text)
                         && !overlaps(self.errors, s, e)
+                        && !self.left.contains(&s)
                         && !splits_group(self.groups, s, e)
                         && body_edit(self.spec, self.compiled, self.text, *body).is_some()
                     {
@@ -1089,20 +1092,44 @@ pub(crate) fn run_with(
     let (tree, groups) = parse_view(compiled, text).ok_or(Declined)?;
     let errors = error_ranges(spec, &tree, text, false).ok_or(Declined)?;
     if spec.tolerance != Tolerance::PerNode || !verify {
-        return reduce(spec, compiled, text, detail, walk, &tree, &groups, &errors);
+        return reduce(
+            spec,
+            compiled,
+            text,
+            detail,
+            walk,
+            &tree,
+            &groups,
+            &errors,
+            &[],
+            &mut Vec::new(),
+        );
     }
     // C and C++: tree-sitter's recovery is not local, and its reading of a collapsed body can
     // differ from the body's (`f() { /* ... */ }` then `__attribute__((...))` in a class reads
     // as a member with a brace initializer), so the output is parsed again and must not hold
-    // more ERROR and MISSING nodes than the input. If it does, the edits keep away from the
-    // whole definition around each error of the input; then the edit at or before the first
-    // new error is left out, one at a time; if that still fails, the file is declined.
+    // more ERROR and MISSING nodes than the input. If it does, the collapsed body at or before
+    // the first new error away from the input's errors stays, one at a time; when the new
+    // errors are beside old ones, the edits keep away from the whole definition around each
+    // error of the input; if that still fails, the file is declined.
     let before = error_count(&tree);
     let mut errors = errors;
-    let mut left_out = 0;
+    let mut left: Vec<usize> = Vec::new();
     let mut wide = errors.is_empty();
     loop {
-        let result = reduce(spec, compiled, text, detail, walk, &tree, &groups, &errors)?;
+        let mut collapsed = Vec::new();
+        let result = reduce(
+            spec,
+            compiled,
+            text,
+            detail,
+            walk,
+            &tree,
+            &groups,
+            &errors,
+            &left,
+            &mut collapsed,
+        )?;
         let Some((out, splice)) = result else {
             return Ok(None);
         };
@@ -1112,35 +1139,34 @@ pub(crate) fn run_with(
         if error_count(&out_tree) <= before {
             return Ok(Some((out, splice)));
         }
-        if !wide {
-            wide = true;
-            errors = error_ranges(spec, &tree, text, true).ok_or(Declined)?;
+        if let Some(body) = misread_body(&out_tree, &splice, &errors, &collapsed)
+            && left.len() < MAX_LEFT_OUT
+        {
+            left.push(body);
             continue;
         }
-        let Some(edit) = misread_edit(&out_tree, &splice, &errors) else {
-            return Err(Declined);
-        };
-        left_out += 1;
-        if left_out > MAX_LEFT_OUT {
+        if wide {
             return Err(Declined);
         }
-        errors.push(edit);
-        errors = merge(errors);
+        wide = true;
+        errors = error_ranges(spec, &tree, text, true).ok_or(Declined)?;
     }
 }
 
-/// How many edits [`run_with`] leaves out, one at a time, before it declines a C or C++ file
-/// whose output parses with new errors.
+/// How many collapsed bodies [`run_with`] leaves as they are, one at a time, before it declines
+/// a C or C++ file whose output parses with new errors.
 const MAX_LEFT_OUT: usize = 16;
 
-/// The original range of the edit at or before the first error of `out_tree` that is not in
-/// the input's `errors` (or, if every one is, before the first error): what to leave out so
-/// the output reads as the input does.
-fn misread_edit(
+/// The start of the `collapsed` body (starts, in order) at or before the first error of
+/// `out_tree` that is not beside one of the input's `errors`: the body to leave as it is so
+/// the output reads as the input does (`None` when every new error is beside an old one). Only the collapse is left out,
+/// so the comments and blank lines around and inside go as they do with `compact` first.
+fn misread_body(
     out_tree: &Tree,
     splice: &Splice,
     errors: &[(usize, usize)],
-) -> Option<(usize, usize)> {
+    collapsed: &[usize],
+) -> Option<usize> {
     let mut found = Vec::new();
     let mut stack = vec![out_tree.root_node()];
     while let Some(node) = stack.pop() {
@@ -1154,15 +1180,13 @@ fn misread_edit(
     found.sort_unstable();
     let first = found
         .iter()
-        .copied()
-        .find(|&pos| !inside(errors, splice.original_offset(pos)))
-        .or(found.first().copied())?;
-    splice
-        .edits()
-        .into_iter()
+        .map(|&pos| splice.original_offset(pos))
+        .find(|&pos| !inside(errors, pos))?;
+    collapsed
+        .iter()
         .rev()
-        .find(|&(at, _, _)| at <= first)
-        .map(|(_, start, end)| (start, end.max(start + 1)))
+        .copied()
+        .find(|&start| start <= first)
 }
 
 /// The ERROR and MISSING nodes of `tree`, nested ones included.
@@ -1190,6 +1214,8 @@ fn reduce(
     tree: &Tree,
     groups: &[Group],
     errors: &[(usize, usize)],
+    left: &[usize],
+    collapsed: &mut Vec<usize>,
 ) -> Result<Option<(String, Splice)>, Declined> {
     // Whether an edit was left out because of a parse error: a file that gets no edit for that
     // reason is declined (`Outcome::ParseErrors`), one with nothing to remove is unchanged.
@@ -1224,6 +1250,7 @@ fn reduce(
             compiled,
             text,
             errors,
+            left,
             groups,
             bodies: walk_bodies,
             comments: walk_comments,
@@ -1254,7 +1281,11 @@ fn reduce(
         let mut last_end = 0usize;
         for node in bodies {
             let (s, e) = (node.start_byte(), node.end_byte());
-            if s < last_end || bcaps.stays(node, bq, text) || splits_group(groups, s, e) {
+            if s < last_end
+                || bcaps.stays(node, bq, text)
+                || splits_group(groups, s, e)
+                || left.contains(&s)
+            {
                 continue;
             }
             if overlaps(errors, s, e) {
@@ -1263,6 +1294,7 @@ fn reduce(
             }
             if let Some(edit) = body_edit(spec, compiled, text, node) {
                 last_end = e;
+                collapsed.push(s);
                 body_edits.push(edit);
             }
         }

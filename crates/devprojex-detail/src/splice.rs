@@ -135,54 +135,26 @@ impl Splice {
     }
 
     /// Where output byte `pos` comes from in the original (for a byte of an added piece: where
-    /// the edit that added it starts).
+    /// the original resumes after the edit that added it).
     pub(crate) fn original_offset(&self, pos: usize) -> usize {
-        let mut at = 0usize;
-        let mut original = 0usize;
+        let (mut at, mut original, mut resume) = (0usize, 0usize, false);
         for piece in &self.pieces {
-            if let Piece::Keep { start, .. } = *piece {
-                original = start as usize;
-            }
             let len = piece.len();
-            if pos < at + len {
-                return match piece {
-                    Piece::Keep { .. } => original + (pos - at),
-                    Piece::Add { .. } => original,
-                };
-            }
-            if let Piece::Keep { end, .. } = *piece {
-                original = end as usize;
+            match *piece {
+                Piece::Keep { start, end } => {
+                    if resume {
+                        return start as usize;
+                    }
+                    if pos < at + len {
+                        return start as usize + (pos - at);
+                    }
+                    original = end as usize;
+                }
+                Piece::Add { .. } => resume |= pos < at + len,
             }
             at += len;
         }
         original
-    }
-
-    /// The edits, as the original range each replaced (or removed), in order, with the output
-    /// offset where each one's result starts.
-    pub(crate) fn edits(&self) -> Vec<(usize, usize, usize)> {
-        let mut edits = Vec::new();
-        let (mut at, mut kept_to, mut gap_at, mut added) = (0usize, 0usize, 0usize, false);
-        for piece in &self.pieces {
-            match *piece {
-                Piece::Add { .. } => added = true,
-                Piece::Keep { start, end } => {
-                    if start as usize > kept_to || added {
-                        edits.push((gap_at, kept_to, start as usize));
-                    }
-                    kept_to = end as usize;
-                    added = false;
-                }
-            }
-            at += piece.len();
-            if let Piece::Keep { .. } = piece {
-                gap_at = at;
-            }
-        }
-        if added {
-            edits.push((gap_at, kept_to, kept_to));
-        }
-        edits
     }
 
     /// Heap memory held, for a cache's budget.
@@ -259,7 +231,7 @@ mod tests {
     }
 
     #[test]
-    fn edits_and_offsets_map_the_output_back_to_the_original() {
+    fn offsets_map_the_output_back_to_the_original() {
         let original = "int a; /* c */ int b() { return 1; }\n\n\nint c;\n";
         let mut both = Both {
             splice: Splice::default(),
@@ -272,24 +244,22 @@ mod tests {
         both.truncate(both.out.len() - 1); // a blank line goes
         both.keep(original, 38, original.len());
         assert_eq!(both.out, "int a; int b() { /* ... */ }\n\nint c;\n");
-        assert_eq!(
-            both.splice.edits(),
-            vec![(6, 6, 14), (15, 23, 36), (29, 37, 38)]
-        );
         let at = |s: &str| both.out.find(s).unwrap();
+        let splice = &both.splice;
         assert_eq!(
-            both.splice.original_offset(at("b()")),
+            splice.original_offset(at("b()")),
             original.find("b()").unwrap()
         );
         assert_eq!(
-            both.splice.original_offset(at("/* ...")),
-            23,
-            "an added byte: its edit"
+            splice.original_offset(at("/* ...")),
+            original.find("\n").unwrap(),
+            "an added byte: where the original resumes"
         );
         assert_eq!(
-            both.splice.original_offset(at("int c")),
+            splice.original_offset(at("int c")),
             original.find("int c").unwrap()
         );
+        assert_eq!(splice.original_offset(both.out.len()), original.len());
     }
 
     #[test]

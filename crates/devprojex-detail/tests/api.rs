@@ -415,6 +415,18 @@ struct S {
 "
     );
     assert_eq!(testing::parse_errors("s.h", &out).unwrap(), vec![]);
+    // Only the collapse is left out: a comment beside it goes as it does with `compact` first.
+    let commented = text.replace("  __attribute__", "  // Inlined.\n  __attribute__");
+    let out = devprojex_detail::transform("s.h", &commented, Detail::Signatures);
+    let compact = devprojex_detail::transform("s.h", &commented, Detail::Compact);
+    assert_eq!(
+        devprojex_detail::transform("s.h", &compact, Detail::Signatures),
+        out
+    );
+    assert!(
+        !out.contains("Inlined") && out.contains("return value_ + 1;"),
+        "{out}"
+    );
 }
 
 #[test]
