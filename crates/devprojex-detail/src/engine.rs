@@ -502,11 +502,57 @@ fn trailing_comments_start(compiled: &Compiled, body: Node<'_>) -> usize {
         .map_or(body.end_byte(), |last| last.end_byte())
 }
 
+/// What a collapsed brace body becomes.
+const BRACE_PLACEHOLDER: &str = "{ /* ... */ }";
+
+/// The characters of `node`'s code that are not blank, comments not counted: what `compact`
+/// leaves of it, whatever its spacing, so `signatures` decides the same with or without them.
+fn code_chars(compiled: &Compiled, text: &str, node: Node<'_>) -> usize {
+    let mut count = 0;
+    let mut pos = node.start_byte();
+    let mut cursor = node.walk();
+    let mut comments = Vec::new();
+    // Comments are extras, found at any depth: the ones inside, in order.
+    'walk: loop {
+        let n = cursor.node();
+        if compiled.is_comment(n) {
+            comments.push(n.byte_range());
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        while n.id() == node.id() || !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+            if cursor.node().id() == node.id() {
+                break 'walk;
+            }
+        }
+    }
+    for range in comments {
+        count += text[pos..range.start]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .count();
+        pos = range.end;
+    }
+    count
+        + text[pos..node.end_byte()]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .count()
+}
+
 /// The edit that collapses one body, or `None` when it stays (one-liners, docstring-only bodies).
 fn body_edit(spec: &LangSpec, compiled: &Compiled, text: &str, node: Node<'_>) -> Option<Edit> {
     let (first_row, last_row) = code_rows(compiled, node)?; // `None`: nothing but comments
-    if first_row == last_row {
-        return None; // one-line bodies cost less than they save
+    // One-line bodies cost less than they save, except in C and C++ headers, which are full of
+    // inline members: there one collapses when even its code alone is longer than the
+    // placeholder, so the output is always shorter (and the placeholder itself stays).
+    if first_row == last_row
+        && !(spec.short_bodies && code_chars(compiled, text, node) > BRACE_PLACEHOLDER.len())
+    {
+        return None;
     }
     let start = node.start_byte();
     let end = trailing_comments_start(compiled, node);
@@ -516,7 +562,7 @@ fn body_edit(spec: &LangSpec, compiled: &Compiled, text: &str, node: Node<'_>) -
         Collapse::Braces => Some(Edit {
             start,
             end,
-            with: "{ /* ... */ }".to_owned(),
+            with: BRACE_PLACEHOLDER.to_owned(),
         }),
         Collapse::RubyBody => Some(Edit {
             start,
@@ -911,6 +957,8 @@ struct Walk<'a> {
     spec: &'a LangSpec,
     text: &'a str,
     errors: &'a [(usize, usize)],
+    /// Bodies left as they are (their starts): the output read differently with them collapsed.
+    left: &'a [usize],
     groups: &'a [Group],
     compiled: &'a Compiled,
     bodies: Option<(&'a tree_sitter::Query, &'a [bool])>,
@@ -989,6 +1037,7 @@ impl Walk<'_> {
                     // The same conditions as the edits are made with (`run_with`).
                     if !bcaps.stays(*body, q, self.text)
                         && !overlaps(self.errors, s, e)
+                        && !self.left.contains(&s)
                         && !splits_group(self.groups, s, e)
                         && body_edit(self.spec, self.compiled, self.text, *body).is_some()
                     {
@@ -1042,29 +1091,102 @@ pub(crate) fn run_with(
     }
     let (tree, groups) = parse_view(compiled, text).ok_or(Declined)?;
     let errors = error_ranges(spec, &tree, text, false).ok_or(Declined)?;
-    if errors.is_empty() || spec.tolerance != Tolerance::PerNode || !verify {
-        return reduce(spec, compiled, text, detail, walk, &tree, &groups, &errors);
+    if spec.tolerance != Tolerance::PerNode || !verify {
+        return reduce(
+            spec,
+            compiled,
+            text,
+            detail,
+            walk,
+            &tree,
+            &groups,
+            &errors,
+            &[],
+            &mut Vec::new(),
+        );
     }
-    // C and C++ with errors: tree-sitter's recovery is not local, so the output is parsed again
-    // and must not hold more ERROR and MISSING nodes than the input. If it does, the edits keep
-    // away from the whole definition around each error too; if that fails as well, the file is
-    // declined.
+    // C and C++: tree-sitter's recovery is not local, and its reading of a collapsed body can
+    // differ from the body's (`f() { /* ... */ }` then `__attribute__((...))` in a class reads
+    // as a member with a brace initializer), so the output is parsed again and must not hold
+    // more ERROR and MISSING nodes than the input. If it does, the collapsed body at or before
+    // the first new error away from the input's errors stays, one at a time; when the new
+    // errors are beside old ones, the edits keep away from the whole definition around each
+    // error of the input; if that still fails, the file is declined.
     let before = error_count(&tree);
-    for wide in [false, true] {
-        let errors = if wide {
-            error_ranges(spec, &tree, text, true).ok_or(Declined)?
-        } else {
-            errors.clone()
-        };
-        let result = reduce(spec, compiled, text, detail, walk, &tree, &groups, &errors)?;
+    let mut errors = errors;
+    let mut left: Vec<usize> = Vec::new();
+    let mut wide = errors.is_empty();
+    loop {
+        let mut collapsed = Vec::new();
+        let result = reduce(
+            spec,
+            compiled,
+            text,
+            detail,
+            walk,
+            &tree,
+            &groups,
+            &errors,
+            &left,
+            &mut collapsed,
+        )?;
         let Some((out, splice)) = result else {
             return Ok(None);
         };
-        if parse(compiled, &out).is_some_and(|t| error_count(&t) <= before) {
+        let Some(out_tree) = parse(compiled, &out) else {
+            return Err(Declined);
+        };
+        if error_count(&out_tree) <= before {
             return Ok(Some((out, splice)));
         }
+        if let Some(body) = misread_body(&out_tree, &splice, &errors, &collapsed)
+            && left.len() < MAX_LEFT_OUT
+        {
+            left.push(body);
+            continue;
+        }
+        if wide {
+            return Err(Declined);
+        }
+        wide = true;
+        errors = error_ranges(spec, &tree, text, true).ok_or(Declined)?;
     }
-    Err(Declined)
+}
+
+/// How many collapsed bodies [`run_with`] leaves as they are, one at a time, before it declines
+/// a C or C++ file whose output parses with new errors.
+const MAX_LEFT_OUT: usize = 16;
+
+/// The start of the `collapsed` body (starts, in order) at or before the first error of
+/// `out_tree` that is not beside one of the input's `errors`: the body to leave as it is so
+/// the output reads as the input does (`None` when every new error is beside an old one). Only the collapse is left out,
+/// so the comments and blank lines around and inside go as they do with `compact` first.
+fn misread_body(
+    out_tree: &Tree,
+    splice: &Splice,
+    errors: &[(usize, usize)],
+    collapsed: &[usize],
+) -> Option<usize> {
+    let mut found = Vec::new();
+    let mut stack = vec![out_tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            found.push(node.start_byte());
+            continue;
+        }
+        let mut c = node.walk();
+        stack.extend(node.children(&mut c).filter(|n| n.has_error()));
+    }
+    found.sort_unstable();
+    let first = found
+        .iter()
+        .map(|&pos| splice.original_offset(pos))
+        .find(|&pos| !inside(errors, pos))?;
+    collapsed
+        .iter()
+        .rev()
+        .copied()
+        .find(|&start| start <= first)
 }
 
 /// The ERROR and MISSING nodes of `tree`, nested ones included.
@@ -1092,6 +1214,8 @@ fn reduce(
     tree: &Tree,
     groups: &[Group],
     errors: &[(usize, usize)],
+    left: &[usize],
+    collapsed: &mut Vec<usize>,
 ) -> Result<Option<(String, Splice)>, Declined> {
     // Whether an edit was left out because of a parse error: a file that gets no edit for that
     // reason is declined (`Outcome::ParseErrors`), one with nothing to remove is unchanged.
@@ -1126,6 +1250,7 @@ fn reduce(
             compiled,
             text,
             errors,
+            left,
             groups,
             bodies: walk_bodies,
             comments: walk_comments,
@@ -1156,7 +1281,11 @@ fn reduce(
         let mut last_end = 0usize;
         for node in bodies {
             let (s, e) = (node.start_byte(), node.end_byte());
-            if s < last_end || bcaps.stays(node, bq, text) || splits_group(groups, s, e) {
+            if s < last_end
+                || bcaps.stays(node, bq, text)
+                || splits_group(groups, s, e)
+                || left.contains(&s)
+            {
                 continue;
             }
             if overlaps(errors, s, e) {
@@ -1165,6 +1294,7 @@ fn reduce(
             }
             if let Some(edit) = body_edit(spec, compiled, text, node) {
                 last_end = e;
+                collapsed.push(s);
                 body_edits.push(edit);
             }
         }

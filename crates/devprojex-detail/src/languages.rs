@@ -47,6 +47,10 @@ pub(crate) struct LangSpec {
     pub raw_strings: bool,
     /// Doxygen block commands (`@param`, `\return`) end a doc comment's summary (C, C++).
     pub doc_tags: bool,
+    /// A one-line body collapses too when its code is longer than the placeholder (C, C++:
+    /// a header's inline members, `{ return _M_impl._M_start; }`, are implementation). In the
+    /// other languages one-line bodies stay.
+    pub short_bodies: bool,
 }
 
 /// What a parse error does to a file's edits.
@@ -103,6 +107,7 @@ const fn spec(
         macros: &[],
         raw_strings: false,
         doc_tags: false,
+        short_bodies: false,
     }
 }
 
@@ -112,7 +117,8 @@ const fn without_error_tolerance(mut spec: LangSpec) -> LangSpec {
     spec
 }
 
-/// `spec` for C and C++: tolerance per node, macros read as they expand, Doxygen doc comments.
+/// `spec` for C and C++: tolerance per node, macros read as they expand, Doxygen doc comments,
+/// one-line bodies collapsed.
 const fn with_macros(
     mut spec: LangSpec,
     macros: &'static [&'static str],
@@ -122,6 +128,7 @@ const fn with_macros(
     spec.macros = macros;
     spec.raw_strings = raw_strings;
     spec.doc_tags = true;
+    spec.short_bodies = true;
     spec
 }
 

@@ -134,6 +134,29 @@ impl Splice {
         Some(out)
     }
 
+    /// Where output byte `pos` comes from in the original (for a byte of an added piece: where
+    /// the original resumes after the edit that added it).
+    pub(crate) fn original_offset(&self, pos: usize) -> usize {
+        let (mut at, mut original, mut resume) = (0usize, 0usize, false);
+        for piece in &self.pieces {
+            let len = piece.len();
+            match *piece {
+                Piece::Keep { start, end } => {
+                    if resume {
+                        return start as usize;
+                    }
+                    if pos < at + len {
+                        return start as usize + (pos - at);
+                    }
+                    original = end as usize;
+                }
+                Piece::Add { .. } => resume |= pos < at + len,
+            }
+            at += len;
+        }
+        original
+    }
+
     /// Heap memory held, for a cache's budget.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.pieces.capacity() * std::mem::size_of::<Piece>() + self.added.capacity()
@@ -205,6 +228,38 @@ mod tests {
             shifted.render(&with_bom),
             Some(format!("{bom}{}", both.out))
         );
+    }
+
+    #[test]
+    fn offsets_map_the_output_back_to_the_original() {
+        let original = "int a; /* c */ int b() { return 1; }\n\n\nint c;\n";
+        let mut both = Both {
+            splice: Splice::default(),
+            out: String::new(),
+        };
+        both.keep(original, 0, 6); // `int a;`
+        both.keep(original, 14, 23); // ` int b() `: the comment goes
+        both.add("{ /* ... */ }");
+        both.keep(original, 36, 38); // the body went; `\n\n`
+        both.truncate(both.out.len() - 1); // a blank line goes
+        both.keep(original, 38, original.len());
+        assert_eq!(both.out, "int a; int b() { /* ... */ }\n\nint c;\n");
+        let at = |s: &str| both.out.find(s).unwrap();
+        let splice = &both.splice;
+        assert_eq!(
+            splice.original_offset(at("b()")),
+            original.find("b()").unwrap()
+        );
+        assert_eq!(
+            splice.original_offset(at("/* ...")),
+            original.find("\n").unwrap(),
+            "an added byte: where the original resumes"
+        );
+        assert_eq!(
+            splice.original_offset(at("int c")),
+            original.find("int c").unwrap()
+        );
+        assert_eq!(splice.original_offset(both.out.len()), original.len());
     }
 
     #[test]

@@ -333,6 +333,103 @@ static void walk(struct list_head *head)
 }
 
 #[test]
+fn c_and_cpp_one_line_bodies_collapse_when_their_code_is_longer_than_the_placeholder() {
+    use devprojex_detail::transform;
+    let text = "\
+struct S {
+  int size() const { return _M_size; }
+  int zero() const { return 0; }
+  S() { }
+  int noted() const { return /* the cached one */ _M_size; }
+  constexpr int cap() const { return _M_cap * 2; }
+  auto half() const { return _M_size / 2; }
+  auto twice() const -> int { return _M_size * 2; }
+};
+";
+    let out = transform("s.h", text, Detail::Signatures);
+    assert_eq!(
+        out,
+        "\
+struct S {
+  int size() const { /* ... */ }
+  int zero() const { return 0; }
+  S() { }
+  int noted() const { /* ... */ }
+  constexpr int cap() const { return _M_cap * 2; }
+  auto half() const { return _M_size / 2; }
+  auto twice() const -> int { /* ... */ }
+};
+",
+        "code of 13 characters or fewer (`{{return0;}}`) stays: the placeholder is no shorter; \
+         constexpr and deduced bodies stay as they do on several lines"
+    );
+    // Judged without comments: the same with `compact` first, and idempotent.
+    let compact = transform("s.h", text, Detail::Compact);
+    assert_eq!(transform("s.h", &compact, Detail::Signatures), out);
+    assert_eq!(transform("s.h", &out, Detail::Signatures), out);
+    // C too; other languages keep their one-line bodies.
+    let c = "static int get(void) { return counter_value; }\n";
+    assert_eq!(
+        transform("t.c", c, Detail::Signatures),
+        "static int get(void) { /* ... */ }\n"
+    );
+    let rust = "fn get(&self) -> u32 { self.counter_value }\n";
+    assert_eq!(transform("t.rs", rust, Detail::Signatures), rust);
+}
+
+#[test]
+fn a_cpp_body_the_grammar_misreads_once_collapsed_stays() {
+    use devprojex_detail::testing;
+    // `f() { /* ... */ }` then a GNU attribute in a class reads, to tree-sitter-cpp, as a member
+    // with a brace initializer missing its `;`: the input has no error, and neither may the
+    // output.
+    let text = "\
+struct S {
+  int get() const
+  {
+    return value_ + 1;
+  }
+  __attribute__((always_inline))
+  int put();
+  int size() const
+  {
+    return size_;
+  }
+};
+";
+    assert_eq!(testing::parse_errors("s.h", text).unwrap(), vec![]);
+    let out = devprojex_detail::transform("s.h", text, Detail::Signatures);
+    assert_eq!(
+        out,
+        "\
+struct S {
+  int get() const
+  {
+    return value_ + 1;
+  }
+  __attribute__((always_inline))
+  int put();
+  int size() const
+  { /* ... */ }
+};
+"
+    );
+    assert_eq!(testing::parse_errors("s.h", &out).unwrap(), vec![]);
+    // Only the collapse is left out: a comment beside it goes as it does with `compact` first.
+    let commented = text.replace("  __attribute__", "  // Inlined.\n  __attribute__");
+    let out = devprojex_detail::transform("s.h", &commented, Detail::Signatures);
+    let compact = devprojex_detail::transform("s.h", &commented, Detail::Compact);
+    assert_eq!(
+        devprojex_detail::transform("s.h", &compact, Detail::Signatures),
+        out
+    );
+    assert!(
+        !out.contains("Inlined") && out.contains("return value_ + 1;"),
+        "{out}"
+    );
+}
+
+#[test]
 fn listed_macros_are_read_as_they_expand_only_for_the_parse() {
     use devprojex_detail::testing;
     let text = "static int __init f(char __user *p) __printf(1, 2);\n\
