@@ -493,7 +493,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
     ) -> Result<(Prepared, Arc<Selection>)> {
-        self.select_with(root, request, false, false)
+        self.select_with(root, request, false, Uses::Stats)
     }
 
     /// The selection with `binary` flags for files of unknown extensions (trees show them).
@@ -502,13 +502,14 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         sniff_binary: bool,
-        names_only: bool,
+        uses: Uses,
     ) -> Result<(Prepared, Arc<Selection>)> {
         let mut prepared = self.prepare(root, request)?;
         prepared.spec.sniff_binary = sniff_binary;
-        prepared.spec.names_only = names_only;
+        // A one-off walk for names needs no file stats; a kept one does, to see later edits.
+        prepared.spec.names_only = uses == Uses::Names && self.selection_cache.is_none();
         let mut selection = match &self.selection_cache {
-            Some(cache) => cache.select(root, &prepared.spec)?,
+            Some(cache) => cache.select(root, &prepared.spec, uses == Uses::Stats)?,
             None => Arc::new(select::select(root, &prepared.spec)?),
         };
         if selection.warnings.deleted != prepared.deleted {
@@ -525,11 +526,14 @@ impl Engine {
         request: &Request,
         limits: TreeLimits,
     ) -> Result<(RenderedTree, SelectionWarnings)> {
-        // A one-off text tree shows names only: its walk needs no file stats (a kept walk does,
-        // to see edits; JSON and XML trees show sizes).
-        let names_only = self.selection_cache.is_none()
-            && matches!(request.format, Format::Text | Format::Markdown);
-        let (_, selection) = self.select_with(root, request, true, names_only)?;
+        // Text and Markdown trees show names, kinds and binary flags only (JSON and XML show
+        // sizes too).
+        let uses = if matches!(request.format, Format::Text | Format::Markdown) {
+            Uses::Names
+        } else {
+            Uses::Stats
+        };
+        let (_, selection) = self.select_with(root, request, true, uses)?;
         // Trees are project addresses, the contract for later `project`/`path` arguments: they
         // are returned as-is. Private-data redaction applies to exported content (files, search
         // matches, packs, whose tree header is redacted in full).
@@ -800,7 +804,7 @@ impl Engine {
             ));
         }
         hooks.report("selection", 0, 1);
-        let (prepared, selection) = self.select_with(root, request, true, false)?;
+        let (prepared, selection) = self.select_with(root, request, true, Uses::Stats)?;
         hooks.report("selection", 1, 1);
         if let (Some(counter), Some(max_tokens)) = (self.counter.as_deref(), request.max_tokens) {
             let budget = exact_pack::ExactBudget {
@@ -882,7 +886,7 @@ impl Engine {
         // The redactor's rules compile once per process: never on the deadline's time.
         Redactor::prepare();
         let started = Instant::now();
-        let (_, selection) = self.select(root, request)?;
+        let (_, selection) = self.select_with(root, request, false, Uses::Contents)?;
         let warnings = selection.warnings.clone();
         let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
         // Search sees redacted text, never reduced text.
@@ -1225,6 +1229,19 @@ fn output_error(err: std::io::Error) -> DpxError {
 }
 
 /// What loading a file can cost in memory: files over the inspection limit are not read whole.
+/// What a caller uses of the selected files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Uses {
+    /// Names, kinds and binary flags (text and Markdown trees).
+    Names,
+    /// The contents of every file, read through its handle, whose own stat keys the facts (a
+    /// search): a kept walk's file stats need no refresh (an edit that replaces a file changes
+    /// its folder, which means a new walk, so the walk's identities still hold).
+    Contents,
+    /// Sizes, times or identities of the listing as well (metrics from facts, sizes shown).
+    Stats,
+}
+
 fn load_cost(entry: &Entry) -> u64 {
     entry.size.min(devprojex_redact::INSPECTION_LIMIT_BYTES + 1)
 }

@@ -92,12 +92,14 @@ pub fn render_tree(
     let line_room = limits
         .max_lines
         .map_or(usize::MAX, |lines| lines.saturating_sub(frame_lines).max(1));
-    let levels = entries.iter().map(|e| e.depth() + 1).max().unwrap_or(0);
+    // Each entry's depth, counted once (a kernel tree has 83,000 entries).
+    let depths: Vec<usize> = entries.iter().map(Entry::depth).collect();
+    let levels = depths.iter().map(|d| d + 1).max().unwrap_or(0);
     if limits.fit_depth && limits.max_depth.is_none() && levels > 1 {
         // The deepest level whose whole tree fits the line and character limits.
         let mut per_level = vec![0usize; levels + 1];
-        for entry in entries {
-            per_level[entry.depth() + 1] += 1;
+        for depth in &depths {
+            per_level[depth + 1] += 1;
         }
         let mut fitting = None;
         let mut visible = 0;
@@ -120,7 +122,14 @@ pub fn render_tree(
             let mut best = None;
             while low < high {
                 let middle = (low + high).div_ceil(2);
-                let tree = render_within(header, entries, format, Some(middle), usize::MAX, label);
+                let tree = render_within(
+                    header,
+                    (entries, &depths),
+                    format,
+                    Some(middle),
+                    usize::MAX,
+                    label,
+                );
                 if fits(&tree) {
                     low = middle;
                     best = Some(tree);
@@ -130,8 +139,15 @@ pub fn render_tree(
             }
             if low > 0 {
                 let tree = match best {
-                    Some(tree) if tree.shown_entries == visible_at(entries, low) => tree,
-                    _ => render_within(header, entries, format, Some(low), usize::MAX, label),
+                    Some(tree) if tree.shown_entries == visible_at(&depths, low) => tree,
+                    _ => render_within(
+                        header,
+                        (entries, &depths),
+                        format,
+                        Some(low),
+                        usize::MAX,
+                        label,
+                    ),
                 };
                 return Ok(RenderedTree {
                     depth_limited: (low < levels).then_some((low, levels)),
@@ -141,9 +157,9 @@ pub fn render_tree(
         }
         // Not even the top level fits: cut it like any tree.
     }
-    let visible_total = entries
+    let visible_total = depths
         .iter()
-        .filter(|e| limits.max_depth.is_none_or(|limit| e.depth() < limit))
+        .filter(|&&d| limits.max_depth.is_none_or(|limit| d < limit))
         .count();
     if visible_total > line_room && matches!(format, Format::Json | Format::Xml) {
         return Err(whole_document_error(
@@ -153,7 +169,8 @@ pub fn render_tree(
             "line",
         ));
     }
-    let mut tree = render_within(header, entries, format, limits.max_depth, line_room, label);
+    let listed = (entries, depths.as_slice());
+    let mut tree = render_within(header, listed, format, limits.max_depth, line_room, label);
     if tree.truncated {
         tree.cut_by = Some(TreeLimit::Lines);
     }
@@ -172,22 +189,22 @@ pub fn render_tree(
         let (mut low, mut high) = (0usize, tree.shown_entries);
         while low < high {
             let middle = (low + high).div_ceil(2);
-            let candidate = render_within(header, entries, format, limits.max_depth, middle, label);
+            let candidate = render_within(header, listed, format, limits.max_depth, middle, label);
             if candidate.text.chars().count() <= max_chars {
                 low = middle;
             } else {
                 high = middle - 1;
             }
         }
-        tree = render_within(header, entries, format, limits.max_depth, low, label);
+        tree = render_within(header, listed, format, limits.max_depth, low, label);
         tree.truncated = true;
         tree.cut_by = Some(TreeLimit::Characters);
     }
     Ok(tree)
 }
 
-fn visible_at(entries: &[Entry], depth: usize) -> usize {
-    entries.iter().filter(|e| e.depth() < depth).count()
+fn visible_at(depths: &[usize], depth: usize) -> usize {
+    depths.iter().filter(|&&d| d < depth).count()
 }
 
 fn whole_document_error(format: Format, entries: usize, limit: usize, unit: &str) -> DpxError {
@@ -231,18 +248,20 @@ pub fn group_thousands(value: usize) -> String {
     out
 }
 
-/// Render the entries visible at `max_depth`, at most `max_entries` of them.
+/// Render the entries visible at `max_depth`, at most `max_entries` of them (`depths` holds
+/// each entry's depth).
 fn render_within(
     header: &TreeHeader,
-    entries: &[Entry],
+    (entries, depths): (&[Entry], &[usize]),
     format: Format,
     max_depth: Option<usize>,
     max_entries: usize,
     label: &dyn Fn(&str) -> String,
 ) -> RenderedTree {
-    let visible: Vec<&Entry> = entries
+    let visible: Vec<(&Entry, usize)> = entries
         .iter()
-        .filter(|e| max_depth.is_none_or(|limit| e.depth() < limit))
+        .zip(depths.iter().copied())
+        .filter(|&(_, d)| max_depth.is_none_or(|limit| d < limit))
         .collect();
     let total = visible.len();
     let shown = &visible[..total.min(max_entries)];
@@ -255,8 +274,8 @@ fn render_within(
         Format::Markdown => {
             let _ = writeln!(out, "Root: {}", markdown_inline(&header.address));
             out.push('\n');
-            for entry in shown {
-                let indent = "  ".repeat(entry.depth());
+            for &(entry, depth) in shown {
+                let indent = "  ".repeat(depth);
                 let name = markdown_inline(&label(entry.name()));
                 let suffix = match (entry.kind, entry.binary) {
                     (EntryKind::Dir, _) => "/".to_string(),
@@ -277,7 +296,7 @@ fn render_within(
                 json_string(&header.address),
                 json_string(&header.name)
             );
-            for (i, entry) in shown.iter().enumerate() {
+            for (i, (entry, _)) in shown.iter().enumerate() {
                 out.push_str(&json_entry(entry, label));
                 out.push_str(if i + 1 < shown.len() { ",\n" } else { "\n" });
             }
@@ -291,7 +310,7 @@ fn render_within(
                 xml_attribute(&header.address),
                 xml_attribute(&header.name)
             );
-            for entry in shown {
+            for (entry, _) in shown {
                 out.push_str(&xml_entry(entry, label));
                 out.push('\n');
             }
@@ -348,7 +367,7 @@ pub fn xml_entry(entry: &Entry, label: &dyn Fn(&str) -> String) -> String {
 }
 
 /// Box-drawing lines for the text tree (no synthetic root node).
-fn write_text_lines(out: &mut String, entries: &[&Entry], label: &dyn Fn(&str) -> String) {
+fn write_text_lines(out: &mut String, entries: &[(&Entry, usize)], label: &dyn Fn(&str) -> String) {
     // is_last[i]: no later sibling of entries[i] in the list. Entries are in tree order with
     // their folders, so a later sibling is the next entry at the same depth before the list
     // goes back above it: walking backwards, `later[d]` holds the parent of the entry last
@@ -356,8 +375,7 @@ fn write_text_lines(out: &mut String, entries: &[&Entry], label: &dyn Fn(&str) -
     let parent_of = |entry: &Entry| -> usize { entry.relative.rfind('/').unwrap_or(0) };
     let mut is_last = vec![false; entries.len()];
     let mut later: Vec<Option<&str>> = Vec::new();
-    for (i, entry) in entries.iter().enumerate().rev() {
-        let depth = entry.depth();
+    for (i, &(entry, depth)) in entries.iter().enumerate().rev() {
         let parent = &entry.relative[..parent_of(entry)];
         if later.len() <= depth {
             later.resize(depth + 1, None);
@@ -367,8 +385,7 @@ fn write_text_lines(out: &mut String, entries: &[&Entry], label: &dyn Fn(&str) -
         later.truncate(depth + 1);
     }
     let mut open_levels: Vec<bool> = Vec::new(); // per depth: does the ancestor have later siblings?
-    for (i, entry) in entries.iter().enumerate() {
-        let depth = entry.depth();
+    for (i, &(entry, depth)) in entries.iter().enumerate() {
         open_levels.truncate(depth);
         for &has_more in &open_levels {
             out.push_str(if has_more { "│   " } else { "    " });
@@ -434,7 +451,7 @@ mod tests {
             "g/h/i.rs",
             "j.rs",
         ]);
-        let shown: Vec<&Entry> = list.iter().collect();
+        let shown: Vec<(&Entry, usize)> = list.iter().map(|e| (e, e.depth())).collect();
         let mut out = String::new();
         write_text_lines(&mut out, &shown, &|s| s.to_string());
         let expected = "\

@@ -160,7 +160,17 @@ fn watched_paths(root: &ProjectRoot, folders: &[Entry]) -> Vec<PathBuf> {
 
 impl SelectionCache {
     /// The selection of `spec`, from the last walk when nothing it depends on changed.
-    pub fn select(&self, root: &ProjectRoot, spec: &SelectionSpec) -> Result<Arc<Selection>> {
+    /// `file_stats`: the caller uses the files' sizes, times or identities (contents, sizes
+    /// shown). A caller of names and kinds only (a text or Markdown tree) leaves the stat of each
+    /// file the walk did not sniff for the next caller that needs it: the folders' stats show
+    /// every name added, removed or renamed, and a sniffed file's stat whether it may have
+    /// turned binary or text.
+    pub fn select(
+        &self,
+        root: &ProjectRoot,
+        spec: &SelectionSpec,
+        file_stats: bool,
+    ) -> Result<Arc<Selection>> {
         if !keepable(spec) {
             return Ok(Arc::new(select::select(root, spec)?));
         }
@@ -171,7 +181,7 @@ impl SelectionCache {
             .and_then(|list| list.iter().find(|k| k.fingerprint == fingerprint).cloned());
         if let Some(kept) = kept
             && kept.walked_at.elapsed() < MAX_AGE
-            && let Some(selection) = still_valid(&kept)
+            && let Some(selection) = still_valid(&kept, file_stats)
         {
             if !Arc::ptr_eq(&selection, &kept.selection) {
                 // files changed: keep their fresh stats for the next request
@@ -251,7 +261,7 @@ impl SelectionCache {
 
 /// The kept selection with its files' fresh stats (the same `Arc` when none changed), or `None`
 /// when a watched path changed or an edit may change what the walk decided.
-fn still_valid(kept: &Kept) -> Option<Arc<Selection>> {
+fn still_valid(kept: &Kept, file_stats: bool) -> Option<Arc<Selection>> {
     let unchanged = kept
         .stamps
         .par_iter()
@@ -259,7 +269,27 @@ fn still_valid(kept: &Kept) -> Option<Arc<Selection>> {
     if !unchanged {
         return None;
     }
-    let fresh = file_stamps(&kept.selection.entries);
+    let sniffed = |entry: &Entry| kept.sniffed && !rules::is_known_text(entry.name());
+    if !file_stats {
+        // Names only: a sniffed file that changed (or went) means a new walk; the other files'
+        // stats are refreshed by the next caller that uses them.
+        let entries = &kept.selection.entries;
+        let fresh = file_stamps(entries, sniffed);
+        let same = entries.iter().zip(&fresh).all(|(entry, stamp)| {
+            entry.kind != EntryKind::File
+                || !sniffed(entry)
+                || stamp.is_some_and(|stamp| {
+                    entry.size == stamp.size
+                        && entry.modified_ns == stamp.modified_ns
+                        && entry.changed_ns == stamp.changed_ns
+                        && entry
+                            .id
+                            .is_none_or(|id| id.inode == stamp.inode && id.device == stamp.device)
+                })
+        });
+        return same.then(|| Arc::clone(&kept.selection));
+    }
+    let fresh = file_stamps(&kept.selection.entries, |_| true);
     let mut changed = false;
     for (entry, stamp) in kept.selection.entries.iter().zip(&fresh) {
         if entry.kind != EntryKind::File {
@@ -276,7 +306,7 @@ fn still_valid(kept: &Kept) -> Option<Arc<Selection>> {
         let edited = entry.size != stamp.size
             || entry.modified_ns != stamp.modified_ns
             || entry.changed_ns != stamp.changed_ns;
-        if edited && kept.sniffed && !rules::is_known_text(entry.name()) {
+        if edited && sniffed(entry) {
             // the walk sniffed it: the edit may have made it binary or text
             return None;
         }
@@ -300,10 +330,10 @@ fn still_valid(kept: &Kept) -> Option<Arc<Selection>> {
 /// by name in their folder, opened once per run of files that share it: a path lookup of one
 /// component instead of the whole path (most of a warm call's time on the kernel's 78,000
 /// files was the kernel walking the same folders' names again).
-fn file_stamps(entries: &[Entry]) -> Vec<Option<Stamp>> {
+fn file_stamps(entries: &[Entry], wanted: impl Fn(&Entry) -> bool) -> Vec<Option<Stamp>> {
     let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
-        if entry.kind != EntryKind::File {
+        if entry.kind != EntryKind::File || !wanted(entry) {
             continue;
         }
         match runs.last_mut() {
@@ -387,32 +417,32 @@ mod tests {
             sniff_binary: true,
             ..SelectionSpec::default()
         };
-        let racy = cache.select(&root, &spec).unwrap();
+        let racy = cache.select(&root, &spec, true).unwrap();
         assert!(
-            !Arc::ptr_eq(&racy, &cache.select(&root, &spec).unwrap()),
+            !Arc::ptr_eq(&racy, &cache.select(&root, &spec, true).unwrap()),
             "paths changed within the racy window are walked again"
         );
         settle();
-        let first = cache.select(&root, &spec).unwrap();
-        let second = cache.select(&root, &spec).unwrap();
+        let first = cache.select(&root, &spec, true).unwrap();
+        let second = cache.select(&root, &spec, true).unwrap();
         assert!(Arc::ptr_eq(&first, &second), "a settled walk is reused");
         let other_spec = SelectionSpec::default();
-        let unsniffed = cache.select(&root, &other_spec).unwrap();
+        let unsniffed = cache.select(&root, &other_spec, true).unwrap();
         assert!(!unsniffed.files().any(|f| f.binary));
         assert!(
-            Arc::ptr_eq(&first, &cache.select(&root, &spec).unwrap()),
+            Arc::ptr_eq(&first, &cache.select(&root, &spec, true).unwrap()),
             "another spec is kept beside, not instead"
         );
 
         // A known-text file edited: the same listing with its fresh stat.
         std::fs::write(dir.path().join("a/b/one.rs"), "fn one() { two() }\n").unwrap();
-        let edited = cache.select(&root, &spec).unwrap();
+        let edited = cache.select(&root, &spec, true).unwrap();
         assert!(!Arc::ptr_eq(&first, &edited));
         let one = edited.files().find(|f| f.relative == "a/b/one.rs").unwrap();
         assert_eq!(one.size, 19);
         // A sniffed file edited into binary: walked again, so the flag follows.
         std::fs::write(dir.path().join("data.unknown"), "te\0t\n").unwrap();
-        let sniffed = cache.select(&root, &spec).unwrap();
+        let sniffed = cache.select(&root, &spec, true).unwrap();
         let data = sniffed
             .files()
             .find(|f| f.relative == "data.unknown")
@@ -420,8 +450,56 @@ mod tests {
         assert!(data.binary);
         // A new file two folders down.
         std::fs::write(dir.path().join("a/b/two.rs"), "fn two() {}\n").unwrap();
-        let added = cache.select(&root, &spec).unwrap();
+        let added = cache.select(&root, &spec, true).unwrap();
         assert!(added.files().any(|f| f.relative == "a/b/two.rs"));
+    }
+
+    /// A names-only caller (a text tree) does not stat files the walk did not sniff: it gets the
+    /// kept walk while only their contents changed, and the next caller that uses file stats
+    /// sees the edit. A sniffed file's edit, or a new name, still means a new walk.
+    #[test]
+    fn a_names_only_caller_sees_every_name_and_leaves_file_stats_to_the_next_caller() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/one.rs"), "fn one() {}\n").unwrap();
+        std::fs::write(dir.path().join("data.unknown"), "text\n").unwrap();
+        let root = ProjectRoot::open(dir.path()).unwrap();
+        let cache = SelectionCache::default();
+        let spec = SelectionSpec {
+            sniff_binary: true,
+            ..SelectionSpec::default()
+        };
+        settle();
+        let first = cache.select(&root, &spec, true).unwrap();
+        assert!(Arc::ptr_eq(
+            &first,
+            &cache.select(&root, &spec, false).unwrap()
+        ));
+
+        std::fs::write(dir.path().join("src/one.rs"), "fn one() { two() }\n").unwrap();
+        let names = cache.select(&root, &spec, false).unwrap();
+        assert!(
+            Arc::ptr_eq(&first, &names),
+            "a known-text edit changes no name"
+        );
+        let stats = cache.select(&root, &spec, true).unwrap();
+        let one = stats.files().find(|f| f.relative == "src/one.rs").unwrap();
+        assert_eq!(
+            one.size, 19,
+            "the next caller that uses stats sees the edit"
+        );
+
+        std::fs::write(dir.path().join("data.unknown"), "te\0t\n").unwrap();
+        let names = cache.select(&root, &spec, false).unwrap();
+        let data = names
+            .files()
+            .find(|f| f.relative == "data.unknown")
+            .unwrap();
+        assert!(data.binary, "a sniffed file's edit is walked again");
+
+        std::fs::write(dir.path().join("src/two.rs"), "fn two() {}\n").unwrap();
+        let names = cache.select(&root, &spec, false).unwrap();
+        assert!(names.files().any(|f| f.relative == "src/two.rs"));
     }
 
     #[test]

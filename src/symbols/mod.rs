@@ -355,7 +355,7 @@ impl Engine {
             }
         }
         let selection = match &self.selection_cache {
-            Some(cache) if keep => cache.select(root, &prepared.spec)?,
+            Some(cache) if keep => cache.select(root, &prepared.spec, true)?,
             _ => Arc::new(select::select(root, &prepared.spec)?),
         };
         if selection.warnings.deleted == prepared.deleted {
