@@ -27,6 +27,7 @@ use crate::client::Format;
 use crate::entry::Entry;
 use crate::error::{Result, SetupError, line_col};
 use crate::line_endings;
+use crate::merge;
 
 const BOM: &str = "\u{feff}";
 
@@ -223,6 +224,7 @@ pub fn upsert_at(
                 return Err(shape(path, "a TOML container is one table name"));
             };
             let mut doc = parse_toml(body, path)?;
+            let unedited = doc.to_string();
             toml_container(&doc, keys, path)?;
             if doc.get(container).is_none() {
                 let mut t = Table::new();
@@ -235,7 +237,7 @@ pub fn upsert_at(
                 .expect("checked above");
             let is_inline = servers.is_dotted() || doc[*container].is_inline_table();
             toml_upsert(&mut doc, container, name, entry, is_inline);
-            line_endings::restore(body, &doc.to_string(), Format::Toml)
+            toml_print(body, &unedited, &doc)
         }
     };
     others_kept(body, &out, format, keys, name, path)?;
@@ -276,6 +278,7 @@ pub fn remove_at(
             if toml_container(&doc, keys, path)?.is_none_or(|s| !s.contains_key(name)) {
                 return Ok(text.to_string());
             }
+            let unedited = doc.to_string();
             // The last entry of an inline table takes the table's inner spaces (and, in TOML
             // 1.1, comments) with it: give them back, less the one space on each side that
             // `toml_edit` writes around an entry it adds (`{  }` -> `{ x = 1   }` -> `{  }`).
@@ -311,7 +314,7 @@ pub fn remove_at(
             if drop_parent {
                 doc.remove(container);
             }
-            line_endings::restore(body, &doc.to_string(), Format::Toml)
+            toml_print(body, &unedited, &doc)
         }
     };
     others_kept(body, &out, format, keys, name, path)?;
@@ -984,6 +987,30 @@ fn parse_toml(body: &str, path: &Path) -> Result<DocumentMut> {
     })
 }
 
+/// The edited document as text: `body` with the edit applied. `unedited` is `toml_edit`'s print
+/// of `body` before the edit, which differs from `body` only around dotted keys (see
+/// `merge.rs`); then the edit is merged onto `body`'s own lines (where the edit and a re-spelled
+/// line are inserted at one place, in the order that gives the edited data), and the print is
+/// taken as it is only when the edit changes those very lines (the data is the same either way).
+fn toml_print(body: &str, unedited: &str, edited: &DocumentMut) -> String {
+    let printed = edited.to_string();
+    let text = if unedited == body {
+        printed
+    } else {
+        let data = item_to_json(edited.as_item());
+        [true, false]
+            .into_iter()
+            .filter_map(|ours_first| merge::merge3(unedited, body, &printed, ours_first))
+            .find(|merged| {
+                merged
+                    .parse::<DocumentMut>()
+                    .is_ok_and(|doc| item_to_json(doc.as_item()) == data)
+            })
+            .unwrap_or(printed)
+    };
+    line_endings::restore(body, &text, Format::Toml)
+}
+
 fn toml_container<'a>(
     doc: &'a DocumentMut,
     keys: &[&str],
@@ -1162,6 +1189,30 @@ mod tests {
             remove(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
             t
         );
+    }
+
+    #[test]
+    fn toml_dotted_keys_keep_their_spelling_and_order() {
+        // Found by fuzz/fuzz_targets/setup_edit.rs: `toml_edit` prints a dotted key that lines
+        // share without the spaces around its dots, and moves interleaved dotted keys together.
+        let p = Path::new("config.toml");
+        for text in [
+            "mcp_servers.docs.command = 'npx'\nmcp_servers.docs .args = ['''-y''', \"x\"]\n\n[[profiles]]\nname = \"a\"\n",
+            "mcp_servers.docs.command = 'npx'\r\nmodel = \"o3\"\r\nmcp_servers . docs.args = []\r\n",
+            "[mcp_servers.docs]\nenv.A = \"1\"\ncommand = \"npx\"\nenv . B = \"2\"\n",
+        ] {
+            let added =
+                upsert(text, Format::Toml, "mcp_servers", "devprojex", &e("dpx"), p).unwrap();
+            assert_eq!(
+                read_entry(&added, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
+                Some(e("dpx").to_json())
+            );
+            for line in text.lines() {
+                assert!(added.contains(line), "{line:?} was rewritten: {added:?}");
+            }
+            let back = remove(&added, Format::Toml, "mcp_servers", "devprojex", p).unwrap();
+            assert_eq!(back, text);
+        }
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod error;
 pub mod fsio;
 mod line_endings;
 pub mod links;
+mod merge;
 pub mod plan;
 
 use std::io::IsTerminal;

@@ -1,0 +1,180 @@
+//! A three-way line merge: carries an edit made on a printer's normalised copy of a text back
+//! onto the text itself.
+//!
+//! `toml_edit` prints a parsed document back byte for byte except around dotted keys: the
+//! spaces around a dot of a key that several lines share (`a.b .c = 1` prints as `a.b.c`),
+//! and the order of dotted keys interleaved with others in one table. Setup edits the
+//! parsed document, so the print of the edit carries those changes too. With the print of the
+//! unedited document as the base, the file's own lines as one side and the edited print as the
+//! other, every line the edit did not touch comes back as the file had it.
+
+/// Merges `ours` and `theirs`, both derived from `base`; `None` where both changed the same
+/// lines differently. Where both inserted lines at one place, those of `ours` come first when
+/// `ours_first`, else those of `theirs` (the caller checks which order means the same). Lines
+/// are compared without their line breaks (a printer may write LF where the file has CRLF),
+/// and every line neither side changed comes from `ours`, break included.
+pub(crate) fn merge3(base: &str, ours: &str, theirs: &str, ours_first: bool) -> Option<String> {
+    let base: Vec<&str> = base.split_inclusive('\n').collect();
+    let ours: Vec<&str> = ours.split_inclusive('\n').collect();
+    let theirs: Vec<&str> = theirs.split_inclusive('\n').collect();
+    let (base_keys, ours_keys, theirs_keys) = (keys(&base), keys(&ours), keys(&theirs));
+    let ours_diff = diff(&base_keys, &ours_keys);
+    let mut hunks = changes(&ours_diff, &ours, !ours_first);
+    hunks.extend(changes(
+        &diff(&base_keys, &theirs_keys),
+        &theirs,
+        ours_first,
+    ));
+    // By place; an insertion before a change that starts where it is inserted.
+    hunks.sort_by_key(|h| (h.start, h.end, h.later));
+    hunks.dedup_by(|b, a| (a.start, a.end, a.lines) == (b.start, b.end, b.lines));
+
+    // Each base line's own spelling in `ours`, where `ours` kept it.
+    let mut in_ours = vec![None; base.len()];
+    for op in &ours_diff {
+        if op.tag() == similar::DiffTag::Equal {
+            for (b, o) in op.old_range().zip(op.new_range()) {
+                in_ours[b] = Some(ours[o]);
+            }
+        }
+    }
+    let mut out = String::new();
+    let unchanged = |out: &mut String, lines: std::ops::Range<usize>| {
+        for b in lines {
+            let line = in_ours[b].unwrap_or(base[b]);
+            out.push_str(line);
+            // A last line without a break, where the printer ended it (lines may follow).
+            if !line.ends_with('\n') && base[b].ends_with('\n') {
+                out.push('\n');
+            }
+        }
+    };
+    let mut at = 0;
+    for (i, hunk) in hunks.iter().enumerate() {
+        let next_overlaps = hunks.get(i + 1).is_some_and(|next| {
+            next.start < hunk.end || (hunk.start < hunk.end && next.start == hunk.start)
+        });
+        if next_overlaps {
+            return None;
+        }
+        unchanged(&mut out, at..hunk.start);
+        out.extend(hunk.lines.iter().copied());
+        at = hunk.end;
+    }
+    unchanged(&mut out, at..base.len());
+    Some(out)
+}
+
+/// The lines without their line breaks.
+fn keys<'a>(lines: &[&'a str]) -> Vec<&'a str> {
+    lines
+        .iter()
+        .map(|l| {
+            let l = l.strip_suffix('\n').unwrap_or(l);
+            l.strip_suffix('\r').unwrap_or(l)
+        })
+        .collect()
+}
+
+fn diff(base: &[&str], other: &[&str]) -> Vec<similar::DiffOp> {
+    similar::capture_diff_slices(similar::Algorithm::Myers, base, other)
+}
+
+/// The lines of `base[start..end]` one side replaced by `lines` (an insertion when empty);
+/// `later` orders it after the other side's insertion at the same place.
+struct Hunk<'a> {
+    start: usize,
+    end: usize,
+    lines: &'a [&'a str],
+    later: bool,
+}
+
+/// The hunks of a diff from the base to `other`, in order.
+fn changes<'a>(ops: &[similar::DiffOp], other: &'a [&'a str], later: bool) -> Vec<Hunk<'a>> {
+    ops.iter()
+        .filter(|op| op.tag() != similar::DiffTag::Equal)
+        .map(|op| Hunk {
+            start: op.old_range().start,
+            end: op.old_range().end,
+            lines: &other[op.new_range()],
+            later,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge3;
+
+    #[test]
+    fn an_edit_on_the_normalised_copy_lands_on_the_original_lines() {
+        let original = "a.b = 1\na .c = 2\n\n[t]\nx = 1\n";
+        let base = "a.b = 1\na.c = 2\n\n[t]\nx = 1\n";
+        let edited = "a.b = 1\na.c = 2\n\n[s]\ny = 2\n\n[t]\nx = 1\n";
+        assert_eq!(
+            merge3(base, original, edited, true).as_deref(),
+            Some("a.b = 1\na .c = 2\n\n[s]\ny = 2\n\n[t]\nx = 1\n")
+        );
+        // And back: removing the section again gives the original.
+        let added = merge3(base, original, edited, true).unwrap();
+        assert_eq!(
+            merge3(edited, &added, base, true).as_deref(),
+            Some(original)
+        );
+    }
+
+    #[test]
+    fn moved_lines_stay_where_the_original_has_them() {
+        let original = "a.b = 1\nc = 2\na.d = 3\n[s]\n";
+        let base = "a.b = 1\na.d = 3\nc = 2\n[s]\n";
+        let edited = "a.b = 1\na.d = 3\nc = 2\n[s]\nk = 1\n";
+        assert_eq!(
+            merge3(base, original, edited, true).as_deref(),
+            Some("a.b = 1\nc = 2\na.d = 3\n[s]\nk = 1\n")
+        );
+    }
+
+    #[test]
+    fn both_sides_changing_one_line_is_a_conflict() {
+        assert_eq!(merge3("a\nb\nc\n", "a\nB\nc\n", "a\nX\nc\n", true), None);
+        assert_eq!(
+            merge3("a\nb\n", "a\nb\n", "a\nb\n", true).as_deref(),
+            Some("a\nb\n")
+        );
+        assert_eq!(merge3("", "x", "", true).as_deref(), Some("x"));
+        // Two insertions at one place: in the order asked for.
+        assert_eq!(
+            merge3("a\n", "a\nx\n", "a\ny\n", true).as_deref(),
+            Some("a\nx\ny\n")
+        );
+        assert_eq!(
+            merge3("a\n", "a\nx\n", "a\ny\n", false).as_deref(),
+            Some("a\ny\nx\n")
+        );
+    }
+
+    #[test]
+    fn a_change_beside_the_other_sides_change_is_no_conflict() {
+        // The edit adds a line right after a line the printer re-spelled, and takes it away.
+        let original = "k.a = 1\nk .b = 2\n";
+        let base = "k.a = 1\nk.b = 2\n";
+        let edited = "k.a = 1\nk.b = 2\nk.c = 3\n";
+        let added = merge3(base, original, edited, true).unwrap();
+        assert_eq!(added, "k.a = 1\nk .b = 2\nk.c = 3\n");
+        assert_eq!(
+            merge3(edited, &added, base, true).as_deref(),
+            Some(original)
+        );
+    }
+
+    #[test]
+    fn unchanged_lines_keep_their_own_line_breaks() {
+        let original = "a = 1\r\nb .c = 2\r\n";
+        let base = "a = 1\nb.c = 2\n";
+        let edited = "a = 1\nb.c = 2\nd = 3\n";
+        assert_eq!(
+            merge3(base, original, edited, true).as_deref(),
+            Some("a = 1\r\nb .c = 2\r\nd = 3\n")
+        );
+    }
+}
