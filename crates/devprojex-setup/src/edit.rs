@@ -711,10 +711,16 @@ fn cst_update(body: &str, keys: &[&str], name: &str, entry: &Entry) -> Result<St
         ));
     };
     let fields = entry.fields();
+    // Of a field written twice only the first stays (parsers read the last one, so a second
+    // `"type"` would outvote the one set below).
+    let mut seen = Vec::new();
     for p in existing.properties() {
-        let keep = p
-            .decoded_name()
-            .is_some_and(|n| fields.iter().any(|(k, _)| *k == n));
+        let keep = p.decoded_name().is_some_and(|n| {
+            let ours = fields.iter().any(|(k, _)| *k == n);
+            let first = !seen.contains(&n);
+            seen.push(n);
+            ours && first
+        });
         if !keep {
             p.remove();
         }
@@ -1189,6 +1195,26 @@ mod tests {
             remove(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
             t
         );
+    }
+
+    #[test]
+    fn a_field_written_twice_in_the_entry_is_set_once() {
+        // Found by fuzz/fuzz_targets/setup_edit.rs: the second `"type"` outvoted the updated one.
+        let text = "{\n  \"servers\": {\n    \"devprojex\": {\n      \"type\": \"stdio\",\n      \"command\": \"/old/devprojex\",\n      \"type\": [\"mcp\"]\n    }\n  }\n}\n";
+        let p = Path::new("mcp.json");
+        let entry = Entry {
+            with_type: true,
+            ..e("devprojex")
+        };
+        for format in [Format::Json, Format::Jsonc] {
+            let out = upsert(text, format, "servers", "devprojex", &entry, p).unwrap();
+            assert_eq!(
+                read_entry(&out, format, "servers", "devprojex", p).unwrap(),
+                Some(entry.to_json()),
+                "{out}"
+            );
+            assert_eq!(out.matches("\"type\"").count(), 1, "{out}");
+        }
     }
 
     #[test]
