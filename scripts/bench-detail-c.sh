@@ -59,7 +59,7 @@ fi
 echo "== cargo build --release (devprojex, the corpus bench)" >&2
 cargo build -q --release --locked --bin devprojex
 cargo bench -q --locked -p devprojex-detail --bench corpus --no-run 2>/dev/null
-devprojex="$root/target/release/devprojex"
+devprojex="${CARGO_TARGET_DIR:-$root/target}/release/devprojex"
 
 echo "kernel corpus: $kernel ($(git -C "$kernel" rev-parse --short HEAD 2>/dev/null || echo 'not a git repository'))"
 echo "libstdc++ headers: $libstdcxx"

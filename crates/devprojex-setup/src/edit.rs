@@ -64,7 +64,7 @@ pub fn read_entry_at(
             let Some(root) = &parsed.value else {
                 return Ok(None);
             };
-            let Some(servers) = json_object_at(root, keys, path)? else {
+            let Some(servers) = servers_object(root, keys, path)? else {
                 return Ok(None);
             };
             Ok(unique_prop(servers, name, keys, path)?.and_then(|p| value_json(body, &p.value)))
@@ -105,25 +105,14 @@ pub fn object_keys_at(
             let Some(root) = &parsed.value else {
                 return Ok(Vec::new());
             };
-            let Some(obj) = json_object_at(root, keys, path)? else {
+            let Some(obj) = servers_object(root, keys, path)? else {
                 return Ok(Vec::new());
             };
-            // A key listed twice is refused, as reading or editing its entry is.
-            let mut names = Vec::with_capacity(obj.properties.len());
-            let mut seen = std::collections::HashSet::new();
-            for prop in &obj.properties {
-                let name = prop.name.as_str();
-                if !seen.insert(name) {
-                    let mut trail = keys.to_vec();
-                    trail.push(name);
-                    return Err(SetupError::DuplicateKey {
-                        path: path.to_path_buf(),
-                        key: key_trail(&trail),
-                    });
-                }
-                names.push(name.to_string());
-            }
-            Ok(names)
+            Ok(obj
+                .properties
+                .iter()
+                .map(|p| p.name.as_str().to_string())
+                .collect())
         }
         Format::Toml => {
             let doc = parse_toml(body, path)?;
@@ -521,6 +510,33 @@ fn json_object_at<'b, 'a>(
 }
 
 /// The property `name` of `obj`, refusing a duplicated key.
+/// The servers object at `keys`, refused when it lists a name twice: readers take the last
+/// copy, so which entry a client runs is ambiguous, and reading, listing and editing all refuse
+/// such a file alike (`DPX-SETUP-DUPLICATE-KEY`, naming the key).
+fn servers_object<'b, 'a>(
+    root: &'b ast::Value<'a>,
+    keys: &[&str],
+    path: &Path,
+) -> Result<Option<&'b ast::Object<'a>>> {
+    let Some(obj) = json_object_at(root, keys, path)? else {
+        return Ok(None);
+    };
+    let mut seen = std::collections::HashSet::new();
+    if let Some(twice) = obj
+        .properties
+        .iter()
+        .find(|p| !seen.insert(p.name.as_str()))
+    {
+        let mut trail = keys.to_vec();
+        trail.push(twice.name.as_str());
+        return Err(SetupError::DuplicateKey {
+            path: path.to_path_buf(),
+            key: key_trail(&trail),
+        });
+    }
+    Ok(Some(obj))
+}
+
 fn unique_prop<'b, 'a>(
     obj: &'b ast::Object<'a>,
     name: &str,
@@ -557,7 +573,7 @@ fn json_upsert(
 ) -> Result<Option<String>> {
     let parsed = parse_json(body, format, path)?;
     if let Some(root) = &parsed.value {
-        let servers = json_object_at(root, keys, path)?;
+        let servers = servers_object(root, keys, path)?;
         if let Some(servers) = servers
             && let Some(prop) = unique_prop(servers, name, keys, path)?
         {
@@ -848,7 +864,7 @@ fn json_remove(
     let Some(root) = &parsed.value else {
         return Ok(None);
     };
-    let Some(obj) = json_object_at(root, keys, path)? else {
+    let Some(obj) = servers_object(root, keys, path)? else {
         return Ok(None);
     };
     let Some(prop) = unique_prop(obj, name, keys, path)? else {
@@ -1195,6 +1211,33 @@ mod tests {
             remove(&out, Format::Toml, "mcp_servers", "devprojex", p).unwrap(),
             t
         );
+    }
+
+    #[test]
+    fn a_servers_object_listing_a_name_twice_is_refused_by_every_edit() {
+        // Found by fuzz/fuzz_targets/setup_edit.rs: listing refused the file, reading and
+        // editing another entry accepted it.
+        let text =
+            "{\"mcpServers\": {\"fetch\": {\"command\": \"a\"}, \"fetch\": {\"command\": \"b\"}}}";
+        let p = Path::new("mcp.json");
+        for format in [Format::Json, Format::Jsonc] {
+            let refused = |r: Result<String>| matches!(r, Err(SetupError::DuplicateKey { ref key, .. }) if key.contains("fetch"));
+            assert!(refused(
+                read_entry(text, format, "mcpServers", "devprojex", p).map(|_| String::new())
+            ));
+            assert!(refused(
+                entry_names(text, format, "mcpServers", p).map(|_| String::new())
+            ));
+            assert!(refused(upsert(
+                text,
+                format,
+                "mcpServers",
+                "devprojex",
+                &e("dpx"),
+                p
+            )));
+            assert!(refused(remove(text, format, "mcpServers", "fetch", p)));
+        }
     }
 
     #[test]
