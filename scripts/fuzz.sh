@@ -9,7 +9,9 @@
 # Any crash, failed assertion, timeout (10 s per input) or out-of-memory fails the run; the
 # crashing input is left in fuzz/target/artifacts/<target>/ and the command to replay it is
 # printed. New corpus entries go to fuzz/target/corpus-run/<target>/ (kept between runs on one
-# machine, never committed).
+# machine, never committed). DEVPROJEX_FUZZ_SEED=N fixes libFuzzer's random seed: from an empty
+# fuzz/target/corpus-run/ (a fresh clone) the same build then tries the same inputs in the same
+# order, so a run is reproducible and a machine only gets as far as its speed allows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -102,6 +104,7 @@ fuzz_one() {
     local options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048
         -artifact_prefix="$artifacts" -print_final_stats=1)
     [ -f "fuzz/dict/$target.dict" ] && options+=(-dict="fuzz/dict/$target.dict")
+    [ -n "${DEVPROJEX_FUZZ_SEED:-}" ] && options+=(-seed="$DEVPROJEX_FUZZ_SEED")
     if "$bin_dir/$target" "${options[@]}" "$corpus" "fuzz/corpus/$target" >"$log" 2>&1; then
         local runs
         runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"

@@ -423,14 +423,16 @@ fn key_trail(keys: &[&str]) -> String {
 
 // ---------- JSON / JSONC ----------
 
+/// Strict JSON, or JSONC as VS Code and Cursor read it: JSON with comments and trailing commas.
+/// `jsonc-parser` also accepts JSON5-like forms by default (a missing comma, single quotes,
+/// bare keys, hex numbers); those clients report them as errors, and the edits rely on the
+/// commas, so such a file is refused like any other that does not parse.
 fn parse_options(format: Format) -> ParseOptions {
-    if format == Format::Jsonc {
-        return ParseOptions::default();
-    }
+    let jsonc = format == Format::Jsonc;
     ParseOptions {
-        allow_comments: false,
+        allow_comments: jsonc,
         allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
+        allow_trailing_commas: jsonc,
         allow_missing_commas: false,
         allow_single_quoted_strings: false,
         allow_hexadecimal_numbers: false,
@@ -1237,6 +1239,41 @@ mod tests {
                 p
             )));
             assert!(refused(remove(text, format, "mcpServers", "fetch", p)));
+        }
+    }
+
+    #[test]
+    fn jsonc_is_read_as_vs_code_reads_it() {
+        // Found by fuzz/fuzz_targets/setup_edit.rs: a missing comma parsed, and removing the
+        // entry after it then failed. Comments and trailing commas stay accepted.
+        let p = Path::new("mcp.json");
+        let ok = "{\"servers\": {\n  // note\n  \"a\": {\"command\": \"x\"},\n}}";
+        assert!(upsert(ok, Format::Jsonc, "servers", "devprojex", &e("dpx"), p).is_ok());
+        for bad in [
+            "{\"servers\": {\"a\": {\"command\": \"x\"} \"devprojex\": {\"command\": \"y\"}}}",
+            "{\"servers\": {'a': {\"command\": \"x\"}}}",
+            "{\"servers\": {a: {\"command\": \"x\"}}}",
+            "{\"servers\": {\"a\": {\"port\": 0x10}}}",
+        ] {
+            let parse_error = |r: Result<String>| matches!(r, Err(SetupError::Parse { .. }));
+            assert!(parse_error(
+                read_entry(bad, Format::Jsonc, "servers", "devprojex", p).map(|_| String::new())
+            ));
+            assert!(parse_error(upsert(
+                bad,
+                Format::Jsonc,
+                "servers",
+                "devprojex",
+                &e("d"),
+                p
+            )));
+            assert!(parse_error(remove(
+                bad,
+                Format::Jsonc,
+                "servers",
+                "devprojex",
+                p
+            )));
         }
     }
 
