@@ -278,14 +278,7 @@ fn still_valid(kept: &Kept, file_stats: bool) -> Option<Arc<Selection>> {
         let same = entries.iter().zip(&fresh).all(|(entry, stamp)| {
             entry.kind != EntryKind::File
                 || !sniffed(entry)
-                || stamp.is_some_and(|stamp| {
-                    entry.size == stamp.size
-                        && entry.modified_ns == stamp.modified_ns
-                        && entry.changed_ns == stamp.changed_ns
-                        && entry
-                            .id
-                            .is_none_or(|id| id.inode == stamp.inode && id.device == stamp.device)
-                })
+                || stamp.is_some_and(|stamp| !replaced(entry, &stamp) && !edited(entry, &stamp))
         });
         return same.then(|| Arc::clone(&kept.selection));
     }
@@ -296,16 +289,11 @@ fn still_valid(kept: &Kept, file_stats: bool) -> Option<Arc<Selection>> {
             continue;
         }
         let stamp = (*stamp)?;
-        if entry
-            .id
-            .is_some_and(|id| id.inode != stamp.inode || id.device != stamp.device)
-        {
+        if replaced(entry, &stamp) {
             // replaced by another file: its folder changed too, but be sure
             return None;
         }
-        let edited = entry.size != stamp.size
-            || entry.modified_ns != stamp.modified_ns
-            || entry.changed_ns != stamp.changed_ns;
+        let edited = edited(entry, &stamp);
         if edited && sniffed(entry) {
             // the walk sniffed it: the edit may have made it binary or text
             return None;
@@ -330,6 +318,20 @@ fn still_valid(kept: &Kept, file_stats: bool) -> Option<Arc<Selection>> {
 /// by name in their folder, opened once per run of files that share it: a path lookup of one
 /// component instead of the whole path (most of a warm call's time on the kernel's 78,000
 /// files was the kernel walking the same folders' names again).
+/// Another file now has the entry's path (where the entry knows its identity).
+fn replaced(entry: &Entry, stamp: &Stamp) -> bool {
+    entry
+        .id
+        .is_some_and(|id| id.inode != stamp.inode || id.device != stamp.device)
+}
+
+/// The file's size or times differ from the entry's.
+fn edited(entry: &Entry, stamp: &Stamp) -> bool {
+    entry.size != stamp.size
+        || entry.modified_ns != stamp.modified_ns
+        || entry.changed_ns != stamp.changed_ns
+}
+
 fn file_stamps(entries: &[Entry], wanted: impl Fn(&Entry) -> bool) -> Vec<Option<Stamp>> {
     let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, entry) in entries.iter().enumerate() {

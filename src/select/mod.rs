@@ -617,7 +617,8 @@ fn sniff_cached(entry: &Entry, sniff: impl FnOnce() -> bool) -> bool {
     let Some(cache) = SNIFF_CACHE.get() else {
         return sniff();
     };
-    // Without an identity (a names-only walk) the key could not tell an edit: sniff afresh.
+    // Without an identity (a names-only walk, which has no stats either, or a platform that
+    // gave no file id) the key could not tell a replaced file: sniff afresh.
     if entry.id.is_none() {
         return sniff();
     }

@@ -693,7 +693,8 @@ impl<'a> Walk<'a> {
             self.counters.exclude(why);
             return None;
         }
-        // Unknown sizes (`names_only`) are sniffed: an empty file reads as text.
+        // A size of 0 is only known with an identity: a names-only walk (no stats) or a file
+        // without an id is sniffed, which costs nothing for an empty file (it reads as text).
         let may_hold_bytes = meta.size > 0 || meta.id.is_none();
         if self.spec.sniff_binary && may_hold_bytes && !rules::is_known_text(entry.name()) {
             entry.binary = super::sniff_cached(&entry, || sniff_at(dir, name, meta.id));
