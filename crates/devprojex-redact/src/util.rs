@@ -97,8 +97,9 @@ pub(crate) fn contains_redaction_marker(bytes: &[u8]) -> bool {
 /// Every candidate of every provider rule comes through here, so the byte counts the caller
 /// already has skip the work that cannot succeed (the same answers, fewer instructions).
 pub(crate) fn is_provider_placeholder(secret: &[u8], counts: &ByteCounts) -> bool {
-    // `EXAMPLE` / `example` needs an `X` / `x`.
-    let example = (counts.count(b'X') > 0 || counts.count(b'x') > 0)
+    // `EXAMPLE` / `example` needs each of its letters.
+    let has_all = |word: &[u8]| word.iter().all(|&b| counts.count(b) > 0);
+    let example = (has_all(b"EXAMPL") || has_all(b"exampl"))
         && memchr::memchr2_iter(b'E', b'e', secret).any(|at| {
             let rest = &secret[at + 1..];
             rest.starts_with(b"XAMPLE") && secret[at] == b'E'
