@@ -9,7 +9,8 @@
 //! survives `to_json` and parsing again unchanged; a resolved path is a clean relative path
 //! (no empty, `.` or `..` component, no `\`, no leading `/`, no `:` under Windows rules) that
 //! resolves to itself again; anything else is refused with DPX-MCP-ROOT-VIOLATION or
-//! DPX-MCP-INVALID-ARGUMENTS.
+//! DPX-MCP-INVALID-ARGUMENTS, or under Windows rules a device name with
+//! DPX-MCP-NOT-A-REGULAR-FILE.
 #![no_main]
 
 use std::path::Path;
@@ -58,8 +59,11 @@ fn check_path(input: &str) {
                     assert_eq!(again.as_str(), text, "resolution is not idempotent");
                 }
             }
+            // A Windows device name (`CON`, `NUL`, `COM1`, ...) is no file to read.
             Err(err) => assert!(
-                err.code == codes::ROOT_VIOLATION || err.code == codes::INVALID_ARGUMENTS,
+                err.code == codes::ROOT_VIOLATION
+                    || err.code == codes::INVALID_ARGUMENTS
+                    || (err.code == codes::NOT_REGULAR_FILE && style == HostStyle::Windows),
                 "{}",
                 err.code
             ),

@@ -4,10 +4,18 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
-/// Whether `needle` occurs in `hay` (for short haystacks: no searcher set-up cost).
+/// Whether `needle` occurs in `hay` (for short haystacks: no searcher set-up cost, and only
+/// the places of its first byte are compared).
 #[inline]
 pub(crate) fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    needle.len() <= hay.len() && hay.windows(needle.len()).any(|w| w == needle)
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let Some(last_start) = hay.len().checked_sub(needle.len()) else {
+        return false;
+    };
+    memchr::memchr_iter(first, &hay[..=last_start])
+        .any(|at| &hay[at + 1..at + needle.len()] == rest)
 }
 
 /// A set of words matched ASCII case-insensitively anywhere in a haystack, built once.
@@ -288,6 +296,15 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn contains_finds_what_a_window_scan_finds(
+            hay in proptest::collection::vec(proptest::sample::select(b"abRED".to_vec()), 0..24),
+            needle in proptest::collection::vec(proptest::sample::select(b"abRED".to_vec()), 0..4),
+        ) {
+            let by_windows = needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle);
+            proptest::prop_assert_eq!(contains(&hay, &needle), by_windows);
+        }
+
         #[test]
         fn the_shortcuts_change_no_answer(
             parts in proptest::collection::vec(
