@@ -1022,9 +1022,9 @@ fn toml_print(body: &str, unedited: &str, edited: &DocumentMut) -> String {
         printed
     } else {
         let data = item_to_json(edited.as_item());
-        [true, false]
+        merge::Placement::ALL
             .into_iter()
-            .filter_map(|ours_first| merge::merge3(unedited, body, &printed, ours_first))
+            .filter_map(|placement| merge::merge3(unedited, body, &printed, placement))
             .find(|merged| {
                 merged
                     .parse::<DocumentMut>()
