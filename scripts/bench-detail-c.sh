@@ -49,6 +49,8 @@ for command in node npm; do
     fi
 done
 work="$root/target/bench-detail-c"
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/devprojex-bench-detail-c.XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
 repomix="$work/repomix/node_modules/.bin/repomix"
 if [ ! -x "$repomix" ] || [ "$("$repomix" --version)" != "1.18.1" ]; then
     echo "== npm install repomix@1.18.1 into $work/repomix" >&2
@@ -105,8 +107,8 @@ share() { python3 -c 'import sys; print(f"{100 * int(sys.argv[1]) / int(sys.argv
 compare() {
     local name="$1" dir="$2"
     # A copy outside any git repository, so both tools see the same files (repomix reads the
-    # enclosing repository's ignore rules otherwise).
-    local copy="$work/$name"
+    # enclosing repository's ignore rules otherwise, and this checkout ignores target/).
+    local copy="$scratch/$name"
     rm -rf "$copy"
     cp -r "$dir" "$copy"
     echo
