@@ -511,7 +511,6 @@ fn json_object_at<'b, 'a>(
     Ok(Some(obj))
 }
 
-/// The property `name` of `obj`, refusing a duplicated key.
 /// The servers object at `keys`, refused when it lists a name twice: readers take the last
 /// copy, so which entry a client runs is ambiguous, and reading, listing and editing all refuse
 /// such a file alike (`DPX-SETUP-DUPLICATE-KEY`, naming the key).
@@ -539,6 +538,7 @@ fn servers_object<'b, 'a>(
     Ok(Some(obj))
 }
 
+/// The property `name` of `obj`, refusing a duplicated key.
 fn unique_prop<'b, 'a>(
     obj: &'b ast::Object<'a>,
     name: &str,
