@@ -43,6 +43,17 @@ pub fn create_new_private_dir(path: &Path) -> Result<(), Refusal> {
     verify_private_dir(path)
 }
 
+/// Whether an access entry of the store's folder may name `sid` (in its `S-1-…` text form)
+/// besides the user, on Windows: LocalSystem (`S-1-5-18`) and the built-in Administrators
+/// (`S-1-5-32-544`). They hold the privileges to read or take any file whatever its access list
+/// says (backup, take ownership), as root does on Unix, where mode 0700 does not keep root out
+/// either; and Windows gives both to every folder in a user's profile, so a folder the user made
+/// there is private in the same sense.
+#[cfg(any(windows, test))]
+pub fn admitted_besides_the_user(sid: &str) -> bool {
+    matches!(sid, "S-1-5-18" | "S-1-5-32-544")
+}
+
 /// The seconds elapsed since a file's last modification (0 when unknown or in the future).
 pub fn age_seconds(metadata: &Metadata) -> u64 {
     metadata
@@ -333,23 +344,31 @@ mod windows {
         }
 
         fn to_text(&self) -> io::Result<String> {
-            let mut text: *mut u16 = null_mut();
-            // SAFETY: the SID is valid; `text` receives a LocalAlloc'd, NUL-terminated string.
-            if unsafe { ConvertSidToStringSidW(self.sid(), &mut text) } == 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let mut len = 0;
-            // SAFETY: the string is NUL-terminated; it is freed once, after the copy.
-            let copy = unsafe {
-                while *text.add(len) != 0 {
-                    len += 1;
-                }
-                let copy = String::from_utf16_lossy(std::slice::from_raw_parts(text, len));
-                LocalFree(text as *mut c_void);
-                copy
-            };
-            Ok(copy)
+            // SAFETY: the SID lives in `self.buffer`.
+            unsafe { sid_text(self.sid()) }
         }
+    }
+
+    /// The `S-1-…` text of a SID.
+    ///
+    /// SAFETY: `sid` is a valid SID.
+    unsafe fn sid_text(sid: PSID) -> io::Result<String> {
+        let mut text: *mut u16 = null_mut();
+        // SAFETY: the SID is valid; `text` receives a LocalAlloc'd, NUL-terminated string.
+        if unsafe { ConvertSidToStringSidW(sid, &mut text) } == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut len = 0;
+        // SAFETY: the string is NUL-terminated; it is freed once, after the copy.
+        let copy = unsafe {
+            while *text.add(len) != 0 {
+                len += 1;
+            }
+            let copy = String::from_utf16_lossy(std::slice::from_raw_parts(text, len));
+            LocalFree(text as *mut c_void);
+            copy
+        };
+        Ok(copy)
     }
 
     fn wide(path: &Path) -> Vec<u16> {
@@ -414,7 +433,8 @@ mod windows {
     }
 
     /// A real directory (no reparse point), owned by this user, whose access list allows
-    /// nobody else: read from the handle, so a swapped name cannot pass.
+    /// nobody else (LocalSystem and Administrators aside, see [`super::admitted_besides_the_user`]):
+    /// read from the handle, so a swapped name cannot pass.
     pub fn verify_private_dir(path: &Path) -> Result<(), Refusal> {
         let dir = OpenOptions::new()
             .read(true)
@@ -493,7 +513,12 @@ mod windows {
             // SAFETY: an ACCESS_ALLOWED_ACE's SID starts at SidStart.
             let sid = unsafe { &raw mut (*(ace as *mut ACCESS_ALLOWED_ACE)).SidStart } as PSID;
             // SAFETY: the ACE's SID and the user's SID are valid.
-            if unsafe { EqualSid(sid, user) } == 0 {
+            if unsafe { EqualSid(sid, user) } != 0 {
+                continue;
+            }
+            // SAFETY: the ACE's SID is valid.
+            let text = unsafe { sid_text(sid) }.map_err(Refusal::Io)?;
+            if !super::admitted_besides_the_user(&text) {
                 return Err(Refusal::NotPrivate(
                     "grants access to other accounts".into(),
                 ));
@@ -516,5 +541,32 @@ mod windows {
     /// No cheap liveness check: unknown, so the owner file's lock and its age decide.
     pub fn process_is_alive(_pid: u32) -> Option<bool> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::admitted_besides_the_user;
+
+    #[test]
+    fn only_system_and_administrators_are_admitted_besides_the_user() {
+        // the accounts a folder in a user's profile lists besides the user
+        assert!(admitted_besides_the_user("S-1-5-18"));
+        assert!(admitted_besides_the_user("S-1-5-32-544"));
+        // everyone else is another account
+        for other in [
+            "S-1-1-0",                                       // Everyone
+            "S-1-5-11",                                      // Authenticated Users
+            "S-1-5-32-545",                                  // Users
+            "S-1-5-32-5440",                                 // not Administrators, a longer id
+            "S-1-5-21-1004336348-1177238915-682003330-512",  // Domain Admins
+            "S-1-5-21-1004336348-1177238915-682003330-1001", // another user
+            "S-1-3-0",                                       // CREATOR OWNER
+            "S-1-5-19",                                      // LocalService
+            "s-1-5-18",
+            "",
+        ] {
+            assert!(!admitted_besides_the_user(other), "{other}");
+        }
     }
 }
