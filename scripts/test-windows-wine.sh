@@ -74,10 +74,11 @@ for top in "$(pwd)" "$target_dir"; do
     [ -e "$WINEPREFIX/drive_c/$top" ] || ln -s "/$top" "$WINEPREFIX/drive_c/$top"
 done
 
-export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine
 # snapshot mismatches fail the test; no .snap.new files are left in the checkout
 export INSTA_UPDATE=no
-run() { cargo test --locked --target "$target" "$@"; }
+# The runner is given as configuration, not as CARGO_TARGET_..._RUNNER: assert_cmd reads that
+# variable in the test process and would start the binary through `wine` from inside Wine.
+run() { cargo --config "target.$target.runner = \"wine\"" test --locked --target "$target" "$@"; }
 if [ "$#" -gt 0 ] && [ "$1" = --all ]; then
     shift
     run --workspace --no-fail-fast "$@"

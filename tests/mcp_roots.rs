@@ -38,8 +38,15 @@ fn answer_roots(mcp: &mut Mcp, uris: &[String]) {
     mcp.send(&json!({"jsonrpc": "2.0", "id": request["id"], "result": {"roots": roots}}));
 }
 
+/// `file://{host}/path`: `/home/x` on Unix, `/C:/Users/x` on Windows, spaces escaped.
+fn uri_on(host: &str, p: &Path) -> String {
+    let path = p.to_str().unwrap().replace('\\', "/").replace(' ', "%20");
+    let slash = if path.starts_with('/') { "" } else { "/" };
+    format!("file://{host}{slash}{path}")
+}
+
 fn uri(p: &Path) -> String {
-    format!("file://{}", p.to_str().unwrap().replace(' ', "%20"))
+    uri_on("", p)
 }
 
 fn projects(mcp: &mut Mcp) -> Vec<String> {
@@ -54,8 +61,7 @@ fn projects(mcp: &mut Mcp) -> Vec<String> {
 
 /// The crate folder, where the test processes (and the servers they start) run.
 fn cwd() -> String {
-    std::fs::canonicalize(env!("CARGO_MANIFEST_DIR"))
-        .unwrap()
+    common::canonical(Path::new(env!("CARGO_MANIFEST_DIR")))
         .to_string_lossy()
         .into_owned()
 }
@@ -74,10 +80,7 @@ fn the_clients_roots_are_served_and_followed() {
         &mut mcp,
         &[
             uri(&a.root),
-            format!(
-                "file://localhost{}",
-                b.root.to_str().unwrap().replace(' ', "%20")
-            ),
+            uri_on("localhost", &b.root),
             "https://example.com/repo".into(),
             "file://attacker.example/share".into(),
             uri(&a.root),

@@ -310,7 +310,9 @@ fn names_in_another_case_read_the_listed_file_and_keep_exclusions() {
     let mut mcp = Mcp::start(&fx.root);
     let text = mcp.call_ok("get_file", json!({"path": "SRC/Main.RS"}));
     assert_eq!(one_spot(&text).inner, "fn main() {}\n", "{text}");
-    assert!(text.contains("src/main.rs"), "{text}");
+    // messages name the file as the folder lists it
+    let text = mcp.call_err("get_file", json!({"path": "SRC/Main.RS", "start_line": 5}));
+    assert!(text.contains("'src/main.rs'"), "{text}");
     for path in [".GIT/config", ".Git/CONFIG", "Node_Modules/x/index.js"] {
         let text = mcp.call_err("get_file", json!({"path": path}));
         assert_eq!(code_of(&text), "DPX-MCP-PATH-NOT-FOUND", "{path}: {text}");

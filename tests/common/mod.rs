@@ -30,17 +30,7 @@ impl Fixture {
 
     pub fn named(name: &str) -> Self {
         let tmp = tempfile::tempdir().expect("tempdir");
-        let base = std::fs::canonicalize(tmp.path()).expect("canonical tempdir");
-        // Windows' canonical form starts with `\\?\`, which users never type (nor see).
-        #[cfg(windows)]
-        let base = PathBuf::from(
-            base.to_str()
-                .and_then(|text| text.strip_prefix(r"\\?\"))
-                .filter(|rest| rest.as_bytes().get(1) == Some(&b':'))
-                .map(str::to_string)
-                .unwrap_or_else(|| base.to_string_lossy().into_owned()),
-        );
-        let root = base.join(name);
+        let root = canonical(tmp.path()).join(name);
         std::fs::create_dir_all(&root).unwrap();
         Self { tmp, root }
     }
@@ -67,6 +57,21 @@ impl Fixture {
     pub fn root_str(&self) -> String {
         self.root.to_str().unwrap().to_string()
     }
+}
+
+/// The canonical form of a folder as the product shows it: on Windows without the `\\?\`
+/// prefix of `std::fs::canonicalize`, which users never type (nor see).
+pub fn canonical(path: &Path) -> PathBuf {
+    let base = std::fs::canonicalize(path).expect("canonical path");
+    #[cfg(windows)]
+    let base = PathBuf::from(
+        base.to_str()
+            .and_then(|text| text.strip_prefix(r"\\?\"))
+            .filter(|rest| rest.as_bytes().get(1) == Some(&b':'))
+            .map(str::to_string)
+            .unwrap_or_else(|| base.to_string_lossy().into_owned()),
+    );
+    base
 }
 
 pub fn write_file(path: &Path, content: impl AsRef<[u8]>) {

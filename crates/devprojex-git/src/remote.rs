@@ -1389,7 +1389,7 @@ mod tests {
         let inside = root.path().join("repo");
         fs::create_dir_all(&inside).unwrap();
         let other = tempfile::tempdir().unwrap();
-        let url = format!("file://{}", inside.display());
+        let url = file_url(&inside); // `file:///C:/...` on Windows
         let src = RemoteSource::parse(&url, &[root.path().to_path_buf()])
             .unwrap()
             .unwrap();
@@ -1397,8 +1397,8 @@ mod tests {
         let err = RemoteSource::parse(&url, &[other.path().to_path_buf()]).unwrap_err();
         assert_eq!(err.kind(), GitErrorKind::OutsideRoots);
         // A missing path outside the roots reads exactly like an existing one.
-        let missing = format!("file://{}/no/such/dir", other.path().display());
-        let existing = format!("file://{}", other.path().display());
+        let missing = file_url(&other.path().join("no/such/dir"));
+        let existing = file_url(other.path());
         let roots = [root.path().to_path_buf()];
         let (a, b) = (
             RemoteSource::parse(&missing, &roots).unwrap_err(),

@@ -474,12 +474,14 @@ pub fn remove_stale_temp_files(dirs: &[PathBuf], min_age: Duration) -> Vec<PathB
 // ---------- backups ----------
 
 /// `<label>--<the config's path, separators as '_'>--`: the common start of a config's backups.
+/// Every character a Windows file name may not hold becomes `_` too: the real path of a config
+/// there is `\\?\C:\...` (`canonicalize`), and a `?` or `:` in the name fails the backup.
 pub fn backup_prefix(label: &str, real: &Path) -> String {
     let flat: String = real
         .to_string_lossy()
         .chars()
         .map(|c| {
-            if matches!(c, '/' | '\\' | ':') {
+            if matches!(c, '/' | '\\' | ':' | '?' | '*' | '"' | '<' | '>' | '|') || c.is_control() {
                 '_'
             } else {
                 c
@@ -667,6 +669,30 @@ impl Record {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn backup_names_hold_only_what_every_file_system_accepts() {
+        let windows_real = Path::new(r"\\?\C:\Users\ada\AppData\Roaming\Code\User\mcp.json");
+        assert_eq!(
+            backup_prefix("vscode", windows_real),
+            "vscode--C__Users_ada_AppData_Roaming_Code_User_mcp.json--"
+        );
+        let unc = Path::new(r"\\?\UNC\server\share\ada\.claude.json");
+        assert_eq!(
+            backup_prefix("claude-code", unc),
+            "claude-code--UNC_server_share_ada_.claude.json--"
+        );
+        assert_eq!(
+            backup_prefix("codex", Path::new("/home/ada/.codex/config.toml")),
+            "codex--home_ada_.codex_config.toml--"
+        );
+        let odd = Path::new("/home/a*b/<x>|\"y\"?/\u{7}.json");
+        let name = backup_prefix("cursor", odd);
+        assert!(
+            !name.contains(['<', '>', ':', '"', '/', '\\', '|', '?', '*', '\u{7}']),
+            "{name}"
+        );
+    }
+
     use super::*;
 
     /// The registry of temporary files is process-wide: tests that create them take turns.

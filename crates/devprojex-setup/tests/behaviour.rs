@@ -2,6 +2,14 @@
 //! the right folder for every client, no lost update, Claude Code's three scopes, a command
 //! path that keeps working, dev builds, ownership, only the clients the user has, nothing left
 //! after a kill, and the smaller things.
+//!
+//! These tests simulate a Linux home (`SetupEnv::for_tests(Os::Linux, ..)`) in a real temporary
+//! folder, with Unix paths written into the configs they start from; on Windows that mix is
+//! neither Linux nor Windows, so they run on Linux and macOS. Windows' own rules (config
+//! locations, PATH choice, `\\?\` and drive forms, locked and read-only files, backup names) are
+//! tested as pure functions with per-OS fixtures (`tests/paths.rs`, the unit tests), and the
+//! edits themselves by `golden`, `roundtrip`, `line_endings` and `layouts`, which run there too.
+#![cfg(not(windows))]
 
 mod common;
 
