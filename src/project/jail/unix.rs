@@ -5,7 +5,7 @@ use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::ffi::OsStringExt;
 use std::path::Path;
 
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, Stat};
@@ -99,6 +99,7 @@ impl DirHandle {
         #[cfg(any(target_os = "linux", target_os = "android"))]
         {
             use rustix::fs::ResolveFlags;
+            use std::os::unix::ffi::OsStrExt;
             let mut joined = Vec::new();
             for (i, part) in components.iter().enumerate() {
                 if i > 0 {
@@ -229,12 +230,12 @@ mod tests {
     #[test]
     fn a_fifo_is_refused_without_blocking() {
         let dir = tempfile::tempdir().unwrap();
-        rustix::fs::mkfifoat(
-            rustix::fs::CWD,
-            dir.path().join("pipe"),
-            Mode::RUSR | Mode::WUSR,
-        )
-        .unwrap();
+        // the `mkfifo` tool: rustix has no `mkfifoat` on Apple's systems
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.path().join("pipe"))
+            .status()
+            .unwrap();
+        assert!(made.success());
         std::fs::write(dir.path().join("plain"), "x").unwrap();
         std::os::unix::fs::symlink("pipe", dir.path().join("link")).unwrap();
         let root = DirHandle::open_root(dir.path()).unwrap();
