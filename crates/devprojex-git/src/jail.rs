@@ -84,7 +84,10 @@ struct Jail<'a> {
 
 impl Jail<'_> {
     fn inside(&self, path: &Path) -> bool {
-        self.roots.iter().any(|root| path.starts_with(root))
+        let path = without_verbatim_prefix(path);
+        self.roots
+            .iter()
+            .any(|root| path.starts_with(without_verbatim_prefix(root)))
     }
 
     /// A path for messages: relative to the repository when below it (`.git/objects`), else as
@@ -427,6 +430,20 @@ fn c_unquote(s: &str) -> Option<String> {
 }
 
 /// Remove `.` and `..` without touching the file system.
+/// A path without Windows' verbatim prefix (`\\?\C:\x` is `C:\x`, `\\?\UNC\s\x` is
+/// `\\s\x`): the roots are canonical, so verbatim there, while a path not yet resolved (a
+/// missing folder) is not, and `Path::starts_with` tells the two prefixes apart.
+fn without_verbatim_prefix(path: &Path) -> PathBuf {
+    let Some(text) = path.to_str() else {
+        return path.to_path_buf();
+    };
+    match text.strip_prefix(r"\\?\") {
+        Some(rest) if rest.len() >= 2 && rest.as_bytes()[1] == b':' => PathBuf::from(rest),
+        Some(rest) if rest.starts_with(r"UNC\") => PathBuf::from(format!(r"\\{}", &rest[4..])),
+        _ => path.to_path_buf(),
+    }
+}
+
 fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
@@ -444,6 +461,20 @@ fn normalize(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn verbatim_prefixes_are_dropped_for_comparison() {
+        let plain = |s: &str| without_verbatim_prefix(Path::new(s));
+        assert_eq!(plain(r"\\?\C:\Users\ada"), PathBuf::from(r"C:\Users\ada"));
+        assert_eq!(
+            plain(r"\\?\UNC\server\share\x"),
+            PathBuf::from(r"\\server\share\x")
+        );
+        assert_eq!(plain(r"C:\Users\ada"), PathBuf::from(r"C:\Users\ada"));
+        assert_eq!(plain("/home/ada"), PathBuf::from("/home/ada"));
+        // a device path is not a drive path
+        assert_eq!(plain(r"\\?\pipe\x"), PathBuf::from(r"\\?\pipe\x"));
+    }
 
     #[test]
     fn alternate_lines() {
