@@ -14,15 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 target=x86_64-apple-darwin
-if ! command -v clang >/dev/null 2>&1; then
-    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-        echo "check-macos: needs root and apt-get to install clang" >&2
-        exit 1
-    fi
-    echo "check-macos: installing clang" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q clang llvm >/dev/null ||
-        { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q clang llvm >/dev/null; }
-fi
+command -v clang >/dev/null 2>&1 || scripts/install-debian-packages.sh check-macos clang llvm
 rustup target list --installed | grep -qx "$target" || rustup target add "$target" >&2
 
 target_dir="${CARGO_TARGET_DIR:-$(pwd)/target}"

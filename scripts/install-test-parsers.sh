@@ -16,16 +16,7 @@ missing=()
 for command in "${!package_for[@]}"; do
     command -v "$command" >/dev/null 2>&1 || missing+=("${package_for[$command]}")
 done
-if [ "${#missing[@]}" -gt 0 ]; then
-    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-        echo "install-test-parsers: needs root and apt-get to install: ${missing[*]}" >&2
-        exit 1
-    fi
-    echo "install-test-parsers: installing ${missing[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -q "${missing[@]}" >/dev/null ||
-        { apt-get update -q >/dev/null && apt-get install -y -q "${missing[@]}" >/dev/null; }
-fi
+scripts/install-debian-packages.sh install-test-parsers "${missing[@]}"
 
 node_dir="$(pwd)/target/test-parsers/node"
 if ! NODE_PATH="$node_dir/node_modules" node -e 'require("typescript")' 2>/dev/null; then

@@ -25,16 +25,7 @@ target=x86_64-pc-windows-gnu
 missing=()
 command -v wine >/dev/null 2>&1 || missing+=(wine64)
 command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-x86-64)
-if [ "${#missing[@]}" -gt 0 ]; then
-    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-        echo "test-windows-wine: needs root and apt-get to install: ${missing[*]}" >&2
-        exit 1
-    fi
-    echo "test-windows-wine: installing ${missing[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -q "${missing[@]}" >/dev/null ||
-        { apt-get update -q >/dev/null && apt-get install -y -q "${missing[@]}" >/dev/null; }
-fi
+scripts/install-debian-packages.sh test-windows-wine "${missing[@]}"
 rustup target list --installed | grep -qx "$target" || rustup target add "$target" >&2
 
 target_dir="${CARGO_TARGET_DIR:-$(pwd)/target}"

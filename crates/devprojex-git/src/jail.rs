@@ -12,6 +12,7 @@
 //! the same whether or not the outside target exists. Hard links are not links here: the jail is
 //! path-based, like Git's and ripgrep's.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fs;
 use std::io::Read;
@@ -87,7 +88,7 @@ impl Jail<'_> {
         let path = without_verbatim_prefix(path);
         self.roots
             .iter()
-            .any(|root| path.starts_with(without_verbatim_prefix(root)))
+            .any(|root| path.starts_with(&*without_verbatim_prefix(root)))
     }
 
     /// A path for messages: relative to the repository when below it (`.git/objects`), else as
@@ -433,14 +434,16 @@ fn c_unquote(s: &str) -> Option<String> {
 /// A path without Windows' verbatim prefix (`\\?\C:\x` is `C:\x`, `\\?\UNC\s\x` is
 /// `\\s\x`): the roots are canonical, so verbatim there, while a path not yet resolved (a
 /// missing folder) is not, and `Path::starts_with` tells the two prefixes apart.
-fn without_verbatim_prefix(path: &Path) -> PathBuf {
-    let Some(text) = path.to_str() else {
-        return path.to_path_buf();
+fn without_verbatim_prefix(path: &Path) -> Cow<'_, Path> {
+    let Some(rest) = path.to_str().and_then(|text| text.strip_prefix(r"\\?\")) else {
+        return Cow::Borrowed(path);
     };
-    match text.strip_prefix(r"\\?\") {
-        Some(rest) if rest.len() >= 2 && rest.as_bytes()[1] == b':' => PathBuf::from(rest),
-        Some(rest) if rest.starts_with(r"UNC\") => PathBuf::from(format!(r"\\{}", &rest[4..])),
-        _ => path.to_path_buf(),
+    match rest.as_bytes() {
+        [drive, b':', ..] if drive.is_ascii_alphabetic() => Cow::Borrowed(Path::new(rest)),
+        _ => match rest.strip_prefix(r"UNC\") {
+            Some(share) => Cow::Owned(PathBuf::from(format!(r"\\{share}"))),
+            None => Cow::Borrowed(path),
+        },
     }
 }
 
@@ -464,7 +467,7 @@ mod tests {
 
     #[test]
     fn verbatim_prefixes_are_dropped_for_comparison() {
-        let plain = |s: &str| without_verbatim_prefix(Path::new(s));
+        let plain = |s: &str| without_verbatim_prefix(Path::new(s)).into_owned();
         assert_eq!(plain(r"\\?\C:\Users\ada"), PathBuf::from(r"C:\Users\ada"));
         assert_eq!(
             plain(r"\\?\UNC\server\share\x"),
