@@ -10,7 +10,7 @@ use tree_sitter::{Node, Parser, QueryCursor, Tree, TreeCursor};
 use crate::languages::{Collapse, Compiled, LangSpec, Tolerance};
 use crate::macros::{Group, splits_group};
 use crate::splice::Splice;
-use crate::{Detail, summary};
+use crate::{Detail, c_family, summary};
 
 /// A file whose parse has more ERROR/MISSING nodes than this is left unchanged
 /// ([`Tolerance::File`]).
@@ -432,7 +432,9 @@ fn comment_edit(spec: &LangSpec, text: &str, start: usize, mut end: usize) -> Op
         return None; // shebang
     }
     let placeholder = spec.placeholder_comment();
-    if !placeholder.is_empty() && body == placeholder {
+    if !placeholder.is_empty() && body == placeholder
+        || spec.c_family && c_family::is_table_placeholder(body)
+    {
         return None; // left by a previous `signatures` pass: keeps the transform idempotent
     }
     let mut j = end;
@@ -559,6 +561,18 @@ fn body_edit(spec: &LangSpec, compiled: &Compiled, text: &str, node: Node<'_>) -
     // Some grammars end a block after the newline that closes it (Scala's indented blocks).
     let end = start + text[start..end].trim_end().len();
     match spec.collapse {
+        Collapse::Braces if spec.c_family => Some(match c_family::declaration_end(text, node) {
+            Some(declaration_end) => Edit {
+                start: declaration_end,
+                end,
+                with: ";".to_owned(),
+            },
+            None => Edit {
+                start,
+                end,
+                with: BRACE_PLACEHOLDER.to_owned(),
+            },
+        }),
         Collapse::Braces => Some(Edit {
             start,
             end,
@@ -686,7 +700,18 @@ fn summarize_comments<'t>(
         let first = docs[i];
         let Some(prefix) = summary::line_prefix(body(&first)) else {
             let s = first.start_byte();
-            if !overlaps(errors, s, first.end_byte())
+            let one_line = if tags && !overlaps(errors, s, first.end_byte()) {
+                summary::one_line_block(body(&first), tags)
+            } else {
+                None
+            };
+            if let Some(one_line) = one_line {
+                edits.push(Edit {
+                    start: s,
+                    end: s + body(&first).len(),
+                    with: one_line,
+                });
+            } else if !overlaps(errors, s, first.end_byte())
                 && let Some(cut) = summary::block_comment(body(&first), tags)
             {
                 edits.push(Edit {
@@ -801,13 +826,24 @@ impl<'t> BodyCaptures<'t> {
 
     /// Whether `body` stays whatever it holds: inside a `@keep` region, `@open`, or a
     /// `@deduced` body that returns a value.
-    fn stays(&self, body: Node<'_>, query: &tree_sitter::Query, text: &str) -> bool {
+    /// In C and C++ a template's `constexpr` or deduced-type body need not stay: its
+    /// declaration is valid without it (`c_family::declarable_template`).
+    fn stays(
+        &self,
+        spec: &LangSpec,
+        body: Node<'_>,
+        query: &tree_sitter::Query,
+        text: &str,
+    ) -> bool {
         let (s, e) = (body.start_byte(), body.end_byte());
-        self.keeps.iter().any(|&(a, b)| a <= s && e <= b)
-            || self.open.contains(&body.id())
+        if self.open.contains(&body.id()) {
+            return true;
+        }
+        let kept = self.keeps.iter().any(|&(a, b)| a <= s && e <= b)
             || (self.deduced.contains(&body.id())
                 && !self.declared.contains(&body.id())
-                && returns_value(query, body, text))
+                && returns_value(query, body, text));
+        kept && !(spec.c_family && c_family::declarable_template(text, body))
     }
 }
 
@@ -1035,7 +1071,7 @@ impl Walk<'_> {
                 for body in &bcaps.bodies[first..] {
                     let (s, e) = (body.start_byte(), body.end_byte());
                     // The same conditions as the edits are made with (`run_with`).
-                    if !bcaps.stays(*body, q, self.text)
+                    if !bcaps.stays(self.spec, *body, q, self.text)
                         && !overlaps(self.errors, s, e)
                         && !self.left.contains(&s)
                         && !splits_group(self.groups, s, e)
@@ -1282,7 +1318,7 @@ fn reduce(
         for node in bodies {
             let (s, e) = (node.start_byte(), node.end_byte());
             if s < last_end
-                || bcaps.stays(node, bq, text)
+                || bcaps.stays(spec, node, bq, text)
                 || splits_group(groups, s, e)
                 || left.contains(&s)
             {
@@ -1297,6 +1333,29 @@ fn reduce(
                 collapsed.push(s);
                 body_edits.push(edit);
             }
+        }
+    }
+
+    // C and C++ tables of constants keep their head.
+    if detail >= Detail::Signatures && spec.c_family {
+        let mut tables_added = false;
+        for table in c_family::constant_tables(text, root) {
+            if splits_group(groups, table.start, table.end) {
+                continue;
+            }
+            if overlaps(errors, table.start, table.end) {
+                blocked = true;
+                continue;
+            }
+            body_edits.push(Edit {
+                start: table.start,
+                end: table.end,
+                with: c_family::table_placeholder(table.left_out),
+            });
+            tables_added = true;
+        }
+        if tables_added {
+            body_edits.sort_by_key(|e| e.start);
         }
     }
 

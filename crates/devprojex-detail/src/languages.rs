@@ -51,6 +51,10 @@ pub(crate) struct LangSpec {
     /// a header's inline members, `{ return _M_impl._M_start; }`, are implementation). In the
     /// other languages one-line bodies stay.
     pub short_bodies: bool,
+    /// C and C++ (`crate::c_family`): a function definition whose name is not qualified
+    /// becomes its declaration (`T f() const;`), and long tables of constant `#define`s keep
+    /// their first lines.
+    pub c_family: bool,
 }
 
 /// What a parse error does to a file's edits.
@@ -108,6 +112,7 @@ const fn spec(
         raw_strings: false,
         doc_tags: false,
         short_bodies: false,
+        c_family: false,
     }
 }
 
@@ -129,6 +134,7 @@ const fn with_macros(
     spec.raw_strings = raw_strings;
     spec.doc_tags = true;
     spec.short_bodies = true;
+    spec.c_family = true;
     spec
 }
 

@@ -41,6 +41,7 @@
 
 use std::borrow::Cow;
 
+mod c_family;
 mod cache;
 mod engine;
 mod languages;

@@ -211,6 +211,53 @@ pub(crate) fn block_comment(comment: &str, tags: bool) -> Option<Cut> {
     )
 }
 
+/// C and C++ `signatures`: a multi-line block doc comment (`/** ... */`, `/*! ... */`,
+/// `/**< ... */`) written as its summary on one line, `/** Summary text. */`. The decoration
+/// (` * ` margins, the delimiter lines) is most of a short comment's bytes in libstdc++ and
+/// kernel style. `None` keeps the comment to [`block_comment`]'s cut: a summary holding code,
+/// a list or a table, whose lines mean something, or nothing to gain.
+pub(crate) fn one_line_block(comment: &str, tags: bool) -> Option<String> {
+    if !comment.starts_with("/*") || !comment.ends_with("*/") || !comment.contains('\n') {
+        return None;
+    }
+    let inner_end = comment.len() - 2;
+    let mut open = if comment.starts_with("/**") || comment.starts_with("/*!") {
+        3
+    } else {
+        return None;
+    };
+    if comment[open..].starts_with('<') {
+        open += 1;
+    }
+    if open > inner_end || comment[open..inner_end].contains("/*") {
+        return None;
+    }
+    let lines: Vec<&str> = comment[open..inner_end]
+        .split('\n')
+        .map(|l| l.trim().trim_start_matches('*').trim())
+        .collect();
+    let cut = paragraph_end(lines.iter().copied(), tags).unwrap_or(lines.len());
+    let summary = &lines[..cut];
+    let structured = |line: &&str| {
+        line.starts_with(['-', '+', '#', '|', '<', '>', '@', '\\', '`', '~'])
+            && !(line.starts_with("@brief") || line.starts_with("\\brief"))
+            || line.contains("@code")
+            || line.contains("\\code")
+            || line
+                .split_once(". ")
+                .is_some_and(|(n, _)| n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    if summary.iter().any(structured) {
+        return None;
+    }
+    let words: Vec<&str> = summary.iter().flat_map(|l| l.split_whitespace()).collect();
+    if words.is_empty() {
+        return None;
+    }
+    let one_line = format!("{} {} */", &comment[..open], words.join(" "));
+    (one_line.len() < comment.len()).then_some(one_line)
+}
+
 /// The cut that keeps the summary of a triple-quoted Python docstring whose opening token is
 /// `string_start` (prefix and quotes, e.g. `r"""`).
 pub(crate) fn docstring(string: &str, string_start: &str) -> Option<Cut> {

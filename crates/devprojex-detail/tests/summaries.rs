@@ -63,11 +63,16 @@ fn block_docs() {
         } else {
             "/**\n * Summary.\n *\n * @param a x\n */\nfunction f(a: number) {}\n"
         };
-        let cut = input.replacen(
-            &input[input.find(" *\n").unwrap()..input.find(" */").unwrap()],
-            "",
-            1,
-        );
+        let cut = if path == "a.c" {
+            // C and C++ write the summary on one line (`one_line_c_doc_summaries`).
+            "/** Summary. */\nint a;\n".to_owned()
+        } else {
+            input.replacen(
+                &input[input.find(" *\n").unwrap()..input.find(" */").unwrap()],
+                "",
+                1,
+            )
+        };
         check(path, input, &cut);
     }
     // The closing delimiter on a text line moves up to the summary.
@@ -147,13 +152,13 @@ fn doxygen_and_kernel_doc_tags_end_a_c_summary() {
     check(
         "a.h",
         "/**\n *  @brief  Creates an empty ring.\n *  @param  __a  An allocator.\n */\nint f(int __a);\n",
-        "/**\n *  @brief  Creates an empty ring.\n */\nint f(int __a);\n",
+        "/** @brief Creates an empty ring. */\nint f(int __a);\n",
     );
     // Linux's kernel-doc: the summary line, then `@name:` lines for the parameters.
     check(
         "a.c",
         "/**\n * f() - Add one.\n * @a: the number\n *\n * Details.\n */\nint f(int a);\n",
-        "/**\n * f() - Add one.\n */\nint f(int a);\n",
+        "/** f() - Add one. */\nint f(int a);\n",
     );
     check(
         "a.c",
@@ -165,6 +170,41 @@ fn doxygen_and_kernel_doc_tags_end_a_c_summary() {
         "a.c",
         "/**\n * Calls g() with @a a as the\n * @c size argument.\n */\nint f(int a);\n",
         "/**\n * Calls g() with @a a as the\n * @c size argument.\n */\nint f(int a);\n",
+    );
+}
+
+#[test]
+fn one_line_c_doc_summaries() {
+    // A prose summary over several lines becomes one line, its words as they were.
+    check(
+        "a.h",
+        "  /**\n   *  Returns a read/write iterator that points to the first\n   *  element in the %vector.\n   *\n   *  More.\n   */\n  int begin();\n",
+        "  /** Returns a read/write iterator that points to the first element in the %vector. */\n  int begin();\n",
+    );
+    // A member's trailing doc keeps its marker; `/*!` too.
+    check(
+        "a.c",
+        "struct s {\n\tint a; /**< the first\n\t\t   value */\n};\n/*!\n * Qt style.\n */\nint b;\n",
+        "struct s {\n\tint a; /**< the first value */\n};\n/*! Qt style. */\nint b;\n",
+    );
+    // A summary holding code or a list keeps its lines (only cut to its first paragraph).
+    for (input, want) in [
+        (
+            "/**\n * Use as:\n * @code\n *   f(1);\n * @endcode\n */\nint f(int a);\n",
+            "/**\n * Use as:\n * @code\n *   f(1);\n * @endcode\n */\nint f(int a);\n",
+        ),
+        (
+            "/**\n * Modes:\n * - fast\n * - safe\n *\n * More.\n */\nint f(int a);\n",
+            "/**\n * Modes:\n * - fast\n * - safe\n */\nint f(int a);\n",
+        ),
+    ] {
+        check("a.c", input, want);
+    }
+    // Other languages keep the layout of their summaries.
+    check(
+        "A.java",
+        "/**\n * Summary on\n * two lines.\n */\nclass A {}\n",
+        "/**\n * Summary on\n * two lines.\n */\nclass A {}\n",
     );
 }
 

@@ -1,0 +1,400 @@
+//! C and C++ `signatures`: what a declaration-based language lets the level say with less.
+//!
+//! - A function definition whose name is not qualified (a free function, an in-class member)
+//!   becomes its declaration: `T f() const;` is the signature a C or C++ reader knows, it is
+//!   valid wherever the definition was (a `constexpr` definition without its `return` is not),
+//!   and it costs a token where `{ /* ... */ }` costs six and, in GNU and kernel style, a line.
+//!   A qualified definition (`void S::f() { ... }`, libstdc++'s `.tcc` files) keeps the brace
+//!   placeholder: declaring a member outside its class is an error.
+//! - A table of constants, 256 or more `#define NAME <number>` in a row (a generated register
+//!   map such as the kernel's `asic_reg/` headers, an ID list such as `pci_ids.h`), keeps its
+//!   first eight and says how many follow. None of the left-out names may be used elsewhere in
+//!   the file, so the output means what the input meant to everything that stays.
+
+use tree_sitter::Node;
+
+/// The shortest run of constant `#define`s that [`constant_tables`] shortens.
+pub(crate) const TABLE_MIN_RUN: usize = 256;
+/// How many `#define`s at the head of a table stay, to show the names' pattern.
+pub(crate) const TABLE_HEAD: usize = 8;
+
+/// Where the declaration of the function whose body is `body` ends, when the definition can
+/// become that declaration (`;` replaces the text from there to the body's end): the end of
+/// its declarator or of the specifiers after it, before a constructor's member initializers.
+pub(crate) fn declaration_end(text: &str, body: Node<'_>) -> Option<usize> {
+    let definition = body
+        .parent()
+        .filter(|p| p.kind() == "function_definition")?;
+    if definition.child_by_field_name("body").map(|b| b.id()) != Some(body.id()) {
+        return None;
+    }
+    let declarator = definition.child_by_field_name("declarator")?;
+    if !unqualified_function(declarator) {
+        return None;
+    }
+    // Without a result type, only a constructor, destructor or conversion in a class is a
+    // function: at file or namespace scope such a "definition" is a macro writing the header
+    // (`TEST(Suite, Name) { ... }`), whose expansion may not be declarable.
+    if definition.child_by_field_name("type").is_none() && !in_class(definition) {
+        return None;
+    }
+    // The declaration is everything before the member initializers (or the body) but the
+    // comments and blanks at its end. Not only nodes: a macro the parse reads as spaces
+    // (`_GLIBCXX_NOEXCEPT`, `__attribute_const__`) is part of it.
+    let mut boundary = body.start_byte();
+    let mut comments: Vec<(usize, usize)> = Vec::new();
+    let mut cursor = definition.walk();
+    for child in definition.children(&mut cursor) {
+        if child.start_byte() < declarator.end_byte() || child.start_byte() >= body.start_byte() {
+            continue;
+        }
+        match child.kind() {
+            "field_initializer_list" => {
+                boundary = child.start_byte();
+                break;
+            }
+            "comment" => comments.push((child.start_byte(), child.end_byte())),
+            // K&R parameter declarations (`int f(a) int a; { ... }`) cannot stand alone.
+            "declaration" => return None,
+            _ => {}
+        }
+    }
+    let mut end = boundary;
+    loop {
+        let trimmed = declarator.end_byte().max(text[..end].trim_end().len());
+        match comments.iter().find(|&&(s, e)| s < trimmed && trimmed <= e) {
+            Some(&(s, _)) => end = s,
+            None => {
+                end = trimmed;
+                break;
+            }
+        }
+    }
+    // A directive between the header and the body (`#if` around a `noexcept`) stays with its
+    // group: no edit cuts into it.
+    let between = &text[declarator.end_byte()..body.start_byte()];
+    if between
+        .lines()
+        .skip(1)
+        .any(|line| line.trim_start().starts_with('#'))
+    {
+        return None;
+    }
+    Some(end)
+}
+
+/// Whether `body` belongs to a function template or a member of a class template that can
+/// become its declaration. Such a `constexpr` function or one whose result type is deduced
+/// (`auto f()`) may lose its body there: g++ needs the body of a template only where it is
+/// instantiated, and a declaration says all a reader of signatures needs. Elsewhere those
+/// bodies stay (`constexpr int f() { /* ... */ }` is an error, and so is a use of `auto f();`
+/// before its body).
+pub(crate) fn declarable_template(text: &str, body: Node<'_>) -> bool {
+    let mut current = body.parent();
+    let mut in_template = false;
+    while let Some(n) = current {
+        if n.kind() == "template_declaration" {
+            in_template = true;
+            break;
+        }
+        current = n.parent();
+    }
+    in_template && declaration_end(text, body).is_some()
+}
+
+/// Whether a definition's declarator names a function without a qualifier (`f(...)`, not
+/// `S::f(...)`): only such a declaration may stand where the definition was.
+fn unqualified_function(declarator: Node<'_>) -> bool {
+    let mut node = declarator;
+    loop {
+        match node.kind() {
+            "function_declarator" => break,
+            // `operator bool() const` in a class; a qualified one is a qualified_identifier.
+            "operator_cast" => return true,
+            "pointer_declarator"
+            | "reference_declarator"
+            | "attributed_declarator"
+            | "parenthesized_declarator" => {
+                let mut cursor = node.walk();
+                let inner = node.named_children(&mut cursor).find(|c| {
+                    !matches!(
+                        c.kind(),
+                        "attribute_declaration"
+                            | "ms_call_modifier"
+                            | "ms_based_modifier"
+                            | "ms_pointer_modifier"
+                            | "type_qualifier"
+                    )
+                });
+                match inner {
+                    Some(inner) => node = inner,
+                    None => return false,
+                }
+            }
+            _ => return false,
+        }
+    }
+    node.child_by_field_name("declarator").is_some_and(|name| {
+        matches!(
+            name.kind(),
+            "identifier"
+                | "field_identifier"
+                | "operator_name"
+                | "destructor_name"
+                | "template_function"
+        )
+    })
+}
+
+/// Whether `node` is a member of a class, struct or union (its nearest enclosing scope).
+fn in_class(node: Node<'_>) -> bool {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        match n.kind() {
+            "field_declaration_list" => return true,
+            "translation_unit"
+            | "declaration_list"
+            | "compound_statement"
+            | "linkage_specification" => return false,
+            _ => current = n.parent(),
+        }
+    }
+    false
+}
+
+/// One table of constants to shorten: the bytes from its first left-out `#define` to the end
+/// of its last, and how many `#define`s that is.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Table {
+    pub start: usize,
+    pub end: usize,
+    pub left_out: usize,
+}
+
+/// The comment that stands for a table's left-out `#define`s. Compact keeps it (it is never an
+/// ordinary comment), so the transforms stay idempotent.
+pub(crate) fn table_placeholder(left_out: usize) -> String {
+    format!("/* ... {left_out} more constants */")
+}
+
+/// Whether a comment is one [`table_placeholder`] wrote.
+pub(crate) fn is_table_placeholder(comment: &str) -> bool {
+    comment
+        .strip_prefix("/* ... ")
+        .and_then(|rest| rest.strip_suffix(" more constants */"))
+        .is_some_and(|count| !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The tables of constants in a parsed C or C++ text: runs of at least [`TABLE_MIN_RUN`]
+/// sibling `#define NAME <number>` directives with nothing but comments between them, whose
+/// left-out names appear nowhere else in the code.
+pub(crate) fn constant_tables(text: &str, root: Node<'_>) -> Vec<Table> {
+    // Cheap test first: most files hold far fewer `#define`s than a table.
+    if memchr::memmem::find_iter(text.as_bytes(), b"define")
+        .nth(TABLE_MIN_RUN - 1)
+        .is_none()
+    {
+        return Vec::new();
+    }
+    let mut tables = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        let mut run: Vec<Node<'_>> = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.kind() == "comment" {
+                continue;
+            }
+            if is_constant_define(text, child) {
+                run.push(child);
+                continue;
+            }
+            close_run(text, &mut run, &mut tables);
+            // Tables sit at file scope, in conditional groups, namespaces and `extern "C"`
+            // blocks; not inside expressions or function bodies.
+            if child.kind().starts_with("preproc_")
+                || matches!(
+                    child.kind(),
+                    "linkage_specification" | "namespace_definition" | "declaration_list"
+                )
+            {
+                stack.push(child);
+            }
+        }
+        close_run(text, &mut run, &mut tables);
+    }
+    tables.sort_by_key(|t| t.start);
+    // A name the rest of the code uses stays defined: such a table stays whole.
+    tables.retain(|table| !names_used_elsewhere(text, table));
+    tables
+}
+
+fn close_run(text: &str, run: &mut Vec<Node<'_>>, tables: &mut Vec<Table>) {
+    if run.len() >= TABLE_MIN_RUN {
+        let first = run[TABLE_HEAD];
+        let last = run[run.len() - 1];
+        // A directive's node ends after its newline; the placeholder takes the line.
+        let end = text[..last.end_byte()].trim_end_matches(['\n', '\r']).len();
+        tables.push(Table {
+            start: first.start_byte(),
+            end,
+            left_out: run.len() - TABLE_HEAD,
+        });
+    }
+    run.clear();
+}
+
+/// Whether `node` is `#define NAME value` with a value of number literals and operators only
+/// (`0x0309`, `(1 << 5)`, `0x000000FFL`): a constant, not code.
+fn is_constant_define(text: &str, node: Node<'_>) -> bool {
+    if node.kind() != "preproc_def" {
+        return false;
+    }
+    let Some(value) = node.child_by_field_name("value") else {
+        return false;
+    };
+    is_constant_value(&text[value.byte_range()])
+}
+
+/// Number literals (with their suffixes), arithmetic and bitwise operators, parentheses and
+/// blanks, with at least one number.
+fn is_constant_value(value: &str) -> bool {
+    let bytes = value.trim().as_bytes();
+    let mut saw_number = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_digit() {
+            saw_number = true;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
+                i += 1;
+            }
+            continue;
+        }
+        match b {
+            b' ' | b'\t' | b'(' | b')' | b'+' | b'-' | b'~' | b'<' | b'>' | b'|' | b'&' | b'^'
+            | b'*' | b'%' => i += 1,
+            // Division, not the start of a comment.
+            b'/' if !matches!(bytes.get(i + 1), Some(b'/' | b'*')) => i += 1,
+            _ => return false,
+        }
+    }
+    saw_number
+}
+
+/// Whether a name the table leaves out occurs as an identifier in the text outside the part
+/// left out, comments, strings and character literals aside (compact removes comments, and
+/// both levels must decide alike).
+fn names_used_elsewhere(text: &str, table: &Table) -> bool {
+    let left_out = &text[table.start..table.end];
+    let mut names = std::collections::HashSet::new();
+    for line in left_out.lines() {
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix('#') {
+            let rest = rest.trim_start();
+            if let Some(rest) = rest.strip_prefix("define") {
+                let name: &str = rest
+                    .trim_start()
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .next()
+                    .unwrap_or("");
+                if !name.is_empty() {
+                    names.insert(name);
+                }
+            }
+        }
+    }
+    identifiers(&text[..table.start]).any(|id| names.contains(id))
+        || identifiers(&text[table.end..]).any(|id| names.contains(id))
+}
+
+/// The identifiers of C or C++ code, skipping comments, strings and character literals.
+fn identifiers(code: &str) -> impl Iterator<Item = &str> {
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            let b = bytes[i];
+            match b {
+                b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                    i = memchr::memmem::find(&bytes[i + 2..], b"*/")
+                        .map_or(bytes.len(), |e| i + 2 + e + 2);
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |e| i + e);
+                }
+                b'"' | b'\'' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b && bytes[i] != b'\n' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                b'0'..=b'9' => {
+                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
+                    {
+                        i += 1;
+                    }
+                }
+                _ if b.is_ascii_alphabetic() || b == b'_' => {
+                    let start = i;
+                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
+                    {
+                        i += 1;
+                    }
+                    return Some(&code[start..i]);
+                }
+                _ => i += 1,
+            }
+        }
+        None
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constant_values_are_numbers_and_operators() {
+        for value in [
+            "0x0309",
+            "0",
+            "0x000000FFL",
+            "(1 << 5)",
+            "(0x3 | 0x4)",
+            "-1",
+            "~0UL",
+            "4/2",
+        ] {
+            assert!(is_constant_value(value), "{value}");
+        }
+        for value in [
+            "FOO",
+            "BIT(3)",
+            "\"x\"",
+            "1 /* one */",
+            "(FOO + 1)",
+            "",
+            "()",
+            "'a'",
+        ] {
+            assert!(!is_constant_value(value), "{value}");
+        }
+    }
+
+    #[test]
+    fn identifiers_skip_comments_strings_and_numbers() {
+        let code = "int a = B; /* C */ // D\n x(\"E\\\" F\", 'G', 0xHH, i_2);";
+        let found: Vec<&str> = identifiers(code).collect();
+        assert_eq!(found, ["int", "a", "B", "x", "i_2"]);
+    }
+
+    #[test]
+    fn table_placeholders_are_recognised_exactly() {
+        assert!(is_table_placeholder(&table_placeholder(248)));
+        assert!(!is_table_placeholder("/* ... more constants */"));
+        assert!(!is_table_placeholder("/* ... 2x more constants */"));
+        assert!(!is_table_placeholder("/* ... */"));
+    }
+}
