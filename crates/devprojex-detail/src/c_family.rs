@@ -13,6 +13,8 @@
 
 use tree_sitter::Node;
 
+use crate::splice::Splice;
+
 /// The shortest run of constant `#define`s that [`constant_tables`] shortens.
 pub(crate) const TABLE_MIN_RUN: usize = 256;
 /// How many `#define`s at the head of a table stay, to show the names' pattern.
@@ -171,6 +173,25 @@ pub(crate) struct Table {
     pub left_out: usize,
 }
 
+/// `text` with its `tables` (sorted, apart) shortened, and the same output as pieces of
+/// `text`: what a text too large to parse gets at `signatures`.
+pub(crate) fn shorten_tables(text: &str, tables: &[Table]) -> (String, Splice) {
+    let mut out = String::with_capacity(text.len());
+    let mut splice = Splice::default();
+    let mut pos = 0;
+    for table in tables {
+        out.push_str(&text[pos..table.start]);
+        splice.keep(pos, table.start);
+        let placeholder = table_placeholder(table.left_out);
+        out.push_str(&placeholder);
+        splice.add(&placeholder);
+        pos = table.end;
+    }
+    out.push_str(&text[pos..]);
+    splice.keep(pos, text.len());
+    (out, splice)
+}
+
 /// The comment that stands for a table's left-out `#define`s. Compact keeps it (it is never an
 /// ordinary comment), so the transforms stay idempotent.
 pub(crate) fn table_placeholder(left_out: usize) -> String {
@@ -185,75 +206,153 @@ pub(crate) fn is_table_placeholder(comment: &str) -> bool {
         .is_some_and(|count| !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// The tables of constants in a parsed C or C++ text: runs of at least [`TABLE_MIN_RUN`]
-/// sibling `#define NAME <number>` directives with nothing but comments between them, whose
-/// left-out names appear nowhere else in the code.
-pub(crate) fn constant_tables(text: &str, root: Node<'_>) -> Vec<Table> {
-    // Cheap test first: most files hold far fewer `#define`s than a table.
-    if memchr::memmem::find_iter(text.as_bytes(), b"define")
+/// The tables of constants in a C or C++ text: runs of at least [`TABLE_MIN_RUN`] lines
+/// `#define NAME <number>` with nothing but comments and blank lines between them, whose
+/// left-out names appear nowhere else in the code. Found line by line, without a parse, so
+/// the texts too large to parse have their tables shortened too (the kernel's largest
+/// register maps are 4 to 14 MB); a parsed text also keeps its tables away from parse errors
+/// and from conditional groups read flattened (`engine::reduce`).
+pub(crate) fn constant_tables(text: &str) -> Vec<Table> {
+    // Cheap test first: most files hold far fewer `#define`s than a table. A C++ raw string
+    // could hide a comment marker from the line scan: such a file is left alone.
+    let bytes = text.as_bytes();
+    if memchr::memmem::find_iter(bytes, b"define")
         .nth(TABLE_MIN_RUN - 1)
         .is_none()
+        || memchr::memmem::find(bytes, b"R\"").is_some()
     {
         return Vec::new();
     }
     let mut tables = Vec::new();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        let mut run: Vec<Node<'_>> = Vec::new();
-        let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
-            if child.kind() == "comment" {
-                continue;
-            }
-            if is_constant_define(text, child) {
-                run.push(child);
-                continue;
-            }
-            close_run(text, &mut run, &mut tables);
-            // Tables sit at file scope, in conditional groups, namespaces and `extern "C"`
-            // blocks; not inside expressions or function bodies.
-            if child.kind().starts_with("preproc_")
-                || matches!(
-                    child.kind(),
-                    "linkage_specification" | "namespace_definition" | "declaration_list"
-                )
-            {
-                stack.push(child);
-            }
+    // Each member of the current run: where its `#` is and where its line's text ends.
+    let mut run: Vec<(usize, usize)> = Vec::new();
+    let mut in_comment = false;
+    let mut continued = false;
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let start = pos;
+        pos += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        let kind = if continued {
+            // The rest of a directive or comment a backslash continued.
+            scan_line(content, &mut in_comment);
+            Line::Other
+        } else {
+            scan_line(content, &mut in_comment)
+        };
+        continued = content.ends_with('\\');
+        match kind {
+            Line::Neutral => {}
+            Line::Define(hash) => run.push((start + hash, start + content.len())),
+            Line::Other => close_run(&mut run, &mut tables),
         }
-        close_run(text, &mut run, &mut tables);
     }
-    tables.sort_by_key(|t| t.start);
+    close_run(&mut run, &mut tables);
     // A name the rest of the code uses stays defined: such a table stays whole.
     tables.retain(|table| !names_used_elsewhere(text, table));
     tables
 }
 
-fn close_run(text: &str, run: &mut Vec<Node<'_>>, tables: &mut Vec<Table>) {
+fn close_run(run: &mut Vec<(usize, usize)>, tables: &mut Vec<Table>) {
     if run.len() >= TABLE_MIN_RUN {
-        let first = run[TABLE_HEAD];
-        let last = run[run.len() - 1];
-        // A directive's node ends after its newline; the placeholder takes the line.
-        let end = text[..last.end_byte()].trim_end_matches(['\n', '\r']).len();
         tables.push(Table {
-            start: first.start_byte(),
-            end,
+            start: run[TABLE_HEAD].0,
+            end: run[run.len() - 1].1,
             left_out: run.len() - TABLE_HEAD,
         });
     }
     run.clear();
 }
 
-/// Whether `node` is `#define NAME value` with a value of number literals and operators only
-/// (`0x0309`, `(1 << 5)`, `0x000000FFL`): a constant, not code.
-fn is_constant_define(text: &str, node: Node<'_>) -> bool {
-    if node.kind() != "preproc_def" {
-        return false;
+/// What one line is to a table.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// Blank, or only comments.
+    Neutral,
+    /// `#define NAME <number>`, perhaps with a comment; the `#` at this offset.
+    Define(usize),
+    /// Anything else ends a table.
+    Other,
+}
+
+/// Classifies one line and carries whether a block comment is open at its end.
+fn scan_line(line: &str, in_comment: &mut bool) -> Line {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    let mut kind = Line::Neutral;
+    while i < bytes.len() {
+        if *in_comment {
+            match memchr::memmem::find(&bytes[i..], b"*/") {
+                Some(e) => {
+                    i += e + 2;
+                    *in_comment = false;
+                }
+                None => return kind,
+            }
+            continue;
+        }
+        match bytes[i] {
+            b' ' | b'\t' | b'\x0b' | b'\x0c' => i += 1,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => return kind,
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                *in_comment = true;
+                i += 2;
+            }
+            b'#' if kind == Line::Neutral => match constant_define(&line[i..]) {
+                Some(value_end) => {
+                    kind = Line::Define(i);
+                    i += value_end;
+                }
+                None => {
+                    kind = Line::Other;
+                    i += 1;
+                }
+            },
+            b'"' | b'\'' => {
+                kind = Line::Other;
+                let quote = bytes[i];
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            _ => {
+                kind = Line::Other;
+                i += 1;
+            }
+        }
     }
-    let Some(value) = node.child_by_field_name("value") else {
-        return false;
-    };
-    is_constant_value(&text[value.byte_range()])
+    kind
+}
+
+/// `#define NAME value` at the start of `directive`, its value a constant and nothing after
+/// it but a comment: the length up to the value's end.
+fn constant_define(directive: &str) -> Option<usize> {
+    let rest = directive.strip_prefix('#')?;
+    let after_hash = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    let rest = rest[after_hash..].strip_prefix("define")?;
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let name_start = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    let name_len = rest[name_start..]
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    let after_name = &rest[name_start + name_len..];
+    if name_len == 0 || !after_name.starts_with([' ', '\t']) {
+        return None; // `#define F(x) ...` is a function-like macro
+    }
+    let value_len = [after_name.find("/*"), after_name.find("//")]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(after_name.len());
+    if !is_constant_value(&after_name[..value_len]) {
+        return None;
+    }
+    Some(directive.len() - after_name.len() + value_len)
 }
 
 /// Number literals (with their suffixes), arithmetic and bitwise operators, parentheses and
@@ -388,6 +487,39 @@ mod tests {
         let code = "int a = B; /* C */ // D\n x(\"E\\\" F\", 'G', 0xHH, i_2);";
         let found: Vec<&str> = identifiers(code).collect();
         assert_eq!(found, ["int", "a", "B", "x", "i_2"]);
+    }
+
+    #[test]
+    fn lines_are_classified_with_the_comments_around_them() {
+        let mut open = false;
+        assert_eq!(
+            scan_line("#define A 0x1 /* one */", &mut open),
+            Line::Define(0)
+        );
+        assert_eq!(
+            scan_line("  # define B_C (1 << 2) // two", &mut open),
+            Line::Define(2)
+        );
+        assert_eq!(scan_line("#define F(x) 1", &mut open), Line::Other);
+        assert_eq!(scan_line("#define G BIT(1)", &mut open), Line::Other);
+        assert_eq!(scan_line("#define H", &mut open), Line::Other);
+        assert_eq!(scan_line("// note", &mut open), Line::Neutral);
+        assert_eq!(scan_line("", &mut open), Line::Neutral);
+        assert!(!open);
+        assert_eq!(
+            scan_line("#define I 1 /* opens", &mut open),
+            Line::Define(0)
+        );
+        assert!(open);
+        assert_eq!(
+            scan_line("#define J 2", &mut open),
+            Line::Neutral,
+            "inside the comment"
+        );
+        assert_eq!(scan_line("closes */ int x;", &mut open), Line::Other);
+        assert!(!open);
+        assert_eq!(scan_line("char *s = \"/*\";", &mut open), Line::Other);
+        assert!(!open, "a comment marker in a string opens nothing");
     }
 
     #[test]

@@ -1339,7 +1339,7 @@ fn reduce(
     // C and C++ tables of constants keep their head.
     if detail >= Detail::Signatures && spec.c_family {
         let mut tables_added = false;
-        for table in c_family::constant_tables(text, root) {
+        for table in c_family::constant_tables(text) {
             if splits_group(groups, table.start, table.end) {
                 continue;
             }

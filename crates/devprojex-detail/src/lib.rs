@@ -157,10 +157,19 @@ pub(crate) fn transform_spliced<'a>(
     let Some(compiled) = languages::compiled(id) else {
         return unchanged(Outcome::Unsupported);
     };
+    let spec = &languages::LANGS[id];
     if text.len() > MAX_TRANSFORM_BYTES {
+        // Not parsed; C and C++ tables of constants are found line by line, and such files
+        // are mostly tables (generated register maps).
+        if spec.c_family && detail >= Detail::Signatures {
+            let tables = c_family::constant_tables(text);
+            if !tables.is_empty() {
+                let (out, splice) = c_family::shorten_tables(text, &tables);
+                return (Cow::Owned(out), Outcome::Transformed, Some(splice));
+            }
+        }
         return unchanged(Outcome::TooLarge);
     }
-    let spec = &languages::LANGS[id];
     let (bom, body) = match text.strip_prefix(BOM) {
         Some(rest) => (BOM, rest),
         None => ("", text),

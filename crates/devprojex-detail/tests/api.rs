@@ -717,3 +717,41 @@ fn c_tables_of_constants_keep_their_head() {
         .collect();
     assert_eq!(transform("bits.h", &code, Detail::Signatures), code);
 }
+
+/// A text too large to parse (a generated register map of several MB) still has its tables of
+/// constants shortened at `signatures`, found line by line; `compact` leaves it as it is.
+#[test]
+fn tables_in_texts_too_large_to_parse_are_shortened() {
+    use devprojex_detail::{MAX_TRANSFORM_BYTES, transform_with_outcome};
+    let table: String = (0..24_000)
+        .map(|i| {
+            format!(
+                "#define REG_{i:05}__FIELD_MASK{:>80}\n",
+                format!("0x{i:08x}L")
+            )
+        })
+        .collect();
+    let text = format!(
+        "/*\n * Generated.\n#define NOT_A_CONSTANT 1\n */\n// block\n{table}#define LAST REG_00001__FIELD_MASK\n"
+    );
+    assert!(text.len() > MAX_TRANSFORM_BYTES);
+    let (out, outcome) = transform_with_outcome("big.h", &text, Detail::Signatures);
+    assert_eq!(outcome, Outcome::Transformed);
+    let head: String = table.lines().take(8).map(|l| format!("{l}\n")).collect();
+    assert_eq!(
+        out,
+        format!(
+            "/*\n * Generated.\n#define NOT_A_CONSTANT 1\n */\n// block\n{head}/* ... 23992 more constants */\n#define LAST REG_00001__FIELD_MASK\n"
+        )
+    );
+    assert_eq!(
+        transform_with_outcome("big.h", &text, Detail::Compact).1,
+        Outcome::TooLarge
+    );
+    // The name `LAST` uses is left out only while nothing uses it.
+    let used = text.replace("#define LAST REG_00001", "#define LAST REG_23999");
+    assert_eq!(
+        transform_with_outcome("big.h", &used, Detail::Signatures).1,
+        Outcome::TooLarge
+    );
+}
