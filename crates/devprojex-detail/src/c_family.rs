@@ -85,6 +85,24 @@ pub(crate) fn declaration_end(text: &str, body: Node<'_>) -> Option<usize> {
     Some(end)
 }
 
+/// Whether a block after a macro at file scope, ending at `end`, is followed by `;`: the body
+/// of a type the macro names (kselftest's `FIXTURE(name) { ... };`), whose fields the code
+/// after it uses, not the body of a function whose header a macro writes. It stays. (A `;`
+/// after a real function's or member's body is an empty declaration: those still collapse.)
+pub(crate) fn names_a_type(text: &str, body: Node<'_>, end: usize) -> bool {
+    let after_macro = match body.parent() {
+        Some(p) if p.kind() == "lambda_expression" => false,
+        // `FIXTURE_VARIANT(file) { ... };` reads as a type and a parenthesized name.
+        Some(p) if p.kind() == "function_definition" => {
+            p.child_by_field_name("type").is_none() && !in_class(p)
+                || p.child_by_field_name("declarator")
+                    .is_some_and(|d| function_declarator(d).is_none())
+        }
+        _ => true,
+    };
+    after_macro && text[end..].trim_start().starts_with(';')
+}
+
 /// Whether `body` belongs to a function template or a member of a class template that can
 /// become its declaration. Such a `constexpr` function or one whose result type is deduced
 /// (`auto f()`) may lose its body there: g++ needs the body of a template only where it is
@@ -107,12 +125,33 @@ pub(crate) fn declarable_template(text: &str, body: Node<'_>) -> bool {
 /// Whether a definition's declarator names a function without a qualifier (`f(...)`, not
 /// `S::f(...)`): only such a declaration may stand where the definition was.
 fn unqualified_function(declarator: Node<'_>) -> bool {
+    // `operator bool() const` in a class; a qualified one is a qualified_identifier.
+    if declarator.kind() == "operator_cast" {
+        return true;
+    }
+    function_declarator(declarator).is_some_and(|function| {
+        function
+            .child_by_field_name("declarator")
+            .is_some_and(|name| {
+                matches!(
+                    name.kind(),
+                    "identifier"
+                        | "field_identifier"
+                        | "operator_name"
+                        | "destructor_name"
+                        | "template_function"
+                )
+            })
+    })
+}
+
+/// The function declarator inside a definition's declarator (through pointers, references,
+/// attributes and parentheses), if there is one.
+fn function_declarator(declarator: Node<'_>) -> Option<Node<'_>> {
     let mut node = declarator;
     loop {
         match node.kind() {
-            "function_declarator" => break,
-            // `operator bool() const` in a class; a qualified one is a qualified_identifier.
-            "operator_cast" => return true,
+            "function_declarator" => return Some(node),
             "pointer_declarator"
             | "reference_declarator"
             | "attributed_declarator"
@@ -128,24 +167,11 @@ fn unqualified_function(declarator: Node<'_>) -> bool {
                             | "type_qualifier"
                     )
                 });
-                match inner {
-                    Some(inner) => node = inner,
-                    None => return false,
-                }
+                node = inner?;
             }
-            _ => return false,
+            _ => return None,
         }
     }
-    node.child_by_field_name("declarator").is_some_and(|name| {
-        matches!(
-            name.kind(),
-            "identifier"
-                | "field_identifier"
-                | "operator_name"
-                | "destructor_name"
-                | "template_function"
-        )
-    })
 }
 
 /// Whether `node` is a member of a class, struct or union (its nearest enclosing scope).

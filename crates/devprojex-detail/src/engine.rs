@@ -561,6 +561,7 @@ fn body_edit(spec: &LangSpec, compiled: &Compiled, text: &str, node: Node<'_>) -
     // Some grammars end a block after the newline that closes it (Scala's indented blocks).
     let end = start + text[start..end].trim_end().len();
     match spec.collapse {
+        Collapse::Braces if spec.c_family && c_family::names_a_type(text, node, end) => None,
         Collapse::Braces if spec.c_family => Some(match c_family::declaration_end(text, node) {
             Some(declaration_end) => Edit {
                 start: declaration_end,

@@ -624,6 +624,13 @@ TEST(Box, Holds)
 {
   expect(1);
 }
+FIXTURE_VARIANT(box)
+{
+  const char *name;
+};
+FIXTURE(box) {
+  int size;
+};
 int chosen()
 #if defined(FAST)
   noexcept
@@ -659,6 +666,13 @@ int old_style(a, b)
 { /* ... */ }
 TEST(Box, Holds)
 { /* ... */ }
+FIXTURE_VARIANT(box)
+{
+  const char *name;
+};
+FIXTURE(box) {
+  int size;
+};
 int chosen()
 #if defined(FAST)
   noexcept
@@ -667,7 +681,8 @@ int chosen()
 ",
         "member initializers go with the body, a macro the parse reads as spaces stays; a \
          template's constexpr and deduced bodies go, a plain constexpr one stays (`table` needs \
-         it); qualified, K&R, macro-written and directive-split definitions keep the placeholder"
+         it); qualified, K&R, macro-written and directive-split definitions keep the placeholder; \
+         a block a macro names followed by `;` is a type (kselftest's fixtures) and stays"
     );
     let compact = transform("box.h", text, Detail::Compact);
     assert_eq!(transform("box.h", &compact, Detail::Signatures), out);
