@@ -40,6 +40,9 @@ pub(crate) fn declaration_end(text: &str, body: Node<'_>) -> Option<usize> {
     if definition.child_by_field_name("type").is_none() && !in_class(definition) {
         return None;
     }
+    if !after_complete_construct(text, definition) || misread_header(definition, declarator) {
+        return None;
+    }
     // The declaration is everything before the member initializers (or the body) but the
     // comments and blanks at its end. Not only nodes: a macro the parse reads as spaces
     // (`_GLIBCXX_NOEXCEPT`, `__attribute_const__`) is part of it.
@@ -120,6 +123,87 @@ pub(crate) fn declarable_template(text: &str, body: Node<'_>) -> bool {
         current = n.parent();
     }
     in_template && declaration_end(text, body).is_some()
+}
+
+/// Whether the code before a definition (its template header included) ends a construct:
+/// `;`, `}`, `{`, a label or access specifier's `:`, a directive. After a macro invocation
+/// without its `;` (`BTF_ID(struct, kallsym_iter)`), a declaration ending in `;` would read as
+/// one construct with it, where a body in braces still reads as a function.
+fn after_complete_construct(text: &str, definition: Node<'_>) -> bool {
+    let mut outer = definition;
+    while let Some(parent) = outer
+        .parent()
+        .filter(|p| p.kind() == "template_declaration")
+    {
+        outer = parent;
+    }
+    let mut previous = outer.prev_sibling();
+    while let Some(p) = previous.filter(|p| p.kind() == "comment") {
+        previous = p.prev_sibling();
+    }
+    let Some(previous) = previous else {
+        return true;
+    };
+    // `extern "C" int f(void)`: the linkage's string is the definition's own.
+    if previous.kind() == "string_literal"
+        && outer
+            .parent()
+            .is_some_and(|p| p.kind() == "linkage_specification")
+    {
+        return true;
+    }
+    // A directive (`#endif`), or the condition on an `#if` line the definition follows.
+    let line_start = text[..previous.start_byte()]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    if previous.kind().starts_with("preproc")
+        || previous.kind().starts_with('#')
+        || text[line_start..].trim_start().starts_with('#')
+    {
+        return true;
+    }
+    text[previous.byte_range()]
+        .trim_end()
+        .ends_with([';', '}', '{', ':'])
+}
+
+/// Whether the grammar read macros around a definition's header as parts of it: a result
+/// type written by a macro (`BTF_ID_LIST(ids) BTF_ID(struct, x) static int f(void)` reads as
+/// the type `BTF_ID_LIST(ids)` and the function `BTF_ID(...)`), or names and calls after the
+/// parameter list. Such a header written as a declaration can read as something else again.
+fn misread_header(definition: Node<'_>, declarator: Node<'_>) -> bool {
+    if definition
+        .child_by_field_name("type")
+        .is_some_and(|t| t.kind() == "macro_type_specifier")
+    {
+        return true;
+    }
+    let Some(function) = function_declarator(declarator) else {
+        return false;
+    };
+    let parameters_end = function
+        .child_by_field_name("parameters")
+        .map_or(0, |p| p.end_byte());
+    let mut cursor = function.walk();
+    function
+        .named_children(&mut cursor)
+        .filter(|c| c.start_byte() >= parameters_end)
+        .any(|c| matches!(c.kind(), "identifier" | "call_expression" | "ERROR"))
+}
+
+/// Where the definition around `body` starts, its template header included: what a
+/// declaration in its place can join to the code before it.
+pub(crate) fn definition_start(body: Node<'_>) -> usize {
+    let mut start = body.start_byte();
+    let mut current = body.parent();
+    while let Some(n) = current {
+        match n.kind() {
+            "function_definition" | "template_declaration" => start = n.start_byte(),
+            _ => break,
+        }
+        current = n.parent();
+    }
+    start
 }
 
 /// Whether a definition's declarator names a function without a qualifier (`f(...)`, not
@@ -238,7 +322,10 @@ pub(crate) fn is_table_placeholder(comment: &str) -> bool {
 /// the texts too large to parse have their tables shortened too (the kernel's largest
 /// register maps are 4 to 14 MB); a parsed text also keeps its tables away from parse errors
 /// and from conditional groups read flattened (`engine::reduce`).
-pub(crate) fn constant_tables(text: &str) -> Vec<Table> {
+///
+/// `removed` are the ranges the other edits remove (sorted, apart): the collapsed bodies. A
+/// name used only there is not used in the output, and a second pass must decide alike.
+pub(crate) fn constant_tables(text: &str, removed: &[(usize, usize)]) -> Vec<Table> {
     // Cheap test first: most files hold far fewer `#define`s than a table. A C++ raw string
     // could hide a comment marker from the line scan: such a file is left alone.
     let bytes = text.as_bytes();
@@ -275,7 +362,7 @@ pub(crate) fn constant_tables(text: &str) -> Vec<Table> {
     }
     close_run(&mut run, &mut tables);
     // A name the rest of the code uses stays defined: such a table stays whole.
-    tables.retain(|table| !names_used_elsewhere(text, table));
+    tables.retain(|table| !names_used_elsewhere(text, table, removed));
     tables
 }
 
@@ -410,7 +497,7 @@ fn is_constant_value(value: &str) -> bool {
 /// Whether a name the table leaves out occurs as an identifier in the text outside the part
 /// left out, comments, strings and character literals aside (compact removes comments, and
 /// both levels must decide alike).
-fn names_used_elsewhere(text: &str, table: &Table) -> bool {
+fn names_used_elsewhere(text: &str, table: &Table, removed: &[(usize, usize)]) -> bool {
     let left_out = &text[table.start..table.end];
     let mut names = std::collections::HashSet::new();
     for line in left_out.lines() {
@@ -429,8 +516,18 @@ fn names_used_elsewhere(text: &str, table: &Table) -> bool {
             }
         }
     }
-    identifiers(&text[..table.start]).any(|id| names.contains(id))
-        || identifiers(&text[table.end..]).any(|id| names.contains(id))
+    // The code that stays: outside the table and the removed ranges.
+    let mut gaps: Vec<(usize, usize)> = removed.to_vec();
+    gaps.push((table.start, table.end));
+    gaps.sort_unstable();
+    let mut pos = 0;
+    for (start, end) in gaps.into_iter().chain([(text.len(), text.len())]) {
+        if start > pos && identifiers(&text[pos..start]).any(|id| names.contains(id)) {
+            return true;
+        }
+        pos = pos.max(end);
+    }
+    false
 }
 
 /// The identifiers of C or C++ code, skipping comments, strings and character literals.

@@ -1138,7 +1138,7 @@ pub(crate) fn run_with(
             &tree,
             &groups,
             &errors,
-            &[],
+            &Fallback::default(),
             &mut Vec::new(),
         );
     }
@@ -1151,7 +1151,7 @@ pub(crate) fn run_with(
     // error of the input; if that still fails, the file is declined.
     let before = error_count(&tree);
     let mut errors = errors;
-    let mut left: Vec<usize> = Vec::new();
+    let mut fallback = Fallback::default();
     let mut wide = errors.is_empty();
     loop {
         let mut collapsed = Vec::new();
@@ -1164,7 +1164,7 @@ pub(crate) fn run_with(
             &tree,
             &groups,
             &errors,
-            &left,
+            &fallback,
             &mut collapsed,
         )?;
         let Some((out, splice)) = result else {
@@ -1176,11 +1176,17 @@ pub(crate) fn run_with(
         if error_count(&out_tree) <= before {
             return Ok(Some((out, splice)));
         }
-        if let Some(body) = misread_body(&out_tree, &splice, &errors, &collapsed)
-            && left.len() < MAX_LEFT_OUT
-        {
-            left.push(body);
-            continue;
+        // A declaration first goes back to the brace placeholder (`BTF_ID(struct, x)` without
+        // its `;` then `static int f(void);` read as one declaration), then the body stays.
+        if let Some(misread) = misread_body(&out_tree, &splice, &errors, &collapsed) {
+            if misread.declared && fallback.braced.len() < MAX_LEFT_OUT {
+                fallback.braced.push(misread.start);
+                continue;
+            }
+            if fallback.left.len() < MAX_LEFT_OUT {
+                fallback.left.push(misread.start);
+                continue;
+            }
         }
         if wide {
             return Err(Declined);
@@ -1194,36 +1200,59 @@ pub(crate) fn run_with(
 /// a C or C++ file whose output parses with new errors.
 const MAX_LEFT_OUT: usize = 16;
 
-/// The start of the `collapsed` body (starts, in order) at or before the first error of
-/// `out_tree` that is not beside one of the input's `errors`: the body to leave as it is so
-/// the output reads as the input does (`None` when every new error is beside an old one). Only the collapse is left out,
-/// so the comments and blank lines around and inside go as they do with `compact` first.
+/// What [`run_with`] does differently after an output read with new errors: bodies (by their
+/// starts) that collapse with the brace placeholder instead of becoming a declaration, and
+/// bodies left as they are.
+#[derive(Default)]
+struct Fallback {
+    braced: Vec<usize>,
+    left: Vec<usize>,
+}
+
+/// One collapsed body as [`reduce`] reports it.
+#[derive(Debug, Clone, Copy)]
+struct Collapsed {
+    /// The body's start: its key in [`Fallback`].
+    start: usize,
+    /// Where its edit starts reading differently: the definition's start for a body that became
+    /// a declaration (the `;` joins what precedes it), else the body's start.
+    anchor: usize,
+    /// Written as a declaration (C, C++).
+    declared: bool,
+}
+
+/// The `collapsed` body (in order) to change so that the output reads as the input does: the
+/// last one whose anchor is at or before the first error of `out_tree` not beside one of the
+/// input's `errors` (its start; its end for a declaration, which can join the code before it
+/// into one construct). `None` when every new error is beside an old one. Only the collapse
+/// changes, so the comments and blank lines around and inside go as they do with `compact`
+/// first.
 fn misread_body(
     out_tree: &Tree,
     splice: &Splice,
     errors: &[(usize, usize)],
-    collapsed: &[usize],
-) -> Option<usize> {
+    collapsed: &[Collapsed],
+) -> Option<Collapsed> {
     let mut found = Vec::new();
     let mut stack = vec![out_tree.root_node()];
     while let Some(node) = stack.pop() {
         if node.is_error() || node.is_missing() {
-            found.push(node.start_byte());
+            found.push((node.start_byte(), node.end_byte()));
             continue;
         }
         let mut c = node.walk();
         stack.extend(node.children(&mut c).filter(|n| n.has_error()));
     }
     found.sort_unstable();
-    let first = found
+    let (first, first_end) = found
         .iter()
-        .map(|&pos| splice.original_offset(pos))
-        .find(|&pos| !inside(errors, pos))?;
+        .map(|&(s, e)| (splice.original_offset(s), splice.original_offset(e)))
+        .find(|&(pos, _)| !inside(errors, pos))?;
     collapsed
         .iter()
         .rev()
         .copied()
-        .find(|&start| start <= first)
+        .find(|c| c.anchor <= if c.declared { first_end } else { first })
 }
 
 /// The ERROR and MISSING nodes of `tree`, nested ones included.
@@ -1251,8 +1280,8 @@ fn reduce(
     tree: &Tree,
     groups: &[Group],
     errors: &[(usize, usize)],
-    left: &[usize],
-    collapsed: &mut Vec<usize>,
+    fallback: &Fallback,
+    collapsed: &mut Vec<Collapsed>,
 ) -> Result<Option<(String, Splice)>, Declined> {
     // Whether an edit was left out because of a parse error: a file that gets no edit for that
     // reason is declined (`Outcome::ParseErrors`), one with nothing to remove is unchanged.
@@ -1287,7 +1316,7 @@ fn reduce(
             compiled,
             text,
             errors,
-            left,
+            left: &fallback.left,
             groups,
             bodies: walk_bodies,
             comments: walk_comments,
@@ -1321,7 +1350,7 @@ fn reduce(
             if s < last_end
                 || bcaps.stays(spec, node, bq, text)
                 || splits_group(groups, s, e)
-                || left.contains(&s)
+                || fallback.left.contains(&s)
             {
                 continue;
             }
@@ -1329,9 +1358,27 @@ fn reduce(
                 blocked = true;
                 continue;
             }
-            if let Some(edit) = body_edit(spec, compiled, text, node) {
+            if let Some(mut edit) = body_edit(spec, compiled, text, node) {
+                let mut declared = edit.start < s;
+                if declared && fallback.braced.contains(&s) {
+                    edit = Edit {
+                        start: s,
+                        end: edit.end,
+                        with: BRACE_PLACEHOLDER.to_owned(),
+                    };
+                    declared = false;
+                }
+                let anchor = if declared {
+                    c_family::definition_start(node)
+                } else {
+                    s
+                };
                 last_end = e;
-                collapsed.push(s);
+                collapsed.push(Collapsed {
+                    start: s,
+                    anchor,
+                    declared,
+                });
                 body_edits.push(edit);
             }
         }
@@ -1340,7 +1387,8 @@ fn reduce(
     // C and C++ tables of constants keep their head.
     if detail >= Detail::Signatures && spec.c_family {
         let mut tables_added = false;
-        for table in c_family::constant_tables(text) {
+        let removed: Vec<(usize, usize)> = body_edits.iter().map(|e| (e.start, e.end)).collect();
+        for table in c_family::constant_tables(text, &removed) {
             if splits_group(groups, table.start, table.end) {
                 continue;
             }

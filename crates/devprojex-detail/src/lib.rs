@@ -162,7 +162,7 @@ pub(crate) fn transform_spliced<'a>(
         // Not parsed; C and C++ tables of constants are found line by line, and such files
         // are mostly tables (generated register maps).
         if spec.c_family && detail >= Detail::Signatures {
-            let tables = c_family::constant_tables(text);
+            let tables = c_family::constant_tables(text, &[]);
             if !tables.is_empty() {
                 let (out, splice) = c_family::shorten_tables(text, &tables);
                 return (Cow::Owned(out), Outcome::Transformed, Some(splice));

@@ -255,7 +255,9 @@ pub(crate) fn one_line_block(comment: &str, tags: bool) -> Option<String> {
         return None;
     }
     let one_line = format!("{} {} */", &comment[..open], words.join(" "));
-    (one_line.len() < comment.len()).then_some(one_line)
+    // Judged without carriage returns, so CRLF and LF files are written alike.
+    let carriage_returns = comment.bytes().filter(|&b| b == b'\r').count();
+    (one_line.len() < comment.len() - carriage_returns).then_some(one_line)
 }
 
 /// The cut that keeps the summary of a triple-quoted Python docstring whose opening token is
