@@ -674,7 +674,21 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                 // otherwise a capture search (a DFA search, then capture slots on the match only).
                 // after a match, the rest of the line is searched only if a match still fits
                 while pos <= seg.end && seg.end - pos >= rule.min_len {
-                    let (whole, secret) = if rule.secret_group == Some(0) {
+                    // an assignment's value of fixed length ends the match: no capture search
+                    // unless the match's last bytes can be read two ways
+                    let from_end = match rule.value_len {
+                        Some(len) => match re.find_at(hay, pos) {
+                            Some(m) => rules::assignment_value_end(hay, m.start(), m.end())
+                                .and_then(|end| Some((end.checked_sub(len)?, end)))
+                                .filter(|&(start, _)| start >= m.start())
+                                .map(|secret| ((m.start(), m.end()), Some(secret))),
+                            None => break,
+                        },
+                        None => None,
+                    };
+                    let (whole, secret) = if let Some(found) = from_end {
+                        found
+                    } else if rule.secret_group == Some(0) {
                         match re.find_at(hay, pos) {
                             Some(m) => ((m.start(), m.end()), Some((m.start(), m.end()))),
                             None => break,
