@@ -167,10 +167,11 @@ impl Redactor {
         Self { options, identity }
     }
 
-    /// Compile the shared rule set now (a long-lived process, so that its first request does
-    /// not wait for it).
+    /// Compile the shared rule set now, every rule's regex included (a long-lived process, so
+    /// that its first request does not wait for it; otherwise each regex compiles on its first
+    /// use).
     pub fn prepare() {
-        let _ = ruleset();
+        ruleset().compile_all();
     }
 
     /// Build a redactor that hides the given machine identity instead of the current one
@@ -698,7 +699,7 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
         let rule = &set.rules[r as usize];
         match rule.engine {
             Engine::Regex => {
-                let Some(re) = rule.regex.as_ref() else {
+                let Some(re) = rule.regex.as_ref().map(rules::LazyRegex::get) else {
                     continue;
                 };
                 let hay = &bytes[..seg.end];
