@@ -142,6 +142,7 @@ pub struct Redactor {
 }
 
 /// A span to replace.
+#[derive(Clone)]
 struct Span {
     start: usize,
     end: usize,
@@ -166,10 +167,11 @@ impl Redactor {
         Self { options, identity }
     }
 
-    /// Compile the shared rule set now (a long-lived process, so that its first request does
-    /// not wait for it).
+    /// Compile the shared rule set now, every rule's regex included (a long-lived process, so
+    /// that its first request does not wait for it; otherwise each regex compiles on its first
+    /// use).
     pub fn prepare() {
-        let _ = ruleset();
+        ruleset().compile_all();
     }
 
     /// Build a redactor that hides the given machine identity instead of the current one
@@ -280,20 +282,60 @@ impl Redactor {
 /// as user and password of a DSN) they would be redacted again, and `redact` would not be
 /// idempotent. A candidate that merely contains the word is refused by each rule already.
 fn drop_spans_on_markers(bytes: &[u8], spans: &mut Vec<Span>) {
-    const OPEN: &[u8] = b"[REDACTED:";
     if spans.is_empty() {
         return;
     }
+    // a few spans in a long text: search their surroundings only (the whole text would be one
+    // more pass over every byte); many spans: the whole text in one search
+    let near: usize = spans.iter().map(|s| s.end - s.start + MARKER_MAX_LEN).sum();
+    if near < bytes.len() / 4 {
+        retain_off_markers(bytes, spans, &marker_windows(spans));
+    } else {
+        retain_off_markers(bytes, spans, &[(0, bytes.len())]);
+    }
+}
+
+const MARKER_OPEN: &[u8] = b"[REDACTED:";
+const MARKER_MAX_ID: usize = 64;
+/// The longest marker: `[REDACTED:`, an id, `]`.
+const MARKER_MAX_LEN: usize = MARKER_OPEN.len() + MARKER_MAX_ID + 1;
+
+/// Where a marker that overlaps one of `spans` can start: less than [`MARKER_MAX_LEN`] bytes
+/// before a span, up to its end. In order, not overlapping.
+fn marker_windows(spans: &[Span]) -> Vec<(usize, usize)> {
+    let mut windows: Vec<(usize, usize)> = spans
+        .iter()
+        .map(|s| (s.start.saturating_sub(MARKER_MAX_LEN - 1), s.end))
+        .collect();
+    windows.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(windows.len());
+    for (from, to) in windows {
+        match merged.last_mut() {
+            Some(last) if from <= last.1 => last.1 = last.1.max(to),
+            _ => merged.push((from, to)),
+        }
+    }
+    merged
+}
+
+/// Drop the spans that overlap a marker starting inside one of `windows` (in order, not
+/// overlapping, and holding every place where a marker overlapping a span can start).
+fn retain_off_markers(bytes: &[u8], spans: &mut Vec<Span>, windows: &[(usize, usize)]) {
+    let finder = memchr::memmem::Finder::new(MARKER_OPEN);
     let mut markers = Vec::new();
-    for start in memchr::memmem::find_iter(bytes, OPEN) {
-        let rest = &bytes[start + OPEN.len()..];
-        let id_len = rest
-            .iter()
-            .take(64)
-            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
-            .count();
-        if id_len > 0 && rest.get(id_len) == Some(&b']') {
-            markers.push((start, start + OPEN.len() + id_len + 1));
+    for &(from, to) in windows {
+        // the occurrences that start in from..to
+        let hay = &bytes[from..(to + MARKER_OPEN.len() - 1).min(bytes.len())];
+        for start in finder.find_iter(hay).map(|at| from + at) {
+            let rest = &bytes[start + MARKER_OPEN.len()..];
+            let id_len = rest
+                .iter()
+                .take(MARKER_MAX_ID)
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+                .count();
+            if id_len > 0 && rest.get(id_len) == Some(&b']') {
+                markers.push((start, start + MARKER_OPEN.len() + id_len + 1));
+            }
         }
     }
     if markers.is_empty() {
@@ -657,7 +699,7 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
         let rule = &set.rules[r as usize];
         match rule.engine {
             Engine::Regex => {
-                let Some(re) = rule.regex.as_ref() else {
+                let Some(re) = rule.regex.as_ref().map(rules::LazyRegex::get) else {
                     continue;
                 };
                 let hay = &bytes[..seg.end];
@@ -674,7 +716,21 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                 // otherwise a capture search (a DFA search, then capture slots on the match only).
                 // after a match, the rest of the line is searched only if a match still fits
                 while pos <= seg.end && seg.end - pos >= rule.min_len {
-                    let (whole, secret) = if rule.secret_group == Some(0) {
+                    // an assignment's value of fixed length ends the match: no capture search
+                    // unless the match's last bytes can be read two ways
+                    let from_end = match rule.value_len {
+                        Some(len) => match re.find_at(hay, pos) {
+                            Some(m) => rules::assignment_value_end(hay, m.start(), m.end())
+                                .and_then(|end| Some((end.checked_sub(len)?, end)))
+                                .filter(|&(start, _)| start >= m.start())
+                                .map(|secret| ((m.start(), m.end()), Some(secret))),
+                            None => break,
+                        },
+                        None => None,
+                    };
+                    let (whole, secret) = if let Some(found) = from_end {
+                        found
+                    } else if rule.secret_group == Some(0) {
                         match re.find_at(hay, pos) {
                             Some(m) => ((m.start(), m.end()), Some((m.start(), m.end()))),
                             None => break,
@@ -851,6 +907,98 @@ mod tests {
         assert!(once.text.contains("[REDACTED:ipv6]"), "{}", once.text);
         let lines: Vec<usize> = once.findings.iter().map(|f| f.line).collect();
         assert_eq!(lines, [1, 1], "{:?}", once.findings);
+    }
+
+    /// `drop_spans_on_markers` as first written: every marker of the whole text.
+    fn spans_off_markers_by_definition(bytes: &[u8], spans: &[(usize, usize)]) -> Vec<bool> {
+        const OPEN: &[u8] = b"[REDACTED:";
+        let mut markers = Vec::new();
+        for start in memchr::memmem::find_iter(bytes, OPEN) {
+            let rest = &bytes[start + OPEN.len()..];
+            let id_len = rest
+                .iter()
+                .take(64)
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+                .count();
+            if id_len > 0 && rest.get(id_len) == Some(&b']') {
+                markers.push((start, start + OPEN.len() + id_len + 1));
+            }
+        }
+        spans
+            .iter()
+            .map(|&(start, end)| !markers.iter().any(|&(ms, me)| ms < end && me > start))
+            .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn only_spans_on_markers_are_dropped(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "[REDACTED:", "[REDACTED:github-pat]", "generic-secret", "]", "[", "a", "-",
+                    " ", "\n", "x_y", "0123456789abcdef0123456789abcdef", "REDACTED:",
+                    // the longest id (64 bytes), and one byte too long
+                    "[REDACTED:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef]",
+                    "[REDACTED:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdefx]",
+                ]),
+                0..40,
+            ),
+            picks in proptest::collection::vec(
+                (
+                    proptest::prelude::any::<proptest::sample::Index>(),
+                    proptest::prelude::any::<bool>(),
+                    0usize..3,
+                    1usize..90,
+                ),
+                1..12,
+            ),
+        ) {
+            let text = parts.concat();
+            let bytes = text.as_bytes();
+            proptest::prop_assume!(!bytes.is_empty());
+            // half the spans start at or just before the last byte of a `]`: the edge of a marker
+            let closes: Vec<usize> = memchr::memchr_iter(b']', bytes).collect();
+            let wanted: Vec<(usize, usize)> = picks
+                .iter()
+                .map(|(at, at_close, back, len)| {
+                    let start = match (at_close, closes.is_empty()) {
+                        (true, false) => closes[at.index(closes.len())].saturating_sub(*back),
+                        _ => at.index(bytes.len()),
+                    };
+                    (start, (start + len).min(bytes.len()).max(start + 1))
+                })
+                .collect();
+            let spans: Vec<Span> = wanted
+                .iter()
+                .map(|&(start, end)| Span {
+                    start,
+                    end,
+                    id: "x",
+                    kind: FindingKind::Secret,
+                    report: true,
+                    priority: 0,
+                })
+                .collect();
+            let keep = spans_off_markers_by_definition(bytes, &wanted);
+            let expected: Vec<(usize, usize)> = wanted
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| *k)
+                .map(|(s, _)| *s)
+                .collect();
+            // the surroundings of the spans, the whole text, and whichever the engine picks
+            let windows = marker_windows(&spans);
+            for windows in [&windows[..], &[(0, bytes.len())], &[]] {
+                let mut spans = spans.clone();
+                if windows.is_empty() {
+                    drop_spans_on_markers(bytes, &mut spans);
+                } else {
+                    retain_off_markers(bytes, &mut spans, windows);
+                }
+                let kept: Vec<(usize, usize)> = spans.iter().map(|s| (s.start, s.end)).collect();
+                proptest::prop_assert_eq!(&kept, &expected);
+            }
+        }
     }
 
     #[test]
