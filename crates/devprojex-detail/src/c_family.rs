@@ -133,7 +133,7 @@ fn after_complete_construct(text: &str, definition: Node<'_>) -> bool {
     let mut outer = definition;
     while let Some(parent) = outer
         .parent()
-        .filter(|p| p.kind() == "template_declaration")
+        .filter(|p| matches!(p.kind(), "template_declaration" | "friend_declaration"))
     {
         outer = parent;
     }
@@ -198,7 +198,9 @@ pub(crate) fn definition_start(body: Node<'_>) -> usize {
     let mut current = body.parent();
     while let Some(n) = current {
         match n.kind() {
-            "function_definition" | "template_declaration" => start = n.start_byte(),
+            "function_definition" | "template_declaration" | "friend_declaration" => {
+                start = n.start_byte()
+            }
             _ => break,
         }
         current = n.parent();
