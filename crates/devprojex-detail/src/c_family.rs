@@ -23,7 +23,8 @@ pub(crate) const TABLE_HEAD: usize = 8;
 /// Where the declaration of the function whose body is `body` ends, when the definition can
 /// become that declaration (`;` replaces the text from there to the body's end): the end of
 /// its declarator or of the specifiers after it, before a constructor's member initializers.
-pub(crate) fn declaration_end(text: &str, body: Node<'_>) -> Option<usize> {
+/// `view` is the text as the parse read it (known macros as spaces).
+pub(crate) fn declaration_end(text: &str, view: &str, body: Node<'_>) -> Option<usize> {
     let definition = body
         .parent()
         .filter(|p| p.kind() == "function_definition")?;
@@ -40,7 +41,7 @@ pub(crate) fn declaration_end(text: &str, body: Node<'_>) -> Option<usize> {
     if definition.child_by_field_name("type").is_none() && !in_class(definition) {
         return None;
     }
-    if !after_complete_construct(text, definition) || misread_header(definition, declarator) {
+    if !after_complete_construct(view, definition) || misread_header(definition, declarator) {
         return None;
     }
     // The declaration is everything before the member initializers (or the body) but the
@@ -112,7 +113,7 @@ pub(crate) fn names_a_type(text: &str, body: Node<'_>, end: usize) -> bool {
 /// instantiated, and a declaration says all a reader of signatures needs. Elsewhere those
 /// bodies stay (`constexpr int f() { /* ... */ }` is an error, and so is a use of `auto f();`
 /// before its body).
-pub(crate) fn declarable_template(text: &str, body: Node<'_>) -> bool {
+pub(crate) fn declarable_template(text: &str, view: &str, body: Node<'_>) -> bool {
     let mut current = body.parent();
     let mut in_template = false;
     while let Some(n) = current {
@@ -122,14 +123,17 @@ pub(crate) fn declarable_template(text: &str, body: Node<'_>) -> bool {
         }
         current = n.parent();
     }
-    in_template && declaration_end(text, body).is_some()
+    in_template && declaration_end(text, view, body).is_some()
 }
 
 /// Whether the code before a definition (its template header included) ends a construct:
 /// `;`, `}`, `{`, a label or access specifier's `:`, a directive. After a macro invocation
 /// without its `;` (`BTF_ID(struct, kallsym_iter)`), a declaration ending in `;` would read as
-/// one construct with it, where a body in braces still reads as a function.
-fn after_complete_construct(text: &str, definition: Node<'_>) -> bool {
+/// one construct with it, where a body in braces still reads as a function. Read from the text,
+/// comments skipped, so that `compact` first decides alike (the parse around a comment can
+/// differ).
+fn after_complete_construct(view: &str, definition: Node<'_>) -> bool {
+    let text = view;
     let mut outer = definition;
     while let Some(parent) = outer
         .parent()
@@ -137,34 +141,44 @@ fn after_complete_construct(text: &str, definition: Node<'_>) -> bool {
     {
         outer = parent;
     }
-    let mut previous = outer.prev_sibling();
-    while let Some(p) = previous.filter(|p| p.kind() == "comment") {
-        previous = p.prev_sibling();
-    }
-    let Some(previous) = previous else {
-        return true;
-    };
-    // `extern "C" int f(void)`: the linkage's string is the definition's own.
-    if previous.kind() == "string_literal"
-        && outer
-            .parent()
-            .is_some_and(|p| p.kind() == "linkage_specification")
+    // `extern "C" int f(void)`: the linkage before it is the definition's own.
+    if outer
+        .parent()
+        .is_some_and(|p| p.kind() == "linkage_specification")
     {
         return true;
     }
-    // A directive (`#endif`), or the condition on an `#if` line the definition follows.
-    let line_start = text[..previous.start_byte()]
-        .rfind('\n')
-        .map_or(0, |i| i + 1);
-    if previous.kind().starts_with("preproc")
-        || previous.kind().starts_with('#')
-        || text[line_start..].trim_start().starts_with('#')
-    {
-        return true;
+    let mut end = outer.start_byte();
+    loop {
+        let before = text[..end].trim_end();
+        if before.is_empty() {
+            return true;
+        }
+        if let Some(open) = before.strip_suffix("*/").and_then(|b| b.rfind("/*")) {
+            end = open;
+            continue;
+        }
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let line = &before[line_start..];
+        let code = line.trim_start();
+        if code.starts_with("//") {
+            end = line_start;
+            continue;
+        }
+        if code.starts_with('#') {
+            return true; // a directive, or the condition of the `#if` it follows
+        }
+        // A trailing `// note` (a line with no string or character literal to hide one).
+        let code = match code.find("//") {
+            Some(i) if !code[..i].contains(['"', '\'']) => code[..i].trim_end(),
+            _ => code,
+        };
+        if code.is_empty() {
+            end = line_start;
+            continue;
+        }
+        return code.ends_with([';', '}', '{', ':']);
     }
-    text[previous.byte_range()]
-        .trim_end()
-        .ends_with([';', '}', '{', ':'])
 }
 
 /// Whether the grammar read macros around a definition's header as parts of it: a result

@@ -26,7 +26,7 @@ thread_local! {
 /// read as what they expand to and conditional groups that split a construct are flattened
 /// (`crate::macros`); its bytes have the offsets of `text`'s.
 pub(crate) fn parse(compiled: &Compiled, text: &str) -> Option<Tree> {
-    parse_view(compiled, text).map(|(tree, _)| tree)
+    parse_view(compiled, text).map(|(tree, _, _)| tree)
 }
 
 /// The conditional groups of `text` as [`parse`] sees them.
@@ -34,8 +34,11 @@ pub(crate) fn parse_groups(compiled: &Compiled, text: &str) -> Vec<Group> {
     compiled.macros.view(text).groups
 }
 
-/// [`parse`], with the conditional groups of the view parsed.
-fn parse_view(compiled: &Compiled, text: &str) -> Option<(Tree, Vec<Group>)> {
+/// [`parse`], with the conditional groups of the view parsed and the view's text.
+fn parse_view<'a>(
+    compiled: &Compiled,
+    text: &'a str,
+) -> Option<(Tree, Vec<Group>, std::borrow::Cow<'a, str>)> {
     let view = compiled.macros.view(text);
     let tree = PARSER.with(|p| {
         let mut parser = p.borrow_mut();
@@ -44,7 +47,7 @@ fn parse_view(compiled: &Compiled, text: &str) -> Option<(Tree, Vec<Group>)> {
         parser.reset();
         tree
     })?;
-    Some((tree, view.groups))
+    Some((tree, view.groups, view.text))
 }
 
 /// One replacement of `text[start..end]`.
@@ -546,7 +549,14 @@ fn code_chars(compiled: &Compiled, text: &str, node: Node<'_>) -> usize {
 }
 
 /// The edit that collapses one body, or `None` when it stays (one-liners, docstring-only bodies).
-fn body_edit(spec: &LangSpec, compiled: &Compiled, text: &str, node: Node<'_>) -> Option<Edit> {
+/// `view` is the text as the parse read it (C and C++: known macros as spaces).
+fn body_edit(
+    spec: &LangSpec,
+    compiled: &Compiled,
+    text: &str,
+    view: &str,
+    node: Node<'_>,
+) -> Option<Edit> {
     let (first_row, last_row) = code_rows(compiled, node)?; // `None`: nothing but comments
     // One-line bodies cost less than they save, except in C and C++ headers, which are full of
     // inline members: there one collapses when even its code alone is longer than the
@@ -562,18 +572,20 @@ fn body_edit(spec: &LangSpec, compiled: &Compiled, text: &str, node: Node<'_>) -
     let end = start + text[start..end].trim_end().len();
     match spec.collapse {
         Collapse::Braces if spec.c_family && c_family::names_a_type(text, node, end) => None,
-        Collapse::Braces if spec.c_family => Some(match c_family::declaration_end(text, node) {
-            Some(declaration_end) => Edit {
-                start: declaration_end,
-                end,
-                with: ";".to_owned(),
-            },
-            None => Edit {
-                start,
-                end,
-                with: BRACE_PLACEHOLDER.to_owned(),
-            },
-        }),
+        Collapse::Braces if spec.c_family => {
+            Some(match c_family::declaration_end(text, view, node) {
+                Some(declaration_end) => Edit {
+                    start: declaration_end,
+                    end,
+                    with: ";".to_owned(),
+                },
+                None => Edit {
+                    start,
+                    end,
+                    with: BRACE_PLACEHOLDER.to_owned(),
+                },
+            })
+        }
         Collapse::Braces => Some(Edit {
             start,
             end,
@@ -835,6 +847,7 @@ impl<'t> BodyCaptures<'t> {
         body: Node<'_>,
         query: &tree_sitter::Query,
         text: &str,
+        view: &str,
     ) -> bool {
         let (s, e) = (body.start_byte(), body.end_byte());
         if self.open.contains(&body.id()) {
@@ -844,7 +857,7 @@ impl<'t> BodyCaptures<'t> {
             || (self.deduced.contains(&body.id())
                 && !self.declared.contains(&body.id())
                 && returns_value(query, body, text));
-        kept && !(spec.c_family && c_family::declarable_template(text, body))
+        kept && !(spec.c_family && c_family::declarable_template(text, view, body))
     }
 }
 
@@ -993,6 +1006,7 @@ impl<'t> CommentCaptures<'t> {
 struct Walk<'a> {
     spec: &'a LangSpec,
     text: &'a str,
+    view: &'a str,
     errors: &'a [(usize, usize)],
     /// Bodies left as they are (their starts): the output read differently with them collapsed.
     left: &'a [usize],
@@ -1072,11 +1086,12 @@ impl Walk<'_> {
                 for body in &bcaps.bodies[first..] {
                     let (s, e) = (body.start_byte(), body.end_byte());
                     // The same conditions as the edits are made with (`run_with`).
-                    if !bcaps.stays(self.spec, *body, q, self.text)
+                    if !bcaps.stays(self.spec, *body, q, self.text, self.view)
                         && !overlaps(self.errors, s, e)
                         && !self.left.contains(&s)
                         && !splits_group(self.groups, s, e)
-                        && body_edit(self.spec, self.compiled, self.text, *body).is_some()
+                        && body_edit(self.spec, self.compiled, self.text, self.view, *body)
+                            .is_some()
                     {
                         collapsed.push(body.id());
                     }
@@ -1126,7 +1141,12 @@ pub(crate) fn run_with(
     if detail == Detail::Full || text.is_empty() {
         return Ok(None);
     }
-    let (tree, groups) = parse_view(compiled, text).ok_or(Declined)?;
+    let (tree, groups, view) = parse_view(compiled, text).ok_or(Declined)?;
+    let parsed = Parsed {
+        tree: &tree,
+        groups: &groups,
+        view: &view,
+    };
     let errors = error_ranges(spec, &tree, text, false).ok_or(Declined)?;
     if spec.tolerance != Tolerance::PerNode || !verify {
         return reduce(
@@ -1135,8 +1155,7 @@ pub(crate) fn run_with(
             text,
             detail,
             walk,
-            &tree,
-            &groups,
+            &parsed,
             &errors,
             &Fallback::default(),
             &mut Vec::new(),
@@ -1161,8 +1180,7 @@ pub(crate) fn run_with(
             text,
             detail,
             walk,
-            &tree,
-            &groups,
+            &parsed,
             &errors,
             &fallback,
             &mut collapsed,
@@ -1199,6 +1217,17 @@ pub(crate) fn run_with(
 /// How many collapsed bodies [`run_with`] leaves as they are, one at a time, before it declines
 /// a C or C++ file whose output parses with new errors.
 const MAX_LEFT_OUT: usize = 16;
+
+/// A text's parse as [`reduce`] reads it.
+#[derive(Clone, Copy)]
+struct Parsed<'a> {
+    tree: &'a Tree,
+    /// Its conditional groups (C, C++).
+    groups: &'a [Group],
+    /// The text as the parser read it (C and C++: known macros as spaces), offsets as the
+    /// text's.
+    view: &'a str,
+}
 
 /// What [`run_with`] does differently after an output read with new errors: bodies (by their
 /// starts) that collapse with the brace placeholder instead of becoming a declaration, and
@@ -1277,12 +1306,12 @@ fn reduce(
     text: &str,
     detail: Detail,
     walk: bool,
-    tree: &Tree,
-    groups: &[Group],
+    parsed: &Parsed<'_>,
     errors: &[(usize, usize)],
     fallback: &Fallback,
     collapsed: &mut Vec<Collapsed>,
 ) -> Result<Option<(String, Splice)>, Declined> {
+    let Parsed { tree, groups, view } = *parsed;
     // Whether an edit was left out because of a parse error: a file that gets no edit for that
     // reason is declined (`Outcome::ParseErrors`), one with nothing to remove is unchanged.
     let mut blocked = false;
@@ -1315,6 +1344,7 @@ fn reduce(
             spec,
             compiled,
             text,
+            view,
             errors,
             left: &fallback.left,
             groups,
@@ -1348,7 +1378,7 @@ fn reduce(
         for node in bodies {
             let (s, e) = (node.start_byte(), node.end_byte());
             if s < last_end
-                || bcaps.stays(spec, node, bq, text)
+                || bcaps.stays(spec, node, bq, text, view)
                 || splits_group(groups, s, e)
                 || fallback.left.contains(&s)
             {
@@ -1358,7 +1388,7 @@ fn reduce(
                 blocked = true;
                 continue;
             }
-            if let Some(mut edit) = body_edit(spec, compiled, text, node) {
+            if let Some(mut edit) = body_edit(spec, compiled, text, view, node) {
                 let mut declared = edit.start < s;
                 if declared && fallback.braced.contains(&s) {
                     edit = Edit {
