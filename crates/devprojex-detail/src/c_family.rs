@@ -192,6 +192,19 @@ fn misread_header(definition: Node<'_>, declarator: Node<'_>) -> bool {
     {
         return true;
     }
+    // An error in the header (`STATIC void f(...)`, an unknown macro read as a type): the
+    // grammar's reading of it depends on what surrounds it, even on comments.
+    let body_start = definition
+        .child_by_field_name("body")
+        .map_or(definition.end_byte(), |b| b.start_byte());
+    let mut cursor = definition.walk();
+    if definition
+        .children(&mut cursor)
+        .take_while(|c| c.start_byte() < body_start)
+        .any(|c| c.is_error() || c.is_missing() || c.has_error())
+    {
+        return true;
+    }
     let Some(function) = function_declarator(declarator) else {
         return false;
     };
@@ -355,21 +368,13 @@ pub(crate) fn constant_tables(text: &str, removed: &[(usize, usize)]) -> Vec<Tab
     let mut tables = Vec::new();
     // Each member of the current run: where its `#` is and where its line's text ends.
     let mut run: Vec<(usize, usize)> = Vec::new();
-    let mut in_comment = false;
-    let mut continued = false;
+    let mut state = Scan::default();
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         let start = pos;
         pos += line.len();
         let content = line.trim_end_matches(['\n', '\r']);
-        let kind = if continued {
-            // The rest of a directive or comment a backslash continued.
-            scan_line(content, &mut in_comment);
-            Line::Other
-        } else {
-            scan_line(content, &mut in_comment)
-        };
-        continued = content.ends_with('\\');
+        let kind = scan_line(content, &mut state);
         match kind {
             Line::Neutral => {}
             Line::Define(hash) => run.push((start + hash, start + content.len())),
@@ -404,17 +409,50 @@ enum Line {
     Other,
 }
 
-/// Classifies one line and carries whether a block comment is open at its end.
-fn scan_line(line: &str, in_comment: &mut bool) -> Line {
+/// What the line scan carries from one line to the next.
+#[derive(Debug, Default)]
+struct Scan {
+    /// A block comment is open.
+    in_comment: bool,
+    /// A `//` comment goes on: its line ended with a backslash.
+    line_comment_continues: bool,
+    /// A line of code ended with a backslash: the next line belongs to it.
+    code_continues: bool,
+}
+
+/// Classifies one line and carries the comment and continuation state to the next. A
+/// backslash at the end of a comment's line is comment text (`/* *** *\`), or continues a
+/// `//` comment: only after code does it join the next line to this one.
+fn scan_line(line: &str, state: &mut Scan) -> Line {
+    let continued_code = std::mem::take(&mut state.code_continues);
+    let ends_with_backslash = line.ends_with('\\');
+    if std::mem::take(&mut state.line_comment_continues) {
+        state.line_comment_continues = ends_with_backslash;
+        return if continued_code {
+            Line::Other
+        } else {
+            Line::Neutral
+        };
+    }
+    let kind = scan_code(line, state);
+    if ends_with_backslash && !state.in_comment && !state.line_comment_continues {
+        state.code_continues = true;
+    }
+    // A line that a backslash joined to the one before is part of that line's construct.
+    if continued_code { Line::Other } else { kind }
+}
+
+/// [`scan_line`] for a line that does not continue a `//` comment.
+fn scan_code(line: &str, state: &mut Scan) -> Line {
     let bytes = line.as_bytes();
     let mut i = 0;
     let mut kind = Line::Neutral;
     while i < bytes.len() {
-        if *in_comment {
+        if state.in_comment {
             match memchr::memmem::find(&bytes[i..], b"*/") {
                 Some(e) => {
                     i += e + 2;
-                    *in_comment = false;
+                    state.in_comment = false;
                 }
                 None => return kind,
             }
@@ -422,9 +460,12 @@ fn scan_line(line: &str, in_comment: &mut bool) -> Line {
         }
         match bytes[i] {
             b' ' | b'\t' | b'\x0b' | b'\x0c' => i += 1,
-            b'/' if bytes.get(i + 1) == Some(&b'/') => return kind,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                state.line_comment_continues = line.ends_with('\\');
+                return kind;
+            }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                *in_comment = true;
+                state.in_comment = true;
                 i += 2;
             }
             b'#' if kind == Line::Neutral => match constant_define(&line[i..]) {
@@ -630,35 +671,33 @@ mod tests {
 
     #[test]
     fn lines_are_classified_with_the_comments_around_them() {
-        let mut open = false;
+        let mut state = Scan::default();
+        let mut scan = |line: &str| scan_line(line, &mut state);
+        assert_eq!(scan("#define A 0x1 /* one */"), Line::Define(0));
+        assert_eq!(scan("  # define B_C (1 << 2) // two"), Line::Define(2));
+        assert_eq!(scan("#define F(x) 1"), Line::Other);
+        assert_eq!(scan("#define G BIT(1)"), Line::Other);
+        assert_eq!(scan("#define H"), Line::Other);
+        assert_eq!(scan("// note"), Line::Neutral);
+        assert_eq!(scan(""), Line::Neutral);
+        assert_eq!(scan("#define I 1 /* opens"), Line::Define(0));
+        assert_eq!(scan("#define J 2"), Line::Neutral, "inside the comment");
+        assert_eq!(scan("closes */ int x;"), Line::Other);
+        assert_eq!(scan("char *s = \"/*\";"), Line::Other);
         assert_eq!(
-            scan_line("#define A 0x1 /* one */", &mut open),
-            Line::Define(0)
+            scan("#define K 3"),
+            Line::Define(0),
+            "a marker in a string opens nothing"
         );
-        assert_eq!(
-            scan_line("  # define B_C (1 << 2) // two", &mut open),
-            Line::Define(2)
-        );
-        assert_eq!(scan_line("#define F(x) 1", &mut open), Line::Other);
-        assert_eq!(scan_line("#define G BIT(1)", &mut open), Line::Other);
-        assert_eq!(scan_line("#define H", &mut open), Line::Other);
-        assert_eq!(scan_line("// note", &mut open), Line::Neutral);
-        assert_eq!(scan_line("", &mut open), Line::Neutral);
-        assert!(!open);
-        assert_eq!(
-            scan_line("#define I 1 /* opens", &mut open),
-            Line::Define(0)
-        );
-        assert!(open);
-        assert_eq!(
-            scan_line("#define J 2", &mut open),
-            Line::Neutral,
-            "inside the comment"
-        );
-        assert_eq!(scan_line("closes */ int x;", &mut open), Line::Other);
-        assert!(!open);
-        assert_eq!(scan_line("char *s = \"/*\";", &mut open), Line::Other);
-        assert!(!open, "a comment marker in a string opens nothing");
+        // A backslash ending a comment's line is comment text; after code it joins lines.
+        assert_eq!(scan("/* ***** *\\"), Line::Neutral);
+        assert_eq!(scan("text \\* ***** */"), Line::Neutral);
+        assert_eq!(scan("#define L 4"), Line::Define(0));
+        assert_eq!(scan("// continued \\"), Line::Neutral);
+        assert_eq!(scan("#define M 5"), Line::Neutral, "the comment goes on");
+        assert_eq!(scan("#define N (1 | \\"), Line::Other);
+        assert_eq!(scan("  2)"), Line::Other);
+        assert_eq!(scan("#define O 6"), Line::Define(0));
     }
 
     #[test]

@@ -1206,6 +1206,16 @@ pub(crate) fn run_with(
                 continue;
             }
         }
+        // New errors beside the input's: tree-sitter's recovery around them can depend on
+        // how the definition before ends (`;` or `}`). Every body then keeps the brace
+        // placeholder, as the code it replaces, before the edits keep away from the errors.
+        if spec.c_family && !fallback.all_braced {
+            fallback = Fallback {
+                all_braced: true,
+                ..Fallback::default()
+            };
+            continue;
+        }
         if wide {
             return Err(Declined);
         }
@@ -1236,6 +1246,8 @@ struct Parsed<'a> {
 struct Fallback {
     braced: Vec<usize>,
     left: Vec<usize>,
+    /// No definition becomes a declaration (C, C++).
+    all_braced: bool,
 }
 
 /// One collapsed body as [`reduce`] reports it.
@@ -1390,7 +1402,7 @@ fn reduce(
             }
             if let Some(mut edit) = body_edit(spec, compiled, text, view, node) {
                 let mut declared = edit.start < s;
-                if declared && fallback.braced.contains(&s) {
+                if declared && (fallback.all_braced || fallback.braced.contains(&s)) {
                     edit = Edit {
                         start: s,
                         end: edit.end,
