@@ -192,8 +192,9 @@ fn misread_header(definition: Node<'_>, declarator: Node<'_>) -> bool {
     {
         return true;
     }
-    // An error in the header (`STATIC void f(...)`, an unknown macro read as a type): the
-    // grammar's reading of it depends on what surrounds it, even on comments.
+    // An error among the header's parts (`STATIC void f(...)`: an unknown macro read as the
+    // type, `void` as an error): the grammar's reading of it depends on what surrounds it,
+    // even on comments.
     let body_start = definition
         .child_by_field_name("body")
         .map_or(definition.end_byte(), |b| b.start_byte());
@@ -201,7 +202,7 @@ fn misread_header(definition: Node<'_>, declarator: Node<'_>) -> bool {
     if definition
         .children(&mut cursor)
         .take_while(|c| c.start_byte() < body_start)
-        .any(|c| c.is_error() || c.is_missing() || c.has_error())
+        .any(|c| c.is_error() || c.is_missing())
     {
         return true;
     }

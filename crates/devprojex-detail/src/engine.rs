@@ -1209,7 +1209,7 @@ pub(crate) fn run_with(
         // New errors beside the input's: tree-sitter's recovery around them can depend on
         // how the definition before ends (`;` or `}`). Every body then keeps the brace
         // placeholder, as the code it replaces, before the edits keep away from the errors.
-        if spec.c_family && !fallback.all_braced {
+        if spec.c_family && !fallback.all_braced && collapsed.iter().any(|c| c.declared) {
             fallback = Fallback {
                 all_braced: true,
                 ..Fallback::default()
