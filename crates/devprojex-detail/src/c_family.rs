@@ -131,9 +131,8 @@ pub(crate) fn declarable_template(text: &str, view: &str, body: Node<'_>) -> boo
 /// without its `;` (`BTF_ID(struct, kallsym_iter)`), a declaration ending in `;` would read as
 /// one construct with it, where a body in braces still reads as a function. Read from the text,
 /// comments skipped, so that `compact` first decides alike (the parse around a comment can
-/// differ).
-fn after_complete_construct(view: &str, definition: Node<'_>) -> bool {
-    let text = view;
+/// differ). `text` is the view the parse read (known macros as spaces).
+fn after_complete_construct(text: &str, definition: Node<'_>) -> bool {
     let mut outer = definition;
     while let Some(parent) = outer
         .parent()
@@ -311,6 +310,15 @@ pub(crate) struct Table {
     pub start: usize,
     pub end: usize,
     pub left_out: usize,
+    /// Where the left-out names are.
+    names: Vec<std::ops::Range<usize>>,
+}
+
+/// One `#define` of a run: where its `#` is, where its line's text ends, where its name is.
+struct Member {
+    hash: usize,
+    end: usize,
+    name: std::ops::Range<usize>,
 }
 
 /// `text` with its `tables` (sorted, apart) shortened, and the same output as pieces of
@@ -368,7 +376,7 @@ pub(crate) fn constant_tables(text: &str, removed: &[(usize, usize)]) -> Vec<Tab
     }
     let mut tables = Vec::new();
     // Each member of the current run: where its `#` is and where its line's text ends.
-    let mut run: Vec<(usize, usize)> = Vec::new();
+    let mut run: Vec<Member> = Vec::new();
     let mut state = Scan::default();
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
@@ -378,7 +386,14 @@ pub(crate) fn constant_tables(text: &str, removed: &[(usize, usize)]) -> Vec<Tab
         let kind = scan_line(content, &mut state);
         match kind {
             Line::Neutral => {}
-            Line::Define(hash) => run.push((start + hash, start + content.len())),
+            Line::Define(hash) => {
+                let name = define_name(&content[hash..]).expect("a constant #define has a name");
+                run.push(Member {
+                    hash: start + hash,
+                    end: start + content.len(),
+                    name: start + hash + name.start..start + hash + name.end,
+                });
+            }
             Line::Other => close_run(&mut run, &mut tables),
         }
     }
@@ -388,12 +403,13 @@ pub(crate) fn constant_tables(text: &str, removed: &[(usize, usize)]) -> Vec<Tab
     tables
 }
 
-fn close_run(run: &mut Vec<(usize, usize)>, tables: &mut Vec<Table>) {
+fn close_run(run: &mut Vec<Member>, tables: &mut Vec<Table>) {
     if run.len() >= TABLE_MIN_RUN {
         tables.push(Table {
-            start: run[TABLE_HEAD].0,
-            end: run[run.len() - 1].1,
+            start: run[TABLE_HEAD].hash,
+            end: run[run.len() - 1].end,
             left_out: run.len() - TABLE_HEAD,
+            names: run[TABLE_HEAD..].iter().map(|m| m.name.clone()).collect(),
         });
     }
     run.clear();
@@ -500,19 +516,9 @@ fn scan_code(line: &str, state: &mut Scan) -> Line {
 /// `#define NAME value` at the start of `directive`, its value a constant and nothing after
 /// it but a comment: the length up to the value's end.
 fn constant_define(directive: &str) -> Option<usize> {
-    let rest = directive.strip_prefix('#')?;
-    let after_hash = rest.len() - rest.trim_start_matches([' ', '\t']).len();
-    let rest = rest[after_hash..].strip_prefix("define")?;
-    if !rest.starts_with([' ', '\t']) {
-        return None;
-    }
-    let name_start = rest.len() - rest.trim_start_matches([' ', '\t']).len();
-    let name_len = rest[name_start..]
-        .bytes()
-        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-        .count();
-    let after_name = &rest[name_start + name_len..];
-    if name_len == 0 || !after_name.starts_with([' ', '\t']) {
+    let name = define_name(directive)?;
+    let after_name = &directive[name.end..];
+    if !after_name.starts_with([' ', '\t']) {
         return None; // `#define F(x) ...` is a function-like macro
     }
     let value_len = [after_name.find("/*"), after_name.find("//")]
@@ -524,6 +530,24 @@ fn constant_define(directive: &str) -> Option<usize> {
         return None;
     }
     Some(directive.len() - after_name.len() + value_len)
+}
+
+/// Where the name of `#define NAME ...` at the start of `directive` is.
+fn define_name(directive: &str) -> Option<std::ops::Range<usize>> {
+    let rest = directive.strip_prefix('#')?;
+    let rest = rest
+        .trim_start_matches([' ', '\t'])
+        .strip_prefix("define")?;
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let name = rest.trim_start_matches([' ', '\t']);
+    let start = directive.len() - name.len();
+    let len = name
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    (len > 0).then_some(start..start + len)
 }
 
 /// Number literals (with their suffixes), arithmetic and bitwise operators, parentheses and
@@ -556,24 +580,8 @@ fn is_constant_value(value: &str) -> bool {
 /// left out, comments, strings and character literals aside (compact removes comments, and
 /// both levels must decide alike).
 fn names_used_elsewhere(text: &str, table: &Table, removed: &[(usize, usize)]) -> bool {
-    let left_out = &text[table.start..table.end];
-    let mut names = std::collections::HashSet::new();
-    for line in left_out.lines() {
-        let line = line.trim_start();
-        if let Some(rest) = line.strip_prefix('#') {
-            let rest = rest.trim_start();
-            if let Some(rest) = rest.strip_prefix("define") {
-                let name: &str = rest
-                    .trim_start()
-                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .next()
-                    .unwrap_or("");
-                if !name.is_empty() {
-                    names.insert(name);
-                }
-            }
-        }
-    }
+    let names: std::collections::HashSet<&str> =
+        table.names.iter().map(|r| &text[r.clone()]).collect();
     // The code that stays: outside the table and the removed ranges.
     let mut gaps: Vec<(usize, usize)> = removed.to_vec();
     gaps.push((table.start, table.end));
