@@ -751,6 +751,11 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                     let Some((start, end)) = secret else {
                         continue;
                     };
+                    // The context a match consumes after its secret can hold the start of the
+                    // next match (`postgres://a:x@ibgres://a:y@h`: the first match ends at
+                    // `@i`): the search goes on right after the secret, or a second pass would
+                    // find what the first missed.
+                    pos = pos.min(end.max(whole.0 + 1));
                     if rule.token_end && !rules::token_ends_at(bytes, whole.1) {
                         continue;
                     }
@@ -890,6 +895,20 @@ mod tests {
         // A secret beside a marker (not overlapping it) is still found.
         let beside = r.redact("[REDACTED:github-pat] ghp_Zr8sK2vQ9mN4xL7pT1wY5bC3dF6hJ0gA2eR4\n");
         assert!(!beside.text.contains("ghp_Zr8"), "{}", beside.text);
+    }
+
+    #[test]
+    fn a_match_starting_in_the_context_another_consumed_is_found_in_the_same_pass() {
+        // Found by fuzzing: the first URL's match ends at `@i`, inside the second URL's scheme.
+        let text = "DATABASE_URL=postgres://app:Ab3dEf5hIj7lMn9p@ibgres://app:3osO1LSKBpYoygbJ@ibn.dternal:5432/app\n";
+        let redactor = Redactor::new(RedactOptions::default());
+        let once = redactor.redact(text);
+        assert!(
+            !once.text.contains("Ab3dEf5hIj7lMn9p") && !once.text.contains("3osO1LSKBpYoygbJ"),
+            "{}",
+            once.text
+        );
+        assert_eq!(redactor.redact(&once.text).text, once.text);
     }
 
     #[test]
