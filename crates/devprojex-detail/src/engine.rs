@@ -5,7 +5,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use streaming_iterator::StreamingIterator;
-use tree_sitter::{Node, Parser, QueryCursor, Tree, TreeCursor};
+use tree_sitter::{InputEdit, Node, Parser, Point, QueryCursor, Tree, TreeCursor};
 
 use crate::languages::{Collapse, Compiled, LangSpec, Tolerance};
 use crate::macros::{Group, splits_group};
@@ -20,6 +20,8 @@ pub(crate) const MAX_ERROR_BYTES_DIVISOR: usize = 50;
 
 thread_local! {
     static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
+    /// Outputs parsed again by this thread's [`run_with`] calls: the work its fallbacks cost.
+    pub(crate) static OUTPUT_PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Parses `text` with the thread's parser. C and C++ parse a view of it in which known macros
@@ -35,7 +37,7 @@ pub(crate) fn parse_groups(compiled: &Compiled, text: &str) -> Vec<Group> {
 }
 
 /// [`parse`], with the conditional groups of the view parsed and the view's text.
-fn parse_view<'a>(
+pub(crate) fn parse_view<'a>(
     compiled: &Compiled,
     text: &'a str,
 ) -> Option<(Tree, Vec<Group>, std::borrow::Cow<'a, str>)> {
@@ -48,6 +50,139 @@ fn parse_view<'a>(
         tree
     })?;
     Some((tree, view.groups, view.text))
+}
+
+/// Parses `out`, which `splice` made of the text `input` was parsed from, as [`parse`] would.
+/// Where the edits replace less than the output holds (`compact`), the input's tree is reused
+/// for what the output's view copies unchanged: tree-sitter's incremental parse then re-reads
+/// only what is around the edits (`kernel/`'s `compact` check: 0.7 s of parsing instead of
+/// 1.2 s). Where they replace more (`signatures`), a fresh parse of the short output is cheaper:
+/// marking an edit walks every node of the text it replaces.
+fn reparse(compiled: &Compiled, input: &Parsed<'_>, out: &str, splice: &Splice) -> Option<Tree> {
+    reparse_with(compiled, input, out, splice, false)
+}
+
+/// [`reparse`]; `incremental` reuses the input's tree whatever the edits replace (tests compare
+/// the result with a fresh parse).
+pub(crate) fn reparse_with(
+    compiled: &Compiled,
+    input: &Parsed<'_>,
+    out: &str,
+    splice: &Splice,
+    incremental: bool,
+) -> Option<Tree> {
+    OUTPUT_PARSES.with(|n| n.set(n.get() + 1));
+    let out_view = compiled.macros.view(out);
+    let changed = changed_ranges(input.view, &out_view.text, splice);
+    let replaced: usize = changed.iter().map(|c| c.old.len()).sum();
+    let old = if incremental || replaced <= out.len() {
+        Some(edited(input, &out_view.text, &changed))
+    } else {
+        None
+    };
+    PARSER.with(|p| {
+        let mut parser = p.borrow_mut();
+        parser.set_language(&compiled.language).ok()?;
+        let tree = parser.parse(out_view.text.as_bytes(), old.as_ref());
+        parser.reset();
+        tree
+    })
+}
+
+/// The input's tree with the `changed` ranges marked as edited into `out_view`'s.
+fn edited(input: &Parsed<'_>, out_view: &str, changed: &[Changed]) -> Tree {
+    let mut old = input.tree.clone();
+    let mut rows = Rows::new(out_view);
+    for changed in changed {
+        let start_position = rows.point(changed.new.start);
+        let new_end_position = rows.point(changed.new.end);
+        let replaced = &input.view.as_bytes()[changed.old.clone()];
+        let old_end_position = match memchr::memrchr(b'\n', replaced) {
+            Some(nl) => Point::new(
+                start_position.row + memchr::memchr_iter(b'\n', replaced).count(),
+                replaced.len() - nl - 1,
+            ),
+            None => Point::new(start_position.row, start_position.column + replaced.len()),
+        };
+        // In order: the tree's offsets before this range are the output's already.
+        old.edit(&InputEdit {
+            start_byte: changed.new.start,
+            old_end_byte: changed.new.start + replaced.len(),
+            new_end_byte: changed.new.end,
+            start_position,
+            old_end_position,
+            new_end_position,
+        });
+    }
+    old
+}
+
+/// A range of the input's view and the output view's range that replaces it.
+#[derive(Debug, PartialEq, Eq)]
+struct Changed {
+    old: std::ops::Range<usize>,
+    new: std::ops::Range<usize>,
+}
+
+/// The ranges where the output's view (`new`) differs from the input's (`old`): everything but
+/// the pieces `splice` copies whose bytes read the same in both views (a conditional group can
+/// be flattened in one and not the other). In order.
+fn changed_ranges(old: &str, new: &str, splice: &Splice) -> Vec<Changed> {
+    let (old_bytes, new_bytes) = (old.as_bytes(), new.as_bytes());
+    let (mut old_at, mut new_at) = (0, 0);
+    let mut changed = Vec::new();
+    for (out_start, start, end) in splice.kept() {
+        let out_end = out_start + (end - start);
+        let same = start >= old_at
+            && out_start >= new_at
+            && old_bytes.get(start..end).is_some()
+            && old_bytes.get(start..end) == new_bytes.get(out_start..out_end);
+        if !same {
+            continue;
+        }
+        if start != old_at || out_start != new_at {
+            changed.push(Changed {
+                old: old_at..start,
+                new: new_at..out_start,
+            });
+        }
+        (old_at, new_at) = (end, out_end);
+    }
+    if old_at != old.len() || new_at != new.len() {
+        changed.push(Changed {
+            old: old_at..old.len(),
+            new: new_at..new.len(),
+        });
+    }
+    changed
+}
+
+/// Row and column of byte offsets asked for in increasing order.
+struct Rows<'a> {
+    text: &'a [u8],
+    at: usize,
+    row: usize,
+    line_start: usize,
+}
+
+impl<'a> Rows<'a> {
+    fn new(text: &'a str) -> Self {
+        Rows {
+            text: text.as_bytes(),
+            at: 0,
+            row: 0,
+            line_start: 0,
+        }
+    }
+
+    fn point(&mut self, pos: usize) -> Point {
+        for nl in memchr::memchr_iter(b'\n', &self.text[self.at..pos]) {
+            self.row += 1;
+            self.line_start = self.at + nl + 1;
+        }
+        self.at = pos;
+        Point::new(self.row, pos - self.line_start)
+    }
 }
 
 /// One replacement of `text[start..end]`.
@@ -1172,6 +1307,7 @@ pub(crate) fn run_with(
     let mut errors = errors;
     let mut fallback = Fallback::default();
     let mut wide = errors.is_empty();
+    let mut last_misread: Option<(usize, usize)> = None;
     loop {
         let mut collapsed = Vec::new();
         let result = reduce(
@@ -1188,7 +1324,7 @@ pub(crate) fn run_with(
         let Some((out, splice)) = result else {
             return Ok(None);
         };
-        let Some(out_tree) = parse(compiled, &out) else {
+        let Some(out_tree) = reparse(compiled, &parsed, &out, &splice) else {
             return Err(Declined);
         };
         if error_count(&out_tree) <= before {
@@ -1196,16 +1332,27 @@ pub(crate) fn run_with(
         }
         // A declaration first goes back to the brace placeholder (`BTF_ID(struct, x)` without
         // its `;` then `static int f(void);` read as one declaration), then the body stays.
-        if let Some(misread) = misread_body(&out_tree, &splice, &errors, &collapsed) {
-            if misread.declared && fallback.braced.len() < MAX_LEFT_OUT {
-                fallback.braced.push(misread.start);
-                continue;
-            }
-            if fallback.left.len() < MAX_LEFT_OUT {
-                fallback.left.push(misread.start);
-                continue;
+        if let Some((misread, first_error)) = misread_body(&out_tree, &splice, &errors, &collapsed)
+        {
+            // A body changed back without moving the first new error did not cause it, nor
+            // would the ones before it, one parse each (`kernel/signal.c`: 51 parses, where
+            // tree-sitter's recovery from an input's error reads on into later definitions):
+            // the next tier then.
+            let unmoved = last_misread
+                .is_some_and(|(error, body)| error == first_error && body != misread.start);
+            last_misread = Some((first_error, misread.start));
+            if !unmoved {
+                if misread.declared && fallback.braced.len() < MAX_LEFT_OUT {
+                    fallback.braced.push(misread.start);
+                    continue;
+                }
+                if fallback.left.len() < MAX_LEFT_OUT {
+                    fallback.left.push(misread.start);
+                    continue;
+                }
             }
         }
+        last_misread = None;
         // New errors beside the input's: tree-sitter's recovery around them can depend on
         // how the definition before ends (`;` or `}`). Every body then keeps the brace
         // placeholder, as the code it replaces, before the edits keep away from the errors.
@@ -1230,13 +1377,13 @@ const MAX_LEFT_OUT: usize = 16;
 
 /// A text's parse as [`reduce`] reads it.
 #[derive(Clone, Copy)]
-struct Parsed<'a> {
-    tree: &'a Tree,
+pub(crate) struct Parsed<'a> {
+    pub(crate) tree: &'a Tree,
     /// Its conditional groups (C, C++).
-    groups: &'a [Group],
+    pub(crate) groups: &'a [Group],
     /// The text as the parser read it (C and C++: known macros as spaces), offsets as the
     /// text's.
-    view: &'a str,
+    pub(crate) view: &'a str,
 }
 
 /// What [`run_with`] does differently after an output read with new errors: bodies (by their
@@ -1265,7 +1412,8 @@ struct Collapsed {
 /// The `collapsed` body (in order) to change so that the output reads as the input does: the
 /// last one whose anchor is at or before the first error of `out_tree` not beside one of the
 /// input's `errors` (its start; its end for a declaration, which can join the code before it
-/// into one construct). `None` when every new error is beside an old one. Only the collapse
+/// into one construct), and that error's start in the input. `None` when every new error is
+/// beside an old one. Only the collapse
 /// changes, so the comments and blank lines around and inside go as they do with `compact`
 /// first.
 fn misread_body(
@@ -1273,7 +1421,7 @@ fn misread_body(
     splice: &Splice,
     errors: &[(usize, usize)],
     collapsed: &[Collapsed],
-) -> Option<Collapsed> {
+) -> Option<(Collapsed, usize)> {
     let mut found = Vec::new();
     let mut stack = vec![out_tree.root_node()];
     while let Some(node) = stack.pop() {
@@ -1294,6 +1442,7 @@ fn misread_body(
         .rev()
         .copied()
         .find(|c| c.anchor <= if c.declared { first_end } else { first })
+        .map(|c| (c, first))
 }
 
 /// The ERROR and MISSING nodes of `tree`, nested ones included.

@@ -371,6 +371,40 @@ pub mod testing {
         Some(out)
     }
 
+    /// The S-expressions of `transform`'s output (`None` when it changes nothing) as parsed
+    /// again from scratch and as parsed reusing the input's tree (the output check's
+    /// incremental parse): they must agree.
+    pub fn output_parses_fresh_and_incremental(
+        path: &str,
+        text: &str,
+        detail: crate::Detail,
+    ) -> Option<(String, String)> {
+        let id = crate::lang_for(path, text)?;
+        let compiled = languages::compiled(id)?;
+        let text = text.strip_prefix(crate::BOM).unwrap_or(text);
+        let (out, splice) = engine::run(&languages::LANGS[id], compiled, text, detail).ok()??;
+        let (tree, groups, view) = engine::parse_view(compiled, text)?;
+        let input = engine::Parsed {
+            tree: &tree,
+            groups: &groups,
+            view: &view,
+        };
+        let fresh = engine::parse(compiled, &out)?;
+        let incremental = engine::reparse_with(compiled, &input, &out, &splice, true)?;
+        Some((
+            fresh.root_node().to_sexp(),
+            incremental.root_node().to_sexp(),
+        ))
+    }
+
+    /// How many times `transform` parses its output of `text` (C, C++: the check for new
+    /// errors, once more for each fallback it takes).
+    pub fn output_parses(path: &str, text: &str, detail: crate::Detail) -> usize {
+        let before = engine::OUTPUT_PARSES.with(|n| n.get());
+        crate::transform(path, text, detail);
+        engine::OUTPUT_PARSES.with(|n| n.get()) - before
+    }
+
     /// [`crate::transform`] without checking that a C or C++ output parses with no more errors
     /// than its input: what the edits away from error neighbourhoods alone give.
     pub fn transform_unverified(path: &str, text: &str, detail: crate::Detail) -> String {

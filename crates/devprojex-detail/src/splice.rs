@@ -157,6 +157,19 @@ impl Splice {
         original
     }
 
+    /// The pieces that copy the original, in order: (output start, original start, original end).
+    pub(crate) fn kept(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        let mut at = 0usize;
+        self.pieces.iter().filter_map(move |piece| {
+            let out = at;
+            at += piece.len();
+            match *piece {
+                Piece::Keep { start, end } => Some((out, start as usize, end as usize)),
+                Piece::Add { .. } => None,
+            }
+        })
+    }
+
     /// Heap memory held, for a cache's budget.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.pieces.capacity() * std::mem::size_of::<Piece>() + self.added.capacity()

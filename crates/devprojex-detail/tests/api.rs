@@ -790,3 +790,51 @@ fn tables_in_texts_too_large_to_parse_are_shortened() {
         Outcome::TooLarge
     );
 }
+
+/// tree-sitter's recovery from an error of the input can read on into the definitions after it
+/// once their bodies are gone. Changing those back one at a time, a parse each, walked back
+/// through every definition before the new error (`kernel/signal.c`: 51 parses, a third of
+/// `kernel/`'s time): a body changed back that leaves the first new error where it was sends
+/// the check to its next tier. The input is a fragment of `kernel/signal.c` (Linux 6.1).
+#[test]
+fn a_fallback_that_moves_no_new_error_is_not_walked_back_body_by_body() {
+    use devprojex_detail::{testing, transform};
+    let path = "signal-fragment.c";
+    let text = include_str!("inputs/signal-fragment.c");
+    let parses = testing::output_parses(path, text, Detail::Signatures);
+    assert!(parses <= 4, "{parses} parses of the output");
+    let out = transform(path, text, Detail::Signatures);
+    assert!(
+        out.contains("{ /* ... */ }") && out.len() < text.len(),
+        "{out}"
+    );
+    let errors = |t: &str| testing::tokens(path, t).unwrap().0;
+    assert!(errors(&out) <= errors(text), "{out}");
+}
+
+/// The output check parses an output again reusing the input's tree (`compact`); that parse
+/// must read every output as a fresh parse does.
+#[test]
+fn the_output_check_reads_outputs_as_a_fresh_parse_does() {
+    use devprojex_detail::testing;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut compared = 0;
+    for name in [
+        "c.c",
+        "cpp.cpp",
+        "kernel.c",
+        "libstdcxx.h",
+        "ring",
+        "stl.cpp",
+    ] {
+        let text = std::fs::read_to_string(root.join(name)).unwrap();
+        for level in [Detail::Compact, Detail::Signatures] {
+            let (fresh, incremental) =
+                testing::output_parses_fresh_and_incremental(name, &text, level)
+                    .unwrap_or_else(|| panic!("{name} {level}: unchanged"));
+            assert_eq!(fresh, incremental, "{name} {level}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 12);
+}

@@ -90,6 +90,18 @@ fn check(path: &str, text: &str) -> Result<(), String> {
             "signatures: {s_errors} parse errors, input had {errors}\n{sigs}"
         ));
     }
+    if is_preprocessed(path) {
+        for level in [Detail::Compact, Detail::Signatures] {
+            if let Some((fresh, incremental)) =
+                testing::output_parses_fresh_and_incremental(path, text, level)
+                && fresh != incremental
+            {
+                return Err(format!(
+                    "{level}: the output check's incremental parse differs from a fresh one"
+                ));
+            }
+        }
+    }
     for (level, out) in [(Detail::Compact, &compact), (Detail::Signatures, &sigs)] {
         if testing::transform_by_full_queries(path, text, level) != **out {
             return Err(format!(
