@@ -1334,12 +1334,13 @@ pub(crate) fn run_with(
         // its `;` then `static int f(void);` read as one declaration), then the body stays.
         if let Some((misread, first_error)) = misread_body(&out_tree, &splice, &errors, &collapsed)
         {
-            // A body changed back without moving the first new error did not cause it, nor
-            // would the ones before it, one parse each (`kernel/signal.c`: 51 parses, where
-            // tree-sitter's recovery from an input's error reads on into later definitions):
-            // the next tier then.
-            let unmoved = last_misread
-                .is_some_and(|(error, body)| error == first_error && body != misread.start);
+            // In a file with errors, a body changed back without moving the first new error
+            // did not cause it, nor would the ones before it, one parse each: tree-sitter's
+            // recovery from the input's error reads on into later definitions
+            // (`kernel/signal.c`: 51 parses). The next tier then.
+            let unmoved = before > 0
+                && last_misread
+                    .is_some_and(|(error, body)| error == first_error && body != misread.start);
             last_misread = Some((first_error, misread.start));
             if !unmoved {
                 if misread.declared && fallback.braced.len() < MAX_LEFT_OUT {
