@@ -17,6 +17,8 @@
 #    against `repomix --compress`, and each tool's reduced output against its own full output.
 #
 # BENCH_DETAIL_C_SKIP_WHOLE=1 skips the whole kernel (steps 1 and 2: about 20 minutes of CPU).
+# BENCH_DETAIL_C_ROUNDS=N (default 5): step 3 runs the two tools alternately N times each and
+# reports the medians, so that one run slowed by other work on the machine does not decide.
 # Results: docs/benchmarks.md, "C and C++: the Linux kernel and libstdc++".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,6 +71,7 @@ echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # Every file counts, however large: the ones over the transform cap count whole.
 export DETAIL_BENCH_MAX_FILE=4000000000
+rounds="${BENCH_DETAIL_C_ROUNDS:-5}"
 bench() {
     echo
     echo "## tokens kept: $*"
@@ -99,9 +102,10 @@ timed() {
     local log="$work/time.log"
     /usr/bin/time -f "%e %U %S" -o "$log" "$@" >/dev/null 2>"$work/stderr.log" ||
         { cat "$work/stderr.log" >&2; return 1; }
-    awk '{ printf "%.1f %.1f\n", $1, $2 + $3 }' "$log"
+    awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }' "$log"
 }
-ratio() { python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.1f}")' "$1" "$2"; }
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.2f}")' "$1" "$2"; }
 share() { python3 -c 'import sys; print(f"{100 * int(sys.argv[1]) / int(sys.argv[2]):.0f}%")' "$1" "$2"; }
 
 compare() {
@@ -112,21 +116,28 @@ compare() {
     rm -rf "$copy"
     cp -r "$dir" "$copy"
     echo
-    echo "## $name ($dir): devprojex pack against repomix"
-    read -r d_wall d_cpu < <(timed "$devprojex" pack "$copy" --detail signatures --quiet -o "$work/$name-dx-signatures.md")
+    echo "## $name ($dir): devprojex pack against repomix, $rounds rounds interleaved"
+    local d_walls=() d_cpus=() r_walls=() r_cpus=() round d_wall d_cpu r_wall r_cpu
+    for round in $(seq "$rounds"); do
+        read -r d_wall d_cpu < <(timed "$devprojex" pack "$copy" --detail signatures --quiet -o "$work/$name-dx-signatures.md")
+        read -r r_wall r_cpu < <(cd "$copy" && timed "$repomix" --compress --quiet -o "$work/$name-rx-compress.xml" .)
+        echo "round $round: devprojex $d_wall s wall, $d_cpu s CPU; repomix $r_wall s wall, $r_cpu s CPU"
+        d_walls+=("$d_wall") d_cpus+=("$d_cpu") r_walls+=("$r_wall") r_cpus+=("$r_cpu")
+    done
+    d_wall="$(median "${d_walls[@]}")" d_cpu="$(median "${d_cpus[@]}")"
+    r_wall="$(median "${r_walls[@]}")" r_cpu="$(median "${r_cpus[@]}")"
     timed "$devprojex" pack "$copy" --detail full --quiet -o "$work/$name-dx-full.md" >/dev/null
-    read -r r_wall r_cpu < <(cd "$copy" && timed "$repomix" --compress --quiet -o "$work/$name-rx-compress.xml" .)
     (cd "$copy" && timed "$repomix" --quiet -o "$work/$name-rx-full.xml" . >/dev/null)
     local dx_full dx_sig rx_full rx_comp
     dx_full="$(tokens "$work/$name-dx-full.md")"
     dx_sig="$(tokens "$work/$name-dx-signatures.md")"
     rx_full="$(tokens "$work/$name-rx-full.xml")"
     rx_comp="$(tokens "$work/$name-rx-compress.xml")"
-    echo "| tool | command | wall | CPU | output tokens | of its full output |"
+    echo "| tool | command | wall (median) | CPU (median) | output tokens | of its full output |"
     echo "|---|---|---:|---:|---:|---:|"
     echo "| devprojex | pack --detail signatures | $d_wall s | $d_cpu s | $dx_sig | $(share "$dx_sig" "$dx_full") |"
     echo "| repomix 1.18.1 | --compress | $r_wall s | $r_cpu s | $rx_comp | $(share "$rx_comp" "$rx_full") |"
-    echo "devprojex is $(ratio "$r_wall" "$d_wall")x faster by wall time, $(ratio "$r_cpu" "$d_cpu")x by CPU time"
+    echo "devprojex is $(ratio "$r_wall" "$d_wall")x faster by wall time, $(ratio "$r_cpu" "$d_cpu")x by CPU time (medians)"
 }
 compare kernel "$kernel/kernel"
 compare libstdcxx-bits "$libstdcxx/bits"
