@@ -995,8 +995,8 @@ fn looks_like_code(v: &[u8], ctx: Context) -> bool {
         "secret",
         "secretstr",
     ];
-    let lower = v.to_ascii_lowercase();
-    TYPES.iter().any(|t| lower == t.as_bytes())
+    // the type names are lower-case: no lower-cased copy of the value needed
+    TYPES.iter().any(|t| v.eq_ignore_ascii_case(t.as_bytes()))
 }
 
 fn is_path(v: &[u8]) -> bool {
