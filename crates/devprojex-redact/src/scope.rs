@@ -71,44 +71,66 @@ const ANCHORS: &[&str] = &[
     "creds",
 ];
 
-/// For each byte: the anchors that start with it in either case (bit `i`: `ANCHORS[i]`).
-const ANCHOR_FIRST: [u16; 256] = {
+/// For each byte: the anchors whose byte `N` it is in either case (bit `i`: `ANCHORS[i]`).
+const fn anchor_bytes<const N: usize>() -> [u16; 256] {
     let mut table = [0u16; 256];
     let mut i = 0;
     while i < ANCHORS.len() {
-        let first = ANCHORS[i].as_bytes()[0];
-        table[first.to_ascii_lowercase() as usize] |= 1 << i;
-        table[first.to_ascii_uppercase() as usize] |= 1 << i;
+        let byte = ANCHORS[i].as_bytes()[N];
+        table[byte.to_ascii_lowercase() as usize] |= 1 << i;
+        table[byte.to_ascii_uppercase() as usize] |= 1 << i;
         i += 1;
     }
     table
-};
+}
+const ANCHOR_FIRST: [u16; 256] = anchor_bytes::<0>();
+const ANCHOR_SECOND: [u16; 256] = anchor_bytes::<1>();
+
+/// Bytes examined per round of [`anchor_matches`].
+const ANCHOR_CHUNK: usize = 32;
 
 /// The anchors in `hay` (ASCII case-insensitive), leftmost first and not overlapping, as
 /// `(start, end)`: what an Aho-Corasick `find_iter` with `MatchKind::LeftmostFirst` reports.
-/// No anchor is a prefix of another, so at most one starts at any byte. A byte loop over a
-/// first-byte table: a general automaton costs several times more here (a third of the
-/// scope-aware pass on configuration text), since the anchors' first bytes are common letters.
+/// No anchor is a prefix of another, so at most one starts at any byte. Each round marks, without
+/// a branch per byte, the bytes of a chunk where an anchor's first two bytes are (a general
+/// automaton, or a branch per byte, costs several times more: the anchors' first letters are
+/// common), then checks only those.
 fn anchor_matches(hay: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let mut pos = 0;
+    // `pos`: where the next match may start; `marked`: the candidates of the chunk from `base`
+    // not yet checked, as bits; `next`: the first position not yet marked
+    let (mut pos, mut base, mut marked, mut next) = (0usize, 0usize, 0u32, 0usize);
     std::iter::from_fn(move || {
-        while pos < hay.len() {
-            let at = pos;
-            pos += 1;
-            let mut candidates = ANCHOR_FIRST[hay[at] as usize];
-            while candidates != 0 {
-                let anchor = ANCHORS[candidates.trailing_zeros() as usize].as_bytes();
-                candidates &= candidates - 1;
-                if hay
-                    .get(at..at + anchor.len())
-                    .is_some_and(|w| w.eq_ignore_ascii_case(anchor))
-                {
-                    pos = at + anchor.len();
-                    return Some((at, pos));
+        loop {
+            while marked != 0 {
+                let at = base + marked.trailing_zeros() as usize;
+                marked &= marked - 1;
+                if at < pos {
+                    continue; // inside the match reported last
+                }
+                let mut candidates = ANCHOR_FIRST[hay[at] as usize];
+                while candidates != 0 {
+                    let anchor = ANCHORS[candidates.trailing_zeros() as usize].as_bytes();
+                    candidates &= candidates - 1;
+                    if hay
+                        .get(at..at + anchor.len())
+                        .is_some_and(|w| w.eq_ignore_ascii_case(anchor))
+                    {
+                        pos = at + anchor.len();
+                        return Some((at, pos));
+                    }
                 }
             }
+            base = next.max(pos);
+            // every anchor is two bytes or more: none starts at the last byte
+            if base + 1 >= hay.len() {
+                return None;
+            }
+            next = (base + ANCHOR_CHUNK).min(hay.len() - 1);
+            for (i, pair) in hay[base..=next].windows(2).enumerate() {
+                let both = ANCHOR_FIRST[pair[0] as usize] & ANCHOR_SECOND[pair[1] as usize];
+                marked |= u32::from(both != 0) << i;
+            }
         }
-        None
     })
 }
 
