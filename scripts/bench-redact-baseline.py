@@ -21,7 +21,8 @@ usage: scripts/bench-redact-baseline.py [--base COMMIT] [--rounds N] [--measurem
                                        [--base-target DIR] [--instructions]
 
 The baseline worktree is built in release mode (minutes on two cores; `--base-target DIR` keeps
-its build for the next run) and removed afterwards. Not part of CI.
+its build for the next run) and removed afterwards. This checkout builds in `CARGO_TARGET_DIR`
+when it is set, else in its `target`. Not part of CI.
 """
 import argparse
 import json
@@ -104,9 +105,13 @@ def main():
     base = scratch / "base"
     inputs = scratch / "inputs"
     env = dict(os.environ, DPX_BENCH_CPU_TIME="1", DPX_BENCH_INPUTS=str(inputs))
-    env.pop("CARGO_TARGET_DIR", None)
-    targets = {"ours": ours / "target", "base": args.base_target or base / "target"}
-    envs = {"ours": env, "base": dict(env, CARGO_TARGET_DIR=str(targets["base"].resolve()))}
+    # this checkout builds where CARGO_TARGET_DIR says (a worktree with its own target
+    # directory), else in its `target`
+    own_target = env.pop("CARGO_TARGET_DIR", None)
+    targets = {"ours": Path(own_target) if own_target else ours / "target",
+               "base": args.base_target or base / "target"}
+    envs = {"ours": dict(env, CARGO_TARGET_DIR=str(targets["ours"].resolve())),
+            "base": dict(env, CARGO_TARGET_DIR=str(targets["base"].resolve()))}
     cargo = ["cargo", "bench", "--locked", "-p", "devprojex-redact", "--bench", "redact", "--"]
     criterion = ["--warm-up-time", "1", "--measurement-time", args.measurement_time]
     try:

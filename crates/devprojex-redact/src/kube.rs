@@ -149,12 +149,20 @@ fn separator_at(bytes: &[u8], i: usize) -> bool {
         .is_none_or(|&b| b == b'\n')
 }
 
+/// Where the last `---` in `hay` starts (as `memmem::rfind`, whose reverse search has no vector
+/// prefilter and walked whole texts byte by byte): from the last `-` backwards.
+fn rfind_dashes(hay: &[u8]) -> Option<usize> {
+    memchr::memrchr_iter(b'-', hay)
+        .find(|&i| i >= 2 && hay[i - 2] == b'-' && hay[i - 1] == b'-')
+        .map(|i| i - 2)
+}
+
 /// The lines of the YAML document around `at`: from after the previous `---` line to before
 /// the next (substring searches: a document can be the whole text).
 fn document(bytes: &[u8], at: usize) -> (usize, usize) {
     let mut s = 0;
     let mut before = crate::util::line_start(bytes, at);
-    while let Some(i) = memchr::memmem::rfind(&bytes[..before], b"---") {
+    while let Some(i) = rfind_dashes(&bytes[..before]) {
         if separator_at(bytes, i) {
             s = crate::util::line_end(bytes, i) + 1;
             break;
@@ -357,6 +365,25 @@ fn json_object(bytes: &[u8], mut i: usize, plain: bool, out: &mut Vec<KubeSpan>)
 
 #[cfg(test)]
 mod tests {
+
+    proptest::proptest! {
+        #[test]
+        fn dashes_are_found_from_the_end_as_memmem_finds_them(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec!["-", "--", "---", "----", "a", " ", "\n", "-a-"]),
+                0..24,
+            ),
+        ) {
+            let text = parts.concat();
+            let hay = text.as_bytes();
+            for end in 0..=hay.len() {
+                proptest::prop_assert_eq!(
+                    rfind_dashes(&hay[..end]),
+                    memchr::memmem::rfind(&hay[..end], b"---")
+                );
+            }
+        }
+    }
     use super::*;
 
     fn values(text: &str) -> Vec<String> {

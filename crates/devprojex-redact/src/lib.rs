@@ -692,7 +692,7 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
     // the scope-aware parser runs once per segment, whichever scope rules triggered it
     let mut scope_done = vec![false; work.segments.len()];
     let mut covered: Option<Vec<(usize, usize)>> = None;
-    let mut locations: Option<(u16, regex::bytes::CaptureLocations)> = None;
+    let mut captures: Option<(u16, regex_automata::util::captures::Captures)> = None;
     let mut kube_seen = kube::Seen::default();
     for &(r, segment) in &work.runs {
         let seg = work.segments[segment as usize];
@@ -708,18 +708,32 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                     continue; // too short for any match
                 }
                 // capture slots are reused across the rule's lines (runs are grouped by rule)
-                let locs = match &mut locations {
-                    Some((owner, locs)) if *owner == r => locs,
-                    slot => &mut slot.insert((r, re.capture_locations())).1,
+                let caps = match &mut captures {
+                    Some((owner, caps)) if *owner == r => caps,
+                    slot => &mut slot.insert((r, re.create_captures())).1,
                 };
+                let input = |pos: usize| regex_automata::Input::new(hay).span(pos..hay.len());
                 // One search per match: plain `find` when the secret is the whole match,
                 // otherwise a capture search (a DFA search, then capture slots on the match only).
+                // When the match's end tells where the secret is, a half search finds the end
+                // alone (no reverse scan for the start).
                 // after a match, the rest of the line is searched only if a match still fits
                 while pos <= seg.end && seg.end - pos >= rule.min_len {
                     // an assignment's value of fixed length ends the match: no capture search
-                    // unless the match's last bytes can be read two ways
+                    // unless the match's last bytes can be read two ways; and unless an
+                    // allowlist reads the whole match, its start is not needed either (the
+                    // value's start stands for it: the search goes on after the value anyway)
                     let from_end = match rule.value_len {
-                        Some(len) => match re.find_at(hay, pos) {
+                        Some(len) if !rule.reads_match && rule.min_len >= 2 => {
+                            match re.search_half(&input(pos)) {
+                                Some(h) => rules::value_end_before(hay, h.offset(), true)
+                                    .and_then(|end| Some((end.checked_sub(len)?, end)))
+                                    .filter(|&(start, _)| start >= pos)
+                                    .map(|secret| ((secret.0, h.offset()), Some(secret))),
+                                None => break,
+                            }
+                        }
+                        Some(len) => match re.search(&input(pos)) {
                             Some(m) => rules::assignment_value_end(hay, m.start(), m.end())
                                 .and_then(|end| Some((end.checked_sub(len)?, end)))
                                 .filter(|&(start, _)| start >= m.start())
@@ -730,17 +744,28 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
                     };
                     let (whole, secret) = if let Some(found) = from_end {
                         found
+                    } else if let (Some(0), Some(len)) = (rule.secret_group, rule.match_len) {
+                        // every match has the same length: its end gives its start
+                        match re.search_half(&input(pos)) {
+                            Some(h) => {
+                                let m = (h.offset() - len, h.offset());
+                                (m, Some(m))
+                            }
+                            None => break,
+                        }
                     } else if rule.secret_group == Some(0) {
-                        match re.find_at(hay, pos) {
+                        match re.search(&input(pos)) {
                             Some(m) => ((m.start(), m.end()), Some((m.start(), m.end()))),
                             None => break,
                         }
                     } else {
-                        match re.captures_read_at(locs, hay, pos) {
+                        re.search_captures(&input(pos), caps);
+                        match caps.get_match() {
                             Some(whole) => {
+                                let group = |g: usize| caps.get_group(g).map(|s| (s.start, s.end));
                                 let g = match rule.secret_group {
-                                    Some(g) => locs.get(g),
-                                    None => (1..locs.len()).find_map(|i| locs.get(i)),
+                                    Some(g) => group(g),
+                                    None => (1..caps.group_len()).find_map(group),
                                 };
                                 ((whole.start(), whole.end()), g)
                             }

@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use regex::bytes::{Regex, RegexBuilder};
+use regex::bytes::RegexBuilder;
+use regex_automata::meta::{self, Regex};
+use regex_automata::util::syntax;
 use serde::Deserialize;
 
 use crate::keywords::KeywordAutomaton;
@@ -228,6 +230,11 @@ pub(crate) struct Rule {
     /// An assignment rule (`key` + `value`) whose value always has this length: the secret is
     /// found from the match's end (see [`assignment_value_end`]) instead of a capture search.
     pub(crate) value_len: Option<usize>,
+    /// Every match of the regex has this length (its shortest and longest matches agree).
+    pub(crate) match_len: Option<usize>,
+    /// An allowlist of the rule reads the whole match (`target = "match"`), so the engine needs
+    /// the match's start, not only its end.
+    pub(crate) reads_match: bool,
     pub(crate) allowlists: Vec<Allowlist>,
     pub(crate) info: RuleInfo,
 }
@@ -312,15 +319,36 @@ impl LazyRegex {
     }
 }
 
+/// Compile `pattern` as `regex::bytes::RegexBuilder` with Unicode off and 4 MiB size limits
+/// would: the same `regex-automata` engine the `regex` crate wraps, with the same settings, used
+/// directly for its half searches (a match's end without its start, see `run_work`).
 fn compile_regex(id: &str, pattern: &str) -> Result<Regex, RuleError> {
-    RegexBuilder::new(pattern)
-        .unicode(false)
-        .size_limit(1 << 22)
-        .dfa_size_limit(1 << 22)
-        .build()
-        .map_err(|e| RuleError::Regex {
-            id: id.to_string(),
-            source: Box::new(e),
+    let config = meta::Config::new()
+        .match_kind(regex_automata::MatchKind::LeftmostFirst)
+        .utf8_empty(false)
+        .nfa_size_limit(Some(1 << 22))
+        .hybrid_cache_capacity(1 << 22);
+    meta::Builder::new()
+        .configure(config)
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .build(pattern)
+        .map_err(|meta_error| {
+            // the error as `regex` words it (the same engine fails the same way)
+            match RegexBuilder::new(pattern)
+                .unicode(false)
+                .size_limit(1 << 22)
+                .dfa_size_limit(1 << 22)
+                .build()
+            {
+                Err(e) => RuleError::Regex {
+                    id: id.to_string(),
+                    source: Box::new(e),
+                },
+                Ok(_) => RuleError::Invalid {
+                    id: id.to_string(),
+                    problem: format!("regex does not compile: {meta_error}"),
+                },
+            }
         })
 }
 
@@ -428,7 +456,15 @@ pub(crate) fn compile(source: &str, eager: bool) -> Result<RuleSet, RuleError> {
             }
             _ => None,
         };
-        let min_len = hir.map_or(0, |h| h.properties().minimum_len().unwrap_or(0));
+        let min_len = hir
+            .as_ref()
+            .map_or(0, |h| h.properties().minimum_len().unwrap_or(0));
+        let match_len = hir.as_ref().and_then(|h| {
+            let props = h.properties();
+            props
+                .minimum_len()
+                .filter(|&min| min > 0 && props.maximum_len() == Some(min))
+        });
         let allowlists = raw
             .allowlist
             .iter()
@@ -500,6 +536,8 @@ pub(crate) fn compile(source: &str, eager: bool) -> Result<RuleSet, RuleError> {
             verify: raw.verify,
             token_end,
             value_len,
+            match_len,
+            reads_match: allowlists.iter().any(|a| a.target == Target::Match),
             allowlists,
             info,
         });
@@ -683,6 +721,16 @@ pub(crate) fn assignment_value_end(hay: &[u8], start: usize, end: usize) -> Opti
     if end <= start || end > hay.len() {
         return None;
     }
+    value_end_before(hay, end, end - start >= 2)
+}
+
+/// [`assignment_value_end`] for a match ending at `end` whose start is not known, only whether
+/// it is at least two bytes long (`long`; an assignment match always is).
+#[inline]
+pub(crate) fn value_end_before(hay: &[u8], end: usize, long: bool) -> Option<usize> {
+    if end == 0 || end > hay.len() {
+        return None;
+    }
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let at_hay_end = end == hay.len();
     let last = hay[end - 1];
@@ -696,7 +744,7 @@ pub(crate) fn assignment_value_end(hay: &[u8], start: usize, end: usize) -> Opti
         count += 1;
     }
     // `\.[^\w]`
-    if end - start >= 2 && hay[end - 2] == b'.' && !word(last) {
+    if long && hay[end - 2] == b'.' && !word(last) {
         ends[count] = end - 2;
         count += 1;
     }
@@ -773,7 +821,7 @@ mod tests {
         }
     }
 
-    use super::{Rule, assignment_value_end, ruleset};
+    use super::{Rule, assignment_value_end, ruleset, value_end_before};
     use crate::testgen;
 
     type Span = (usize, usize);
@@ -782,16 +830,27 @@ mod tests {
     /// (`None` where it falls back to a capture search) and as a capture search reports it.
     fn value_spans(rule: &Rule, hay: &[u8]) -> Vec<(Option<Span>, Span)> {
         let (re, len) = (rule.regex.as_ref().unwrap().get(), rule.value_len.unwrap());
-        let mut locs = re.capture_locations();
+        let mut caps = re.create_captures();
         let mut out = Vec::new();
         let mut pos = 0;
-        while let Some(m) = re.find_at(hay, pos) {
-            let whole = re.captures_read_at(&mut locs, hay, pos).unwrap();
+        let input = |pos: usize| regex_automata::Input::new(hay).span(pos..hay.len());
+        while let Some(m) = re.search(&input(pos)) {
+            re.search_captures(&input(pos), &mut caps);
+            let whole = caps.get_match().unwrap();
             assert_eq!((whole.start(), whole.end()), (m.start(), m.end()));
+            // the engine's half search: the end alone
+            let half = re.search_half(&input(pos)).unwrap();
+            assert_eq!(half.offset(), m.end());
             let from_end = assignment_value_end(hay, m.start(), m.end())
                 .map(|end| (end - len, end))
                 .filter(|&(start, _)| start >= m.start());
-            out.push((from_end, locs.get(1).unwrap()));
+            assert!(m.end() - m.start() >= 2);
+            assert_eq!(
+                assignment_value_end(hay, m.start(), m.end()),
+                value_end_before(hay, half.offset(), true)
+            );
+            let group = caps.get_group(1).unwrap();
+            out.push((from_end, (group.start, group.end)));
             pos = m.end().max(m.start() + 1);
         }
         out
@@ -843,6 +902,37 @@ mod tests {
             }
         }
         assert!(read > 1000, "only {read} values read from the match end");
+    }
+
+    #[test]
+    fn a_half_search_ends_where_the_match_does() {
+        // the engine takes a match's end from a half search (no reverse scan) for rules whose
+        // matches all have one length, and for fixed-length assignment values
+        let set = ruleset();
+        let mut fixed = 0;
+        for rule in set.rules.iter().filter(|r| r.regex.is_some()) {
+            let re = rule.regex.as_ref().unwrap().get();
+            for (n, example) in rule.info.examples.iter().enumerate() {
+                let text = testgen::expand(example, n as u64);
+                for ending in ENDINGS {
+                    let hay = format!("x {text}{ending}");
+                    let hay = hay.as_bytes();
+                    let input = |pos: usize| regex_automata::Input::new(hay).span(pos..hay.len());
+                    let mut pos = 0;
+                    while let Some(m) = re.search(&input(pos)) {
+                        let half = re.search_half(&input(pos)).unwrap();
+                        assert_eq!(half.offset(), m.end(), "rule {}", rule.id);
+                        if let Some(len) = rule.match_len {
+                            assert_eq!(m.end() - m.start(), len, "rule {}", rule.id);
+                            fixed += 1;
+                        }
+                        pos = m.end().max(m.start() + 1);
+                    }
+                    assert!(re.search_half(&input(pos.min(hay.len()))).is_none());
+                }
+            }
+        }
+        assert!(fixed > 1000, "only {fixed} fixed-length matches");
     }
 
     proptest::proptest! {

@@ -71,14 +71,66 @@ const ANCHORS: &[&str] = &[
     "creds",
 ];
 
-fn anchors() -> &'static AhoCorasick {
-    static A: OnceLock<AhoCorasick> = OnceLock::new();
-    A.get_or_init(|| {
-        AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(ANCHORS)
-            .unwrap_or_else(|e| panic!("built-in scope anchors are invalid: {e}"))
+/// For each byte: the anchors whose byte `N` it is in either case (bit `i`: `ANCHORS[i]`).
+const fn anchor_bytes<const N: usize>() -> [u16; 256] {
+    let mut table = [0u16; 256];
+    let mut i = 0;
+    while i < ANCHORS.len() {
+        let byte = ANCHORS[i].as_bytes()[N];
+        table[byte.to_ascii_lowercase() as usize] |= 1 << i;
+        table[byte.to_ascii_uppercase() as usize] |= 1 << i;
+        i += 1;
+    }
+    table
+}
+const ANCHOR_FIRST: [u16; 256] = anchor_bytes::<0>();
+const ANCHOR_SECOND: [u16; 256] = anchor_bytes::<1>();
+
+/// Bytes examined per round of [`anchor_matches`].
+const ANCHOR_CHUNK: usize = 32;
+
+/// The anchors in `hay` (ASCII case-insensitive), leftmost first and not overlapping, as
+/// `(start, end)`: what an Aho-Corasick `find_iter` with `MatchKind::LeftmostFirst` reports.
+/// No anchor is a prefix of another, so at most one starts at any byte. Each round marks, without
+/// a branch per byte, the bytes of a chunk where an anchor's first two bytes are (a general
+/// automaton, or a branch per byte, costs several times more: the anchors' first letters are
+/// common), then checks only those.
+fn anchor_matches(hay: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    // `pos`: where the next match may start; `marked`: the candidates of the chunk from `base`
+    // not yet checked, as bits; `next`: the first position not yet marked
+    let (mut pos, mut base, mut marked, mut next) = (0usize, 0usize, 0u32, 0usize);
+    std::iter::from_fn(move || {
+        loop {
+            while marked != 0 {
+                let at = base + marked.trailing_zeros() as usize;
+                marked &= marked - 1;
+                if at < pos {
+                    continue; // inside the match reported last
+                }
+                let mut candidates = ANCHOR_FIRST[hay[at] as usize];
+                while candidates != 0 {
+                    let anchor = ANCHORS[candidates.trailing_zeros() as usize].as_bytes();
+                    candidates &= candidates - 1;
+                    if hay
+                        .get(at..at + anchor.len())
+                        .is_some_and(|w| w.eq_ignore_ascii_case(anchor))
+                    {
+                        pos = at + anchor.len();
+                        return Some((at, pos));
+                    }
+                }
+            }
+            base = next.max(pos);
+            // every anchor is two bytes or more: none starts at the last byte
+            if base + 1 >= hay.len() {
+                return None;
+            }
+            next = (base + ANCHOR_CHUNK).min(hay.len() - 1);
+            for (i, pair) in hay[base..=next].windows(2).enumerate() {
+                let both = ANCHOR_FIRST[pair[0] as usize] & ANCHOR_SECOND[pair[1] as usize];
+                marked |= u32::from(both != 0) << i;
+            }
+        }
     })
 }
 
@@ -122,8 +174,8 @@ pub(crate) fn scan(
 ) {
     let mut last_key_start = usize::MAX;
     let mut resume = start;
-    for m in anchors().find_iter(&bytes[start..end]) {
-        let at = start + m.start();
+    for (anchor_start, _) in anchor_matches(&bytes[start..end]) {
+        let at = start + anchor_start;
         if at < resume {
             continue;
         }
@@ -965,8 +1017,8 @@ fn looks_like_code(v: &[u8], ctx: Context) -> bool {
         "secret",
         "secretstr",
     ];
-    let lower = v.to_ascii_lowercase();
-    TYPES.iter().any(|t| lower == t.as_bytes())
+    // the type names are lower-case: no lower-cased copy of the value needed
+    TYPES.iter().any(|t| v.eq_ignore_ascii_case(t.as_bytes()))
 }
 
 fn is_path(v: &[u8]) -> bool {
@@ -1044,6 +1096,66 @@ fn is_lookup_call(key: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    /// The anchors as an Aho-Corasick automaton finds them (the scan's first implementation).
+    fn anchors_by_automaton(hay: &[u8]) -> Vec<(usize, usize)> {
+        aho_corasick::AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(ANCHORS)
+            .unwrap()
+            .find_iter(hay)
+            .map(|m| (m.start(), m.end()))
+            .collect()
+    }
+
+    #[test]
+    fn no_anchor_is_a_prefix_of_another() {
+        // `anchor_matches` relies on it: at most one anchor starts at any byte
+        assert!(ANCHORS.len() <= 16);
+        for (i, a) in ANCHORS.iter().enumerate() {
+            for (j, b) in ANCHORS.iter().enumerate() {
+                let (a, b) = (a.as_bytes(), b.as_bytes());
+                assert!(
+                    i == j || b.len() < a.len() || !b[..a.len()].eq_ignore_ascii_case(a),
+                    "{i} {j}"
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn anchors_are_found_as_the_automaton_finds_them(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "passw", "PASSW", "pass", "passphrase", "PassPhrase", "pwd", "pWd", "secret",
+                    "SECRET", "secre", "token", "toke", "key", "KEY", "ke", "credential", "creds",
+                    "cred", "conn", "CONN", "con", "p", "s", "t", "k", "c", "w", "d", "_", " ",
+                    "=", "\n", "\u{e9}", "\u{ff}",
+                ]),
+                0..30,
+            ),
+        ) {
+            let text = parts.concat();
+            let found: Vec<(usize, usize)> = anchor_matches(text.as_bytes()).collect();
+            proptest::prop_assert_eq!(found, anchors_by_automaton(text.as_bytes()));
+        }
+    }
+
+    #[test]
+    fn anchors_in_real_text_are_found_as_the_automaton_finds_them() {
+        for text in [
+            include_str!("scope.rs"),
+            include_str!("rules.toml"),
+            include_str!("lib.rs"),
+        ] {
+            let found: Vec<(usize, usize)> = anchor_matches(text.as_bytes()).collect();
+            assert_eq!(found, anchors_by_automaton(text.as_bytes()));
+        }
+    }
     use super::*;
 
     fn hits(s: &str) -> Vec<String> {
