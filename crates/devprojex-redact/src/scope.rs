@@ -150,8 +150,38 @@ pub(crate) struct ScopeHit {
     pub(crate) class: KeyClass,
 }
 
+/// For each byte: whether it belongs to a key (ASCII letters and digits, `_`, `.`, `-`). A table:
+/// the chain of comparisons mispredicted on the `_` and `-` inside keys.
+const KEY_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+        b += 1;
+    }
+    table
+};
+
+/// For each byte: whether it ends an unquoted value (ASCII white space, quotes, `,` `;` `)` `}`
+/// `]` `<` `>`).
+const VALUE_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_whitespace()
+            || matches!(
+                c,
+                b'"' | b'\'' | b'`' | b',' | b';' | b')' | b'}' | b']' | b'<' | b'>'
+            );
+        b += 1;
+    }
+    table
+};
+
 fn is_key_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+    KEY_BYTE[b as usize]
 }
 
 fn skip_blanks(bytes: &[u8], mut i: usize, end: usize) -> usize {
@@ -425,13 +455,7 @@ fn parse_at(
         (s, e, true)
     } else {
         let mut e = vs0;
-        while e < le
-            && !bytes[e].is_ascii_whitespace()
-            && !matches!(
-                bytes[e],
-                b'"' | b'\'' | b'`' | b',' | b';' | b')' | b'}' | b']' | b'<' | b'>'
-            )
-        {
+        while e < le && !VALUE_STOP[bytes[e] as usize] {
             e += 1;
         }
         if bytes.get(e) == Some(&b'(') {

@@ -37,6 +37,19 @@ pub(crate) fn shannon_entropy(bytes: &[u8]) -> f64 {
     ByteCounts::of(bytes).entropy()
 }
 
+/// `c * log2(c)` for the counts `c` below 64, zero for 0 and 1 (a byte seen once adds nothing
+/// to the entropy's sum), computed as [`ByteCounts::entropy`] computes the others.
+fn repeat_terms() -> &'static [f64; 64] {
+    static TERMS: OnceLock<[f64; 64]> = OnceLock::new();
+    TERMS.get_or_init(|| {
+        std::array::from_fn(|c| {
+            // black_box: computed by the same `log2` as at run time, not folded by the compiler
+            let c = f64::from(std::hint::black_box(c as u32));
+            if c > 1.0 { c * c.log2() } else { 0.0 }
+        })
+    })
+}
+
 /// How often each byte value occurs in a (short) candidate secret.
 pub(crate) struct ByteCounts<'a> {
     bytes: &'a [u8],
@@ -66,12 +79,22 @@ impl<'a> ByteCounts<'a> {
         let n = self.bytes.len() as f64;
         let mut seen = [false; 256];
         let mut repeated = 0.0;
+        let table = repeat_terms();
         for &b in self.bytes {
             let c = self.counts[b as usize];
-            if c > 1 && !std::mem::replace(&mut seen[b as usize], true) {
-                let c = f64::from(c);
-                repeated += c * c.log2();
-            }
+            // `c * log2(c)` for each distinct byte, in the order the bytes first occur (the
+            // same sum, term for term); a byte seen once, or seen before, adds an exact zero
+            // (the term times 0), so the loop has no branch that depends on the bytes for
+            // counts in the table
+            let first = !std::mem::replace(&mut seen[b as usize], true);
+            let term = match table.get(c as usize) {
+                Some(&t) => t,
+                None => {
+                    let c = f64::from(c);
+                    c * c.log2()
+                }
+            };
+            repeated += term * f64::from(u8::from(first));
         }
         (n.log2() - repeated / n).max(0.0)
     }
@@ -123,10 +146,7 @@ pub(crate) fn is_provider_placeholder(secret: &[u8], counts: &ByteCounts) -> boo
     // can only be half one byte if some byte occurs four times or more.
     let most = counts.max() as usize;
     if most * 2 >= 8 {
-        let longest_part = secret
-            .split(|b| matches!(b, b'-' | b'_' | b'.'))
-            .max_by_key(|part| part.len())
-            .unwrap_or(secret);
+        let longest_part = longest_part(secret);
         if longest_part.len() >= 8
             && longest_part.len() < secret.len()
             && most * 2 >= longest_part.len()
@@ -136,6 +156,30 @@ pub(crate) fn is_provider_placeholder(secret: &[u8], counts: &ByteCounts) -> boo
         }
     }
     sequence_dominated(secret)
+}
+
+/// For each byte: all ones unless it separates the parts of a secret (`-`, `_`, `.`).
+const PART_MASK: [usize; 256] = {
+    let mut mask = [usize::MAX; 256];
+    mask[b'-' as usize] = 0;
+    mask[b'_' as usize] = 0;
+    mask[b'.' as usize] = 0;
+    mask
+};
+
+/// The longest `-` / `_` / `.`-separated part of `secret`, the last of equal ones (what
+/// `split(..).max_by_key(len)` gives), found without a branch per byte: candidate secrets are
+/// random, and a branch on each separator mispredicted all along them.
+fn longest_part(secret: &[u8]) -> &[u8] {
+    let (mut run, mut best, mut best_end) = (0usize, 0usize, 0usize);
+    for (i, &b) in secret.iter().enumerate() {
+        // `run` is zero after a separator, else one longer (a mask from a table, not a branch)
+        run = (run + 1) & PART_MASK[b as usize];
+        let longer = run >= best;
+        best = if longer { run } else { best };
+        best_end = if longer { i + 1 } else { best_end };
+    }
+    &secret[best_end - best..best_end]
 }
 
 /// Whether ascending runs of four or more (`abcd`, `1234`) cover at least half of the letters
@@ -303,6 +347,39 @@ mod tests {
         ) {
             let by_windows = needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle);
             proptest::prop_assert_eq!(contains(&hay, &needle), by_windows);
+        }
+
+        #[test]
+        fn entropy_is_the_branching_sum_bit_for_bit(
+            bytes in proptest::collection::vec(proptest::sample::select(b"aAbB01-_.xyz".to_vec()), 0..300),
+        ) {
+            let counts = ByteCounts::of(&bytes);
+            let mut seen = [false; 256];
+            let mut repeated = 0.0;
+            for &b in &bytes {
+                let c = counts.count(b);
+                if c > 1 && !std::mem::replace(&mut seen[b as usize], true) {
+                    let c = f64::from(c);
+                    repeated += c * c.log2();
+                }
+            }
+            let n = bytes.len() as f64;
+            let expected = if bytes.is_empty() { 0.0 } else { (n.log2() - repeated / n).max(0.0) };
+            proptest::prop_assert_eq!(counts.entropy().to_bits(), expected.to_bits());
+        }
+
+        #[test]
+        fn longest_part_is_the_last_longest_split(
+            bytes in proptest::collection::vec(proptest::sample::select(b"ab-_.".to_vec()), 0..40),
+        ) {
+            let by_split = bytes
+                .split(|b| matches!(b, b'-' | b'_' | b'.'))
+                .max_by_key(|part| part.len())
+                .unwrap_or(&bytes);
+            let found = longest_part(&bytes);
+            proptest::prop_assert_eq!(found, by_split);
+            // the same part, not only the same bytes
+            proptest::prop_assert_eq!(found.as_ptr(), by_split.as_ptr());
         }
 
         #[test]
