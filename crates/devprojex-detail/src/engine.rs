@@ -21,7 +21,7 @@ pub(crate) const MAX_ERROR_BYTES_DIVISOR: usize = 50;
 thread_local! {
     static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
     /// Outputs parsed again by this thread's [`run_with`] calls: the work its fallbacks cost.
-    pub(crate) static OUTPUT_PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    pub(crate) static OUTPUT_PARSES: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Parses `text` with the thread's parser. C and C++ parse a view of it in which known macros
@@ -42,14 +42,19 @@ pub(crate) fn parse_view<'a>(
     text: &'a str,
 ) -> Option<(Tree, Vec<Group>, std::borrow::Cow<'a, str>)> {
     let view = compiled.macros.view(text);
-    let tree = PARSER.with(|p| {
+    let tree = parse_with(compiled, &view.text, None)?;
+    Some((tree, view.groups, view.text))
+}
+
+/// Parses a view with the thread's parser; `old`, edited to match, is reused where it can be.
+fn parse_with(compiled: &Compiled, view: &str, old: Option<&Tree>) -> Option<Tree> {
+    PARSER.with(|p| {
         let mut parser = p.borrow_mut();
         parser.set_language(&compiled.language).ok()?;
-        let tree = parser.parse(view.text.as_bytes(), None);
+        let tree = parser.parse(view.as_bytes(), old);
         parser.reset();
         tree
-    })?;
-    Some((tree, view.groups, view.text))
+    })
 }
 
 /// Parses `out`, which `splice` made of the text `input` was parsed from, as [`parse`] would.
@@ -80,13 +85,7 @@ pub(crate) fn reparse_with(
     } else {
         None
     };
-    PARSER.with(|p| {
-        let mut parser = p.borrow_mut();
-        parser.set_language(&compiled.language).ok()?;
-        let tree = parser.parse(out_view.text.as_bytes(), old.as_ref());
-        parser.reset();
-        tree
-    })
+    parse_with(compiled, &out_view.text, old.as_ref())
 }
 
 /// The input's tree with the `changed` ranges marked as edited into `out_view`'s.
@@ -135,8 +134,10 @@ fn changed_ranges(old: &str, new: &str, splice: &Splice) -> Vec<Changed> {
         let out_end = out_start + (end - start);
         let same = start >= old_at
             && out_start >= new_at
-            && old_bytes.get(start..end).is_some()
-            && old_bytes.get(start..end) == new_bytes.get(out_start..out_end);
+            && matches!(
+                (old_bytes.get(start..end), new_bytes.get(out_start..out_end)),
+                (Some(a), Some(b)) if a == b
+            );
         if !same {
             continue;
         }
@@ -1414,9 +1415,8 @@ struct Collapsed {
 /// last one whose anchor is at or before the first error of `out_tree` not beside one of the
 /// input's `errors` (its start; its end for a declaration, which can join the code before it
 /// into one construct), and that error's start in the input. `None` when every new error is
-/// beside an old one. Only the collapse
-/// changes, so the comments and blank lines around and inside go as they do with `compact`
-/// first.
+/// beside an old one. Only the collapse changes, so the comments and blank lines around and
+/// inside go as they do with `compact` first.
 fn misread_body(
     out_tree: &Tree,
     splice: &Splice,
