@@ -71,34 +71,73 @@ const ANCHORS: &[&str] = &[
     "creds",
 ];
 
-/// For each byte: the anchors whose byte `N` it is in either case (bit `i`: `ANCHORS[i]`).
-const fn anchor_bytes<const N: usize>() -> [u16; 256] {
+/// For each byte: the anchors that start with it in either case (bit `i`: `ANCHORS[i]`).
+const ANCHOR_FIRST: [u16; 256] = {
     let mut table = [0u16; 256];
     let mut i = 0;
     while i < ANCHORS.len() {
-        let byte = ANCHORS[i].as_bytes()[N];
+        let byte = ANCHORS[i].as_bytes()[0];
         table[byte.to_ascii_lowercase() as usize] |= 1 << i;
         table[byte.to_ascii_uppercase() as usize] |= 1 << i;
         i += 1;
     }
     table
-}
-const ANCHOR_FIRST: [u16; 256] = anchor_bytes::<0>();
-const ANCHOR_SECOND: [u16; 256] = anchor_bytes::<1>();
+};
 
 /// Bytes examined per round of [`anchor_matches`].
 const ANCHOR_CHUNK: usize = 32;
 
-/// The anchors in `hay` (ASCII case-insensitive), leftmost first and not overlapping, as
-/// `(start, end)`: what an Aho-Corasick `find_iter` with `MatchKind::LeftmostFirst` reports.
-/// No anchor is a prefix of another, so at most one starts at any byte. Each round marks, without
-/// a branch per byte, the bytes of a chunk where an anchor's first two bytes are (a general
-/// automaton, or a branch per byte, costs several times more: the anchors' first letters are
-/// common), then checks only those.
-fn anchor_matches(hay: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+/// The anchors' first two bytes in lower case. They are ASCII letters (checked here), so
+/// `byte | 0x20` folds a text byte's case for the comparison: it maps a byte to a lower-case
+/// letter only when the byte is that letter in either case.
+const ANCHOR_PAIRS: [[u8; 2]; ANCHORS.len()] = {
+    let mut pairs = [[0u8; 2]; ANCHORS.len()];
+    let mut i = 0;
+    while i < ANCHORS.len() {
+        let a = ANCHORS[i].as_bytes();
+        assert!(a[0].is_ascii_alphabetic() && a[1].is_ascii_alphabetic());
+        pairs[i] = [a[0].to_ascii_lowercase(), a[1].to_ascii_lowercase()];
+        i += 1;
+    }
+    pairs
+};
+
+/// Bit `i` set where an anchor's first two bytes start at `window[i]`, for a whole chunk: a
+/// fixed number of byte comparisons per byte and no table, which the compiler turns into vector
+/// compares, then eight flags at a time gathered into bits by one multiplication.
+fn mark_chunk(window: &[u8; ANCHOR_CHUNK + 1]) -> u32 {
+    let mut flags = [0u8; ANCHOR_CHUNK];
+    for (i, flag) in flags.iter_mut().enumerate() {
+        let (a, b) = (window[i] | 0x20, window[i + 1] | 0x20);
+        let mut hit = false;
+        for [first, second] in ANCHOR_PAIRS {
+            hit |= (a == first) & (b == second);
+        }
+        *flag = u8::from(hit);
+    }
+    // eight 0/1 bytes -> eight bits: the product puts byte `i`'s bit at bit `56 + i` (the
+    // partial products land on distinct bits, so nothing carries into the top byte)
+    let mut marked = 0u32;
+    for (k, eight) in flags.chunks_exact(8).enumerate() {
+        let eight = u64::from_le_bytes(eight.try_into().expect("eight flags"));
+        marked |= u32::from((eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8) << (8 * k);
+    }
+    marked
+}
+
+/// The anchors in `bytes[start..end]` (ASCII case-insensitive), leftmost first and not
+/// overlapping, as absolute `(start, end)`: what an Aho-Corasick `find_iter` with
+/// `MatchKind::LeftmostFirst` reports on that slice. No anchor is a prefix of another, so at most
+/// one starts at any byte. Each round marks, without a branch per byte, the bytes of a chunk
+/// where an anchor's first two bytes are (a general automaton, or a branch per byte, costs
+/// several times more: the anchors' first letters are common), then checks only those. A chunk
+/// may read on past `end` (segments are short lines: a scalar tail would cost as much as the
+/// chunks); the marks there are dropped.
+fn anchor_matches(bytes: &[u8], start: usize, end: usize) -> impl Iterator<Item = (usize, usize)> {
+    let hay = &bytes[..end];
     // `pos`: where the next match may start; `marked`: the candidates of the chunk from `base`
     // not yet checked, as bits; `next`: the first position not yet marked
-    let (mut pos, mut base, mut marked, mut next) = (0usize, 0usize, 0u32, 0usize);
+    let (mut pos, mut base, mut marked, mut next) = (start, start, 0u32, start);
     std::iter::from_fn(move || {
         loop {
             while marked != 0 {
@@ -126,10 +165,18 @@ fn anchor_matches(hay: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
                 return None;
             }
             next = (base + ANCHOR_CHUNK).min(hay.len() - 1);
-            for (i, pair) in hay[base..=next].windows(2).enumerate() {
-                let both = ANCHOR_FIRST[pair[0] as usize] & ANCHOR_SECOND[pair[1] as usize];
-                marked |= u32::from(both != 0) << i;
-            }
+            // at the end of the text the chunk is padded with zeros, which match no letter
+            let mut padded = [0u8; ANCHOR_CHUNK + 1];
+            let window = match bytes.get(base..=base + ANCHOR_CHUNK) {
+                Some(window) => window.try_into().expect("a chunk and one byte"),
+                None => {
+                    let tail = &bytes[base..];
+                    padded[..tail.len()].copy_from_slice(tail);
+                    &padded
+                }
+            };
+            // the pairs wholly inside the slice start before `next` (`next > base`)
+            marked = mark_chunk(window) & (u32::MAX >> (ANCHOR_CHUNK - (next - base)));
         }
     })
 }
@@ -204,8 +251,7 @@ pub(crate) fn scan(
 ) {
     let mut last_key_start = usize::MAX;
     let mut resume = start;
-    for (anchor_start, _) in anchor_matches(&bytes[start..end]) {
-        let at = start + anchor_start;
+    for (at, _) in anchor_matches(bytes, start, end) {
         if at < resume {
             continue;
         }
@@ -1162,10 +1208,23 @@ mod tests {
                 ]),
                 0..30,
             ),
+            cut_start in 0usize..12,
+            cut_end in 0usize..40,
         ) {
             let text = parts.concat();
-            let found: Vec<(usize, usize)> = anchor_matches(text.as_bytes()).collect();
-            proptest::prop_assert_eq!(found, anchors_by_automaton(text.as_bytes()));
+            let bytes = text.as_bytes();
+            let found: Vec<(usize, usize)> = anchor_matches(bytes, 0, bytes.len()).collect();
+            proptest::prop_assert_eq!(found, anchors_by_automaton(bytes));
+            // a slice inside the text, whose chunks read on past its end
+            let (start, end) = (cut_start.min(bytes.len()), bytes.len().saturating_sub(cut_end));
+            if start <= end {
+                let found: Vec<(usize, usize)> = anchor_matches(bytes, start, end).collect();
+                let expected: Vec<(usize, usize)> = anchors_by_automaton(&bytes[start..end])
+                    .into_iter()
+                    .map(|(s, e)| (s + start, e + start))
+                    .collect();
+                proptest::prop_assert_eq!(found, expected);
+            }
         }
     }
 
@@ -1176,8 +1235,9 @@ mod tests {
             include_str!("rules.toml"),
             include_str!("lib.rs"),
         ] {
-            let found: Vec<(usize, usize)> = anchor_matches(text.as_bytes()).collect();
-            assert_eq!(found, anchors_by_automaton(text.as_bytes()));
+            let bytes = text.as_bytes();
+            let found: Vec<(usize, usize)> = anchor_matches(bytes, 0, bytes.len()).collect();
+            assert_eq!(found, anchors_by_automaton(bytes));
         }
     }
     use super::*;
