@@ -461,8 +461,11 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
     for hit in set.keywords.hits(bytes) {
         let at = hit.start;
         let slot = &set.keyword_slots[hit.pattern as usize];
-        // the automaton matched case-insensitively; a case-sensitive variant is checked here
-        let mut matched = slot.iter().filter(|k| k.matches_at(bytes, at)).peekable();
+        // the automaton matched the lower-cased keyword case-insensitively, which is all a
+        // case-insensitive keyword asks; a case-sensitive variant is checked here
+        let mut matched = (slot.iter())
+            .filter(|k| !k.exact || k.matches_at(bytes, at))
+            .peekable();
         if matched.peek().is_none() {
             continue;
         }
