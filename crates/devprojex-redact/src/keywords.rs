@@ -2,14 +2,14 @@
 //!
 //! The keywords (ASCII case-insensitive) are built into an Aho-Corasick DFA by `aho-corasick`,
 //! which is then copied into a flat table of our own ([`KeywordAutomaton`]): one `u16` per
-//! (state, byte class), state ids premultiplied by half the (even) number of classes, and the
-//! match states numbered first so that "is any lane in a match state" is one comparison of the
-//! lanes' minimum. Half-premultiplied ids fit twice the states in 16 bits, and the row of id `s`
-//! starts at `2 * s`, which the address computation does for free; 16-bit entries halve the
-//! bytes the scan touches (some 2,000 states times 50 classes: 213 KB instead of 427 KB), so more
-//! of the rows it visits stay in the first-level cache. Stepping through that table costs about half of what `Automaton::next_state` plus a
-//! per-lane `is_special` test did (2.0 against 1.0 GB/s on real code, see
-//! `docs/benchmarks.md`).
+//! (state, byte class). A state's id is half the start of its row, which the address computation
+//! doubles for free; rows are a multiple of four entries apart and a match state's row starts two
+//! entries into its place, so match states have the odd ids and "is any lane in a match state"
+//! is one test of the lanes' ids ORed together. Half-premultiplied ids fit twice the states in
+//! 16 bits; 16-bit entries halve the bytes the scan touches (some 2,000 states times 50 classes:
+//! about 220 KB instead of 440 KB), so more of the rows it visits stay in the first-level cache.
+//! Stepping through that table costs about half of what `Automaton::next_state` plus a per-lane
+//! `is_special` test did (2.0 against 1.0 GB/s on real code, see `docs/benchmarks.md`).
 //!
 //! A DFA search is bound by the latency of one table load per byte, because each step needs the
 //! previous state. Long texts are therefore cut into [`LANES`] pieces that are scanned in
@@ -40,10 +40,8 @@ pub(crate) struct KeywordAutomaton {
     table: Table,
     /// The unanchored start state.
     start: State,
-    /// States below this id are match states.
-    match_limit: u32,
-    /// For match state `2 * id / stride`: the patterns it reports as (pattern, length), in the
-    /// order `aho-corasick` reports them.
+    /// For match state number `2 * id / pitch`: the patterns it reports as (pattern, length), in
+    /// the order `aho-corasick` reports them.
     matches: Vec<Vec<(u32, u32)>>,
     max_pattern_len: usize,
 }
@@ -92,7 +90,8 @@ impl KeywordAutomaton {
         }
         let classes_len = representatives.len();
         // even, so that every row starts at an even index
-        let stride = classes_len + classes_len % 2;
+        // room for every class and for the match states' two-entry shift, a multiple of four
+        let pitch = (classes_len + 2).next_multiple_of(4);
         let start = dfa
             .start_state(Anchored::No)
             .expect("unanchored searches are supported by a DFA built with defaults");
@@ -113,7 +112,7 @@ impl KeywordAutomaton {
             index_of[at] as usize
         };
         index(start, &mut states);
-        // row-major: raw[state * stride + class] is the discovery index of the next state
+        // row-major: raw[state * classes_len + class] is the discovery index of the next state
         let mut raw: Vec<usize> = Vec::new();
         let mut next = 0;
         while next < states.len() {
@@ -133,18 +132,21 @@ impl KeywordAutomaton {
             renumbered[old] = new;
         }
         let match_states = order.iter().filter(|&&i| dfa.is_match(states[i])).count();
-        if row_id(states.len(), stride).is_none() {
+        if row_id(states.len(), pitch, false).is_none() {
             return Err(format!(
-                "{} states of {stride} classes do not fit 16-bit transitions",
+                "{} states of {classes_len} classes do not fit 16-bit transitions",
                 states.len()
             ));
         }
-        let premultiplied = |state: usize| row_id(state, stride).expect("checked above");
-        let mut transitions = vec![0u16; states.len() * stride];
+        let id = |new: usize| row_id(new, pitch, new < match_states).expect("checked above");
+        // the two entries beside each row are never read; they hold the start state's id so that
+        // every entry is a state's id
+        let mut transitions = vec![id(0) as u16; states.len() * pitch];
         for (old, row) in raw.chunks_exact(classes_len).enumerate() {
             let new = renumbered[old];
+            let row_start = 2 * id(new) as usize;
             for (class, &target) in row.iter().enumerate() {
-                transitions[new * stride + class] = premultiplied(renumbered[target]) as u16;
+                transitions[row_start + class] = id(renumbered[target]) as u16;
             }
         }
         let matches = order[..match_states]
@@ -158,14 +160,13 @@ impl KeywordAutomaton {
                     .collect()
             })
             .collect();
-        let table = Table::new(classes, transitions, stride)?;
+        let table = Table::new(classes, transitions, classes_len, pitch)?;
         let start = table
-            .state(premultiplied(renumbered[0]))
+            .state(id(renumbered[0]))
             .expect("the start state is a row of the table");
         let table = Self {
             table,
             start,
-            match_limit: premultiplied(match_states),
             matches,
             max_pattern_len: dfa.max_pattern_len(),
         };
@@ -212,7 +213,7 @@ impl KeywordAutomaton {
             s1 = table.step(s1, b1);
             s2 = table.step(s2, b2);
             s3 = table.step(s3, b3);
-            if s0.min(s1).min(s2.min(s3)).id() < self.match_limit {
+            if (s0.id() | s1.id() | s2.id() | s3.id()) & 1 == 1 {
                 self.record_lanes([s0, s1, s2, s3], i, &begin, &mut lane_hits, lane_len);
             }
         }
@@ -262,7 +263,7 @@ impl KeywordAutomaton {
     ) {
         for (pos, &byte) in hay.iter().enumerate().skip(from) {
             state = self.table.step(state, byte);
-            if state.id() < self.match_limit {
+            if is_match(state) {
                 self.record(state, pos + 1, report_after, hits);
             }
         }
@@ -272,10 +273,10 @@ impl KeywordAutomaton {
     /// match ends inside the lane's own piece (after `piece_start`).
     #[inline]
     fn record(&self, state: State, end: usize, piece_start: usize, hits: &mut Vec<Hit>) {
-        if state.id() >= self.match_limit || end <= piece_start {
+        if !is_match(state) || end <= piece_start {
             return;
         }
-        for &(pattern, len) in &self.matches[state.id() as usize * 2 / self.table.stride()] {
+        for &(pattern, len) in &self.matches[state.id() as usize * 2 / self.table.pitch()] {
             hits.push(Hit {
                 start: end - len as usize,
                 pattern,
@@ -284,10 +285,19 @@ impl KeywordAutomaton {
     }
 }
 
-/// The id of a state: the start of its row (`state * stride`, `stride` even) divided by two,
-/// when every id up to it fits in 16 bits.
-fn row_id(state: usize, stride: usize) -> Option<u32> {
-    u16::try_from(state * stride / 2).ok().map(u32::from)
+/// The id of state number `state`: half the start of its row, `state * pitch` or, for a match
+/// state, two entries later (`pitch` a multiple of four: match states' ids are the odd ones),
+/// when it fits in 16 bits.
+fn row_id(state: usize, pitch: usize, is_match: bool) -> Option<u32> {
+    u16::try_from((state * pitch + 2 * usize::from(is_match)) / 2)
+        .ok()
+        .map(u32::from)
+}
+
+/// Whether a state is a match state (its id is odd, see [`row_id`]).
+#[inline(always)]
+fn is_match(state: State) -> bool {
+    state.id() & 1 == 1
 }
 
 /// The transition table, apart so that its states can only be ones it made: stepping from one
@@ -310,28 +320,34 @@ mod table {
         classes: [u8; 256],
         /// `transitions[2 * state + class]` is the next state.
         transitions: Box<[u16]>,
-        /// Number of columns per state (even).
-        stride: usize,
+        /// Number of columns of a row.
+        columns: usize,
+        /// Entries from one row's place to the next (a multiple of four); a row starts at its
+        /// place or two entries into it.
+        pitch: usize,
     }
 
     impl Table {
-        /// A table whose every class is a column (`< stride`) and whose every transition is the
-        /// id of a whole row.
+        /// A table whose every class is a column (`< columns`) and whose every transition is
+        /// the id of a whole row.
         pub(super) fn new(
             classes: [u8; 256],
             transitions: Vec<u16>,
-            stride: usize,
+            columns: usize,
+            pitch: usize,
         ) -> Result<Self, String> {
             let table = Self {
                 classes,
                 transitions: transitions.into_boxed_slice(),
-                stride,
+                columns,
+                pitch,
             };
-            let whole_rows =
-                stride.is_multiple_of(2) && table.transitions.len().is_multiple_of(stride);
-            let columns = classes.iter().all(|&c| usize::from(c) < stride);
+            let places = pitch.is_multiple_of(4)
+                && columns + 2 <= pitch
+                && table.transitions.len().is_multiple_of(pitch);
+            let classes_fit = classes.iter().all(|&c| usize::from(c) < columns);
             let rows = (table.transitions.iter()).all(|&t| table.state(u32::from(t)).is_some());
-            if whole_rows && columns && rows {
+            if places && classes_fit && rows {
                 Ok(table)
             } else {
                 Err("the keyword table has a transition outside its rows".to_string())
@@ -341,12 +357,12 @@ mod table {
         /// The state with row id `id`, if the table has that row.
         pub(super) fn state(&self, id: u32) -> Option<State> {
             let start = 2 * id as usize;
-            (start.is_multiple_of(self.stride) && start + self.stride <= self.transitions.len())
+            (start % self.pitch <= 2 && start + self.columns <= self.transitions.len())
                 .then_some(State(id))
         }
 
-        pub(super) fn stride(&self) -> usize {
-            self.stride
+        pub(super) fn pitch(&self) -> usize {
+            self.pitch
         }
 
         /// One transition.
@@ -355,8 +371,8 @@ mod table {
         pub(super) fn step(&self, state: State, byte: u8) -> State {
             let at = 2 * state.0 as usize + usize::from(self.classes[usize::from(byte)]);
             // SAFETY: `state` is a row of this table (only `state` and `step` make a `State`,
-            // and `new` checked every transition), so `2 * state.0 + stride` is at most the
-            // table's length, and every class is below `stride` (also checked by `new`).
+            // and `new` checked every transition), so `2 * state.0 + columns` is at most the
+            // table's length, and every class is below `columns` (also checked by `new`).
             State(u32::from(unsafe { *self.transitions.get_unchecked(at) }))
         }
     }
@@ -463,21 +479,19 @@ mod tests {
             .build(&keywords)
             .unwrap();
         let (table, states) = KeywordAutomaton::from_dfa(&dfa, &keywords).unwrap();
-        assert!(
-            table.table.stride() < 256,
-            "bytes outside the keywords share a class"
-        );
+        let pitch = table.table.pitch();
+        assert!(pitch < 256, "bytes outside the keywords share a class");
         let position = |sid: StateID| states.iter().position(|&s| s == sid).unwrap();
-        for (index, &sid) in states.iter().enumerate() {
-            let own = (index * table.table.stride() / 2) as u32;
-            assert_eq!(own < table.match_limit, dfa.is_match(sid));
-            let own = table.table.state(own).expect("a row of the table");
+        let id = |sid: StateID| row_id(position(sid), pitch, dfa.is_match(sid)).unwrap();
+        for &sid in &states {
+            let own = table.table.state(id(sid)).expect("a row of the table");
+            assert_eq!(is_match(own), dfa.is_match(sid));
             for byte in 0..=255u8 {
-                let expected = position(dfa.next_state(Anchored::No, sid, byte));
+                let expected = id(dfa.next_state(Anchored::No, sid, byte));
                 assert_eq!(
-                    table.table.step(own, byte).id() as usize,
-                    expected * table.table.stride() / 2,
-                    "state {index} byte {byte}"
+                    table.table.step(own, byte).id(),
+                    expected,
+                    "state {sid:?} byte {byte}"
                 );
             }
         }
@@ -486,18 +500,28 @@ mod tests {
     #[test]
     fn a_table_with_a_transition_outside_its_rows_is_refused() {
         let classes = [0u8; 256];
-        // two rows of two columns: ids 0 and 2 are rows, 1 (mid-row) and 4 (past the end) not
-        // two rows of four columns, starting at 0 and 4: ids 0 and 2 are rows, 1 (mid-row) and
-        // 4 (past the end) are not
-        let rows = |targets: [u16; 2]| vec![0, targets[0], 2, 0, targets[1], 0, 0, 2];
-        assert!(Table::new(classes, rows([2, 0]), 4).is_ok());
-        assert!(Table::new(classes, rows([2, 4]), 4).is_err());
-        assert!(Table::new(classes, rows([1, 0]), 4).is_err());
+        // two places of eight entries, rows of two columns: ids 0 and 1 (rows at 0 and 2), 4
+        // and 5 (at 8 and 10); id 2 (at 4) is inside a place, id 8 (at 16) past the end
+        let table_with = |target: u16| {
+            let mut entries = vec![0u16; 16];
+            entries[10] = target;
+            Table::new(classes, entries, 2, 8)
+        };
+        for valid in [0, 1, 4, 5] {
+            assert!(table_with(valid).is_ok(), "{valid}");
+        }
+        for invalid in [2, 3, 8, 9] {
+            assert!(table_with(invalid).is_err(), "{invalid}");
+        }
         let mut wide = [0u8; 256];
-        wide[b'x' as usize] = 4; // a class past the row
-        assert!(Table::new(wide, rows([2, 0]), 4).is_err());
-        let table = Table::new(classes, rows([2, 0]), 4).unwrap();
-        assert!(table.state(2).is_some() && table.state(1).is_none() && table.state(4).is_none());
+        wide[b'x' as usize] = 2; // a class past the row
+        assert!(Table::new(wide, vec![0; 16], 2, 8).is_err());
+        assert!(
+            Table::new(classes, vec![0; 16], 2, 6).is_err(),
+            "a pitch not a multiple of 4"
+        );
+        let table = table_with(0).unwrap();
+        assert!(table.state(5).is_some() && table.state(2).is_none() && table.state(8).is_none());
     }
 
     #[test]
