@@ -1,5 +1,3 @@
-use std::ffi::c_void;
-
 fn main() -> std::process::ExitCode {
     route_tree_sitter_allocations();
     devprojex::cli::main()
@@ -11,19 +9,12 @@ fn main() -> std::process::ExitCode {
 /// everything, a pack of the Linux kernel peaked at 173 MB instead of 145 MB. Set before any
 /// parser exists, so nothing tree-sitter frees came from the other allocator.
 fn route_tree_sitter_allocations() {
-    unsafe extern "C" fn zeroed(count: usize, size: usize) -> *mut c_void {
-        match count.checked_mul(size) {
-            // SAFETY: mimalloc's allocation function, with a size that did not overflow.
-            Some(bytes) => unsafe { libmimalloc_sys::mi_zalloc(bytes) },
-            None => std::ptr::null_mut(),
-        }
-    }
     // SAFETY: called first thing in `main`, on one thread, before any tree-sitter object exists;
     // the four functions are mimalloc's, which pair with each other.
     unsafe {
         tree_sitter::set_allocator(
             Some(libmimalloc_sys::mi_malloc),
-            Some(zeroed),
+            Some(libmimalloc_sys::mi_calloc),
             Some(libmimalloc_sys::mi_realloc),
             Some(libmimalloc_sys::mi_free),
         );
