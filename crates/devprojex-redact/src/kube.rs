@@ -365,6 +365,7 @@ fn json_object(bytes: &[u8], mut i: usize, plain: bool, out: &mut Vec<KubeSpan>)
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     proptest::proptest! {
         #[test]
@@ -384,7 +385,6 @@ mod tests {
             }
         }
     }
-    use super::*;
 
     fn values(text: &str) -> Vec<String> {
         let mut out = Vec::new();

@@ -76,9 +76,9 @@ const ANCHOR_FIRST: [u16; 256] = {
     let mut table = [0u16; 256];
     let mut i = 0;
     while i < ANCHORS.len() {
-        let byte = ANCHORS[i].as_bytes()[0];
-        table[byte.to_ascii_lowercase() as usize] |= 1 << i;
-        table[byte.to_ascii_uppercase() as usize] |= 1 << i;
+        let first = ANCHORS[i].as_bytes()[0];
+        table[first.to_ascii_lowercase() as usize] |= 1 << i;
+        table[first.to_ascii_uppercase() as usize] |= 1 << i;
         i += 1;
     }
     table
