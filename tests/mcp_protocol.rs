@@ -1041,6 +1041,24 @@ fn sigterm_and_sigint_end_the_process_with_code_0() {
         let fx = small_project();
         let mut mcp = Mcp::start(&fx.root);
         mcp.call_ok("list_projects", json!({}));
+        // once the client has an answer, the handlers are in place (the kernel's record of the
+        // signals the process catches)
+        #[cfg(target_os = "linux")]
+        {
+            let status =
+                std::fs::read_to_string(format!("/proc/{}/status", mcp.child.id())).unwrap();
+            let caught = status
+                .lines()
+                .find_map(|l| l.strip_prefix("SigCgt:"))
+                .map(|mask| u64::from_str_radix(mask.trim(), 16).unwrap())
+                .unwrap();
+            for caught_signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+                assert!(
+                    caught & (1 << (caught_signal - 1)) != 0,
+                    "signal {caught_signal} not caught: {caught:x}"
+                );
+            }
+        }
         let started = Instant::now();
         let rc = unsafe { libc::kill(mcp.child.id() as libc::pid_t, signal) };
         assert_eq!(rc, 0);

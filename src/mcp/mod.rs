@@ -142,6 +142,10 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
 }
 
 async fn serve(state: Arc<server::ServerState>, mode: Arc<roots::Mode>) -> i32 {
+    // Before any request is read: a signal that arrives once the client has had an answer
+    // must find its handler in place (installed later, on the first poll of the loop below,
+    // a loaded machine could answer first and SIGTERM then killed the process).
+    let shutdown = shutdown_signal();
     let (rmcp_in, mut to_rmcp) = tokio::io::duplex(1 << 20);
     let (from_rmcp, rmcp_out) = tokio::io::duplex(1 << 20);
     let (error_lines, mut error_receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
@@ -222,7 +226,7 @@ async fn serve(state: Arc<server::ServerState>, mode: Arc<roots::Mode>) -> i32 {
                 Err(err) => eprintln!("devprojex mcp: the session ended before initialization: {err}"),
             }
         } => {},
-        _ = shutdown_signal() => {},
+        _ = shutdown => {},
         // The session refused to start (roots.rs): end it once the error has gone out.
         _ = exit.requested() => {},
         // stdin closed: the client is gone. rmcp would wait up to 5 s for calls in flight;
@@ -237,37 +241,42 @@ async fn serve(state: Arc<server::ServerState>, mode: Arc<roots::Mode>) -> i32 {
     exit.final_code(&mode)
 }
 
-/// Resolves on the first signal that ends the server with cleanup: SIGINT, SIGTERM and SIGHUP
-/// (a closed terminal) on Unix; Ctrl+C, Ctrl+Break and console close on Windows. A signal
-/// whose handler cannot be installed is simply not waited for.
-async fn shutdown_signal() {
+/// Installs the handlers of the signals that end the server with cleanup, at once, and returns
+/// what resolves on the first of them: SIGINT, SIGTERM and SIGHUP (a closed terminal) on Unix;
+/// Ctrl+C, Ctrl+Break and console close on Windows. A signal whose handler cannot be installed
+/// is simply not waited for.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    {
+    let (mut terminate, mut hangup, mut interrupt) = {
         use tokio::signal::unix::{SignalKind, signal};
-        let mut terminate = signal(SignalKind::terminate()).ok();
-        let mut hangup = signal(SignalKind::hangup()).ok();
-        let mut interrupt = signal(SignalKind::interrupt()).ok();
+        (
+            signal(SignalKind::terminate()).ok(),
+            signal(SignalKind::hangup()).ok(),
+            signal(SignalKind::interrupt()).ok(),
+        )
+    };
+    #[cfg(windows)]
+    let (mut interrupt, mut brk, mut close) = {
+        use tokio::signal::windows::{ctrl_break, ctrl_c, ctrl_close};
+        (ctrl_c().ok(), ctrl_break().ok(), ctrl_close().ok())
+    };
+    async move {
+        #[cfg(unix)]
         tokio::select! {
             _ = received(terminate.as_mut().map(|s| s.recv())) => {},
             _ = received(hangup.as_mut().map(|s| s.recv())) => {},
             _ = received(interrupt.as_mut().map(|s| s.recv())) => {},
         }
-    }
-    #[cfg(windows)]
-    {
-        use tokio::signal::windows::{ctrl_break, ctrl_c, ctrl_close};
-        let mut interrupt = ctrl_c().ok();
-        let mut brk = ctrl_break().ok();
-        let mut close = ctrl_close().ok();
+        #[cfg(windows)]
         tokio::select! {
             _ = received(interrupt.as_mut().map(|s| s.recv())) => {},
             _ = received(brk.as_mut().map(|s| s.recv())) => {},
             _ = received(close.as_mut().map(|s| s.recv())) => {},
         }
-    }
-    #[cfg(not(any(unix, windows)))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
+        #[cfg(not(any(unix, windows)))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 
