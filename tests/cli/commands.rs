@@ -1,14 +1,14 @@
 //! Integration tests of the `devprojex` command line: real fixture projects in temp dirs, the
 //! built binary driven through assert_cmd.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::common::{
+    self, Fixture, markdown_code_blocks, markdown_events, markdown_headings, parse_xml,
+};
 use assert_cmd::Command;
-use common::{Fixture, markdown_code_blocks, markdown_events, markdown_headings, parse_xml};
 use predicates::prelude::*;
 use serde_json::Value;
 #[cfg(unix)]
