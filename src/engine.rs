@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::content::{Content, ContentPipeline, TextContent};
 use crate::error::{DpxError, Result, codes};
+use crate::limits;
 use crate::profile::{self, Profile};
 use crate::project::ProjectRoot;
 use crate::render::pack::{BudgetReport, PackMetrics, PackWriter};
@@ -26,27 +27,6 @@ mod exact_pack;
 mod token_map;
 
 pub use token_map::FolderMetrics;
-
-/// Limits shared by the CLI and MCP.
-pub mod limits {
-    pub const MAX_PATHS: usize = 256;
-    pub const MAX_PATH_CHARS: usize = 4096;
-    pub const MAX_REGEX_CHARS: usize = 4096;
-    pub const MAX_SEARCH_RESULTS: usize = 200;
-    pub const DEFAULT_SEARCH_RESULTS: usize = 50;
-    pub const SEARCH_DEADLINE_SECS: u64 = 2;
-    pub const MAX_FILE_LINES: usize = 1000;
-    pub const MAX_FILE_CHARS: usize = 50_000;
-    pub const MAX_TOP_FILES: usize = 1000;
-    pub const DEFAULT_TOP_FILES: usize = 10;
-    /// Memory the MCP server gives to `compact`/`signatures` results kept across requests. They
-    /// are held as pieces of their source, 1–5 % of its size, so this covers projects of a
-    /// gigabyte or more.
-    pub const SERVER_TRANSFORM_CACHE_BYTES: usize = 64 * 1024 * 1024;
-    /// Exact token counts the MCP server remembers by content hash (`--tokenizer`): about
-    /// 64 bytes each, so 32 MiB, for half a million files and pack sections.
-    pub const SERVER_TOKEN_COUNT_CACHE_ENTRIES: usize = 1 << 19;
-}
 
 /// Process-wide settings (server flags or CLI flags).
 #[derive(Debug, Clone, Copy, Default)]

@@ -4,6 +4,7 @@
 //! `ARCHITECTURE.md` for the pipeline and where to change what.
 #![deny(unsafe_code)]
 
+pub mod args;
 pub mod cli;
 pub mod content;
 pub mod engine;
@@ -11,6 +12,7 @@ pub mod error;
 pub mod facts;
 pub mod gitstate;
 pub mod grep;
+pub mod limits;
 pub mod mcp;
 pub mod ordered;
 pub mod prefilter;

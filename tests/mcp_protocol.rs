@@ -1783,118 +1783,22 @@ fn oversized_compiled_regex_is_an_invalid_pattern_not_a_hang() {
     );
 }
 
+/// The parameter lists and required arguments are checked against the spec's own table in
+/// `tests/mcp/contract.rs`; here the values inside the schemas.
 #[test]
-fn input_schemas_match_the_spec_parameter_table() {
+fn input_schemas_carry_the_spec_limits() {
     let fx = small_project();
     let mut mcp = Mcp::start(&fx.root);
     let listed = tools(&mut mcp);
-    let expected: [(&str, &[&str], &[&str]); 7] = [
-        ("list_projects", &[], &[]),
-        (
-            "get_tree",
-            &[
-                "project",
-                "branch",
-                "include_patterns",
-                "exclude_patterns",
-                "tracked_only",
-                "git_scope",
-                "max_file_bytes",
-                "max_depth",
-                "format",
-            ],
-            &[],
-        ),
-        (
-            "analyze",
-            &[
-                "project",
-                "branch",
-                "paths",
-                "include_patterns",
-                "exclude_patterns",
-                "profile",
-                "detail",
-                "tracked_only",
-                "git_scope",
-                "top_files",
-                "max_file_bytes",
-            ],
-            &[],
-        ),
-        (
-            "pack_context",
-            &[
-                "project",
-                "branch",
-                "paths",
-                "include_patterns",
-                "exclude_patterns",
-                "profile",
-                "detail",
-                "tracked_only",
-                "git_scope",
-                "max_tokens",
-                "max_file_bytes",
-                "view",
-                "format",
-            ],
-            &[],
-        ),
-        (
-            "read_pack",
-            &["pack_id", "start_line", "end_line"],
-            &["pack_id"],
-        ),
-        (
-            "search_project",
-            &[
-                "project",
-                "branch",
-                "pattern",
-                "include_patterns",
-                "exclude_patterns",
-                "tracked_only",
-                "git_scope",
-                "max_file_bytes",
-                "context_lines",
-                "ignore_case",
-                "max_results",
-            ],
-            &["pattern"],
-        ),
-        (
-            "get_file",
-            &["project", "branch", "path", "start_line", "end_line"],
-            &["path"],
-        ),
-    ];
-    for (tool, (name, params, required)) in listed.iter().zip(expected) {
-        assert_eq!(tool["name"], name);
-        let schema = &tool["inputSchema"];
-        let mut keys: Vec<&str> = schema["properties"]
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        keys.sort_unstable();
-        let mut want = params.to_vec();
-        want.sort_unstable();
-        assert_eq!(keys, want, "{name} parameters");
-        let mut req: Vec<&str> = schema["required"]
-            .as_array()
-            .map(|r| r.iter().map(|v| v.as_str().unwrap()).collect())
-            .unwrap_or_default();
-        req.sort_unstable();
-        assert_eq!(req, required, "{name} required");
-        assert_eq!(schema["additionalProperties"], false, "{name}");
+    for tool in &listed {
+        let keys = tool["inputSchema"]["properties"].as_object().unwrap();
         // No redaction controls in any schema.
         assert!(
             !keys
-                .iter()
+                .keys()
                 .any(|k| k.contains("redact") || k.contains("private")),
-            "{name}"
+            "{}",
+            tool["name"]
         );
     }
     let prop = |tool: &str, p: &str| {

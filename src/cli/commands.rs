@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{AnalyzeArgs, AnalyzeFormat, PackArgs, ScanArgs, ScanFormat, SearchArgs, TreeArgs};
+use super::{
+    AnalyzeCommand, AnalyzeFormat, PackCommand, ScanArgs, ScanFormat, SearchCommand, TreeCommand,
+};
 use crate::engine::{
     Engine, Hooks, ProgressEvent, SearchOptions, SearchStop, partial_content_notice,
 };
@@ -25,13 +27,12 @@ pub fn print_error(err: &DpxError) {
 /// The returned session holds the remote checkout's lease; keep it alive while reading.
 pub(super) fn open_root(
     path: &Path,
-    selection: &super::SelectionArgs,
+    process: &super::ProcessArgs,
+    branch: Option<&str>,
 ) -> Result<(ProjectRoot, devprojex_git::RemoteSession)> {
     let text = path.to_string_lossy();
-    let session = crate::gitstate::remote_session(selection.allow_remote);
-    if let Some(remote) =
-        crate::gitstate::resolve_remote_from_cli(&session, &text, selection.branch.as_deref())?
-    {
+    let session = crate::gitstate::remote_session(process.allow_remote);
+    if let Some(remote) = crate::gitstate::resolve_remote_from_cli(&session, &text, branch)? {
         return Ok((remote, session));
     }
     let root = ProjectRoot::open(path).map_err(|err| DpxError::invalid_arguments(err.message))?;
@@ -61,12 +62,11 @@ pub(super) fn write_stdout(text: &str) -> Result<()> {
     }
 }
 
-pub fn tree(args: TreeArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
-    let mut request = args.selection.request();
-    request.format = args.format.into();
-    request.max_depth = args.max_depth.map(|d| d as usize);
+pub fn tree(args: TreeCommand) -> Result<ExitCode> {
+    let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
+    let engine = Engine::new(args.process.engine_config());
+    let mut request = args.tool.request();
+    args.narrowing.apply(&mut request, &args.process);
     let limits = crate::render::tree::TreeLimits {
         max_lines: args.max_lines.map(|n| n as usize),
         ..Default::default()
@@ -125,15 +125,14 @@ impl TerminalProgress {
     }
 }
 
-pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let mut engine = Engine::new(args.selection.engine_config());
+pub fn analyze(args: AnalyzeCommand) -> Result<ExitCode> {
+    let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
+    let mut engine = Engine::new(args.process.engine_config());
     if let Some(encoding) = args.tokenizer {
         engine = engine.with_tokenizer(encoding, None);
     }
-    let mut request = args.selection.request();
-    request.detail = args.detail.map(Into::into);
-    request.top_files = Some(args.top_files as usize);
+    let mut request = args.tool.request();
+    request.git_mode = args.process.git_mode;
     request.token_map_depth = args
         .tree
         .map(|depth| depth.map_or(usize::MAX, |d| d as usize));
@@ -283,17 +282,14 @@ fn token_map_table(tree: &[crate::engine::FolderMetrics], encoding: Option<&str>
     out
 }
 
-pub fn pack(args: PackArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let mut engine = Engine::new(args.selection.engine_config());
+pub fn pack(args: PackCommand) -> Result<ExitCode> {
+    let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
+    let mut engine = Engine::new(args.process.engine_config());
     if let Some(encoding) = args.tokenizer {
         engine = engine.with_tokenizer(encoding, None);
     }
-    let mut request = args.selection.request();
-    request.detail = args.detail.map(Into::into);
-    request.max_tokens = args.max_tokens;
-    request.view = args.view.into();
-    request.format = args.format.into();
+    let mut request = args.tool.request();
+    request.git_mode = args.process.git_mode;
     if let Some(output) = &args.output {
         // Never pack the output file (or a previous run's) into itself.
         if let Some(relative) = output_inside_root(&root, output) {
@@ -554,15 +550,16 @@ impl Write for LazyTempFile {
     }
 }
 
-pub fn search(args: SearchArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
-    let request = args.selection.request();
+pub fn search(args: SearchCommand) -> Result<ExitCode> {
+    let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
+    let engine = Engine::new(args.process.engine_config());
+    let mut request = args.tool.request();
+    args.narrowing.apply(&mut request, &args.process);
     let options = SearchOptions {
-        pattern: args.pattern.clone(),
-        ignore_case: !args.case_sensitive,
-        context_lines: args.context_lines as usize,
-        max_results: args.max_results as usize,
+        pattern: args.tool.pattern.clone(),
+        ignore_case: args.tool.ignore_case && !args.case_sensitive,
+        context_lines: args.tool.context_lines as usize,
+        max_results: args.tool.max_results as usize,
         // Like grep, the command line runs to completion unless a limit is asked for.
         deadline: args.timeout.map(Duration::from_secs_f64),
     };
@@ -595,9 +592,9 @@ pub fn search(args: SearchArgs) -> Result<ExitCode> {
 }
 
 pub fn scan(args: ScanArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
-    let request = args.selection.request();
+    let (root, _lease) = open_root(&args.path, &args.process, args.branch.as_deref())?;
+    let engine = Engine::new(args.process.engine_config());
+    let request = args.request();
     let (findings, selection) = engine.scan(&root, &request)?;
     match args.format {
         ScanFormat::Json => {

@@ -7,26 +7,13 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::SelectionArgs;
 use super::commands::{open_root, print_warnings, write_stdout};
+use super::{NarrowingArgs, ProcessArgs};
+use crate::args::{FindSymbolArgs, RelatedFilesArgs};
 use crate::engine::{Engine, Hooks, partial_content_notice};
 use crate::error::{DpxError, Result, codes};
 use crate::project::ProjectRoot;
-use crate::symbols::{Direction, KIND_NAMES, MatchMode, RelatedOptions, SymbolOptions, parse_kind};
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum MatchArg {
-    Exact,
-    Prefix,
-    Substring,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum DirectionArg {
-    Imports,
-    Importers,
-    Both,
-}
+use crate::symbols::{RelatedOptions, SymbolOptions};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum OutputFormat {
@@ -34,24 +21,21 @@ pub enum OutputFormat {
     Json,
 }
 
+/// `devprojex symbols`: `find_symbol`'s arguments and the command line's own.
 #[derive(Debug, Args)]
-pub struct SymbolsArgs {
-    /// The name to look up (case-sensitive); `Parser.parse` or `net::Parser::parse` narrow by container.
-    pub name: String,
+pub struct SymbolsCommand {
+    #[command(flatten)]
+    pub tool: FindSymbolArgs,
     /// Project folder (default: current directory).
     #[arg(default_value = ".")]
     pub path: PathBuf,
     #[command(flatten)]
-    pub selection: SelectionArgs,
-    /// Only definitions of this kind (`trait` and `interface` match each other).
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(KIND_NAMES))]
-    pub kind: Option<String>,
-    /// How NAME is compared with definition names.
-    #[arg(long = "match", value_enum, default_value = "exact")]
-    pub match_mode: MatchArg,
-    /// Stop after this many definitions (1..200).
-    #[arg(long = "max-results", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=200))]
-    pub max_results: u64,
+    pub narrowing: NarrowingArgs,
+    /// Remove files strictly larger than this many bytes.
+    #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_file_bytes: Option<u64>,
+    #[command(flatten)]
+    pub process: ProcessArgs,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
     /// Stop after this many seconds with what was found (default: run to completion).
@@ -59,24 +43,16 @@ pub struct SymbolsArgs {
     pub timeout: Option<f64>,
 }
 
+/// `devprojex related`: `related_files`' arguments and the command line's own.
 #[derive(Debug, Args)]
-pub struct RelatedArgs {
-    /// The source file (relative to the current directory, or absolute).
-    pub path: PathBuf,
+pub struct RelatedCommand {
+    #[command(flatten)]
+    pub tool: RelatedFilesArgs,
     /// The project folder (default: the Git checkout holding PATH, else the current directory).
     #[arg(long)]
     pub project: Option<PathBuf>,
     #[command(flatten)]
-    pub selection: SelectionArgs,
-    /// imports (what PATH uses), importers (what uses PATH), or both.
-    #[arg(long, value_enum, default_value = "both")]
-    pub direction: DirectionArg,
-    /// Follow imports this many steps (1..3).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=3))]
-    pub depth: u64,
-    /// Stop after this many related files, imports and importers together (1..200).
-    #[arg(long = "max-results", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=200))]
-    pub max_results: u64,
+    pub process: ProcessArgs,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
     /// Stop after this many seconds with what was found (default: run to completion).
@@ -96,19 +72,17 @@ fn json_text(value: &serde_json::Value) -> Result<String> {
         .map_err(|e| DpxError::new(codes::OUTPUT_FAILED, e.to_string()))
 }
 
-pub fn symbols(args: SymbolsArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
-    let request = args.selection.request();
+pub fn symbols(args: SymbolsCommand) -> Result<ExitCode> {
+    let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
+    let engine = Engine::new(args.process.engine_config());
+    let mut request = args.tool.request();
+    args.narrowing.apply(&mut request, &args.process);
+    request.max_file_bytes = args.max_file_bytes;
     let options = SymbolOptions {
-        name: args.name.clone(),
-        kind: args.kind.as_deref().and_then(parse_kind),
-        mode: match args.match_mode {
-            MatchArg::Exact => MatchMode::Exact,
-            MatchArg::Prefix => MatchMode::Prefix,
-            MatchArg::Substring => MatchMode::Substring,
-        },
-        max_results: args.max_results as usize,
+        name: args.tool.name.clone(),
+        kind: args.tool.kind,
+        mode: args.tool.match_mode,
+        max_results: args.tool.max_results as usize,
         deadline: args.timeout.map(Duration::from_secs_f64),
     };
     let outcome = engine.find_symbol(&root, &request, &options, Hooks::default())?;
@@ -196,21 +170,19 @@ fn relative_to_root(path: &Path, root: &ProjectRoot, project_given: bool) -> Res
     Ok(crate::select::relative_string(relative))
 }
 
-pub fn related(args: RelatedArgs) -> Result<ExitCode> {
-    let folder = project_folder(&args.path, args.project.as_deref());
-    let (root, _lease) = open_root(&folder, &args.selection)?;
-    let relative = relative_to_root(&args.path, &root, args.project.is_some())?;
-    let engine = Engine::new(args.selection.engine_config());
-    let request = args.selection.request();
+pub fn related(args: RelatedCommand) -> Result<ExitCode> {
+    let path = Path::new(&args.tool.path);
+    let folder = project_folder(path, args.project.as_deref());
+    let (root, _lease) = open_root(&folder, &args.process, args.tool.branch.as_deref())?;
+    let relative = relative_to_root(path, &root, args.project.is_some())?;
+    let engine = Engine::new(args.process.engine_config());
+    let mut request = args.tool.request();
+    request.git_mode = args.process.git_mode;
     let options = RelatedOptions {
         path: relative,
-        direction: match args.direction {
-            DirectionArg::Imports => Direction::Imports,
-            DirectionArg::Importers => Direction::Importers,
-            DirectionArg::Both => Direction::Both,
-        },
-        depth: args.depth as usize,
-        max_results: args.max_results as usize,
+        direction: args.tool.direction,
+        depth: args.tool.depth as usize,
+        max_results: args.tool.max_results as usize,
         deadline: args.timeout.map(Duration::from_secs_f64),
     };
     let outcome = engine.related_files(&root, &request, &options, Hooks::default())?;

@@ -4,7 +4,6 @@
 //! between stdin and rmcp so malformed lines get a JSON-RPC parse error (-32700, id null)
 //! instead of silence, and JSON that is not a request gets -32600; the server keeps serving.
 
-pub mod args;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod pack_store;
@@ -78,14 +77,14 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         hide_private_data: args.hide_private_data,
         git_mode: args.git_mode,
     })
-    .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES)
+    .with_transform_cache(crate::limits::SERVER_TRANSFORM_CACHE_BYTES)
     .with_facts_cache()
     .with_selection_cache()
     .with_symbol_index();
     let engine = match args.tokenizer {
         Some(encoding) => engine.with_tokenizer(
             encoding,
-            Some(crate::engine::limits::SERVER_TOKEN_COUNT_CACHE_ENTRIES),
+            Some(crate::limits::SERVER_TOKEN_COUNT_CACHE_ENTRIES),
         ),
         None => engine,
     };

@@ -13,17 +13,19 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::json;
 
-use super::args::ToolArgs;
 use super::pack_store::{PackStore, StoreLimit};
 use super::spotlight::Spotlight;
-use super::tools::allowed_arguments;
+use super::tools::Call;
+use crate::args::{
+    AnalyzeArgs, GetFileArgs, GetTreeArgs, PackContextArgs, ReadPackArgs, SearchProjectArgs,
+};
 use crate::engine::{
-    Engine, Hooks, ProgressEvent, Request, SearchOptions, SearchStop, limits,
-    partial_content_notice,
+    Engine, Hooks, ProgressEvent, SearchOptions, SearchStop, partial_content_notice,
 };
 use crate::error::{DpxError, Result, codes};
+use crate::limits;
 use crate::project::ProjectRoot;
-use crate::render::{Format, View};
+use crate::render::Format;
 
 /// The largest useful payload of one text response.
 pub const RESPONSE_CHAR_LIMIT: usize = 50_000;
@@ -104,19 +106,19 @@ impl ServerHandler for DevprojexServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
-        if !super::tools::TOOL_ORDER.contains(&name.as_str()) {
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "unknown tool '{}'; available tools: {}",
-                    name.chars().take(64).collect::<String>(),
-                    super::tools::TOOL_ORDER.join(", ")
-                ),
-                None,
-            ));
-        }
-        let args = match ToolArgs::parse(&name, allowed_arguments(&name), request.arguments) {
-            Ok(args) => args,
-            Err(err) => return Ok(error_result(&err).into()),
+        let call = match Call::parse(&name, request.arguments) {
+            None => {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "unknown tool '{}'; available tools: {}",
+                        name.chars().take(64).collect::<String>(),
+                        super::tools::TOOL_ORDER.join(", ")
+                    ),
+                    None,
+                ));
+            }
+            Some(Ok(call)) => call,
+            Some(Err(err)) => return Ok(error_result(&err).into()),
         };
         let state = Arc::clone(&self.state);
         let progress_token = context.meta.get_progress_token();
@@ -127,7 +129,7 @@ impl ServerHandler for DevprojexServer {
         let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<f64>();
         let forwarder = progress_token
             .clone()
-            .filter(|_| matches!(name.as_str(), "analyze" | "pack_context"))
+            .filter(|_| call.reports_progress())
             .map(|token| {
                 tokio::spawn(async move {
                     let mut last = -1.0f64;
@@ -160,7 +162,7 @@ impl ServerHandler for DevprojexServer {
                     .map(|_| &report as &(dyn Fn(ProgressEvent) + Sync)),
                 cancelled: Some(&cancelled),
             };
-            dispatch(&state, &name, &args, hooks)
+            dispatch(&state, &call, hooks)
         })
         .await;
         if let Some(task) = forwarder {
@@ -178,23 +180,17 @@ impl ServerHandler for DevprojexServer {
     }
 }
 
-fn dispatch(
-    state: &ServerState,
-    tool: &str,
-    args: &ToolArgs,
-    hooks: Hooks<'_>,
-) -> Result<CallToolResult> {
-    match tool {
-        "list_projects" => list_projects(state),
-        "get_tree" => get_tree(state, args),
-        "analyze" => analyze(state, args, hooks),
-        "pack_context" => pack_context(state, args, hooks),
-        "read_pack" => read_pack(state, args),
-        "search_project" => search_project(state, args, hooks),
-        "get_file" => get_file(state, args),
-        "find_symbol" => super::symbols::find_symbol(state, args, hooks),
-        "related_files" => super::symbols::related_files(state, args, hooks),
-        _ => unreachable!("checked by call_tool"),
+fn dispatch(state: &ServerState, call: &Call, hooks: Hooks<'_>) -> Result<CallToolResult> {
+    match call {
+        Call::ListProjects(_) => list_projects(state),
+        Call::GetTree(args) => get_tree(state, args),
+        Call::Analyze(args) => analyze(state, args, hooks),
+        Call::PackContext(args) => pack_context(state, args, hooks),
+        Call::ReadPack(args) => read_pack(state, args),
+        Call::SearchProject(args) => search_project(state, args, hooks),
+        Call::GetFile(args) => get_file(state, args),
+        Call::FindSymbol(args) => super::symbols::find_symbol(state, args, hooks),
+        Call::RelatedFiles(args) => super::symbols::related_files(state, args, hooks),
     }
 }
 
@@ -202,9 +198,11 @@ fn dispatch(
 /// spelling of a root's path (`ProjectRoot::is_named_by`: lexical, never a file-system call, so
 /// `\\host\share` or `/net/host` cannot open a connection), then a unique folder name;
 /// otherwise a Git URL (only with `--allow-remote`), pinned for the session.
-pub(super) fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<ProjectRoot> {
-    let project = args.string("project", limits::MAX_PATH_CHARS)?;
-    let branch = args.string("branch", 255)?;
+pub(super) fn resolve_project(
+    state: &ServerState,
+    project: Option<&str>,
+    branch: Option<&str>,
+) -> Result<ProjectRoot> {
     let valid = || {
         state
             .roots
@@ -235,7 +233,7 @@ pub(super) fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<Pr
         .roots
         .iter()
         .find(|r| r.address == value)
-        .or_else(|| state.roots.iter().find(|r| r.is_named_by(&value)));
+        .or_else(|| state.roots.iter().find(|r| r.is_named_by(value)));
     let by_name: Vec<&ProjectRoot> = state.roots.iter().filter(|r| r.name == value).collect();
     if local.is_none() && by_name.len() > 1 {
         return Err(DpxError::new(
@@ -265,9 +263,9 @@ pub(super) fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<Pr
         return Ok(root.clone());
     }
     let local_paths: Vec<std::path::PathBuf> = state.roots.iter().map(|r| r.path.clone()).collect();
-    crate::gitstate::refuse_network_file_url(&value, &state.roots)?;
+    crate::gitstate::refuse_network_file_url(value, &state.roots)?;
     if let Some(remote) =
-        crate::gitstate::resolve_remote(&state.remote, &value, branch.as_deref(), &local_paths)?
+        crate::gitstate::resolve_remote(&state.remote, value, branch, &local_paths)?
     {
         return Ok(remote);
     }
@@ -279,36 +277,6 @@ pub(super) fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<Pr
             valid()
         ),
     ))
-}
-
-/// Selection arguments shared by the project tools.
-pub(super) fn selection_request(
-    args: &ToolArgs,
-    with_paths_profile_detail: bool,
-) -> Result<Request> {
-    let mut request = Request {
-        include_patterns: args.string_list("include_patterns", 256, 512)?,
-        exclude_patterns: args.string_list("exclude_patterns", 256, 512)?,
-        tracked_only: args.boolean("tracked_only")?.unwrap_or(false),
-        git_scope: args.string("git_scope", 4096)?,
-        max_file_bytes: args.integer("max_file_bytes", 1, u64::MAX)?,
-        ..Request::default()
-    };
-    if with_paths_profile_detail {
-        request.paths = args.string_list("paths", limits::MAX_PATHS, limits::MAX_PATH_CHARS)?;
-        request.profile = args.string("profile", limits::MAX_PATH_CHARS)?;
-        request.detail = args
-            .choice("detail", &["full", "compact", "signatures"])?
-            .and_then(|d| devprojex_detail::Detail::parse(&d));
-    }
-    Ok(request)
-}
-
-fn format_arg(args: &ToolArgs) -> Result<Format> {
-    Ok(args
-        .choice("format", &["markdown", "text", "json", "xml"])?
-        .and_then(|f| Format::parse(&f))
-        .unwrap_or_default())
 }
 
 fn list_projects(state: &ServerState) -> Result<CallToolResult> {
@@ -328,11 +296,9 @@ fn list_projects(state: &ServerState) -> Result<CallToolResult> {
     Ok(CallToolResult::structured(json!({ "projects": projects })))
 }
 
-fn get_tree(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
-    let root = &resolve_project(state, args)?;
-    let mut request = selection_request(args, false)?;
-    request.format = format_arg(args)?;
-    request.max_depth = args.integer("max_depth", 1, u64::MAX)?.map(|d| d as usize);
+fn get_tree(state: &ServerState, args: &GetTreeArgs) -> Result<CallToolResult> {
+    let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
+    let request = args.request();
     let limits = crate::render::tree::TreeLimits {
         max_depth: None,
         max_lines: Some(TREE_LINE_LIMIT),
@@ -353,12 +319,9 @@ fn get_tree(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
     Ok(text_result(blocks))
 }
 
-fn analyze(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
-    let root = &resolve_project(state, args)?;
-    let mut request = selection_request(args, true)?;
-    request.top_files = args
-        .integer("top_files", 1, limits::MAX_TOP_FILES as u64)?
-        .map(|n| n as usize);
+fn analyze(state: &ServerState, args: &AnalyzeArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
+    let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
+    let request = args.request();
     let analysis = state.engine.analyze(root, &request, hooks)?;
     let warnings = analysis.warnings.clone();
     let value = serde_json::to_value(&analysis)
@@ -370,15 +333,13 @@ fn analyze(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Result<Cal
     Ok(result)
 }
 
-fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
-    let root = &resolve_project(state, args)?;
-    let mut request = selection_request(args, true)?;
-    request.max_tokens = args.integer("max_tokens", 1, u64::MAX)?;
-    request.view = args
-        .choice("view", &["tree-content", "content", "tree"])?
-        .and_then(|v| View::parse(&v))
-        .unwrap_or_default();
-    request.format = format_arg(args)?;
+fn pack_context(
+    state: &ServerState,
+    args: &PackContextArgs,
+    hooks: Hooks<'_>,
+) -> Result<CallToolResult> {
+    let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
+    let request = args.request();
     let mut writer = state.store.writer()?;
     let outcome = match state.engine.pack(root, &request, &mut writer, hooks) {
         Ok((outcome, _)) => outcome,
@@ -498,14 +459,11 @@ pub(super) fn cut_to_chars(text: &str, limit: usize) -> (String, bool) {
     (out, true)
 }
 
-fn read_pack(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
-    let id = args.required_string("pack_id", 128)?;
-    let start = args.integer("start_line", 1, u64::MAX)?.unwrap_or(1);
-    let end = args.integer("end_line", 1, u64::MAX)?;
+fn read_pack(state: &ServerState, args: &ReadPackArgs) -> Result<CallToolResult> {
     let slice = state.store.read(
-        &id,
-        start,
-        end,
+        &args.pack_id,
+        args.start_line.unwrap_or(1),
+        args.end_line,
         limits::MAX_FILE_LINES as u64,
         RESPONSE_CHAR_LIMIT,
     )?;
@@ -534,21 +492,16 @@ fn showing_trailer(start: u64, end: u64, total: u64, tool: &str) -> String {
 
 fn search_project(
     state: &ServerState,
-    args: &ToolArgs,
+    args: &SearchProjectArgs,
     hooks: Hooks<'_>,
 ) -> Result<CallToolResult> {
-    let pattern = args
-        .required_string("pattern", limits::MAX_REGEX_CHARS)
-        .map_err(|err| DpxError::new(codes::INVALID_PATTERN, err.message))?;
-    let root = &resolve_project(state, args)?;
-    let request = selection_request(args, false)?;
+    let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
+    let request = args.request();
     let options = SearchOptions {
-        pattern,
-        ignore_case: args.boolean("ignore_case")?.unwrap_or(true),
-        context_lines: args.integer("context_lines", 0, 50)?.unwrap_or(2) as usize,
-        max_results: args
-            .integer("max_results", 1, limits::MAX_SEARCH_RESULTS as u64)?
-            .unwrap_or(limits::DEFAULT_SEARCH_RESULTS as u64) as usize,
+        pattern: args.pattern.clone(),
+        ignore_case: args.ignore_case,
+        context_lines: args.context_lines as usize,
+        max_results: args.max_results as usize,
         deadline: Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)),
     };
     let outcome = state.engine.search(
@@ -602,12 +555,11 @@ fn search_project(
     Ok(text_result(vec![text]))
 }
 
-fn get_file(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
-    let root = &resolve_project(state, args)?;
-    let path = args.required_string("path", limits::MAX_PATH_CHARS)?;
-    let start = args.integer("start_line", 1, u64::MAX)?.map(|n| n as usize);
-    let end = args.integer("end_line", 1, u64::MAX)?.map(|n| n as usize);
-    let slice = state.engine.read_file(root, &path, start, end)?;
+fn get_file(state: &ServerState, args: &GetFileArgs) -> Result<CallToolResult> {
+    let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
+    let start = args.start_line.map(|n| n as usize);
+    let end = args.end_line.map(|n| n as usize);
+    let slice = state.engine.read_file(root, &args.path, start, end)?;
     let spotlight = Spotlight::new(&[&slice.text]);
     let mut text = spotlight.wrap("file content", &slice.text);
     text.push('\n');

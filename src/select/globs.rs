@@ -9,8 +9,7 @@ use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
 use crate::error::{DpxError, Result, codes};
 
-pub const MAX_PATTERNS: usize = 256;
-pub const MAX_PATTERN_CHARS: usize = 512;
+use crate::limits::{MAX_GLOB_CHARS as MAX_PATTERN_CHARS, MAX_GLOBS as MAX_PATTERNS};
 
 /// A compiled list of patterns.
 #[derive(Debug, Clone)]

@@ -41,7 +41,18 @@ pub mod limits {
 }
 
 /// How `name` is compared with definition names (always case-sensitive).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum MatchMode {
     #[default]
     Exact,
@@ -49,38 +60,8 @@ pub enum MatchMode {
     Substring,
 }
 
-impl MatchMode {
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "exact" => Some(Self::Exact),
-            "prefix" => Some(Self::Prefix),
-            "substring" => Some(Self::Substring),
-            _ => None,
-        }
-    }
-}
-
 /// The `kind` filter: one kind, except that `trait` and `interface` name the same thing in
 /// different languages and match each other.
-pub fn parse_kind(value: &str) -> Option<Kind> {
-    Kind::parse(value)
-}
-
-/// Accepted `kind` values.
-pub const KIND_NAMES: [&str; 11] = [
-    "function",
-    "method",
-    "type",
-    "class",
-    "struct",
-    "enum",
-    "trait",
-    "interface",
-    "constant",
-    "macro",
-    "module",
-];
-
 fn kind_matches(filter: Option<Kind>, kind: Kind) -> bool {
     match filter {
         None => true,
@@ -240,7 +221,18 @@ fn split_qualified(raw: &str) -> (Vec<String>, &str) {
 }
 
 /// Which way `related_files` looks.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Direction {
     Imports,
     Importers,
@@ -249,15 +241,6 @@ pub enum Direction {
 }
 
 impl Direction {
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "imports" => Some(Self::Imports),
-            "importers" => Some(Self::Importers),
-            "both" => Some(Self::Both),
-            _ => None,
-        }
-    }
-
     fn imports(self) -> bool {
         matches!(self, Self::Imports | Self::Both)
     }
@@ -502,10 +485,10 @@ impl Engine {
             )));
         }
         let chars = options.path.chars().count();
-        if chars > crate::engine::limits::MAX_PATH_CHARS {
+        if chars > crate::limits::MAX_PATH_CHARS {
             return Err(DpxError::invalid_arguments(format!(
                 "path has {chars} characters; at most {} are allowed",
-                crate::engine::limits::MAX_PATH_CHARS
+                crate::limits::MAX_PATH_CHARS
             )));
         }
         let started = Instant::now();

@@ -168,3 +168,69 @@ fn argument_errors() {
     }
     insta::assert_snapshot!("argument_errors", out);
 }
+
+/// The spec's tool table (`tests/data/spec-tool-table.md`, copied from the spec verbatim): each
+/// row's tool is served in the table's order with exactly its parameters, in its order (as the
+/// unknown-argument answer lists them), and the ones without `?` are required.
+#[test]
+fn the_served_tools_match_the_spec_table() {
+    let table = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/spec-tool-table.md"),
+    )
+    .unwrap();
+    let rows: Vec<(String, Vec<String>)> = table
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| {
+            let cells: Vec<&str> = line.split(" | ").collect();
+            let tool = cells[0]
+                .trim_start_matches("| ")
+                .trim_matches('`')
+                .to_string();
+            let parameters = match cells[1] {
+                "none" => Vec::new(),
+                list => list
+                    .split(", ")
+                    .map(|p| p.trim_matches('`').to_string())
+                    .collect(),
+            };
+            (tool, parameters)
+        })
+        .collect();
+    assert_eq!(rows.len(), 7, "the spec's seven tools");
+    let fx = sample_project();
+    let mut mcp = Mcp::start(&fx.root);
+    let listed = tool_list(&mut mcp);
+    for (index, (tool, parameters)) in rows.iter().enumerate() {
+        let served = &listed[index];
+        assert_eq!(served["name"], json!(tool), "the tool order");
+        let names: Vec<&str> = parameters.iter().map(|p| p.trim_end_matches('?')).collect();
+        let required: Vec<&str> = parameters
+            .iter()
+            .filter(|p| !p.ends_with('?'))
+            .map(String::as_str)
+            .collect();
+        let mut properties: Vec<&str> = served["inputSchema"]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        properties.sort_unstable();
+        assert_eq!(properties, sorted, "{tool} parameters");
+        assert_eq!(served["inputSchema"]["required"], json!(required), "{tool}");
+        assert_eq!(served["inputSchema"]["additionalProperties"], json!(false));
+        let refusal = mcp.call_err(tool, json!({"no_such_argument": 1}));
+        let order = if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        };
+        assert!(
+            refusal.ends_with(&format!("valid arguments: {order}")),
+            "{tool}: {refusal}"
+        );
+    }
+}
