@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::content::{Content, ContentPipeline, TextContent};
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::limits;
 use crate::profile::{self, Profile};
 use crate::project::ProjectRoot;
@@ -82,10 +82,7 @@ impl Hooks<'_> {
 
     fn check_cancelled(&self) -> Result<()> {
         if self.cancelled.is_some_and(|c| c()) {
-            return Err(DpxError::new(
-                codes::INVALID_ARGUMENTS,
-                "the request was cancelled",
-            ));
+            return Err(DpxError::cancelled());
         }
         Ok(())
     }
@@ -1010,7 +1007,7 @@ impl Engine {
             || select::effective::check_path(root, &resolved.real_relative, mode, false).is_some()
         {
             return Err(DpxError::new(
-                codes::PATH_NOT_FOUND,
+                ErrorKind::PathNotFound,
                 format!(
                     "'{relative}' is not part of the effective selection (excluded by product rules or .gitignore); use get_tree to list the project's files"
                 ),
@@ -1024,7 +1021,7 @@ impl Engine {
             )
         {
             return Err(DpxError::new(
-                codes::PATH_NOT_FOUND,
+                ErrorKind::PathNotFound,
                 format!(
                     "'{relative}' is not tracked by Git and the server selects tracked files only"
                 ),
@@ -1037,7 +1034,7 @@ impl Engine {
         let start = start_line.unwrap_or(1);
         if start == 0 {
             return Err(DpxError::new(
-                codes::INVALID_RANGE,
+                ErrorKind::InvalidRange,
                 "start_line is 1-based; pass 1 or more",
             ));
         }
@@ -1045,7 +1042,7 @@ impl Engine {
             && end < start
         {
             return Err(DpxError::new(
-                codes::INVALID_RANGE,
+                ErrorKind::InvalidRange,
                 format!("end_line {end} is before start_line {start}; pass start_line <= end_line"),
             ));
         }
@@ -1062,13 +1059,13 @@ impl Engine {
                 });
             }
             return Err(DpxError::new(
-                codes::INVALID_RANGE,
+                ErrorKind::InvalidRange,
                 format!("'{relative}' is empty; omit start_line and end_line"),
             ));
         }
         if start > total {
             return Err(DpxError::new(
-                codes::INVALID_RANGE,
+                ErrorKind::InvalidRange,
                 format!(
                     "start_line {start} is past the end of '{relative}', which has {total} lines; pass a start_line between 1 and {total}"
                 ),
@@ -1203,9 +1200,10 @@ fn add_content_metrics(metrics: &mut PackMetrics, content: &Content) {
 
 fn output_error(err: std::io::Error) -> DpxError {
     DpxError::new(
-        codes::OUTPUT_FAILED,
+        ErrorKind::OutputFailed,
         format!("writing the pack failed: {err}"),
     )
+    .with_source(err)
 }
 
 /// What loading a file can cost in memory: files over the inspection limit are not read whole.
@@ -1229,7 +1227,7 @@ fn load_cost(entry: &Entry) -> u64 {
 /// A content worker panicked (a bug): the request fails cleanly instead of unwinding.
 fn worker_failed() -> DpxError {
     DpxError::new(
-        codes::PROJECT_UNAVAILABLE,
+        ErrorKind::ProjectUnavailable,
         "reading file contents failed unexpectedly; retry",
     )
 }
@@ -1257,7 +1255,13 @@ pub fn partial_content_notice(withheld: u64, unreadable: u64) -> Option<String> 
             if unreadable == 1 { "is" } else { "are" }
         ));
     }
-    (!parts.is_empty()).then(|| format!("{}: {}.", codes::PAYLOAD_TRUNCATED, parts.join("; ")))
+    (!parts.is_empty()).then(|| {
+        format!(
+            "{}: {}.",
+            ErrorKind::PayloadTruncated.code(),
+            parts.join("; ")
+        )
+    })
 }
 
 /// Add a file's exact count to a total that exists only with a tokenizer.
@@ -1293,13 +1297,13 @@ pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::R
     let chars = pattern.chars().count();
     if pattern.is_empty() {
         return Err(DpxError::new(
-            codes::INVALID_PATTERN,
+            ErrorKind::InvalidPattern,
             "pattern is empty; pass a regular expression such as 'fn main'",
         ));
     }
     if chars > limits::MAX_REGEX_CHARS {
         return Err(DpxError::new(
-            codes::INVALID_PATTERN,
+            ErrorKind::InvalidPattern,
             format!(
                 "pattern has {chars} characters; at most {} are allowed",
                 limits::MAX_REGEX_CHARS
@@ -1319,7 +1323,7 @@ pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::R
                 regex::Error::CompiledTooBig(_) => "the compiled pattern is too large; simplify it (fewer repetitions or alternatives)".to_string(),
                 other => other.to_string().lines().last().unwrap_or("invalid syntax").trim().to_string(),
             };
-            DpxError::new(codes::INVALID_PATTERN, format!("invalid regular expression: {detail}. Patterns use Rust regex syntax; escape literal characters such as '(' with '\\'"))
+            DpxError::new(ErrorKind::InvalidPattern, format!("invalid regular expression: {detail}. Patterns use Rust regex syntax; escape literal characters such as '(' with '\\'"))
         })
 }
 
@@ -1433,7 +1437,6 @@ mod tests {
         let err = engine
             .search(&root, &Request::default(), &options, hooks)
             .unwrap_err();
-        assert_eq!(err.code, codes::INVALID_ARGUMENTS);
-        assert!(err.message.contains("cancelled"), "{}", err.message);
+        assert_eq!(err.kind, ErrorKind::Cancelled);
     }
 }

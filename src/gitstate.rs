@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use devprojex_git::{GitError, GitErrorKind, GitScope, RemoteSession, RepoCache};
 
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 
 /// Paths a Git scope selects, plus how many deleted paths it omitted.
@@ -20,19 +20,18 @@ pub struct ScopedPaths {
 /// The stable code of each Git error kind (the MCP surface maps the `DPX-GIT-*` ones to
 /// `DPX-MCP-*` codes, see `mcp::server::error_result`).
 pub fn to_dpx(err: GitError) -> DpxError {
-    let code = match err.kind() {
-        GitErrorKind::NotARepository => codes::GIT_NOT_A_REPOSITORY,
-        GitErrorKind::InvalidScope => codes::GIT_INVALID_SCOPE,
-        GitErrorKind::InvalidRef => codes::GIT_INVALID_REF,
-        GitErrorKind::StateUnavailable => codes::GIT_STATE_UNAVAILABLE,
-        GitErrorKind::RemoteDisabled => codes::REMOTE_DISABLED,
-        GitErrorKind::InvalidArguments => codes::INVALID_ARGUMENTS,
-        GitErrorKind::RemoteFailed => codes::REMOTE_FAILED,
-        GitErrorKind::RemoteLimit => codes::REMOTE_LIMIT,
-        GitErrorKind::OutsideRoots => codes::ROOT_VIOLATION,
-        _ => codes::PROJECT_UNAVAILABLE,
+    let kind = match err.kind() {
+        GitErrorKind::NotARepository => ErrorKind::GitNotARepository,
+        GitErrorKind::InvalidScope => ErrorKind::GitInvalidScope,
+        GitErrorKind::InvalidRef => ErrorKind::GitInvalidRef,
+        GitErrorKind::StateUnavailable => ErrorKind::GitStateUnavailable,
+        GitErrorKind::RemoteDisabled => ErrorKind::RemoteDisabled,
+        GitErrorKind::InvalidArguments => ErrorKind::InvalidArguments,
+        GitErrorKind::RemoteFailed => ErrorKind::RemoteFailed,
+        GitErrorKind::RemoteLimit => ErrorKind::RemoteLimit,
+        GitErrorKind::OutsideRoots => ErrorKind::RootViolation,
     };
-    DpxError::new(code, err.to_string())
+    DpxError::new(kind, err.to_string()).with_source(err)
 }
 
 /// A Git error about `root`, which names the root by its address: for a remote checkout the
@@ -132,7 +131,7 @@ pub fn refuse_network_file_url(value: &str, roots: &[ProjectRoot]) -> Result<()>
     };
     let listed: Vec<String> = roots.iter().map(|r| format!("'{}'", r.address)).collect();
     Err(DpxError::new(
-        codes::ROOT_VIOLATION,
+        ErrorKind::RootViolation,
         format!(
             "file:// path '{shown}' is a network or device path outside the configured roots ({}); file:// sources must name a Git repository inside one of them",
             if listed.is_empty() {
@@ -182,7 +181,7 @@ pub fn resolve_remote_from_cli(
 ) -> Result<Option<ProjectRoot>> {
     resolve_remote_with(session, project, branch, &[], |err| match err {
         GitError::RemoteDisabled { display } => DpxError::new(
-            crate::error::codes::REMOTE_DISABLED,
+            ErrorKind::RemoteDisabled,
             format!(
                 "remote sources are disabled: `{display}` is a Git URL; add --allow-remote to read it from a shallow clone in the cache, or pass a local folder"
             ),
@@ -207,7 +206,7 @@ fn resolve_remote_with(
     // The checkout's path is local state: its errors name the URL instead.
     let mut root = ProjectRoot::open(&checkout.path).map_err(|_| {
         DpxError::new(
-            codes::REMOTE_FAILED,
+            ErrorKind::RemoteFailed,
             format!(
                 "the checkout of `{}` is no longer available in the RepoCache; retry, or restart \
                  the server to clone it again",

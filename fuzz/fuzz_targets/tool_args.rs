@@ -15,7 +15,7 @@
 
 use std::sync::OnceLock;
 
-use devprojex::error::codes;
+use devprojex::error::ErrorKind;
 use devprojex::mcp::tools::{Call, TOOL_ORDER, argument_names, tool_list};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
@@ -155,10 +155,10 @@ fuzz_target!(|data: &[u8]| {
             Err(err) => {
                 assert!(!acceptable, "{tool} refused {arguments:?}: {}", err.message);
                 assert!(
-                    err.code == codes::INVALID_ARGUMENTS
-                        || (tool == "search_project" && err.code == codes::INVALID_PATTERN),
+                    err.kind == ErrorKind::InvalidArguments
+                        || (tool == "search_project" && err.kind == ErrorKind::InvalidPattern),
                     "{tool}: {}",
-                    err.code
+                    err.code()
                 );
                 if !unknown.is_empty() {
                     for key in &unknown {

@@ -125,8 +125,11 @@ mod tests {
         assert_eq!(parsed.max_depth, None);
         let err = parse::<SearchProjectArgs>(args(json!({}))).unwrap_err();
         assert_eq!(
-            (err.code, err.message.as_str()),
-            (crate::error::codes::INVALID_PATTERN, "pattern is required")
+            (err.kind, err.message.as_str()),
+            (
+                crate::error::ErrorKind::InvalidPattern,
+                "pattern is required"
+            )
         );
     }
 

@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use super::ToolArgs;
 use crate::engine::Request;
-use crate::error::{DpxError, codes};
+use crate::error::{DpxError, ErrorKind};
 use crate::limits;
 use crate::render::{Format, View};
 use crate::symbols::{Direction, MatchMode};
@@ -391,7 +391,7 @@ impl ToolArgs for SearchProjectArgs {
     /// A pattern that is missing, not a string or too long is an invalid pattern.
     fn argument_error(argument: &str, message: String) -> DpxError {
         if argument == "pattern" {
-            DpxError::new(codes::INVALID_PATTERN, message)
+            DpxError::new(ErrorKind::InvalidPattern, message)
         } else {
             DpxError::invalid_arguments(message)
         }

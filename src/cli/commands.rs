@@ -14,7 +14,7 @@ use super::{
 use crate::engine::{
     Engine, Hooks, ProgressEvent, SearchOptions, SearchStop, partial_content_notice,
 };
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 use crate::select::SelectionWarnings;
 
@@ -47,9 +47,10 @@ pub(super) fn print_warnings(warnings: &SelectionWarnings) {
 
 fn stdout_error(err: std::io::Error) -> DpxError {
     DpxError::new(
-        codes::OUTPUT_FAILED,
+        ErrorKind::OutputFailed,
         format!("writing to stdout failed: {err}"),
     )
+    .with_source(err)
 }
 
 pub(super) fn write_stdout(text: &str) -> Result<()> {
@@ -151,7 +152,7 @@ pub fn analyze(args: AnalyzeCommand) -> Result<ExitCode> {
     match args.format {
         AnalyzeFormat::Json => {
             let mut text = serde_json::to_string_pretty(&analysis)
-                .map_err(|e| DpxError::new(codes::OUTPUT_FAILED, e.to_string()))?;
+                .map_err(|e| DpxError::new(ErrorKind::OutputFailed, e.to_string()))?;
             text.push('\n');
             write_stdout(&text)?;
             for warning in &analysis.warnings {
@@ -336,7 +337,7 @@ pub fn pack(args: PackCommand) -> Result<ExitCode> {
                 let (outcome, writer) = engine.pack(&root, &request, writer, hooks)?;
                 let lazy = writer
                     .into_inner()
-                    .map_err(|err| output_failed("writing", path, err.error()))?;
+                    .map_err(|err| output_failed("writing", path, err.into_error()))?;
                 lazy.persist(&target)?;
                 outcome
             }
@@ -449,11 +450,12 @@ fn output_inside_root(root: &ProjectRoot, output: &Path) -> Option<String> {
 }
 
 /// `DPX-CLI-OUTPUT-FAILED`: "<what> '<path>' failed: <error>".
-fn output_failed(what: &str, path: &Path, err: impl std::fmt::Display) -> DpxError {
+fn output_failed(what: &str, path: &Path, err: std::io::Error) -> DpxError {
     DpxError::new(
-        codes::OUTPUT_FAILED,
+        ErrorKind::OutputFailed,
         format!("{what} '{}' failed: {err}", path.display()),
     )
+    .with_source(err)
 }
 
 /// Where `pack -o PATH` writes.
@@ -468,7 +470,7 @@ impl OutputTarget {
     fn of(path: &Path) -> Result<Self> {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => Err(DpxError::new(
-                codes::OUTPUT_FAILED,
+                ErrorKind::OutputFailed,
                 format!(
                     "'{}' is a directory; pass a file path such as '{}'",
                     path.display(),
@@ -692,7 +694,7 @@ mod tests {
             kind: std::io::ErrorKind::Other,
             message: "Broken pipe, said a filter",
         });
-        assert_eq!(outcome.unwrap_err().code, codes::OUTPUT_FAILED);
+        assert_eq!(outcome.unwrap_err().kind, ErrorKind::OutputFailed);
         let outcome = pack_into(ClosingReader {
             budget: usize::MAX,
             kind: std::io::ErrorKind::Other,

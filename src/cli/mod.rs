@@ -12,7 +12,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::args::{AnalyzeArgs, GetTreeArgs, PackContextArgs, SearchProjectArgs};
 use crate::engine::{EngineConfig, Request};
-use crate::error::DpxError;
+use crate::error::{DpxError, ErrorKind};
 use crate::select::GitMode;
 use crate::tokens::Encoding;
 
@@ -369,10 +369,7 @@ pub fn main() -> ExitCode {
             let command = <Cli as clap::CommandFactory>::command();
             match clap_mangen::Man::new(command).render(&mut std::io::stdout()) {
                 Ok(()) => Ok(ExitCode::SUCCESS),
-                Err(err) => Err(DpxError::new(
-                    crate::error::codes::OUTPUT_FAILED,
-                    err.to_string(),
-                )),
+                Err(err) => Err(DpxError::new(ErrorKind::OutputFailed, err.to_string())),
             }
         }
     };

@@ -11,7 +11,7 @@ use super::commands::{open_root, print_warnings, write_stdout};
 use super::{NarrowingArgs, ProcessArgs};
 use crate::args::{FindSymbolArgs, RelatedFilesArgs};
 use crate::engine::{Engine, Hooks, partial_content_notice};
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 use crate::symbols::{RelatedOptions, SymbolOptions};
 
@@ -69,7 +69,7 @@ fn print_trailer(lines: Vec<String>) {
 fn json_text(value: &serde_json::Value) -> Result<String> {
     serde_json::to_string_pretty(value)
         .map(|t| t + "\n")
-        .map_err(|e| DpxError::new(codes::OUTPUT_FAILED, e.to_string()))
+        .map_err(|e| DpxError::new(ErrorKind::OutputFailed, e.to_string()))
 }
 
 pub fn symbols(args: SymbolsCommand) -> Result<ExitCode> {
@@ -136,7 +136,7 @@ fn project_folder(path: &Path, project: Option<&Path>) -> PathBuf {
 fn relative_to_root(path: &Path, root: &ProjectRoot, project_given: bool) -> Result<String> {
     let outside = || {
         DpxError::new(
-            codes::ROOT_VIOLATION,
+            ErrorKind::RootViolation,
             format!(
                 "'{}' is outside project root '{}'; pass a file inside the project (or --project)",
                 path.display(),
@@ -159,7 +159,7 @@ fn relative_to_root(path: &Path, root: &ProjectRoot, project_given: bool) -> Res
     };
     let canonical = crate::project::dunce_canonicalize(&candidate).map_err(|_| {
         DpxError::new(
-            codes::PATH_NOT_FOUND,
+            ErrorKind::PathNotFound,
             format!(
                 "'{}' does not exist; pass an existing source file",
                 path.display()

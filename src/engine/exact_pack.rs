@@ -28,7 +28,7 @@ use super::{
     tree_view_metrics,
 };
 use crate::content::{Content, TextContent};
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 use crate::render::View;
 use crate::render::pack::{BudgetReport, PackLayout, PackMetrics, PackWriter, SKIPPED_LISTED};
@@ -66,7 +66,7 @@ struct Section {
 
 fn construction_failed(what: &str) -> DpxError {
     DpxError::new(
-        codes::PROJECT_UNAVAILABLE,
+        ErrorKind::ProjectUnavailable,
         format!(
             "the exact token budget could not be computed ({what}); retry without --tokenizer and report this"
         ),
@@ -465,7 +465,7 @@ impl Engine {
 
 fn changed_meanwhile() -> DpxError {
     DpxError::new(
-        codes::PROJECT_UNAVAILABLE,
+        ErrorKind::ProjectUnavailable,
         "a selected file changed while the pack was being written, so the measured token budget no longer holds; retry",
     )
 }

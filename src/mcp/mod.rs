@@ -23,7 +23,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use crate::cli::McpArgs;
 use crate::engine::{Engine, EngineConfig};
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 
 /// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded). One
 /// byte under rmcp's 16 MiB, which counts the `\n` a forwarded line carries.
@@ -129,7 +129,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         .build()
         .map_err(|err| {
             DpxError::new(
-                codes::PROJECT_UNAVAILABLE,
+                ErrorKind::ProjectUnavailable,
                 format!("cannot start the async runtime: {err}"),
             )
         })?;

@@ -22,7 +22,7 @@ use crate::args::{
 use crate::engine::{
     Engine, Hooks, ProgressEvent, SearchOptions, SearchStop, partial_content_notice,
 };
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::limits;
 use crate::project::ProjectRoot;
 use crate::render::Format;
@@ -57,22 +57,14 @@ impl DevprojexServer {
     }
 }
 
-/// Tool errors carry `DPX-MCP-*` codes only, as the spec says: the CLI's own codes (a bad
-/// profile, Git errors) map to the MCP code of their kind, and the message keeps the detail.
+/// Tool errors carry `DPX-MCP-*` codes only, as the spec says (`ErrorKind::mcp`); the message
+/// keeps the detail.
 fn error_result(err: &DpxError) -> CallToolResult {
-    let code = match err.code {
-        codes::INVALID_PROFILE
-        | codes::GIT_NOT_A_REPOSITORY
-        | codes::GIT_INVALID_SCOPE
-        | codes::GIT_INVALID_REF => codes::INVALID_ARGUMENTS,
-        codes::GIT_STATE_UNAVAILABLE => codes::PROJECT_UNAVAILABLE,
-        // Writing into the session's pack store failed (not a size limit): a server-side
-        // problem, never the caller's; the message names no internal path.
-        codes::OUTPUT_FAILED => codes::PROJECT_UNAVAILABLE,
-        other if other.starts_with("DPX-MCP-") => other,
-        _ => codes::PROJECT_UNAVAILABLE,
-    };
-    CallToolResult::error(vec![ContentBlock::text(format!("{code}: {}", err.message))])
+    CallToolResult::error(vec![ContentBlock::text(format!(
+        "{}: {}",
+        err.kind.mcp().code(),
+        err.message
+    ))])
 }
 
 pub(super) fn text_result(blocks: Vec<String>) -> CallToolResult {
@@ -172,7 +164,7 @@ impl ServerHandler for DevprojexServer {
             Ok(Ok(result)) => result,
             Ok(Err(err)) => error_result(&err),
             Err(join) => error_result(&DpxError::new(
-                codes::PROJECT_UNAVAILABLE,
+                ErrorKind::ProjectUnavailable,
                 format!("the tool failed unexpectedly ({join}); retry the call"),
             )),
         };
@@ -220,7 +212,7 @@ pub(super) fn resolve_project(
         return match state.roots.as_slice() {
             [only] => Ok(only.clone()),
             _ => Err(DpxError::new(
-                codes::UNKNOWN_PROJECT,
+                ErrorKind::UnknownProject,
                 format!(
                     "this server has {} roots; pass project as one of: {}",
                     state.roots.len(),
@@ -237,7 +229,7 @@ pub(super) fn resolve_project(
     let by_name: Vec<&ProjectRoot> = state.roots.iter().filter(|r| r.name == value).collect();
     if local.is_none() && by_name.len() > 1 {
         return Err(DpxError::new(
-            codes::UNKNOWN_PROJECT,
+            ErrorKind::UnknownProject,
             format!(
                 "'{}' is the folder name of {} roots; pass the full path of one of them: {}",
                 value.chars().take(200).collect::<String>(),
@@ -271,7 +263,7 @@ pub(super) fn resolve_project(
     }
     let shown: String = value.chars().take(200).collect();
     Err(DpxError::new(
-        codes::UNKNOWN_PROJECT,
+        ErrorKind::UnknownProject,
         format!(
             "'{shown}' is not a configured project; valid projects: {}",
             valid()
@@ -325,7 +317,7 @@ fn analyze(state: &ServerState, args: &AnalyzeArgs, hooks: Hooks<'_>) -> Result<
     let analysis = state.engine.analyze(root, &request, hooks)?;
     let warnings = analysis.warnings.clone();
     let value = serde_json::to_value(&analysis)
-        .map_err(|err| DpxError::new(codes::PROJECT_UNAVAILABLE, err.to_string()))?;
+        .map_err(|err| DpxError::new(ErrorKind::ProjectUnavailable, err.to_string()))?;
     let mut result = CallToolResult::structured(value);
     for warning in warnings {
         result.content.push(ContentBlock::text(warning));
@@ -348,9 +340,10 @@ fn pack_context(
     };
     let finished = writer.finish().map_err(|err| {
         DpxError::new(
-            codes::PROJECT_UNAVAILABLE,
+            ErrorKind::ProjectUnavailable,
             format!("finishing the pack failed: {err}"),
         )
+        .with_source(err)
     })?;
 
     // Trusted diagnostics: codes and counts only.
@@ -371,9 +364,10 @@ fn pack_context(
     if finished.characters as usize <= RESPONSE_CHAR_LIMIT {
         let document = finished.read_all().map_err(|err| {
             DpxError::new(
-                codes::PROJECT_UNAVAILABLE,
+                ErrorKind::ProjectUnavailable,
                 format!("reading the pack failed: {err}"),
             )
+            .with_source(err)
         })?;
         let spotlight_doc = Spotlight::new(&[&document]);
         let mut blocks = vec![spotlight_doc.wrap("a context pack", &document)];

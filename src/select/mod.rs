@@ -345,7 +345,7 @@ impl SelectionWarnings {
         if self.deleted > 0 {
             lines.push(format!(
                 "{}: {} in the Git scope {} omitted; content always comes from the working tree.",
-                crate::error::codes::GIT_STATE_DELETED,
+                crate::error::GIT_STATE_DELETED,
                 plural(self.deleted, "deleted path", "deleted paths"),
                 if self.deleted == 1 { "was" } else { "were" }
             ));

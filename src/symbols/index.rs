@@ -27,7 +27,7 @@ use devprojex_symbols::{Definition, Lang};
 use rayon::prelude::*;
 
 use crate::content::{ContentPipeline, Screened, Unredacted};
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, Result};
 use crate::project::ProjectRoot;
 use crate::project::jail::FileId;
 use crate::select::Entry;
@@ -532,10 +532,7 @@ impl<'a> ProjectGraph<'a> {
             })
             .collect();
         if cancelled() {
-            return Err(DpxError::new(
-                codes::INVALID_ARGUMENTS,
-                "the request was cancelled",
-            ));
+            return Err(DpxError::cancelled());
         }
         for (path, key, read_at_ns, outcome) in read {
             match outcome {
@@ -918,10 +915,7 @@ impl<'a> ProjectGraph<'a> {
             .collect();
         if cancelled() {
             state.screens.push(screen);
-            return Err(DpxError::new(
-                codes::INVALID_ARGUMENTS,
-                "the request was cancelled",
-            ));
+            return Err(DpxError::cancelled());
         }
         for (at, read_at_ns, outcome) in read {
             let entry = relevant[at];

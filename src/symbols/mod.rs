@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use crate::content::Content;
 use crate::engine::{Engine, Hooks, Request, SearchStop};
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 use crate::select::{self, Entry, Selection, SelectionWarnings};
 
@@ -510,7 +510,7 @@ impl Engine {
                 "it is not part of the effective selection (excluded by product rules, .gitignore or the Git mode)"
             };
             return Err(DpxError::new(
-                codes::PATH_NOT_FOUND,
+                ErrorKind::PathNotFound,
                 format!(
                     "'{target}' has no related files: {reason}; use get_tree to list the project's files"
                 ),
@@ -520,7 +520,7 @@ impl Engine {
             && !devprojex_symbols::imports::is_include_fragment(&target)
         {
             return Err(DpxError::new(
-                codes::PATH_NOT_FOUND,
+                ErrorKind::PathNotFound,
                 format!(
                     "'{target}' has no related files: it is not a source file of a language with imports; use get_tree to list the project's files"
                 ),
@@ -740,12 +740,12 @@ fn cancelled() -> DpxError {
 }
 
 fn cancelled_error() -> DpxError {
-    DpxError::new(codes::INVALID_ARGUMENTS, "the request was cancelled")
+    DpxError::cancelled()
 }
 
 fn worker_failed() -> DpxError {
     DpxError::new(
-        codes::PROJECT_UNAVAILABLE,
+        ErrorKind::ProjectUnavailable,
         "reading file contents failed unexpectedly; retry",
     )
 }
