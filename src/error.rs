@@ -4,7 +4,6 @@
 //! row in `docs/errors.md`) is an exhaustive match, so a new kind does not compile until each
 //! is made. `docs/errors.md`'s table is generated from here (a test fails when it drifts).
 
-use std::fmt;
 use std::sync::Arc;
 
 /// What went wrong, as a stable code. Never rename a code: clients match on them.
@@ -331,10 +330,12 @@ pub const GIT_STATE_DELETED: &str = "DPX-GIT-STATE-DELETED";
 
 /// An error that reaches a user or an agent: a kind (the stable code), an actionable message,
 /// and the error that caused it, when there is one.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}: {message}", kind.code())]
 pub struct DpxError {
     pub kind: ErrorKind,
     pub message: String,
+    #[source]
     source: Option<Arc<dyn std::error::Error + Send + Sync + 'static>>,
 }
 
@@ -379,20 +380,6 @@ impl PartialEq for DpxError {
 }
 
 impl Eq for DpxError {}
-
-impl fmt::Display for DpxError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code(), self.message)
-    }
-}
-
-impl std::error::Error for DpxError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source
-            .as_deref()
-            .map(|source| source as &(dyn std::error::Error + 'static))
-    }
-}
 
 pub type Result<T, E = DpxError> = std::result::Result<T, E>;
 
