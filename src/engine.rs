@@ -12,6 +12,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::content::{Content, ContentPipeline, TextContent};
+use crate::coverage::Coverage;
+pub use crate::coverage::partial_content_notice;
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::limits;
 use crate::profile::{self, Profile};
@@ -26,6 +28,8 @@ use crate::tokens::{Counter, Encoding};
 mod exact_pack;
 mod token_map;
 
+/// Why a search or lookup stopped early (the name the symbol lookups use).
+pub use crate::coverage::Stop as SearchStop;
 pub use token_map::FolderMetrics;
 
 /// Process-wide settings (server flags or CLI flags).
@@ -187,9 +191,8 @@ pub struct Analysis {
 pub struct PackOutcome {
     pub metrics: PackMetrics,
     pub budget: Option<BudgetReport>,
-    pub warnings: SelectionWarnings,
-    /// Files withheld because they exceed the inspection boundary (reported as a count).
-    pub withheld_files: u64,
+    /// Withheld and unreadable files (as in `metrics`), and the selection's warnings.
+    pub coverage: Coverage,
     pub entries: Vec<Entry>,
     pub header: TreeHeader,
 }
@@ -205,27 +208,25 @@ pub struct SearchOptions {
     pub deadline: Option<Duration>,
 }
 
-/// Why a search stopped early.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SearchStop {
-    MaxResults,
-    Deadline,
+/// The matches of one file: consecutive match and context lines per group, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchGroup {
+    /// The file's project-relative path (private-data redacted with `--hide-private-data`).
+    pub path: String,
+    pub lines: Vec<crate::grep::HitLine>,
 }
 
-/// The outcome of a search: grep-style lines.
+/// The outcome of a search: its groups in selection order, and what it covered.
 #[derive(Debug, Clone, Default)]
 pub struct SearchOutcome {
-    pub text: String,
+    pub groups: Vec<SearchGroup>,
+    /// Match lines in `groups` (context lines are not counted).
     pub matches: usize,
     pub files_with_matches: usize,
     pub searched_files: usize,
-    pub withheld_files: usize,
-    /// Selected files that could not be read (not searched).
-    pub unreadable_files: usize,
     /// Text files the selection gave the search.
     pub selected_files: usize,
-    pub stopped: Option<SearchStop>,
-    pub warnings: SelectionWarnings,
+    pub coverage: Coverage,
 }
 
 /// A slice of one file.
@@ -833,10 +834,14 @@ impl Engine {
         hooks.report("output", 1, 1);
         Ok((
             PackOutcome {
-                withheld_files: metrics.withheld_files,
+                coverage: Coverage {
+                    withheld_files: metrics.withheld_files,
+                    unreadable_files: metrics.unreadable_files,
+                    warnings: selection.warnings.clone(),
+                    stopped: None,
+                },
                 metrics,
                 budget,
-                warnings: selection.warnings.clone(),
                 entries: Arc::unwrap_or_clone(selection).entries,
                 header,
             },
@@ -879,8 +884,11 @@ impl Engine {
             deadline,
         };
         let mut outcome = SearchOutcome {
-            warnings,
             selected_files: files.len(),
+            coverage: Coverage {
+                warnings,
+                ..Coverage::default()
+            },
             ..Default::default()
         };
         /// Why the consumer stopped before the last file.
@@ -917,11 +925,11 @@ impl Engine {
                 let found = match result {
                     None => return Err(Halt::Stopped(SearchStop::Deadline)),
                     Some(FileHits::Withheld) => {
-                        outcome.withheld_files += 1;
+                        outcome.coverage.withheld_files += 1;
                         return Ok(());
                     }
                     Some(FileHits::Unreadable) => {
-                        outcome.unreadable_files += 1;
+                        outcome.coverage.unreadable_files += 1;
                         return Ok(());
                     }
                     Some(FileHits::Searched(found)) => found,
@@ -932,9 +940,7 @@ impl Engine {
                 if !found.groups.is_empty() {
                     outcome.files_with_matches += 1;
                 }
-                let path = crate::grep::shown_path(&crate::render::escape::text_line(
-                    &self.label(&files[i].relative),
-                ));
+                let path = self.label(&files[i].relative);
                 for mut group in found.groups {
                     let room = options.max_results - outcome.matches;
                     if group.matches > room {
@@ -952,7 +958,10 @@ impl Engine {
                         group.matches = room;
                     }
                     if group.matches > 0 {
-                        crate::grep::render_group(&mut outcome.text, &path, &group.lines);
+                        outcome.groups.push(SearchGroup {
+                            path: path.clone(),
+                            lines: group.lines,
+                        });
                         outcome.matches += group.matches;
                     }
                     if outcome.matches >= options.max_results {
@@ -967,7 +976,9 @@ impl Engine {
         );
         match halted {
             Ok(()) => {}
-            Err(crate::ordered::Stopped::Sink(Halt::Stopped(stop))) => outcome.stopped = Some(stop),
+            Err(crate::ordered::Stopped::Sink(Halt::Stopped(stop))) => {
+                outcome.coverage.stopped = Some(stop)
+            }
             Err(crate::ordered::Stopped::Sink(Halt::Failed(e))) => return Err(e),
             Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
         }
@@ -1232,38 +1243,6 @@ fn worker_failed() -> DpxError {
     )
 }
 
-/// The trusted notice for selected files whose content is missing from a result: over the
-/// inspection boundary (never inspected, so never returned), or unreadable (permission denied,
-/// I/O error, replaced while read). Counts only, no paths; `None` when nothing is missing.
-pub fn partial_content_notice(withheld: u64, unreadable: u64) -> Option<String> {
-    let mut parts = Vec::new();
-    if withheld > 0 {
-        parts.push(format!(
-            "{} the 16 MiB inspection boundary; {} content was not inspected for secrets and is withheld",
-            select::plural(withheld as usize, "selected file exceeds", "selected files exceed"),
-            if withheld == 1 { "its" } else { "their" }
-        ));
-    }
-    if unreadable > 0 {
-        parts.push(format!(
-            "{} not be read (permission denied, I/O error, or replaced while read) and {} missing",
-            select::plural(
-                unreadable as usize,
-                "selected file could",
-                "selected files could"
-            ),
-            if unreadable == 1 { "is" } else { "are" }
-        ));
-    }
-    (!parts.is_empty()).then(|| {
-        format!(
-            "{}: {}.",
-            ErrorKind::PayloadTruncated.code(),
-            parts.join("; ")
-        )
-    })
-}
-
 /// Add a file's exact count to a total that exists only with a tokenizer.
 fn add_exact(total: &mut Option<u64>, exact: Option<u64>) {
     if let (Some(total), Some(exact)) = (total, exact) {
@@ -1361,8 +1340,11 @@ mod tests {
             .search(&root, &Request::default(), &options, Hooks::default())
             .unwrap();
         assert_eq!(outcome.matches, 2);
-        assert_eq!(outcome.stopped, Some(SearchStop::MaxResults));
-        assert_eq!(outcome.text, "a.txt:1:hit 1\na.txt:2:hit 2\n");
+        assert_eq!(outcome.coverage.stopped, Some(SearchStop::MaxResults));
+        assert_eq!(
+            crate::render::search::grep_lines(&outcome.groups),
+            "a.txt:1:hit 1\na.txt:2:hit 2\n"
+        );
     }
 
     fn search_tree(files: usize) -> tempfile::TempDir {
@@ -1401,8 +1383,8 @@ mod tests {
             .map(|i| format!("f{i:03}.txt:1:hit {i}\n"))
             .collect::<Vec<_>>()
             .join("--\n");
-        assert_eq!(outcome.text, expected);
-        assert_eq!(outcome.stopped, Some(SearchStop::MaxResults));
+        assert_eq!(crate::render::search::grep_lines(&outcome.groups), expected);
+        assert_eq!(outcome.coverage.stopped, Some(SearchStop::MaxResults));
         assert_eq!(outcome.searched_files, 150);
     }
 
@@ -1419,7 +1401,7 @@ mod tests {
                 Hooks::default(),
             )
             .unwrap();
-        assert_eq!(outcome.stopped, Some(SearchStop::Deadline));
+        assert_eq!(outcome.coverage.stopped, Some(SearchStop::Deadline));
         assert_eq!(outcome.matches, 0);
     }
 

@@ -7,6 +7,7 @@
 pub mod args;
 pub mod cli;
 pub mod content;
+pub mod coverage;
 pub mod engine;
 pub mod error;
 pub mod facts;

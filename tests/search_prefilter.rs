@@ -102,10 +102,10 @@ fn search(root: &ProjectRoot, engine: &Engine, pattern: &str, ignore_case: bool)
         max_results: 200,
         deadline: None,
     };
-    engine
+    let outcome = engine
         .search(root, &Request::default(), &options, Hooks::default())
-        .unwrap()
-        .text
+        .unwrap();
+    devprojex::render::search::grep_lines(&outcome.groups)
 }
 
 const PATTERNS: &[&str] = &[

@@ -9,14 +9,13 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{
-    AnalyzeCommand, AnalyzeFormat, PackCommand, ScanArgs, ScanFormat, SearchCommand, TreeCommand,
+    AnalyzeCommand, AnalyzeFormat, PackCommand, ScanArgs, ScanFormat, SearchCommand, SearchFormat,
+    TreeCommand,
 };
-use crate::engine::{
-    Engine, Hooks, ProgressEvent, SearchOptions, SearchStop, partial_content_notice,
-};
+use crate::coverage::{Coverage, Stop};
+use crate::engine::{Engine, Hooks, ProgressEvent, SearchOptions};
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
-use crate::select::SelectionWarnings;
 
 /// Print an error as one line on stderr.
 pub fn print_error(err: &DpxError) {
@@ -39,9 +38,14 @@ pub(super) fn open_root(
     Ok((root, session))
 }
 
-pub(super) fn print_warnings(warnings: &SelectionWarnings) {
-    for line in warnings.messages() {
+/// The one trailer of a command, on stderr: the coverage's trusted notices as warnings, then
+/// the command's own `notes` (an early stop, a size cut).
+pub(super) fn print_trailer(coverage: &Coverage, notes: Vec<String>) {
+    for line in coverage.notices() {
         eprintln!("warning: {line}");
+    }
+    for line in notes {
+        eprintln!("{line}");
     }
 }
 
@@ -77,7 +81,11 @@ pub fn tree(args: TreeCommand) -> Result<ExitCode> {
     if let Some(trailer) = rendered.trailer() {
         write_stdout(&format!("{trailer}\n"))?;
     }
-    print_warnings(&warnings);
+    let coverage = Coverage {
+        warnings,
+        ..Coverage::default()
+    };
+    print_trailer(&coverage, Vec::new());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -352,12 +360,7 @@ pub fn pack(args: PackCommand) -> Result<ExitCode> {
     if args.quiet {
         return Ok(ExitCode::SUCCESS);
     }
-    print_warnings(&outcome.warnings);
-    if let Some(notice) =
-        partial_content_notice(outcome.withheld_files, outcome.metrics.unreadable_files)
-    {
-        eprintln!("warning: {notice}");
-    }
+    print_trailer(&outcome.coverage, Vec::new());
     if let Some(budget) = &outcome.budget {
         eprint!("{}", budget.to_text());
     }
@@ -566,26 +569,30 @@ pub fn search(args: SearchCommand) -> Result<ExitCode> {
         deadline: args.timeout.map(Duration::from_secs_f64),
     };
     let outcome = engine.search(&root, &request, &options, Hooks::default())?;
-    write_stdout(&outcome.text)?;
-    print_warnings(&outcome.warnings);
-    if let Some(notice) = partial_content_notice(
-        outcome.withheld_files as u64,
-        outcome.unreadable_files as u64,
-    ) {
-        eprintln!("warning: {notice}");
+    match args.format {
+        SearchFormat::Text => write_stdout(&crate::render::search::grep_lines(&outcome.groups))?,
+        SearchFormat::Json => write_stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&crate::render::search::json_document(
+                &root.address,
+                &outcome
+            ))
+            .unwrap_or_default()
+        ))?,
     }
-    match outcome.stopped {
-        Some(SearchStop::MaxResults) => eprintln!(
+    let notes = match outcome.coverage.stopped {
+        Some(Stop::MaxResults) => vec![format!(
             "[Search truncated: stopped at {} (--max-results). Narrow with --paths or --include-patterns, or refine the pattern.]",
             crate::select::plural(outcome.matches, "matching line", "matching lines")
-        ),
-        Some(SearchStop::Deadline) => eprintln!(
+        )],
+        Some(Stop::Deadline) => vec![format!(
             "[Search truncated: the --timeout of {} seconds was reached after {}. Narrow with --paths or --include-patterns, or raise --timeout.]",
             args.timeout.unwrap_or_default(),
             crate::select::plural(outcome.searched_files, "file", "files")
-        ),
-        None => {}
-    }
+        )],
+        None => Vec::new(),
+    };
+    print_trailer(&outcome.coverage, notes);
     Ok(if outcome.matches > 0 {
         ExitCode::SUCCESS
     } else {
@@ -624,7 +631,11 @@ pub fn scan(args: ScanArgs) -> Result<ExitCode> {
             );
         }
     }
-    print_warnings(&selection.warnings);
+    let coverage = Coverage {
+        warnings: selection.warnings.clone(),
+        ..Coverage::default()
+    };
+    print_trailer(&coverage, Vec::new());
     Ok(if findings.is_empty() {
         ExitCode::SUCCESS
     } else {

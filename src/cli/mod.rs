@@ -235,6 +235,15 @@ pub struct SearchCommand {
     /// server's limit is 2 seconds).
     #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
     pub timeout: Option<f64>,
+    /// Output format: grep-style lines, or a JSON document of the groups and counts.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: SearchFormat,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SearchFormat {
+    Text,
+    Json,
 }
 
 fn parse_timeout(value: &str) -> Result<f64, String> {

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::commands::{open_root, print_warnings, write_stdout};
+use super::commands::{open_root, print_trailer, write_stdout};
 use super::{NarrowingArgs, ProcessArgs};
 use crate::args::{FindSymbolArgs, RelatedFilesArgs};
-use crate::engine::{Engine, Hooks, partial_content_notice};
+use crate::coverage::Coverage;
+use crate::engine::{Engine, Hooks};
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 use crate::symbols::{RelatedOptions, SymbolOptions};
@@ -60,12 +61,6 @@ pub struct RelatedCommand {
     pub timeout: Option<f64>,
 }
 
-fn print_trailer(lines: Vec<String>) {
-    for line in lines {
-        eprintln!("{line}");
-    }
-}
-
 fn json_text(value: &serde_json::Value) -> Result<String> {
     serde_json::to_string_pretty(value)
         .map(|t| t + "\n")
@@ -96,18 +91,16 @@ pub fn symbols(args: SymbolsCommand) -> Result<ExitCode> {
             "truncated": outcome.stopped.is_some(),
         }))?)?,
     }
-    print_warnings(&outcome.warnings);
-    if let Some(notice) = partial_content_notice(
-        outcome.withheld_files as u64,
-        outcome.unreadable_files as u64,
-    ) {
-        eprintln!("warning: {notice}");
-    }
-    print_trailer(crate::symbols::symbols_trailer(
-        &outcome,
-        options.max_results,
-        true,
-    ));
+    let coverage = Coverage {
+        withheld_files: outcome.withheld_files as u64,
+        unreadable_files: outcome.unreadable_files as u64,
+        warnings: outcome.warnings.clone(),
+        stopped: None,
+    };
+    print_trailer(
+        &coverage,
+        crate::symbols::symbols_trailer(&outcome, options.max_results, true),
+    );
     Ok(if outcome.hits.is_empty() {
         ExitCode::from(1)
     } else {
@@ -199,17 +192,15 @@ pub fn related(args: RelatedCommand) -> Result<ExitCode> {
             "pendingFiles": outcome.pending_files,
         }))?)?,
     }
-    print_warnings(&outcome.warnings);
-    if let Some(notice) = partial_content_notice(
-        outcome.withheld_files as u64,
-        outcome.unreadable_files as u64,
-    ) {
-        eprintln!("warning: {notice}");
-    }
-    print_trailer(crate::symbols::related_trailer(
-        &outcome,
-        options.max_results,
-        true,
-    ));
+    let coverage = Coverage {
+        withheld_files: outcome.withheld_files as u64,
+        unreadable_files: outcome.unreadable_files as u64,
+        warnings: outcome.warnings.clone(),
+        stopped: None,
+    };
+    print_trailer(
+        &coverage,
+        crate::symbols::related_trailer(&outcome, options.max_results, true),
+    );
     Ok(ExitCode::SUCCESS)
 }

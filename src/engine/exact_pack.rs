@@ -451,10 +451,14 @@ impl Engine {
         hooks.report("output", 1, 1);
         Ok((
             PackOutcome {
-                withheld_files: metrics.withheld_files,
+                coverage: crate::coverage::Coverage {
+                    withheld_files: metrics.withheld_files,
+                    unreadable_files: metrics.unreadable_files,
+                    warnings: selection.warnings.clone(),
+                    stopped: None,
+                },
                 metrics,
                 budget: Some(report),
-                warnings: selection.warnings.clone(),
                 entries: Arc::unwrap_or_clone(selection).entries,
                 header,
             },

@@ -19,9 +19,8 @@ use super::tools::Call;
 use crate::args::{
     AnalyzeArgs, GetFileArgs, GetTreeArgs, PackContextArgs, ReadPackArgs, SearchProjectArgs,
 };
-use crate::engine::{
-    Engine, Hooks, ProgressEvent, SearchOptions, SearchStop, partial_content_notice,
-};
+use crate::coverage::{Coverage, Stop};
+use crate::engine::{Engine, Hooks, ProgressEvent, SearchOptions};
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::limits;
 use crate::project::ProjectRoot;
@@ -65,6 +64,15 @@ fn error_result(err: &DpxError) -> CallToolResult {
         err.kind.mcp().code(),
         err.message
     ))])
+}
+
+/// The one trailer of a text answer: the tool's own `notes` (a size cut, an early stop), then
+/// the coverage's trusted notices, each on its own line after the payload.
+pub(super) fn append_trailer(text: &mut String, notes: Vec<String>, coverage: &Coverage) {
+    for line in notes.into_iter().chain(coverage.notices()) {
+        text.push('\n');
+        text.push_str(&line);
+    }
 }
 
 pub(super) fn text_result(blocks: Vec<String>) -> CallToolResult {
@@ -299,16 +307,17 @@ fn get_tree(state: &ServerState, args: &GetTreeArgs) -> Result<CallToolResult> {
     };
     let (rendered, warnings) = state.engine.tree(root, &request, limits)?;
     let spotlight = Spotlight::new(&[&rendered.text]);
-    let mut blocks = vec![spotlight.wrap("a file tree", &rendered.text)];
-    let mut trailer: Vec<String> = rendered.trailer().into_iter().collect();
-    trailer.extend(warnings.messages());
-    if let Some(first) = blocks.first_mut() {
-        for line in trailer {
-            first.push('\n');
-            first.push_str(&line);
-        }
-    }
-    Ok(text_result(blocks))
+    let mut text = spotlight.wrap("a file tree", &rendered.text);
+    let coverage = Coverage {
+        warnings,
+        ..Coverage::default()
+    };
+    append_trailer(
+        &mut text,
+        rendered.trailer().into_iter().collect(),
+        &coverage,
+    );
+    Ok(text_result(vec![text]))
 }
 
 fn analyze(state: &ServerState, args: &AnalyzeArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
@@ -347,11 +356,7 @@ fn pack_context(
     })?;
 
     // Trusted diagnostics: codes and counts only.
-    let mut trusted: Vec<String> = outcome.warnings.messages();
-    trusted.extend(partial_content_notice(
-        outcome.withheld_files,
-        outcome.metrics.unreadable_files,
-    ));
+    let trusted: Vec<String> = outcome.coverage.notices();
     let trusted_len: usize = trusted.iter().map(|t| t.chars().count() + 1).sum();
     let budget_block = |max_chars: usize| {
         outcome.budget.as_ref().map(|report| {
@@ -507,12 +512,15 @@ fn search_project(
             cancelled: hooks.cancelled,
         },
     )?;
-    let (body, size_cut) = cut_to_chars(&outcome.text, RESPONSE_CHAR_LIMIT);
+    let (body, size_cut) = cut_to_chars(
+        &crate::render::search::grep_lines(&outcome.groups),
+        RESPONSE_CHAR_LIMIT,
+    );
     let spotlight = Spotlight::new(&[&body]);
     let searched = crate::select::plural(outcome.searched_files, "file", "files");
     let mut text = if outcome.matches == 0 {
-        match outcome.stopped {
-            Some(SearchStop::Deadline) => format!(
+        match outcome.coverage.stopped {
+            Some(Stop::Deadline) => format!(
                 "No matches in the {searched} searched before the 2-second time limit (of {} selected).",
                 outcome.selected_files
             ),
@@ -521,31 +529,23 @@ fn search_project(
     } else {
         spotlight.wrap("search results", &body)
     };
-    let mut trailer = Vec::new();
+    let mut notes = Vec::new();
     if size_cut {
-        trailer.push("[Search output truncated at 50,000 characters. Narrow with include_patterns or paths, lower context_lines, or refine the pattern.]".to_string());
+        notes.push("[Search output truncated at 50,000 characters. Narrow with include_patterns or paths, lower context_lines, or refine the pattern.]".to_string());
     }
-    match outcome.stopped {
-        Some(SearchStop::MaxResults) => trailer.push(format!(
+    match outcome.coverage.stopped {
+        Some(Stop::MaxResults) => notes.push(format!(
             "[Search truncated: stopped at max_results={} ({}). Narrow the search or raise max_results (at most 200).]",
             options.max_results,
             crate::select::plural(options.max_results, "matching line", "matching lines")
         )),
-        Some(SearchStop::Deadline) => trailer.push(format!(
+        Some(Stop::Deadline) => notes.push(format!(
             "[Search truncated: the 2-second time limit was reached after {searched} of {}. Narrow with include_patterns or exclude_patterns.]",
             outcome.selected_files
         )),
         None => {}
     }
-    trailer.extend(outcome.warnings.messages());
-    trailer.extend(partial_content_notice(
-        outcome.withheld_files as u64,
-        outcome.unreadable_files as u64,
-    ));
-    for line in trailer {
-        text.push('\n');
-        text.push_str(&line);
-    }
+    append_trailer(&mut text, notes, &outcome.coverage);
     Ok(text_result(vec![text]))
 }
 

@@ -5,19 +5,25 @@ use std::time::Duration;
 
 use rmcp::model::CallToolResult;
 
-use super::server::{RESPONSE_CHAR_LIMIT, ServerState, cut_to_chars, resolve_project, text_result};
+use super::server::{
+    RESPONSE_CHAR_LIMIT, ServerState, append_trailer, cut_to_chars, resolve_project, text_result,
+};
 use super::spotlight::Spotlight;
 use crate::args::{FindSymbolArgs, RelatedFilesArgs};
-use crate::engine::{Hooks, partial_content_notice};
+use crate::coverage::Coverage;
+use crate::engine::Hooks;
 use crate::error::Result;
+use crate::select::SelectionWarnings;
 use crate::symbols::{RelatedOptions, SymbolOptions, limits};
 
-fn with_trailer(mut text: String, trailer: Vec<String>) -> String {
-    for line in trailer {
-        text.push('\n');
-        text.push_str(&line);
+/// What a lookup covered (its stop is in the tool's own trailer line).
+fn coverage(withheld: usize, unreadable: usize, warnings: &SelectionWarnings) -> Coverage {
+    Coverage {
+        withheld_files: withheld as u64,
+        unreadable_files: unreadable as u64,
+        warnings: warnings.clone(),
+        stopped: None,
     }
-    text
 }
 
 pub fn find_symbol(
@@ -45,7 +51,7 @@ pub fn find_symbol(
     )?;
     let (body, size_cut) =
         cut_to_chars(&crate::symbols::symbols_text(&outcome), RESPONSE_CHAR_LIMIT);
-    let text = if outcome.hits.is_empty() {
+    let mut text = if outcome.hits.is_empty() {
         format!(
             "No definitions found in {} searched source files.",
             outcome.searched_files
@@ -62,12 +68,13 @@ pub fn find_symbol(
         options.max_results,
         false,
     ));
-    trailer.extend(outcome.warnings.messages());
-    trailer.extend(partial_content_notice(
-        outcome.withheld_files as u64,
-        outcome.unreadable_files as u64,
-    ));
-    Ok(text_result(vec![with_trailer(text, trailer)]))
+    let covered = coverage(
+        outcome.withheld_files,
+        outcome.unreadable_files,
+        &outcome.warnings,
+    );
+    append_trailer(&mut text, trailer, &covered);
+    Ok(text_result(vec![text]))
 }
 
 pub fn related_files(
@@ -94,7 +101,7 @@ pub fn related_files(
     )?;
     let (body, size_cut) =
         cut_to_chars(&crate::symbols::related_text(&outcome), RESPONSE_CHAR_LIMIT);
-    let text = Spotlight::new(&[&body]).wrap("related files", &body);
+    let mut text = Spotlight::new(&[&body]).wrap("related files", &body);
     let mut trailer = Vec::new();
     if size_cut {
         trailer.push("[Related files truncated at 50,000 characters. Lower depth or max_results, or choose one direction.]".to_string());
@@ -104,10 +111,11 @@ pub fn related_files(
         options.max_results,
         false,
     ));
-    trailer.extend(outcome.warnings.messages());
-    trailer.extend(partial_content_notice(
-        outcome.withheld_files as u64,
-        outcome.unreadable_files as u64,
-    ));
-    Ok(text_result(vec![with_trailer(text, trailer)]))
+    let covered = coverage(
+        outcome.withheld_files,
+        outcome.unreadable_files,
+        &outcome.warnings,
+    );
+    append_trailer(&mut text, trailer, &covered);
+    Ok(text_result(vec![text]))
 }

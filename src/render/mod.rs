@@ -2,6 +2,7 @@
 
 pub mod escape;
 pub mod pack;
+pub mod search;
 pub mod tree;
 
 use serde::{Deserialize, Serialize};

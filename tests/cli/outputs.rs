@@ -67,8 +67,13 @@ fn analyze_table_and_json() {
 #[test]
 fn search_symbols_related_and_scan() {
     let fx = sample_project();
-    let cases: [(&str, &[&str]); 12] = [
+    let cases: [(&str, &[&str]); 14] = [
         ("search", &["search", "greet", "."]),
+        ("search_json", &["search", "greet", ".", "--format", "json"]),
+        (
+            "search_json_capped",
+            &["search", "e", ".", "--max-results", "2", "--format", "json"],
+        ),
         (
             "search_case_sensitive",
             &["search", "GREET", ".", "--case-sensitive"],
