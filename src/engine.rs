@@ -11,6 +11,7 @@ use devprojex_redact::{RedactOptions, Redactor};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::caches::Caches;
 use crate::content::{Content, ContentPipeline, TextContent};
 use crate::coverage::Coverage;
 pub use crate::coverage::partial_content_notice;
@@ -97,17 +98,9 @@ impl Hooks<'_> {
 pub struct Engine {
     config: EngineConfig,
     redactor: Arc<Redactor>,
-    /// Detail transforms kept across requests (long-lived processes only).
-    transform_cache: Option<Arc<devprojex_detail::TransformCache>>,
-    /// Definitions and the import index kept across requests (long-lived processes only).
-    pub(crate) symbol_index: Option<Arc<crate::symbols::SymbolIndex>>,
-    /// What is known about files between requests (long-lived processes only).
-    facts: Option<Arc<crate::facts::FactsCache>>,
     /// Exact token counts (`--tokenizer`): analyze reports them beside the estimate and a
     /// pack budget covers the complete document in that encoding.
     counter: Option<Arc<Counter>>,
-    /// Walks kept across requests, revalidated by stat (long-lived processes only).
-    pub(crate) selection_cache: Option<Arc<crate::select::cache::SelectionCache>>,
 }
 
 /// A request resolved against a project: the selection spec and the effective detail.
@@ -258,26 +251,8 @@ impl Engine {
             redactor: Arc::new(Redactor::new(RedactOptions {
                 hide_private_data: config.hide_private_data,
             })),
-            transform_cache: None,
-            symbol_index: None,
-            facts: None,
             counter: None,
-            selection_cache: None,
         }
-    }
-
-    /// Keep each walk and reuse it while nothing it depends on changed (`select/cache.rs`
-    /// says how an edit is always seen). For a long-lived process.
-    pub fn with_selection_cache(mut self) -> Self {
-        self.selection_cache = Some(Arc::new(crate::select::cache::SelectionCache::default()));
-        self
-    }
-
-    /// Remember per-file facts (binary, clean of secrets, metrics) between requests, keyed by
-    /// path and stat stamp (`facts.rs`). For a long-lived process.
-    pub fn with_facts_cache(mut self) -> Self {
-        self.facts = Some(Arc::new(crate::facts::FactsCache::default()));
-        self
     }
 
     /// Count exact tokens of `encoding` (see [`crate::tokens`]); `cached_counts` remembers
@@ -297,25 +272,6 @@ impl Engine {
 
     pub fn counter(&self) -> Option<&Counter> {
         self.counter.as_deref()
-    }
-
-    /// Keep parsed definitions and the import index of `find_symbol`/`related_files` in memory
-    /// across requests (the MCP server); see `src/symbols/index.rs` for how edits are seen.
-    pub fn with_symbol_index(mut self) -> Self {
-        self.symbol_index = Some(Arc::new(crate::symbols::SymbolIndex::new(
-            crate::symbols::limits::SERVER_DEFINITION_CACHE_BYTES,
-        )));
-        self
-    }
-
-    /// Keep up to `budget_bytes` of `compact`/`signatures` results in memory across requests, so
-    /// files that did not change are not parsed again. For a long-lived process (the MCP
-    /// server); a one-shot CLI run would only pay for the hashing.
-    pub fn with_transform_cache(mut self, budget_bytes: usize) -> Self {
-        self.transform_cache = Some(Arc::new(devprojex_detail::TransformCache::new(
-            budget_bytes,
-        )));
-        self
     }
 
     pub fn config(&self) -> EngineConfig {
@@ -343,7 +299,12 @@ impl Engine {
     }
 
     /// Resolve profile and request into a selection spec. Validates every argument.
-    pub fn prepare(&self, root: &ProjectRoot, request: &Request) -> Result<Prepared> {
+    pub fn prepare(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        caches: Option<&Caches>,
+    ) -> Result<Prepared> {
         let named_profile = request.profile.as_deref().filter(|p| *p != "standard");
         let profile: Profile = profile::load(root, request.profile.as_deref())?;
         let selection = &profile.selection;
@@ -406,7 +367,8 @@ impl Engine {
             }
         }
         if git_mode == GitMode::Tracked || request.tracked_only {
-            spec.allow_lists.push(crate::gitstate::tracked(root)?);
+            spec.allow_lists
+                .push(crate::gitstate::tracked(root, caches.map(|c| &c.tracked))?);
         }
         let mut deleted = 0;
         if let Some(scope) = &request.git_scope {
@@ -470,8 +432,9 @@ impl Engine {
         &self,
         root: &ProjectRoot,
         request: &Request,
+        caches: Option<&Caches>,
     ) -> Result<(Prepared, Arc<Selection>)> {
-        self.select_with(root, request, false, Uses::Stats)
+        self.select_with(root, request, false, Uses::Stats, caches)
     }
 
     /// The selection with `binary` flags for files of unknown extensions (trees show them).
@@ -481,13 +444,16 @@ impl Engine {
         request: &Request,
         sniff_binary: bool,
         uses: Uses,
+        caches: Option<&Caches>,
     ) -> Result<(Prepared, Arc<Selection>)> {
-        let mut prepared = self.prepare(root, request)?;
+        let mut prepared = self.prepare(root, request, caches)?;
         prepared.spec.sniff_binary = sniff_binary;
-        // A one-off walk for names needs no file stats; a kept one does, to see later edits.
-        prepared.spec.names_only = uses == Uses::Names && self.selection_cache.is_none();
-        let mut selection = match &self.selection_cache {
-            Some(cache) => cache.select(root, &prepared.spec, uses == Uses::Stats)?,
+        // A walk for names needs no file stats (a kept walk takes them anyway, to see edits).
+        prepared.spec.names_only = uses == Uses::Names;
+        let mut selection = match caches {
+            Some(caches) => caches
+                .selection
+                .select(root, &prepared.spec, uses == Uses::Stats)?,
             None => Arc::new(select::select(root, &prepared.spec)?),
         };
         if selection.warnings.deleted != prepared.deleted {
@@ -503,6 +469,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         limits: TreeLimits,
+        caches: Option<&Caches>,
     ) -> Result<(RenderedTree, SelectionWarnings)> {
         // Text and Markdown trees show names, kinds and binary flags only (JSON and XML show
         // sizes too).
@@ -511,7 +478,7 @@ impl Engine {
         } else {
             Uses::Stats
         };
-        let (_, selection) = self.select_with(root, request, true, uses)?;
+        let (_, selection) = self.select_with(root, request, true, uses, caches)?;
         // Trees are project addresses, the contract for later `project`/`path` arguments: they
         // are returned as-is. Private-data redaction applies to exported content (files, search
         // matches, packs, whose tree header is redacted in full).
@@ -532,12 +499,13 @@ impl Engine {
         Ok((rendered, selection.warnings.clone()))
     }
 
-    pub(crate) fn pipeline(&self, detail: Detail) -> ContentPipeline {
+    /// The content pipeline at `detail`, skipping what `caches` proves unchanged.
+    pub(crate) fn pipeline(&self, detail: Detail, caches: Option<&Caches>) -> ContentPipeline {
         ContentPipeline {
             redactor: Arc::clone(&self.redactor),
             detail,
-            transform_cache: self.transform_cache.clone(),
-            facts: self.facts.clone(),
+            transform_cache: caches.map(|c| Arc::clone(&c.transforms)),
+            facts: caches.map(|c| Arc::clone(&c.facts)),
             measure_only: false,
         }
     }
@@ -604,6 +572,7 @@ impl Engine {
         &self,
         root: &ProjectRoot,
         request: &Request,
+        caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<Analysis> {
         let top_files = request.top_files.unwrap_or(limits::DEFAULT_TOP_FILES);
@@ -614,14 +583,14 @@ impl Engine {
             )));
         }
         hooks.report("selection", 0, 1);
-        let (prepared, selection) = self.select(root, request)?;
+        let (prepared, selection) = self.select(root, request, caches)?;
         hooks.report("selection", 1, 1);
         let files: Vec<&Entry> = selection.files().collect();
         // Known metrics need no read, except where exact counts need the text (the counter
         // has a content-hash cache of its own).
         let pipeline = ContentPipeline {
             measure_only: self.counter.is_none(),
-            ..self.pipeline(prepared.detail)
+            ..self.pipeline(prepared.detail, caches)
         };
         let mut analysis = Analysis {
             // Addresses are returned as-is (see `tree`); analyze exports no content.
@@ -774,6 +743,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         out: W,
+        caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<(PackOutcome, W)> {
         if request.max_tokens == Some(0) {
@@ -782,14 +752,15 @@ impl Engine {
             ));
         }
         hooks.report("selection", 0, 1);
-        let (prepared, selection) = self.select_with(root, request, true, Uses::Stats)?;
+        let (prepared, selection) = self.select_with(root, request, true, Uses::Stats, caches)?;
         hooks.report("selection", 1, 1);
         if let (Some(counter), Some(max_tokens)) = (self.counter.as_deref(), request.max_tokens) {
             let budget = exact_pack::ExactBudget {
                 counter,
                 max_tokens,
             };
-            return self.pack_exact(root, request, &prepared, selection, budget, out, hooks);
+            let pipeline = self.pipeline(prepared.detail, caches);
+            return self.pack_exact(root, request, selection, budget, &pipeline, out, hooks);
         }
         let header = self.header(root);
         let label = |s: &str| self.label(s);
@@ -806,7 +777,7 @@ impl Engine {
             tree_view_metrics(&mut metrics, &files);
         } else {
             metrics.basis = "content";
-            let pipeline = self.pipeline(prepared.detail);
+            let pipeline = self.pipeline(prepared.detail, caches);
             self.for_each_content(
                 root,
                 &files,
@@ -855,6 +826,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         options: &SearchOptions,
+        caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<SearchOutcome> {
         let regex = compile_search_regex(&options.pattern, options.ignore_case)?;
@@ -868,11 +840,11 @@ impl Engine {
         // The redactor's rules compile once per process: never on the deadline's time.
         Redactor::prepare();
         let started = Instant::now();
-        let (_, selection) = self.select_with(root, request, false, Uses::Contents)?;
+        let (_, selection) = self.select_with(root, request, false, Uses::Contents, caches)?;
         let warnings = selection.warnings.clone();
         let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
         // Search sees redacted text, never reduced text.
-        let pipeline = self.pipeline(Detail::Full);
+        let pipeline = self.pipeline(Detail::Full, caches);
         let deadline = options.deadline.map(|limit| started + limit);
         let prefilter =
             crate::prefilter::RawPrefilter::for_pattern(&options.pattern, options.ignore_case);
@@ -992,6 +964,7 @@ impl Engine {
         path: &str,
         start_line: Option<usize>,
         end_line: Option<usize>,
+        caches: Option<&Caches>,
     ) -> Result<FileSlice> {
         let chars = path.chars().count();
         if chars > limits::MAX_PATH_CHARS {
@@ -1026,7 +999,7 @@ impl Engine {
         }
         if self.config.git_mode == GitMode::Tracked
             && !select::allow_list_holds(
-                &*crate::gitstate::tracked(root)?,
+                &*crate::gitstate::tracked(root, caches.map(|c| &c.tracked))?,
                 &relative,
                 select::git_names(&root.path),
             )
@@ -1039,7 +1012,7 @@ impl Engine {
             ));
         }
         let text = self
-            .pipeline(Detail::Full)
+            .pipeline(Detail::Full, caches)
             .load_redacted(root, &resolved, &relative)?;
         let total = crate::content::count_lines(&text) as usize;
         let start = start_line.unwrap_or(1);
@@ -1141,7 +1114,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
     ) -> Result<(Vec<ScanFinding>, Arc<Selection>)> {
-        let (_, selection) = self.select(root, request)?;
+        let (_, selection) = self.select(root, request, None)?;
         let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
         let secrets_only = Redactor::new(RedactOptions {
             hide_private_data: false,
@@ -1337,7 +1310,7 @@ mod tests {
             deadline: Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)),
         };
         let outcome = engine
-            .search(&root, &Request::default(), &options, Hooks::default())
+            .search(&root, &Request::default(), &options, None, Hooks::default())
             .unwrap();
         assert_eq!(outcome.matches, 2);
         assert_eq!(outcome.coverage.stopped, Some(SearchStop::MaxResults));
@@ -1376,7 +1349,7 @@ mod tests {
         let engine = Engine::new(EngineConfig::default());
         let options = search_options(150, Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)));
         let outcome = engine
-            .search(&root, &Request::default(), &options, Hooks::default())
+            .search(&root, &Request::default(), &options, None, Hooks::default())
             .unwrap();
         // grep style: groups from different files are separated by `--`
         let expected = (0..150)
@@ -1398,6 +1371,7 @@ mod tests {
                 &root,
                 &Request::default(),
                 &search_options(100, Some(Duration::ZERO)),
+                None,
                 Hooks::default(),
             )
             .unwrap();
@@ -1417,7 +1391,7 @@ mod tests {
         };
         let options = search_options(100, Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)));
         let err = engine
-            .search(&root, &Request::default(), &options, hooks)
+            .search(&root, &Request::default(), &options, None, hooks)
             .unwrap_err();
         assert_eq!(err.kind, ErrorKind::Cancelled);
     }

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use devprojex_git::{GitError, GitErrorKind, GitScope, RemoteSession, RepoCache};
 
@@ -45,16 +45,23 @@ fn to_dpx_at(root: &ProjectRoot, err: GitError) -> DpxError {
     dpx
 }
 
-/// Files in the Git index, relative to the root.
-///
-/// The answer is kept per root while the index files it came from are unchanged (checked by a
-/// few `stat` calls), so a long-lived server does not re-read a 100,000-entry index for every
-/// `get_file` in tracked mode.
-pub fn tracked(root: &ProjectRoot) -> Result<Arc<BTreeSet<String>>> {
-    type Cache = Mutex<HashMap<PathBuf, (devprojex_git::IndexStamp, Arc<BTreeSet<String>>)>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Cache::default);
+/// Each root's Git-index path set, kept while the index files it came from are unchanged
+/// (checked by a few `stat` calls), so a long-lived server does not re-read a 100,000-entry
+/// index for every `get_file` in tracked mode. One entry per root (a handful per process).
+#[derive(Debug, Default)]
+pub struct TrackedCache {
+    sets: Mutex<HashMap<PathBuf, (devprojex_git::IndexStamp, Arc<BTreeSet<String>>)>>,
+}
+
+/// Files in the Git index, relative to the root (kept in `cache` when there is one).
+pub fn tracked(root: &ProjectRoot, cache: Option<&TrackedCache>) -> Result<Arc<BTreeSet<String>>> {
+    let Some(cache) = cache else {
+        let (paths, _) =
+            devprojex_git::tracked_paths_stamped(&root.path).map_err(|e| to_dpx_at(root, e))?;
+        return Ok(Arc::new(paths));
+    };
     let cached = cache
+        .sets
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .get(&root.path)
@@ -70,6 +77,7 @@ pub fn tracked(root: &ProjectRoot) -> Result<Arc<BTreeSet<String>>> {
     // One entry per root (a handful per process). A stamp that is not reusable, or an index
     // rewritten while it was read, fails `is_current` next time and the set is read again.
     cache
+        .sets
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .insert(root.path.clone(), (stamp, Arc::clone(&paths)));

@@ -5,6 +5,7 @@
 #![deny(unsafe_code)]
 
 pub mod args;
+pub mod caches;
 pub mod cli;
 pub mod content;
 pub mod coverage;

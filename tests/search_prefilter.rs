@@ -45,7 +45,7 @@ fn corpus() -> tempfile::TempDir {
 
 /// The reference: redact every selected text file, then grep it (no prefilter).
 fn reference(root: &ProjectRoot, engine: &Engine, pattern: &str, ignore_case: bool) -> String {
-    let (_, selection) = engine.select(root, &Request::default()).unwrap();
+    let (_, selection) = engine.select(root, &Request::default(), None).unwrap();
     let regex = devprojex::engine::compile_search_regex(pattern, ignore_case).unwrap();
     let grep = Grep {
         regex: &regex,
@@ -103,7 +103,7 @@ fn search(root: &ProjectRoot, engine: &Engine, pattern: &str, ignore_case: bool)
         deadline: None,
     };
     let outcome = engine
-        .search(root, &Request::default(), &options, Hooks::default())
+        .search(root, &Request::default(), &options, None, Hooks::default())
         .unwrap();
     devprojex::render::search::grep_lines(&outcome.groups)
 }

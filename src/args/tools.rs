@@ -15,7 +15,9 @@ use crate::engine::Request;
 use crate::error::{DpxError, ErrorKind};
 use crate::limits;
 use crate::render::{Format, View};
+use crate::select::GitMode;
 use crate::symbols::{Direction, MatchMode};
+use crate::tokens::Encoding;
 
 fn default_top_files() -> u64 {
     limits::DEFAULT_TOP_FILES as u64
@@ -39,6 +41,25 @@ fn default_related_depth() -> u64 {
 
 fn yes() -> bool {
     true
+}
+
+/// A Git baseline mode (`--git-mode`); a momentary state is refused with where it belongs.
+pub fn parse_git_mode(value: &str) -> Result<GitMode, String> {
+    if matches!(value, "staged" | "changes") || value.starts_with("diff:") {
+        return Err(format!(
+            "'{value}' is a momentary Git state, not a baseline mode: pass it per request as the git_scope argument of a tool (CLI: --git-scope {value}). Valid modes: none, off, gitignore, tracked"
+        ));
+    }
+    GitMode::parse(value).ok_or_else(|| {
+        format!("'{value}' is not a Git mode; valid values: none, off, gitignore, tracked")
+    })
+}
+
+/// An exact-token encoding (`--tokenizer`).
+pub fn parse_encoding(value: &str) -> Result<Encoding, String> {
+    Encoding::parse(value).ok_or_else(|| {
+        format!("'{value}' is not a supported encoding; valid values: o200k (o200k_base, GPT-4o and later), cl100k (cl100k_base, GPT-4)")
+    })
 }
 
 /// A positive integer written in decimal digits (`--max-tokens`).

@@ -76,7 +76,7 @@ pub fn tree(args: TreeCommand) -> Result<ExitCode> {
         max_lines: args.max_lines.map(|n| n as usize),
         ..Default::default()
     };
-    let (rendered, warnings) = engine.tree(&root, &request, limits)?;
+    let (rendered, warnings) = engine.tree(&root, &request, limits, None)?;
     write_stdout(&rendered.text)?;
     if let Some(trailer) = rendered.trailer() {
         write_stdout(&format!("{trailer}\n"))?;
@@ -150,6 +150,7 @@ pub fn analyze(args: AnalyzeCommand) -> Result<ExitCode> {
     let analysis = engine.analyze(
         &root,
         &request,
+        None,
         Hooks {
             progress: Some(&report),
             cancelled: None,
@@ -325,7 +326,7 @@ pub fn pack(args: PackCommand) -> Result<ExitCode> {
                     .open(path)
                     .map_err(|err| output_failed("opening", path, err))?;
                 let writer = std::io::BufWriter::with_capacity(256 * 1024, file);
-                let (outcome, mut writer) = engine.pack(&root, &request, writer, hooks)?;
+                let (outcome, mut writer) = engine.pack(&root, &request, writer, None, hooks)?;
                 writer
                     .flush()
                     .map_err(|err| output_failed("writing", path, err))?;
@@ -342,7 +343,7 @@ pub fn pack(args: PackCommand) -> Result<ExitCode> {
                     .to_path_buf();
                 let writer =
                     std::io::BufWriter::with_capacity(256 * 1024, LazyTempFile::new(dir, &target));
-                let (outcome, writer) = engine.pack(&root, &request, writer, hooks)?;
+                let (outcome, writer) = engine.pack(&root, &request, writer, None, hooks)?;
                 let lazy = writer
                     .into_inner()
                     .map_err(|err| output_failed("writing", path, err.into_error()))?;
@@ -395,7 +396,7 @@ fn pack_to_reader<W: Write>(
         closed: &closed,
     };
     let writer = std::io::BufWriter::with_capacity(256 * 1024, watched);
-    match engine.pack(root, request, writer, hooks) {
+    match engine.pack(root, request, writer, None, hooks) {
         Ok((outcome, writer)) => match writer.into_inner() {
             Ok(mut watched) => match watched.flush() {
                 Ok(()) => Ok(Some(outcome)),
@@ -568,7 +569,7 @@ pub fn search(args: SearchCommand) -> Result<ExitCode> {
         // Like grep, the command line runs to completion unless a limit is asked for.
         deadline: args.timeout.map(Duration::from_secs_f64),
     };
-    let outcome = engine.search(&root, &request, &options, Hooks::default())?;
+    let outcome = engine.search(&root, &request, &options, None, Hooks::default())?;
     match args.format {
         SearchFormat::Text => write_stdout(&crate::render::search::grep_lines(&outcome.groups))?,
         SearchFormat::Json => write_stdout(&format!(

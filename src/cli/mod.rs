@@ -69,7 +69,7 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  devprojex mcp --root /absolute/path/to/project\n  devprojex mcp --root ~/a --root ~/b --hide-private-data\n  devprojex mcp --git-mode tracked\n\nWithout --root, DEVPROJEX_ROOT, then CLAUDE_PROJECT_DIR, then the current directory is used."
     )]
-    Mcp(McpArgs),
+    Mcp(crate::mcp::McpArgs),
     /// Manage the per-project `local` profile and validate portable profiles.
     #[command(
         subcommand,
@@ -101,7 +101,7 @@ pub enum Command {
 #[derive(Debug, Clone, Args)]
 pub struct ProcessArgs {
     /// Git baseline: none (alias off), gitignore (default), tracked.
-    #[arg(long = "git-mode", value_name = "MODE", value_parser = parse_git_mode)]
+    #[arg(long = "git-mode", value_name = "MODE", value_parser = crate::args::parse_git_mode)]
     pub git_mode: Option<GitMode>,
     /// Also hide private data (e-mails, IPs, user and host names) in the output.
     #[arg(long = "hide-private-data")]
@@ -141,17 +141,6 @@ impl NarrowingArgs {
     }
 }
 
-pub fn parse_git_mode(value: &str) -> Result<GitMode, String> {
-    if matches!(value, "staged" | "changes") || value.starts_with("diff:") {
-        return Err(format!(
-            "'{value}' is a momentary Git state, not a baseline mode: pass it per request as the git_scope argument of a tool (CLI: --git-scope {value}). Valid modes: none, off, gitignore, tracked"
-        ));
-    }
-    GitMode::parse(value).ok_or_else(|| {
-        format!("'{value}' is not a Git mode; valid values: none, off, gitignore, tracked")
-    })
-}
-
 /// `devprojex tree`: `get_tree`'s arguments and the command line's own.
 #[derive(Debug, Args)]
 pub struct TreeCommand {
@@ -188,7 +177,7 @@ pub struct AnalyzeCommand {
     #[arg(long, value_enum, default_value = "table")]
     pub format: AnalyzeFormat,
     /// Also count exact tokens of this encoding: o200k (GPT-4o and later) or cl100k (GPT-4).
-    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
+    #[arg(long, value_name = "ENCODING", value_parser = crate::args::parse_encoding)]
     pub tokenizer: Option<Encoding>,
     /// Tokens per folder in tree order, with each folder's share, down to DEPTH levels (all
     /// levels without DEPTH). Put it after the project path: `analyze . --tree 2`.
@@ -206,7 +195,7 @@ pub struct PackCommand {
     #[command(flatten)]
     pub process: ProcessArgs,
     /// Make --max-tokens exact in this encoding: o200k (GPT-4o and later) or cl100k (GPT-4).
-    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding, requires = "max_tokens")]
+    #[arg(long, value_name = "ENCODING", value_parser = crate::args::parse_encoding, requires = "max_tokens")]
     pub tokenizer: Option<Encoding>,
     /// Write to this file (atomically replaced) instead of stdout. A file inside the project is
     /// never packed into itself.
@@ -314,35 +303,9 @@ impl ScanArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct McpArgs {
-    /// A project root to expose (repeatable).
-    #[arg(long = "root", value_name = "PATH")]
-    pub roots: Vec<PathBuf>,
-    /// Also redact private data (e-mails, IPs, user and host names) in everything returned.
-    #[arg(long = "hide-private-data")]
-    pub hide_private_data: bool,
-    /// Allow Git URLs as `project` (network is used only to clone).
-    #[arg(long = "allow-remote")]
-    pub allow_remote: bool,
-    /// Baseline Git mode when a tool names no profile: none (alias off), gitignore, tracked.
-    #[arg(long = "git-mode", value_name = "MODE", value_parser = parse_git_mode, default_value = "gitignore")]
-    pub git_mode: GitMode,
-    /// Exact tokens of this encoding in analyze (beside the estimate) and in pack_context's
-    /// max_tokens (the complete document): o200k (GPT-4o and later) or cl100k (GPT-4).
-    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
-    pub tokenizer: Option<Encoding>,
-}
-
-#[derive(Debug, Args)]
 pub struct CompletionArgs {
     /// The shell to print completions for.
     pub shell: clap_complete::Shell,
-}
-
-pub fn parse_encoding(value: &str) -> Result<Encoding, String> {
-    Encoding::parse(value).ok_or_else(|| {
-        format!("'{value}' is not a supported encoding; valid values: o200k (o200k_base, GPT-4o and later), cl100k (cl100k_base, GPT-4)")
-    })
 }
 
 /// Parse arguments and run.

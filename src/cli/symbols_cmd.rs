@@ -80,7 +80,7 @@ pub fn symbols(args: SymbolsCommand) -> Result<ExitCode> {
         max_results: args.tool.max_results as usize,
         deadline: args.timeout.map(Duration::from_secs_f64),
     };
-    let outcome = engine.find_symbol(&root, &request, &options, Hooks::default())?;
+    let outcome = engine.find_symbol(&root, &request, &options, None, Hooks::default())?;
     match args.format {
         OutputFormat::Text => write_stdout(&crate::symbols::symbols_text(&outcome))?,
         OutputFormat::Json => write_stdout(&json_text(&serde_json::json!({
@@ -178,7 +178,7 @@ pub fn related(args: RelatedCommand) -> Result<ExitCode> {
         max_results: args.tool.max_results as usize,
         deadline: args.timeout.map(Duration::from_secs_f64),
     };
-    let outcome = engine.related_files(&root, &request, &options, Hooks::default())?;
+    let outcome = engine.related_files(&root, &request, &options, None, Hooks::default())?;
     match args.format {
         OutputFormat::Text => write_stdout(&crate::symbols::related_text(&outcome))?,
         OutputFormat::Json => write_stdout(&json_text(&serde_json::json!({

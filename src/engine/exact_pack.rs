@@ -24,10 +24,9 @@ use std::io::Write;
 use std::sync::Arc;
 
 use super::{
-    Engine, Hooks, PackOutcome, Prepared, Request, add_content_metrics, output_error,
-    tree_view_metrics,
+    Engine, Hooks, PackOutcome, Request, add_content_metrics, output_error, tree_view_metrics,
 };
-use crate::content::{Content, TextContent};
+use crate::content::{Content, ContentPipeline, TextContent};
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 use crate::render::View;
@@ -327,9 +326,9 @@ impl Engine {
         &self,
         root: &ProjectRoot,
         request: &Request,
-        prepared: &Prepared,
         selection: Arc<Selection>,
         budget: ExactBudget<'_>,
+        pipeline: &ContentPipeline,
         out: W,
         hooks: Hooks<'_>,
     ) -> Result<(PackOutcome, W)> {
@@ -366,7 +365,6 @@ impl Engine {
             tree_view_metrics(&mut metrics, &files);
         } else {
             metrics.basis = "content";
-            let pipeline = self.pipeline(prepared.detail);
             let measure = |entry: &Entry, mut content: Content| {
                 let section = match &mut content {
                     Content::Text(text) => {
@@ -386,7 +384,7 @@ impl Engine {
             self.for_each_loaded(
                 root,
                 &files,
-                &pipeline,
+                pipeline,
                 hooks,
                 "transformation",
                 measure,
@@ -424,11 +422,10 @@ impl Engine {
         let chosen: Vec<&Entry> = admitted.iter().map(|&i| measured[i].0).collect();
         let hashes: Vec<[u64; 2]> = admitted.iter().map(|&i| measured[i].1.hash).collect();
         let mut next = 0;
-        let pipeline = self.pipeline(prepared.detail);
         self.for_each_content(
             root,
             &chosen,
-            &pipeline,
+            pipeline,
             Hooks {
                 progress: None,
                 ..hooks

@@ -4,6 +4,7 @@
 //! between stdin and rmcp so malformed lines get a JSON-RPC parse error (-32700, id null)
 //! instead of silence, and JSON that is not a request gets -32600; the server keeps serving.
 
+mod flags;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod pack_store;
@@ -21,7 +22,8 @@ use rmcp::ServiceExt;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-use crate::cli::McpArgs;
+pub use flags::McpArgs;
+
 use crate::engine::{Engine, EngineConfig};
 use crate::error::{DpxError, ErrorKind, Result};
 
@@ -70,17 +72,12 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
-    crate::select::enable_sniff_cache();
     // Compile the rules before serving, so no request's deadline pays for it.
     devprojex_redact::Redactor::prepare();
     let engine = Engine::new(EngineConfig {
         hide_private_data: args.hide_private_data,
         git_mode: args.git_mode,
-    })
-    .with_transform_cache(crate::limits::SERVER_TRANSFORM_CACHE_BYTES)
-    .with_facts_cache()
-    .with_selection_cache()
-    .with_symbol_index();
+    });
     let engine = match args.tokenizer {
         Some(encoding) => engine.with_tokenizer(
             encoding,
@@ -117,6 +114,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
     );
     let state = Arc::new(server::ServerState {
         engine,
+        caches: crate::caches::Caches::for_server(),
         roots,
         allow_remote: args.allow_remote,
         remote: crate::gitstate::remote_session(args.allow_remote),

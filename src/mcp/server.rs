@@ -19,6 +19,7 @@ use super::tools::Call;
 use crate::args::{
     AnalyzeArgs, GetFileArgs, GetTreeArgs, PackContextArgs, ReadPackArgs, SearchProjectArgs,
 };
+use crate::caches::Caches;
 use crate::coverage::{Coverage, Stop};
 use crate::engine::{Engine, Hooks, ProgressEvent, SearchOptions};
 use crate::error::{DpxError, ErrorKind, Result};
@@ -36,6 +37,8 @@ pub const INSTRUCTIONS: &str = "devprojex gives read-only access to local projec
 /// Shared server state.
 pub struct ServerState {
     pub engine: Engine,
+    /// What the server keeps between requests; every tool call is given it.
+    pub caches: Caches,
     /// Fixed at startup, or the client's MCP roots (reads as `Vec<ProjectRoot>`).
     pub roots: super::roots::LiveRoots,
     pub allow_remote: bool,
@@ -305,7 +308,9 @@ fn get_tree(state: &ServerState, args: &GetTreeArgs) -> Result<CallToolResult> {
         max_chars: Some(RESPONSE_CHAR_LIMIT),
         fit_depth: true,
     };
-    let (rendered, warnings) = state.engine.tree(root, &request, limits)?;
+    let (rendered, warnings) = state
+        .engine
+        .tree(root, &request, limits, Some(&state.caches))?;
     let spotlight = Spotlight::new(&[&rendered.text]);
     let mut text = spotlight.wrap("a file tree", &rendered.text);
     let coverage = Coverage {
@@ -323,7 +328,9 @@ fn get_tree(state: &ServerState, args: &GetTreeArgs) -> Result<CallToolResult> {
 fn analyze(state: &ServerState, args: &AnalyzeArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
     let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
     let request = args.request();
-    let analysis = state.engine.analyze(root, &request, hooks)?;
+    let analysis = state
+        .engine
+        .analyze(root, &request, Some(&state.caches), hooks)?;
     let warnings = analysis.warnings.clone();
     let value = serde_json::to_value(&analysis)
         .map_err(|err| DpxError::new(ErrorKind::ProjectUnavailable, err.to_string()))?;
@@ -342,7 +349,10 @@ fn pack_context(
     let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
     let request = args.request();
     let mut writer = state.store.writer()?;
-    let outcome = match state.engine.pack(root, &request, &mut writer, hooks) {
+    let outcome = match state
+        .engine
+        .pack(root, &request, &mut writer, Some(&state.caches), hooks)
+    {
         Ok((outcome, _)) => outcome,
         // The writer knows which store limit it refused; the engine only saw a failed write.
         Err(err) => return Err(writer.exceeded().map_or(err, StoreLimit::error)),
@@ -507,6 +517,7 @@ fn search_project(
         root,
         &request,
         &options,
+        Some(&state.caches),
         Hooks {
             progress: None,
             cancelled: hooks.cancelled,
@@ -553,7 +564,9 @@ fn get_file(state: &ServerState, args: &GetFileArgs) -> Result<CallToolResult> {
     let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
     let start = args.start_line.map(|n| n as usize);
     let end = args.end_line.map(|n| n as usize);
-    let slice = state.engine.read_file(root, &args.path, start, end)?;
+    let slice = state
+        .engine
+        .read_file(root, &args.path, start, end, Some(&state.caches))?;
     let spotlight = Spotlight::new(&[&slice.text]);
     let mut text = spotlight.wrap("file content", &slice.text);
     text.push('\n');

@@ -44,6 +44,7 @@ pub fn find_symbol(
         root,
         &request,
         &options,
+        Some(&state.caches),
         Hooks {
             progress: None,
             cancelled: hooks.cancelled,
@@ -94,6 +95,7 @@ pub fn related_files(
         root,
         &args.request(),
         &options,
+        Some(&state.caches),
         Hooks {
             progress: None,
             cancelled: hooks.cancelled,

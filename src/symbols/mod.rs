@@ -7,7 +7,7 @@
 //! [`index`]); the index holds paths and line numbers only, and every import line it returns is
 //! read again through redaction.
 
-mod index;
+pub(crate) mod index;
 mod render;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -19,6 +19,7 @@ use devprojex_symbols::resolve::Target;
 use devprojex_symbols::{Definition, Kind, Lang};
 use serde::Serialize;
 
+use crate::caches::Caches;
 use crate::content::Content;
 use crate::engine::{Engine, Hooks, Request, SearchStop};
 use crate::error::{DpxError, ErrorKind, Result};
@@ -323,8 +324,9 @@ impl Engine {
         request: &Request,
         with_configs: bool,
         keep: bool,
+        caches: Option<&Caches>,
     ) -> Result<Arc<Selection>> {
-        let mut prepared = self.prepare(root, request)?;
+        let mut prepared = self.prepare(root, request, caches)?;
         let ours = source_extensions(with_configs);
         if prepared.spec.extensions.is_empty() {
             prepared.spec.extensions = ours;
@@ -337,8 +339,8 @@ impl Engine {
                 return Ok(Arc::new(selection));
             }
         }
-        let selection = match &self.selection_cache {
-            Some(cache) if keep => cache.select(root, &prepared.spec, true)?,
+        let selection = match caches {
+            Some(caches) if keep => caches.selection.select(root, &prepared.spec, true)?,
             _ => Arc::new(select::select(root, &prepared.spec)?),
         };
         if selection.warnings.deleted == prepared.deleted {
@@ -355,19 +357,20 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         options: &SymbolOptions,
+        caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<SymbolOutcome> {
         check_max_results(options.max_results)?;
         let query = Query::parse(options)?;
         let started = Instant::now();
-        let selection = self.select_sources(root, request, false, false)?;
+        let selection = self.select_sources(root, request, false, false, caches)?;
         let files: Vec<&Entry> = selection
             .files()
             .filter(|f| !f.binary && Lang::of_path(&f.relative).is_some())
             .collect();
-        let pipeline = self.pipeline(Detail::Full);
+        let pipeline = self.pipeline(Detail::Full, caches);
         let needle = memchr::memmem::Finder::new(query.name.as_bytes());
-        let cache = self.symbol_index.as_deref();
+        let cache = caches.map(|c| &c.symbols);
         let mut outcome = SymbolOutcome {
             warnings: selection.warnings.clone(),
             ..SymbolOutcome::default()
@@ -474,6 +477,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         options: &RelatedOptions,
+        caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<RelatedOutcome> {
         check_max_results(options.max_results)?;
@@ -499,7 +503,7 @@ impl Engine {
                 "'{target}' is a folder; related_files takes one file. Use get_tree to list its files"
             )));
         }
-        let selection = self.select_sources(root, request, true, true)?;
+        let selection = self.select_sources(root, request, true, true, caches)?;
         let entries: Vec<&Entry> = selection.files().collect();
         let Some(target_entry) = entries.iter().find(|e| e.relative == target).copied() else {
             let reason = if Lang::of_path(&target).is_none()
@@ -527,14 +531,14 @@ impl Engine {
             ));
         }
         let fresh;
-        let index = match &self.symbol_index {
-            Some(index) => index.as_ref(),
+        let index = match caches {
+            Some(caches) => &caches.symbols,
             None => {
                 fresh = SymbolIndex::new(0);
                 &fresh
             }
         };
-        let pipeline = self.pipeline(Detail::Full);
+        let pipeline = self.pipeline(Detail::Full, caches);
         // without a limit (the CLI's default), a day is as good as forever
         let deadline = started + options.deadline.unwrap_or(Duration::from_secs(86_400));
         let cancelled = || hooks.cancelled.is_some_and(|c| c());
