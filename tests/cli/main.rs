@@ -5,4 +5,7 @@
 mod common;
 
 mod commands;
+mod exact_tokens;
+mod git_options;
 mod outputs;
+mod symbols;

@@ -717,3 +717,26 @@ pub fn masked(fx: &Fixture, text: &str) -> String {
     }
     out
 }
+
+/// The stable code a tool error's text starts with (`DPX-MCP-...: message`).
+pub fn code_of(text: &str) -> &str {
+    text.split(':').next().unwrap_or("")
+}
+
+/// Run `git` in `root` with a fixed identity and no signing; panics when it fails.
+pub fn git(root: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(root)
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
