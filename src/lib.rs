@@ -26,3 +26,37 @@ pub mod select;
 pub mod symbols;
 pub mod tokens;
 pub mod update_hint;
+
+#[cfg(test)]
+mod tests {
+    /// `ARCHITECTURE.md`'s code map has a row for every file of `src/`.
+    #[test]
+    fn the_code_map_names_every_module() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+        let mut pending = vec![root.join("src")];
+        let mut missing = Vec::new();
+        while let Some(dir) = pending.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let relative = path
+                        .strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    if !map.contains(&format!("`{relative}`")) {
+                        missing.push(relative);
+                    }
+                }
+            }
+        }
+        missing.sort();
+        assert!(
+            missing.is_empty(),
+            "ARCHITECTURE.md has no row for {missing:?}"
+        );
+    }
+}

@@ -12,6 +12,13 @@
 //! choices, and the string forms of numbers and booleans) come from the generated schema
 //! ([`parse`]). Nothing else lists an argument, so the schema, the accepted arguments and the
 //! flags cannot drift apart.
+//!
+//! A new option: a field in the tool's struct (doc comment, `#[serde]` default,
+//! `#[schemars(length/range)]` limits from `crate::limits`, `#[arg]` flag with the same default),
+//! used in its `request()`, and its name in `fuzz/dict/tool_args.dict`. A new tool: a struct with
+//! `impl ToolArgs`, a `Call` variant and its arms in `mcp::tools` (name in `TOOL_ORDER`, entry in
+//! `tool_list`), the handler's arm in `mcp::server::dispatch`, and a CLI command that flattens the
+//! struct beside its own options; the tests in this module list the (tool, command) pairs.
 
 mod check;
 mod schema;
