@@ -50,8 +50,11 @@ fn to_dpx_at(root: &ProjectRoot, err: GitError) -> DpxError {
 /// index for every `get_file` in tracked mode. One entry per root (a handful per process).
 #[derive(Debug, Default)]
 pub struct TrackedCache {
-    sets: Mutex<HashMap<PathBuf, (devprojex_git::IndexStamp, Arc<BTreeSet<String>>)>>,
+    sets: Mutex<HashMap<PathBuf, TrackedSet>>,
 }
+
+/// A root's index paths and the stamp of the index files they were read from.
+type TrackedSet = (devprojex_git::IndexStamp, Arc<BTreeSet<String>>);
 
 /// Files in the Git index, relative to the root (kept in `cache` when there is one).
 pub fn tracked(root: &ProjectRoot, cache: Option<&TrackedCache>) -> Result<Arc<BTreeSet<String>>> {

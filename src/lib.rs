@@ -19,7 +19,6 @@ pub mod mcp;
 pub mod ordered;
 pub mod prefilter;
 pub mod profile;
-#[allow(unsafe_code)]
 pub mod project;
 pub mod render;
 pub mod select;

@@ -297,6 +297,7 @@ fn absolute_lexically(path: &Path) -> PathBuf {
 /// formatted case-sensitive; both ignore Unicode normalisation); elsewhere the platform's
 /// default applies (NTFS ignores case; Linux file systems compare bytes).
 #[cfg(target_os = "macos")]
+#[allow(unsafe_code)] // the platform call; its SAFETY note is at the block
 fn volume_names(root: &Path, platform: Platform) -> NameRules {
     use std::os::unix::ffi::OsStrExt;
     let mut names = platform.default_names();
