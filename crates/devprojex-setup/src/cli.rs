@@ -380,6 +380,7 @@ fn write_options(env: &SetupEnv, client: ClientId, scope: Scope, mode: Mode) -> 
         backup_label: client.name().into(),
         client_display: client.display().into(),
         user: env.user,
+        home: env.home.clone(),
     }
 }
 

@@ -27,6 +27,7 @@ mod line_endings;
 pub mod links;
 mod merge;
 pub mod plan;
+pub mod replace;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;

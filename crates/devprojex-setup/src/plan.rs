@@ -473,9 +473,11 @@ pub enum FileOutcome {
     Failed(SetupError),
 }
 
-/// Writes one file's items. The new text is computed from the file as it is now; if it changed
-/// since the plan, the decisions are made again and must be the same (else [`FileOutcome::Replan`]).
-/// A concurrent write between that read and the rename is detected by [`fsio::write`] and retried.
+/// Writes one file's items. The new text is computed from the file as it is now, and again
+/// from every newer text another program writes before setup's swap lands
+/// ([`fsio::write_edited`]); whenever the file differs from the plan's copy, the decisions are
+/// made again and must be the same (else [`FileOutcome::Replan`], and the file is left as the
+/// other program wrote it).
 pub fn apply_file(
     items: &[&PlanItem],
     env: &SetupEnv,
@@ -484,18 +486,33 @@ pub fn apply_file(
     force: bool,
     write: &WriteOptions,
 ) -> FileOutcome {
+    apply_file_with_hook(items, env, opts, mode, force, write, &mut |_| Ok(()))
+}
+
+/// [`apply_file`] with [`fsio::write_edited`]'s hook (tests write the file there, as a running
+/// client would).
+pub fn apply_file_with_hook(
+    items: &[&PlanItem],
+    env: &SetupEnv,
+    opts: &Options,
+    mode: Mode,
+    force: bool,
+    write: &WriteOptions,
+    before_swap: &mut dyn FnMut(&Path) -> std::io::Result<()>,
+) -> FileOutcome {
     let first = items[0];
-    for _attempt in 0..5 {
-        let fresh = match fsio::load(first.path()) {
-            Ok(f) => f,
-            Err(e) => return FileOutcome::Failed(e),
-        };
-        let planned = first.file.as_ref().and_then(|f| f.text.as_deref());
-        if fresh.text.as_deref() != planned {
+    let fresh = match fsio::load(first.path()) {
+        Ok(f) => f,
+        Err(e) => return FileOutcome::Failed(e),
+    };
+    let planned = first.file.as_ref().and_then(|f| f.text.clone());
+    let mut replan = false;
+    let mut edit = |current: Option<&str>| -> Result<String> {
+        if current != planned.as_deref() {
             for item in items {
                 match decide(
                     &item.location,
-                    fresh.text.as_deref(),
+                    current,
                     &item.wanted,
                     env,
                     opts,
@@ -504,23 +521,26 @@ pub fn apply_file(
                 ) {
                     Ok((action, existing, _))
                         if action.same_as(&item.action) && existing == item.existing => {}
-                    _ => return FileOutcome::Replan,
+                    // Another program made the very change setup was about to make.
+                    Ok((Action::Unchanged, ..)) if mode == Mode::Add => {}
+                    Ok((Action::NotPresent, ..)) if mode == Mode::Remove => {}
+                    _ => {
+                        replan = true;
+                        return Err(SetupError::Changed {
+                            path: first.path().to_path_buf(),
+                        });
+                    }
                 }
             }
         }
-        let text = match edited_text(fresh.text_or_empty(), items, &opts.name) {
-            Ok(t) => t,
-            Err(e) => return FileOutcome::Failed(e),
-        };
-        match fsio::write(&fresh, &text, write) {
-            Ok(report) => return FileOutcome::Written(report),
-            Err(SetupError::Changed { .. }) => continue,
-            Err(e) => return FileOutcome::Failed(e),
-        }
+        edited_text(current.unwrap_or(""), items, &opts.name)
+    };
+    let result = fsio::write_edited(&fresh, write, &mut edit, before_swap);
+    match result {
+        Ok(report) => FileOutcome::Written(report),
+        Err(_) if replan => FileOutcome::Replan,
+        Err(e) => FileOutcome::Failed(e),
     }
-    FileOutcome::Failed(SetupError::Changed {
-        path: first.path().to_path_buf(),
-    })
 }
 
 /// Whether `text` holds nothing but empty objects (`{"mcpServers": {}}`) or nothing at all, and
