@@ -28,6 +28,7 @@ pub mod links;
 mod merge;
 pub mod plan;
 pub mod replace;
+pub mod root_guard;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
