@@ -1177,6 +1177,7 @@ mod tests {
             with_type: false,
             command: cmd.into(),
             args: vec!["mcp".into()],
+            extra: Vec::new(),
         }
     }
 
@@ -1330,6 +1331,7 @@ mod tests {
             with_type: false,
             command: "dev\nprojex".into(),
             args: vec!["mcp".into(), "--root".into(), "/src/a\nb\r\nc".into()],
+            extra: Vec::new(),
         };
         let text = "model = \"o3\"\r\n\r\n[mcp_servers.fetch]\r\ncommand = \"uvx\"\r\n";
         let out = upsert(text, Format::Toml, "mcp_servers", "devprojex", &entry, p).unwrap();
@@ -1390,6 +1392,7 @@ mod edge_tests {
             with_type: false,
             command: "devprojex".into(),
             args: vec!["mcp".into()],
+            extra: Vec::new(),
         }
     }
 

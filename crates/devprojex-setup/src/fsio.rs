@@ -66,7 +66,7 @@ pub fn load(path: &Path) -> Result<ConfigFile> {
 }
 
 /// The file a write of `path` lands in: the symlink's final target, or `path` itself.
-fn resolve(path: &Path) -> Result<PathBuf> {
+pub fn resolve(path: &Path) -> Result<PathBuf> {
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(path) {
             Ok(target) => Ok(target),
@@ -134,7 +134,7 @@ pub fn check_writable(real: &Path, user: UserIds, client_display: &str) -> Resul
             hint: "run setup as the file's owner, or add the entry by hand".into(),
         });
     }
-    if meta.permissions().readonly() {
+    if owner_cannot_write(&meta) {
         return Err(SetupError::ReadOnly {
             path: real.to_path_buf(),
             why: "read-only".into(),
@@ -144,6 +144,24 @@ pub fn check_writable(real: &Path, user: UserIds, client_display: &str) -> Resul
         });
     }
     Ok(())
+}
+
+/// The user id that owns `path` (`None` off unix, or when it cannot be read).
+pub fn owner_of(path: &Path) -> Option<u32> {
+    std::fs::metadata(path).ok().and_then(|m| file_owner(&m))
+}
+
+/// Whether the file's owner took away their own write permission (`0444`, but also `0464`:
+/// others may write, the owner protected it from themselves), or the read-only attribute is set.
+#[cfg(unix)]
+fn owner_cannot_write(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o200 == 0
+}
+
+#[cfg(not(unix))]
+fn owner_cannot_write(meta: &std::fs::Metadata) -> bool {
+    meta.permissions().readonly()
 }
 
 #[cfg(unix)]
@@ -633,9 +651,10 @@ pub fn install_signal_cleanup() {
     });
 }
 
-/// Whether the setup run that wrote a temporary file of this name may still be running: its
-/// process (the id in the name) is alive. Without an id (older versions) or a way to ask (not
-/// unix), only `old` (its age) decides.
+/// Whether the setup run that wrote a temporary file of this name may still be running: the
+/// file is fresh (a run's temporary files live for milliseconds) and its process (the id in
+/// the name) is alive. An old file goes even when a process of that id runs: the id was reused.
+/// Without an id (older versions) or a way to ask (not unix), only `old` (its age) decides.
 fn writer_may_be_alive(name: &str, old: bool) -> bool {
     let pid = name
         .strip_prefix(TEMP_PREFIX)
@@ -643,7 +662,7 @@ fn writer_may_be_alive(name: &str, old: bool) -> bool {
         .and_then(|p| p.parse::<u32>().ok());
     match pid {
         Some(pid) if pid == std::process::id() => true,
-        Some(pid) => process_alive(pid).unwrap_or(!old),
+        Some(pid) => !old && process_alive(pid).unwrap_or(true),
         None => !old,
     }
 }
@@ -1152,6 +1171,11 @@ mod tests {
         let err = write(&load(&path).unwrap(), "{\"x\": 1}\n", &o).unwrap_err();
         assert_eq!(err.code(), "DPX-SETUP-READ-ONLY", "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}\n");
+        // 0464: the group may write, the owner protected the file from themselves.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o464)).unwrap();
+        let err = write(&load(&path).unwrap(), "{\"x\": 1}\n", &o).unwrap_err();
+        assert_eq!(err.code(), "DPX-SETUP-READ-ONLY", "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}\n");
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
         // Someone else's file, as a normal user and as root.
         o.user.euid = Some(me + 1);
@@ -1222,6 +1246,32 @@ mod tests {
             "fresh, but its writer is gone"
         );
         assert!(live.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_old_temp_file_goes_even_when_its_process_id_was_reused() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        // Process 1 always runs: the id in the name belongs to someone else now.
+        let reused = dir.path().join(".devprojex-setup-1-a1b2c3.tmp");
+        std::fs::write(&reused, "x").unwrap();
+        let dirs = [dir.path().to_path_buf()];
+        assert!(
+            remove_stale_temp_files(&dirs, Duration::from_secs(60)).is_empty(),
+            "fresh, and a process of that id runs: kept"
+        );
+        let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&reused)
+            .unwrap()
+            .set_modified(hour_ago)
+            .unwrap();
+        assert_eq!(
+            remove_stale_temp_files(&dirs, Duration::from_secs(60)),
+            std::slice::from_ref(&reused)
+        );
     }
 
     #[test]

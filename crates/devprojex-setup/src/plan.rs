@@ -23,9 +23,9 @@ use crate::fsio::{self, ConfigFile, WriteOptions, WriteReport};
 /// differs, so the same binary may need its absolute path in one and not the other).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Commands {
-    /// For Claude Code and Codex.
+    /// For Claude Code, Codex, Gemini CLI and Copilot CLI.
     pub terminal: String,
-    /// For Claude Desktop, Antigravity, Cursor and VS Code.
+    /// For Claude Desktop, Antigravity, Cursor, VS Code, Windsurf and Zed.
     pub desktop: String,
     /// The user chose the spelling (`--command-path absolute` or `name`): an entry spelled
     /// otherwise is updated even when it runs the same binary.
@@ -83,6 +83,7 @@ impl Options {
             with_type: client.writes_type(),
             command: self.commands.for_client(client).to_string(),
             args: flags.args(),
+            extra: client.extra_fields(),
         }
     }
 }
@@ -250,19 +251,15 @@ pub fn places(
 }
 
 /// The `projects` keys of `~/.claude.json` whose local scope has an entry `name` (empty when the
-/// file is missing or does not parse; planning reports a parse error itself).
+/// file is missing). A file that does not parse, or lists a project twice, is an error: setup
+/// cannot tell which local entries exist, so it must not say there are none.
 pub fn local_entries(env: &SetupEnv, name: &str) -> Result<Vec<String>> {
     let path = crate::client::user_config_path(ClientId::ClaudeCode, env)?;
-    let Ok(file) = fsio::load(&path) else {
-        return Ok(Vec::new());
-    };
+    let file = fsio::load(&path)?;
     let Some(text) = file.text else {
         return Ok(Vec::new());
     };
-    Ok(
-        edit::keys_with_entry(&text, &["projects"], &["mcpServers"], name, &path)
-            .unwrap_or_default(),
-    )
+    edit::keys_with_entry(&text, &["projects"], &["mcpServers"], name, &path)
 }
 
 /// Plans every place of `client`.
@@ -273,7 +270,19 @@ pub fn plan_client(
     mode: Mode,
     force: bool,
 ) -> Result<Vec<PlanItem>> {
-    let locations = places(client, env, opts, mode)?;
+    let locations = match places(client, env, opts, mode) {
+        Ok(l) => l,
+        // The user file cannot be read as a whole (it does not parse, or a key on the way to
+        // the local scopes is there twice): that place fails, naming why.
+        Err(e @ (SetupError::NoLocation { .. } | SetupError::Usage(_))) => return Err(e),
+        Err(e) => {
+            let mut item = plan_location(user_location(client, env)?, env, opts, mode, force);
+            if !item.action.is_problem() {
+                item.action = Action::Failed(e);
+            }
+            return Ok(vec![item]);
+        }
+    };
     Ok(locations
         .into_iter()
         .map(|l| plan_location(l, env, opts, mode, force))
@@ -377,6 +386,20 @@ fn decide(
                 Some(why) => Action::Kept(why),
                 None => Action::Update,
             },
+            EntryState::Incomplete => {
+                // Only the missing keys are added: a command that runs this binary, or the
+                // installed one a development build never replaces, stays as it is.
+                let keep = (!opts.commands.exact && runs_this_binary(v, client, env))
+                    || installed_binary_kept(v, env, force).is_some();
+                if let (true, Some(cmd)) = (keep, v.get("command").and_then(Value::as_str)) {
+                    wanted.command = cmd.to_string();
+                }
+                if classify(v, &wanted) == EntryState::Current {
+                    Action::Unchanged
+                } else {
+                    Action::Update
+                }
+            }
             EntryState::Modified if only_default_root_added(v, &wanted, opts) => Action::Update,
             EntryState::Modified if force => Action::Replace,
             EntryState::Modified => Action::Conflict { removing: false },
@@ -581,6 +604,8 @@ pub enum Status {
     Current,
     /// The entry was written by setup but points at another devprojex binary.
     Outdated,
+    /// The entry lacks a key setup writes now (Claude Code's `"alwaysLoad": true`).
+    Incomplete,
     /// The entry's command cannot be found (the binary moved or was removed).
     Stale(String),
     /// The entry was changed by hand, written with other flags, or is another server.
@@ -591,11 +616,12 @@ pub enum Status {
 
 impl Status {
     /// Every label (for `setup status --help`, which must list what status prints).
-    pub const LABELS: [&'static str; 7] = [
+    pub const LABELS: [&'static str; 8] = [
         "no config file",
         "not configured",
         "present, current",
         "present, points at another devprojex binary (run setup to update)",
+        "present, lacks a key setup now writes, such as alwaysLoad (run setup to update)",
         "present, STALE: command not found: COMMAND",
         "present, differs from what setup would write with these flags",
         "ERROR: MESSAGE",
@@ -608,9 +634,10 @@ impl Status {
             Status::NotConfigured => Self::LABELS[1].into(),
             Status::Current => Self::LABELS[2].into(),
             Status::Outdated => Self::LABELS[3].into(),
-            Status::Stale(cmd) => Self::LABELS[4].replace("COMMAND", cmd),
-            Status::Modified => Self::LABELS[5].into(),
-            Status::Error(e) => Self::LABELS[6].replace("MESSAGE", e),
+            Status::Incomplete => Self::LABELS[4].into(),
+            Status::Stale(cmd) => Self::LABELS[5].replace("COMMAND", cmd),
+            Status::Modified => Self::LABELS[6].into(),
+            Status::Error(e) => Self::LABELS[7].replace("MESSAGE", e),
         }
     }
 
@@ -662,6 +689,7 @@ pub fn status_at(location: &Location, env: &SetupEnv, opts: &Options) -> Status 
             Status::Current
         }
         EntryState::Outdated => Status::Outdated,
+        EntryState::Incomplete => Status::Incomplete,
         EntryState::Modified if only_default_root_added(&existing, &wanted, opts) => {
             Status::Outdated
         }

@@ -16,6 +16,7 @@ fn entry() -> Entry {
         with_type: false,
         command: "/opt/devprojex/bin/devprojex".into(),
         args: vec!["mcp".into(), "--root".into(), "/home/u/src/app".into()],
+        extra: Vec::new(),
     }
 }
 
@@ -257,6 +258,7 @@ fn nested_containers_for_claude_code_local_scope() {
         with_type: true,
         command: "/new/devprojex".into(),
         args: vec!["mcp".into()],
+        extra: Vec::new(),
     };
     let out = edit::upsert_at(text, Format::Json, &keys, "devprojex", &e, p).unwrap();
     assert_eq!(
