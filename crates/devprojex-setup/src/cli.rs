@@ -244,6 +244,9 @@ pub(crate) fn show(env: &SetupEnv, p: &Path) -> String {
     if let Some(home) = &env.home
         && let Ok(rest) = p.strip_prefix(home)
     {
+        if rest.as_os_str().is_empty() {
+            return "~".into();
+        }
         let sep = if env.os == Os::Windows { "\\" } else { "/" };
         return format!("~{sep}{}", rest.display());
     }
@@ -776,33 +779,48 @@ fn plan_all(
             }
         }
         items.extend(plan_client(*c, env, &client_opts, mode, force)?);
-        if *c == ClientId::ClaudeCode && opts.scope == Scope::User {
-            claude_code_notes(&mut items, env, opts, mode)?;
+        if opts.scope == Scope::User {
+            where_else_notes(*c, &mut items, env, opts, mode);
         }
     }
     Ok(items)
 }
 
-/// Tells where else Claude Code has the entry: at local scope (setup kept it there instead of
-/// adding a duplicate at user scope), or in the project's `.mcp.json`, which a user-scope run
-/// leaves to `--scope project`.
-fn claude_code_notes(
+/// Tells where else a client has the entry: Claude Code at local scope (setup kept it there
+/// instead of adding a duplicate at user scope), and any client in this project's file (its
+/// project scope), which a user-scope run leaves to `--scope project`.
+fn where_else_notes(
+    client: ClientId,
     items: &mut [PlanItem],
     env: &SetupEnv,
     opts: &Options,
     mode: Mode,
-) -> Result<()> {
-    let Some(project_file) = project_config_path(ClientId::ClaudeCode, &env.project_root()) else {
-        return Ok(());
+) {
+    let Some(item) = items.iter_mut().rev().find(|i| i.client() == client) else {
+        return;
     };
+    if client == ClientId::ClaudeCode
+        && mode == Mode::Add
+        && matches!(item.location.place, Place::Local { .. })
+    {
+        item.notes.push(
+            "Claude Code has this entry at local scope for this project (claude mcp add): setup keeps it there and adds no duplicate at user scope".into(),
+        );
+    }
+    let Some(project_file) = project_config_path(client, &env.project_root()) else {
+        return;
+    };
+    if env.project_is_home() || project_file == item.location.path {
+        return;
+    }
     let in_project = fsio::load(&project_file)
         .ok()
         .and_then(|f| f.text)
         .and_then(|t| {
             crate::edit::read_entry(
                 &t,
-                crate::client::Format::Json,
-                "mcpServers",
+                client.format(),
+                client.container(),
                 &opts.name,
                 &project_file,
             )
@@ -810,30 +828,17 @@ fn claude_code_notes(
         })
         .flatten()
         .is_some();
-    let Some(item) = items
-        .iter_mut()
-        .rev()
-        .find(|i| i.client() == ClientId::ClaudeCode)
-    else {
-        return Ok(());
-    };
-    if mode == Mode::Add && matches!(item.location.place, Place::Local { .. }) {
-        item.notes.push(
-            "Claude Code has this entry at local scope for this project (claude mcp add): setup keeps it there and adds no duplicate at user scope".into(),
-        );
-    }
-    if in_project && project_file != item.location.path {
+    if in_project {
         item.notes.push(format!(
             "also registered in {} (project scope, shared through the repository){}",
             show(env, &project_file),
             if mode == Mode::Remove {
-                ": remove it there with --scope project"
+                ": setup --remove leaves it; remove it there with --scope project"
             } else {
                 ""
             }
         ));
     }
-    Ok(())
 }
 
 fn place_suffix(item: &PlanItem) -> String {

@@ -321,6 +321,7 @@ pub fn plan_location(
                     item.action = action;
                     item.existing = existing;
                     item.wanted = wanted;
+                    item.notes.extend(entry_notes(&item, env));
                 }
                 Err(e) => item.action = Action::Failed(e),
             }
@@ -401,11 +402,68 @@ fn decide(
                 }
             }
             EntryState::Modified if only_default_root_added(v, &wanted, opts) => Action::Update,
+            EntryState::Modified if replaces_missing_roots(v, &wanted, opts) => Action::Update,
             EntryState::Modified if force => Action::Replace,
             EntryState::Modified => Action::Conflict { removing: false },
         },
     };
     Ok((action, existing, wanted))
+}
+
+/// What the plan says about the entry found: it runs another installed copy of devprojex (two
+/// copies re-point the entries at themselves on every run), or names `--root` folders that no
+/// longer exist (the server cannot start there).
+fn entry_notes(item: &PlanItem, env: &SetupEnv) -> Vec<String> {
+    let mut notes = Vec::new();
+    let Some(existing) = item.existing.as_ref().filter(|v| looks_like_ours(v)) else {
+        return notes;
+    };
+    if matches!(item.action, Action::Update)
+        && let (Some(cmd), Some(exe)) = (
+            existing.get("command").and_then(Value::as_str),
+            env.current_exe.as_ref(),
+        )
+        && let Some(other) = command_target_in(cmd, env, &likely_path(env, item.client().launch()))
+        && !crate::entry::same_file(&other, exe)
+        && !is_dev_build(&other)
+    {
+        notes.push(format!(
+            "the entry runs another installed devprojex ({}); setup points it at this one ({}). With two copies installed, each one's setup points the entries back at itself: uninstall the copy you do not use",
+            other.display(),
+            exe.display()
+        ));
+    }
+    let missing: Vec<String> = entry_args(existing)
+        .map(|a| roots_of(&a))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| !r.contains("${") && !Path::new(r).is_dir())
+        .collect();
+    if !missing.is_empty() {
+        notes.push(format!(
+            "the entry's --root {} no longer exist{}: the server cannot start there; run setup with --root NEW-FOLDER to replace {}",
+            missing.join(", "),
+            if missing.len() == 1 { "s" } else { "" },
+            if missing.len() == 1 { "it" } else { "them" },
+        ));
+    }
+    notes
+}
+
+/// Whether the existing entry differs only in `--root` folders that no longer exist, replaced by
+/// the ones given now: setup replaces such a broken entry without `--force`.
+fn replaces_missing_roots(existing: &Value, wanted: &Entry, opts: &Options) -> bool {
+    let Some(args) = entry_args(existing) else {
+        return false;
+    };
+    let roots = roots_of(&args);
+    looks_like_ours(existing)
+        && !opts.flags.roots.is_empty()
+        && !roots.is_empty()
+        && roots
+            .iter()
+            .all(|r| !r.contains("${") && !Path::new(r).is_dir())
+        && without_roots(&args) == without_roots(&wanted.args)
 }
 
 /// An entry setup wrote before per-client roots existed (a bare `mcp`) is brought up to date

@@ -448,3 +448,44 @@ fn an_empty_inline_toml_table_keeps_its_inner_spaces() {
         assert_eq!(back, text, "via {added:?}");
     }
 }
+
+/// Node writes a lone surrogate escape when it cuts a string between the halves of an emoji
+/// (`~/.claude.json` history): valid JSON, kept byte for byte (issue 37, item 5).
+#[test]
+fn a_lone_surrogate_escape_is_kept_byte_for_byte() {
+    let p = Path::new(".claude.json");
+    let text = "{\n  \"history\": [\"cut \\ud83d\", \"pair \\ud83d\\ude00\", \"low \\uDE00 \\\\ud83d\"],\n  // kept\n  \"mcpServers\": {}\n}\n";
+    for format in [Format::Json, Format::Jsonc] {
+        let text = if format == Format::Json {
+            text.replace("  // kept\n", "")
+        } else {
+            text.to_string()
+        };
+        let added = edit::upsert_at(&text, format, &["mcpServers"], "devprojex", &entry(), p)
+            .unwrap_or_else(|e| panic!("{format:?}: {e}"));
+        for original in [
+            "cut \\ud83d\"",
+            "pair \\ud83d\\ude00\"",
+            "low \\uDE00 \\\\ud83d\"",
+        ] {
+            assert!(
+                added.contains(original),
+                "{format:?}: {original} in {added}"
+            );
+        }
+        assert_eq!(
+            edit::read_entry_at(&added, format, &["mcpServers"], "devprojex", p).unwrap(),
+            Some(entry().to_json())
+        );
+        let back = edit::remove_at(&added, format, &["mcpServers"], "devprojex", p).unwrap();
+        assert_eq!(back, text, "{format:?}");
+        // Claude Code's local scopes are read through the same mask.
+        if format == Format::Json {
+            assert!(
+                edit::keys_with_entry(&added, &["projects"], &["mcpServers"], "devprojex", p)
+                    .unwrap()
+                    .is_empty()
+            );
+        }
+    }
+}
