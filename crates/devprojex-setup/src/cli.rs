@@ -899,7 +899,7 @@ fn print_plan(
     {
         writeln!(
             out,
-            "note: a running Claude Code rewrites ~/.claude.json; setup writes only if the file is unchanged since it read it, so quitting Claude Code first avoids a retry"
+            "note: a running Claude Code rewrites ~/.claude.json; what it writes meanwhile is kept (setup applies its edit again to the newer file)"
         )
         .map_err(w)?;
     }
