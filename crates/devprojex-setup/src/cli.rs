@@ -1468,6 +1468,23 @@ fn doctor_entry(l: &Location, name: &str, env: &SetupEnv) -> Option<(Verdict, St
             format!("entry's --root {missing} is not an existing folder"),
         ));
     }
+    // A terminal client started by a desktop app (Claude Code in the Claude app or an IDE
+    // extension, Codex in its app) gives its servers the desktop PATH, not this shell's.
+    if client.launch() == Launch::Terminal && env.os != Os::Windows {
+        let desktop = likely_path(env, Launch::Desktop);
+        if command_target_in(cmd, env, &desktop).is_none() {
+            let shown: Vec<String> = desktop.iter().map(|p| p.display().to_string()).collect();
+            return Some((
+                Verdict::Warn,
+                format!(
+                    "entry's command `{cmd}` is found on this shell's PATH only: from a terminal it connects, but {} started by a desktop app or an IDE extension gets the desktop PATH ({}) and shows ✘ Failed to connect; run `devprojex setup --client {} --command-path absolute` if you start it that way",
+                    client.display(),
+                    shown.join(":"),
+                    client.name()
+                ),
+            ));
+        }
+    }
     if runs_current_exe(cmd, env) {
         Some((
             Verdict::Ok,

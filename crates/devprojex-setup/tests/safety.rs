@@ -239,3 +239,46 @@ fn a_second_installed_copy_says_it_repoints_the_entry() {
         h.exe()
     );
 }
+
+/// Claude Code and Codex started by a desktop app (the Claude app, an IDE extension) get the
+/// desktop PATH: doctor says that an entry naming `devprojex` would then fail to connect.
+#[test]
+fn doctor_is_truthful_about_terminal_clients_started_from_a_desktop_app() {
+    let mut h = Home::new();
+    h.env.os = devprojex_setup::Os::Macos;
+    h.env.path = vec![h.p("bin")];
+    h.write(
+        ".claude.json",
+        "{\"mcpServers\": {\"devprojex\": {\"type\": \"stdio\", \"command\": \"devprojex\", \"args\": [\"mcp\"], \"alwaysLoad\": true}}}\n",
+    );
+    let r = h.run(&["doctor"]);
+    assert_eq!(r.code, 0, "a terminal start works: {}", r.out);
+    let line = r
+        .out
+        .lines()
+        .find(|l| l.contains("Claude Code:"))
+        .unwrap_or_default();
+    assert!(
+        line.starts_with("[warn]")
+            && line.contains("desktop PATH (/usr/bin:/bin:/usr/sbin:/sbin)")
+            && line.contains("--command-path absolute"),
+        "{}",
+        r.out
+    );
+    // With the absolute path written, doctor is content.
+    let r = h.run(&[
+        "setup",
+        "--yes",
+        "--client",
+        "claude-code",
+        "--command-path",
+        "absolute",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let r = h.run(&["doctor"]);
+    assert!(
+        r.out.contains("[ok  ] Claude Code: entry present, current"),
+        "{}",
+        r.out
+    );
+}
