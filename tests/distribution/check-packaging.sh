@@ -316,7 +316,7 @@ fi
 doc="$REPO_ROOT/docs/install.md"
 missing=
 for needle in "install.sh | sh" "install.ps1 | iex" "brew install devprojex/tap/devprojex" "winget install" \
-    "apt install ./devprojex" "cargo install --locked devprojex" ".mcpb" "devprojex setup" "Uninstall" \
+    "apt install ./devprojex" "cargo install --locked --git" ".mcpb" "devprojex setup" "Uninstall" \
     "DEVPROJEX_INSTALL_DIR" "self-update"; do
     grep -qF -- "$needle" "$doc" 2>/dev/null || missing="$missing [$needle]"
 done

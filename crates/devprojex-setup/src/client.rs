@@ -353,7 +353,7 @@ impl ClientId {
             }
             (ClientId::CopilotCli, _) => "run `copilot mcp list` (or `/mcp` inside Copilot CLI)",
             (ClientId::Windsurf, _) => {
-                "in Windsurf open Cascade's MCP servers panel (the hammer icon) and refresh"
+                "in Windsurf open the Cascade panel's MCP servers (the plug icon) and refresh"
             }
             (ClientId::Zed, _) => {
                 "open a project in Zed, then the Agent panel's settings: the server is listed with a green dot when it runs"
