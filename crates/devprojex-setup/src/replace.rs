@@ -87,12 +87,13 @@ mod sys {
         p.as_os_str().encode_wide().chain(Some(0)).collect()
     }
 
-    /// A name beside `incoming` that does not exist yet, for the replaced file.
+    /// A name beside `incoming` that does not exist yet, for the replaced file; it keeps the
+    /// temporary files' prefix and suffix, so a later run cleans it up after a kill.
     fn backup_name(incoming: &Path) -> PathBuf {
         let mut n = 0u32;
         loop {
             let mut name = incoming.as_os_str().to_owned();
-            name.push(format!(".old{n}"));
+            name.push(format!(".old{n}{}", crate::fsio::TEMP_SUFFIX));
             let candidate = PathBuf::from(name);
             if !candidate.exists() {
                 return candidate;
