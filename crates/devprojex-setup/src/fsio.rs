@@ -241,139 +241,198 @@ pub fn write_edited(
     };
     let io = |action: &'static str| move |e: std::io::Error| SetupError::io(&file.path, action, e);
     let mut backed_up: Option<String> = None;
-    for _round in 0..MAX_REAPPLY {
-        if current.as_deref() == Some(text.as_str()) {
-            // Another program already wrote exactly this text: nothing to replace.
-            report.created = false;
-            return Ok(report);
-        }
-        // The backup of what is about to be replaced, before the compare at the swap.
-        if let (Some(original), Some(backup_dir)) = (&current, &opts.backup_dir)
-            && backed_up.as_ref() != Some(original)
-        {
-            check_creation_owner(&backup_dir.join("x"), opts)?;
-            report.created_dirs.extend(create_dirs(backup_dir)?);
-            report.backup = Some(write_backup(
-                backup_dir,
-                &opts.backup_label,
-                real,
-                original.as_bytes(),
-            )?);
-            backed_up = Some(original.clone());
-        }
-        let tmp =
-            prepared_temp(&dir, &text, real, opts).map_err(io("writing the temporary file"))?;
-        before_swap(tmp.path()).map_err(io("replacing the file"))?;
-        let replaced = match &current {
-            None => match crate::replace::create_new(tmp.path(), real) {
-                Ok(()) => {
-                    drop(tmp.keep());
-                    None
-                }
-                Err(SwapError::Exists) => Some(read_replaced(real, &file.path)?),
-                Err(SwapError::Unsupported) => fallback_replace(tmp, real, &current, file, opts)?,
-                Err(SwapError::Io(e)) => return Err(replace_failed(file, e, opts)),
-            },
-            Some(expected) => match crate::replace::exchange(tmp.path(), real) {
-                Ok(old) => swapped(tmp, old, real, expected, &text, file)?,
-                Err(SwapError::Unsupported) => fallback_replace(tmp, real, &current, file, opts)?,
-                Err(SwapError::Exists) => {
-                    unreachable!("an exchange never reports an existing file")
-                }
-                Err(SwapError::Io(e)) => return Err(replace_failed(file, e, opts)),
-            },
-        };
-        match replaced {
-            None => {
-                sync_dir(&dir);
-                if let Some(backup_dir) = &opts.backup_dir
-                    && legacy_backup_path(real).exists()
-                {
-                    report.created_dirs.extend(create_dirs(backup_dir)?);
-                    report.moved_legacy_backup =
-                        move_legacy_backup(real, backup_dir, &opts.backup_label);
-                }
-                return Ok(report);
+    // One staged file for every attempt: after an undone swap it holds setup's text again and
+    // is rewritten in place, so a retry neither leaves nor adds a temporary file.
+    let mut staged: Option<Staged> = None;
+    let result = (|| {
+        for _round in 0..MAX_REAPPLY {
+            if current.as_deref() == Some(text.as_str()) {
+                // Another program already wrote exactly this text: nothing to replace.
+                report.created = false;
+                return Ok(());
             }
-            Some(newer) => {
-                // Another program wrote the file after setup read it: its text is in place
-                // again; apply the edit to it.
-                report.created = newer.is_none();
-                text = edit(newer.as_deref())?;
-                current = newer;
+            // The backup of what is about to be replaced, before the compare at the swap.
+            if let (Some(original), Some(backup_dir)) = (&current, &opts.backup_dir)
+                && backed_up.as_ref() != Some(original)
+            {
+                check_creation_owner(&backup_dir.join("x"), opts)?;
+                report.created_dirs.extend(create_dirs(backup_dir)?);
+                report.backup = Some(write_backup(
+                    backup_dir,
+                    &opts.backup_label,
+                    real,
+                    original.as_bytes(),
+                )?);
+                backed_up = Some(original.clone());
+            }
+            let stage = match staged.as_mut() {
+                Some(stage) => stage,
+                None => {
+                    staged.insert(Staged::create(&dir).map_err(io("creating a temporary file"))?)
+                }
+            };
+            stage
+                .fill(&text, real, opts)
+                .map_err(io("writing the temporary file"))?;
+            before_swap(&stage.path).map_err(io("replacing the file"))?;
+            let newer = match &current {
+                None => match crate::replace::create_new(&stage.path, real) {
+                    Ok(()) => {
+                        stage.consumed();
+                        None
+                    }
+                    Err(SwapError::Exists) => Some(read_optional(real, &file.path)?),
+                    Err(SwapError::Unsupported) => {
+                        fallback_replace(stage, real, &current, file, opts)?
+                    }
+                    Err(SwapError::Io(e)) => return Err(replace_failed(file, e, opts)),
+                },
+                Some(expected) => match crate::replace::exchange(&stage.path, real) {
+                    Ok(old) => swapped(stage, old, real, expected, &text, file)?,
+                    Err(SwapError::Unsupported) => {
+                        fallback_replace(stage, real, &current, file, opts)?
+                    }
+                    Err(SwapError::Exists) => {
+                        unreachable!("an exchange never reports an existing file")
+                    }
+                    Err(SwapError::Io(e)) => return Err(replace_failed(file, e, opts)),
+                },
+            };
+            match newer {
+                None => {
+                    sync_dir(&dir);
+                    if let Some(backup_dir) = &opts.backup_dir
+                        && legacy_backup_path(real).exists()
+                    {
+                        report.created_dirs.extend(create_dirs(backup_dir)?);
+                        report.moved_legacy_backup =
+                            move_legacy_backup(real, backup_dir, &opts.backup_label);
+                    }
+                    return Ok(());
+                }
+                Some(newer) => {
+                    // Another program wrote the file after setup read it: its text is in
+                    // place again; apply the edit to it.
+                    report.created = newer.is_none();
+                    text = edit(newer.as_deref())?;
+                    current = newer;
+                }
             }
         }
+        Err(SetupError::Changed {
+            path: file.path.clone(),
+        })
+    })();
+    if let Some(stage) = staged {
+        stage.remove();
     }
-    Err(SetupError::Changed {
-        path: file.path.clone(),
-    })
+    result.map(|()| report)
 }
 
-/// A temporary file beside `real` holding `text`, with the original's permissions (or, for a
-/// new file, `0600`/`0644`) and group, flushed to disk.
-fn prepared_temp(
-    dir: &Path,
-    text: &str,
-    real: &Path,
-    opts: &WriteOptions,
-) -> std::io::Result<PendingTemp> {
-    let meta = std::fs::metadata(real).ok();
-    let perms = meta
-        .as_ref()
-        .map(|m| m.permissions())
-        .or_else(|| new_file_permissions(opts.private));
-    let mut tmp = PendingTemp::create(dir)?;
-    tmp.file.write_all(text.as_bytes())?;
-    tmp.file.flush()?;
-    if let Some(p) = perms {
-        tmp.file.as_file().set_permissions(p)?;
+/// The file setup stages its text in, beside the config, registered for the signal cleanup.
+struct Staged {
+    path: PathBuf,
+    /// Whether a file is at `path` (a swap or rename may have taken it).
+    present: bool,
+    _registered: Registered,
+    /// A second registration while the staged file has another name (Windows' backup name).
+    _moved: Option<Registered>,
+}
+
+impl Staged {
+    fn create(dir: &Path) -> std::io::Result<Staged> {
+        let tmp = PendingTemp::create(dir)?;
+        let path = tmp.path().to_path_buf();
+        Ok(Staged {
+            path,
+            present: true,
+            _registered: tmp.keep(),
+            _moved: None,
+        })
     }
-    if let Some(m) = &meta {
-        keep_group(tmp.file.as_file(), m);
+
+    /// Writes `text`, with the original's permissions (or, for a new file, `0600`/`0644`) and
+    /// group, flushed to disk.
+    fn fill(&mut self, text: &str, real: &Path, opts: &WriteOptions) -> std::io::Result<()> {
+        let meta = std::fs::metadata(real).ok();
+        let perms = meta
+            .as_ref()
+            .map(|m| m.permissions())
+            .or_else(|| new_file_permissions(opts.private));
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .create(true)
+            .open(&self.path)?;
+        self.present = true;
+        f.write_all(text.as_bytes())?;
+        f.flush()?;
+        if let Some(p) = perms {
+            f.set_permissions(p)?;
+        }
+        if let Some(m) = &meta {
+            keep_group(&f, m);
+        }
+        f.sync_all()
     }
-    tmp.file.as_file().sync_all()?;
-    Ok(tmp)
+
+    /// The staged file now lives at `path` (Windows: `ReplaceFileW` moved it).
+    fn moved_to(&mut self, path: PathBuf) {
+        if path != self.path {
+            self._moved = Some(register(path.clone()));
+            self.path = path;
+        }
+    }
+
+    /// The staged file became the config.
+    fn consumed(&mut self) {
+        self.present = false;
+    }
+
+    fn remove(self) {
+        if self.present {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// After an exchange: `Ok(None)` when the file replaced held `expected` (done), else the swap is
-/// undone and the newer text returned (`Some(None)`: the file had been deleted meanwhile).
+/// undone at once and the newer text returned (`Some(None)`: the file had been deleted
+/// meanwhile); setup's own text is then back in the staged file, for the next attempt.
 fn swapped(
-    tmp: PendingTemp,
+    stage: &mut Staged,
     old: PathBuf,
     real: &Path,
     expected: &str,
     ours: &str,
     file: &ConfigFile,
 ) -> Result<Option<Option<String>>> {
-    // On Windows the replaced file has a name of its own; it is removed like the temporary.
-    let _old_registered = (old != tmp.path()).then(|| register(old.clone()));
-    let _tmp_registered = tmp.keep();
-    let replaced = std::fs::read(&old).map_err(|e| SetupError::io(&file.path, "reading", e))?;
+    // On Windows the replaced file has a name of its own.
+    stage.moved_to(old);
+    let replaced =
+        std::fs::read(&stage.path).map_err(|e| SetupError::io(&file.path, "reading", e))?;
     if replaced == expected.as_bytes() {
-        let _ = std::fs::remove_file(&old);
         return Ok(None);
     }
     // Undo at once: the other program's text goes back in place.
-    let mut back = crate::replace::exchange(&old, real)
+    let back = crate::replace::exchange(&stage.path, real)
         .map_err(|e| swap_error(file, e, "putting the newer file back"))?;
-    let _back_registered = (back != old).then(|| register(back.clone()));
+    stage.moved_to(back);
     let mut newest = replaced;
     let mut came_back =
-        std::fs::read(&back).map_err(|e| SetupError::io(&file.path, "reading", e))?;
+        std::fs::read(&stage.path).map_err(|e| SetupError::io(&file.path, "reading", e))?;
     // A third writer in between the two swaps: its text is the newest; put that in place.
     for _ in 0..MAX_REAPPLY {
         if came_back == ours.as_bytes() {
             break;
         }
-        let third = crate::replace::exchange(&back, real)
+        let third = crate::replace::exchange(&stage.path, real)
             .map_err(|e| swap_error(file, e, "putting the newer file back"))?;
-        let _third_registered = (third != back).then(|| register(third.clone()));
+        stage.moved_to(third);
         newest = came_back;
-        back = third;
-        came_back = std::fs::read(&back).map_err(|e| SetupError::io(&file.path, "reading", e))?;
+        came_back =
+            std::fs::read(&stage.path).map_err(|e| SetupError::io(&file.path, "reading", e))?;
     }
-    let _ = std::fs::remove_file(&back);
-    let _ = std::fs::remove_file(&old);
     let text = String::from_utf8(newest).map_err(|_| SetupError::Encoding {
         path: file.path.clone(),
     })?;
@@ -383,7 +442,7 @@ fn swapped(
 /// Compare-then-rename, where the file system has no exchange: the window between the two is
 /// as short as reading the file.
 fn fallback_replace(
-    tmp: PendingTemp,
+    stage: &mut Staged,
     real: &Path,
     expected: &Option<String>,
     file: &ConfigFile,
@@ -393,8 +452,8 @@ fn fallback_replace(
     if now.as_deref() != expected.as_deref() {
         return Ok(Some(now));
     }
-    tmp.persist(real)
-        .map_err(|e| replace_failed(file, e, opts))?;
+    std::fs::rename(&stage.path, real).map_err(|e| replace_failed(file, e, opts))?;
+    stage.consumed();
     Ok(None)
 }
 
@@ -408,10 +467,6 @@ fn read_optional(real: &Path, shown: &Path) -> Result<Option<String>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(SetupError::io(shown, "reading", e)),
     }
-}
-
-fn read_replaced(real: &Path, shown: &Path) -> Result<Option<String>> {
-    read_optional(real, shown)
 }
 
 fn replace_failed(file: &ConfigFile, e: std::io::Error, opts: &WriteOptions) -> SetupError {
