@@ -49,7 +49,7 @@ pub fn read_entry(
     read_entry_at(text, format, &[container], name, path)
 }
 
-/// Reads the entry `name` from the container at `keys`, if present.
+/// [`read_entry_at`] on a text whose lone surrogates are masked.
 fn read_entry_at_raw(
     text: &str,
     format: Format,
@@ -89,9 +89,7 @@ pub fn entry_names(
     object_keys_at(text, format, &[container], path)
 }
 
-/// The keys of the object (JSON) or table (TOML) at `keys`; empty when it is absent, an error
-/// when one is there twice. For Claude Code's `["projects"]` these are the projects that have
-/// local settings.
+/// [`object_keys_at`] on a text whose lone surrogates are masked.
 fn object_keys_at_raw(
     text: &str,
     format: Format,
@@ -124,9 +122,7 @@ fn object_keys_at_raw(
     }
 }
 
-/// The keys `k` of the JSON object at `parent` whose `k` / `child...` object has an entry
-/// `name`, in one parse (Claude Code's `projects` with a local `mcpServers` entry; a
-/// `~/.claude.json` can list thousands of projects).
+/// [`keys_with_entry`] on a text whose lone surrogates are masked.
 fn keys_with_entry_raw(
     text: &str,
     parent: &[&str],
@@ -178,8 +174,7 @@ pub fn upsert(
     upsert_at(text, format, &[container], name, entry, path)
 }
 
-/// Adds the entry `name` to the container at `keys` (creating missing objects), or updates it in
-/// place when it exists: only the fields that differ change, so comments inside it stay.
+/// [`upsert_at`] on a text whose lone surrogates are masked.
 fn upsert_at_raw(
     text: &str,
     format: Format,
@@ -244,8 +239,7 @@ pub fn remove(
     remove_at(text, format, &[container], name, path)
 }
 
-/// Removes the entry `name` from the container at `keys` (a no-op when absent). An implicit TOML
-/// parent table that becomes empty goes too; a JSON container that becomes empty stays as `{}`.
+/// [`remove_at`] on a text whose lone surrogates are masked.
 fn remove_at_raw(
     text: &str,
     format: Format,
@@ -1041,8 +1035,23 @@ fn single_line_insert(
     }
     let out = match target.properties.last() {
         Some(last) => {
-            let at = last.range.end;
-            format!("{}{comma}{item}{}", &body[..at], &body[at..])
+            let close = target.range.end - 1;
+            let trailing = parsed.tokens.iter().flatten().find(|t| {
+                t.token == Token::Comma && t.range.start >= last.range.end && t.range.end <= close
+            });
+            match trailing {
+                // `{"a":1 ,}`: the entry goes after the trailing comma and takes one of its own,
+                // so the spaces before that comma stay where they were (and removal restores them).
+                Some(c) => {
+                    let at = c.range.end;
+                    let lead = if spaced { " " } else { "" };
+                    format!("{}{lead}{item},{}", &body[..at], &body[at..])
+                }
+                None => {
+                    let at = last.range.end;
+                    format!("{}{comma}{item}{}", &body[..at], &body[at..])
+                }
+            }
         }
         None => {
             let has_comment = parsed.comments.as_ref().is_some_and(|map| {

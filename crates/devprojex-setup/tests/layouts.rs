@@ -489,3 +489,32 @@ fn a_lone_surrogate_escape_is_kept_byte_for_byte() {
         }
     }
 }
+
+/// A one-line JSONC servers object with a space before its trailing comma (found by the
+/// hand-laid property test): the entry goes after that comma, and removal restores every byte.
+#[test]
+fn a_space_before_a_one_line_trailing_comma_survives_a_round_trip() {
+    let p = Path::new("mcp.json");
+    for text in [
+        "{\"mcpServers\":{\"s0\":1 ,},\"b\": 1}\n",
+        "{\"mcpServers\": {\"s0\": 1 , }, \"b\": 1}\n",
+    ] {
+        let added = edit::upsert_at(
+            text,
+            Format::Jsonc,
+            &["mcpServers"],
+            "devprojex",
+            &entry(),
+            p,
+        )
+        .unwrap();
+        assert_eq!(
+            edit::read_entry_at(&added, Format::Jsonc, &["mcpServers"], "devprojex", p).unwrap(),
+            Some(entry().to_json()),
+            "{added}"
+        );
+        assert!(!added.contains('\n') || added.ends_with("}\n") && added.lines().count() == 1);
+        let back = edit::remove_at(&added, Format::Jsonc, &["mcpServers"], "devprojex", p).unwrap();
+        assert_eq!(back, text, "via {added}");
+    }
+}
