@@ -228,7 +228,7 @@ impl ErrorKind {
                 "the client cancelled the request (MCP `notifications/cancelled`) while it ran; nothing was returned"
             }
             Self::UnsafeRoot => {
-                "no root was named (`--root`, `DEVPROJEX_ROOT`, `CLAUDE_PROJECT_DIR`), the client sends no MCP roots, and the working directory is a filesystem root, the home folder or a folder containing it: the server exits 1 at startup (as the `initialize` error when a client is connected)"
+                "a root that reached the server from `DEVPROJEX_ROOT`, `CLAUDE_PROJECT_DIR` (Claude Code started in `~`), the client's MCP roots or its working directory is a filesystem root, the home folder or a folder containing it; only `--root` on the command line serves one. Without client roots the server exits 1 at startup (as the `initialize` error when a client is connected); with client roots that are all refused, every tool call answers it"
             }
             Self::NoRoots => {
                 "the client declared MCP roots but listed no local `file://` folder, and there is no safe working directory to fall back to"
@@ -298,7 +298,7 @@ impl ErrorKind {
                 "nothing: the client asked for it; call the tool again if the answer is still wanted"
             }
             Self::UnsafeRoot => {
-                "pass `--root /absolute/path/to/project` (`devprojex setup` writes it for the clients that need it)"
+                "start the client in the project folder, or pass `--root /absolute/path/to/project` (`devprojex setup --root PATH` writes it)"
             }
             Self::NoRoots => "open a folder in the client, or start the server with `--root`",
             Self::PackExpired => "call `pack_context` again",

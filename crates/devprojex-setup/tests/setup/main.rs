@@ -6,11 +6,14 @@ mod common;
 
 mod behaviour;
 mod cli;
+mod concurrent;
 mod golden;
 mod install_links;
 mod layouts;
 mod line_endings;
 mod paths;
 mod roundtrip;
+mod safety;
 mod signals;
 mod snippets;
+mod uninstall;
