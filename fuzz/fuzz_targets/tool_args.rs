@@ -132,7 +132,10 @@ fuzz_target!(|data: &[u8]| {
         sorted.sort_unstable();
         let mut declared: Vec<&str> = properties.keys().map(String::as_str).collect();
         declared.sort_unstable();
-        assert_eq!(sorted, declared, "{tool}: schema and accepted arguments differ");
+        assert_eq!(
+            sorted, declared,
+            "{tool}: schema and accepted arguments differ"
+        );
 
         let unknown: Vec<&String> = arguments
             .iter()
