@@ -54,6 +54,10 @@ syntax_checkers
 summary+=("$(printf '%5d s  %s' "$((SECONDS - started))" "syntax checkers")")
 
 phase "cargo test" cargo test --workspace --locked --no-fail-fast
+# The binary the tests ran (cargo test builds it with the workspace's features): the checks below
+# use it as it is. A `cargo build --bin devprojex` here compiled the workspace's crates again,
+# since a build of one package unifies other features than the workspace's tests do.
+test -x target/debug/devprojex || { echo "no target/debug/devprojex after cargo test" >&2; exit 1; }
 
 sdk_check() {
     local venv="${DEVPROJEX_CI_VENV:-.venv-ci}"
@@ -61,7 +65,6 @@ sdk_check() {
         python3 -m venv "$venv"
     fi
     "$venv/bin/python" -c 'import mcp' 2>/dev/null || "$venv/bin/pip" install --quiet --disable-pip-version-check 'mcp>=1.9,<2'
-    cargo build --locked --bin devprojex
     "$venv/bin/python" scripts/mcp_sdk_check.py "$(pwd)/target/debug/devprojex"
 }
 phase "official Python MCP SDK against the built server" sdk_check
@@ -85,7 +88,6 @@ phase "fuzzing (scripts/fuzz.sh: build, replay kept crash inputs, 30 s per targe
 real_clients() {
     local clients_bin
     clients_bin="$(scripts/install-test-clients.sh)"
-    cargo build --locked --bin devprojex
     python3 scripts/real_clients_check.py "$(pwd)/target/debug/devprojex" "$clients_bin"
 }
 phase "real MCP clients as judges of setup (Claude Code, Codex, Gemini CLI, Copilot CLI from npm, isolated HOME, offline)" \
