@@ -80,8 +80,8 @@ else
     # the suites ci.yml names for windows-latest, each run whatever the one before gave (the
     # two `platform_paths` tests that compare with Git need a git.exe, which Wine lacks)
     failed=()
-    for suite in "-p devprojex --test platform_paths" "-p devprojex --lib project::" \
-        "-p devprojex --lib mcp::pack_store" "-p devprojex-setup --test paths" \
+    for suite in "-p devprojex --test security platform_paths::" "-p devprojex --lib project::" \
+        "-p devprojex --lib mcp::pack_store" "-p devprojex-setup --test setup paths::" \
         "-p devprojex-update --lib replace::"; do
         # shellcheck disable=SC2086 # the suite is several words on purpose
         run $suite || failed+=("$suite")

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use devprojex_detail::Detail;
 use devprojex_redact::{INSPECTION_LIMIT_BYTES, Redactor, decode_lossy};
 
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::facts::{FactsCache, Known, Stamp, TextMetrics};
 use crate::project::{ProjectRoot, ResolvedPath};
 use crate::select::Entry;
@@ -286,7 +286,7 @@ impl ContentPipeline {
                 "'{shown_as}' is a binary file; binary content is never returned. Use get_tree or analyze to see its size"
             ))),
             Raw::TooLarge => Err(DpxError::new(
-                codes::PAYLOAD_TRUNCATED,
+                ErrorKind::PayloadTruncated,
                 format!(
                     "'{shown_as}' is larger than the 16 MiB inspection boundary; its content is not inspected for secrets and is never returned"
                 ),
@@ -337,8 +337,9 @@ fn read_inspectable(file: std::fs::File, size: u64) -> Result<Raw> {
     if size > INSPECTION_LIMIT_BYTES {
         return Ok(Raw::TooLarge);
     }
-    let read_error =
-        |err: std::io::Error| DpxError::new(codes::UNREADABLE, format!("cannot read file: {err}"));
+    let read_error = |err: std::io::Error| {
+        DpxError::new(ErrorKind::Unreadable, format!("cannot read file: {err}")).with_source(err)
+    };
     // One byte past the expected size shows growth; a file that grows is still cut at the boundary.
     let mut bytes = Vec::with_capacity(size as usize + 1);
     let mut handle = file.take(INSPECTION_LIMIT_BYTES + 1);

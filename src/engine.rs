@@ -11,8 +11,12 @@ use devprojex_redact::{RedactOptions, Redactor};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::caches::Caches;
 use crate::content::{Content, ContentPipeline, TextContent};
-use crate::error::{DpxError, Result, codes};
+use crate::coverage::Coverage;
+pub use crate::coverage::partial_content_notice;
+use crate::error::{DpxError, ErrorKind, Result};
+use crate::limits;
 use crate::profile::{self, Profile};
 use crate::project::ProjectRoot;
 use crate::render::pack::{BudgetReport, PackMetrics, PackWriter};
@@ -25,28 +29,9 @@ use crate::tokens::{Counter, Encoding};
 mod exact_pack;
 mod token_map;
 
+/// Why a search or lookup stopped early (the name the symbol lookups use).
+pub use crate::coverage::Stop as SearchStop;
 pub use token_map::FolderMetrics;
-
-/// Limits shared by the CLI and MCP.
-pub mod limits {
-    pub const MAX_PATHS: usize = 256;
-    pub const MAX_PATH_CHARS: usize = 4096;
-    pub const MAX_REGEX_CHARS: usize = 4096;
-    pub const MAX_SEARCH_RESULTS: usize = 200;
-    pub const DEFAULT_SEARCH_RESULTS: usize = 50;
-    pub const SEARCH_DEADLINE_SECS: u64 = 2;
-    pub const MAX_FILE_LINES: usize = 1000;
-    pub const MAX_FILE_CHARS: usize = 50_000;
-    pub const MAX_TOP_FILES: usize = 1000;
-    pub const DEFAULT_TOP_FILES: usize = 10;
-    /// Memory the MCP server gives to `compact`/`signatures` results kept across requests. They
-    /// are held as pieces of their source, 1–5 % of its size, so this covers projects of a
-    /// gigabyte or more.
-    pub const SERVER_TRANSFORM_CACHE_BYTES: usize = 64 * 1024 * 1024;
-    /// Exact token counts the MCP server remembers by content hash (`--tokenizer`): about
-    /// 64 bytes each, so 32 MiB, for half a million files and pack sections.
-    pub const SERVER_TOKEN_COUNT_CACHE_ENTRIES: usize = 1 << 19;
-}
 
 /// Process-wide settings (server flags or CLI flags).
 #[derive(Debug, Clone, Copy, Default)]
@@ -102,10 +87,7 @@ impl Hooks<'_> {
 
     fn check_cancelled(&self) -> Result<()> {
         if self.cancelled.is_some_and(|c| c()) {
-            return Err(DpxError::new(
-                codes::INVALID_ARGUMENTS,
-                "the request was cancelled",
-            ));
+            return Err(DpxError::cancelled());
         }
         Ok(())
     }
@@ -116,17 +98,9 @@ impl Hooks<'_> {
 pub struct Engine {
     config: EngineConfig,
     redactor: Arc<Redactor>,
-    /// Detail transforms kept across requests (long-lived processes only).
-    transform_cache: Option<Arc<devprojex_detail::TransformCache>>,
-    /// Definitions and the import index kept across requests (long-lived processes only).
-    pub(crate) symbol_index: Option<Arc<crate::symbols::SymbolIndex>>,
-    /// What is known about files between requests (long-lived processes only).
-    facts: Option<Arc<crate::facts::FactsCache>>,
     /// Exact token counts (`--tokenizer`): analyze reports them beside the estimate and a
     /// pack budget covers the complete document in that encoding.
     counter: Option<Arc<Counter>>,
-    /// Walks kept across requests, revalidated by stat (long-lived processes only).
-    pub(crate) selection_cache: Option<Arc<crate::select::cache::SelectionCache>>,
 }
 
 /// A request resolved against a project: the selection spec and the effective detail.
@@ -210,9 +184,8 @@ pub struct Analysis {
 pub struct PackOutcome {
     pub metrics: PackMetrics,
     pub budget: Option<BudgetReport>,
-    pub warnings: SelectionWarnings,
-    /// Files withheld because they exceed the inspection boundary (reported as a count).
-    pub withheld_files: u64,
+    /// Withheld and unreadable files (as in `metrics`), and the selection's warnings.
+    pub coverage: Coverage,
     pub entries: Vec<Entry>,
     pub header: TreeHeader,
 }
@@ -228,27 +201,25 @@ pub struct SearchOptions {
     pub deadline: Option<Duration>,
 }
 
-/// Why a search stopped early.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SearchStop {
-    MaxResults,
-    Deadline,
+/// The matches of one file: consecutive match and context lines per group, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchGroup {
+    /// The file's project-relative path (private-data redacted with `--hide-private-data`).
+    pub path: String,
+    pub lines: Vec<crate::grep::HitLine>,
 }
 
-/// The outcome of a search: grep-style lines.
+/// The outcome of a search: its groups in selection order, and what it covered.
 #[derive(Debug, Clone, Default)]
 pub struct SearchOutcome {
-    pub text: String,
+    pub groups: Vec<SearchGroup>,
+    /// Match lines in `groups` (context lines are not counted).
     pub matches: usize,
     pub files_with_matches: usize,
     pub searched_files: usize,
-    pub withheld_files: usize,
-    /// Selected files that could not be read (not searched).
-    pub unreadable_files: usize,
     /// Text files the selection gave the search.
     pub selected_files: usize,
-    pub stopped: Option<SearchStop>,
-    pub warnings: SelectionWarnings,
+    pub coverage: Coverage,
 }
 
 /// A slice of one file.
@@ -280,26 +251,8 @@ impl Engine {
             redactor: Arc::new(Redactor::new(RedactOptions {
                 hide_private_data: config.hide_private_data,
             })),
-            transform_cache: None,
-            symbol_index: None,
-            facts: None,
             counter: None,
-            selection_cache: None,
         }
-    }
-
-    /// Keep each walk and reuse it while nothing it depends on changed (`select/cache.rs`
-    /// says how an edit is always seen). For a long-lived process.
-    pub fn with_selection_cache(mut self) -> Self {
-        self.selection_cache = Some(Arc::new(crate::select::cache::SelectionCache::default()));
-        self
-    }
-
-    /// Remember per-file facts (binary, clean of secrets, metrics) between requests, keyed by
-    /// path and stat stamp (`facts.rs`). For a long-lived process.
-    pub fn with_facts_cache(mut self) -> Self {
-        self.facts = Some(Arc::new(crate::facts::FactsCache::default()));
-        self
     }
 
     /// Count exact tokens of `encoding` (see [`crate::tokens`]); `cached_counts` remembers
@@ -319,25 +272,6 @@ impl Engine {
 
     pub fn counter(&self) -> Option<&Counter> {
         self.counter.as_deref()
-    }
-
-    /// Keep parsed definitions and the import index of `find_symbol`/`related_files` in memory
-    /// across requests (the MCP server); see `src/symbols/index.rs` for how edits are seen.
-    pub fn with_symbol_index(mut self) -> Self {
-        self.symbol_index = Some(Arc::new(crate::symbols::SymbolIndex::new(
-            crate::symbols::limits::SERVER_DEFINITION_CACHE_BYTES,
-        )));
-        self
-    }
-
-    /// Keep up to `budget_bytes` of `compact`/`signatures` results in memory across requests, so
-    /// files that did not change are not parsed again. For a long-lived process (the MCP
-    /// server); a one-shot CLI run would only pay for the hashing.
-    pub fn with_transform_cache(mut self, budget_bytes: usize) -> Self {
-        self.transform_cache = Some(Arc::new(devprojex_detail::TransformCache::new(
-            budget_bytes,
-        )));
-        self
     }
 
     pub fn config(&self) -> EngineConfig {
@@ -365,7 +299,12 @@ impl Engine {
     }
 
     /// Resolve profile and request into a selection spec. Validates every argument.
-    pub fn prepare(&self, root: &ProjectRoot, request: &Request) -> Result<Prepared> {
+    pub fn prepare(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        caches: Option<&Caches>,
+    ) -> Result<Prepared> {
         let named_profile = request.profile.as_deref().filter(|p| *p != "standard");
         let profile: Profile = profile::load(root, request.profile.as_deref())?;
         let selection = &profile.selection;
@@ -428,7 +367,8 @@ impl Engine {
             }
         }
         if git_mode == GitMode::Tracked || request.tracked_only {
-            spec.allow_lists.push(crate::gitstate::tracked(root)?);
+            spec.allow_lists
+                .push(crate::gitstate::tracked(root, caches.map(|c| &c.tracked))?);
         }
         let mut deleted = 0;
         if let Some(scope) = &request.git_scope {
@@ -492,8 +432,9 @@ impl Engine {
         &self,
         root: &ProjectRoot,
         request: &Request,
+        caches: Option<&Caches>,
     ) -> Result<(Prepared, Arc<Selection>)> {
-        self.select_with(root, request, false, Uses::Stats)
+        self.select_with(root, request, false, Uses::Stats, caches)
     }
 
     /// The selection with `binary` flags for files of unknown extensions (trees show them).
@@ -503,13 +444,16 @@ impl Engine {
         request: &Request,
         sniff_binary: bool,
         uses: Uses,
+        caches: Option<&Caches>,
     ) -> Result<(Prepared, Arc<Selection>)> {
-        let mut prepared = self.prepare(root, request)?;
+        let mut prepared = self.prepare(root, request, caches)?;
         prepared.spec.sniff_binary = sniff_binary;
-        // A one-off walk for names needs no file stats; a kept one does, to see later edits.
-        prepared.spec.names_only = uses == Uses::Names && self.selection_cache.is_none();
-        let mut selection = match &self.selection_cache {
-            Some(cache) => cache.select(root, &prepared.spec, uses == Uses::Stats)?,
+        // A walk for names needs no file stats (a kept walk takes them anyway, to see edits).
+        prepared.spec.names_only = uses == Uses::Names;
+        let mut selection = match caches {
+            Some(caches) => caches
+                .selection
+                .select(root, &prepared.spec, uses == Uses::Stats)?,
             None => Arc::new(select::select(root, &prepared.spec)?),
         };
         if selection.warnings.deleted != prepared.deleted {
@@ -525,6 +469,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         limits: TreeLimits,
+        caches: Option<&Caches>,
     ) -> Result<(RenderedTree, SelectionWarnings)> {
         // Text and Markdown trees show names, kinds and binary flags only (JSON and XML show
         // sizes too).
@@ -533,7 +478,7 @@ impl Engine {
         } else {
             Uses::Stats
         };
-        let (_, selection) = self.select_with(root, request, true, uses)?;
+        let (_, selection) = self.select_with(root, request, true, uses, caches)?;
         // Trees are project addresses, the contract for later `project`/`path` arguments: they
         // are returned as-is. Private-data redaction applies to exported content (files, search
         // matches, packs, whose tree header is redacted in full).
@@ -554,12 +499,13 @@ impl Engine {
         Ok((rendered, selection.warnings.clone()))
     }
 
-    pub(crate) fn pipeline(&self, detail: Detail) -> ContentPipeline {
+    /// The content pipeline at `detail`, skipping what `caches` proves unchanged.
+    pub(crate) fn pipeline(&self, detail: Detail, caches: Option<&Caches>) -> ContentPipeline {
         ContentPipeline {
             redactor: Arc::clone(&self.redactor),
             detail,
-            transform_cache: self.transform_cache.clone(),
-            facts: self.facts.clone(),
+            transform_cache: caches.map(|c| Arc::clone(&c.transforms)),
+            facts: caches.map(|c| Arc::clone(&c.facts)),
             measure_only: false,
         }
     }
@@ -626,6 +572,7 @@ impl Engine {
         &self,
         root: &ProjectRoot,
         request: &Request,
+        caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<Analysis> {
         let top_files = request.top_files.unwrap_or(limits::DEFAULT_TOP_FILES);
@@ -636,14 +583,14 @@ impl Engine {
             )));
         }
         hooks.report("selection", 0, 1);
-        let (prepared, selection) = self.select(root, request)?;
+        let (prepared, selection) = self.select(root, request, caches)?;
         hooks.report("selection", 1, 1);
         let files: Vec<&Entry> = selection.files().collect();
         // Known metrics need no read, except where exact counts need the text (the counter
         // has a content-hash cache of its own).
         let pipeline = ContentPipeline {
             measure_only: self.counter.is_none(),
-            ..self.pipeline(prepared.detail)
+            ..self.pipeline(prepared.detail, caches)
         };
         let mut analysis = Analysis {
             // Addresses are returned as-is (see `tree`); analyze exports no content.
@@ -796,6 +743,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         out: W,
+        caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<(PackOutcome, W)> {
         if request.max_tokens == Some(0) {
@@ -804,14 +752,15 @@ impl Engine {
             ));
         }
         hooks.report("selection", 0, 1);
-        let (prepared, selection) = self.select_with(root, request, true, Uses::Stats)?;
+        let (prepared, selection) = self.select_with(root, request, true, Uses::Stats, caches)?;
         hooks.report("selection", 1, 1);
         if let (Some(counter), Some(max_tokens)) = (self.counter.as_deref(), request.max_tokens) {
             let budget = exact_pack::ExactBudget {
                 counter,
                 max_tokens,
             };
-            return self.pack_exact(root, request, &prepared, selection, budget, out, hooks);
+            let pipeline = self.pipeline(prepared.detail, caches);
+            return self.pack_exact(root, request, selection, budget, &pipeline, out, hooks);
         }
         let header = self.header(root);
         let label = |s: &str| self.label(s);
@@ -828,7 +777,7 @@ impl Engine {
             tree_view_metrics(&mut metrics, &files);
         } else {
             metrics.basis = "content";
-            let pipeline = self.pipeline(prepared.detail);
+            let pipeline = self.pipeline(prepared.detail, caches);
             self.for_each_content(
                 root,
                 &files,
@@ -856,10 +805,14 @@ impl Engine {
         hooks.report("output", 1, 1);
         Ok((
             PackOutcome {
-                withheld_files: metrics.withheld_files,
+                coverage: Coverage {
+                    withheld_files: metrics.withheld_files,
+                    unreadable_files: metrics.unreadable_files,
+                    warnings: selection.warnings.clone(),
+                    stopped: None,
+                },
                 metrics,
                 budget,
-                warnings: selection.warnings.clone(),
                 entries: Arc::unwrap_or_clone(selection).entries,
                 header,
             },
@@ -873,6 +826,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         options: &SearchOptions,
+        caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<SearchOutcome> {
         let regex = compile_search_regex(&options.pattern, options.ignore_case)?;
@@ -886,11 +840,11 @@ impl Engine {
         // The redactor's rules compile once per process: never on the deadline's time.
         Redactor::prepare();
         let started = Instant::now();
-        let (_, selection) = self.select_with(root, request, false, Uses::Contents)?;
+        let (_, selection) = self.select_with(root, request, false, Uses::Contents, caches)?;
         let warnings = selection.warnings.clone();
         let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
         // Search sees redacted text, never reduced text.
-        let pipeline = self.pipeline(Detail::Full);
+        let pipeline = self.pipeline(Detail::Full, caches);
         let deadline = options.deadline.map(|limit| started + limit);
         let prefilter =
             crate::prefilter::RawPrefilter::for_pattern(&options.pattern, options.ignore_case);
@@ -902,8 +856,11 @@ impl Engine {
             deadline,
         };
         let mut outcome = SearchOutcome {
-            warnings,
             selected_files: files.len(),
+            coverage: Coverage {
+                warnings,
+                ..Coverage::default()
+            },
             ..Default::default()
         };
         /// Why the consumer stopped before the last file.
@@ -940,11 +897,11 @@ impl Engine {
                 let found = match result {
                     None => return Err(Halt::Stopped(SearchStop::Deadline)),
                     Some(FileHits::Withheld) => {
-                        outcome.withheld_files += 1;
+                        outcome.coverage.withheld_files += 1;
                         return Ok(());
                     }
                     Some(FileHits::Unreadable) => {
-                        outcome.unreadable_files += 1;
+                        outcome.coverage.unreadable_files += 1;
                         return Ok(());
                     }
                     Some(FileHits::Searched(found)) => found,
@@ -955,9 +912,7 @@ impl Engine {
                 if !found.groups.is_empty() {
                     outcome.files_with_matches += 1;
                 }
-                let path = crate::grep::shown_path(&crate::render::escape::text_line(
-                    &self.label(&files[i].relative),
-                ));
+                let path = self.label(&files[i].relative);
                 for mut group in found.groups {
                     let room = options.max_results - outcome.matches;
                     if group.matches > room {
@@ -975,7 +930,10 @@ impl Engine {
                         group.matches = room;
                     }
                     if group.matches > 0 {
-                        crate::grep::render_group(&mut outcome.text, &path, &group.lines);
+                        outcome.groups.push(SearchGroup {
+                            path: path.clone(),
+                            lines: group.lines,
+                        });
                         outcome.matches += group.matches;
                     }
                     if outcome.matches >= options.max_results {
@@ -990,7 +948,9 @@ impl Engine {
         );
         match halted {
             Ok(()) => {}
-            Err(crate::ordered::Stopped::Sink(Halt::Stopped(stop))) => outcome.stopped = Some(stop),
+            Err(crate::ordered::Stopped::Sink(Halt::Stopped(stop))) => {
+                outcome.coverage.stopped = Some(stop)
+            }
             Err(crate::ordered::Stopped::Sink(Halt::Failed(e))) => return Err(e),
             Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
         }
@@ -1004,6 +964,7 @@ impl Engine {
         path: &str,
         start_line: Option<usize>,
         end_line: Option<usize>,
+        caches: Option<&Caches>,
     ) -> Result<FileSlice> {
         let chars = path.chars().count();
         if chars > limits::MAX_PATH_CHARS {
@@ -1030,7 +991,7 @@ impl Engine {
             || select::effective::check_path(root, &resolved.real_relative, mode, false).is_some()
         {
             return Err(DpxError::new(
-                codes::PATH_NOT_FOUND,
+                ErrorKind::PathNotFound,
                 format!(
                     "'{relative}' is not part of the effective selection (excluded by product rules or .gitignore); use get_tree to list the project's files"
                 ),
@@ -1038,26 +999,26 @@ impl Engine {
         }
         if self.config.git_mode == GitMode::Tracked
             && !select::allow_list_holds(
-                &*crate::gitstate::tracked(root)?,
+                &*crate::gitstate::tracked(root, caches.map(|c| &c.tracked))?,
                 &relative,
                 select::git_names(&root.path),
             )
         {
             return Err(DpxError::new(
-                codes::PATH_NOT_FOUND,
+                ErrorKind::PathNotFound,
                 format!(
                     "'{relative}' is not tracked by Git and the server selects tracked files only"
                 ),
             ));
         }
         let text = self
-            .pipeline(Detail::Full)
+            .pipeline(Detail::Full, caches)
             .load_redacted(root, &resolved, &relative)?;
         let total = crate::content::count_lines(&text) as usize;
         let start = start_line.unwrap_or(1);
         if start == 0 {
             return Err(DpxError::new(
-                codes::INVALID_RANGE,
+                ErrorKind::InvalidRange,
                 "start_line is 1-based; pass 1 or more",
             ));
         }
@@ -1065,7 +1026,7 @@ impl Engine {
             && end < start
         {
             return Err(DpxError::new(
-                codes::INVALID_RANGE,
+                ErrorKind::InvalidRange,
                 format!("end_line {end} is before start_line {start}; pass start_line <= end_line"),
             ));
         }
@@ -1082,13 +1043,13 @@ impl Engine {
                 });
             }
             return Err(DpxError::new(
-                codes::INVALID_RANGE,
+                ErrorKind::InvalidRange,
                 format!("'{relative}' is empty; omit start_line and end_line"),
             ));
         }
         if start > total {
             return Err(DpxError::new(
-                codes::INVALID_RANGE,
+                ErrorKind::InvalidRange,
                 format!(
                     "start_line {start} is past the end of '{relative}', which has {total} lines; pass a start_line between 1 and {total}"
                 ),
@@ -1153,7 +1114,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
     ) -> Result<(Vec<ScanFinding>, Arc<Selection>)> {
-        let (_, selection) = self.select(root, request)?;
+        let (_, selection) = self.select(root, request, None)?;
         let files: Vec<&Entry> = selection.files().filter(|f| !f.binary).collect();
         let secrets_only = Redactor::new(RedactOptions {
             hide_private_data: false,
@@ -1223,9 +1184,10 @@ fn add_content_metrics(metrics: &mut PackMetrics, content: &Content) {
 
 fn output_error(err: std::io::Error) -> DpxError {
     DpxError::new(
-        codes::OUTPUT_FAILED,
+        ErrorKind::OutputFailed,
         format!("writing the pack failed: {err}"),
     )
+    .with_source(err)
 }
 
 /// What loading a file can cost in memory: files over the inspection limit are not read whole.
@@ -1249,35 +1211,9 @@ fn load_cost(entry: &Entry) -> u64 {
 /// A content worker panicked (a bug): the request fails cleanly instead of unwinding.
 fn worker_failed() -> DpxError {
     DpxError::new(
-        codes::PROJECT_UNAVAILABLE,
+        ErrorKind::ProjectUnavailable,
         "reading file contents failed unexpectedly; retry",
     )
-}
-
-/// The trusted notice for selected files whose content is missing from a result: over the
-/// inspection boundary (never inspected, so never returned), or unreadable (permission denied,
-/// I/O error, replaced while read). Counts only, no paths; `None` when nothing is missing.
-pub fn partial_content_notice(withheld: u64, unreadable: u64) -> Option<String> {
-    let mut parts = Vec::new();
-    if withheld > 0 {
-        parts.push(format!(
-            "{} the 16 MiB inspection boundary; {} content was not inspected for secrets and is withheld",
-            select::plural(withheld as usize, "selected file exceeds", "selected files exceed"),
-            if withheld == 1 { "its" } else { "their" }
-        ));
-    }
-    if unreadable > 0 {
-        parts.push(format!(
-            "{} not be read (permission denied, I/O error, or replaced while read) and {} missing",
-            select::plural(
-                unreadable as usize,
-                "selected file could",
-                "selected files could"
-            ),
-            if unreadable == 1 { "is" } else { "are" }
-        ));
-    }
-    (!parts.is_empty()).then(|| format!("{}: {}.", codes::PAYLOAD_TRUNCATED, parts.join("; ")))
 }
 
 /// Add a file's exact count to a total that exists only with a tokenizer.
@@ -1313,13 +1249,13 @@ pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::R
     let chars = pattern.chars().count();
     if pattern.is_empty() {
         return Err(DpxError::new(
-            codes::INVALID_PATTERN,
+            ErrorKind::InvalidPattern,
             "pattern is empty; pass a regular expression such as 'fn main'",
         ));
     }
     if chars > limits::MAX_REGEX_CHARS {
         return Err(DpxError::new(
-            codes::INVALID_PATTERN,
+            ErrorKind::InvalidPattern,
             format!(
                 "pattern has {chars} characters; at most {} are allowed",
                 limits::MAX_REGEX_CHARS
@@ -1339,7 +1275,7 @@ pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::R
                 regex::Error::CompiledTooBig(_) => "the compiled pattern is too large; simplify it (fewer repetitions or alternatives)".to_string(),
                 other => other.to_string().lines().last().unwrap_or("invalid syntax").trim().to_string(),
             };
-            DpxError::new(codes::INVALID_PATTERN, format!("invalid regular expression: {detail}. Patterns use Rust regex syntax; escape literal characters such as '(' with '\\'"))
+            DpxError::new(ErrorKind::InvalidPattern, format!("invalid regular expression: {detail}. Patterns use Rust regex syntax; escape literal characters such as '(' with '\\'"))
         })
 }
 
@@ -1374,11 +1310,14 @@ mod tests {
             deadline: Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)),
         };
         let outcome = engine
-            .search(&root, &Request::default(), &options, Hooks::default())
+            .search(&root, &Request::default(), &options, None, Hooks::default())
             .unwrap();
         assert_eq!(outcome.matches, 2);
-        assert_eq!(outcome.stopped, Some(SearchStop::MaxResults));
-        assert_eq!(outcome.text, "a.txt:1:hit 1\na.txt:2:hit 2\n");
+        assert_eq!(outcome.coverage.stopped, Some(SearchStop::MaxResults));
+        assert_eq!(
+            crate::render::search::grep_lines(&outcome.groups),
+            "a.txt:1:hit 1\na.txt:2:hit 2\n"
+        );
     }
 
     fn search_tree(files: usize) -> tempfile::TempDir {
@@ -1410,15 +1349,15 @@ mod tests {
         let engine = Engine::new(EngineConfig::default());
         let options = search_options(150, Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)));
         let outcome = engine
-            .search(&root, &Request::default(), &options, Hooks::default())
+            .search(&root, &Request::default(), &options, None, Hooks::default())
             .unwrap();
         // grep style: groups from different files are separated by `--`
         let expected = (0..150)
             .map(|i| format!("f{i:03}.txt:1:hit {i}\n"))
             .collect::<Vec<_>>()
             .join("--\n");
-        assert_eq!(outcome.text, expected);
-        assert_eq!(outcome.stopped, Some(SearchStop::MaxResults));
+        assert_eq!(crate::render::search::grep_lines(&outcome.groups), expected);
+        assert_eq!(outcome.coverage.stopped, Some(SearchStop::MaxResults));
         assert_eq!(outcome.searched_files, 150);
     }
 
@@ -1432,10 +1371,11 @@ mod tests {
                 &root,
                 &Request::default(),
                 &search_options(100, Some(Duration::ZERO)),
+                None,
                 Hooks::default(),
             )
             .unwrap();
-        assert_eq!(outcome.stopped, Some(SearchStop::Deadline));
+        assert_eq!(outcome.coverage.stopped, Some(SearchStop::Deadline));
         assert_eq!(outcome.matches, 0);
     }
 
@@ -1451,9 +1391,8 @@ mod tests {
         };
         let options = search_options(100, Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)));
         let err = engine
-            .search(&root, &Request::default(), &options, hooks)
+            .search(&root, &Request::default(), &options, None, hooks)
             .unwrap_err();
-        assert_eq!(err.code, codes::INVALID_ARGUMENTS);
-        assert!(err.message.contains("cancelled"), "{}", err.message);
+        assert_eq!(err.kind, ErrorKind::Cancelled);
     }
 }

@@ -6,8 +6,8 @@
 //! The key is what Git's index uses to notice an edit: the path, and the file's size,
 //! modification time, status-change time and inode. Every write changes the status-change
 //! time (it cannot be set back by a user), so an edit that keeps the size and restores the
-//! modification time is still seen. Facts about a file whose times are within the last two
-//! seconds are not kept ("racily clean" in Git's words: another write in the same clock tick
+//! modification time is still seen. Facts about a file whose times are within the racy window
+//! ([`RACY_WINDOW_NS`]) are not kept ("racily clean" in Git's words: another write in the same clock tick
 //! could leave every stamp unchanged).
 
 use std::collections::HashMap;
@@ -22,8 +22,10 @@ use crate::project::jail::{FileId, NodeMeta};
 /// Entries kept at most (about 150 bytes each); past this the map starts over.
 const MAX_ENTRIES: usize = 2_000_000;
 
-/// Recent times are not trusted (see the module docs).
-const RACY_NANOS: i64 = 2_000_000_000;
+/// A stat changed this close to when it was read may change again without any field changing
+/// (timestamps are coarse; FAT's are 2 seconds). The one racy window of every cache
+/// (`crate::caches`).
+pub const RACY_WINDOW_NS: i64 = 3_000_000_000;
 
 /// The identity and version of a file's content as `stat` tells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +53,7 @@ impl Stamp {
             .map_or(i64::MAX, |d| {
                 i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)
             });
-        self.modified_ns.max(self.changed_ns) > now.saturating_sub(RACY_NANOS)
+        self.modified_ns.max(self.changed_ns) > now.saturating_sub(RACY_WINDOW_NS)
             || self.modified_ns == 0
     }
 }

@@ -3,11 +3,11 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use devprojex_git::{GitError, GitErrorKind, GitScope, RemoteSession, RepoCache};
 
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 
 /// Paths a Git scope selects, plus how many deleted paths it omitted.
@@ -20,19 +20,18 @@ pub struct ScopedPaths {
 /// The stable code of each Git error kind (the MCP surface maps the `DPX-GIT-*` ones to
 /// `DPX-MCP-*` codes, see `mcp::server::error_result`).
 pub fn to_dpx(err: GitError) -> DpxError {
-    let code = match err.kind() {
-        GitErrorKind::NotARepository => codes::GIT_NOT_A_REPOSITORY,
-        GitErrorKind::InvalidScope => codes::GIT_INVALID_SCOPE,
-        GitErrorKind::InvalidRef => codes::GIT_INVALID_REF,
-        GitErrorKind::StateUnavailable => codes::GIT_STATE_UNAVAILABLE,
-        GitErrorKind::RemoteDisabled => codes::REMOTE_DISABLED,
-        GitErrorKind::InvalidArguments => codes::INVALID_ARGUMENTS,
-        GitErrorKind::RemoteFailed => codes::REMOTE_FAILED,
-        GitErrorKind::RemoteLimit => codes::REMOTE_LIMIT,
-        GitErrorKind::OutsideRoots => codes::ROOT_VIOLATION,
-        _ => codes::PROJECT_UNAVAILABLE,
+    let kind = match err.kind() {
+        GitErrorKind::NotARepository => ErrorKind::GitNotARepository,
+        GitErrorKind::InvalidScope => ErrorKind::GitInvalidScope,
+        GitErrorKind::InvalidRef => ErrorKind::GitInvalidRef,
+        GitErrorKind::StateUnavailable => ErrorKind::GitStateUnavailable,
+        GitErrorKind::RemoteDisabled => ErrorKind::RemoteDisabled,
+        GitErrorKind::InvalidArguments => ErrorKind::InvalidArguments,
+        GitErrorKind::RemoteFailed => ErrorKind::RemoteFailed,
+        GitErrorKind::RemoteLimit => ErrorKind::RemoteLimit,
+        GitErrorKind::OutsideRoots => ErrorKind::RootViolation,
     };
-    DpxError::new(code, err.to_string())
+    DpxError::new(kind, err.to_string()).with_source(err)
 }
 
 /// A Git error about `root`, which names the root by its address: for a remote checkout the
@@ -46,16 +45,26 @@ fn to_dpx_at(root: &ProjectRoot, err: GitError) -> DpxError {
     dpx
 }
 
-/// Files in the Git index, relative to the root.
-///
-/// The answer is kept per root while the index files it came from are unchanged (checked by a
-/// few `stat` calls), so a long-lived server does not re-read a 100,000-entry index for every
-/// `get_file` in tracked mode.
-pub fn tracked(root: &ProjectRoot) -> Result<Arc<BTreeSet<String>>> {
-    type Cache = Mutex<HashMap<PathBuf, (devprojex_git::IndexStamp, Arc<BTreeSet<String>>)>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Cache::default);
+/// Each root's Git-index path set, kept while the index files it came from are unchanged
+/// (checked by a few `stat` calls), so a long-lived server does not re-read a 100,000-entry
+/// index for every `get_file` in tracked mode. One entry per root (a handful per process).
+#[derive(Debug, Default)]
+pub struct TrackedCache {
+    sets: Mutex<HashMap<PathBuf, TrackedSet>>,
+}
+
+/// A root's index paths and the stamp of the index files they were read from.
+type TrackedSet = (devprojex_git::IndexStamp, Arc<BTreeSet<String>>);
+
+/// Files in the Git index, relative to the root (kept in `cache` when there is one).
+pub fn tracked(root: &ProjectRoot, cache: Option<&TrackedCache>) -> Result<Arc<BTreeSet<String>>> {
+    let Some(cache) = cache else {
+        let (paths, _) =
+            devprojex_git::tracked_paths_stamped(&root.path).map_err(|e| to_dpx_at(root, e))?;
+        return Ok(Arc::new(paths));
+    };
     let cached = cache
+        .sets
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .get(&root.path)
@@ -71,6 +80,7 @@ pub fn tracked(root: &ProjectRoot) -> Result<Arc<BTreeSet<String>>> {
     // One entry per root (a handful per process). A stamp that is not reusable, or an index
     // rewritten while it was read, fails `is_current` next time and the set is read again.
     cache
+        .sets
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .insert(root.path.clone(), (stamp, Arc::clone(&paths)));
@@ -132,7 +142,7 @@ pub fn refuse_network_file_url(value: &str, roots: &[ProjectRoot]) -> Result<()>
     };
     let listed: Vec<String> = roots.iter().map(|r| format!("'{}'", r.address)).collect();
     Err(DpxError::new(
-        codes::ROOT_VIOLATION,
+        ErrorKind::RootViolation,
         format!(
             "file:// path '{shown}' is a network or device path outside the configured roots ({}); file:// sources must name a Git repository inside one of them",
             if listed.is_empty() {
@@ -182,7 +192,7 @@ pub fn resolve_remote_from_cli(
 ) -> Result<Option<ProjectRoot>> {
     resolve_remote_with(session, project, branch, &[], |err| match err {
         GitError::RemoteDisabled { display } => DpxError::new(
-            crate::error::codes::REMOTE_DISABLED,
+            ErrorKind::RemoteDisabled,
             format!(
                 "remote sources are disabled: `{display}` is a Git URL; add --allow-remote to read it from a shallow clone in the cache, or pass a local folder"
             ),
@@ -207,7 +217,7 @@ fn resolve_remote_with(
     // The checkout's path is local state: its errors name the URL instead.
     let mut root = ProjectRoot::open(&checkout.path).map_err(|_| {
         DpxError::new(
-            codes::REMOTE_FAILED,
+            ErrorKind::RemoteFailed,
             format!(
                 "the checkout of `{}` is no longer available in the RepoCache; retry, or restart \
                  the server to clone it again",

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 use crate::select::Exclusions;
 
@@ -170,7 +170,7 @@ impl Profile {
 }
 
 fn profile_error(message: String) -> DpxError {
-    DpxError::new(codes::INVALID_PROFILE, message)
+    DpxError::new(ErrorKind::InvalidProfile, message)
 }
 
 /// Every key of the schema (camelCase): an error path is shown only through these names.
@@ -369,7 +369,7 @@ mod tests {
             "p",
         )
         .unwrap_err();
-        assert_eq!(err.code, codes::INVALID_PROFILE);
+        assert_eq!(err.kind, ErrorKind::InvalidProfile);
         assert!(!err.message.contains("rootz"), "{}", err.message);
         assert!(
             err.message

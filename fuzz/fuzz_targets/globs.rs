@@ -10,7 +10,7 @@
 //! under it, and (without `/`) the same name at any depth; `./x`, `x/` and `x` match alike.
 #![no_main]
 
-use devprojex::error::codes;
+use devprojex::error::ErrorKind;
 use devprojex::select::globs::PatternSet;
 use libfuzzer_sys::fuzz_target;
 
@@ -21,9 +21,9 @@ fn compile(patterns: &[String]) -> Option<PatternSet> {
         Ok(set) => Some(set),
         Err(err) => {
             assert!(
-                err.code == codes::INVALID_ARGUMENTS || err.code == codes::INVALID_PATTERN,
+                err.kind == ErrorKind::InvalidArguments || err.kind == ErrorKind::InvalidPattern,
                 "unexpected code {}",
-                err.code
+                err.code()
             );
             assert!(err.message.contains(FIELD), "{}", err.message);
             None

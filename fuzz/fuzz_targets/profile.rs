@@ -16,7 +16,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use devprojex::error::codes;
+use devprojex::error::ErrorKind;
 use devprojex::profile::{PROFILE_KIND, PROFILE_SCHEMA_VERSION, Profile};
 use devprojex::project::{HostStyle, Platform, RootSpellings, resolve_lexically};
 use libfuzzer_sys::fuzz_target;
@@ -61,11 +61,11 @@ fn check_path(input: &str) {
             }
             // A Windows device name (`CON`, `NUL`, `COM1`, ...) is no file to read.
             Err(err) => assert!(
-                err.code == codes::ROOT_VIOLATION
-                    || err.code == codes::INVALID_ARGUMENTS
-                    || (err.code == codes::NOT_REGULAR_FILE && style == HostStyle::Windows),
+                err.kind == ErrorKind::RootViolation
+                    || err.kind == ErrorKind::InvalidArguments
+                    || (err.kind == ErrorKind::NotRegularFile && style == HostStyle::Windows),
                 "{}",
-                err.code
+                err.code()
             ),
         }
     }
@@ -80,13 +80,13 @@ fuzz_target!(|data: &[u8]| {
         Err(err) => {
             assert!(
                 [
-                    codes::INVALID_PROFILE,
-                    codes::INVALID_ARGUMENTS,
-                    codes::INVALID_PATTERN
+                    ErrorKind::InvalidProfile,
+                    ErrorKind::InvalidArguments,
+                    ErrorKind::InvalidPattern
                 ]
-                .contains(&err.code),
+                .contains(&err.kind),
                 "{}",
-                err.code
+                err.code()
             );
             return;
         }

@@ -206,9 +206,7 @@ fuzz_target!(|data: &[u8]| {
         // A whole-file rule (a key file) is not meant to catch its example inside other text.
         let caught: Vec<&String> = pieces
             .iter()
-            .filter(|piece| {
-                !whole_file && piece.len() >= 8 && !alone.text.contains(piece.as_str())
-            })
+            .filter(|piece| !whole_file && piece.len() >= 8 && !alone.text.contains(piece.as_str()))
             .collect();
         let mut outputs = vec![("", check(redactor, ids, &text))];
         // The planted lines must not start the long line.

@@ -14,9 +14,9 @@
 #![no_main]
 
 use devprojex::engine::compile_search_regex;
-use devprojex::engine::limits::MAX_REGEX_CHARS;
-use devprojex::error::codes;
+use devprojex::error::ErrorKind;
 use devprojex::grep::{Grep, HitGroup, MAX_SHOWN_LINE_CHARS};
+use devprojex::limits::MAX_REGEX_CHARS;
 use libfuzzer_sys::fuzz_target;
 
 /// The lines `Grep` searches: the text cut at `\n`, one trailing `\r` dropped from each.
@@ -99,7 +99,7 @@ fuzz_target!(|data: &[u8]| {
     let regex = match compile_search_regex(pattern, ignore_case) {
         Ok(regex) => regex,
         Err(err) => {
-            assert_eq!(err.code, codes::INVALID_PATTERN, "{}", err.message);
+            assert_eq!(err.kind, ErrorKind::InvalidPattern, "{}", err.message);
             return;
         }
     };

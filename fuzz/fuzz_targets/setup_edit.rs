@@ -43,6 +43,7 @@ fn entries(with_type: bool) -> [Entry; 2] {
             with_type,
             command: "devprojex".into(),
             args: vec!["mcp".into()],
+            extra: Vec::new(),
         },
         Entry {
             with_type,
@@ -54,6 +55,7 @@ fn entries(with_type: bool) -> [Entry; 2] {
                 "--git-mode".into(),
                 "tracked".into(),
             ],
+            extra: vec![("alwaysLoad", serde_json::Value::Bool(true))],
         },
     ]
 }

@@ -1,22 +1,22 @@
-//! Tool-argument coercion (`ToolArgs::parse` and its accessors), driven per tool: for each of
-//! the seven tools, the arguments are checked against `allowed_arguments`, then every declared
-//! argument is read with the accessor its input schema implies (the limits come from the
-//! schema, as the handlers use them).
+//! Tool-argument checking (`Call::parse`: the argument structs of `devprojex::args` and the
+//! checks their generated schemas drive), for every tool in the list.
 //!
 //! Input: the JSON text of a `tools/call` request's `arguments` (an object, or `null`).
 //!
-//! Invariants: parsing fails exactly when a key is not allowed, with DPX-MCP-INVALID-ARGUMENTS
-//! and key names cut to 64 characters; an accessor never panics; an accepted value satisfies
-//! the schema's limits and is exactly the value sent (integers from JSON numbers or decimal
-//! strings, booleans from JSON booleans or "true"/"false", strings and lists unchanged); a
-//! value of the declared type within the limits is always accepted.
+//! Invariants: a call is refused exactly when a key is not an argument of the tool (the answer
+//! names each such key, cut to 64 characters), a required argument is missing, or a present
+//! value does not fit its schema: integers from JSON numbers or decimal strings within the
+//! schema's range, booleans from JSON booleans or "true"/"false", strings within `maxLength`
+//! (choices within 64 characters and among `enum`), lists of non-empty strings within
+//! `maxItems` and the items' `maxLength`; `null` is absent. A refusal is
+//! DPX-MCP-INVALID-ARGUMENTS (DPX-MCP-INVALID-PATTERN for `search_project`'s pattern), and
+//! nothing panics.
 #![no_main]
 
 use std::sync::OnceLock;
 
-use devprojex::error::codes;
-use devprojex::mcp::args::ToolArgs;
-use devprojex::mcp::tools::{TOOL_ORDER, allowed_arguments, tool_list};
+use devprojex::error::ErrorKind;
+use devprojex::mcp::tools::{Call, TOOL_ORDER, argument_names, tool_list};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 
@@ -77,116 +77,37 @@ fn exact_integer(value: &Value) -> Option<u128> {
     }
 }
 
-fn check_argument(
-    args: &ToolArgs,
-    name: &str,
-    schema: &Value,
-    required: bool,
-    raw: Option<&Value>,
-) {
-    let raw = raw.filter(|v| !v.is_null());
-    let kind = schema["type"].as_str().expect("every property has a type");
-    match kind {
-        "string" if schema.get("enum").is_some() => {
-            let choices: Vec<&str> = schema["enum"]
-                .as_array()
-                .expect("enum is an array")
-                .iter()
-                .map(|c| c.as_str().expect("choices are strings"))
-                .collect();
-            let got = args.choice(name, &choices);
-            let wanted = raw.and_then(Value::as_str).filter(|s| choices.contains(s));
-            match (got, raw) {
-                (Ok(value), _) => assert_eq!(value.as_deref(), wanted),
-                (Err(err), Some(_)) => {
-                    assert_eq!(err.code, codes::INVALID_ARGUMENTS);
-                    assert!(wanted.is_none(), "a valid choice was refused");
-                }
-                (Err(_), None) => panic!("an absent choice was refused"),
-            }
-        }
+/// Whether the tool's checks accept `raw` for an argument of this schema.
+fn fits(schema: &Value, raw: &Value) -> bool {
+    if let Some(choices) = schema.get("enum").and_then(Value::as_array) {
+        return raw
+            .as_str()
+            .is_some_and(|s| s.chars().count() <= 64 && choices.iter().any(|c| c == raw));
+    }
+    match schema["type"].as_str().expect("every property has a type") {
         "string" => {
             let max = limit(schema, "maxLength").expect("strings have a maxLength") as usize;
-            let wanted = raw
-                .and_then(Value::as_str)
-                .filter(|s| s.chars().count() <= max);
-            match args.string(name, max) {
-                Ok(value) => assert_eq!(value.as_deref(), wanted),
-                Err(err) => {
-                    assert_eq!(err.code, codes::INVALID_ARGUMENTS);
-                    assert!(
-                        wanted.is_none() && raw.is_some(),
-                        "a valid string was refused"
-                    );
-                }
-            }
-            if required {
-                match args.required_string(name, max) {
-                    Ok(value) => assert_eq!(Some(value.as_str()), wanted),
-                    Err(err) => {
-                        assert_eq!(err.code, codes::INVALID_ARGUMENTS);
-                        assert!(wanted.is_none(), "a valid required string was refused");
-                    }
-                }
-            }
+            raw.as_str().is_some_and(|s| s.chars().count() <= max)
         }
         "integer" => {
             let min = limit(schema, "minimum").unwrap_or(0);
             let max = limit(schema, "maximum").unwrap_or(u64::MAX);
-            let got = args.integer(name, min, max);
-            let wanted = raw
-                .and_then(exact_integer)
-                .filter(|&v| u128::from(min) <= v && v <= u128::from(max));
-            match got {
-                Ok(value) => {
-                    assert_eq!(value.map(u128::from), wanted, "{name} from {raw:?}")
-                }
-                Err(err) => {
-                    assert_eq!(err.code, codes::INVALID_ARGUMENTS);
-                    assert!(wanted.is_none() && raw.is_some(), "{name}: {raw:?} refused");
-                }
-            }
+            exact_integer(raw).is_some_and(|v| u128::from(min) <= v && v <= u128::from(max))
         }
-        "boolean" => {
-            let wanted = match raw {
-                Some(Value::Bool(b)) => Some(*b),
-                Some(Value::String(s)) if s == "true" => Some(true),
-                Some(Value::String(s)) if s == "false" => Some(false),
-                _ => None,
-            };
-            match args.boolean(name) {
-                Ok(value) => assert_eq!(value, wanted),
-                Err(err) => {
-                    assert_eq!(err.code, codes::INVALID_ARGUMENTS);
-                    assert!(wanted.is_none() && raw.is_some());
-                }
-            }
-        }
+        "boolean" => matches!(raw, Value::Bool(_)) || raw == "true" || raw == "false",
         "array" => {
             let max_items = limit(schema, "maxItems").expect("arrays have maxItems") as usize;
             let max_chars =
                 limit(&schema["items"], "maxLength").expect("items have a maxLength") as usize;
-            let wanted: Option<Vec<String>> = match raw {
-                None => Some(Vec::new()),
-                Some(Value::Array(items)) if items.len() <= max_items => items
-                    .iter()
-                    .map(|item| {
+            raw.as_array().is_some_and(|items| {
+                items.len() <= max_items
+                    && items.iter().all(|item| {
                         item.as_str()
-                            .filter(|s| !s.is_empty() && s.chars().count() <= max_chars)
-                            .map(str::to_string)
+                            .is_some_and(|s| !s.is_empty() && s.chars().count() <= max_chars)
                     })
-                    .collect(),
-                Some(_) => None,
-            };
-            match args.string_list(name, max_items, max_chars) {
-                Ok(list) => assert_eq!(Some(list), wanted),
-                Err(err) => {
-                    assert_eq!(err.code, codes::INVALID_ARGUMENTS);
-                    assert!(wanted.is_none(), "a valid list was refused");
-                }
-            }
+            })
         }
-        other => panic!("no accessor for schema type {other}"),
+        other => panic!("no check for schema type {other}"),
     }
 }
 
@@ -206,42 +127,47 @@ fuzz_target!(|data: &[u8]| {
     } in schemas()
     {
         assert!(TOOL_ORDER.contains(&tool.as_str()));
-        let allowed = allowed_arguments(tool);
-        let mut allowed_sorted = allowed.to_vec();
-        allowed_sorted.sort_unstable();
+        let names = argument_names(tool).expect("a listed tool has arguments");
+        let mut sorted = names.to_vec();
+        sorted.sort_unstable();
         let mut declared: Vec<&str> = properties.keys().map(String::as_str).collect();
         declared.sort_unstable();
         assert_eq!(
-            allowed_sorted, declared,
-            "{tool}: schema and allowed arguments differ"
+            sorted, declared,
+            "{tool}: schema and accepted arguments differ"
         );
 
         let unknown: Vec<&String> = arguments
             .iter()
             .flat_map(|map| map.keys())
-            .filter(|key| !allowed.contains(&key.as_str()))
+            .filter(|key| !names.contains(&key.as_str()))
             .collect();
-        match ToolArgs::parse(tool, allowed, arguments.clone()) {
-            Ok(args) => {
-                assert!(
-                    unknown.is_empty(),
-                    "{tool} accepted unknown keys {unknown:?}"
-                );
-                for (name, schema) in properties {
-                    let raw = arguments.as_ref().and_then(|map| map.get(name));
-                    check_argument(&args, name, schema, required.contains(name), raw);
-                }
-            }
+        let present = |name: &str| {
+            arguments
+                .as_ref()
+                .and_then(|map| map.get(name))
+                .filter(|v| !v.is_null())
+        };
+        let acceptable = unknown.is_empty()
+            && properties.iter().all(|(name, schema)| match present(name) {
+                Some(raw) => fits(schema, raw),
+                None => !required.contains(name),
+            });
+        match Call::parse(tool, arguments.clone()).expect("a listed tool parses") {
+            Ok(_) => assert!(acceptable, "{tool} accepted {arguments:?}"),
             Err(err) => {
+                assert!(!acceptable, "{tool} refused {arguments:?}: {}", err.message);
                 assert!(
-                    !unknown.is_empty(),
-                    "{tool} refused allowed keys: {}",
-                    err.message
+                    err.kind == ErrorKind::InvalidArguments
+                        || (tool == "search_project" && err.kind == ErrorKind::InvalidPattern),
+                    "{tool}: {}",
+                    err.code()
                 );
-                assert_eq!(err.code, codes::INVALID_ARGUMENTS);
-                for key in unknown {
-                    let shown: String = key.chars().take(64).collect();
-                    assert!(err.message.contains(&format!("'{shown}'")));
+                if !unknown.is_empty() {
+                    for key in &unknown {
+                        let shown: String = key.chars().take(64).collect();
+                        assert!(err.message.contains(&format!("'{shown}'")));
+                    }
                 }
             }
         }

@@ -29,6 +29,8 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'File, character and token metrics, and the largest files')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Write a context pack (tree and file contents) that fits a token budget')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Grep-style search over redacted file contents')
+            [CompletionResult]::new('symbols', 'symbols', [CompletionResultType]::ParameterValue, 'Where a name is defined: functions, types, classes, constants, macros, modules (15 languages)')
+            [CompletionResult]::new('related', 'related', [CompletionResultType]::ParameterValue, 'Files linked to one file by static imports: what it imports and what imports it')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Run the read-only MCP server over stdio')
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Manage the per-project `local` profile and validate portable profiles')
@@ -41,18 +43,18 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             break
         }
         'devprojex;tree' {
-            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Project-relative files or folders to narrow to (repeatable)')
-            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Globs a file must match (project-relative, ''/''); repeatable')
-            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Globs that remove files (project-relative, ''/''); repeatable')
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: `standard`, `local`, or a profile JSON path inside the project')
-            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
-            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out; valid only when project is a Git URL')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: ''staged'', ''changes'', or ''diff:<ref>..<ref>''. Content always comes from the working tree')
             [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
-            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out when the project is a Git URL')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Show entries down to this depth (top-level entries are depth 1)')
+            [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Show entries down to this depth (top level = 1)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (default markdown). markdown and text are for reading; json and xml have escaping guarantees for parsing')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Existing project-relative files or folders to narrow to; at most 256 entries')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, '''standard'' (default), ''local'', or a portable profile JSON path inside the project')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
             [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'At most this many document lines (markdown/text end with a truncation trailer; json/xml fail)')
-            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index (default false). Cannot weaken a tracked profile')
             [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
             [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -62,68 +64,119 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             break
         }
         'devprojex;analyze' {
-            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Project-relative files or folders to narrow to (repeatable)')
-            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Globs a file must match (project-relative, ''/''); repeatable')
-            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Globs that remove files (project-relative, ''/''); repeatable')
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: `standard`, `local`, or a profile JSON path inside the project')
-            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
-            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out; valid only when project is a Git URL')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Existing project-relative files or folders to narrow to; at most 256 entries')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, '''standard'' (default), ''local'', or a portable profile JSON path inside the project')
+            [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'Code reduction: full (default) changes nothing, compact removes comments and blank lines, signatures also collapses function bodies. Combine with max_tokens to fit more files')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: ''staged'', ''changes'', or ''diff:<ref>..<ref>''. Content always comes from the working tree')
+            [CompletionResult]::new('--top-files', '--top-files', [CompletionResultType]::ParameterName, 'How many of the largest files by tokens to list (default 10)')
             [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
-            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out when the project is a Git URL')
-            [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'Code reduction before measuring: full, compact, signatures')
-            [CompletionResult]::new('--top-files', '--top-files', [CompletionResultType]::ParameterName, 'How many of the largest files to list (1..1000)')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
+            [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'Also count exact tokens of this encoding: o200k (GPT-4o and later) or cl100k (GPT-4)')
+            [CompletionResult]::new('--tree', '--tree', [CompletionResultType]::ParameterName, 'Tokens per folder in tree order, with each folder''s share, down to DEPTH levels (all levels without DEPTH). Put it after the project path: `analyze . --tree 2`')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index (default false). Cannot weaken a tracked profile')
             [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
             [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'devprojex;pack' {
-            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Project-relative files or folders to narrow to (repeatable)')
-            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Globs a file must match (project-relative, ''/''); repeatable')
-            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Globs that remove files (project-relative, ''/''); repeatable')
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: `standard`, `local`, or a profile JSON path inside the project')
-            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
-            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out; valid only when project is a Git URL')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Existing project-relative files or folders to narrow to; at most 256 entries')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, '''standard'' (default), ''local'', or a portable profile JSON path inside the project')
+            [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'Code reduction: full (default) changes nothing, compact removes comments and blank lines, signatures also collapses function bodies. Combine with max_tokens to fit more files')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: ''staged'', ''changes'', or ''diff:<ref>..<ref>''. Content always comes from the working tree')
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Budget of estimated content tokens (one per four characters, rounded up per file). Default: unlimited')
             [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
-            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out when the project is a Git URL')
-            [CompletionResult]::new('--view', '--view', [CompletionResultType]::ParameterName, 'What the pack contains')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'Code reduction: full, compact, signatures')
-            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Budget of estimated content tokens (one per four characters, rounded up per file)')
+            [CompletionResult]::new('--view', '--view', [CompletionResultType]::ParameterName, 'What the pack contains (default tree-content)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (default markdown). markdown and text are for reading; json and xml have escaping guarantees for parsing')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
+            [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'Make --max-tokens exact in this encoding: o200k (GPT-4o and later) or cl100k (GPT-4)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to this file (atomically replaced) instead of stdout. A file inside the project is never packed into itself')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to this file (atomically replaced) instead of stdout. A file inside the project is never packed into itself')
-            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index (default false). Cannot weaken a tracked profile')
             [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
             [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr except errors (no budget report, summary or warnings)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr except errors (no budget report, summary or warnings)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;search' {
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out; valid only when project is a Git URL')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: ''staged'', ''changes'', or ''diff:<ref>..<ref>''. Content always comes from the working tree')
+            [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
+            [CompletionResult]::new('--context-lines', '--context-lines', [CompletionResultType]::ParameterName, 'Lines of context around each match (default 2)')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Case-insensitive matching (default true)')
+            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'Maximum matching lines (default 50, at most 200)')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Existing project-relative files or folders to narrow to; at most 256 entries')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, '''standard'' (default), ''local'', or a portable profile JSON path inside the project')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop after this many seconds with what was found (the default is no limit; the MCP server''s limit is 2 seconds)')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index (default false). Cannot weaken a tracked profile')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
+            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Match case exactly (the same as --ignore-case=false)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
-        'devprojex;search' {
-            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Project-relative files or folders to narrow to (repeatable)')
-            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Globs a file must match (project-relative, ''/''); repeatable')
-            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Globs that remove files (project-relative, ''/''); repeatable')
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: `standard`, `local`, or a profile JSON path inside the project')
-            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
-            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>')
+        'devprojex;symbols' {
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out; valid only when project is a Git URL')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only definitions of this kind (default: all). ''trait'' and ''interface'' match each other')
+            [CompletionResult]::new('--match', '--match', [CompletionResultType]::ParameterName, 'How name is compared with definition names (default exact)')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: ''staged'', ''changes'', or ''diff:<ref>..<ref>''. Content always comes from the working tree')
+            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'Maximum definitions (default 50, at most 200)')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Existing project-relative files or folders to narrow to; at most 256 entries')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, '''standard'' (default), ''local'', or a portable profile JSON path inside the project')
             [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
-            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out when the project is a Git URL')
-            [CompletionResult]::new('--context-lines', '--context-lines', [CompletionResultType]::ParameterName, 'Lines of context around each match')
-            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'Stop after this many matching lines (1..200)')
-            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop after this many seconds with what was found (default: run to completion)')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index (default false). Cannot weaken a tracked profile')
             [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
             [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
-            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Match case exactly (the default ignores case)')
-            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Ignore case (the default)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;related' {
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out; valid only when project is a Git URL')
+            [CompletionResult]::new('--direction', '--direction', [CompletionResultType]::ParameterName, 'imports: what the file uses; importers: what uses it; both (default)')
+            [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'Follow imports this many steps (default 1, at most 3)')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Existing project-relative files or folders to narrow to; at most 256 entries')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, '''standard'' (default), ''local'', or a portable profile JSON path inside the project')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: ''staged'', ''changes'', or ''diff:<ref>..<ref>''. Content always comes from the working tree')
+            [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
+            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'Maximum related files, imports and importers together (default 50, at most 200)')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder (default: the Git checkout holding PATH, else the current directory)')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop after this many seconds with what was found (default: run to completion)')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index (default false). Cannot weaken a tracked profile')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -131,16 +184,16 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             break
         }
         'devprojex;scan' {
-            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Project-relative files or folders to narrow to (repeatable)')
-            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Globs a file must match (project-relative, ''/''); repeatable')
-            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Globs that remove files (project-relative, ''/''); repeatable')
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: `standard`, `local`, or a profile JSON path inside the project')
-            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
-            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: staged, changes, or diff:<ref>..<ref>')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Existing project-relative files or folders to narrow to; at most 256 entries')
+            [CompletionResult]::new('--include-patterns', '--include-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (a file must match one). A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--exclude-patterns', '--exclude-patterns', [CompletionResultType]::ParameterName, 'Project-relative globs using ''/'' (matching files are removed). A pattern without ''/'' matches names at any depth. Globs only narrow the selection')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, '''standard'' (default), ''local'', or a portable profile JSON path inside the project')
+            [CompletionResult]::new('--git-scope', '--git-scope', [CompletionResultType]::ParameterName, 'Narrow to Git state: ''staged'', ''changes'', or ''diff:<ref>..<ref>''. Content always comes from the working tree')
             [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Remove files strictly larger than this many bytes')
-            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out when the project is a Git URL')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch to check out; valid only when the project is a Git URL')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
-            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index')
+            [CompletionResult]::new('--tracked-only', '--tracked-only', [CompletionResultType]::ParameterName, 'Select only files in the Git index (default false). Cannot weaken a tracked profile')
             [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
             [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -152,6 +205,7 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
         'devprojex;mcp' {
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A project root to expose (repeatable)')
             [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Baseline Git mode when a tool names no profile: none (alias off), gitignore, tracked')
+            [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'Exact tokens of this encoding in analyze (beside the estimate) and in pack_context''s max_tokens (the complete document): o200k (GPT-4o and later) or cl100k (GPT-4)')
             [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also redact private data (e-mails, IPs, user and host names) in everything returned')
             [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Allow Git URLs as `project` (network is used only to clone)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -264,34 +318,35 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             break
         }
         'devprojex;setup' {
-            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'Client to configure (repeatable; `all` for every client). Default: the detected clients')
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'Client to configure (repeatable; `all` for every detected client). Default: the detected clients')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, '`user`: the user''s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml)')
-            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Pin the server to this project folder (repeatable). Default: none, so the server follows the client''s working directory; for VS Code in project scope `${workspaceFolder}`')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Pin the server to this project folder (repeatable; `~` is expanded). Default: each client''s own way to the project (see above); Claude Desktop and Antigravity need it')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the server entry')
             [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Bake `--git-mode MODE` into the server command line')
-            [CompletionResult]::new('--command-path', '--command-path', [CompletionResultType]::ParameterName, 'How to write the command: `auto` writes `devprojex` when this binary is the one on PATH, else its absolute path')
+            [CompletionResult]::new('--command-path', '--command-path', [CompletionResultType]::ParameterName, 'How to write the command: `auto` writes `devprojex` when the client would find this binary through its own PATH (desktop apps do not get the shell''s), else its stable absolute path (Homebrew''s `bin/devprojex`, never a versioned Cellar path)')
             [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Bake `--hide-private-data` into the server command line')
             [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Bake `--allow-remote` into the server command line')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show a unified diff of each file instead of writing')
-            [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Remove the entry instead of adding it')
+            [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Remove the entry instead of adding it (Claude Code: user scope and every project''s local scope)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace (or remove) an entry of the same name that was changed by hand')
+            [CompletionResult]::new('--allow-dev-build', '--allow-dev-build', [CompletionResultType]::ParameterName, 'Write entries that run this binary even though it is a development build in a Cargo `target/` folder (what `cargo run -- setup` runs)')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Apply without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Apply without asking')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config file, and whether the entry is present, current or stale')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config files, and the entry''s state in each')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'devprojex;setup;status' {
-            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'Client to configure (repeatable; `all` for every client). Default: the detected clients')
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'Client to configure (repeatable; `all` for every detected client). Default: the detected clients')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, '`user`: the user''s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml)')
-            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Pin the server to this project folder (repeatable). Default: none, so the server follows the client''s working directory; for VS Code in project scope `${workspaceFolder}`')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Pin the server to this project folder (repeatable; `~` is expanded). Default: each client''s own way to the project (see above); Claude Desktop and Antigravity need it')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the server entry')
             [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Bake `--git-mode MODE` into the server command line')
-            [CompletionResult]::new('--command-path', '--command-path', [CompletionResultType]::ParameterName, 'How to write the command: `auto` writes `devprojex` when this binary is the one on PATH, else its absolute path')
+            [CompletionResult]::new('--command-path', '--command-path', [CompletionResultType]::ParameterName, 'How to write the command: `auto` writes `devprojex` when the client would find this binary through its own PATH (desktop apps do not get the shell''s), else its stable absolute path (Homebrew''s `bin/devprojex`, never a versioned Cellar path)')
             [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Bake `--hide-private-data` into the server command line')
             [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Bake `--allow-remote` into the server command line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -301,7 +356,7 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             break
         }
         'devprojex;setup;help' {
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config file, and whether the entry is present, current or stale')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config files, and the entry''s state in each')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -348,6 +403,8 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'File, character and token metrics, and the largest files')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Write a context pack (tree and file contents) that fits a token budget')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Grep-style search over redacted file contents')
+            [CompletionResult]::new('symbols', 'symbols', [CompletionResultType]::ParameterValue, 'Where a name is defined: functions, types, classes, constants, macros, modules (15 languages)')
+            [CompletionResult]::new('related', 'related', [CompletionResultType]::ParameterValue, 'Files linked to one file by static imports: what it imports and what imports it')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Run the read-only MCP server over stdio')
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Manage the per-project `local` profile and validate portable profiles')
@@ -369,6 +426,12 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             break
         }
         'devprojex;help;search' {
+            break
+        }
+        'devprojex;help;symbols' {
+            break
+        }
+        'devprojex;help;related' {
             break
         }
         'devprojex;help;scan' {
@@ -405,7 +468,7 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             break
         }
         'devprojex;help;setup' {
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config file, and whether the entry is present, current or stale')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List every client, its config files, and the entry''s state in each')
             break
         }
         'devprojex;help;setup;status' {

@@ -40,6 +40,9 @@ _devprojex() {
             devprojex,profile)
                 cmd="devprojex__subcmd__profile"
                 ;;
+            devprojex,related)
+                cmd="devprojex__subcmd__related"
+                ;;
             devprojex,scan)
                 cmd="devprojex__subcmd__scan"
                 ;;
@@ -51,6 +54,9 @@ _devprojex() {
                 ;;
             devprojex,setup)
                 cmd="devprojex__subcmd__setup"
+                ;;
+            devprojex,symbols)
+                cmd="devprojex__subcmd__symbols"
                 ;;
             devprojex,tree)
                 cmd="devprojex__subcmd__tree"
@@ -79,6 +85,9 @@ _devprojex() {
             devprojex__subcmd__help,profile)
                 cmd="devprojex__subcmd__help__subcmd__profile"
                 ;;
+            devprojex__subcmd__help,related)
+                cmd="devprojex__subcmd__help__subcmd__related"
+                ;;
             devprojex__subcmd__help,scan)
                 cmd="devprojex__subcmd__help__subcmd__scan"
                 ;;
@@ -90,6 +99,9 @@ _devprojex() {
                 ;;
             devprojex__subcmd__help,setup)
                 cmd="devprojex__subcmd__help__subcmd__setup"
+                ;;
+            devprojex__subcmd__help,symbols)
+                cmd="devprojex__subcmd__help__subcmd__symbols"
                 ;;
             devprojex__subcmd__help,tree)
                 cmd="devprojex__subcmd__help__subcmd__tree"
@@ -176,7 +188,7 @@ _devprojex() {
 
     case "${cmd}" in
         devprojex)
-            opts="-h -V --help --version tree analyze pack search scan mcp profile setup doctor self-update completion man help"
+            opts="-h -V --help --version tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -190,12 +202,16 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__analyze)
-            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --detail --top-files --format --help --version"
+            opts="-h -V --branch --paths --include-patterns --exclude-patterns --profile --detail --tracked-only --git-scope --top-files --max-file-bytes --git-mode --hide-private-data --allow-remote --format --tokenizer --tree --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --paths)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -212,11 +228,15 @@ _devprojex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --git-mode)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --detail)
+                    COMPREPLY=($(compgen -W "full compact signatures" -- "${cur}"))
                     return 0
                     ;;
                 --git-scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --top-files)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -224,20 +244,20 @@ _devprojex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --branch)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --detail)
-                    COMPREPLY=($(compgen -W "full compact signatures" -- "${cur}"))
-                    return 0
-                    ;;
-                --top-files)
+                --git-mode)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --tokenizer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tree)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -284,7 +304,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__help)
-            opts="tree analyze pack search scan mcp profile setup doctor self-update completion man help"
+            opts="tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -493,6 +513,20 @@ _devprojex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        devprojex__subcmd__help__subcmd__related)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         devprojex__subcmd__help__subcmd__scan)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -563,6 +597,20 @@ _devprojex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        devprojex__subcmd__help__subcmd__symbols)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         devprojex__subcmd__help__subcmd__tree)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -592,7 +640,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__mcp)
-            opts="-h -V --root --hide-private-data --allow-remote --git-mode --help --version"
+            opts="-h -V --root --hide-private-data --allow-remote --git-mode --tokenizer --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -606,6 +654,10 @@ _devprojex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tokenizer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -614,12 +666,16 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__pack)
-            opts="-o -q -h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --view --format --detail --max-tokens --output --quiet --help --version"
+            opts="-o -q -h -V --branch --paths --include-patterns --exclude-patterns --profile --detail --tracked-only --git-scope --max-tokens --max-file-bytes --view --format --git-mode --hide-private-data --allow-remote --tokenizer --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --paths)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -636,19 +692,19 @@ _devprojex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --git-mode)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --detail)
+                    COMPREPLY=($(compgen -W "full compact signatures" -- "${cur}"))
                     return 0
                     ;;
                 --git-scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-file-bytes)
+                --max-tokens)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --branch)
+                --max-file-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -660,11 +716,11 @@ _devprojex() {
                     COMPREPLY=($(compgen -W "markdown text json xml" -- "${cur}"))
                     return 0
                     ;;
-                --detail)
-                    COMPREPLY=($(compgen -W "full compact signatures" -- "${cur}"))
+                --git-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-tokens)
+                --tokenizer)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -929,8 +985,78 @@ _devprojex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        devprojex__subcmd__related)
+            opts="-h -V --branch --direction --depth --paths --include-patterns --exclude-patterns --profile --tracked-only --git-scope --max-file-bytes --max-results --project --git-mode --hide-private-data --allow-remote --format --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --direction)
+                    COMPREPLY=($(compgen -W "imports importers both" -- "${cur}"))
+                    return 0
+                    ;;
+                --depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include-patterns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-patterns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-file-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-results)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         devprojex__subcmd__scan)
-            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --format --help --version"
+            opts="-h -V --paths --include-patterns --exclude-patterns --profile --tracked-only --git-scope --max-file-bytes --branch --git-mode --hide-private-data --allow-remote --format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -952,10 +1078,6 @@ _devprojex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --git-mode)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --git-scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -965,6 +1087,10 @@ _devprojex() {
                     return 0
                     ;;
                 --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-mode)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -980,13 +1106,13 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__search)
-            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --case-sensitive --ignore-case --context-lines --max-results --help --version"
+            opts="-h -V --branch --include-patterns --exclude-patterns --tracked-only --git-scope --max-file-bytes --context-lines --ignore-case --max-results --paths --profile --git-mode --hide-private-data --allow-remote --case-sensitive --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --paths)
+                --branch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -998,14 +1124,6 @@ _devprojex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --git-mode)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --git-scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1014,15 +1132,31 @@ _devprojex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --branch)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --context-lines)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ignore-case)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
                 --max-results)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1052,7 +1186,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__setup)
-            opts="-y -h -V --client --scope --root --name --hide-private-data --allow-remote --git-mode --command-path --dry-run --remove --force --yes --help --version status help"
+            opts="-y -h -V --client --scope --root --name --hide-private-data --allow-remote --git-mode --command-path --dry-run --remove --force --allow-dev-build --yes --help --version status help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1169,14 +1303,80 @@ _devprojex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        devprojex__subcmd__tree)
-            opts="-h -V --paths --include-patterns --exclude-patterns --profile --git-mode --tracked-only --git-scope --max-file-bytes --hide-private-data --allow-remote --branch --format --max-depth --max-lines --help --version"
+        devprojex__subcmd__symbols)
+            opts="-h -V --branch --kind --match --include-patterns --exclude-patterns --tracked-only --git-scope --max-results --paths --profile --max-file-bytes --git-mode --hide-private-data --allow-remote --format --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kind)
+                    COMPREPLY=($(compgen -W "function method type class struct enum trait interface constant macro module" -- "${cur}"))
+                    return 0
+                    ;;
+                --match)
+                    COMPREPLY=($(compgen -W "exact prefix substring" -- "${cur}"))
+                    return 0
+                    ;;
+                --include-patterns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-patterns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-results)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-file-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__tree)
+            opts="-h -V --branch --include-patterns --exclude-patterns --tracked-only --git-scope --max-file-bytes --max-depth --format --paths --profile --git-mode --hide-private-data --allow-remote --max-lines --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --branch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1188,14 +1388,6 @@ _devprojex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --git-mode)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --git-scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1204,7 +1396,7 @@ _devprojex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --branch)
+                --max-depth)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1212,7 +1404,15 @@ _devprojex() {
                     COMPREPLY=($(compgen -W "markdown text json xml" -- "${cur}"))
                     return 0
                     ;;
-                --max-depth)
+                --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-mode)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -8,13 +8,14 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{AnalyzeArgs, AnalyzeFormat, PackArgs, ScanArgs, ScanFormat, SearchArgs, TreeArgs};
-use crate::engine::{
-    Engine, Hooks, ProgressEvent, SearchOptions, SearchStop, partial_content_notice,
+use super::{
+    AnalyzeCommand, AnalyzeFormat, PackCommand, ScanArgs, ScanFormat, SearchCommand, SearchFormat,
+    TreeCommand,
 };
-use crate::error::{DpxError, Result, codes};
+use crate::coverage::{Coverage, Stop};
+use crate::engine::{Engine, Hooks, ProgressEvent, SearchOptions};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
-use crate::select::SelectionWarnings;
 
 /// Print an error as one line on stderr.
 pub fn print_error(err: &DpxError) {
@@ -25,30 +26,35 @@ pub fn print_error(err: &DpxError) {
 /// The returned session holds the remote checkout's lease; keep it alive while reading.
 pub(super) fn open_root(
     path: &Path,
-    selection: &super::SelectionArgs,
+    process: &super::ProcessArgs,
+    branch: Option<&str>,
 ) -> Result<(ProjectRoot, devprojex_git::RemoteSession)> {
     let text = path.to_string_lossy();
-    let session = crate::gitstate::remote_session(selection.allow_remote);
-    if let Some(remote) =
-        crate::gitstate::resolve_remote_from_cli(&session, &text, selection.branch.as_deref())?
-    {
+    let session = crate::gitstate::remote_session(process.allow_remote);
+    if let Some(remote) = crate::gitstate::resolve_remote_from_cli(&session, &text, branch)? {
         return Ok((remote, session));
     }
     let root = ProjectRoot::open(path).map_err(|err| DpxError::invalid_arguments(err.message))?;
     Ok((root, session))
 }
 
-pub(super) fn print_warnings(warnings: &SelectionWarnings) {
-    for line in warnings.messages() {
+/// The one trailer of a command, on stderr: the coverage's trusted notices as warnings, then
+/// the command's own `notes` (an early stop, a size cut).
+pub(super) fn print_trailer(coverage: &Coverage, notes: Vec<String>) {
+    for line in coverage.notices() {
         eprintln!("warning: {line}");
+    }
+    for line in notes {
+        eprintln!("{line}");
     }
 }
 
 fn stdout_error(err: std::io::Error) -> DpxError {
     DpxError::new(
-        codes::OUTPUT_FAILED,
+        ErrorKind::OutputFailed,
         format!("writing to stdout failed: {err}"),
     )
+    .with_source(err)
 }
 
 pub(super) fn write_stdout(text: &str) -> Result<()> {
@@ -61,22 +67,25 @@ pub(super) fn write_stdout(text: &str) -> Result<()> {
     }
 }
 
-pub fn tree(args: TreeArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
-    let mut request = args.selection.request();
-    request.format = args.format.into();
-    request.max_depth = args.max_depth.map(|d| d as usize);
+pub fn tree(args: TreeCommand) -> Result<ExitCode> {
+    let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
+    let engine = Engine::new(args.process.engine_config());
+    let mut request = args.tool.request();
+    args.narrowing.apply(&mut request, &args.process);
     let limits = crate::render::tree::TreeLimits {
         max_lines: args.max_lines.map(|n| n as usize),
         ..Default::default()
     };
-    let (rendered, warnings) = engine.tree(&root, &request, limits)?;
+    let (rendered, warnings) = engine.tree(&root, &request, limits, None)?;
     write_stdout(&rendered.text)?;
     if let Some(trailer) = rendered.trailer() {
         write_stdout(&format!("{trailer}\n"))?;
     }
-    print_warnings(&warnings);
+    let coverage = Coverage {
+        warnings,
+        ..Coverage::default()
+    };
+    print_trailer(&coverage, Vec::new());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -125,15 +134,14 @@ impl TerminalProgress {
     }
 }
 
-pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let mut engine = Engine::new(args.selection.engine_config());
+pub fn analyze(args: AnalyzeCommand) -> Result<ExitCode> {
+    let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
+    let mut engine = Engine::new(args.process.engine_config());
     if let Some(encoding) = args.tokenizer {
         engine = engine.with_tokenizer(encoding, None);
     }
-    let mut request = args.selection.request();
-    request.detail = args.detail.map(Into::into);
-    request.top_files = Some(args.top_files as usize);
+    let mut request = args.tool.request();
+    request.git_mode = args.process.git_mode;
     request.token_map_depth = args
         .tree
         .map(|depth| depth.map_or(usize::MAX, |d| d as usize));
@@ -142,6 +150,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
     let analysis = engine.analyze(
         &root,
         &request,
+        None,
         Hooks {
             progress: Some(&report),
             cancelled: None,
@@ -152,7 +161,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<ExitCode> {
     match args.format {
         AnalyzeFormat::Json => {
             let mut text = serde_json::to_string_pretty(&analysis)
-                .map_err(|e| DpxError::new(codes::OUTPUT_FAILED, e.to_string()))?;
+                .map_err(|e| DpxError::new(ErrorKind::OutputFailed, e.to_string()))?;
             text.push('\n');
             write_stdout(&text)?;
             for warning in &analysis.warnings {
@@ -283,17 +292,14 @@ fn token_map_table(tree: &[crate::engine::FolderMetrics], encoding: Option<&str>
     out
 }
 
-pub fn pack(args: PackArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let mut engine = Engine::new(args.selection.engine_config());
+pub fn pack(args: PackCommand) -> Result<ExitCode> {
+    let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
+    let mut engine = Engine::new(args.process.engine_config());
     if let Some(encoding) = args.tokenizer {
         engine = engine.with_tokenizer(encoding, None);
     }
-    let mut request = args.selection.request();
-    request.detail = args.detail.map(Into::into);
-    request.max_tokens = args.max_tokens;
-    request.view = args.view.into();
-    request.format = args.format.into();
+    let mut request = args.tool.request();
+    request.git_mode = args.process.git_mode;
     if let Some(output) = &args.output {
         // Never pack the output file (or a previous run's) into itself.
         if let Some(relative) = output_inside_root(&root, output) {
@@ -320,7 +326,7 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
                     .open(path)
                     .map_err(|err| output_failed("opening", path, err))?;
                 let writer = std::io::BufWriter::with_capacity(256 * 1024, file);
-                let (outcome, mut writer) = engine.pack(&root, &request, writer, hooks)?;
+                let (outcome, mut writer) = engine.pack(&root, &request, writer, None, hooks)?;
                 writer
                     .flush()
                     .map_err(|err| output_failed("writing", path, err))?;
@@ -337,10 +343,10 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
                     .to_path_buf();
                 let writer =
                     std::io::BufWriter::with_capacity(256 * 1024, LazyTempFile::new(dir, &target));
-                let (outcome, writer) = engine.pack(&root, &request, writer, hooks)?;
+                let (outcome, writer) = engine.pack(&root, &request, writer, None, hooks)?;
                 let lazy = writer
                     .into_inner()
-                    .map_err(|err| output_failed("writing", path, err.error()))?;
+                    .map_err(|err| output_failed("writing", path, err.into_error()))?;
                 lazy.persist(&target)?;
                 outcome
             }
@@ -355,12 +361,7 @@ pub fn pack(args: PackArgs) -> Result<ExitCode> {
     if args.quiet {
         return Ok(ExitCode::SUCCESS);
     }
-    print_warnings(&outcome.warnings);
-    if let Some(notice) =
-        partial_content_notice(outcome.withheld_files, outcome.metrics.unreadable_files)
-    {
-        eprintln!("warning: {notice}");
-    }
+    print_trailer(&outcome.coverage, Vec::new());
     if let Some(budget) = &outcome.budget {
         eprint!("{}", budget.to_text());
     }
@@ -395,7 +396,7 @@ fn pack_to_reader<W: Write>(
         closed: &closed,
     };
     let writer = std::io::BufWriter::with_capacity(256 * 1024, watched);
-    match engine.pack(root, request, writer, hooks) {
+    match engine.pack(root, request, writer, None, hooks) {
         Ok((outcome, writer)) => match writer.into_inner() {
             Ok(mut watched) => match watched.flush() {
                 Ok(()) => Ok(Some(outcome)),
@@ -453,11 +454,12 @@ fn output_inside_root(root: &ProjectRoot, output: &Path) -> Option<String> {
 }
 
 /// `DPX-CLI-OUTPUT-FAILED`: "<what> '<path>' failed: <error>".
-fn output_failed(what: &str, path: &Path, err: impl std::fmt::Display) -> DpxError {
+fn output_failed(what: &str, path: &Path, err: std::io::Error) -> DpxError {
     DpxError::new(
-        codes::OUTPUT_FAILED,
+        ErrorKind::OutputFailed,
         format!("{what} '{}' failed: {err}", path.display()),
     )
+    .with_source(err)
 }
 
 /// Where `pack -o PATH` writes.
@@ -472,7 +474,7 @@ impl OutputTarget {
     fn of(path: &Path) -> Result<Self> {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => Err(DpxError::new(
-                codes::OUTPUT_FAILED,
+                ErrorKind::OutputFailed,
                 format!(
                     "'{}' is a directory; pass a file path such as '{}'",
                     path.display(),
@@ -554,39 +556,44 @@ impl Write for LazyTempFile {
     }
 }
 
-pub fn search(args: SearchArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
-    let request = args.selection.request();
+pub fn search(args: SearchCommand) -> Result<ExitCode> {
+    let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
+    let engine = Engine::new(args.process.engine_config());
+    let mut request = args.tool.request();
+    args.narrowing.apply(&mut request, &args.process);
     let options = SearchOptions {
-        pattern: args.pattern.clone(),
-        ignore_case: !args.case_sensitive,
-        context_lines: args.context_lines as usize,
-        max_results: args.max_results as usize,
+        pattern: args.tool.pattern.clone(),
+        ignore_case: args.tool.ignore_case && !args.case_sensitive,
+        context_lines: args.tool.context_lines as usize,
+        max_results: args.tool.max_results as usize,
         // Like grep, the command line runs to completion unless a limit is asked for.
         deadline: args.timeout.map(Duration::from_secs_f64),
     };
-    let outcome = engine.search(&root, &request, &options, Hooks::default())?;
-    write_stdout(&outcome.text)?;
-    print_warnings(&outcome.warnings);
-    if let Some(notice) = partial_content_notice(
-        outcome.withheld_files as u64,
-        outcome.unreadable_files as u64,
-    ) {
-        eprintln!("warning: {notice}");
+    let outcome = engine.search(&root, &request, &options, None, Hooks::default())?;
+    match args.format {
+        SearchFormat::Text => write_stdout(&crate::render::search::grep_lines(&outcome.groups))?,
+        SearchFormat::Json => write_stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&crate::render::search::json_document(
+                &root.address,
+                &outcome
+            ))
+            .unwrap_or_default()
+        ))?,
     }
-    match outcome.stopped {
-        Some(SearchStop::MaxResults) => eprintln!(
+    let notes = match outcome.coverage.stopped {
+        Some(Stop::MaxResults) => vec![format!(
             "[Search truncated: stopped at {} (--max-results). Narrow with --paths or --include-patterns, or refine the pattern.]",
             crate::select::plural(outcome.matches, "matching line", "matching lines")
-        ),
-        Some(SearchStop::Deadline) => eprintln!(
+        )],
+        Some(Stop::Deadline) => vec![format!(
             "[Search truncated: the --timeout of {} seconds was reached after {}. Narrow with --paths or --include-patterns, or raise --timeout.]",
             args.timeout.unwrap_or_default(),
             crate::select::plural(outcome.searched_files, "file", "files")
-        ),
-        None => {}
-    }
+        )],
+        None => Vec::new(),
+    };
+    print_trailer(&outcome.coverage, notes);
     Ok(if outcome.matches > 0 {
         ExitCode::SUCCESS
     } else {
@@ -595,9 +602,9 @@ pub fn search(args: SearchArgs) -> Result<ExitCode> {
 }
 
 pub fn scan(args: ScanArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
-    let request = args.selection.request();
+    let (root, _lease) = open_root(&args.path, &args.process, args.branch.as_deref())?;
+    let engine = Engine::new(args.process.engine_config());
+    let request = args.request();
     let (findings, selection) = engine.scan(&root, &request)?;
     match args.format {
         ScanFormat::Json => {
@@ -625,7 +632,11 @@ pub fn scan(args: ScanArgs) -> Result<ExitCode> {
             );
         }
     }
-    print_warnings(&selection.warnings);
+    let coverage = Coverage {
+        warnings: selection.warnings.clone(),
+        ..Coverage::default()
+    };
+    print_trailer(&coverage, Vec::new());
     Ok(if findings.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -695,7 +706,7 @@ mod tests {
             kind: std::io::ErrorKind::Other,
             message: "Broken pipe, said a filter",
         });
-        assert_eq!(outcome.unwrap_err().code, codes::OUTPUT_FAILED);
+        assert_eq!(outcome.unwrap_err().kind, ErrorKind::OutputFailed);
         let outcome = pack_into(ClosingReader {
             budget: usize::MAX,
             kind: std::io::ErrorKind::Other,

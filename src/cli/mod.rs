@@ -10,8 +10,9 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::args::{AnalyzeArgs, GetTreeArgs, PackContextArgs, SearchProjectArgs};
 use crate::engine::{EngineConfig, Request};
-use crate::error::DpxError;
+use crate::error::{DpxError, ErrorKind};
 use crate::select::GitMode;
 use crate::tokens::Encoding;
 
@@ -33,32 +34,32 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  devprojex tree .\n  devprojex tree . --format text --max-depth 2\n  devprojex tree . --include-patterns 'src/**' --format json"
     )]
-    Tree(TreeArgs),
+    Tree(TreeCommand),
     /// File, character and token metrics, and the largest files.
     #[command(
         after_help = "Examples:\n  devprojex analyze .\n  devprojex analyze . --detail signatures --top-files 25\n  devprojex analyze . --tokenizer o200k --tree 2\n  devprojex analyze . --format json"
     )]
-    Analyze(AnalyzeArgs),
+    Analyze(AnalyzeCommand),
     /// Write a context pack (tree and file contents) that fits a token budget.
     #[command(
         after_help = "Examples:\n  devprojex pack . -o context.md\n  devprojex pack . --max-tokens 100000 --detail compact -o context.md\n  devprojex pack . --max-tokens 100000 --tokenizer o200k -o context.md\n  devprojex pack . --view content --format json --include-patterns 'src/**'"
     )]
-    Pack(PackArgs),
+    Pack(PackCommand),
     /// Grep-style search over redacted file contents.
     #[command(
         after_help = "Examples:\n  devprojex search 'TODO|FIXME' .\n  devprojex search 'fn \\w+_test' . --case-sensitive --context-lines 0"
     )]
-    Search(SearchArgs),
+    Search(SearchCommand),
     /// Where a name is defined: functions, types, classes, constants, macros, modules (15 languages).
     #[command(
         after_help = "Examples:\n  devprojex symbols copy_process /path/to/linux\n  devprojex symbols Parser.parse . --kind method\n  devprojex symbols parse_ . --match prefix --format json\n\nExit codes: 0 definitions found, 1 none found, 2 invalid usage."
     )]
-    Symbols(symbols_cmd::SymbolsArgs),
+    Symbols(symbols_cmd::SymbolsCommand),
     /// Files linked to one file by static imports: what it imports and what imports it.
     #[command(
         after_help = "Examples:\n  devprojex related src/engine.rs\n  devprojex related kernel/fork.c --direction importers --depth 2\n  devprojex related lib/app.ts --project ~/code/app --format json\n\nThe project is --project, else the Git checkout holding PATH, else the current directory."
     )]
-    Related(symbols_cmd::RelatedArgs),
+    Related(symbols_cmd::RelatedCommand),
     /// List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found.
     #[command(
         after_help = "Examples:\n  devprojex scan .\n  devprojex scan . --format json\n\nUse it as a pre-commit or CI check: the exit code is 1 when a secret is found."
@@ -68,7 +69,7 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  devprojex mcp --root /absolute/path/to/project\n  devprojex mcp --root ~/a --root ~/b --hide-private-data\n  devprojex mcp --git-mode tracked\n\nWithout --root, DEVPROJEX_ROOT, then CLAUDE_PROJECT_DIR, then the current directory is used."
     )]
-    Mcp(McpArgs),
+    Mcp(crate::mcp::McpArgs),
     /// Manage the per-project `local` profile and validate portable profiles.
     #[command(
         subcommand,
@@ -96,59 +97,21 @@ pub enum Command {
     Man,
 }
 
-/// Options shared by every command that selects files.
+/// What every offline command takes that the server takes once, at startup.
 #[derive(Debug, Clone, Args)]
-pub struct SelectionArgs {
-    /// Project-relative files or folders to narrow to (repeatable).
-    #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1..)]
-    pub paths: Vec<String>,
-    /// Globs a file must match (project-relative, '/'); repeatable.
-    #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
-    pub include_patterns: Vec<String>,
-    /// Globs that remove files (project-relative, '/'); repeatable.
-    #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
-    pub exclude_patterns: Vec<String>,
-    /// Profile: `standard`, `local`, or a profile JSON path inside the project.
-    #[arg(long)]
-    pub profile: Option<String>,
+pub struct ProcessArgs {
     /// Git baseline: none (alias off), gitignore (default), tracked.
-    #[arg(long = "git-mode", value_name = "MODE", value_parser = parse_git_mode)]
+    #[arg(long = "git-mode", value_name = "MODE", value_parser = crate::args::parse_git_mode)]
     pub git_mode: Option<GitMode>,
-    /// Select only files in the Git index.
-    #[arg(long = "tracked-only")]
-    pub tracked_only: bool,
-    /// Narrow to Git state: staged, changes, or diff:<ref>..<ref>.
-    #[arg(long = "git-scope", value_name = "SCOPE")]
-    pub git_scope: Option<String>,
-    /// Remove files strictly larger than this many bytes.
-    #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_file_bytes: Option<u64>,
     /// Also hide private data (e-mails, IPs, user and host names) in the output.
     #[arg(long = "hide-private-data")]
     pub hide_private_data: bool,
     /// Accept a Git URL as the project (cloned into the user cache; the only network use).
     #[arg(long = "allow-remote")]
     pub allow_remote: bool,
-    /// Branch to check out when the project is a Git URL.
-    #[arg(long, requires = "allow_remote")]
-    pub branch: Option<String>,
 }
 
-impl SelectionArgs {
-    pub fn request(&self) -> Request {
-        Request {
-            paths: self.paths.clone(),
-            include_patterns: self.include_patterns.clone(),
-            exclude_patterns: self.exclude_patterns.clone(),
-            profile: self.profile.clone(),
-            git_mode: self.git_mode,
-            tracked_only: self.tracked_only,
-            git_scope: self.git_scope.clone(),
-            max_file_bytes: self.max_file_bytes,
-            ..Request::default()
-        }
-    }
-
+impl ProcessArgs {
     pub fn engine_config(&self) -> EngineConfig {
         EngineConfig {
             hide_private_data: self.hide_private_data,
@@ -157,84 +120,39 @@ impl SelectionArgs {
     }
 }
 
-pub fn parse_git_mode(value: &str) -> Result<GitMode, String> {
-    if matches!(value, "staged" | "changes") || value.starts_with("diff:") {
-        return Err(format!(
-            "'{value}' is a momentary Git state, not a baseline mode: pass it per request as the git_scope argument of a tool (CLI: --git-scope {value}). Valid modes: none, off, gitignore, tracked"
-        ));
-    }
-    GitMode::parse(value).ok_or_else(|| {
-        format!("'{value}' is not a Git mode; valid values: none, off, gitignore, tracked")
-    })
+/// Narrowing the command line offers where the command's MCP tool does not (`tree`, `search`,
+/// `symbols`): the tool's agent reaches the same files with globs.
+#[derive(Debug, Clone, Args)]
+pub struct NarrowingArgs {
+    /// Existing project-relative files or folders to narrow to; at most 256 entries.
+    #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1..)]
+    pub paths: Vec<String>,
+    /// 'standard' (default), 'local', or a portable profile JSON path inside the project.
+    #[arg(long)]
+    pub profile: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FormatArg {
-    Markdown,
-    Text,
-    Json,
-    Xml,
-}
-
-impl From<FormatArg> for crate::render::Format {
-    fn from(value: FormatArg) -> Self {
-        match value {
-            FormatArg::Markdown => Self::Markdown,
-            FormatArg::Text => Self::Text,
-            FormatArg::Json => Self::Json,
-            FormatArg::Xml => Self::Xml,
-        }
+impl NarrowingArgs {
+    /// `request` narrowed further.
+    fn apply(&self, request: &mut Request, process: &ProcessArgs) {
+        request.paths = self.paths.clone();
+        request.profile = self.profile.clone();
+        request.git_mode = process.git_mode;
     }
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum DetailArg {
-    Full,
-    Compact,
-    Signatures,
-}
-
-impl From<DetailArg> for devprojex_detail::Detail {
-    fn from(value: DetailArg) -> Self {
-        match value {
-            DetailArg::Full => Self::Full,
-            DetailArg::Compact => Self::Compact,
-            DetailArg::Signatures => Self::Signatures,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ViewArg {
-    #[value(name = "tree-content")]
-    TreeContent,
-    Content,
-    Tree,
-}
-
-impl From<ViewArg> for crate::render::View {
-    fn from(value: ViewArg) -> Self {
-        match value {
-            ViewArg::TreeContent => Self::TreeContent,
-            ViewArg::Content => Self::Content,
-            ViewArg::Tree => Self::Tree,
-        }
-    }
-}
-
+/// `devprojex tree`: `get_tree`'s arguments and the command line's own.
 #[derive(Debug, Args)]
-pub struct TreeArgs {
+pub struct TreeCommand {
     /// Project folder (default: current directory).
     #[arg(default_value = ".")]
     pub path: PathBuf,
     #[command(flatten)]
-    pub selection: SelectionArgs,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "markdown")]
-    pub format: FormatArg,
-    /// Show entries down to this depth (top-level entries are depth 1).
-    #[arg(long = "max-depth", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_depth: Option<u64>,
+    pub tool: GetTreeArgs,
+    #[command(flatten)]
+    pub narrowing: NarrowingArgs,
+    #[command(flatten)]
+    pub process: ProcessArgs,
     /// At most this many document lines (markdown/text end with a truncation trailer; json/xml fail).
     #[arg(long = "max-lines", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_lines: Option<u64>,
@@ -246,23 +164,20 @@ pub enum AnalyzeFormat {
     Json,
 }
 
+/// `devprojex analyze`: `analyze`'s arguments and the command line's own.
 #[derive(Debug, Args)]
-pub struct AnalyzeArgs {
+pub struct AnalyzeCommand {
     #[arg(default_value = ".")]
     pub path: PathBuf,
     #[command(flatten)]
-    pub selection: SelectionArgs,
-    /// Code reduction before measuring: full, compact, signatures.
-    #[arg(long, value_enum)]
-    pub detail: Option<DetailArg>,
-    /// How many of the largest files to list (1..1000).
-    #[arg(long = "top-files", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
-    pub top_files: u64,
+    pub tool: AnalyzeArgs,
+    #[command(flatten)]
+    pub process: ProcessArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: AnalyzeFormat,
     /// Also count exact tokens of this encoding: o200k (GPT-4o and later) or cl100k (GPT-4).
-    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
+    #[arg(long, value_name = "ENCODING", value_parser = crate::args::parse_encoding)]
     pub tokenizer: Option<Encoding>,
     /// Tokens per folder in tree order, with each folder's share, down to DEPTH levels (all
     /// levels without DEPTH). Put it after the project path: `analyze . --tree 2`.
@@ -270,27 +185,17 @@ pub struct AnalyzeArgs {
     pub tree: Option<Option<u64>>,
 }
 
+/// `devprojex pack`: `pack_context`'s arguments and the command line's own.
 #[derive(Debug, Args)]
-pub struct PackArgs {
+pub struct PackCommand {
     #[arg(default_value = ".")]
     pub path: PathBuf,
     #[command(flatten)]
-    pub selection: SelectionArgs,
-    /// What the pack contains.
-    #[arg(long, value_enum, default_value = "tree-content")]
-    pub view: ViewArg,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "markdown")]
-    pub format: FormatArg,
-    /// Code reduction: full, compact, signatures.
-    #[arg(long, value_enum)]
-    pub detail: Option<DetailArg>,
-    /// Budget of estimated content tokens (one per four characters, rounded up per file); with
-    /// --tokenizer, of exact tokens of the complete document (tree, headings, markup, report).
-    #[arg(long = "max-tokens", value_parser = parse_positive_decimal)]
-    pub max_tokens: Option<u64>,
+    pub tool: PackContextArgs,
+    #[command(flatten)]
+    pub process: ProcessArgs,
     /// Make --max-tokens exact in this encoding: o200k (GPT-4o and later) or cl100k (GPT-4).
-    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding, requires = "max_tokens")]
+    #[arg(long, value_name = "ENCODING", value_parser = crate::args::parse_encoding, requires = "max_tokens")]
     pub tokenizer: Option<Encoding>,
     /// Write to this file (atomically replaced) instead of stdout. A file inside the project is
     /// never packed into itself.
@@ -301,30 +206,33 @@ pub struct PackArgs {
     pub quiet: bool,
 }
 
+/// `devprojex search`: `search_project`'s arguments and the command line's own.
 #[derive(Debug, Args)]
-pub struct SearchArgs {
-    /// Regular expression (Rust regex syntax, at most 4,096 characters).
-    pub pattern: String,
+pub struct SearchCommand {
+    #[command(flatten)]
+    pub tool: SearchProjectArgs,
     #[arg(default_value = ".")]
     pub path: PathBuf,
     #[command(flatten)]
-    pub selection: SelectionArgs,
-    /// Match case exactly (the default ignores case).
+    pub narrowing: NarrowingArgs,
+    #[command(flatten)]
+    pub process: ProcessArgs,
+    /// Match case exactly (the same as --ignore-case=false).
     #[arg(long = "case-sensitive", conflicts_with = "ignore_case")]
     pub case_sensitive: bool,
-    /// Ignore case (the default).
-    #[arg(long = "ignore-case")]
-    pub ignore_case: bool,
-    /// Lines of context around each match.
-    #[arg(long = "context-lines", default_value_t = 2, value_parser = clap::value_parser!(u64).range(0..=50))]
-    pub context_lines: u64,
-    /// Stop after this many matching lines (1..200).
-    #[arg(long = "max-results", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=200))]
-    pub max_results: u64,
     /// Stop after this many seconds with what was found (the default is no limit; the MCP
     /// server's limit is 2 seconds).
     #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
     pub timeout: Option<f64>,
+    /// Output format: grep-style lines, or a JSON document of the groups and counts.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: SearchFormat,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SearchFormat {
+    Text,
+    Json,
 }
 
 fn parse_timeout(value: &str) -> Result<f64, String> {
@@ -340,54 +248,64 @@ pub enum ScanFormat {
     Json,
 }
 
+/// `devprojex scan` (no MCP twin): the selection options of the project tools.
 #[derive(Debug, Args)]
 pub struct ScanArgs {
     #[arg(default_value = ".")]
     pub path: PathBuf,
+    /// Existing project-relative files or folders to narrow to; at most 256 entries.
+    #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1..)]
+    pub paths: Vec<String>,
+    /// Project-relative globs using '/' (a file must match one). A pattern without '/' matches
+    /// names at any depth. Globs only narrow the selection.
+    #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
+    pub include_patterns: Vec<String>,
+    /// Project-relative globs using '/' (matching files are removed). A pattern without '/'
+    /// matches names at any depth. Globs only narrow the selection.
+    #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
+    pub exclude_patterns: Vec<String>,
+    /// 'standard' (default), 'local', or a portable profile JSON path inside the project.
+    #[arg(long)]
+    pub profile: Option<String>,
+    /// Select only files in the Git index (default false). Cannot weaken a tracked profile.
+    #[arg(long = "tracked-only")]
+    pub tracked_only: bool,
+    /// Narrow to Git state: 'staged', 'changes', or 'diff:<ref>..<ref>'. Content always comes
+    /// from the working tree.
+    #[arg(long = "git-scope", value_name = "SCOPE")]
+    pub git_scope: Option<String>,
+    /// Remove files strictly larger than this many bytes.
+    #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_file_bytes: Option<u64>,
+    /// Branch to check out; valid only when the project is a Git URL.
+    #[arg(long, requires = "allow_remote")]
+    pub branch: Option<String>,
     #[command(flatten)]
-    pub selection: SelectionArgs,
+    pub process: ProcessArgs,
     #[arg(long, value_enum, default_value = "text")]
     pub format: ScanFormat,
 }
 
-#[derive(Debug, Args)]
-pub struct McpArgs {
-    /// A project root to expose (repeatable).
-    #[arg(long = "root", value_name = "PATH")]
-    pub roots: Vec<PathBuf>,
-    /// Also redact private data (e-mails, IPs, user and host names) in everything returned.
-    #[arg(long = "hide-private-data")]
-    pub hide_private_data: bool,
-    /// Allow Git URLs as `project` (network is used only to clone).
-    #[arg(long = "allow-remote")]
-    pub allow_remote: bool,
-    /// Baseline Git mode when a tool names no profile: none (alias off), gitignore, tracked.
-    #[arg(long = "git-mode", value_name = "MODE", value_parser = parse_git_mode, default_value = "gitignore")]
-    pub git_mode: GitMode,
-    /// Exact tokens of this encoding in analyze (beside the estimate) and in pack_context's
-    /// max_tokens (the complete document): o200k (GPT-4o and later) or cl100k (GPT-4).
-    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
-    pub tokenizer: Option<Encoding>,
+impl ScanArgs {
+    pub fn request(&self) -> Request {
+        Request {
+            paths: self.paths.clone(),
+            include_patterns: self.include_patterns.clone(),
+            exclude_patterns: self.exclude_patterns.clone(),
+            profile: self.profile.clone(),
+            git_mode: self.process.git_mode,
+            tracked_only: self.tracked_only,
+            git_scope: self.git_scope.clone(),
+            max_file_bytes: self.max_file_bytes,
+            ..Request::default()
+        }
+    }
 }
 
 #[derive(Debug, Args)]
 pub struct CompletionArgs {
     /// The shell to print completions for.
     pub shell: clap_complete::Shell,
-}
-
-pub fn parse_encoding(value: &str) -> Result<Encoding, String> {
-    Encoding::parse(value).ok_or_else(|| {
-        format!("'{value}' is not a supported encoding; valid values: o200k (o200k_base, GPT-4o and later), cl100k (cl100k_base, GPT-4)")
-    })
-}
-
-/// Parse a positive integer given as decimal digits.
-pub fn parse_positive_decimal(value: &str) -> Result<u64, String> {
-    match value.trim().parse::<u64>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("'{value}' is not an integer of at least 1")),
-    }
 }
 
 /// Parse arguments and run.
@@ -423,10 +341,7 @@ pub fn main() -> ExitCode {
             let command = <Cli as clap::CommandFactory>::command();
             match clap_mangen::Man::new(command).render(&mut std::io::stdout()) {
                 Ok(()) => Ok(ExitCode::SUCCESS),
-                Err(err) => Err(DpxError::new(
-                    crate::error::codes::OUTPUT_FAILED,
-                    err.to_string(),
-                )),
+                Err(err) => Err(DpxError::new(ErrorKind::OutputFailed, err.to_string())),
             }
         }
     };

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::profile::{self, MAX_PROFILE_BYTES, Profile};
 use crate::project::ProjectRoot;
 
@@ -111,7 +111,7 @@ fn read_profile_file(file: &PathBuf) -> Result<Profile> {
     })?;
     if meta.len() > MAX_PROFILE_BYTES {
         return Err(DpxError::new(
-            codes::INVALID_PROFILE,
+            ErrorKind::InvalidProfile,
             format!(
                 "'{}' is larger than 1 MiB; profiles must be small JSON documents",
                 file.display()
@@ -127,23 +127,23 @@ fn read_profile_file(file: &PathBuf) -> Result<Profile> {
 fn write_local(root: &ProjectRoot, profile: &Profile) -> Result<PathBuf> {
     let path = profile::local_profile_path(root).ok_or_else(|| {
         DpxError::new(
-            codes::OUTPUT_FAILED,
+            ErrorKind::OutputFailed,
             "no user configuration folder is available; set DEVPROJEX_CONFIG_DIR",
         )
     })?;
     let dir = path.parent().expect("profile paths have a folder");
     std::fs::create_dir_all(dir).map_err(|err| {
         DpxError::new(
-            codes::OUTPUT_FAILED,
+            ErrorKind::OutputFailed,
             format!("cannot create '{}': {err}", dir.display()),
         )
     })?;
     let temp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|err| DpxError::new(codes::OUTPUT_FAILED, err.to_string()))?;
+        .map_err(|err| DpxError::new(ErrorKind::OutputFailed, err.to_string()))?;
     std::fs::write(temp.path(), profile.to_json())
-        .map_err(|err| DpxError::new(codes::OUTPUT_FAILED, err.to_string()))?;
+        .map_err(|err| DpxError::new(ErrorKind::OutputFailed, err.to_string()))?;
     temp.persist(&path)
-        .map_err(|err| DpxError::new(codes::OUTPUT_FAILED, err.error.to_string()))?;
+        .map_err(|err| DpxError::new(ErrorKind::OutputFailed, err.error.to_string()))?;
     Ok(path)
 }
 
@@ -197,7 +197,7 @@ pub fn run(command: ProfileCommand) -> Result<ExitCode> {
             let root = open(&args.project)?;
             let profile = profile::read_local(&root)?.ok_or_else(|| {
                 DpxError::new(
-                    codes::INVALID_PROFILE,
+                    ErrorKind::InvalidProfile,
                     format!(
                         "no local profile is saved for '{}'; run 'devprojex profile save' first",
                         root.address
@@ -208,7 +208,7 @@ pub fn run(command: ProfileCommand) -> Result<ExitCode> {
                 Some(path) => {
                     std::fs::write(&path, profile.to_json()).map_err(|err| {
                         DpxError::new(
-                            codes::OUTPUT_FAILED,
+                            ErrorKind::OutputFailed,
                             format!("cannot write '{}': {err}", path.display()),
                         )
                     })?;
@@ -242,7 +242,7 @@ pub fn run(command: ProfileCommand) -> Result<ExitCode> {
                 Some(path) if path.is_file() => {
                     std::fs::remove_file(&path).map_err(|err| {
                         DpxError::new(
-                            codes::OUTPUT_FAILED,
+                            ErrorKind::OutputFailed,
                             format!("cannot remove '{}': {err}", path.display()),
                         )
                     })?;

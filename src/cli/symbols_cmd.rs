@@ -7,26 +7,14 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::SelectionArgs;
-use super::commands::{open_root, print_warnings, write_stdout};
-use crate::engine::{Engine, Hooks, partial_content_notice};
-use crate::error::{DpxError, Result, codes};
+use super::commands::{open_root, print_trailer, write_stdout};
+use super::{NarrowingArgs, ProcessArgs};
+use crate::args::{FindSymbolArgs, RelatedFilesArgs};
+use crate::coverage::Coverage;
+use crate::engine::{Engine, Hooks};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
-use crate::symbols::{Direction, KIND_NAMES, MatchMode, RelatedOptions, SymbolOptions, parse_kind};
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum MatchArg {
-    Exact,
-    Prefix,
-    Substring,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum DirectionArg {
-    Imports,
-    Importers,
-    Both,
-}
+use crate::symbols::{RelatedOptions, SymbolOptions};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum OutputFormat {
@@ -34,24 +22,21 @@ pub enum OutputFormat {
     Json,
 }
 
+/// `devprojex symbols`: `find_symbol`'s arguments and the command line's own.
 #[derive(Debug, Args)]
-pub struct SymbolsArgs {
-    /// The name to look up (case-sensitive); `Parser.parse` or `net::Parser::parse` narrow by container.
-    pub name: String,
+pub struct SymbolsCommand {
+    #[command(flatten)]
+    pub tool: FindSymbolArgs,
     /// Project folder (default: current directory).
     #[arg(default_value = ".")]
     pub path: PathBuf,
     #[command(flatten)]
-    pub selection: SelectionArgs,
-    /// Only definitions of this kind (`trait` and `interface` match each other).
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(KIND_NAMES))]
-    pub kind: Option<String>,
-    /// How NAME is compared with definition names.
-    #[arg(long = "match", value_enum, default_value = "exact")]
-    pub match_mode: MatchArg,
-    /// Stop after this many definitions (1..200).
-    #[arg(long = "max-results", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=200))]
-    pub max_results: u64,
+    pub narrowing: NarrowingArgs,
+    /// Remove files strictly larger than this many bytes.
+    #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_file_bytes: Option<u64>,
+    #[command(flatten)]
+    pub process: ProcessArgs,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
     /// Stop after this many seconds with what was found (default: run to completion).
@@ -59,59 +44,43 @@ pub struct SymbolsArgs {
     pub timeout: Option<f64>,
 }
 
+/// `devprojex related`: `related_files`' arguments and the command line's own.
 #[derive(Debug, Args)]
-pub struct RelatedArgs {
-    /// The source file (relative to the current directory, or absolute).
-    pub path: PathBuf,
+pub struct RelatedCommand {
+    #[command(flatten)]
+    pub tool: RelatedFilesArgs,
     /// The project folder (default: the Git checkout holding PATH, else the current directory).
     #[arg(long)]
     pub project: Option<PathBuf>,
     #[command(flatten)]
-    pub selection: SelectionArgs,
-    /// imports (what PATH uses), importers (what uses PATH), or both.
-    #[arg(long, value_enum, default_value = "both")]
-    pub direction: DirectionArg,
-    /// Follow imports this many steps (1..3).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=3))]
-    pub depth: u64,
-    /// Stop after this many related files, imports and importers together (1..200).
-    #[arg(long = "max-results", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=200))]
-    pub max_results: u64,
+    pub process: ProcessArgs,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
     /// Stop after this many seconds with what was found (default: run to completion).
     #[arg(long, value_name = "SECS", value_parser = super::parse_timeout)]
     pub timeout: Option<f64>,
-}
-
-fn print_trailer(lines: Vec<String>) {
-    for line in lines {
-        eprintln!("{line}");
-    }
 }
 
 fn json_text(value: &serde_json::Value) -> Result<String> {
     serde_json::to_string_pretty(value)
         .map(|t| t + "\n")
-        .map_err(|e| DpxError::new(codes::OUTPUT_FAILED, e.to_string()))
+        .map_err(|e| DpxError::new(ErrorKind::OutputFailed, e.to_string()))
 }
 
-pub fn symbols(args: SymbolsArgs) -> Result<ExitCode> {
-    let (root, _lease) = open_root(&args.path, &args.selection)?;
-    let engine = Engine::new(args.selection.engine_config());
-    let request = args.selection.request();
+pub fn symbols(args: SymbolsCommand) -> Result<ExitCode> {
+    let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
+    let engine = Engine::new(args.process.engine_config());
+    let mut request = args.tool.request();
+    args.narrowing.apply(&mut request, &args.process);
+    request.max_file_bytes = args.max_file_bytes;
     let options = SymbolOptions {
-        name: args.name.clone(),
-        kind: args.kind.as_deref().and_then(parse_kind),
-        mode: match args.match_mode {
-            MatchArg::Exact => MatchMode::Exact,
-            MatchArg::Prefix => MatchMode::Prefix,
-            MatchArg::Substring => MatchMode::Substring,
-        },
-        max_results: args.max_results as usize,
+        name: args.tool.name.clone(),
+        kind: args.tool.kind,
+        mode: args.tool.match_mode,
+        max_results: args.tool.max_results as usize,
         deadline: args.timeout.map(Duration::from_secs_f64),
     };
-    let outcome = engine.find_symbol(&root, &request, &options, Hooks::default())?;
+    let outcome = engine.find_symbol(&root, &request, &options, None, Hooks::default())?;
     match args.format {
         OutputFormat::Text => write_stdout(&crate::symbols::symbols_text(&outcome))?,
         OutputFormat::Json => write_stdout(&json_text(&serde_json::json!({
@@ -122,18 +91,16 @@ pub fn symbols(args: SymbolsArgs) -> Result<ExitCode> {
             "truncated": outcome.stopped.is_some(),
         }))?)?,
     }
-    print_warnings(&outcome.warnings);
-    if let Some(notice) = partial_content_notice(
-        outcome.withheld_files as u64,
-        outcome.unreadable_files as u64,
-    ) {
-        eprintln!("warning: {notice}");
-    }
-    print_trailer(crate::symbols::symbols_trailer(
-        &outcome,
-        options.max_results,
-        true,
-    ));
+    let coverage = Coverage {
+        withheld_files: outcome.withheld_files as u64,
+        unreadable_files: outcome.unreadable_files as u64,
+        warnings: outcome.warnings.clone(),
+        stopped: None,
+    };
+    print_trailer(
+        &coverage,
+        crate::symbols::symbols_trailer(&outcome, options.max_results, true),
+    );
     Ok(if outcome.hits.is_empty() {
         ExitCode::from(1)
     } else {
@@ -162,7 +129,7 @@ fn project_folder(path: &Path, project: Option<&Path>) -> PathBuf {
 fn relative_to_root(path: &Path, root: &ProjectRoot, project_given: bool) -> Result<String> {
     let outside = || {
         DpxError::new(
-            codes::ROOT_VIOLATION,
+            ErrorKind::RootViolation,
             format!(
                 "'{}' is outside project root '{}'; pass a file inside the project (or --project)",
                 path.display(),
@@ -185,7 +152,7 @@ fn relative_to_root(path: &Path, root: &ProjectRoot, project_given: bool) -> Res
     };
     let canonical = crate::project::dunce_canonicalize(&candidate).map_err(|_| {
         DpxError::new(
-            codes::PATH_NOT_FOUND,
+            ErrorKind::PathNotFound,
             format!(
                 "'{}' does not exist; pass an existing source file",
                 path.display()
@@ -196,24 +163,22 @@ fn relative_to_root(path: &Path, root: &ProjectRoot, project_given: bool) -> Res
     Ok(crate::select::relative_string(relative))
 }
 
-pub fn related(args: RelatedArgs) -> Result<ExitCode> {
-    let folder = project_folder(&args.path, args.project.as_deref());
-    let (root, _lease) = open_root(&folder, &args.selection)?;
-    let relative = relative_to_root(&args.path, &root, args.project.is_some())?;
-    let engine = Engine::new(args.selection.engine_config());
-    let request = args.selection.request();
+pub fn related(args: RelatedCommand) -> Result<ExitCode> {
+    let path = Path::new(&args.tool.path);
+    let folder = project_folder(path, args.project.as_deref());
+    let (root, _lease) = open_root(&folder, &args.process, args.tool.branch.as_deref())?;
+    let relative = relative_to_root(path, &root, args.project.is_some())?;
+    let engine = Engine::new(args.process.engine_config());
+    let mut request = args.tool.request();
+    request.git_mode = args.process.git_mode;
     let options = RelatedOptions {
         path: relative,
-        direction: match args.direction {
-            DirectionArg::Imports => Direction::Imports,
-            DirectionArg::Importers => Direction::Importers,
-            DirectionArg::Both => Direction::Both,
-        },
-        depth: args.depth as usize,
-        max_results: args.max_results as usize,
+        direction: args.tool.direction,
+        depth: args.tool.depth as usize,
+        max_results: args.tool.max_results as usize,
         deadline: args.timeout.map(Duration::from_secs_f64),
     };
-    let outcome = engine.related_files(&root, &request, &options, Hooks::default())?;
+    let outcome = engine.related_files(&root, &request, &options, None, Hooks::default())?;
     match args.format {
         OutputFormat::Text => write_stdout(&crate::symbols::related_text(&outcome))?,
         OutputFormat::Json => write_stdout(&json_text(&serde_json::json!({
@@ -227,17 +192,15 @@ pub fn related(args: RelatedArgs) -> Result<ExitCode> {
             "pendingFiles": outcome.pending_files,
         }))?)?,
     }
-    print_warnings(&outcome.warnings);
-    if let Some(notice) = partial_content_notice(
-        outcome.withheld_files as u64,
-        outcome.unreadable_files as u64,
-    ) {
-        eprintln!("warning: {notice}");
-    }
-    print_trailer(crate::symbols::related_trailer(
-        &outcome,
-        options.max_results,
-        true,
-    ));
+    let coverage = Coverage {
+        withheld_files: outcome.withheld_files as u64,
+        unreadable_files: outcome.unreadable_files as u64,
+        warnings: outcome.warnings.clone(),
+        stopped: None,
+    };
+    print_trailer(
+        &coverage,
+        crate::symbols::related_trailer(&outcome, options.max_results, true),
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -24,11 +24,10 @@ use std::io::Write;
 use std::sync::Arc;
 
 use super::{
-    Engine, Hooks, PackOutcome, Prepared, Request, add_content_metrics, output_error,
-    tree_view_metrics,
+    Engine, Hooks, PackOutcome, Request, add_content_metrics, output_error, tree_view_metrics,
 };
-use crate::content::{Content, TextContent};
-use crate::error::{DpxError, Result, codes};
+use crate::content::{Content, ContentPipeline, TextContent};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 use crate::render::View;
 use crate::render::pack::{BudgetReport, PackLayout, PackMetrics, PackWriter, SKIPPED_LISTED};
@@ -66,7 +65,7 @@ struct Section {
 
 fn construction_failed(what: &str) -> DpxError {
     DpxError::new(
-        codes::PROJECT_UNAVAILABLE,
+        ErrorKind::ProjectUnavailable,
         format!(
             "the exact token budget could not be computed ({what}); retry without --tokenizer and report this"
         ),
@@ -327,9 +326,9 @@ impl Engine {
         &self,
         root: &ProjectRoot,
         request: &Request,
-        prepared: &Prepared,
         selection: Arc<Selection>,
         budget: ExactBudget<'_>,
+        pipeline: &ContentPipeline,
         out: W,
         hooks: Hooks<'_>,
     ) -> Result<(PackOutcome, W)> {
@@ -366,7 +365,6 @@ impl Engine {
             tree_view_metrics(&mut metrics, &files);
         } else {
             metrics.basis = "content";
-            let pipeline = self.pipeline(prepared.detail);
             let measure = |entry: &Entry, mut content: Content| {
                 let section = match &mut content {
                     Content::Text(text) => {
@@ -386,7 +384,7 @@ impl Engine {
             self.for_each_loaded(
                 root,
                 &files,
-                &pipeline,
+                pipeline,
                 hooks,
                 "transformation",
                 measure,
@@ -424,11 +422,10 @@ impl Engine {
         let chosen: Vec<&Entry> = admitted.iter().map(|&i| measured[i].0).collect();
         let hashes: Vec<[u64; 2]> = admitted.iter().map(|&i| measured[i].1.hash).collect();
         let mut next = 0;
-        let pipeline = self.pipeline(prepared.detail);
         self.for_each_content(
             root,
             &chosen,
-            &pipeline,
+            pipeline,
             Hooks {
                 progress: None,
                 ..hooks
@@ -451,10 +448,14 @@ impl Engine {
         hooks.report("output", 1, 1);
         Ok((
             PackOutcome {
-                withheld_files: metrics.withheld_files,
+                coverage: crate::coverage::Coverage {
+                    withheld_files: metrics.withheld_files,
+                    unreadable_files: metrics.unreadable_files,
+                    warnings: selection.warnings.clone(),
+                    stopped: None,
+                },
                 metrics,
                 budget: Some(report),
-                warnings: selection.warnings.clone(),
                 entries: Arc::unwrap_or_clone(selection).entries,
                 header,
             },
@@ -465,7 +466,7 @@ impl Engine {
 
 fn changed_meanwhile() -> DpxError {
     DpxError::new(
-        codes::PROJECT_UNAVAILABLE,
+        ErrorKind::ProjectUnavailable,
         "a selected file changed while the pack was being written, so the measured token budget no longer holds; retry",
     )
 }

@@ -4,7 +4,7 @@
 //! between stdin and rmcp so malformed lines get a JSON-RPC parse error (-32700, id null)
 //! instead of silence, and JSON that is not a request gets -32600; the server keeps serving.
 
-pub mod args;
+mod flags;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod pack_store;
@@ -22,9 +22,10 @@ use rmcp::ServiceExt;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-use crate::cli::McpArgs;
+pub use flags::McpArgs;
+
 use crate::engine::{Engine, EngineConfig};
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 
 /// The largest JSON-RPC line accepted (longer lines get a parse error and are discarded). One
 /// byte under rmcp's 16 MiB, which counts the `\n` a forwarded line carries.
@@ -71,21 +72,16 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
-    crate::select::enable_sniff_cache();
     // Compile the rules before serving, so no request's deadline pays for it.
     devprojex_redact::Redactor::prepare();
     let engine = Engine::new(EngineConfig {
         hide_private_data: args.hide_private_data,
         git_mode: args.git_mode,
-    })
-    .with_transform_cache(crate::engine::limits::SERVER_TRANSFORM_CACHE_BYTES)
-    .with_facts_cache()
-    .with_selection_cache()
-    .with_symbol_index();
+    });
     let engine = match args.tokenizer {
         Some(encoding) => engine.with_tokenizer(
             encoding,
-            Some(crate::engine::limits::SERVER_TOKEN_COUNT_CACHE_ENTRIES),
+            Some(crate::limits::SERVER_TOKEN_COUNT_CACHE_ENTRIES),
         ),
         None => engine,
     };
@@ -118,6 +114,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
     );
     let state = Arc::new(server::ServerState {
         engine,
+        caches: crate::caches::Caches::for_server(),
         roots,
         allow_remote: args.allow_remote,
         remote: crate::gitstate::remote_session(args.allow_remote),
@@ -130,7 +127,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         .build()
         .map_err(|err| {
             DpxError::new(
-                codes::PROJECT_UNAVAILABLE,
+                ErrorKind::ProjectUnavailable,
                 format!("cannot start the async runtime: {err}"),
             )
         })?;

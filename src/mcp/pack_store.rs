@@ -19,7 +19,7 @@ use std::time::{Duration, SystemTime};
 
 use fs4::fs_std::FileExt;
 
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 
 pub const MAX_PACK_BYTES: u64 = 200 * 1024 * 1024;
 pub const MAX_SESSION_BYTES: u64 = 1024 * 1024 * 1024;
@@ -57,7 +57,7 @@ impl StoreLocation {
         }
         let user = os::user_tag().map_err(|err| {
             DpxError::new(
-                codes::PACK_STORE_UNAVAILABLE,
+                ErrorKind::PackStoreUnavailable,
                 format!("cannot tell the current user for the pack store ({err}); set DEVPROJEX_PACK_DIR to a private folder"),
             )
         })?;
@@ -152,7 +152,7 @@ impl Session {
 
 fn session_unavailable(dir: &Path, what: &str, why: &str) -> DpxError {
     DpxError::new(
-        codes::PACK_STORE_UNAVAILABLE,
+        ErrorKind::PackStoreUnavailable,
         format!(
             "cannot {what} '{}' ({why}); free disk space or set DEVPROJEX_PACK_DIR to a writable private folder",
             dir.display()
@@ -265,9 +265,10 @@ impl PackStore {
         // Created 0600 on Unix (tempfile's default); inherits the folder's ACL on Windows.
         let temp = tempfile::NamedTempFile::new_in(&dir).map_err(|err| {
             DpxError::new(
-                codes::PACK_STORE_UNAVAILABLE,
+                ErrorKind::PackStoreUnavailable,
                 format!("the pack store is not writable ({err}); free disk space in '{}' or restart the server", dir.display()),
             )
+            .with_source(err)
         })?;
         let session_room = MAX_SESSION_BYTES.saturating_sub(used);
         Ok(PackFileWriter {
@@ -300,7 +301,7 @@ impl PackStore {
         let path = dir.join(format!("{id}.pack"));
         finished.temp.persist(&path).map_err(|err| {
             DpxError::new(
-                codes::PACK_STORE_UNAVAILABLE,
+                ErrorKind::PackStoreUnavailable,
                 format!(
                     "storing the pack failed ({}); call pack_context again",
                     err.error
@@ -333,7 +334,7 @@ impl PackStore {
             let packs = self.packs.lock().expect("pack store poisoned");
             let pack = packs.get(id).ok_or_else(|| {
                 DpxError::new(
-                    codes::PACK_EXPIRED,
+                    ErrorKind::PackExpired,
                     format!(
                         "pack_id '{}' is unknown or expired; pack ids are valid only in the server process that created them. Call pack_context again to create a new pack",
                         id.chars().take(80).collect::<String>()
@@ -353,7 +354,7 @@ impl PackStore {
             .touch();
         if start_line == 0 || start_line > total_lines.max(1) {
             return Err(DpxError::new(
-                codes::INVALID_RANGE,
+                ErrorKind::InvalidRange,
                 format!(
                     "start_line {start_line} is outside the pack, which has {total_lines} lines; pass a start_line between 1 and {total_lines}"
                 ),
@@ -363,7 +364,7 @@ impl PackStore {
             && end < start_line
         {
             return Err(DpxError::new(
-                codes::INVALID_RANGE,
+                ErrorKind::InvalidRange,
                 format!("end_line {end} is before start_line {start_line}"),
             ));
         }
@@ -383,12 +384,12 @@ impl PackStore {
                 format!("it cannot be read ({err})")
             };
             DpxError::new(
-                codes::PACK_EXPIRED,
+                ErrorKind::PackExpired,
                 format!("pack_id '{id}' is gone: {why}; call pack_context again"),
             )
         })?;
         file.seek(SeekFrom::Start(index.get(slot).copied().unwrap_or(0)))
-            .map_err(|err| DpxError::new(codes::PACK_EXPIRED, err.to_string()))?;
+            .map_err(|err| DpxError::new(ErrorKind::PackExpired, err.to_string()))?;
         let mut lines = SegmentedLines::new(BufReader::new(file));
         let mut text = String::new();
         let mut chars = 0usize;
@@ -396,7 +397,7 @@ impl PackStore {
         while line_no <= end {
             let Some(line) = lines
                 .next_line()
-                .map_err(|err| DpxError::new(codes::PACK_EXPIRED, err.to_string()))?
+                .map_err(|err| DpxError::new(ErrorKind::PackExpired, err.to_string()))?
             else {
                 break;
             };
@@ -501,7 +502,7 @@ impl StoreLimit {
             StoreLimit::Pack => "the pack would exceed the 200 MiB limit of one stored pack",
         };
         DpxError::new(
-            codes::PACK_TOO_LARGE,
+            ErrorKind::PackTooLarge,
             format!(
                 "{what}; nothing was evicted. Narrow the request with paths, include_patterns or exclude_patterns, set max_tokens, use detail=compact or detail=signatures, or restart the server to free the session's packs"
             ),
@@ -616,7 +617,7 @@ fn open_store(location: &StoreLocation) -> Result<(PathBuf, bool)> {
     let path = &location.path;
     let unavailable = |err: &dyn std::fmt::Display| {
         DpxError::new(
-            codes::PACK_STORE_UNAVAILABLE,
+            ErrorKind::PackStoreUnavailable,
             format!(
                 "cannot create the pack store folder '{}' ({err}); set DEVPROJEX_PACK_DIR to a writable folder",
                 path.display()
@@ -629,7 +630,7 @@ fn open_store(location: &StoreLocation) -> Result<(PathBuf, bool)> {
         }
         os::check_parent(parent).map_err(|why| {
             DpxError::new(
-                codes::PACK_STORE_UNSAFE,
+                ErrorKind::PackStoreUnsafe,
                 format!(
                     "the folder '{}' that holds the pack store {why}; point {} at {}",
                     parent.display(),
@@ -650,7 +651,7 @@ fn open_store(location: &StoreLocation) -> Result<(PathBuf, bool)> {
     };
     if location.configured {
         return Err(DpxError::new(
-            codes::PACK_STORE_UNSAFE,
+            ErrorKind::PackStoreUnsafe,
             format!(
                 "DEVPROJEX_PACK_DIR '{}' {why}, so other users could read or replace stored packs; it is not used. Point DEVPROJEX_PACK_DIR at {}, or unset it",
                 path.display(),
@@ -668,7 +669,7 @@ fn open_store(location: &StoreLocation) -> Result<(PathBuf, bool)> {
             Ok(()) => {
                 eprintln!(
                     "devprojex mcp: warning: {}: the pack store folder '{}' {why}; it is not used. This session keeps its packs in '{}', removed at exit. Remove '{}', or make it {}, to use the usual folder again",
-                    codes::PACK_STORE_UNSAFE,
+                    ErrorKind::PackStoreUnsafe.code(),
                     path.display(),
                     fresh.display(),
                     path.display(),

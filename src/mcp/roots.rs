@@ -181,7 +181,7 @@ pub fn prepare(
         }
         None => Err(format!(
             "{}: no project root; pass --root /absolute/path/to/project",
-            crate::error::codes::PROJECT_UNAVAILABLE
+            crate::error::ErrorKind::ProjectUnavailable.code()
         )),
     }
 }

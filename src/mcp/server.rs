@@ -13,17 +13,19 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::json;
 
-use super::args::ToolArgs;
 use super::pack_store::{PackStore, StoreLimit};
 use super::spotlight::Spotlight;
-use super::tools::allowed_arguments;
-use crate::engine::{
-    Engine, Hooks, ProgressEvent, Request, SearchOptions, SearchStop, limits,
-    partial_content_notice,
+use super::tools::Call;
+use crate::args::{
+    AnalyzeArgs, GetFileArgs, GetTreeArgs, PackContextArgs, ReadPackArgs, SearchProjectArgs,
 };
-use crate::error::{DpxError, Result, codes};
+use crate::caches::Caches;
+use crate::coverage::{Coverage, Stop};
+use crate::engine::{Engine, Hooks, ProgressEvent, SearchOptions};
+use crate::error::{DpxError, ErrorKind, Result};
+use crate::limits;
 use crate::project::ProjectRoot;
-use crate::render::{Format, View};
+use crate::render::Format;
 
 /// The largest useful payload of one text response.
 pub const RESPONSE_CHAR_LIMIT: usize = 50_000;
@@ -35,6 +37,8 @@ pub const INSTRUCTIONS: &str = "devprojex gives read-only access to local projec
 /// Shared server state.
 pub struct ServerState {
     pub engine: Engine,
+    /// What the server keeps between requests; every tool call is given it.
+    pub caches: Caches,
     /// Fixed at startup, or the client's MCP roots (reads as `Vec<ProjectRoot>`).
     pub roots: super::roots::LiveRoots,
     pub allow_remote: bool,
@@ -55,22 +59,23 @@ impl DevprojexServer {
     }
 }
 
-/// Tool errors carry `DPX-MCP-*` codes only, as the spec says: the CLI's own codes (a bad
-/// profile, Git errors) map to the MCP code of their kind, and the message keeps the detail.
+/// Tool errors carry `DPX-MCP-*` codes only, as the spec says (`ErrorKind::mcp`); the message
+/// keeps the detail.
 fn error_result(err: &DpxError) -> CallToolResult {
-    let code = match err.code {
-        codes::INVALID_PROFILE
-        | codes::GIT_NOT_A_REPOSITORY
-        | codes::GIT_INVALID_SCOPE
-        | codes::GIT_INVALID_REF => codes::INVALID_ARGUMENTS,
-        codes::GIT_STATE_UNAVAILABLE => codes::PROJECT_UNAVAILABLE,
-        // Writing into the session's pack store failed (not a size limit): a server-side
-        // problem, never the caller's; the message names no internal path.
-        codes::OUTPUT_FAILED => codes::PROJECT_UNAVAILABLE,
-        other if other.starts_with("DPX-MCP-") => other,
-        _ => codes::PROJECT_UNAVAILABLE,
-    };
-    CallToolResult::error(vec![ContentBlock::text(format!("{code}: {}", err.message))])
+    CallToolResult::error(vec![ContentBlock::text(format!(
+        "{}: {}",
+        err.kind.mcp().code(),
+        err.message
+    ))])
+}
+
+/// The one trailer of a text answer: the tool's own `notes` (a size cut, an early stop), then
+/// the coverage's trusted notices, each on its own line after the payload.
+pub(super) fn append_trailer(text: &mut String, notes: Vec<String>, coverage: &Coverage) {
+    for line in notes.into_iter().chain(coverage.notices()) {
+        text.push('\n');
+        text.push_str(&line);
+    }
 }
 
 pub(super) fn text_result(blocks: Vec<String>) -> CallToolResult {
@@ -104,19 +109,19 @@ impl ServerHandler for DevprojexServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
-        if !super::tools::TOOL_ORDER.contains(&name.as_str()) {
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "unknown tool '{}'; available tools: {}",
-                    name.chars().take(64).collect::<String>(),
-                    super::tools::TOOL_ORDER.join(", ")
-                ),
-                None,
-            ));
-        }
-        let args = match ToolArgs::parse(&name, allowed_arguments(&name), request.arguments) {
-            Ok(args) => args,
-            Err(err) => return Ok(error_result(&err).into()),
+        let call = match Call::parse(&name, request.arguments) {
+            None => {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "unknown tool '{}'; available tools: {}",
+                        name.chars().take(64).collect::<String>(),
+                        super::tools::TOOL_ORDER.join(", ")
+                    ),
+                    None,
+                ));
+            }
+            Some(Ok(call)) => call,
+            Some(Err(err)) => return Ok(error_result(&err).into()),
         };
         let state = Arc::clone(&self.state);
         let progress_token = context.meta.get_progress_token();
@@ -127,7 +132,7 @@ impl ServerHandler for DevprojexServer {
         let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<f64>();
         let forwarder = progress_token
             .clone()
-            .filter(|_| matches!(name.as_str(), "analyze" | "pack_context"))
+            .filter(|_| call.reports_progress())
             .map(|token| {
                 tokio::spawn(async move {
                     let mut last = -1.0f64;
@@ -160,7 +165,7 @@ impl ServerHandler for DevprojexServer {
                     .map(|_| &report as &(dyn Fn(ProgressEvent) + Sync)),
                 cancelled: Some(&cancelled),
             };
-            dispatch(&state, &name, &args, hooks)
+            dispatch(&state, &call, hooks)
         })
         .await;
         if let Some(task) = forwarder {
@@ -170,7 +175,7 @@ impl ServerHandler for DevprojexServer {
             Ok(Ok(result)) => result,
             Ok(Err(err)) => error_result(&err),
             Err(join) => error_result(&DpxError::new(
-                codes::PROJECT_UNAVAILABLE,
+                ErrorKind::ProjectUnavailable,
                 format!("the tool failed unexpectedly ({join}); retry the call"),
             )),
         };
@@ -178,23 +183,17 @@ impl ServerHandler for DevprojexServer {
     }
 }
 
-fn dispatch(
-    state: &ServerState,
-    tool: &str,
-    args: &ToolArgs,
-    hooks: Hooks<'_>,
-) -> Result<CallToolResult> {
-    match tool {
-        "list_projects" => list_projects(state),
-        "get_tree" => get_tree(state, args),
-        "analyze" => analyze(state, args, hooks),
-        "pack_context" => pack_context(state, args, hooks),
-        "read_pack" => read_pack(state, args),
-        "search_project" => search_project(state, args, hooks),
-        "get_file" => get_file(state, args),
-        "find_symbol" => super::symbols::find_symbol(state, args, hooks),
-        "related_files" => super::symbols::related_files(state, args, hooks),
-        _ => unreachable!("checked by call_tool"),
+fn dispatch(state: &ServerState, call: &Call, hooks: Hooks<'_>) -> Result<CallToolResult> {
+    match call {
+        Call::ListProjects(_) => list_projects(state),
+        Call::GetTree(args) => get_tree(state, args),
+        Call::Analyze(args) => analyze(state, args, hooks),
+        Call::PackContext(args) => pack_context(state, args, hooks),
+        Call::ReadPack(args) => read_pack(state, args),
+        Call::SearchProject(args) => search_project(state, args, hooks),
+        Call::GetFile(args) => get_file(state, args),
+        Call::FindSymbol(args) => super::symbols::find_symbol(state, args, hooks),
+        Call::RelatedFiles(args) => super::symbols::related_files(state, args, hooks),
     }
 }
 
@@ -202,9 +201,11 @@ fn dispatch(
 /// spelling of a root's path (`ProjectRoot::is_named_by`: lexical, never a file-system call, so
 /// `\\host\share` or `/net/host` cannot open a connection), then a unique folder name;
 /// otherwise a Git URL (only with `--allow-remote`), pinned for the session.
-pub(super) fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<ProjectRoot> {
-    let project = args.string("project", limits::MAX_PATH_CHARS)?;
-    let branch = args.string("branch", 255)?;
+pub(super) fn resolve_project(
+    state: &ServerState,
+    project: Option<&str>,
+    branch: Option<&str>,
+) -> Result<ProjectRoot> {
     let valid = || {
         state
             .roots
@@ -222,7 +223,7 @@ pub(super) fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<Pr
         return match state.roots.as_slice() {
             [only] => Ok(only.clone()),
             _ => Err(DpxError::new(
-                codes::UNKNOWN_PROJECT,
+                ErrorKind::UnknownProject,
                 format!(
                     "this server has {} roots; pass project as one of: {}",
                     state.roots.len(),
@@ -235,11 +236,11 @@ pub(super) fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<Pr
         .roots
         .iter()
         .find(|r| r.address == value)
-        .or_else(|| state.roots.iter().find(|r| r.is_named_by(&value)));
+        .or_else(|| state.roots.iter().find(|r| r.is_named_by(value)));
     let by_name: Vec<&ProjectRoot> = state.roots.iter().filter(|r| r.name == value).collect();
     if local.is_none() && by_name.len() > 1 {
         return Err(DpxError::new(
-            codes::UNKNOWN_PROJECT,
+            ErrorKind::UnknownProject,
             format!(
                 "'{}' is the folder name of {} roots; pass the full path of one of them: {}",
                 value.chars().take(200).collect::<String>(),
@@ -265,50 +266,20 @@ pub(super) fn resolve_project(state: &ServerState, args: &ToolArgs) -> Result<Pr
         return Ok(root.clone());
     }
     let local_paths: Vec<std::path::PathBuf> = state.roots.iter().map(|r| r.path.clone()).collect();
-    crate::gitstate::refuse_network_file_url(&value, &state.roots)?;
+    crate::gitstate::refuse_network_file_url(value, &state.roots)?;
     if let Some(remote) =
-        crate::gitstate::resolve_remote(&state.remote, &value, branch.as_deref(), &local_paths)?
+        crate::gitstate::resolve_remote(&state.remote, value, branch, &local_paths)?
     {
         return Ok(remote);
     }
     let shown: String = value.chars().take(200).collect();
     Err(DpxError::new(
-        codes::UNKNOWN_PROJECT,
+        ErrorKind::UnknownProject,
         format!(
             "'{shown}' is not a configured project; valid projects: {}",
             valid()
         ),
     ))
-}
-
-/// Selection arguments shared by the project tools.
-pub(super) fn selection_request(
-    args: &ToolArgs,
-    with_paths_profile_detail: bool,
-) -> Result<Request> {
-    let mut request = Request {
-        include_patterns: args.string_list("include_patterns", 256, 512)?,
-        exclude_patterns: args.string_list("exclude_patterns", 256, 512)?,
-        tracked_only: args.boolean("tracked_only")?.unwrap_or(false),
-        git_scope: args.string("git_scope", 4096)?,
-        max_file_bytes: args.integer("max_file_bytes", 1, u64::MAX)?,
-        ..Request::default()
-    };
-    if with_paths_profile_detail {
-        request.paths = args.string_list("paths", limits::MAX_PATHS, limits::MAX_PATH_CHARS)?;
-        request.profile = args.string("profile", limits::MAX_PATH_CHARS)?;
-        request.detail = args
-            .choice("detail", &["full", "compact", "signatures"])?
-            .and_then(|d| devprojex_detail::Detail::parse(&d));
-    }
-    Ok(request)
-}
-
-fn format_arg(args: &ToolArgs) -> Result<Format> {
-    Ok(args
-        .choice("format", &["markdown", "text", "json", "xml"])?
-        .and_then(|f| Format::parse(&f))
-        .unwrap_or_default())
 }
 
 fn list_projects(state: &ServerState) -> Result<CallToolResult> {
@@ -328,41 +299,41 @@ fn list_projects(state: &ServerState) -> Result<CallToolResult> {
     Ok(CallToolResult::structured(json!({ "projects": projects })))
 }
 
-fn get_tree(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
-    let root = &resolve_project(state, args)?;
-    let mut request = selection_request(args, false)?;
-    request.format = format_arg(args)?;
-    request.max_depth = args.integer("max_depth", 1, u64::MAX)?.map(|d| d as usize);
+fn get_tree(state: &ServerState, args: &GetTreeArgs) -> Result<CallToolResult> {
+    let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
+    let request = args.request();
     let limits = crate::render::tree::TreeLimits {
         max_depth: None,
         max_lines: Some(TREE_LINE_LIMIT),
         max_chars: Some(RESPONSE_CHAR_LIMIT),
         fit_depth: true,
     };
-    let (rendered, warnings) = state.engine.tree(root, &request, limits)?;
+    let (rendered, warnings) = state
+        .engine
+        .tree(root, &request, limits, Some(&state.caches))?;
     let spotlight = Spotlight::new(&[&rendered.text]);
-    let mut blocks = vec![spotlight.wrap("a file tree", &rendered.text)];
-    let mut trailer: Vec<String> = rendered.trailer().into_iter().collect();
-    trailer.extend(warnings.messages());
-    if let Some(first) = blocks.first_mut() {
-        for line in trailer {
-            first.push('\n');
-            first.push_str(&line);
-        }
-    }
-    Ok(text_result(blocks))
+    let mut text = spotlight.wrap("a file tree", &rendered.text);
+    let coverage = Coverage {
+        warnings,
+        ..Coverage::default()
+    };
+    append_trailer(
+        &mut text,
+        rendered.trailer().into_iter().collect(),
+        &coverage,
+    );
+    Ok(text_result(vec![text]))
 }
 
-fn analyze(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
-    let root = &resolve_project(state, args)?;
-    let mut request = selection_request(args, true)?;
-    request.top_files = args
-        .integer("top_files", 1, limits::MAX_TOP_FILES as u64)?
-        .map(|n| n as usize);
-    let analysis = state.engine.analyze(root, &request, hooks)?;
+fn analyze(state: &ServerState, args: &AnalyzeArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
+    let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
+    let request = args.request();
+    let analysis = state
+        .engine
+        .analyze(root, &request, Some(&state.caches), hooks)?;
     let warnings = analysis.warnings.clone();
     let value = serde_json::to_value(&analysis)
-        .map_err(|err| DpxError::new(codes::PROJECT_UNAVAILABLE, err.to_string()))?;
+        .map_err(|err| DpxError::new(ErrorKind::ProjectUnavailable, err.to_string()))?;
     let mut result = CallToolResult::structured(value);
     for warning in warnings {
         result.content.push(ContentBlock::text(warning));
@@ -370,34 +341,32 @@ fn analyze(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Result<Cal
     Ok(result)
 }
 
-fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
-    let root = &resolve_project(state, args)?;
-    let mut request = selection_request(args, true)?;
-    request.max_tokens = args.integer("max_tokens", 1, u64::MAX)?;
-    request.view = args
-        .choice("view", &["tree-content", "content", "tree"])?
-        .and_then(|v| View::parse(&v))
-        .unwrap_or_default();
-    request.format = format_arg(args)?;
+fn pack_context(
+    state: &ServerState,
+    args: &PackContextArgs,
+    hooks: Hooks<'_>,
+) -> Result<CallToolResult> {
+    let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
+    let request = args.request();
     let mut writer = state.store.writer()?;
-    let outcome = match state.engine.pack(root, &request, &mut writer, hooks) {
+    let outcome = match state
+        .engine
+        .pack(root, &request, &mut writer, Some(&state.caches), hooks)
+    {
         Ok((outcome, _)) => outcome,
         // The writer knows which store limit it refused; the engine only saw a failed write.
         Err(err) => return Err(writer.exceeded().map_or(err, StoreLimit::error)),
     };
     let finished = writer.finish().map_err(|err| {
         DpxError::new(
-            codes::PROJECT_UNAVAILABLE,
+            ErrorKind::ProjectUnavailable,
             format!("finishing the pack failed: {err}"),
         )
+        .with_source(err)
     })?;
 
     // Trusted diagnostics: codes and counts only.
-    let mut trusted: Vec<String> = outcome.warnings.messages();
-    trusted.extend(partial_content_notice(
-        outcome.withheld_files,
-        outcome.metrics.unreadable_files,
-    ));
+    let trusted: Vec<String> = outcome.coverage.notices();
     let trusted_len: usize = trusted.iter().map(|t| t.chars().count() + 1).sum();
     let budget_block = |max_chars: usize| {
         outcome.budget.as_ref().map(|report| {
@@ -410,9 +379,10 @@ fn pack_context(state: &ServerState, args: &ToolArgs, hooks: Hooks<'_>) -> Resul
     if finished.characters as usize <= RESPONSE_CHAR_LIMIT {
         let document = finished.read_all().map_err(|err| {
             DpxError::new(
-                codes::PROJECT_UNAVAILABLE,
+                ErrorKind::ProjectUnavailable,
                 format!("reading the pack failed: {err}"),
             )
+            .with_source(err)
         })?;
         let spotlight_doc = Spotlight::new(&[&document]);
         let mut blocks = vec![spotlight_doc.wrap("a context pack", &document)];
@@ -498,14 +468,11 @@ pub(super) fn cut_to_chars(text: &str, limit: usize) -> (String, bool) {
     (out, true)
 }
 
-fn read_pack(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
-    let id = args.required_string("pack_id", 128)?;
-    let start = args.integer("start_line", 1, u64::MAX)?.unwrap_or(1);
-    let end = args.integer("end_line", 1, u64::MAX)?;
+fn read_pack(state: &ServerState, args: &ReadPackArgs) -> Result<CallToolResult> {
     let slice = state.store.read(
-        &id,
-        start,
-        end,
+        &args.pack_id,
+        args.start_line.unwrap_or(1),
+        args.end_line,
         limits::MAX_FILE_LINES as u64,
         RESPONSE_CHAR_LIMIT,
     )?;
@@ -534,38 +501,37 @@ fn showing_trailer(start: u64, end: u64, total: u64, tool: &str) -> String {
 
 fn search_project(
     state: &ServerState,
-    args: &ToolArgs,
+    args: &SearchProjectArgs,
     hooks: Hooks<'_>,
 ) -> Result<CallToolResult> {
-    let pattern = args
-        .required_string("pattern", limits::MAX_REGEX_CHARS)
-        .map_err(|err| DpxError::new(codes::INVALID_PATTERN, err.message))?;
-    let root = &resolve_project(state, args)?;
-    let request = selection_request(args, false)?;
+    let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
+    let request = args.request();
     let options = SearchOptions {
-        pattern,
-        ignore_case: args.boolean("ignore_case")?.unwrap_or(true),
-        context_lines: args.integer("context_lines", 0, 50)?.unwrap_or(2) as usize,
-        max_results: args
-            .integer("max_results", 1, limits::MAX_SEARCH_RESULTS as u64)?
-            .unwrap_or(limits::DEFAULT_SEARCH_RESULTS as u64) as usize,
+        pattern: args.pattern.clone(),
+        ignore_case: args.ignore_case,
+        context_lines: args.context_lines as usize,
+        max_results: args.max_results as usize,
         deadline: Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)),
     };
     let outcome = state.engine.search(
         root,
         &request,
         &options,
+        Some(&state.caches),
         Hooks {
             progress: None,
             cancelled: hooks.cancelled,
         },
     )?;
-    let (body, size_cut) = cut_to_chars(&outcome.text, RESPONSE_CHAR_LIMIT);
+    let (body, size_cut) = cut_to_chars(
+        &crate::render::search::grep_lines(&outcome.groups),
+        RESPONSE_CHAR_LIMIT,
+    );
     let spotlight = Spotlight::new(&[&body]);
     let searched = crate::select::plural(outcome.searched_files, "file", "files");
     let mut text = if outcome.matches == 0 {
-        match outcome.stopped {
-            Some(SearchStop::Deadline) => format!(
+        match outcome.coverage.stopped {
+            Some(Stop::Deadline) => format!(
                 "No matches in the {searched} searched before the 2-second time limit (of {} selected).",
                 outcome.selected_files
             ),
@@ -574,40 +540,33 @@ fn search_project(
     } else {
         spotlight.wrap("search results", &body)
     };
-    let mut trailer = Vec::new();
+    let mut notes = Vec::new();
     if size_cut {
-        trailer.push("[Search output truncated at 50,000 characters. Narrow with include_patterns or paths, lower context_lines, or refine the pattern.]".to_string());
+        notes.push("[Search output truncated at 50,000 characters. Narrow with include_patterns or paths, lower context_lines, or refine the pattern.]".to_string());
     }
-    match outcome.stopped {
-        Some(SearchStop::MaxResults) => trailer.push(format!(
+    match outcome.coverage.stopped {
+        Some(Stop::MaxResults) => notes.push(format!(
             "[Search truncated: stopped at max_results={} ({}). Narrow the search or raise max_results (at most 200).]",
             options.max_results,
             crate::select::plural(options.max_results, "matching line", "matching lines")
         )),
-        Some(SearchStop::Deadline) => trailer.push(format!(
+        Some(Stop::Deadline) => notes.push(format!(
             "[Search truncated: the 2-second time limit was reached after {searched} of {}. Narrow with include_patterns or exclude_patterns.]",
             outcome.selected_files
         )),
         None => {}
     }
-    trailer.extend(outcome.warnings.messages());
-    trailer.extend(partial_content_notice(
-        outcome.withheld_files as u64,
-        outcome.unreadable_files as u64,
-    ));
-    for line in trailer {
-        text.push('\n');
-        text.push_str(&line);
-    }
+    append_trailer(&mut text, notes, &outcome.coverage);
     Ok(text_result(vec![text]))
 }
 
-fn get_file(state: &ServerState, args: &ToolArgs) -> Result<CallToolResult> {
-    let root = &resolve_project(state, args)?;
-    let path = args.required_string("path", limits::MAX_PATH_CHARS)?;
-    let start = args.integer("start_line", 1, u64::MAX)?.map(|n| n as usize);
-    let end = args.integer("end_line", 1, u64::MAX)?.map(|n| n as usize);
-    let slice = state.engine.read_file(root, &path, start, end)?;
+fn get_file(state: &ServerState, args: &GetFileArgs) -> Result<CallToolResult> {
+    let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
+    let start = args.start_line.map(|n| n as usize);
+    let end = args.end_line.map(|n| n as usize);
+    let slice = state
+        .engine
+        .read_file(root, &args.path, start, end, Some(&state.caches))?;
     let spotlight = Spotlight::new(&[&slice.text]);
     let mut text = spotlight.wrap("file content", &slice.text);
     text.push('\n');

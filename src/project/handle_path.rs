@@ -13,6 +13,7 @@ pub fn real_path_of_handle(file: &File, _opened_as: &Path) -> io::Result<PathBuf
 }
 
 #[cfg(target_os = "macos")]
+#[allow(unsafe_code)] // the platform call; its SAFETY note is at the block
 pub fn real_path_of_handle(file: &File, _opened_as: &Path) -> io::Result<PathBuf> {
     use std::ffi::CStr;
     use std::os::fd::AsRawFd;
@@ -44,6 +45,7 @@ pub fn real_path_of_handle(file: &File, _opened_as: &Path) -> io::Result<PathBuf
 /// `GetFinalPathNameByHandleW` with `flags` (`FILE_NAME_NORMALIZED` or `FILE_NAME_OPENED`, DOS
 /// volume names), as the OS gives it (with its `\\?\` prefix).
 #[cfg(windows)]
+#[allow(unsafe_code)] // the platform call; its SAFETY note is at the block
 pub(crate) fn final_path_name(file: &File, flags: u32) -> io::Result<String> {
     use std::os::windows::io::AsRawHandle;
     use windows_sys::Win32::Storage::FileSystem::GetFinalPathNameByHandleW;

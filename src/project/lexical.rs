@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::is_nfc_quick;
 
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 
 /// Which OS's absolute-path rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -452,7 +452,7 @@ pub fn resolve_lexically(input: &str, root: &RootSpellings) -> Result<LexicalPat
     let shown: String = input.chars().take(200).collect();
     let violation = || {
         DpxError::new(
-            codes::ROOT_VIOLATION,
+            ErrorKind::RootViolation,
             format!(
                 "path '{shown}' is outside project root '{}'; pass a path relative to the root, using '/' and no '..'",
                 root.display
@@ -504,7 +504,7 @@ fn check_windows_component(part: &str, shown: &str) -> std::result::Result<(), O
     }
     if let Some(device) = windows_device_name(part) {
         return Err(Some(DpxError::new(
-            codes::NOT_REGULAR_FILE,
+            ErrorKind::NotRegularFile,
             format!(
                 "'{shown}' names the Windows device {device} (CON, PRN, AUX, NUL, COM0-9 and LPT0-9 are devices whatever their extension); devices are never opened, pass a regular file"
             ),
@@ -656,8 +656,8 @@ mod tests {
                 ("windows", windows(input)),
             ] {
                 assert_eq!(
-                    result.unwrap_err().code,
-                    codes::ROOT_VIOLATION,
+                    result.unwrap_err().kind,
+                    ErrorKind::RootViolation,
                     "{os}: {input}"
                 );
             }
@@ -671,21 +671,21 @@ mod tests {
         assert_eq!(linux("/srv/project/").unwrap(), "");
         assert_eq!(linux("/srv/other/../project/a").unwrap(), "a");
         assert_eq!(
-            linux("/srv/project/../x").unwrap_err().code,
-            codes::ROOT_VIOLATION
+            linux("/srv/project/../x").unwrap_err().kind,
+            ErrorKind::RootViolation
         );
         assert_eq!(
-            linux("/srv/project-other/a").unwrap_err().code,
-            codes::ROOT_VIOLATION
+            linux("/srv/project-other/a").unwrap_err().kind,
+            ErrorKind::RootViolation
         );
         // Linux names are bytes: another case is another folder.
         assert_eq!(
-            linux("/srv/Project/a").unwrap_err().code,
-            codes::ROOT_VIOLATION
+            linux("/srv/Project/a").unwrap_err().kind,
+            ErrorKind::RootViolation
         );
         assert_eq!(
-            linux("/etc/passwd").unwrap_err().code,
-            codes::ROOT_VIOLATION
+            linux("/etc/passwd").unwrap_err().kind,
+            ErrorKind::RootViolation
         );
         assert_eq!(
             windows(r"C:\Users\dev\project\src\a.rs").unwrap(),
@@ -700,12 +700,12 @@ mod tests {
             "src/a.rs"
         );
         assert_eq!(
-            windows("/etc/passwd").unwrap_err().code,
-            codes::ROOT_VIOLATION
+            windows("/etc/passwd").unwrap_err().kind,
+            ErrorKind::RootViolation
         );
         assert_eq!(
-            windows("src/a.rs:stream").unwrap_err().code,
-            codes::ROOT_VIOLATION
+            windows("src/a.rs:stream").unwrap_err().kind,
+            ErrorKind::RootViolation
         );
     }
 
@@ -740,8 +740,8 @@ mod tests {
         );
         // Other folders under /private are not aliased, and Linux has no aliases.
         assert_eq!(
-            macos("/private/Projekt/a").unwrap_err().code,
-            codes::ROOT_VIOLATION
+            macos("/private/Projekt/a").unwrap_err().kind,
+            ErrorKind::RootViolation
         );
         let linux_tmp = spellings(Platform::Linux, "/private/tmp/p", &[]);
         assert!(resolve_lexically("/tmp/p/a", &linux_tmp).is_err());
@@ -806,8 +806,8 @@ mod tests {
             r"\\?\UNC\fileserver\team\project\a",
         ] {
             assert_eq!(
-                resolve_lexically(outside, &root).unwrap_err().code,
-                codes::ROOT_VIOLATION,
+                resolve_lexically(outside, &root).unwrap_err().kind,
+                ErrorKind::RootViolation,
                 "{outside}"
             );
         }
@@ -833,15 +833,15 @@ mod tests {
             r"C:\Users\dev\project\nul",
         ] {
             assert_eq!(
-                windows(input).unwrap_err().code,
-                codes::NOT_REGULAR_FILE,
+                windows(input).unwrap_err().kind,
+                ErrorKind::NotRegularFile,
                 "{input}"
             );
         }
         for input in ["secret.", "secret ", "src./a", ".git./config"] {
             assert_eq!(
-                windows(input).unwrap_err().code,
-                codes::INVALID_ARGUMENTS,
+                windows(input).unwrap_err().kind,
+                ErrorKind::InvalidArguments,
                 "{input}"
             );
         }
@@ -1021,6 +1021,6 @@ mod tests {
 
     #[test]
     fn nul_is_an_argument_error() {
-        assert_eq!(linux("a\0b").unwrap_err().code, codes::INVALID_ARGUMENTS);
+        assert_eq!(linux("a\0b").unwrap_err().kind, ErrorKind::InvalidArguments);
     }
 }

@@ -16,7 +16,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 
 pub use handle_path::real_path_of_handle;
 use jail::{DirHandle, FileId, NodeKind, NodeMeta, OpenError};
@@ -54,7 +54,7 @@ impl ProjectRoot {
         let display = path.display().to_string();
         if display.contains("${workspaceFolder}") {
             return Err(DpxError::new(
-                codes::PROJECT_UNAVAILABLE,
+                ErrorKind::ProjectUnavailable,
                 format!(
                     "root '{display}' contains an unexpanded '${{workspaceFolder}}': this client does not expand VS Code variables; pass an absolute project path instead"
                 ),
@@ -62,15 +62,16 @@ impl ProjectRoot {
         }
         let canonical = dunce_canonicalize(path).map_err(|err| {
             DpxError::new(
-                codes::PROJECT_UNAVAILABLE,
+                ErrorKind::ProjectUnavailable,
                 format!(
                     "root '{display}' is not available: {err}; pass an existing project directory"
                 ),
             )
+            .with_source(err)
         })?;
         if !canonical.is_dir() {
             return Err(DpxError::new(
-                codes::PROJECT_UNAVAILABLE,
+                ErrorKind::ProjectUnavailable,
                 format!(
                     "root '{display}' is not a directory; pass a project directory, not a file"
                 ),
@@ -78,9 +79,10 @@ impl ProjectRoot {
         }
         let dir = DirHandle::open_root(&canonical).map_err(|err| {
             DpxError::new(
-                codes::PROJECT_UNAVAILABLE,
+                ErrorKind::ProjectUnavailable,
                 format!("root '{display}' cannot be opened: {err}; check its permissions"),
             )
+            .with_source(err)
         })?;
         let name = canonical
             .file_name()
@@ -130,7 +132,7 @@ impl ProjectRoot {
     /// a remote checkout the URL, never its RepoCache path).
     pub fn lexical(&self, input: &str) -> Result<LexicalPath> {
         resolve_lexically(input, &self.spellings).map_err(|err| {
-            if err.code == codes::ROOT_VIOLATION {
+            if err.kind == ErrorKind::RootViolation {
                 root_violation(input, self)
             } else {
                 err
@@ -204,20 +206,20 @@ pub fn open_error(err: OpenError, input: &str, relative: &str, root: &ProjectRoo
     match err {
         OpenError::Escapes => root_violation(input, root),
         OpenError::NotFound => DpxError::new(
-            codes::PATH_NOT_FOUND,
+            ErrorKind::PathNotFound,
             format!(
                 "path '{shown}' does not exist in project '{}'; use get_tree to list the project's files",
                 root.address
             ),
         ),
         OpenError::PermissionDenied => DpxError::new(
-            codes::UNREADABLE,
+            ErrorKind::Unreadable,
             format!(
                 "'{shown}' cannot be read: permission denied for this user; check the file's permissions"
             ),
         ),
         OpenError::NotRegular(kind) => DpxError::new(
-            codes::NOT_REGULAR_FILE,
+            ErrorKind::NotRegularFile,
             format!(
                 "'{shown}' is {}, not a regular file; only regular files are read",
                 kind.describe()
@@ -227,27 +229,28 @@ pub fn open_error(err: OpenError, input: &str, relative: &str, root: &ProjectRoo
             "'{shown}' is a folder; get_file reads one file. Use get_tree to list its files"
         )),
         OpenError::Loop => DpxError::new(
-            codes::UNREADABLE,
+            ErrorKind::Unreadable,
             format!(
                 "'{shown}' is a symbolic-link loop (or a chain of more than {} links) and cannot be read",
                 jail::MAX_LINK_HOPS
             ),
         ),
         OpenError::Symlink | OpenError::Changed => DpxError::new(
-            codes::UNREADABLE,
+            ErrorKind::Unreadable,
             format!(
                 "'{shown}' changed while it was being read (replaced by a link or another file); retry"
             ),
         ),
         OpenError::NotLocal => DpxError::new(
-            codes::UNREADABLE,
+            ErrorKind::Unreadable,
             format!(
                 "'{shown}' is a cloud placeholder whose content is not on this machine; it is not read, because reading would download it. Make it available offline, then retry"
             ),
         ),
-        OpenError::Io(io) => {
-            DpxError::new(codes::UNREADABLE, format!("'{shown}' cannot be read: {io}"))
-        }
+        OpenError::Io(io) => DpxError::new(
+            ErrorKind::Unreadable,
+            format!("'{shown}' cannot be read: {io}"),
+        ),
     }
 }
 
@@ -272,7 +275,7 @@ impl ResolvedPath {
 pub fn root_violation(input: &str, root: &ProjectRoot) -> DpxError {
     let shown: String = input.chars().take(200).collect();
     DpxError::new(
-        codes::ROOT_VIOLATION,
+        ErrorKind::RootViolation,
         format!(
             "path '{shown}' is outside project root '{}'; pass a path relative to the root, using '/' and no '..'",
             root.address
@@ -294,6 +297,7 @@ fn absolute_lexically(path: &Path) -> PathBuf {
 /// formatted case-sensitive; both ignore Unicode normalisation); elsewhere the platform's
 /// default applies (NTFS ignores case; Linux file systems compare bytes).
 #[cfg(target_os = "macos")]
+#[allow(unsafe_code)] // the platform call; its SAFETY note is at the block
 fn volume_names(root: &Path, platform: Platform) -> NameRules {
     use std::os::unix::ffi::OsStrExt;
     let mut names = platform.default_names();
@@ -343,7 +347,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = ProjectRoot::open(dir.path()).unwrap();
         let err = open_error(OpenError::NotLocal, "docs/a.md", "docs/a.md", &root);
-        assert_eq!(err.code, codes::UNREADABLE);
+        assert_eq!(err.kind, ErrorKind::Unreadable);
         assert_eq!(
             err.message,
             "'docs/a.md' is a cloud placeholder whose content is not on this machine; it is not read, because reading would download it. Make it available offline, then retry"

@@ -2,12 +2,24 @@
 
 pub mod escape;
 pub mod pack;
+pub mod search;
 pub mod tree;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Output format of a tree or pack.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     #[default]
@@ -18,16 +30,6 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "markdown" | "md" => Some(Self::Markdown),
-            "text" | "txt" => Some(Self::Text),
-            "json" => Some(Self::Json),
-            "xml" => Some(Self::Xml),
-            _ => None,
-        }
-    }
-
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Markdown => "markdown",
@@ -39,27 +41,27 @@ impl Format {
 }
 
 /// What a pack contains.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum View {
     #[default]
-    #[serde(rename = "tree-content")]
     TreeContent,
-    #[serde(rename = "content")]
     Content,
-    #[serde(rename = "tree")]
     Tree,
 }
 
 impl View {
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "tree-content" => Some(Self::TreeContent),
-            "content" => Some(Self::Content),
-            "tree" => Some(Self::Tree),
-            _ => None,
-        }
-    }
-
     pub fn as_str(self) -> &'static str {
         match self {
             Self::TreeContent => "tree-content",

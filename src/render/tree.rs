@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use super::Format;
 use super::escape::{json_string, markdown_inline, push_text_line, text_line, xml_attribute};
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::select::{Entry, EntryKind};
 
 /// The header values of a tree: the project address (possibly private-data redacted) and name.
@@ -209,7 +209,7 @@ fn visible_at(depths: &[usize], depth: usize) -> usize {
 
 fn whole_document_error(format: Format, entries: usize, limit: usize, unit: &str) -> DpxError {
     DpxError::new(
-        codes::PAYLOAD_TRUNCATED,
+        ErrorKind::PayloadTruncated,
         format!(
             "the {} tree of {} is longer than the {}-{unit} limit, and {} trees are never cut; narrow with paths, include_patterns, exclude_patterns or max_depth, or use format markdown or text, which truncate",
             format.as_str(),

@@ -33,9 +33,7 @@ use crate::error::Result;
 use crate::project::ProjectRoot;
 use crate::select::{self, Entry, EntryKind, Selection, SelectionSpec, rules};
 
-/// A path modified this close to when it was read may change again without any stat field
-/// changing (timestamps are coarse; FAT's are 2 seconds).
-pub const RACY_WINDOW_NS: i64 = 3_000_000_000;
+use crate::facts::RACY_WINDOW_NS;
 
 /// A kept selection is walked again after this long, whatever the stats say.
 pub const MAX_AGE: Duration = Duration::from_secs(300);
@@ -102,6 +100,8 @@ struct Kept {
 pub struct SelectionCache {
     kept: Mutex<HashMap<PathBuf, Vec<Arc<Kept>>>>,
     hasher: std::collections::hash_map::RandomState,
+    /// Binary sniffs, for kept and unkept walks alike.
+    sniffs: select::SniffCache,
 }
 
 /// Kept specs per root: the tools' two walks (with and without the sniff) and a few filters.
@@ -171,8 +171,21 @@ impl SelectionCache {
         spec: &SelectionSpec,
         file_stats: bool,
     ) -> Result<Arc<Selection>> {
+        // A kept walk needs the stats of its files, to see later edits (a names-only walk, which
+        // skips them, is for a one-off selection).
+        let unstatted;
+        let spec = if spec.names_only {
+            unstatted = SelectionSpec {
+                names_only: false,
+                ..spec.clone()
+            };
+            &unstatted
+        } else {
+            spec
+        };
         if !keepable(spec) {
-            return Ok(Arc::new(select::select(root, spec)?));
+            let (selection, _) = select::select_with_folders(root, spec, Some(&self.sniffs))?;
+            return Ok(Arc::new(selection));
         }
         let fingerprint = self.hasher.hash_one(format!("{spec:?}"));
         let kept = self
@@ -200,7 +213,7 @@ impl SelectionCache {
         }
         let started = now_ns();
         let walked_at = Instant::now();
-        let (selection, folders) = select::select_with_folders(root, spec)?;
+        let (selection, folders) = select::select_with_folders(root, spec, Some(&self.sniffs))?;
         let selection = Arc::new(selection);
         let paths = watched_paths(root, &folders);
         let stamps: Vec<(PathBuf, Option<Stamp>)> = paths

@@ -7,10 +7,9 @@
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 
-pub const MAX_PATTERNS: usize = 256;
-pub const MAX_PATTERN_CHARS: usize = 512;
+use crate::limits::{MAX_GLOB_CHARS as MAX_PATTERN_CHARS, MAX_GLOBS as MAX_PATTERNS};
 
 /// A compiled list of patterns.
 #[derive(Debug, Clone)]
@@ -51,7 +50,7 @@ impl PatternSet {
                     .build()
                     .map_err(|err| {
                         DpxError::new(
-                            codes::INVALID_PATTERN,
+                            ErrorKind::InvalidPattern,
                             format!("invalid glob '{pattern}' in {field}: {}; use project-relative globs with '/', '*', '**', '?', '[...]' and '{{a,b}}'", err.kind()),
                         )
                     })
@@ -66,7 +65,7 @@ impl PatternSet {
         let finish = |builder: GlobSetBuilder| {
             builder.build().map_err(|err| {
                 DpxError::new(
-                    codes::INVALID_PATTERN,
+                    ErrorKind::InvalidPattern,
                     format!("invalid globs in {field}: {err}"),
                 )
             })
@@ -140,22 +139,22 @@ mod tests {
     #[test]
     fn limits_and_bad_globs_are_clear_errors() {
         let err = PatternSet::compile("exclude_patterns", &["a[".to_string()]).unwrap_err();
-        assert_eq!(err.code, codes::INVALID_PATTERN);
+        assert_eq!(err.kind, ErrorKind::InvalidPattern);
         assert!(err.message.contains("a["));
         let many: Vec<String> = (0..257).map(|i| format!("{i}.rs")).collect();
         assert_eq!(
-            PatternSet::compile("x", &many).unwrap_err().code,
-            codes::INVALID_ARGUMENTS
+            PatternSet::compile("x", &many).unwrap_err().kind,
+            ErrorKind::InvalidArguments
         );
         assert_eq!(
-            PatternSet::compile("x", &["".into()]).unwrap_err().code,
-            codes::INVALID_ARGUMENTS
+            PatternSet::compile("x", &["".into()]).unwrap_err().kind,
+            ErrorKind::InvalidArguments
         );
         assert_eq!(
             PatternSet::compile("x", &["a".repeat(513)])
                 .unwrap_err()
-                .code,
-            codes::INVALID_ARGUMENTS
+                .kind,
+            ErrorKind::InvalidArguments
         );
     }
 }

@@ -345,7 +345,7 @@ impl SelectionWarnings {
         if self.deleted > 0 {
             lines.push(format!(
                 "{}: {} in the Git scope {} omitted; content always comes from the working tree.",
-                crate::error::codes::GIT_STATE_DELETED,
+                crate::error::GIT_STATE_DELETED,
                 plural(self.deleted, "deleted path", "deleted paths"),
                 if self.deleted == 1 { "was" } else { "were" }
             ));
@@ -379,7 +379,7 @@ impl Selection {
 
 /// Walk `root` and apply every layer of `spec`.
 pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
-    select_with_folders(root, spec).map(|(selection, _)| selection)
+    select_with_folders(root, spec, None).map(|(selection, _)| selection)
 }
 
 /// [`select`], and every folder the walk listed (whether or not it holds a selected file): a
@@ -388,6 +388,7 @@ pub fn select(root: &ProjectRoot, spec: &SelectionSpec) -> Result<Selection> {
 pub fn select_with_folders(
     root: &ProjectRoot,
     spec: &SelectionSpec,
+    sniffs: Option<&SniffCache>,
 ) -> Result<(Selection, Vec<Entry>)> {
     let keyed;
     let spec =
@@ -397,7 +398,7 @@ pub fn select_with_folders(
             keyed = spec.with_keys();
             &keyed
         };
-    let walked = walk::walk(root, spec);
+    let walked = walk::walk(root, spec, sniffs);
     let listed = walked.dirs.clone();
     let warnings = walked.warnings;
     let mut files: Vec<Entry> = walked.files;
@@ -605,38 +606,46 @@ pub fn relative_string(path: &Path) -> String {
 /// The cache key of a sniff: what Git's index uses to notice an edit (size, mtime, ctime and
 /// inode), so an edit that keeps the size and the mtime is still seen through the ctime.
 type SniffKey = (u64, i64, i64, Option<FileId>);
-type SniffCache = Mutex<HashMap<PathBuf, (SniffKey, bool)>>;
-static SNIFF_CACHE: std::sync::OnceLock<SniffCache> = std::sync::OnceLock::new();
 
-/// Turn on the sniff cache (the MCP server does; one-shot CLI runs gain nothing from it).
-pub fn enable_sniff_cache() {
-    SNIFF_CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+/// Binary sniffs kept across walks (part of the server's `SelectionCache`): a walk again of an
+/// unchanged file reads none of its bytes. Bounded: past [`SniffCache::MAX_ENTRIES`] it starts
+/// over.
+#[derive(Debug, Default)]
+pub struct SniffCache {
+    map: Mutex<HashMap<PathBuf, (SniffKey, bool)>>,
 }
 
-fn sniff_cached(entry: &Entry, sniff: impl FnOnce() -> bool) -> bool {
-    let Some(cache) = SNIFF_CACHE.get() else {
-        return sniff();
-    };
-    // Without an identity (a names-only walk, which has no stats either, or a platform that
-    // gave no file id) the key could not tell a replaced file: sniff afresh.
-    if entry.id.is_none() {
-        return sniff();
+impl SniffCache {
+    /// Entries kept at most (about 100 bytes each).
+    pub const MAX_ENTRIES: usize = 1_000_000;
+
+    /// Whether `entry` is binary: the kept answer while its stat is the same, else `sniff()`.
+    pub fn sniffed(&self, entry: &Entry, sniff: impl FnOnce() -> bool) -> bool {
+        // Without an identity (a names-only walk, which has no stats either, or a platform that
+        // gave no file id) the key could not tell a replaced file: sniff afresh.
+        if entry.id.is_none() {
+            return sniff();
+        }
+        let key: SniffKey = (entry.size, entry.modified_ns, entry.changed_ns, entry.id);
+        let cached = self
+            .map
+            .lock()
+            .ok()
+            .and_then(|c| c.get(&entry.absolute).copied());
+        if let Some((cached_key, binary)) = cached
+            && cached_key == key
+        {
+            return binary;
+        }
+        let binary = sniff();
+        if let Ok(mut map) = self.map.lock() {
+            if map.len() >= Self::MAX_ENTRIES {
+                map.clear();
+            }
+            map.insert(entry.absolute.clone(), (key, binary));
+        }
+        binary
     }
-    let key: SniffKey = (entry.size, entry.modified_ns, entry.changed_ns, entry.id);
-    let cached = cache
-        .lock()
-        .ok()
-        .and_then(|c| c.get(&entry.absolute).copied());
-    if let Some((cached_key, binary)) = cached
-        && cached_key == key
-    {
-        return binary;
-    }
-    let binary = sniff();
-    if let Ok(mut cache) = cache.lock() {
-        cache.insert(entry.absolute.clone(), (key, binary));
-    }
-    binary
 }
 
 #[cfg(test)]

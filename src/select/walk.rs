@@ -414,6 +414,8 @@ impl Counters {
 struct Walk<'a> {
     root: &'a ProjectRoot,
     spec: &'a SelectionSpec,
+    /// Sniffs kept across walks (the server's), if any.
+    sniffs: Option<&'a super::SniffCache>,
     /// Files are not stat-ed where the listing gave their kind (see [`SelectionSpec::names_only`]).
     names_only: bool,
     rules: Rules,
@@ -422,8 +424,12 @@ struct Walk<'a> {
 }
 
 /// Walk `root` and keep what `spec` keeps (files pass `super::keep_file`).
-pub(super) fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Walked {
-    let walk = Walk::new(root, spec);
+pub(super) fn walk(
+    root: &ProjectRoot,
+    spec: &SelectionSpec,
+    sniffs: Option<&super::SniffCache>,
+) -> Walked {
+    let walk = Walk::new(root, spec, sniffs);
     let root_dir = root.dir_handle();
     match root_dir.list() {
         Ok(listing) => {
@@ -438,10 +444,15 @@ pub(super) fn walk(root: &ProjectRoot, spec: &SelectionSpec) -> Walked {
 }
 
 impl<'a> Walk<'a> {
-    fn new(root: &'a ProjectRoot, spec: &'a SelectionSpec) -> Self {
+    fn new(
+        root: &'a ProjectRoot,
+        spec: &'a SelectionSpec,
+        sniffs: Option<&'a super::SniffCache>,
+    ) -> Self {
         Walk {
             root,
             spec,
+            sniffs,
             names_only: spec.names_only
                 && jail::LISTING_KIND_SUFFICES
                 && spec.max_file_bytes.is_none()
@@ -697,7 +708,11 @@ impl<'a> Walk<'a> {
         // without an id is sniffed, which costs nothing for an empty file (it reads as text).
         let may_hold_bytes = meta.size > 0 || meta.id.is_none();
         if self.spec.sniff_binary && may_hold_bytes && !rules::is_known_text(entry.name()) {
-            entry.binary = super::sniff_cached(&entry, || sniff_at(dir, name, meta.id));
+            let sniff = || sniff_at(dir, name, meta.id);
+            entry.binary = match self.sniffs {
+                Some(sniffs) => sniffs.sniffed(&entry, sniff),
+                None => sniff(),
+            };
         }
         Some(entry)
     }
@@ -857,7 +872,7 @@ mod tests {
             sniff_binary: true,
             ..SelectionSpec::default()
         };
-        let walk = Walk::new(&root, &spec);
+        let walk = Walk::new(&root, &spec, None);
         let handle = root.dir_handle();
         let entry = |name: &str, not_local: bool| {
             let mut meta = handle.stat(OsStr::new(name)).unwrap();

@@ -27,12 +27,12 @@ use devprojex_symbols::{Definition, Lang};
 use rayon::prelude::*;
 
 use crate::content::{ContentPipeline, Screened, Unredacted};
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, Result};
 use crate::project::ProjectRoot;
 use crate::project::jail::FileId;
 use crate::select::Entry;
 
-pub use crate::select::cache::RACY_WINDOW_NS;
+pub use crate::facts::RACY_WINDOW_NS;
 
 /// Everything remembered across requests.
 pub struct SymbolIndex {
@@ -532,10 +532,7 @@ impl<'a> ProjectGraph<'a> {
             })
             .collect();
         if cancelled() {
-            return Err(DpxError::new(
-                codes::INVALID_ARGUMENTS,
-                "the request was cancelled",
-            ));
+            return Err(DpxError::cancelled());
         }
         for (path, key, read_at_ns, outcome) in read {
             match outcome {
@@ -918,10 +915,7 @@ impl<'a> ProjectGraph<'a> {
             .collect();
         if cancelled() {
             state.screens.push(screen);
-            return Err(DpxError::new(
-                codes::INVALID_ARGUMENTS,
-                "the request was cancelled",
-            ));
+            return Err(DpxError::cancelled());
         }
         for (at, read_at_ns, outcome) in read {
             let entry = relevant[at];
@@ -1252,10 +1246,10 @@ mod tests {
     fn importers_both_ways(root: &ProjectRoot, screened: &SymbolIndex) -> Both {
         let engine = crate::engine::Engine::new(crate::engine::EngineConfig::default());
         let selection = engine
-            .select_sources(root, &crate::engine::Request::default(), true, false)
+            .select_sources(root, &crate::engine::Request::default(), true, false, None)
             .unwrap();
         let entries: Vec<&Entry> = selection.files().collect();
-        let pipeline = engine.pipeline(devprojex_detail::Detail::Full);
+        let pipeline = engine.pipeline(devprojex_detail::Detail::Full, None);
         let deadline = Instant::now() + std::time::Duration::from_secs(60);
         let mut out = Vec::new();
         for file in entries.iter().filter(|e| {

@@ -7,7 +7,7 @@
 //! [`index`]); the index holds paths and line numbers only, and every import line it returns is
 //! read again through redaction.
 
-mod index;
+pub(crate) mod index;
 mod render;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -19,9 +19,10 @@ use devprojex_symbols::resolve::Target;
 use devprojex_symbols::{Definition, Kind, Lang};
 use serde::Serialize;
 
+use crate::caches::Caches;
 use crate::content::Content;
 use crate::engine::{Engine, Hooks, Request, SearchStop};
-use crate::error::{DpxError, Result, codes};
+use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 use crate::select::{self, Entry, Selection, SelectionWarnings};
 
@@ -41,7 +42,18 @@ pub mod limits {
 }
 
 /// How `name` is compared with definition names (always case-sensitive).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum MatchMode {
     #[default]
     Exact,
@@ -49,38 +61,8 @@ pub enum MatchMode {
     Substring,
 }
 
-impl MatchMode {
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "exact" => Some(Self::Exact),
-            "prefix" => Some(Self::Prefix),
-            "substring" => Some(Self::Substring),
-            _ => None,
-        }
-    }
-}
-
 /// The `kind` filter: one kind, except that `trait` and `interface` name the same thing in
 /// different languages and match each other.
-pub fn parse_kind(value: &str) -> Option<Kind> {
-    Kind::parse(value)
-}
-
-/// Accepted `kind` values.
-pub const KIND_NAMES: [&str; 11] = [
-    "function",
-    "method",
-    "type",
-    "class",
-    "struct",
-    "enum",
-    "trait",
-    "interface",
-    "constant",
-    "macro",
-    "module",
-];
-
 fn kind_matches(filter: Option<Kind>, kind: Kind) -> bool {
     match filter {
         None => true,
@@ -240,7 +222,18 @@ fn split_qualified(raw: &str) -> (Vec<String>, &str) {
 }
 
 /// Which way `related_files` looks.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Direction {
     Imports,
     Importers,
@@ -249,15 +242,6 @@ pub enum Direction {
 }
 
 impl Direction {
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "imports" => Some(Self::Imports),
-            "importers" => Some(Self::Importers),
-            "both" => Some(Self::Both),
-            _ => None,
-        }
-    }
-
     fn imports(self) -> bool {
         matches!(self, Self::Imports | Self::Both)
     }
@@ -340,8 +324,9 @@ impl Engine {
         request: &Request,
         with_configs: bool,
         keep: bool,
+        caches: Option<&Caches>,
     ) -> Result<Arc<Selection>> {
-        let mut prepared = self.prepare(root, request)?;
+        let mut prepared = self.prepare(root, request, caches)?;
         let ours = source_extensions(with_configs);
         if prepared.spec.extensions.is_empty() {
             prepared.spec.extensions = ours;
@@ -354,8 +339,8 @@ impl Engine {
                 return Ok(Arc::new(selection));
             }
         }
-        let selection = match &self.selection_cache {
-            Some(cache) if keep => cache.select(root, &prepared.spec, true)?,
+        let selection = match caches {
+            Some(caches) if keep => caches.selection.select(root, &prepared.spec, true)?,
             _ => Arc::new(select::select(root, &prepared.spec)?),
         };
         if selection.warnings.deleted == prepared.deleted {
@@ -372,19 +357,20 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         options: &SymbolOptions,
+        caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<SymbolOutcome> {
         check_max_results(options.max_results)?;
         let query = Query::parse(options)?;
         let started = Instant::now();
-        let selection = self.select_sources(root, request, false, false)?;
+        let selection = self.select_sources(root, request, false, false, caches)?;
         let files: Vec<&Entry> = selection
             .files()
             .filter(|f| !f.binary && Lang::of_path(&f.relative).is_some())
             .collect();
-        let pipeline = self.pipeline(Detail::Full);
+        let pipeline = self.pipeline(Detail::Full, caches);
         let needle = memchr::memmem::Finder::new(query.name.as_bytes());
-        let cache = self.symbol_index.as_deref();
+        let cache = caches.map(|c| &c.symbols);
         let mut outcome = SymbolOutcome {
             warnings: selection.warnings.clone(),
             ..SymbolOutcome::default()
@@ -491,6 +477,7 @@ impl Engine {
         root: &ProjectRoot,
         request: &Request,
         options: &RelatedOptions,
+        caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<RelatedOutcome> {
         check_max_results(options.max_results)?;
@@ -502,10 +489,10 @@ impl Engine {
             )));
         }
         let chars = options.path.chars().count();
-        if chars > crate::engine::limits::MAX_PATH_CHARS {
+        if chars > crate::limits::MAX_PATH_CHARS {
             return Err(DpxError::invalid_arguments(format!(
                 "path has {chars} characters; at most {} are allowed",
-                crate::engine::limits::MAX_PATH_CHARS
+                crate::limits::MAX_PATH_CHARS
             )));
         }
         let started = Instant::now();
@@ -516,7 +503,7 @@ impl Engine {
                 "'{target}' is a folder; related_files takes one file. Use get_tree to list its files"
             )));
         }
-        let selection = self.select_sources(root, request, true, true)?;
+        let selection = self.select_sources(root, request, true, true, caches)?;
         let entries: Vec<&Entry> = selection.files().collect();
         let Some(target_entry) = entries.iter().find(|e| e.relative == target).copied() else {
             let reason = if Lang::of_path(&target).is_none()
@@ -527,7 +514,7 @@ impl Engine {
                 "it is not part of the effective selection (excluded by product rules, .gitignore or the Git mode)"
             };
             return Err(DpxError::new(
-                codes::PATH_NOT_FOUND,
+                ErrorKind::PathNotFound,
                 format!(
                     "'{target}' has no related files: {reason}; use get_tree to list the project's files"
                 ),
@@ -537,21 +524,21 @@ impl Engine {
             && !devprojex_symbols::imports::is_include_fragment(&target)
         {
             return Err(DpxError::new(
-                codes::PATH_NOT_FOUND,
+                ErrorKind::PathNotFound,
                 format!(
                     "'{target}' has no related files: it is not a source file of a language with imports; use get_tree to list the project's files"
                 ),
             ));
         }
         let fresh;
-        let index = match &self.symbol_index {
-            Some(index) => index.as_ref(),
+        let index = match caches {
+            Some(caches) => &caches.symbols,
             None => {
                 fresh = SymbolIndex::new(0);
                 &fresh
             }
         };
-        let pipeline = self.pipeline(Detail::Full);
+        let pipeline = self.pipeline(Detail::Full, caches);
         // without a limit (the CLI's default), a day is as good as forever
         let deadline = started + options.deadline.unwrap_or(Duration::from_secs(86_400));
         let cancelled = || hooks.cancelled.is_some_and(|c| c());
@@ -757,12 +744,12 @@ fn cancelled() -> DpxError {
 }
 
 fn cancelled_error() -> DpxError {
-    DpxError::new(codes::INVALID_ARGUMENTS, "the request was cancelled")
+    DpxError::cancelled()
 }
 
 fn worker_failed() -> DpxError {
     DpxError::new(
-        codes::PROJECT_UNAVAILABLE,
+        ErrorKind::ProjectUnavailable,
         "reading file contents failed unexpectedly; retry",
     )
 }

@@ -649,3 +649,94 @@ pub fn markdown_headings(doc: &str) -> Vec<(u32, String)> {
     }
     out
 }
+
+/// The project every snapshot test reads: a little of each language the tools understand, a
+/// secret for redaction, an ignored file, a binary file and a build folder.
+pub fn sample_project() -> Fixture {
+    let fx = Fixture::new();
+    fx.write(".gitignore", "*.log\n")
+        .write("README.md", "# Demo\n\nA small project for snapshots.\n")
+        .write("Cargo.toml", "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n")
+        .write(
+            "src/main.rs",
+            "mod util;\n\nuse util::greet;\n\n/// Entry point.\nfn main() {\n    // say hello\n    greet(\"world\");\n}\n",
+        )
+        .write(
+            "src/util.rs",
+            "/// Greets someone.\npub fn greet(name: &str) {\n    println!(\"hello {name}\");\n}\n\npub struct Config {\n    pub retries: u32,\n}\n",
+        )
+        .write(
+            "app/settings.py",
+            "import os\n\nGITHUB_TOKEN = \"ghp_R7sLq2vNw9XkT4bYc8ZpM3dHf6JaE1uGi5Ko\"\n\n\nclass Greeter:\n    def greet(self, name):\n        # a friendly hello\n        return f\"hello {name}\"\n",
+        )
+        .write(
+            "web/index.ts",
+            "import { helper } from './helper';\n\nexport function main(): void {\n  helper();\n}\n",
+        )
+        .write(
+            "web/helper.ts",
+            "export function helper(): number {\n  return 42;\n}\n",
+        )
+        .write("assets/logo.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+        .write("debug.log", "ignored\n")
+        .write("target/debug/demo", "build output\n");
+    fx
+}
+
+/// Text a user reads, with what changes from run to run masked: the project folder (`[ROOT]`,
+/// also as JSON writes it), the temp folder (`[TMP]`), spotlight delimiters, stored pack ids and
+/// the version.
+pub fn masked(fx: &Fixture, text: &str) -> String {
+    let root = fx.root_str();
+    let json_root = serde_json::to_string(&root).unwrap();
+    let mut out = text
+        .replace(json_root.trim_matches('"'), "[ROOT]")
+        .replace(&root, "[ROOT]")
+        .replace(fx.base().to_str().unwrap(), "[TMP]")
+        .replace(env!("CARGO_PKG_VERSION"), "[VERSION]");
+    for (prefix, len, mask) in [
+        ("untrusted-data-", 24, "untrusted-data-[ID]"),
+        ("pack_", 32, "pack_[ID]"),
+    ] {
+        let mut result = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(prefix) {
+            let tail = &rest[at + prefix.len()..];
+            let hex = tail.bytes().take_while(|b| b.is_ascii_hexdigit()).count();
+            result.push_str(&rest[..at]);
+            if hex == len {
+                result.push_str(mask);
+                rest = &tail[len..];
+            } else {
+                result.push_str(prefix);
+                rest = tail;
+            }
+        }
+        result.push_str(rest);
+        out = result;
+    }
+    out
+}
+
+/// The stable code a tool error's text starts with (`DPX-MCP-...: message`).
+pub fn code_of(text: &str) -> &str {
+    text.split(':').next().unwrap_or("")
+}
+
+/// Run `git` in `root` with a fixed identity and no signing; panics when it fails.
+pub fn git(root: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(root)
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}

@@ -54,6 +54,11 @@ pub use cache::{CacheStats, TransformCache};
 /// How much code reduction to apply. Ordered: a larger value reduces more, and includes every
 /// reduction of the smaller ones.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(
+    feature = "args",
+    derive(clap::ValueEnum, serde::Deserialize, schemars::JsonSchema),
+    serde(rename_all = "lowercase")
+)]
 pub enum Detail {
     /// No reduction: the text as it is.
     #[default]

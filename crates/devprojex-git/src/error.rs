@@ -17,9 +17,9 @@ pub(crate) fn echo(input: &str) -> String {
 }
 
 /// What kind of failure a [`GitError`] is: the caller maps it to its own stable code (the
-/// `devprojex` crate maps every kind to a `DPX-MCP-*` code on the MCP surface).
+/// `devprojex` crate maps every kind to a `DPX-MCP-*` code on the MCP surface). Exhaustive on
+/// purpose: a new kind does not compile in `devprojex` until it has a code there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum GitErrorKind {
     /// [`GitError::NotARepository`].
     NotARepository,

@@ -7,6 +7,11 @@ use crate::Lang;
 
 /// What a definition defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "args",
+    derive(clap::ValueEnum, serde::Deserialize, schemars::JsonSchema),
+    serde(rename_all = "lowercase")
+)]
 pub enum Kind {
     /// A free function (also a nested or local one).
     Function,

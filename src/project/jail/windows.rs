@@ -166,6 +166,7 @@ impl DirHandle {
         Ok(std::fs::read_link(self.child(name)?)?.into_os_string())
     }
 
+    #[allow(unsafe_code)] // the platform call; its SAFETY note is at the block
     pub fn open_file(&self, name: &OsStr) -> Result<(File, NodeMeta), OpenError> {
         if is_aliasing_name(name) {
             return Err(OpenError::NotRegular(SpecialKind::CharDevice));
@@ -319,6 +320,7 @@ fn identity(info: &BY_HANDLE_FILE_INFORMATION) -> (u32, u64) {
     )
 }
 
+#[allow(unsafe_code)] // the platform call; its SAFETY note is at the block
 fn handle_information(file: &File) -> io::Result<BY_HANDLE_FILE_INFORMATION> {
     // SAFETY: all-zero is a valid value of this plain C struct.
     let mut info: BY_HANDLE_FILE_INFORMATION = unsafe { std::mem::zeroed() };

@@ -1,0 +1,9 @@
+//! devprojex-redact's behaviour: its corpus and Gitleaks', private data, properties, the rules
+//! and credential shapes.
+
+mod corpus;
+mod gitleaks_corpus;
+mod private_data;
+mod properties;
+mod rules;
+mod shapes;

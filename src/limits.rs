@@ -1,0 +1,45 @@
+//! Every limit and default of a request, named once. Both doors use these: the tool argument
+//! structs (`crate::args`) put them in the MCP schema and in the CLI's value parsers, and the
+//! engine checks them again, so a caller that skips both doors meets the same bounds.
+
+/// Entries of `paths`.
+pub const MAX_PATHS: usize = 256;
+/// Unicode scalar values of one path (`paths` entries, `path`, `project`, `profile`).
+pub const MAX_PATH_CHARS: usize = 4096;
+/// Patterns in `include_patterns` or `exclude_patterns`.
+pub const MAX_GLOBS: usize = 256;
+/// Unicode scalar values of one glob.
+pub const MAX_GLOB_CHARS: usize = 512;
+/// Unicode scalar values of a `git_scope` value.
+pub const MAX_GIT_SCOPE_CHARS: usize = 4096;
+/// Unicode scalar values of a branch name (Git's own limit is the file system's, 255 bytes).
+pub const MAX_BRANCH_CHARS: usize = 255;
+/// Unicode scalar values of a `pack_id`.
+pub const MAX_PACK_ID_CHARS: usize = 128;
+/// Unicode scalar values of a choice (`format`, `detail`, `view`, ...): longer is no choice.
+pub const MAX_CHOICE_CHARS: usize = 64;
+
+/// Unicode scalar values of a search pattern.
+pub const MAX_REGEX_CHARS: usize = 4096;
+pub const MAX_SEARCH_RESULTS: usize = 200;
+pub const DEFAULT_SEARCH_RESULTS: usize = 50;
+pub const MAX_CONTEXT_LINES: usize = 50;
+pub const DEFAULT_CONTEXT_LINES: usize = 2;
+/// The MCP search's time limit (the CLI runs to completion unless `--timeout` is given).
+pub const SEARCH_DEADLINE_SECS: u64 = 2;
+
+/// Lines of one `get_file` or `read_pack` answer.
+pub const MAX_FILE_LINES: usize = 1000;
+/// Characters of one text answer's useful payload (`get_file`, `read_pack`, inline packs).
+pub const MAX_FILE_CHARS: usize = 50_000;
+
+pub const MAX_TOP_FILES: usize = 1000;
+pub const DEFAULT_TOP_FILES: usize = 10;
+
+/// Memory the MCP server gives to `compact`/`signatures` results kept across requests. They
+/// are held as pieces of their source, 1–5 % of its size, so this covers projects of a
+/// gigabyte or more.
+pub const SERVER_TRANSFORM_CACHE_BYTES: usize = 64 * 1024 * 1024;
+/// Exact token counts the MCP server remembers by content hash (`--tokenizer`): about
+/// 64 bytes each, so 32 MiB, for half a million files and pack sections.
+pub const SERVER_TOKEN_COUNT_CACHE_ENTRIES: usize = 1 << 19;

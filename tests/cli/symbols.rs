@@ -1,0 +1,163 @@
+//! `devprojex symbols` and `devprojex related`: the same engine as the MCP tools.
+
+use crate::common::{Fixture, Mcp, one_spot, run};
+use serde_json::{Value, json};
+
+fn project() -> Fixture {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+    )
+    .write(
+        "src/main.rs",
+        "mod parser;\n\nuse crate::parser::Parser;\n\nfn main() {\n    Parser::new().parse();\n}\n",
+    )
+    .write(
+        "src/parser.rs",
+        "pub struct Parser;\n\nimpl Parser {\n    pub fn new() -> Self {\n        Parser\n    }\n\n    pub fn parse(&self) {}\n}\n\npub fn parse_all() {}\n",
+    );
+    fx
+}
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn symbols_prints_definitions_and_exits_by_what_it_found() {
+    let fx = project();
+    let found = run(&["symbols", "parse", "."], &fx.root);
+    assert_eq!(found.status.code(), Some(0), "{}", stderr(&found));
+    assert_eq!(
+        stdout(&found),
+        "src/parser.rs:8: method parse (in impl Parser)\n    pub fn parse(&self) {}\n"
+    );
+    let prefix = run(
+        &[
+            "symbols", "parse", ".", "--match", "prefix", "--kind", "function",
+        ],
+        &fx.root,
+    );
+    assert_eq!(
+        stdout(&prefix),
+        "src/parser.rs:11: function parse_all\n    pub fn parse_all() {}\n"
+    );
+    let none = run(&["symbols", "no_such_name", "."], &fx.root);
+    assert_eq!(none.status.code(), Some(1));
+    assert_eq!(stdout(&none), "");
+    let bad = run(&["symbols", "parse", ".", "--kind", "variable"], &fx.root);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    let cut = run(
+        &[
+            "symbols",
+            "p",
+            ".",
+            "--match",
+            "prefix",
+            "--max-results",
+            "1",
+        ],
+        &fx.root,
+    );
+    assert_eq!(cut.status.code(), Some(0));
+    assert!(
+        stderr(&cut).contains("[Definitions truncated: stopped at --max-results=1."),
+        "{}",
+        stderr(&cut)
+    );
+}
+
+#[test]
+fn symbols_json_lists_the_same_definitions() {
+    let fx = project();
+    let output = run(&["symbols", "Parser", ".", "--format", "json"], &fx.root);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        value["definitions"],
+        json!([{
+            "path": "src/parser.rs",
+            "line": 1,
+            "kind": "struct",
+            "name": "Parser",
+            "signature": "pub struct Parser;"
+        }])
+    );
+    assert_eq!(value["truncated"], false);
+}
+
+#[test]
+fn related_finds_the_project_from_git_and_matches_the_mcp_tool() {
+    let fx = project();
+    std::fs::create_dir(fx.path(".git")).unwrap();
+    // from inside a subfolder, PATH relative to it: the project is the checkout above
+    let output = run(&["related", "parser.rs"], &fx.path("src"));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let cli = stdout(&output);
+    assert_eq!(
+        cli,
+        "imports of src/parser.rs: none\n\nimporters of src/parser.rs: 1 file\nsrc/main.rs\n    src/main.rs:1: mod parser;\n"
+    );
+    // byte-identical to the tool's payload
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok("related_files", json!({"path": "src/parser.rs"}));
+    assert_eq!(one_spot(&text).inner, cli);
+
+    let imports = run(
+        &[
+            "related",
+            "src/main.rs",
+            "--project",
+            ".",
+            "--direction",
+            "imports",
+            "--format",
+            "json",
+        ],
+        &fx.root,
+    );
+    let value: Value = serde_json::from_slice(&imports.stdout).unwrap();
+    assert_eq!(
+        value["imports"],
+        json!([{
+            "path": "src/parser.rs",
+            "folder": false,
+            "depth": 1,
+            "via": "src/main.rs",
+            "line": 1,
+            "text": "mod parser;"
+        }])
+    );
+    assert_eq!(value["importers"], json!([]));
+    let outside = Fixture::named("elsewhere");
+    outside.write("x.rs", "fn x() {}\n");
+    let refused = run(
+        &[
+            "related",
+            &outside.path("x.rs").to_string_lossy(),
+            "--project",
+            ".",
+        ],
+        &fx.root,
+    );
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("DPX-MCP-ROOT-VIOLATION"),
+        "{}",
+        stderr(&refused)
+    );
+}
+
+#[test]
+fn symbols_output_is_the_tools_payload() {
+    let fx = project();
+    let output = run(&["symbols", "new", "."], &fx.root);
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok("find_symbol", json!({"name": "new"}));
+    assert_eq!(one_spot(&text).inner, stdout(&output));
+}
