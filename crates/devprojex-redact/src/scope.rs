@@ -263,7 +263,7 @@ pub(crate) fn scan(
         }
         // The rule id in a marker (`[REDACTED:generic-password]`) is not a key: read as one, it
         // would redact on a second pass what the first left (redaction must be idempotent).
-        if bytes[..ks].ends_with(b"[REDACTED:") {
+        if bytes[..ks].ends_with(b"[REDACTED:") || util::in_marker_id(bytes, ks) {
             continue;
         }
         if ks == last_key_start {
@@ -501,7 +501,9 @@ fn parse_at(
         (s, e, true)
     } else {
         let mut e = vs0;
-        while e < le && !VALUE_STOP[bytes[e] as usize] {
+        // a query parameter (`?token=...&next=...`) ends at the next `&`
+        let query = matches!(before, b'?' | b'&');
+        while e < le && !VALUE_STOP[bytes[e] as usize] && !(query && bytes[e] == b'&') {
             e += 1;
         }
         if bytes.get(e) == Some(&b'(') {
