@@ -660,9 +660,15 @@ fn opens_element(line: &[u8]) -> bool {
     }
 }
 
-/// `key: |`, `key: >-` and friends: a YAML block scalar, its value on the next lines.
+/// `key: |`, `key: >-` and friends: a YAML block scalar, its value on the next lines; or
+/// `key = """` / `key = '''`: a TOML multi-line string.
 fn opens_block_scalar(line: &[u8]) -> bool {
     let t = line.trim_ascii_end();
+    if (t.ends_with(b"\"\"\"") || t.ends_with(b"'''"))
+        && t[..t.len() - 3].trim_ascii_end().ends_with(b"=")
+    {
+        return true;
+    }
     let t = t
         .strip_suffix(b"-")
         .or_else(|| t.strip_suffix(b"+"))

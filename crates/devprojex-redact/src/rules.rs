@@ -291,8 +291,10 @@ pub(crate) struct RuleSet {
 }
 
 /// Keywords that trigger no rule but mark a region for a decoded view (`escapes.rs`): a token
-/// spelled entirely as `\uXXXX` escapes has none of its rule's keywords in the text.
-const LAYER_KEYWORDS: &[&str] = &["\\u00"];
+/// spelled entirely as `\u00XX` escapes has none of its rule's keywords in the text. (`u00`,
+/// not `\u00`: a backslash would be one more byte class of the keyword table, whose 16-bit
+/// transitions leave room for few.)
+const LAYER_KEYWORDS: &[&str] = &["u00"];
 
 /// The prefix of a base64 blob's rule id.
 pub(crate) const ENCODED_PREFIX: &str = "base64:";
