@@ -123,6 +123,20 @@ fn widen(bytes: &[u8], run: usize, from: usize, to: usize) -> (usize, usize) {
     while start > from && base64_byte(bytes[start - 1]) {
         start -= 1;
     }
+    // a colour code right before the blob (`ESC[33m`): its parameters and final letter are
+    // not part of it
+    if start >= from + 2 && bytes[start - 1] == b'[' && bytes[start - 2] == 0x1b {
+        let params = bytes[start..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit() || **b == b';')
+            .count();
+        if bytes
+            .get(start + params)
+            .is_some_and(|b| (0x40..=0x7e).contains(b))
+        {
+            start += params + 1;
+        }
+    }
     let mut end = run;
     while end < to && base64_byte(bytes[end]) {
         end += 1;
@@ -165,15 +179,15 @@ fn decode_text(blob: &[u8]) -> Option<Vec<u8>> {
     }
     let decoded = engine.decode(body).ok()?;
     let text = std::str::from_utf8(&decoded).ok()?;
-    let printable = text.bytes().all(|b| text_byte(b) || b >= 0x80);
-    // text with a secret has letters; random bytes that happen to be UTF-8 rarely do
-    let letters = text.bytes().filter(u8::is_ascii_alphabetic).count();
-    (printable && letters * 2 >= text.chars().count().min(decoded.len())).then_some(decoded)
+    text.bytes()
+        .all(|b| text_byte(b) || b >= 0x80)
+        .then_some(decoded)
 }
 
-/// A byte of ASCII text: printable, or white space.
+/// A byte of text: printable ASCII, white space, or the escape that starts an ANSI sequence
+/// (a coloured log).
 fn text_byte(b: u8) -> bool {
-    (0x20..0x7f).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r')
+    (0x20..0x7f).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r' | 0x1b)
 }
 
 /// Standard base64 of `bytes` (tests and examples).

@@ -16,20 +16,26 @@
 //! stay.
 //!
 //! Decoded, at any depth:
-//! - backslash escapes `\n \r \t \" \' \/`, `\uXXXX`, `\xXX` and `\0oo` of ASCII code points,
-//!   behind a run of any number of backslashes (`\\n`, `\\\\n`: JSON in JSON in JSON);
+//! - backslash escapes `\n \r \t \" \' \/ \\`, `\uXXXX`, `\xXX` and `\0oo` of ASCII code
+//!   points, one layer per round (`\\n` is `\n` after one round and a newline after two: JSON
+//!   in a JSON string; `\\\\n`: three levels), so a run of any number of backslashes before
+//!   `n`, `r`, `t` ends in a line break or a tab, and a continuation `\` of an escaped shell
+//!   command stays one;
 //! - percent-encoding of ASCII bytes, behind any number of `25` (`%3D`, `%253D`, `%25253D`);
 //! - HTML character references of ASCII characters (`&quot;`, `&#34;`, `&#x2F;`, `&amp;quot;`);
 //! - ANSI escape sequences (CSI such as the SGR colours `ESC[33m`, OSC, two-byte escapes),
-//!   which become one blank (a terminal shows nothing there, and a blank keeps two words apart).
+//!   which become one blank inside a line (a terminal shows nothing there, and a blank keeps
+//!   two words apart) and nothing at its start or end (a coloured line keeps the `\` that
+//!   continues it).
 //!
 //! Not decoded: escapes of non-ASCII code points (no token is made of them; they stay as
 //! written), and anything that is not an escape of text (encryption, compression, custom
 //! encodings). Base64 payloads are read by `encoded.rs`.
 
-/// The most rounds of decoding (layers of escaping of different kinds, as `\u0025` of `%3D`;
-/// a run of backslashes or of `%25` is one round whatever its length).
-const MAX_ROUNDS: usize = 6;
+/// The most rounds of decoding, a layer of escaping each: JSON in a JSON string in a JSON
+/// string writes a newline `\\\\n`, one round per level; `\u0025` of `%3D` takes two. (A run
+/// of `%25` is one round whatever its length.)
+const MAX_ROUNDS: usize = 8;
 
 /// A decoded copy of a region, and where each of its bytes came from.
 pub(crate) struct View {
@@ -76,9 +82,19 @@ pub(crate) fn worth_a_view(region: &[u8]) -> bool {
     if memchr::memchr(0x1b, region).is_some() {
         return true;
     }
+    let mut skip_to = 0;
     for i in memchr::memchr3_iter(b'\\', b'%', b'&', region) {
-        if let Some((len, byte)) = escape_at(region, i)
-            && (!byte.is_ascii_whitespace() || region.get(i + len).is_some_and(|&b| word(b)))
+        if i < skip_to {
+            continue;
+        }
+        // a run of backslashes is judged by the escape it ends in, which the rounds reach
+        let at = match region[i] {
+            b'\\' => i + region[i..].iter().take_while(|&&b| b == b'\\').count() - 1,
+            _ => i,
+        };
+        skip_to = at + 1;
+        if let Some((len, byte)) = escape_at(region, at)
+            && (!byte.is_ascii_whitespace() || region.get(at + len).is_some_and(|&b| word(b)))
         {
             return true;
         }
@@ -126,8 +142,17 @@ fn decode_round(input: &[u8]) -> Option<(Vec<u8>, Vec<(u32, u32)>)> {
             bytes.push(input[at]);
             from.push((at as u32, at as u32 + 1));
         }
-        bytes.push(byte);
-        from.push((i as u32, (i + len) as u32));
+        // an ANSI sequence at the edge of a line is nothing (a coloured line still ends in
+        // the `\` that continues it); inside a line it keeps two words apart
+        let edge = input[i] == 0x1b
+            && (bytes.last().is_none_or(|&b| b == b'\n')
+                || input
+                    .get(i + len)
+                    .is_none_or(|&b| matches!(b, b'\n' | b'\r')));
+        if !edge {
+            bytes.push(byte);
+            from.push((i as u32, (i + len) as u32));
+        }
         i += len;
         copied = i;
     }
@@ -143,33 +168,39 @@ fn decode_round(input: &[u8]) -> Option<(Vec<u8>, Vec<(u32, u32)>)> {
 fn escape_at(input: &[u8], i: usize) -> Option<(usize, u8)> {
     match input[i] {
         0x1b => Some((ansi_len(input, i), b' ')),
-        b'\\' => {
-            let run = input[i..].iter().take_while(|&&b| b == b'\\').count();
-            let (len, byte) = backslash_escape(input, i + run)?;
-            Some((run + len, byte))
-        }
+        // one layer: `\\` is a backslash (`\\\\n` reads `\\n` after this round, a newline after
+        // the next one), `\n` a newline
+        b'\\' if input.get(i + 1) == Some(&b'\\') => Some((2, b'\\')),
+        b'\\' => backslash_escape(input, i + 1).map(|(len, byte)| (len + 1, byte)),
         b'%' => {
-            // `%25` encodes `%`: `%253D` is `%3D` encoded once more
+            // `%25` encodes `%`: `%253D` is `%3D` encoded once more (read as one escape when
+            // what follows `%25` is an escape itself)
             let mut j = i + 1;
-            while input.get(j..j + 2) == Some(b"25") && hex_byte(input.get(j + 2..j + 4)?).is_some()
-            {
+            loop {
+                let byte = ascii(hex_byte(input.get(j..j + 2)?)?)?;
+                let deeper = byte == b'%'
+                    && input
+                        .get(j + 2..j + 4)
+                        .and_then(hex_byte)
+                        .and_then(ascii)
+                        .is_some();
+                if !deeper {
+                    return Some((j + 2 - i, byte));
+                }
                 j += 2;
             }
-            let byte = ascii(hex_byte(input.get(j..j + 2)?)?)?;
-            Some((j + 2 - i, byte))
         }
         b'&' => {
             // `&amp;` encodes `&`: `&amp;quot;` is `&quot;` encoded once more
             let mut j = i + 1;
-            while input[j..].starts_with(b"amp;")
-                && input
-                    .get(j + 4)
-                    .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'#')
-            {
-                j += 4;
+            loop {
+                let (len, byte) = entity(&input[j..])?;
+                if byte == b'&' && entity(&input[j + len..]).is_some() {
+                    j += len;
+                    continue;
+                }
+                return Some((j + len - i, byte));
             }
-            let (len, byte) = entity(&input[j..])?;
-            Some((j + len - i, byte))
         }
         _ => None,
     }
@@ -315,7 +346,11 @@ mod tests {
         );
         assert_eq!(
             decoded("\u{1b}[33mghp\u{1b}[0m \u{1b}]8;;u\u{7}x"),
-            " ghp   x"
+            "ghp   x"
+        );
+        assert_eq!(
+            decoded("\u{1b}[33mcurl \\\u{1b}[0m\n\u{1b}[33m -u\u{1b}[0m"),
+            "curl \\\n -u"
         );
         assert_eq!(
             decoded(r"\u0067\u0068\u0070\u005f"),

@@ -560,20 +560,39 @@ fn keyword_work(bytes: &[u8]) -> Work {
 /// The rules again on views of the regions of `work` where escapes hide a boundary or spell a
 /// token (`escapes.rs`), each span mapped back to the bytes it was decoded from.
 fn layered_pass(bytes: &[u8], work: &Work, depth: u8, spans: &mut Vec<Span>) {
+    // the end of the last coloured region viewed whole
+    let mut viewed_to = 0;
     for seg in &work.segments {
+        if seg.end <= viewed_to {
+            continue;
+        }
         let region = &bytes[seg.start..seg.end];
         if !escapes::worth_a_view(region) {
             continue;
         }
-        let Some(view) = escapes::view(region) else {
+        // A coloured line is viewed with the coloured lines after it: a key block, a shell
+        // continuation or a `.netrc` entry goes on past the line that holds the keyword, and
+        // each of its lines has its own colour codes.
+        let (start, mut end) = (seg.start, seg.end);
+        if memchr::memchr(0x1b, region).is_some() {
+            for _ in 0..private_key::MAX_BLOCK_LINES {
+                let next_e = util::line_end(bytes, (end + 1).min(bytes.len()));
+                if end >= bytes.len() || memchr::memchr(0x1b, &bytes[end..next_e]).is_none() {
+                    break;
+                }
+                end = next_e;
+            }
+            viewed_to = end;
+        }
+        let Some(view) = escapes::view(&bytes[start..end]) else {
             continue;
         };
         let mut found = Vec::new();
         spans_at(&view.bytes, depth + 1, &mut found);
         spans.extend(found.into_iter().map(|mut s| {
-            let (start, end) = view.source(s.start, s.end);
-            s.start = seg.start + start;
-            s.end = seg.start + end;
+            let (from, to) = view.source(s.start, s.end);
+            s.start = start + from;
+            s.end = start + to;
             s
         }));
     }

@@ -290,11 +290,14 @@ pub(crate) struct RuleSet {
     pub(crate) encoded_ids: Vec<String>,
 }
 
-/// Keywords that trigger no rule but mark a region for a decoded view (`escapes.rs`): a token
-/// spelled entirely as `\u00XX` escapes has none of its rule's keywords in the text. (`u00`,
-/// not `\u00`: a backslash would be one more byte class of the keyword table, whose 16-bit
-/// transitions leave room for few.)
-const LAYER_KEYWORDS: &[&str] = &["u00"];
+/// Keywords that trigger no rule but mark a region for a decoded view (`escapes.rs`), where a
+/// layer of escaping can hide the keywords of the rules themselves: a token spelled entirely
+/// as `\u00XX` escapes, a key between escaped quotes (`{\"auths\": ...}`), percent-encoded
+/// (`postgres%3A%2F%2F...`, `docker%20login`) or HTML-escaped text (`{&quot;auth&quot;: ...`).
+/// (`u00`, not `\u00`, and the percent-encodings of delimiters by their first digit: each
+/// byte a keyword adds is a byte class of the keyword table, whose 16-bit transitions leave
+/// room for few.)
+const LAYER_KEYWORDS: &[&str] = &["u00", "\\\"", "%0", "%2", "%3", "%5", "&quot", "&#", "&amp"];
 
 /// The prefix of a base64 blob's rule id.
 pub(crate) const ENCODED_PREFIX: &str = "base64:";

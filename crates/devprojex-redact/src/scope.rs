@@ -1286,7 +1286,16 @@ fn is_path(v: &[u8]) -> bool {
             && v[0].is_ascii_alphabetic()
             && v[1] == b':'
             && matches!(v[2], b'\\' | b'/'));
+    // a path names things: a part of random letters and digits is a base64 value that starts
+    // with `/` (`/8/Pztjv...`)
+    let generated = v.split(|&b| b == b'/' || b == b'\\').any(|part| {
+        part.len() >= 16
+            && part.iter().any(u8::is_ascii_digit)
+            && part.iter().any(u8::is_ascii_uppercase)
+            && part.iter().any(u8::is_ascii_lowercase)
+    });
     starts
+        && !generated
         && v.iter().all(|b| {
             b.is_ascii_alphanumeric() || matches!(b, b'/' | b'\\' | b'.' | b'_' | b'-' | b':')
         })
