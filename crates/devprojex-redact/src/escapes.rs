@@ -74,18 +74,19 @@ pub(crate) fn view(region: &[u8]) -> Option<View> {
     Some(View { bytes, from })
 }
 
-/// Whether decoding `region` can change what the rules see: an ANSI escape sequence, an escape
+/// Whether decoding `region` can change what the rules see, judged at `starts` (in order: the
+/// offsets of its `\\`, `%`, `&` and ESC bytes): an ANSI escape sequence, an escape
 /// that decodes to anything but white space (a quote, a delimiter, a letter of a token), or
 /// white space decoded right before a word byte (`\nAKIA...`, `\\r\\nsk_live_...`). A
 /// newline escape at the end of a string (`println!("done\n")`) changes nothing.
-pub(crate) fn worth_a_view(region: &[u8]) -> bool {
-    if memchr::memchr(0x1b, region).is_some() {
-        return true;
-    }
+pub(crate) fn worth_a_view(region: &[u8], starts: impl Iterator<Item = usize>) -> bool {
     let mut skip_to = 0;
-    for i in memchr::memchr3_iter(b'\\', b'%', b'&', region) {
+    for i in starts {
         if i < skip_to {
             continue;
+        }
+        if region[i] == 0x1b {
+            return true;
         }
         // a run of backslashes is judged by the escape it ends in, which the rounds reach
         let at = match region[i] {
@@ -116,11 +117,14 @@ const STARTS_ESCAPE: [bool; 256] = {
     table
 };
 
+/// Decoded bytes, and for each the range of input bytes it came from.
+type Decoded = (Vec<u8>, Vec<(u32, u32)>);
+
 /// One round: every escape of `input` decoded once (a run of backslashes or of `%25` counts
 /// as one escape). The decoded bytes and, for each, the input range it came from; `None` when
 /// nothing decodes.
-fn decode_round(input: &[u8]) -> Option<(Vec<u8>, Vec<(u32, u32)>)> {
-    let mut out: Option<(Vec<u8>, Vec<(u32, u32)>)> = None;
+fn decode_round(input: &[u8]) -> Option<Decoded> {
+    let mut out: Option<Decoded> = None;
     let mut copied = 0; // input bytes before this are in `out`
     let mut i = 0;
     while i < input.len() {
@@ -138,10 +142,7 @@ fn decode_round(input: &[u8]) -> Option<(Vec<u8>, Vec<(u32, u32)>)> {
                 Vec::with_capacity(input.len()),
             )
         });
-        for at in copied..i {
-            bytes.push(input[at]);
-            from.push((at as u32, at as u32 + 1));
-        }
+        copy_plain(input, copied, i, bytes, from);
         // an ANSI sequence at the edge of a line is nothing (a coloured line still ends in
         // the `\` that continues it); inside a line it keeps two words apart
         let edge = input[i] == 0x1b
@@ -157,11 +158,20 @@ fn decode_round(input: &[u8]) -> Option<(Vec<u8>, Vec<(u32, u32)>)> {
         copied = i;
     }
     let (mut bytes, mut from) = out?;
-    for at in copied..input.len() {
-        bytes.push(input[at]);
-        from.push((at as u32, at as u32 + 1));
-    }
+    copy_plain(input, copied, input.len(), &mut bytes, &mut from);
     Some((bytes, from))
+}
+
+/// Copy `input[start..end]` as it is, each byte from itself.
+fn copy_plain(
+    input: &[u8],
+    start: usize,
+    end: usize,
+    bytes: &mut Vec<u8>,
+    from: &mut Vec<(u32, u32)>,
+) {
+    bytes.extend_from_slice(&input[start..end]);
+    from.extend((start..end).map(|at| (at as u32, at as u32 + 1)));
 }
 
 /// The escape at `input[i]`, if it is one we decode: (its length, the byte it stands for).
@@ -235,46 +245,38 @@ fn backslash_escape(input: &[u8], j: usize) -> Option<(usize, u8)> {
     })
 }
 
-/// An HTML character reference of an ASCII character at the start of `rest` (after its `&`).
+/// An HTML character reference of an ASCII character at the start of `rest` (after its `&`):
+/// (its length, the byte). A reference ends in `;` within a few bytes, which `&mut`, `&str` and
+/// `a && b` never do: those cost one short search.
 fn entity(rest: &[u8]) -> Option<(usize, u8)> {
-    const NAMED: [(&[u8], u8); 17] = [
-        (b"quot;", b'"'),
-        (b"apos;", b'\''),
-        (b"amp;", b'&'),
-        (b"lt;", b'<'),
-        (b"gt;", b'>'),
-        (b"sol;", b'/'),
-        (b"colon;", b':'),
-        (b"equals;", b'='),
-        (b"semi;", b';'),
-        (b"comma;", b','),
-        (b"period;", b'.'),
-        (b"lowbar;", b'_'),
-        (b"hyphen;", b'-'),
-        (b"nbsp;", b' '),
-        (b"Tab;", b'\t'),
-        (b"NewLine;", b'\n'),
-        (b"num;", b'#'),
-    ];
-    if let Some(&(name, byte)) = NAMED.iter().find(|(name, _)| rest.starts_with(name)) {
-        return Some((name.len(), byte));
-    }
-    let digits = rest.strip_prefix(b"#")?;
-    let (digits, radix, skip) = match digits.first() {
-        Some(b'x' | b'X') => (&digits[1..], 16, 2),
-        _ => (digits, 10, 1),
+    let semi = rest.iter().take(9).position(|&b| b == b';')?;
+    let byte = match &rest[..semi] {
+        b"quot" => b'"',
+        b"apos" => b'\'',
+        b"amp" => b'&',
+        b"lt" => b'<',
+        b"gt" => b'>',
+        b"sol" => b'/',
+        b"colon" => b':',
+        b"equals" => b'=',
+        b"semi" => b';',
+        b"comma" => b',',
+        b"period" => b'.',
+        b"lowbar" => b'_',
+        b"hyphen" => b'-',
+        b"nbsp" => b' ',
+        b"Tab" => b'\t',
+        b"NewLine" => b'\n',
+        b"num" => b'#',
+        [b'#', b'x' | b'X', hex @ ..] if !hex.is_empty() => ascii(
+            u8::try_from(u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?).ok()?,
+        )?,
+        [b'#', dec @ ..] if !dec.is_empty() && dec.iter().all(u8::is_ascii_digit) => {
+            ascii(u8::try_from(std::str::from_utf8(dec).ok()?.parse::<u32>().ok()?).ok()?)?
+        }
+        _ => return None,
     };
-    let n = digits
-        .iter()
-        .take(6)
-        .take_while(|b| b.is_ascii_hexdigit() && (radix == 16 || b.is_ascii_digit()))
-        .count();
-    if n == 0 || digits.get(n) != Some(&b';') {
-        return None;
-    }
-    let value = u32::from_str_radix(std::str::from_utf8(&digits[..n]).ok()?, radix).ok()?;
-    let byte = ascii(u8::try_from(value).ok()?)?;
-    Some((skip + n + 1, byte))
+    Some((semi + 1, byte))
 }
 
 /// The length of the ANSI escape sequence at `input[i]` (an ESC byte): a CSI sequence
@@ -377,12 +379,20 @@ mod tests {
 
     #[test]
     fn only_escapes_that_move_a_boundary_ask_for_a_view() {
-        assert!(!worth_a_view(br#"println!("done\n");"#));
-        assert!(!worth_a_view(b"50% off, 100%, a && b"));
-        assert!(worth_a_view(br#""one\ntwo""#));
-        assert!(worth_a_view(br#"{\"a\": 1}"#));
-        assert!(worth_a_view(br"x\\\\nAKIA"));
-        assert!(worth_a_view(b"x%253Dghp_"));
-        assert!(worth_a_view(b"\x1b[33mghp_"));
+        let worth = |region: &[u8]| {
+            let starts = region
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| matches!(b, b'\\' | b'%' | b'&' | 0x1b))
+                .map(|(i, _)| i);
+            worth_a_view(region, starts)
+        };
+        assert!(!worth(br#"println!("done\n");"#));
+        assert!(!worth(b"50% off, 100%, a && b"));
+        assert!(worth(br#""one\ntwo""#));
+        assert!(worth(br#"{\"a\": 1}"#));
+        assert!(worth(br"x\\\\nAKIA"));
+        assert!(worth(b"x%253Dghp_"));
+        assert!(worth(b"\x1b[33mghp_"));
     }
 }

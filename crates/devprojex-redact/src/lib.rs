@@ -560,14 +560,44 @@ fn keyword_work(bytes: &[u8]) -> Work {
 /// The rules again on views of the regions of `work` where escapes hide a boundary or spell a
 /// token (`escapes.rs`), each span mapped back to the bytes it was decoded from.
 fn layered_pass(bytes: &[u8], work: &Work, depth: u8, spans: &mut Vec<Span>) {
+    let (Some(first), Some(last)) = (work.segments.first(), work.segments.last()) else {
+        return;
+    };
+    // Where an escape can start, found in one pass over the regions' span of the text: a
+    // search in each region cost more than the whole pass on source code, whose many keyword
+    // lines are short (and hold `&` for references, `%` for formats, but rarely an escape).
+    let (from, to) = (first.start, last.end);
+    let mut starts: Vec<usize> = memchr::memchr3_iter(b'\\', b'%', b'&', &bytes[from..to])
+        .chain(memchr::memchr_iter(0x1b, &bytes[from..to]))
+        .map(|i| from + i)
+        // `&mut`, `&str`, `a && b`: a character reference ends in `;` within a few bytes
+        .filter(|&i| {
+            bytes[i] != b'&' || memchr::memchr(b';', &bytes[i..(i + 12).min(to)]).is_some()
+        })
+        .collect();
+    if starts.is_empty() {
+        return;
+    }
+    starts.sort_unstable();
+    let mut next_start = 0;
     // the end of the last coloured region viewed whole
     let mut viewed_to = 0;
     for seg in &work.segments {
         if seg.end <= viewed_to {
             continue;
         }
+        while next_start < starts.len() && starts[next_start] < seg.start {
+            next_start += 1;
+        }
+        if starts.get(next_start).is_none_or(|&at| at >= seg.end) {
+            continue;
+        }
         let region = &bytes[seg.start..seg.end];
-        if !escapes::worth_a_view(region) {
+        let inside = starts[next_start..]
+            .iter()
+            .take_while(|&&at| at < seg.end)
+            .map(|&at| at - seg.start);
+        if !escapes::worth_a_view(region, inside) {
             continue;
         }
         // A coloured line is viewed with the coloured lines after it: a key block, a shell
