@@ -2,6 +2,8 @@
 #
 #   powershell -ExecutionPolicy Bypass -c "irm https://github.com/devprojex/devprojex/releases/latest/download/install.ps1 | iex"
 #   & ([scriptblock]::Create((irm .../install.ps1))) -Setup
+#   -Setup runs `devprojex setup` (it asks before writing; without a console to ask on, it shows
+#   its plan and writes nothing); -Setup -Yes applies the plan without asking.
 #
 # Downloads devprojex-<target>.zip and its .sha256, verifies the checksum, installs devprojex.exe
 # to %USERPROFILE%\.local\bin (or DEVPROJEX_INSTALL_DIR) by renames (a running devprojex.exe is
@@ -13,6 +15,7 @@
 
 param(
     [switch]$Setup,
+    [switch]$Yes,
     [string]$Version = $(if ($env:DEVPROJEX_VERSION) { $env:DEVPROJEX_VERSION } else { 'latest' }),
     [string]$InstallDir = $env:DEVPROJEX_INSTALL_DIR
 )
@@ -126,8 +129,20 @@ try {
 
     if ($Setup) {
         Write-Host ""
-        Write-Host "Running devprojex setup ..."
-        & $dest setup
+        if ($Yes) {
+            Write-Host "Running devprojex setup --yes ..."
+            & $dest setup --yes
+        } elseif ([Environment]::UserInteractive -and -not [Console]::IsInputRedirected) {
+            Write-Host "Running devprojex setup ..."
+            & $dest setup
+        } else {
+            # No console to confirm on: show the plan, write nothing, keep the install a success.
+            Write-Host "Running devprojex setup --dry-run (no console to confirm the changes on) ..."
+            & $dest setup --dry-run
+            Write-Host ""
+            Write-Host "devprojex is installed; setup wrote nothing. Run 'devprojex setup' in a terminal, or"
+            Write-Host "re-run the installer with -Setup -Yes to apply this plan without asking."
+        }
     } else {
         Write-Host ""
         Write-Host "Next: run 'devprojex setup' to register devprojex with your MCP clients."

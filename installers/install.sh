@@ -10,7 +10,9 @@
 # nothing is installed and nothing is left behind.
 #
 # Options:
-#   --setup              run `devprojex setup` after installing
+#   --setup              run `devprojex setup` after installing (it asks before writing; without
+#                        a terminal to ask on, it shows its plan and writes nothing)
+#   --yes                with --setup: apply setup's plan without asking (`devprojex setup --yes`)
 #   --version VERSION    install this release (default: the latest)
 #   --install-dir DIR    install into DIR (default: $DEVPROJEX_INSTALL_DIR or ~/.local/bin)
 #   --musl               install the static musl build (Linux)
@@ -36,9 +38,11 @@ usage() {
     cat <<'USAGE'
 Install devprojex (Linux, macOS; x86_64, arm64).
 
-Usage: install.sh [--setup] [--version VERSION] [--install-dir DIR] [--musl]
+Usage: install.sh [--setup [--yes]] [--version VERSION] [--install-dir DIR] [--musl]
 
-  --setup              run `devprojex setup` after installing
+  --setup              run `devprojex setup` after installing (it asks before writing; without a
+                       terminal it shows the plan and writes nothing)
+  --yes                with --setup: apply the plan without asking
   --version VERSION    install this release (default: the latest)
   --install-dir DIR    install into DIR (default: $DEVPROJEX_INSTALL_DIR or ~/.local/bin)
   --musl               install the static musl build (Linux)
@@ -48,12 +52,14 @@ USAGE
 }
 
 setup=0
+setup_yes=0
 version=${DEVPROJEX_VERSION:-latest}
 install_dir=${DEVPROJEX_INSTALL_DIR:-}
 force_musl=0
 while [ $# -gt 0 ]; do
     case $1 in
         --setup) setup=1 ;;
+        --yes) setup_yes=1 ;;
         --version) [ $# -ge 2 ] || { echo "--version needs a value" >&2; exit 2; }; version=$2; shift ;;
         --version=*) version=${1#--version=} ;;
         --install-dir) [ $# -ge 2 ] || { echo "--install-dir needs a value" >&2; exit 2; }; install_dir=$2; shift ;;
@@ -224,12 +230,21 @@ fi
 
 if [ "$setup" = 1 ]; then
     say ""
-    say "Running devprojex setup ..."
+    if [ "$setup_yes" = 1 ]; then
+        say "Running devprojex setup --yes ..."
+        exec "$install_dir/$APP" setup --yes </dev/null
+    fi
     # Under `curl ... | sh` stdin is the script: give setup the terminal when there is one.
     if (exec </dev/tty) 2>/dev/null; then
+        say "Running devprojex setup ..."
         exec "$install_dir/$APP" setup </dev/tty
     fi
-    exec "$install_dir/$APP" setup
+    # No terminal to confirm on: show the plan, write nothing, and leave the install a success.
+    say "Running devprojex setup --dry-run (no terminal to confirm the changes on) ..."
+    "$install_dir/$APP" setup --dry-run </dev/null || true
+    say ""
+    say "devprojex is installed; setup wrote nothing. Run 'devprojex setup' in a terminal, or"
+    say "re-run the installer with --setup --yes to apply this plan without asking."
 else
     say ""
     say "Next: run 'devprojex setup' to register devprojex with your MCP clients."

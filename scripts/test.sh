@@ -43,9 +43,10 @@ echo "== fuzzing (scripts/fuzz.sh: build, replay kept crash inputs, 30 s per tar
 # which every run replays. DEVPROJEX_FUZZ_SECONDS=0 only replays the kept inputs and the seeds.
 DEVPROJEX_FUZZ_SEED="${DEVPROJEX_FUZZ_SEED:-1}" scripts/fuzz.sh "${DEVPROJEX_FUZZ_SECONDS:-30}"
 
-echo "== real MCP clients as judges of setup (Claude Code and Codex from npm, isolated HOME, offline)"
-# scripts/install-test-clients.sh pins both; the check registers, lists, starts and removes the
-# server through the clients themselves (docs/setup.md, "Real clients as judges").
+echo "== real MCP clients as judges of setup (Claude Code, Codex, Gemini CLI, Copilot CLI from npm, isolated HOME, offline)"
+# scripts/install-test-clients.sh pins all four; the check registers, lists, starts and removes the
+# server through the clients themselves, runs a Claude Code session against a loopback stand-in
+# for the model API, and runs `claude mcp add` beside setup (docs/setup.md, "Real clients as judges").
 clients_bin="$(scripts/install-test-clients.sh)"
 cargo build --locked --bin devprojex
 python3 scripts/real_clients_check.py "$(pwd)/target/debug/devprojex" "$clients_bin"

@@ -225,3 +225,135 @@ fn a_development_build_adds_no_version_note() {
     let r = mcp.call("list_projects", json!({}));
     assert!(!first_text(&r).contains("newer release"), "{r}");
 }
+
+// ---------- issue 37, item 1: every root passes the guard, only --root is exempt ----------
+
+/// Claude Code started in a new terminal: `CLAUDE_PROJECT_DIR` is the home folder.
+#[test]
+fn claude_project_dir_at_home_is_refused_with_how_to_pin_a_project() {
+    let home = Fixture::named("home");
+    let mut mcp = Mcp::spawn(
+        &[],
+        &[
+            ("HOME", &home.root_str()),
+            ("USERPROFILE", &home.root_str()),
+            ("CLAUDE_PROJECT_DIR", &home.root_str()),
+        ],
+    );
+    // Claude Code declares no roots capability.
+    let response = initialize(&mut mcp, json!({}));
+    let message = response["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("DPX-MCP-UNSAFE-ROOT")
+            && message.contains("CLAUDE_PROJECT_DIR")
+            && message.contains("your home folder")
+            && message.contains("--root"),
+        "{response}"
+    );
+    let status = mcp.wait_exit(Duration::from_secs(5)).expect("exits");
+    assert_eq!(status.code(), Some(1));
+}
+
+#[test]
+fn claude_project_dir_at_the_filesystem_root_is_refused() {
+    let home = Fixture::named("home");
+    let out = Command::new(common::bin())
+        .arg("mcp")
+        .env_remove("DEVPROJEX_ROOT")
+        .env("CLAUDE_PROJECT_DIR", "/")
+        .env("HOME", home.root_str())
+        .current_dir("/")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "stdout stays JSON-RPC only");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("DPX-MCP-UNSAFE-ROOT") && err.contains("a filesystem root"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unsafe_devprojex_root_yields_to_the_clients_roots() {
+    let home = Fixture::named("home");
+    let project = Fixture::named("project");
+    let mut mcp = Mcp::spawn(
+        &[],
+        &[
+            ("HOME", &home.root_str()),
+            ("USERPROFILE", &home.root_str()),
+            ("DEVPROJEX_ROOT", &home.root_str()),
+        ],
+    );
+    assert!(
+        initialize(&mut mcp, json!({"roots": {}}))
+            .get("result")
+            .is_some()
+    );
+    mcp.notify("notifications/initialized", json!({}));
+    answer_roots(&mut mcp, &[uri(&project.root)]);
+    assert_eq!(projects(&mut mcp), [project.root_str()]);
+}
+
+#[test]
+fn the_clients_roots_pass_the_guard_too() {
+    let home = Fixture::named("home");
+    let project = Fixture::named("project");
+    let envs = [("HOME", home.root_str()), ("USERPROFILE", home.root_str())];
+    let envs: Vec<(&str, &str)> = envs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    // The home folder and `/` next to a project: only the project is served.
+    let mut mcp = Mcp::spawn(&[], &envs);
+    assert!(
+        initialize(&mut mcp, json!({"roots": {}}))
+            .get("result")
+            .is_some()
+    );
+    mcp.notify("notifications/initialized", json!({}));
+    answer_roots(
+        &mut mcp,
+        &[uri(&home.root), "file:///".into(), uri(&project.root)],
+    );
+    assert_eq!(projects(&mut mcp), [project.root_str()]);
+    assert!(
+        mcp.stderr().contains("DPX-MCP-UNSAFE-ROOT"),
+        "{}",
+        mcp.stderr()
+    );
+
+    // Only the home folder: every tool call says why, and how to pin a project.
+    let mut mcp = Mcp::spawn(&[], &envs);
+    assert!(
+        initialize(&mut mcp, json!({"roots": {}}))
+            .get("result")
+            .is_some()
+    );
+    mcp.notify("notifications/initialized", json!({}));
+    answer_roots(&mut mcp, &[uri(&home.root)]);
+    let err = mcp.call_err("get_tree", json!({}));
+    assert!(
+        err.starts_with("DPX-MCP-UNSAFE-ROOT")
+            && err.contains("your home folder")
+            && err.contains("--root"),
+        "{err}"
+    );
+    assert!(projects(&mut mcp).is_empty());
+}
+
+#[test]
+fn an_explicit_root_serves_the_home_folder() {
+    let home = Fixture::named("home");
+    home.write("notes.txt", "mine\n");
+    let mut mcp = Mcp::spawn(
+        &["--root", &home.root_str()],
+        &[
+            ("HOME", &home.root_str()),
+            ("USERPROFILE", &home.root_str()),
+            ("CLAUDE_PROJECT_DIR", &home.root_str()),
+        ],
+    );
+    assert!(initialize(&mut mcp, json!({})).get("result").is_some());
+    mcp.notify("notifications/initialized", json!({}));
+    assert_eq!(projects(&mut mcp), [home.root_str()]);
+}

@@ -75,7 +75,7 @@ pub enum Command {
         after_help = "Examples:\n  devprojex profile show .\n  devprojex profile save . --extensions rs toml --detail compact\n  devprojex profile validate .devprojex/profile.json"
     )]
     Profile(profile_cmd::ProfileCommand),
-    /// Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code.
+    /// Register the MCP server in your clients: Claude Code, Claude Desktop, Codex, Antigravity, Cursor, VS Code, Gemini CLI, Copilot CLI, Windsurf and Zed.
     Setup(devprojex_setup::SetupArgs),
     /// Check the binary, the roots, Git, and every configured client entry.
     Doctor(devprojex_setup::DoctorArgs),

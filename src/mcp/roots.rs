@@ -1,13 +1,16 @@
 //! Which folders the server serves when it is not told: the client's MCP roots, then the
 //! working directory, never `/` or the home folder by accident.
 //!
-//! Order: `--root`, then `DEVPROJEX_ROOT`, then `CLAUDE_PROJECT_DIR` (all explicit); otherwise,
-//! when the client declares the `roots` capability, the local `file://` roots it lists (asked
-//! with `roots/list` after `initialized`, asked again on `notifications/roots/list_changed`),
-//! pinned like configured roots; otherwise the working directory. A working directory that is a
-//! filesystem root, the home folder, or a folder above it is refused at startup with
-//! [`UNSAFE_ROOT`]: GUI clients start servers in `/` (Claude Desktop on macOS) or `~` (VS Code
-//! user servers), and serving that would expose the whole disk or the home folder.
+//! Order: `--root`, then `DEVPROJEX_ROOT`, then `CLAUDE_PROJECT_DIR`; otherwise, when the
+//! client declares the `roots` capability, the local `file://` roots it lists (asked with
+//! `roots/list` after `initialized`, asked again on `notifications/roots/list_changed`), pinned
+//! like configured roots; otherwise the working directory. Every root except a `--root` on the
+//! command line passes one guard ([`unsafe_default`], setup's `root_guard`): a filesystem root,
+//! the home folder, or a folder above it is refused with [`UNSAFE_ROOT`]. GUI clients start
+//! servers in `/` (Claude Desktop on macOS) or `~` (VS Code user servers), and Claude Code sets
+//! `CLAUDE_PROJECT_DIR` to whatever folder it was started in, `~` from a new terminal: serving
+//! that would expose the whole disk or the home folder. An environment root that is refused
+//! counts as the working directory does: the client's roots can still give the project.
 //!
 //! [`SessionHandler`] wraps the tool handler: it decides at `initialize`, fetches the client's
 //! roots, holds tool calls until they are known, and adds the version-age note to the
@@ -54,8 +57,17 @@ pub const MAX_CLIENT_FOLDERS: usize = 256;
 /// Where the roots come from, decided before the first message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Startup {
-    /// Named explicitly: `--root`, `DEVPROJEX_ROOT` or `CLAUDE_PROJECT_DIR`.
+    /// Named on the command line with `--root`: served as given, even `/` or the home folder.
     Explicit(Vec<PathBuf>),
+    /// Named by the environment (`DEVPROJEX_ROOT`, or `CLAUDE_PROJECT_DIR`, which Claude Code
+    /// sets to the folder it was started in): served when it passes the same guard as the
+    /// working directory.
+    Environment {
+        /// The variable that named it.
+        var: &'static str,
+        /// Its value.
+        path: PathBuf,
+    },
     /// Nothing named: the client's roots, else this working directory.
     Default(PathBuf),
 }
@@ -69,9 +81,12 @@ pub fn startup(
     if !args_roots.is_empty() {
         return Some(Startup::Explicit(args_roots.to_vec()));
     }
-    for key in ["DEVPROJEX_ROOT", "CLAUDE_PROJECT_DIR"] {
-        if let Some(value) = env(key).filter(|v| !v.trim().is_empty()) {
-            return Some(Startup::Explicit(vec![PathBuf::from(value)]));
+    for var in ["DEVPROJEX_ROOT", "CLAUDE_PROJECT_DIR"] {
+        if let Some(value) = env(var).filter(|v| !v.trim().is_empty()) {
+            return Some(Startup::Environment {
+                var,
+                path: PathBuf::from(value),
+            });
         }
     }
     cwd.map(Startup::Default)
@@ -80,70 +95,68 @@ pub fn startup(
 /// Why serving `dir` by default would be unsafe: it is a filesystem root (`/`, `C:\`, a UNC
 /// share), the home folder, or a folder that contains the home folder (`/home`, `/Users`,
 /// `C:\Users`). Pure: both paths are compared as written (pass canonical paths), in `style`.
+/// The rule is setup's too (`devprojex_setup::root_guard`), so what setup writes and what the
+/// server serves agree.
 pub fn unsafe_default(dir: &Path, home: Option<&Path>, style: HostStyle) -> Option<&'static str> {
-    let dir = normalized(dir, style);
-    if is_filesystem_root(&dir, style) {
-        return Some("a filesystem root");
-    }
-    let home = home.map(|h| normalized(h, style))?;
-    if dir == home {
-        return Some("your home folder");
-    }
-    let below = home
-        .strip_prefix(&dir)
-        .is_some_and(|rest| rest.starts_with('/'));
-    below.then_some("a folder that contains your home folder")
+    devprojex_setup::root_guard::too_broad(dir, home, style == HostStyle::Windows)
 }
 
-/// `/`-separated, no trailing `/`, no `\\?\` prefix; Windows paths lower-cased.
-fn normalized(p: &Path, style: HostStyle) -> String {
-    let mut s = p.to_string_lossy().into_owned();
-    if style == HostStyle::Windows {
-        s = s.replace('\\', "/");
-        if let Some(rest) = s.strip_prefix("//?/UNC/") {
-            s = format!("//{rest}");
-        } else if let Some(rest) = s.strip_prefix("//?/") {
-            s = rest.to_string();
-        }
-        s = s.to_lowercase();
-    }
-    while s.len() > 1 && s.ends_with('/') {
-        s.pop();
-    }
-    s
-}
-
-fn is_filesystem_root(s: &str, style: HostStyle) -> bool {
-    match style {
-        HostStyle::Unix => s == "/",
-        HostStyle::Windows => {
-            let b = s.as_bytes();
-            let drive = b.len() == 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
-            let unc_share = s
-                .strip_prefix("//")
-                .is_some_and(|rest| rest.split('/').filter(|p| !p.is_empty()).count() <= 2);
-            drive || unc_share || s == "/"
-        }
-    }
-}
+/// How to pin a project, the end of every refusal.
+const PIN_HINT: &str = "pin the project with --root /absolute/path/to/project in the client's entry (`devprojex setup --root PATH`), or start the client in the project folder";
 
 /// The error printed (and returned to `initialize`) when the default root is unsafe.
 pub fn unsafe_root_message(dir: &Path, why: &str) -> String {
     format!(
-        "{UNSAFE_ROOT}: no project root was named and the working directory '{}' is {why}, which the server does not serve by default; pass the project with --root /absolute/path/to/project (or set DEVPROJEX_ROOT), or use a client that sends MCP roots",
+        "{UNSAFE_ROOT}: no project root was named and the working directory '{}' is {why}, which the server does not serve by default; {PIN_HINT} (or set DEVPROJEX_ROOT), or use a client that sends MCP roots",
         dir.display()
     )
 }
 
-/// Opens the roots the server starts with. Explicit roots are opened (and must exist); the
-/// working directory is opened too, and judged: an unsafe one is refused at once when no client
-/// can be connected (standard input is a terminal), else when the client turns out not to send
-/// roots. `Err`: the message to print before exiting with 1.
+/// The refusal of a root named by an environment variable.
+pub fn unsafe_env_root_message(var: &str, dir: &Path, why: &str) -> String {
+    let from = if var == "CLAUDE_PROJECT_DIR" {
+        "CLAUDE_PROJECT_DIR (the folder Claude Code was started in)"
+    } else {
+        var
+    };
+    format!(
+        "{UNSAFE_ROOT}: {from} is '{}', which is {why}; the server serves that only when it is named with --root on its own command line: {PIN_HINT}",
+        dir.display()
+    )
+}
+
+/// The refusal of a root the client listed.
+pub fn unsafe_client_root_message(dir: &Path, why: &str) -> String {
+    format!(
+        "{UNSAFE_ROOT}: the client's root '{}' is {why}, which the server does not serve; open a project folder in the client, or {PIN_HINT}",
+        dir.display()
+    )
+}
+
+/// Opens the roots the server starts with. Roots named with `--root` are opened (and must
+/// exist). A root named by the environment is opened and judged like the working directory:
+/// served when safe, else refused as the working directory would be (the client's MCP roots
+/// can still give the project). The working directory is opened too, and judged: an unsafe one
+/// is refused at once when no client can be connected (standard input is a terminal), else
+/// when the client turns out not to send roots. `Err`: the message to print before exiting
+/// with 1.
 pub fn prepare(
     startup: Option<Startup>,
     home: Option<&Path>,
     stdin_is_terminal: bool,
 ) -> Result<(LiveRoots, Mode), String> {
+    let judged = |root: ProjectRoot, refuse: &dyn Fn(&Path, &str) -> String| match unsafe_default(
+        &root.path,
+        home,
+        HostStyle::current(),
+    ) {
+        Some(why) => Err(refuse(&root.path, why)),
+        None => Ok(root),
+    };
+    let default = |cwd: Result<ProjectRoot, String>| match cwd {
+        Err(message) if stdin_is_terminal => Err(message),
+        cwd => Ok((LiveRoots::pending(), Mode::Default { cwd })),
+    };
     match startup {
         Some(Startup::Explicit(paths)) => {
             let mut roots: Vec<ProjectRoot> = Vec::new();
@@ -155,19 +168,16 @@ pub fn prepare(
             }
             Ok((LiveRoots::fixed(roots), Mode::Fixed))
         }
+        Some(Startup::Environment { var, path }) => {
+            let root = ProjectRoot::open(&path).map_err(|e| format!("{var}: {e}"))?;
+            match judged(root, &|dir, why| unsafe_env_root_message(var, dir, why)) {
+                Ok(root) => Ok((LiveRoots::fixed(vec![root]), Mode::Fixed)),
+                Err(message) => default(Err(message)),
+            }
+        }
         Some(Startup::Default(cwd)) => {
             let root = ProjectRoot::open(&cwd).map_err(|e| e.to_string())?;
-            let cwd = match unsafe_default(&root.path, home, HostStyle::current()) {
-                Some(why) => {
-                    let message = unsafe_root_message(&root.path, why);
-                    if stdin_is_terminal {
-                        return Err(message);
-                    }
-                    Err(message)
-                }
-                None => Ok(root),
-            };
-            Ok((LiveRoots::pending(), Mode::Default { cwd }))
+            default(judged(root, &unsafe_root_message))
         }
         None => Err(format!(
             "{}: no project root; pass --root /absolute/path/to/project",
@@ -398,6 +408,8 @@ pub struct SessionHandler<H> {
     exit: Arc<Exit>,
     note: Option<String>,
     follows_client: Arc<std::sync::atomic::AtomicBool>,
+    /// Why the client's roots were refused, when none was left to serve.
+    refused: Arc<Mutex<Option<String>>>,
 }
 
 impl<H: Clone> Clone for SessionHandler<H> {
@@ -409,6 +421,7 @@ impl<H: Clone> Clone for SessionHandler<H> {
             exit: Arc::clone(&self.exit),
             note: self.note.clone(),
             follows_client: Arc::clone(&self.follows_client),
+            refused: Arc::clone(&self.refused),
         }
     }
 }
@@ -430,6 +443,7 @@ impl<H> SessionHandler<H> {
             exit,
             note,
             follows_client: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            refused: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -450,9 +464,15 @@ impl<H> SessionHandler<H> {
     }
 }
 
-/// Asks the client for its roots and serves the local ones; `false` when it could not answer.
+/// Asks the client for its roots and serves the local ones that pass the guard (a root that
+/// is `/`, a drive, the home folder or above it is refused, and the refusal kept in `refused`
+/// for tool calls when no root is left); `false` when the client could not answer.
 #[allow(deprecated)] // Roots are deprecated by SEP-2577 but still what today's clients send.
-async fn fetch_roots(peer: &Peer<RoleServer>, live: &LiveRoots) -> bool {
+async fn fetch_roots(
+    peer: &Peer<RoleServer>,
+    live: &LiveRoots,
+    refused: &Mutex<Option<String>>,
+) -> bool {
     let listed = match tokio::time::timeout(ROOTS_WAIT, peer.list_roots()).await {
         Ok(Ok(list)) => list.roots,
         Ok(Err(err)) => {
@@ -465,6 +485,8 @@ async fn fetch_roots(peer: &Peer<RoleServer>, live: &LiveRoots) -> bool {
         }
     };
     let mut roots: Vec<ProjectRoot> = Vec::new();
+    let mut refusal: Option<String> = None;
+    let home = home_dir();
     if listed.len() > MAX_CLIENT_ROOTS {
         eprintln!(
             "devprojex mcp: the client listed {} roots; serving the first {MAX_CLIENT_ROOTS}",
@@ -482,7 +504,9 @@ async fn fetch_roots(peer: &Peer<RoleServer>, live: &LiveRoots) -> bool {
         // A folder served before keeps its pinned handle; new folders are bounded.
         if let Ok(canonical) = crate::project::dunce_canonicalize(&path) {
             let (known, folders) = live.known(&canonical);
-            if let Some(known) = known {
+            if let Some(known) = known.filter(|k| {
+                unsafe_default(&k.path, home.as_deref(), HostStyle::current()).is_none()
+            }) {
                 if !roots.iter().any(|k| k.path == known.path) {
                     roots.push(known);
                 }
@@ -496,10 +520,20 @@ async fn fetch_roots(peer: &Peer<RoleServer>, live: &LiveRoots) -> bool {
             }
         }
         match ProjectRoot::open(&path) {
-            Ok(r) if !roots.iter().any(|k| k.path == r.path) => roots.push(r),
-            Ok(_) => {}
+            Ok(r) => {
+                if let Some(why) = unsafe_default(&r.path, home.as_deref(), HostStyle::current()) {
+                    let message = unsafe_client_root_message(&r.path, why);
+                    eprintln!("devprojex mcp: {message}");
+                    refusal.get_or_insert(message);
+                } else if !roots.iter().any(|k| k.path == r.path) {
+                    roots.push(r);
+                }
+            }
             Err(err) => eprintln!("devprojex mcp: ignoring client root: {err}"),
         }
+    }
+    if let Ok(mut kept) = refused.lock() {
+        *kept = refusal;
     }
     eprintln!(
         "devprojex mcp: serving the client's roots [{}]",
@@ -517,7 +551,10 @@ async fn fetch_roots(peer: &Peer<RoleServer>, live: &LiveRoots) -> bool {
     true
 }
 
-fn no_roots_result() -> CallToolResult {
+fn no_roots_result(refused: &Mutex<Option<String>>) -> CallToolResult {
+    if let Some(message) = refused.lock().ok().and_then(|m| m.clone()) {
+        return CallToolResult::error(vec![ContentBlock::text(message)]);
+    }
     CallToolResult::error(vec![ContentBlock::text(format!(
         "{NO_ROOTS}: the client reported no local project folder (MCP roots) and the server has no other root; open a folder in the client, or start the server with --root /absolute/path/to/project"
     ))])
@@ -565,7 +602,7 @@ impl<H: ServerHandler> ServerHandler for SessionHandler<H> {
             return;
         }
         let live = self.live();
-        if !fetch_roots(&context.peer, live).await && !live.is_ready() {
+        if !fetch_roots(&context.peer, live, &self.refused).await && !live.is_ready() {
             // The client declared roots but did not list them: the working directory if safe.
             if let Err(message) = self.use_cwd() {
                 eprintln!("devprojex mcp: {message}");
@@ -576,7 +613,7 @@ impl<H: ServerHandler> ServerHandler for SessionHandler<H> {
 
     async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
         if self.follows_client.load(Ordering::SeqCst) {
-            fetch_roots(&context.peer, self.live()).await;
+            fetch_roots(&context.peer, self.live(), &self.refused).await;
         }
     }
 
@@ -605,11 +642,11 @@ impl<H: ServerHandler> ServerHandler for SessionHandler<H> {
                     return Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into());
                 }
             } else if !live.wait(ROOTS_WAIT + Duration::from_secs(1)).await {
-                return Ok(no_roots_result().into());
+                return Ok(no_roots_result(&self.refused).into());
             }
         }
         if live.is_empty() && request.name != "list_projects" {
-            return Ok(no_roots_result().into());
+            return Ok(no_roots_result(&self.refused).into());
         }
         self.inner.call_tool(request, context).await
     }
@@ -636,18 +673,63 @@ mod tests {
         );
         assert_eq!(
             startup(&[], &env, Some(p("/cwd"))),
-            Some(Startup::Explicit(vec![p("/dpx")]))
+            Some(Startup::Environment {
+                var: "DEVPROJEX_ROOT",
+                path: p("/dpx")
+            })
         );
         let claude = |k: &str| (k == "CLAUDE_PROJECT_DIR").then(|| "/claude".to_string());
         assert_eq!(
             startup(&[], &claude, Some(p("/cwd"))),
-            Some(Startup::Explicit(vec![p("/claude")]))
+            Some(Startup::Environment {
+                var: "CLAUDE_PROJECT_DIR",
+                path: p("/claude")
+            })
         );
         let blank = |_: &str| Some("  ".to_string());
         assert_eq!(
             startup(&[], &blank, Some(p("/cwd"))),
             Some(Startup::Default(p("/cwd")))
         );
+    }
+
+    #[test]
+    fn a_root_from_the_environment_passes_the_guard_of_the_working_directory() {
+        let home = tempfile::tempdir().unwrap();
+        let home_path = crate::project::dunce_canonicalize(home.path()).unwrap();
+        let project = home_path.join("src").join("app");
+        std::fs::create_dir_all(&project).unwrap();
+        for var in ["DEVPROJEX_ROOT", "CLAUDE_PROJECT_DIR"] {
+            // The home folder: refused, the client's roots may still give the project.
+            let env = |k: &str| (k == var).then(|| home_path.to_string_lossy().into_owned());
+            let (live, mode) = prepare(startup(&[], &env, None), Some(&home_path), false).unwrap();
+            assert!(!live.is_ready());
+            let Mode::Default { cwd: Err(message) } = mode else {
+                panic!("{var}: the home folder is served");
+            };
+            assert!(
+                message.starts_with(UNSAFE_ROOT) && message.contains(var),
+                "{message}"
+            );
+            assert!(message.contains("--root"), "{message}");
+            // With no client to ask (a terminal), at once.
+            let Err(err) = prepare(startup(&[], &env, None), Some(&home_path), true) else {
+                panic!("{var}: the home folder is served");
+            };
+            assert!(err.contains("your home folder"), "{err}");
+            // A project folder is served as before.
+            let env = |k: &str| (k == var).then(|| project.to_string_lossy().into_owned());
+            let (live, _) = prepare(startup(&[], &env, None), Some(&home_path), true).unwrap();
+            assert_eq!(live[0].path, project);
+        }
+        // `/` from the environment is refused too; only --root serves it.
+        let root = |k: &str| (k == "CLAUDE_PROJECT_DIR").then(|| "/".to_string());
+        let Err(err) = prepare(startup(&[], &root, None), Some(&home_path), true) else {
+            panic!("/ is served");
+        };
+        assert!(err.contains("a filesystem root"), "{err}");
+        let (live, _) = prepare(startup(&[p("/")], &root, None), Some(&home_path), true).unwrap();
+        assert_eq!(live[0].path, p("/"));
     }
 
     #[test]

@@ -49,6 +49,14 @@ cp "$bin" "$work/target/release/devprojex"
 if (cd "$tree" && CARGO_TARGET_DIR="$work/target" cargo deb -p devprojex --no-build --strip --fast -o "$work/out/" >"$work/deb.log" 2>&1); then
     deb=$(ls "$work/out/"*.deb)
     pass "cargo deb builds $(basename "$deb")"
+    # The name the docs tell a newcomer to download is the name cargo-deb gives.
+    version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$REPO_ROOT/Cargo.toml" | head -n1)
+    documented=$(basename "$deb" | sed "s/_${version}-/_VERSION-/; s/_[a-z0-9]*\.deb\$/_amd64.deb/")
+    if grep -qF "$documented" "$REPO_ROOT/README.md" && grep -qF "$documented" "$REPO_ROOT/docs/install.md"; then
+        pass "README.md and docs/install.md name the .deb as cargo-deb does ($documented)"
+    else
+        fail "README.md and docs/install.md should name the .deb $documented"
+    fi
 else
     fail "cargo deb"
     tail -n 20 "$work/deb.log" | sed 's/^/     | /'

@@ -39,7 +39,7 @@ cat >"$work/stub-devprojex" <<'EOF'
 #!/bin/sh
 case ${1:-} in
     --version) echo "devprojex 0.0.0-stub" ;;
-    setup) echo "setup ran" >"$HOME/setup-ran" ;;
+    setup) echo "$*" >"$HOME/setup-ran" ;;
 esac
 EOF
 chmod 755 "$work/stub-devprojex"
@@ -52,7 +52,8 @@ base="http://127.0.0.1:$HTTP_PORT"
 note "serving $work at $base"
 
 # run_installer NAME DOWNLOAD_SUBDIR [args...]: runs install.sh with a scratch HOME and install dir
-# (and PATH=$RUN_PATH when set); leaves the exit code in _rc.
+# (and PATH=$RUN_PATH when set, under the command $RUN_PREFIX when set); leaves the exit code in
+# _rc.
 RUN_PATH=
 run_installer() {
     _name=$1
@@ -60,7 +61,7 @@ run_installer() {
     shift 2
     mkdir -p "$work/home-$_name"
     PATH="${RUN_PATH:-$PATH}" HOME="$work/home-$_name" DEVPROJEX_DOWNLOAD_BASE="$base/$_sub" \
-        DEVPROJEX_INSTALL_DIR="$work/bin-$_name" "$SH" "$INSTALL_SH" "$@" >"$work/out-$_name" 2>&1 && _rc=0 || _rc=$?
+        DEVPROJEX_INSTALL_DIR="$work/bin-$_name" ${RUN_PREFIX:-} "$SH" "$INSTALL_SH" "$@" >"$work/out-$_name" 2>&1 && _rc=0 || _rc=$?
     return 0
 }
 
@@ -150,13 +151,29 @@ else
     sed 's/^/     | /' "$work/out-nofetch"
 fi
 
-# 7. --setup runs `devprojex setup` from the installed binary.
-run_installer setup stub --setup
-if [ "$_rc" -eq 0 ] && [ -f "$work/home-setup/setup-ran" ]; then
-    pass "install.sh --setup runs devprojex setup"
+# 7. --setup runs `devprojex setup` from the installed binary. Without a terminal to confirm on
+# (setsid: no controlling terminal, as under CI or `curl | sh` in a container) it shows the plan
+# (--dry-run), writes nothing and exits 0; --setup --yes applies it.
+if command -v setsid >/dev/null 2>&1; then
+    RUN_PREFIX="setsid -w"
+    run_installer setup stub --setup </dev/null
+    RUN_PREFIX=
+    if [ "$_rc" -eq 0 ] && [ "$(cat "$work/home-setup/setup-ran" 2>/dev/null)" = "setup --dry-run" ] &&
+        grep -q "setup wrote nothing" "$work/out-setup"; then
+        pass "install.sh --setup without a terminal shows setup's plan, writes nothing, exits 0"
+    else
+        fail "install.sh --setup without a terminal (rc=$_rc, ran: $(cat "$work/home-setup/setup-ran" 2>/dev/null))"
+        sed 's/^/     | /' "$work/out-setup"
+    fi
 else
-    fail "install.sh --setup (rc=$_rc)"
-    sed 's/^/     | /' "$work/out-setup"
+    note "setsid not installed: the no-terminal --setup case is not checked"
+fi
+run_installer setup-yes stub --setup --yes </dev/null
+if [ "$_rc" -eq 0 ] && [ "$(cat "$work/home-setup-yes/setup-ran" 2>/dev/null)" = "setup --yes" ]; then
+    pass "install.sh --setup --yes runs devprojex setup --yes"
+else
+    fail "install.sh --setup --yes (rc=$_rc)"
+    sed 's/^/     | /' "$work/out-setup-yes"
 fi
 
 # 8. Bad usage is exit 2.
@@ -186,7 +203,7 @@ if command -v pwsh >/dev/null 2>&1; then
 fi
 missing=
 for needle in DEVPROJEX_DOWNLOAD_BASE DEVPROJEX_INSTALL_DIR DEVPROJEX_VERSION '.sha256' 'Get-FileHash' \
-    'checksum mismatch' 'unsupported CPU architecture' 'Move-Item' '[switch]$Setup' '& $dest setup' \
+    'checksum mismatch' 'unsupported CPU architecture' 'Move-Item' '[switch]$Setup' '[switch]$Yes' '& $dest setup' 'setup --dry-run' \
     'not on your PATH' 'x86_64-pc-windows-msvc' 'aarch64-pc-windows-msvc' 'Remove-Item -Recurse -Force $tmp'; do
     grep -qF -- "$needle" "$INSTALL_PS1" || missing="$missing [$needle]"
 done

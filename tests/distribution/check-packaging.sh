@@ -268,6 +268,33 @@ PY
     fi
 fi
 
+# 3c. The bundle manifest lists the tools the server serves, in its order.
+if [ -n "$bin" ]; then
+    mkdir -p "$work/tools-root"
+    if "$PY" - "$bin" "$work/tools-root" "$REPO_ROOT/packaging/mcpb/manifest.json" >"$work/tools.out" 2>&1 <<'PY'; then
+import json, subprocess, sys
+binary, root, manifest = sys.argv[1:4]
+lines = [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+     "capabilities": {}, "clientInfo": {"name": "devprojex-distribution-check", "version": "0"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+]
+proc = subprocess.run([binary, "mcp", "--root", root], input="".join(json.dumps(l) + "\n" for l in lines),
+                      capture_output=True, text=True, timeout=60)
+served = next(json.loads(l)["result"]["tools"] for l in proc.stdout.splitlines() if json.loads(l).get("id") == 2)
+served = [t["name"] for t in served]
+listed = [t["name"] for t in json.load(open(manifest))["tools"]]
+print(f"served {served}, listed {listed}")
+sys.exit(0 if served == listed else 1)
+PY
+        pass "packaging/mcpb/manifest.json lists every tool the server serves, in its order"
+    else
+        fail "packaging/mcpb/manifest.json tools differ from the server's tools/list"
+        sed 's/^/     | /' "$work/tools.out"
+    fi
+fi
+
 # 4. Completions and man page match the CLI.
 if [ -n "$bin" ] && "$bin" completion bash >/dev/null 2>&1; then
     PACKAGING_ASSETS_OUT="$work/assets" "$REPO_ROOT/scripts/generate-packaging-assets.sh" "$bin" >/dev/null 2>&1
@@ -289,7 +316,7 @@ fi
 doc="$REPO_ROOT/docs/install.md"
 missing=
 for needle in "install.sh | sh" "install.ps1 | iex" "brew install devprojex/tap/devprojex" "winget install" \
-    "apt install ./devprojex" "cargo install --locked devprojex" ".mcpb" "devprojex setup" "Uninstall" \
+    "apt install ./devprojex" "cargo install --locked --git" ".mcpb" "devprojex setup" "Uninstall" \
     "DEVPROJEX_INSTALL_DIR" "self-update"; do
     grep -qF -- "$needle" "$doc" 2>/dev/null || missing="$missing [$needle]"
 done

@@ -43,6 +43,7 @@ Antigravity's pre-2.0 file; with --scope project, the project files) the file an
   not configured
   present, current
   present, points at another devprojex binary (run setup to update)
+  present, lacks a key setup now writes, such as alwaysLoad (run setup to update)
   present, STALE: command not found: COMMAND
   present, differs from what setup would write with these flags
   ERROR: MESSAGE
@@ -72,6 +73,14 @@ pub enum ClientArg {
     Vscode,
     /// Visual Studio Code Insiders.
     VscodeInsiders,
+    /// Gemini CLI.
+    GeminiCli,
+    /// GitHub Copilot CLI.
+    CopilotCli,
+    /// Windsurf.
+    Windsurf,
+    /// Zed.
+    Zed,
 }
 
 impl ClientArg {
@@ -85,6 +94,10 @@ impl ClientArg {
             ClientArg::Cursor => ClientId::Cursor,
             ClientArg::Vscode => ClientId::VsCode,
             ClientArg::VscodeInsiders => ClientId::VsCodeInsiders,
+            ClientArg::GeminiCli => ClientId::GeminiCli,
+            ClientArg::CopilotCli => ClientId::CopilotCli,
+            ClientArg::Windsurf => ClientId::Windsurf,
+            ClientArg::Zed => ClientId::Zed,
         })
     }
 }
@@ -92,17 +105,20 @@ impl ClientArg {
 /// `devprojex setup`: register (or with `--remove`, unregister) the MCP server in client configs.
 #[derive(Debug, Clone, clap::Args)]
 #[command(
-    about = "Register the devprojex MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code",
+    about = "Register the devprojex MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor, VS Code, Gemini CLI, Copilot CLI, Windsurf and Zed",
     long_about = "Register the devprojex MCP server in your MCP clients' config files.\n\n\
 Without --client, setup acts on the detected clients (config folder or executable present); \
 --client all means every detected client, and naming a client that is not detected creates its \
-config. Each client gets an entry that serves the project, never / or your home folder: Cursor and \
-VS Code project files get --root ${workspaceFolder}, Claude Code and Codex start the server in the \
-project, VS Code user entries use the workspace folders it sends, and Claude Desktop and Antigravity \
-need --root (asked on a terminal). setup shows the plan and asks before writing; --yes skips the \
-question (required when standard input is not a terminal). Edits keep comments, key order, \
-indentation, line endings and every other entry; each file is written atomically, only if nobody \
-changed it meanwhile, and the bytes replaced are kept in devprojex's data folder.",
+config. --remove acts on every client whose config holds the entry, detected or not. Each client \
+gets an entry that serves the project, never / or your home folder: Cursor and VS Code project \
+files get --root ${workspaceFolder}; Claude Code, Codex, Gemini CLI, Copilot CLI and Zed start the \
+server in the project; VS Code user entries use the workspace folders it sends; Claude Desktop, \
+Antigravity and Windsurf need --root (asked on a terminal). Claude Code entries carry \
+\"alwaysLoad\": true, so its tools are loaded in every session. setup shows the plan and asks \
+before writing; --yes skips the question (required when standard input is not a terminal). Edits \
+keep comments, key order, indentation, line endings and every other entry; each file is swapped in \
+atomically, and a save another program makes meanwhile is kept (the edit is applied to it again); \
+the bytes replaced are kept in devprojex's data folder.",
     after_help = SETUP_EXAMPLES
 )]
 pub struct SetupArgs {
@@ -116,14 +132,20 @@ pub struct SetupArgs {
     pub clients: Vec<ClientArg>,
 
     /// `user`: the user's own config. `project`: files in the current repository
-    /// (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml).
+    /// (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml, .gemini/settings.json).
     #[arg(long, value_enum, default_value_t = Scope::User, global = true)]
     pub scope: Scope,
 
     /// Pin the server to this project folder (repeatable; `~` is expanded). Default: each
-    /// client's own way to the project (see above); Claude Desktop and Antigravity need it.
+    /// client's own way to the project (see above); Claude Desktop, Antigravity and Windsurf
+    /// need it. `/`, a drive root and the home folder are refused (see --allow-broad-root).
     #[arg(long = "root", value_name = "PATH", global = true)]
     pub roots: Vec<PathBuf>,
+
+    /// Accept a --root that is `/`, a drive root, the home folder or a folder above it: the
+    /// server then reads every file there (SSH keys, browser profiles, other projects).
+    #[arg(long, global = true)]
+    pub allow_broad_root: bool,
 
     /// Name of the server entry.
     #[arg(long, value_name = "NAME", default_value = "devprojex", global = true)]
@@ -222,6 +244,9 @@ pub(crate) fn show(env: &SetupEnv, p: &Path) -> String {
     if let Some(home) = &env.home
         && let Ok(rest) = p.strip_prefix(home)
     {
+        if rest.as_os_str().is_empty() {
+            return "~".into();
+        }
         let sep = if env.os == Os::Windows { "\\" } else { "/" };
         return format!("~{sep}{}", rest.display());
     }
@@ -232,6 +257,22 @@ fn w(e: std::io::Error) -> SetupError {
     SetupError::io("standard output", "writing", e)
 }
 
+/// Why `root` is too broad to serve (`/`, a drive root, the home folder or above it), judged on
+/// its real path when it exists: the server's own guard (`root_guard`).
+pub fn broad_root(env: &SetupEnv, root: &str) -> Option<&'static str> {
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let home = env.home.as_deref().map(canon);
+    let lexical =
+        crate::root_guard::too_broad(Path::new(root), env.home.as_deref(), env.os == Os::Windows);
+    lexical.or_else(|| {
+        crate::root_guard::too_broad(
+            &canon(Path::new(root)),
+            home.as_deref(),
+            env.os == Os::Windows,
+        )
+    })
+}
+
 /// Builds the [`Options`] from the arguments.
 pub fn options(args: &SetupArgs, env: &SetupEnv) -> Result<Options> {
     if !valid_name(&args.name) {
@@ -240,11 +281,21 @@ pub fn options(args: &SetupArgs, env: &SetupEnv) -> Result<Options> {
             args.name
         )));
     }
-    let roots = args
+    let roots: Vec<String> = args
         .roots
         .iter()
         .map(|r| env.expand_user_path(r).to_string_lossy().into_owned())
         .collect();
+    if !args.allow_broad_root
+        && let Some((root, why)) = roots
+            .iter()
+            .find_map(|r| broad_root(env, r).map(|w| (r, w)))
+    {
+        return Err(SetupError::Usage(format!(
+            "--root {} is {why}: the server would read every file there (SSH keys, browser profiles, other projects); name the project folder instead, or pass --allow-broad-root to write it anyway",
+            show(env, Path::new(root))
+        )));
+    }
     Ok(Options {
         scope: args.scope,
         name: args.name.clone(),
@@ -262,24 +313,47 @@ pub fn options(args: &SetupArgs, env: &SetupEnv) -> Result<Options> {
     })
 }
 
+/// Whether `client` has the entry in a place a removal acts on (its config exists and names
+/// it), whether or not the client is detected: setup finds what it wrote even when the client
+/// runs only as an IDE extension or through `npx`.
+pub fn has_entry(client: ClientId, env: &SetupEnv, opts: &Options) -> bool {
+    let Ok(places) = crate::plan::places(client, env, opts, Mode::Remove) else {
+        return false;
+    };
+    places.iter().any(|l| {
+        fsio::load(&l.path)
+            .ok()
+            .and_then(|f| f.text)
+            .and_then(|t| {
+                crate::edit::read_entry_at(&t, client.format(), &l.key_refs(), &opts.name, &l.path)
+                    .ok()
+            })
+            .flatten()
+            .is_some()
+    })
+}
+
 /// The clients to act on: the named ones (noting those not detected), else the detected ones;
-/// `all` adds every detected client.
+/// `all` adds every detected client. A removal also acts on every client whose config holds
+/// the entry, detected or not.
 fn select_clients(
     args: &SetupArgs,
     env: &SetupEnv,
+    opts: &Options,
     record: &Record,
 ) -> Result<(Vec<ClientId>, Vec<ClientId>)> {
     let project = args.scope == Scope::Project;
     let detected = |c: ClientId| {
         detect_with(c, env, &record.created)
             || (project && project_config_path(c, &env.project_root()).is_some_and(|p| p.exists()))
+            || (args.remove && has_entry(c, env, opts))
     };
     let mut named: Vec<ClientId> = args.clients.iter().filter_map(|c| c.client()).collect();
     named.sort();
     named.dedup();
     if project && let Some(c) = named.iter().find(|c| !c.supports_project()) {
         return Err(SetupError::Usage(format!(
-            "{} has no project-scope config; project scope supports claude-code, codex, cursor and vscode",
+            "{} has no project-scope config; project scope supports claude-code, codex, cursor, vscode and gemini-cli",
             c.name()
         )));
     }
@@ -295,7 +369,7 @@ fn select_clients(
     }
     chosen.sort();
     chosen.dedup();
-    if chosen.is_empty() {
+    if chosen.is_empty() && !args.remove {
         return Err(SetupError::NoClients);
     }
     let absent = named.into_iter().filter(|c| !detected(*c)).collect();
@@ -367,6 +441,33 @@ fn check_not_sudo(env: &SetupEnv) -> Result<()> {
     Ok(())
 }
 
+/// Refuses to write into a home folder that belongs to another user: what setup creates there
+/// (`~/.cursor`, `~/.local/share/devprojex`, a new `~/.claude.json`) would belong to the user
+/// setup runs as, and the home's owner could no longer change it. This is root without
+/// `SUDO_UID` (`su -m`, `doas` with keepenv, a service) keeping another user's `HOME`.
+fn check_home_owner(env: &SetupEnv) -> Result<()> {
+    let (Some(euid), Some(home)) = (env.user.euid, &env.home) else {
+        return Ok(());
+    };
+    let Some(owner) = fsio::owner_of(home) else {
+        return Ok(());
+    };
+    if owner == euid {
+        return Ok(());
+    }
+    Err(SetupError::Ownership {
+        message: format!(
+            "the home folder {} belongs to user id {owner}, but setup runs as user id {euid}{}: the files it would create there would belong to user id {euid} and lock the home's owner out of them; run `devprojex setup` as that user (for example `su - USER -c 'devprojex setup'`, which also sets HOME)",
+            home.display(),
+            if euid == 0 {
+                " (root, with another user's HOME kept, as `su -m` or doas's keepenv do)"
+            } else {
+                ""
+            }
+        ),
+    })
+}
+
 fn backup_dir(env: &SetupEnv) -> Option<PathBuf> {
     env.data_dir().map(|d| d.join("setup-backups"))
 }
@@ -380,16 +481,23 @@ fn write_options(env: &SetupEnv, client: ClientId, scope: Scope, mode: Mode) -> 
         backup_label: client.name().into(),
         client_display: client.display().into(),
         user: env.user,
+        home: env.home.clone(),
     }
 }
 
-/// Folders where setup's temporary files of a killed run may be left: every config folder,
-/// the home folder and the backup folder.
+/// Folders where setup's temporary files of a killed run may be left: every config folder (and
+/// a symlinked config's target folder), the home folder and the backup folder.
 fn temp_dirs(env: &SetupEnv) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = env.home.iter().cloned().collect();
     for c in ClientId::ALL {
         for l in all_places(c, env).unwrap_or_default() {
             if let Some(d) = l.path.parent() {
+                dirs.push(d.to_path_buf());
+            }
+            // A symlinked config is written at its target: the temporary files are there.
+            if let Ok(real) = fsio::resolve(&l.path)
+                && let Some(d) = real.parent()
+            {
                 dirs.push(d.to_path_buf());
             }
         }
@@ -404,34 +512,69 @@ struct Answer {
     roots: Option<Vec<String>>,
 }
 
-fn ask_roots(clients: &[ClientId], env: &SetupEnv, io: &mut Io<'_>) -> Result<Answer> {
+/// Asks for the project folders of clients that give the server none. An answer that is `/`,
+/// a drive root or the home folder gets a warning, and (without `--allow-broad-root`) is
+/// asked again, at most three times.
+fn ask_roots(
+    clients: &[ClientId],
+    env: &SetupEnv,
+    allow_broad: bool,
+    io: &mut Io<'_>,
+) -> Result<Answer> {
     let names: Vec<&str> = clients.iter().map(|c| c.display()).collect();
-    write!(
+    writeln!(
         io.out,
-        "{} start{} MCP servers outside any project, so the entry names the project folders it may read.\nProject folder(s), separated by commas (empty: skip {}): ",
+        "{} start{} MCP servers outside any project, so the entry names the project folders it may read.",
         names.join(" and "),
         if clients.len() == 1 { "s" } else { "" },
-        if clients.len() == 1 { "it" } else { "them" },
     )
     .map_err(w)?;
-    io.out.flush().map_err(w)?;
-    let mut line = String::new();
-    io.input
-        .read_line(&mut line)
-        .map_err(|e| SetupError::io("standard input", "reading", e))?;
-    let roots: Vec<String> = line
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            env.expand_user_path(Path::new(s))
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    Ok(Answer {
-        roots: (!roots.is_empty()).then_some(roots),
-    })
+    for _ in 0..3 {
+        write!(
+            io.out,
+            "Project folder(s), separated by commas (empty: skip {}): ",
+            if clients.len() == 1 { "it" } else { "them" },
+        )
+        .map_err(w)?;
+        io.out.flush().map_err(w)?;
+        let mut line = String::new();
+        io.input
+            .read_line(&mut line)
+            .map_err(|e| SetupError::io("standard input", "reading", e))?;
+        let roots: Vec<String> = line
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                env.expand_user_path(Path::new(s))
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        let broad: Vec<(&String, &str)> = roots
+            .iter()
+            .filter_map(|r| broad_root(env, r).map(|why| (r, why)))
+            .collect();
+        for (r, why) in &broad {
+            writeln!(
+                io.out,
+                "warning: {} is {why}: the server would read every file there (SSH keys, browser profiles, other projects){}",
+                show(env, Path::new(r)),
+                if allow_broad {
+                    "; written because of --allow-broad-root"
+                } else {
+                    ": name the project folder instead (or pass --allow-broad-root)"
+                }
+            )
+            .map_err(w)?;
+        }
+        if broad.is_empty() || allow_broad {
+            return Ok(Answer {
+                roots: (!roots.is_empty()).then_some(roots),
+            });
+        }
+    }
+    Ok(Answer { roots: None })
 }
 
 fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
@@ -445,6 +588,7 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
     }
     if !args.dry_run {
         check_not_sudo(env)?;
+        check_home_owner(env)?;
     }
     if let Some(exe) = &env.current_exe
         && mode == Mode::Add
@@ -455,7 +599,21 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
         return Err(SetupError::DevBuild { exe: exe.clone() });
     }
     let mut record = Record::load(env.data_dir().as_deref());
-    let (clients, absent) = select_clients(args, env, &record)?;
+    let (clients, absent) = select_clients(args, env, &opts, &record)?;
+    if clients.is_empty() {
+        writeln!(
+            io.out,
+            "Nothing to remove: no client's config has an entry \"{}\" (looked in {}).",
+            opts.name,
+            if opts.scope == Scope::Project {
+                "this project's files"
+            } else {
+                "every client's user config, and Claude Code's local scopes"
+            }
+        )
+        .map_err(w)?;
+        return Ok(0);
+    }
     if !args.dry_run {
         let removed = fsio::remove_stale_temp_files(&temp_dirs(env), STALE_TEMP_AGE);
         if !removed.is_empty() {
@@ -477,7 +635,7 @@ fn setup(args: &SetupArgs, env: &SetupEnv, io: &mut Io<'_>) -> Result<u8> {
             .map(|i| i.client())
             .collect();
         if answer.is_none() && !missing.is_empty() && io.interactive && !args.yes && !args.dry_run {
-            answer = Some(ask_roots(&missing, env, io)?);
+            answer = Some(ask_roots(&missing, env, args.allow_broad_root, io)?);
             items = plan_all(&clients, env, &opts, mode, args.force, answer.as_ref())?;
         }
         for item in &mut items {
@@ -621,33 +779,48 @@ fn plan_all(
             }
         }
         items.extend(plan_client(*c, env, &client_opts, mode, force)?);
-        if *c == ClientId::ClaudeCode && opts.scope == Scope::User {
-            claude_code_notes(&mut items, env, opts, mode)?;
+        if opts.scope == Scope::User {
+            where_else_notes(*c, &mut items, env, opts, mode);
         }
     }
     Ok(items)
 }
 
-/// Tells where else Claude Code has the entry: at local scope (setup kept it there instead of
-/// adding a duplicate at user scope), or in the project's `.mcp.json`, which a user-scope run
-/// leaves to `--scope project`.
-fn claude_code_notes(
+/// Tells where else a client has the entry: Claude Code at local scope (setup kept it there
+/// instead of adding a duplicate at user scope), and any client in this project's file (its
+/// project scope), which a user-scope run leaves to `--scope project`.
+fn where_else_notes(
+    client: ClientId,
     items: &mut [PlanItem],
     env: &SetupEnv,
     opts: &Options,
     mode: Mode,
-) -> Result<()> {
-    let Some(project_file) = project_config_path(ClientId::ClaudeCode, &env.project_root()) else {
-        return Ok(());
+) {
+    let Some(item) = items.iter_mut().rev().find(|i| i.client() == client) else {
+        return;
     };
+    if client == ClientId::ClaudeCode
+        && mode == Mode::Add
+        && matches!(item.location.place, Place::Local { .. })
+    {
+        item.notes.push(
+            "Claude Code has this entry at local scope for this project (claude mcp add): setup keeps it there and adds no duplicate at user scope".into(),
+        );
+    }
+    let Some(project_file) = project_config_path(client, &env.project_root()) else {
+        return;
+    };
+    if env.project_is_home() || project_file == item.location.path {
+        return;
+    }
     let in_project = fsio::load(&project_file)
         .ok()
         .and_then(|f| f.text)
         .and_then(|t| {
             crate::edit::read_entry(
                 &t,
-                crate::client::Format::Json,
-                "mcpServers",
+                client.format(),
+                client.container(),
                 &opts.name,
                 &project_file,
             )
@@ -655,30 +828,17 @@ fn claude_code_notes(
         })
         .flatten()
         .is_some();
-    let Some(item) = items
-        .iter_mut()
-        .rev()
-        .find(|i| i.client() == ClientId::ClaudeCode)
-    else {
-        return Ok(());
-    };
-    if mode == Mode::Add && matches!(item.location.place, Place::Local { .. }) {
-        item.notes.push(
-            "Claude Code has this entry at local scope for this project (claude mcp add): setup keeps it there and adds no duplicate at user scope".into(),
-        );
-    }
-    if in_project && project_file != item.location.path {
+    if in_project {
         item.notes.push(format!(
             "also registered in {} (project scope, shared through the repository){}",
             show(env, &project_file),
             if mode == Mode::Remove {
-                ": remove it there with --scope project"
+                ": setup --remove leaves it; remove it there with --scope project"
             } else {
                 ""
             }
         ));
     }
-    Ok(())
 }
 
 fn place_suffix(item: &PlanItem) -> String {
@@ -739,7 +899,7 @@ fn print_plan(
     {
         writeln!(
             out,
-            "note: a running Claude Code rewrites ~/.claude.json; setup writes only if the file is unchanged since it read it, so quitting Claude Code first avoids a retry"
+            "note: a running Claude Code rewrites ~/.claude.json; what it writes meanwhile is kept (setup applies its edit again to the newer file)"
         )
         .map_err(w)?;
     }
@@ -1307,6 +1467,23 @@ fn doctor_entry(l: &Location, name: &str, env: &SetupEnv) -> Option<(Verdict, St
             Verdict::Fail,
             format!("entry's --root {missing} is not an existing folder"),
         ));
+    }
+    // A terminal client started by a desktop app (Claude Code in the Claude app or an IDE
+    // extension, Codex in its app) gives its servers the desktop PATH, not this shell's.
+    if client.launch() == Launch::Terminal && env.os != Os::Windows {
+        let desktop = likely_path(env, Launch::Desktop);
+        if command_target_in(cmd, env, &desktop).is_none() {
+            let shown: Vec<String> = desktop.iter().map(|p| p.display().to_string()).collect();
+            return Some((
+                Verdict::Warn,
+                format!(
+                    "entry's command `{cmd}` is found on this shell's PATH only: from a terminal it connects, but {} started by a desktop app or an IDE extension gets the desktop PATH ({}) and shows ✘ Failed to connect; run `devprojex setup --client {} --command-path absolute` if you start it that way",
+                    client.display(),
+                    shown.join(":"),
+                    client.name()
+                ),
+            ));
+        }
     }
     if runs_current_exe(cmd, env) {
         Some((

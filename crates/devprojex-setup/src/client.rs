@@ -23,6 +23,15 @@ pub enum ClientId {
     VsCode,
     /// Visual Studio Code Insiders: user `Code - Insiders/User/mcp.json`.
     VsCodeInsiders,
+    /// Gemini CLI: `~/.gemini/settings.json` (or `$GEMINI_CLI_HOME/.gemini`) or
+    /// `.gemini/settings.json`, JSON with comments.
+    GeminiCli,
+    /// GitHub Copilot CLI: `~/.copilot/mcp-config.json` (or `$COPILOT_HOME`).
+    CopilotCli,
+    /// Windsurf: `~/.codeium/windsurf/mcp_config.json`.
+    Windsurf,
+    /// Zed: its `settings.json` (JSON with comments), key `context_servers`.
+    Zed,
 }
 
 /// Where an entry is written.
@@ -146,7 +155,7 @@ impl Format {
 
 impl ClientId {
     /// Every client, in display order.
-    pub const ALL: [ClientId; 7] = [
+    pub const ALL: [ClientId; 11] = [
         ClientId::ClaudeCode,
         ClientId::ClaudeDesktop,
         ClientId::Codex,
@@ -154,6 +163,10 @@ impl ClientId {
         ClientId::Cursor,
         ClientId::VsCode,
         ClientId::VsCodeInsiders,
+        ClientId::GeminiCli,
+        ClientId::CopilotCli,
+        ClientId::Windsurf,
+        ClientId::Zed,
     ];
 
     /// The name used with `--client`.
@@ -166,6 +179,10 @@ impl ClientId {
             ClientId::Cursor => "cursor",
             ClientId::VsCode => "vscode",
             ClientId::VsCodeInsiders => "vscode-insiders",
+            ClientId::GeminiCli => "gemini-cli",
+            ClientId::CopilotCli => "copilot-cli",
+            ClientId::Windsurf => "windsurf",
+            ClientId::Zed => "zed",
         }
     }
 
@@ -179,6 +196,10 @@ impl ClientId {
             ClientId::Cursor => "Cursor",
             ClientId::VsCode => "VS Code",
             ClientId::VsCodeInsiders => "VS Code Insiders",
+            ClientId::GeminiCli => "Gemini CLI",
+            ClientId::CopilotCli => "Copilot CLI",
+            ClientId::Windsurf => "Windsurf",
+            ClientId::Zed => "Zed",
         }
     }
 
@@ -191,7 +212,13 @@ impl ClientId {
     pub fn format(self) -> Format {
         match self {
             ClientId::Codex => Format::Toml,
-            ClientId::Cursor | ClientId::VsCode | ClientId::VsCodeInsiders => Format::Jsonc,
+            // Gemini CLI strips comments before parsing; Zed reads JSON with comments and
+            // trailing commas.
+            ClientId::Cursor
+            | ClientId::VsCode
+            | ClientId::VsCodeInsiders
+            | ClientId::GeminiCli
+            | ClientId::Zed => Format::Jsonc,
             _ => Format::Json,
         }
     }
@@ -201,6 +228,7 @@ impl ClientId {
         match self {
             ClientId::Codex => "mcp_servers",
             ClientId::VsCode | ClientId::VsCodeInsiders => "servers",
+            ClientId::Zed => "context_servers",
             _ => "mcpServers",
         }
     }
@@ -213,10 +241,26 @@ impl ClientId {
         )
     }
 
+    /// Keys the client's entry carries besides `type`/`command`/`args`: Claude Code's
+    /// `"alwaysLoad": true` (its tools are then loaded at the start of every session instead of
+    /// waiting behind Claude Code's tool search), and what `copilot mcp add` writes.
+    pub fn extra_fields(self) -> Vec<(&'static str, serde_json::Value)> {
+        match self {
+            ClientId::ClaudeCode => vec![("alwaysLoad", serde_json::json!(true))],
+            ClientId::CopilotCli => vec![
+                ("type", serde_json::json!("local")),
+                ("tools", serde_json::json!(["*"])),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
     /// How the client is usually started, which decides the `PATH` its servers inherit.
     pub fn launch(self) -> Launch {
         match self {
-            ClientId::ClaudeCode | ClientId::Codex => Launch::Terminal,
+            ClientId::ClaudeCode | ClientId::Codex | ClientId::GeminiCli | ClientId::CopilotCli => {
+                Launch::Terminal
+            }
             _ => Launch::Desktop,
         }
     }
@@ -225,8 +269,16 @@ impl ClientId {
     /// in `scope`.
     pub fn root_policy(self, scope: Scope) -> RootPolicy {
         match (self, scope) {
-            // Both start servers in the project; Claude Code also sets CLAUDE_PROJECT_DIR.
-            (ClientId::ClaudeCode | ClientId::Codex, _) => RootPolicy::StartsInProject,
+            // The terminal clients start servers in the folder they run in (Claude Code also sets
+            // CLAUDE_PROJECT_DIR); Zed starts them in the project's first folder.
+            (
+                ClientId::ClaudeCode
+                | ClientId::Codex
+                | ClientId::GeminiCli
+                | ClientId::CopilotCli
+                | ClientId::Zed,
+                _,
+            ) => RootPolicy::StartsInProject,
             // Cursor expands `${workspaceFolder}` in its user and project files alike.
             (ClientId::Cursor, _) | (ClientId::VsCode, Scope::Project) => {
                 RootPolicy::WorkspaceVariable
@@ -234,8 +286,11 @@ impl ClientId {
             // VS Code's user-level servers start in the home folder and get no workspace
             // variable, but VS Code sends the workspace folders as MCP roots.
             (ClientId::VsCode | ClientId::VsCodeInsiders, _) => RootPolicy::ClientRoots,
-            // Claude Desktop starts servers in `/` (macOS); Antigravity expands no variables.
-            (ClientId::ClaudeDesktop | ClientId::Antigravity, _) => RootPolicy::Named,
+            // Claude Desktop starts servers in `/` (macOS); Antigravity and Windsurf expand no
+            // variables and give no project.
+            (ClientId::ClaudeDesktop | ClientId::Antigravity | ClientId::Windsurf, _) => {
+                RootPolicy::Named
+            }
         }
     }
 
@@ -243,7 +298,11 @@ impl ClientId {
     pub fn supports_project(self) -> bool {
         matches!(
             self,
-            ClientId::ClaudeCode | ClientId::Codex | ClientId::Cursor | ClientId::VsCode
+            ClientId::ClaudeCode
+                | ClientId::Codex
+                | ClientId::Cursor
+                | ClientId::VsCode
+                | ClientId::GeminiCli
         )
     }
 
@@ -257,6 +316,10 @@ impl ClientId {
             ClientId::Cursor => &["cursor"],
             ClientId::VsCode => &["code"],
             ClientId::VsCodeInsiders => &["code-insiders"],
+            ClientId::GeminiCli => &["gemini"],
+            ClientId::CopilotCli => &["copilot"],
+            ClientId::Windsurf => &["windsurf"],
+            ClientId::Zed => &["zed", "zeditor"],
         }
     }
 
@@ -284,6 +347,16 @@ impl ClientId {
             }
             (ClientId::VsCode | ClientId::VsCodeInsiders, _) => {
                 "run `MCP: List Servers` from the Command Palette and start the server"
+            }
+            (ClientId::GeminiCli, _) => {
+                "run `gemini mcp list` in a trusted project folder (or `/mcp` inside Gemini CLI)"
+            }
+            (ClientId::CopilotCli, _) => "run `copilot mcp list` (or `/mcp` inside Copilot CLI)",
+            (ClientId::Windsurf, _) => {
+                "in Windsurf open the Cascade panel's MCP servers (the plug icon) and refresh"
+            }
+            (ClientId::Zed, _) => {
+                "open a project in Zed, then the Agent panel's settings: the server is listed with a green dot when it runs"
             }
         }
     }
@@ -374,9 +447,28 @@ fn claude_desktop_windows(env: &SetupEnv) -> Result<PathBuf> {
     Ok(package.map(|d| d.join(file)).unwrap_or(classic))
 }
 
-/// Folder (user scope) whose existence means the client is installed.
-fn user_dir(client: ClientId, env: &SetupEnv) -> Result<PathBuf> {
-    Ok(match client {
+/// `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini` (Gemini CLI and Antigravity share it).
+fn gemini_dir(env: &SetupEnv) -> Result<PathBuf> {
+    Ok(match &env.gemini_cli_home {
+        Some(h) => h.join(".gemini"),
+        None => home(env)?.join(".gemini"),
+    })
+}
+
+/// Zed's config folder: `$XDG_CONFIG_HOME/zed` on Linux, `~/.config/zed` on macOS,
+/// `%APPDATA%\Zed` on Windows.
+fn zed_dir(env: &SetupEnv) -> Result<PathBuf> {
+    Ok(match env.os {
+        Os::Linux => app_config_base(env)?.join("zed"),
+        Os::Macos => home(env)?.join(".config").join("zed"),
+        Os::Windows => appdata(env)?.join("Zed"),
+    })
+}
+
+/// Folder (user scope) whose existence means the client is installed (`None`: only its config
+/// file or executable tell, as `~/.gemini` is Antigravity's folder too).
+fn user_dir(client: ClientId, env: &SetupEnv) -> Result<Option<PathBuf>> {
+    Ok(Some(match client {
         ClientId::ClaudeCode => match &env.claude_config_dir {
             Some(d) => d.clone(),
             None => home(env)?.join(".claude"),
@@ -389,11 +481,18 @@ fn user_dir(client: ClientId, env: &SetupEnv) -> Result<PathBuf> {
             Some(d) => d.clone(),
             None => home(env)?.join(".codex"),
         },
-        ClientId::Antigravity => home(env)?.join(".gemini"),
+        ClientId::Antigravity => home(env)?.join(".gemini").join("config"),
         ClientId::Cursor => home(env)?.join(".cursor"),
         ClientId::VsCode => app_config_base(env)?.join("Code"),
         ClientId::VsCodeInsiders => app_config_base(env)?.join("Code - Insiders"),
-    })
+        ClientId::GeminiCli => return Ok(None),
+        ClientId::CopilotCli => match &env.copilot_home {
+            Some(d) => d.clone(),
+            None => home(env)?.join(".copilot"),
+        },
+        ClientId::Windsurf => home(env)?.join(".codeium").join("windsurf"),
+        ClientId::Zed => zed_dir(env)?,
+    }))
 }
 
 /// The user-scope config file of `client` in `env`.
@@ -429,6 +528,16 @@ pub fn user_config_path(client: ClientId, env: &SetupEnv) -> Result<PathBuf> {
             .join("Code - Insiders")
             .join("User")
             .join("mcp.json"),
+        ClientId::GeminiCli => gemini_dir(env)?.join("settings.json"),
+        ClientId::CopilotCli => match &env.copilot_home {
+            Some(d) => d.join("mcp-config.json"),
+            None => home(env)?.join(".copilot").join("mcp-config.json"),
+        },
+        ClientId::Windsurf => home(env)?
+            .join(".codeium")
+            .join("windsurf")
+            .join("mcp_config.json"),
+        ClientId::Zed => zed_dir(env)?.join("settings.json"),
     })
 }
 
@@ -447,6 +556,7 @@ pub fn project_config_path(client: ClientId, project: &Path) -> Option<PathBuf> 
         ClientId::Codex => project.join(".codex").join("config.toml"),
         ClientId::Cursor => project.join(".cursor").join("mcp.json"),
         ClientId::VsCode => project.join(".vscode").join("mcp.json"),
+        ClientId::GeminiCli => project.join(".gemini").join("settings.json"),
         _ => return None,
     })
 }
@@ -479,13 +589,15 @@ pub fn detect_with(client: ClientId, env: &SetupEnv, created: &[PathBuf]) -> boo
                 }))
     };
     let dir = user_dir(client, env)
-        .map(|d| d.is_dir() && !ours(&d))
-        .unwrap_or(false);
+        .ok()
+        .flatten()
+        .is_some_and(|d| d.is_dir() && !ours(&d));
     let file = user_config_path(client, env)
         .map(|f| f.exists() && !ours(&f))
         .unwrap_or(false);
     let legacy = client == ClientId::Antigravity
-        && antigravity_legacy_path(env).is_ok_and(|f| f.exists() && !ours(&f));
+        && antigravity_legacy_path(env)
+            .is_ok_and(|f| f.parent().is_some_and(|d| d.is_dir()) && !ours(&f));
     dir || file || legacy || client.executables().iter().any(|e| env.which(e).is_some())
 }
 

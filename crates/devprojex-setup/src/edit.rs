@@ -49,8 +49,8 @@ pub fn read_entry(
     read_entry_at(text, format, &[container], name, path)
 }
 
-/// Reads the entry `name` from the container at `keys`, if present.
-pub fn read_entry_at(
+/// [`read_entry_at`] on a text whose lone surrogates are masked.
+fn read_entry_at_raw(
     text: &str,
     format: Format,
     keys: &[&str],
@@ -89,10 +89,8 @@ pub fn entry_names(
     object_keys_at(text, format, &[container], path)
 }
 
-/// The keys of the object (JSON) or table (TOML) at `keys`; empty when it is absent, an error
-/// when one is there twice. For Claude Code's `["projects"]` these are the projects that have
-/// local settings.
-pub fn object_keys_at(
+/// [`object_keys_at`] on a text whose lone surrogates are masked.
+fn object_keys_at_raw(
     text: &str,
     format: Format,
     keys: &[&str],
@@ -124,10 +122,8 @@ pub fn object_keys_at(
     }
 }
 
-/// The keys `k` of the JSON object at `parent` whose `k` / `child...` object has an entry
-/// `name`, in one parse (Claude Code's `projects` with a local `mcpServers` entry; a
-/// `~/.claude.json` can list thousands of projects).
-pub fn keys_with_entry(
+/// [`keys_with_entry`] on a text whose lone surrogates are masked.
+fn keys_with_entry_raw(
     text: &str,
     parent: &[&str],
     child: &[&str],
@@ -178,9 +174,8 @@ pub fn upsert(
     upsert_at(text, format, &[container], name, entry, path)
 }
 
-/// Adds the entry `name` to the container at `keys` (creating missing objects), or updates it in
-/// place when it exists: only the fields that differ change, so comments inside it stay.
-pub fn upsert_at(
+/// [`upsert_at`] on a text whose lone surrogates are masked.
+fn upsert_at_raw(
     text: &str,
     format: Format,
     keys: &[&str],
@@ -244,9 +239,8 @@ pub fn remove(
     remove_at(text, format, &[container], name, path)
 }
 
-/// Removes the entry `name` from the container at `keys` (a no-op when absent). An implicit TOML
-/// parent table that becomes empty goes too; a JSON container that becomes empty stays as `{}`.
-pub fn remove_at(
+/// [`remove_at`] on a text whose lone surrogates are masked.
+fn remove_at_raw(
     text: &str,
     format: Format,
     keys: &[&str],
@@ -419,6 +413,218 @@ fn key_trail(keys: &[&str]) -> String {
         .map(|k| Value::from(*k).to_string())
         .collect::<Vec<_>>()
         .join(".")
+}
+
+// ---------- lone surrogates ----------
+
+/// A lone UTF-16 surrogate escape (`"\ud83d"`) is valid JSON, and Node writes one when it cuts a
+/// string between the two halves of an emoji (a truncated history line in `~/.claude.json`), but
+/// it is no Unicode text, and the parsers setup uses refuse it. While setup reads and edits a
+/// JSON file, each one is masked as a private-use escape of the same length (`\uE83D`), and the
+/// text setup writes gets the original spelling back. A file that already holds escapes of that
+/// private-use range is read as it is (then a lone surrogate is refused as before).
+struct Masked {
+    text: String,
+    originals: Vec<String>,
+}
+
+const MASK_BASE: u32 = 0xE800;
+
+fn hex4(s: &str) -> Option<u32> {
+    (s.len() == 4 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| u32::from_str_radix(s, 16).ok())
+        .flatten()
+}
+
+/// The `\uXXXX` escapes inside JSON strings, as (byte offset, code unit), comments skipped.
+fn unicode_escapes(text: &str) -> Vec<(usize, u32)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let (mut i, mut in_string) = (0, false);
+    while i < b.len() {
+        match (in_string, b[i]) {
+            (true, b'\\') => {
+                if b.get(i + 1) == Some(&b'u')
+                    && let Some(cp) = text.get(i + 2..i + 6).and_then(hex4)
+                {
+                    out.push((i, cp));
+                    i += 6;
+                    continue;
+                }
+                i += 2;
+                continue;
+            }
+            (true, b'"') | (false, b'"') => in_string = !in_string,
+            (false, b'/') if b.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(b.len(), |n| i + n);
+                continue;
+            }
+            (false, b'/') if b.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(b.len(), |n| i + 2 + n + 2);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+fn mask_lone_surrogates(text: &str) -> Option<Masked> {
+    let escapes = unicode_escapes(text);
+    let surrogate = |cp: u32| (0xD800..=0xDFFF).contains(&cp);
+    if !escapes.iter().any(|(_, cp)| surrogate(*cp))
+        || escapes
+            .iter()
+            .any(|(_, cp)| (MASK_BASE..MASK_BASE + 0x800).contains(cp))
+    {
+        return None;
+    }
+    let mut lone = Vec::new();
+    let mut k = 0;
+    while k < escapes.len() {
+        let (at, cp) = escapes[k];
+        let paired = (0xD800..=0xDBFF).contains(&cp)
+            && escapes
+                .get(k + 1)
+                .is_some_and(|(next, low)| *next == at + 6 && (0xDC00..=0xDFFF).contains(low));
+        if paired {
+            k += 2;
+            continue;
+        }
+        if surrogate(cp) {
+            lone.push((at, cp));
+        }
+        k += 1;
+    }
+    if lone.is_empty() {
+        return None;
+    }
+    let mut masked = String::with_capacity(text.len());
+    let mut originals = Vec::new();
+    let mut last = 0;
+    for (at, cp) in lone {
+        masked.push_str(&text[last..at]);
+        masked.push_str(&format!("\\u{:04X}", MASK_BASE + (cp - 0xD800)));
+        originals.push(text[at..at + 6].to_string());
+        last = at + 6;
+    }
+    masked.push_str(&text[last..]);
+    Some(Masked {
+        text: masked,
+        originals,
+    })
+}
+
+/// `out` with the masked escapes spelled as in the original again, in order.
+fn unmask(out: &str, originals: &[String], path: &Path) -> Result<String> {
+    let masked: Vec<usize> = unicode_escapes(out)
+        .into_iter()
+        .filter(|(_, cp)| (MASK_BASE..MASK_BASE + 0x800).contains(cp))
+        .map(|(at, _)| at)
+        .collect();
+    if masked.len() != originals.len() {
+        return Err(shape(
+            path,
+            "setup cannot edit this file without changing one of its lone surrogate escapes; add the entry by hand",
+        ));
+    }
+    let mut text = String::with_capacity(out.len());
+    let mut last = 0;
+    for (at, original) in masked.into_iter().zip(originals) {
+        text.push_str(&out[last..at]);
+        text.push_str(original);
+        last = at + 6;
+    }
+    text.push_str(&out[last..]);
+    Ok(text)
+}
+
+fn masked_json<'t>(text: &'t str, format: Format) -> (std::borrow::Cow<'t, str>, Vec<String>) {
+    if format == Format::Toml {
+        return (text.into(), Vec::new());
+    }
+    match mask_lone_surrogates(text) {
+        Some(m) => (m.text.into(), m.originals),
+        None => (text.into(), Vec::new()),
+    }
+}
+
+/// Reads the entry `name` from the container at `keys`, if present.
+pub fn read_entry_at(
+    text: &str,
+    format: Format,
+    keys: &[&str],
+    name: &str,
+    path: &Path,
+) -> Result<Option<Value>> {
+    read_entry_at_raw(&masked_json(text, format).0, format, keys, name, path)
+}
+
+/// The keys of the object (JSON) or table (TOML) at `keys`; empty when it is absent, an error
+/// when one is there twice. For Claude Code's `["projects"]` these are the projects that have
+/// local settings.
+pub fn object_keys_at(
+    text: &str,
+    format: Format,
+    keys: &[&str],
+    path: &Path,
+) -> Result<Vec<String>> {
+    object_keys_at_raw(&masked_json(text, format).0, format, keys, path)
+}
+
+/// The keys `k` of the JSON object at `parent` whose `k` / `child...` object has an entry
+/// `name`, in one parse (Claude Code's `projects` with a local `mcpServers` entry; a
+/// `~/.claude.json` can list thousands of projects).
+pub fn keys_with_entry(
+    text: &str,
+    parent: &[&str],
+    child: &[&str],
+    name: &str,
+    path: &Path,
+) -> Result<Vec<String>> {
+    keys_with_entry_raw(
+        &masked_json(text, Format::Json).0,
+        parent,
+        child,
+        name,
+        path,
+    )
+}
+
+/// Adds the entry `name` to the container at `keys` (creating missing objects), or updates it in
+/// place when it exists: only the fields that differ change, so comments inside it stay.
+pub fn upsert_at(
+    text: &str,
+    format: Format,
+    keys: &[&str],
+    name: &str,
+    entry: &Entry,
+    path: &Path,
+) -> Result<String> {
+    let (masked, originals) = masked_json(text, format);
+    let out = upsert_at_raw(&masked, format, keys, name, entry, path)?;
+    if originals.is_empty() {
+        return Ok(out);
+    }
+    unmask(&out, &originals, path)
+}
+
+/// Removes the entry `name` from the container at `keys` (a no-op when absent). An implicit TOML
+/// parent table that becomes empty goes too; a JSON container that becomes empty stays as `{}`.
+pub fn remove_at(
+    text: &str,
+    format: Format,
+    keys: &[&str],
+    name: &str,
+    path: &Path,
+) -> Result<String> {
+    let (masked, originals) = masked_json(text, format);
+    let out = remove_at_raw(&masked, format, keys, name, path)?;
+    if originals.is_empty() {
+        return Ok(out);
+    }
+    unmask(&out, &originals, path)
 }
 
 // ---------- JSON / JSONC ----------
@@ -829,8 +1035,23 @@ fn single_line_insert(
     }
     let out = match target.properties.last() {
         Some(last) => {
-            let at = last.range.end;
-            format!("{}{comma}{item}{}", &body[..at], &body[at..])
+            let close = target.range.end - 1;
+            let trailing = parsed.tokens.iter().flatten().find(|t| {
+                t.token == Token::Comma && t.range.start >= last.range.end && t.range.end <= close
+            });
+            match trailing {
+                // `{"a":1 ,}`: the entry goes after the trailing comma and takes one of its own,
+                // so the spaces before that comma stay where they were (and removal restores them).
+                Some(c) => {
+                    let at = c.range.end;
+                    let lead = if spaced { " " } else { "" };
+                    format!("{}{lead}{item},{}", &body[..at], &body[at..])
+                }
+                None => {
+                    let at = last.range.end;
+                    format!("{}{comma}{item}{}", &body[..at], &body[at..])
+                }
+            }
         }
         None => {
             let has_comment = parsed.comments.as_ref().is_some_and(|map| {
@@ -1177,6 +1398,7 @@ mod tests {
             with_type: false,
             command: cmd.into(),
             args: vec!["mcp".into()],
+            extra: Vec::new(),
         }
     }
 
@@ -1330,6 +1552,7 @@ mod tests {
             with_type: false,
             command: "dev\nprojex".into(),
             args: vec!["mcp".into(), "--root".into(), "/src/a\nb\r\nc".into()],
+            extra: Vec::new(),
         };
         let text = "model = \"o3\"\r\n\r\n[mcp_servers.fetch]\r\ncommand = \"uvx\"\r\n";
         let out = upsert(text, Format::Toml, "mcp_servers", "devprojex", &entry, p).unwrap();
@@ -1390,6 +1613,7 @@ mod edge_tests {
             with_type: false,
             command: "devprojex".into(),
             args: vec!["mcp".into()],
+            extra: Vec::new(),
         }
     }
 

@@ -67,22 +67,25 @@ impl ServerFlags {
 /// One server entry, as written into a client config.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
-    /// Write `"type": "stdio"` first (VS Code).
+    /// Write `"type": "stdio"` first (VS Code, Claude Code).
     pub with_type: bool,
     /// The command (absolute path or `devprojex`).
     pub command: String,
     /// The arguments.
     pub args: Vec<String>,
+    /// Keys a client needs besides these, written after them (Claude Code's
+    /// `"alwaysLoad": true`; Copilot CLI's `"type": "local"`, written first, and `"tools": ["*"]`).
+    pub extra: Vec<(&'static str, Value)>,
 }
 
 impl Entry {
     /// The entry as a JSON value (key order is not significant for comparison).
     pub fn to_json(&self) -> Value {
-        let mut v = json!({ "command": self.command, "args": self.args });
-        if self.with_type {
-            v["type"] = json!("stdio");
+        let mut v = serde_json::Map::new();
+        for (k, value) in self.fields() {
+            v.insert(k.to_string(), value);
         }
-        v
+        Value::Object(v)
     }
 
     /// The entry as an ordered list of keys and values for the JSONC writer.
@@ -91,8 +94,10 @@ impl Entry {
         if self.with_type {
             f.push(("type", json!("stdio")));
         }
+        f.extend(self.extra.iter().filter(|(k, _)| *k == "type").cloned());
         f.push(("command", json!(self.command)));
         f.push(("args", json!(self.args)));
+        f.extend(self.extra.iter().filter(|(k, _)| *k != "type").cloned());
         f
     }
 }
@@ -105,12 +110,15 @@ pub enum EntryState {
     /// Written by setup earlier and differs only in the command path (the binary moved, or
     /// `--command-path` changed): setup updates it without `--force`.
     Outdated,
+    /// Written by setup (or `claude mcp add`) before setup wrote a key it writes now, such as
+    /// Claude Code's `"alwaysLoad": true`: setup adds it without `--force`.
+    Incomplete,
     /// Differs otherwise: changed by hand, written with other server flags, or another server of
     /// the same name. Setup cannot tell these apart, so it replaces the entry only with `--force`.
     Modified,
 }
 
-const KNOWN_KEYS: [&str; 3] = ["type", "command", "args"];
+const KNOWN_KEYS: [&str; 5] = ["type", "command", "args", "alwaysLoad", "tools"];
 
 /// Judges an existing entry against the wanted one.
 pub fn classify(existing: &Value, wanted: &Entry) -> EntryState {
@@ -118,24 +126,44 @@ pub fn classify(existing: &Value, wanted: &Entry) -> EntryState {
     if existing == want {
         return EntryState::Current;
     }
+    if !looks_like_ours(&existing) {
+        return EntryState::Modified;
+    }
     let mut same_but_command = existing.clone();
     if let Some(obj) = same_but_command.as_object_mut() {
         obj.insert("command".into(), Value::String(wanted.command.clone()));
     }
-    if looks_like_ours(&existing) && same_but_command == want {
-        EntryState::Outdated
+    if same_but_command == want {
+        return EntryState::Outdated;
+    }
+    // The keys setup writes now that the entry lacks (never a value the user changed).
+    let mut completed = same_but_command;
+    if let (Some(obj), Some(want_obj)) = (completed.as_object_mut(), want.as_object()) {
+        for (k, v) in want_obj {
+            obj.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    if completed == want {
+        EntryState::Incomplete
     } else {
         EntryState::Modified
     }
 }
 
 /// Drops what does not change how a client starts the server: `"type": "stdio"` (the default for
-/// an entry with a command) and an empty `env` (which `claude mcp add` writes).
+/// an entry with a command; Copilot CLI calls it `"local"`), Copilot's default `"tools": ["*"]`,
+/// and an empty `env` (which `claude mcp add` writes).
 fn normalize(v: &Value) -> Value {
     let mut v = v.clone();
     if let Some(obj) = v.as_object_mut() {
-        if obj.get("type").is_some_and(|t| t == "stdio") {
+        if obj
+            .get("type")
+            .is_some_and(|t| t == "stdio" || t == "local")
+        {
             obj.remove("type");
+        }
+        if obj.get("tools").is_some_and(|t| *t == json!(["*"])) {
+            obj.remove("tools");
         }
         if obj
             .get("env")
@@ -148,7 +176,8 @@ fn normalize(v: &Value) -> Value {
 }
 
 /// Whether `v` is an entry setup could have written: only `type`/`command`/`args` (and an empty
-/// `env`), a devprojex command, and arguments `mcp` plus known server flags.
+/// `env`, `"alwaysLoad": true`, `"tools": ["*"]`), a devprojex command, and arguments `mcp` plus
+/// known server flags.
 pub fn looks_like_ours(v: &Value) -> bool {
     let Some(obj) = v.as_object() else {
         return false;
@@ -168,7 +197,15 @@ pub fn looks_like_ours(v: &Value) -> bool {
     }
     if let Some(t) = obj.get("type")
         && t != "stdio"
+        && t != "local"
     {
+        return false;
+    }
+    // `alwaysLoad` as setup writes it; `false` is the user's choice, not setup's entry.
+    if obj.get("alwaysLoad").is_some_and(|v| *v != json!(true)) {
+        return false;
+    }
+    if obj.get("tools").is_some_and(|v| *v != json!(["*"])) {
         return false;
     }
     let Some(cmd) = obj.get("command").and_then(Value::as_str) else {
@@ -437,6 +474,7 @@ mod tests {
             with_type: false,
             command: "/usr/bin/devprojex".into(),
             args: vec!["mcp".into()],
+            extra: Vec::new(),
         }
     }
 

@@ -55,6 +55,10 @@ pub struct SetupEnv {
     pub codex_home: Option<PathBuf>,
     /// `CLAUDE_CONFIG_DIR`.
     pub claude_config_dir: Option<PathBuf>,
+    /// `GEMINI_CLI_HOME`: Gemini CLI's stand-in for the home folder (`$GEMINI_CLI_HOME/.gemini`).
+    pub gemini_cli_home: Option<PathBuf>,
+    /// `COPILOT_HOME`: Copilot CLI's folder (default `~/.copilot`).
+    pub copilot_home: Option<PathBuf>,
     /// The folders of `PATH`, in order.
     pub path: Vec<PathBuf>,
     /// The current directory.
@@ -122,6 +126,8 @@ impl SetupEnv {
             xdg_config_home: var_path("XDG_CONFIG_HOME"),
             codex_home: var_path("CODEX_HOME"),
             claude_config_dir: var_path("CLAUDE_CONFIG_DIR"),
+            gemini_cli_home: var_path("GEMINI_CLI_HOME"),
+            copilot_home: var_path("COPILOT_HOME"),
             path,
             cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             current_exe: std::env::current_exe().ok(),
@@ -142,6 +148,8 @@ impl SetupEnv {
             xdg_config_home: None,
             codex_home: None,
             claude_config_dir: None,
+            gemini_cli_home: None,
+            copilot_home: None,
             path: Vec::new(),
             cwd: home.join("project"),
             current_exe: Some(

@@ -17,6 +17,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::env::{Os, UserIds};
 use crate::error::{Result, SetupError};
+use crate::replace::SwapError;
 
 /// Suffix of the backups older versions of setup kept next to the config.
 pub const LEGACY_BACKUP_SUFFIX: &str = ".devprojex.bak";
@@ -65,7 +66,7 @@ pub fn load(path: &Path) -> Result<ConfigFile> {
 }
 
 /// The file a write of `path` lands in: the symlink's final target, or `path` itself.
-fn resolve(path: &Path) -> Result<PathBuf> {
+pub fn resolve(path: &Path) -> Result<PathBuf> {
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(path) {
             Ok(target) => Ok(target),
@@ -91,6 +92,8 @@ pub struct WriteOptions {
     pub client_display: String,
     /// Who runs setup.
     pub user: UserIds,
+    /// The home folder: what setup creates inside it must go into folders the user owns.
+    pub home: Option<PathBuf>,
 }
 
 /// What a write did.
@@ -131,7 +134,7 @@ pub fn check_writable(real: &Path, user: UserIds, client_display: &str) -> Resul
             hint: "run setup as the file's owner, or add the entry by hand".into(),
         });
     }
-    if meta.permissions().readonly() {
+    if owner_cannot_write(&meta) {
         return Err(SetupError::ReadOnly {
             path: real.to_path_buf(),
             why: "read-only".into(),
@@ -141,6 +144,24 @@ pub fn check_writable(real: &Path, user: UserIds, client_display: &str) -> Resul
         });
     }
     Ok(())
+}
+
+/// The user id that owns `path` (`None` off unix, or when it cannot be read).
+pub fn owner_of(path: &Path) -> Option<u32> {
+    std::fs::metadata(path).ok().and_then(|m| file_owner(&m))
+}
+
+/// Whether the file's owner took away their own write permission (`0444`, but also `0464`:
+/// others may write, the owner protected it from themselves), or the read-only attribute is set.
+#[cfg(unix)]
+fn owner_cannot_write(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o200 == 0
+}
+
+#[cfg(not(unix))]
+fn owner_cannot_write(meta: &std::fs::Metadata) -> bool {
+    meta.permissions().readonly()
 }
 
 #[cfg(unix)]
@@ -154,18 +175,54 @@ fn file_owner(_meta: &std::fs::Metadata) -> Option<u32> {
     None
 }
 
-/// Writes `text` over `file`, which must still hold `file.text` (else [`SetupError::Changed`]).
+/// How many times a write re-applies its edit to a file that other programs keep changing
+/// before it gives up ([`SetupError::Changed`]).
+pub const MAX_REAPPLY: usize = 20;
+
+/// Writes `text` over `file`, which must still hold `file.text` (else [`SetupError::Changed`],
+/// and the file is left as the other program wrote it).
 pub fn write(file: &ConfigFile, text: &str, opts: &WriteOptions) -> Result<WriteReport> {
     write_with_hook(file, text, opts, &mut |_| Ok(()))
 }
 
-/// [`write`] with a hook that runs after the temporary file is complete and before the
-/// re-check and rename (tests inject failures and concurrent writers there).
+/// [`write`] with a hook that runs after the temporary file is complete and before it replaces
+/// the file (tests inject failures and concurrent writers there).
 pub fn write_with_hook(
     file: &ConfigFile,
     text: &str,
     opts: &WriteOptions,
-    before_rename: &mut dyn FnMut(&Path) -> std::io::Result<()>,
+    before_swap: &mut dyn FnMut(&Path) -> std::io::Result<()>,
+) -> Result<WriteReport> {
+    let expected = file.text.clone();
+    let mut edit = |current: Option<&str>| {
+        if current == expected.as_deref() {
+            Ok(text.to_string())
+        } else {
+            Err(SetupError::Changed {
+                path: file.path.clone(),
+            })
+        }
+    };
+    write_edited(file, opts, &mut edit, before_swap)
+}
+
+/// Writes `edit(text)` over `file`, with no lost update by construction: the new file is
+/// swapped in ([`crate::replace::exchange`]) and what it replaced is compared, at that moment,
+/// with the text the edit was computed from. When another program wrote the file in between,
+/// the swap is undone at once (its text is back in place, ours was visible for two system
+/// calls), the edit is applied again to the newer text, and the swap repeated. A file that did
+/// not exist is created only if it still does not ([`crate::replace::create_new`]). The
+/// backup of the text to be replaced is written before the swap, never between the compare
+/// and the replace.
+///
+/// `edit` gets the current text (`None`: no file) and returns the new text, or an error that
+/// stops the write and leaves the file as it is (the caller's way to say "the change matters,
+/// plan again"). `before_swap` runs before every swap, with the temporary file complete.
+pub fn write_edited(
+    file: &ConfigFile,
+    opts: &WriteOptions,
+    edit: &mut dyn FnMut(Option<&str>) -> Result<String>,
+    before_swap: &mut dyn FnMut(&Path) -> std::io::Result<()>,
 ) -> Result<WriteReport> {
     let real = &file.real;
     let dir = match real.parent() {
@@ -173,74 +230,301 @@ pub fn write_with_hook(
         _ => PathBuf::from("."),
     };
     check_writable(real, opts.user, &opts.client_display)?;
-    let created_dirs = create_dirs(&dir)?;
+    check_creation_owner(real, opts)?;
+    let mut current: Option<String> = file.text.clone();
+    let mut text = edit(current.as_deref())?;
+    let created_dirs = create_dirs_owned(&dir, opts)?;
     let mut report = WriteReport {
-        created: file.text.is_none(),
+        created: current.is_none(),
         created_dirs,
         ..WriteReport::default()
     };
-    let meta = std::fs::metadata(real).ok();
-    let perms = meta
-        .as_ref()
-        .map(|m| m.permissions())
-        .or_else(|| new_file_permissions(opts.private));
     let io = |action: &'static str| move |e: std::io::Error| SetupError::io(&file.path, action, e);
-    let mut tmp = PendingTemp::create(&dir).map_err(io("creating a temporary file"))?;
-    tmp.file
-        .write_all(text.as_bytes())
-        .map_err(io("writing the temporary file"))?;
-    tmp.file.flush().map_err(io("writing the temporary file"))?;
-    if let Some(p) = perms {
-        tmp.file
-            .as_file()
-            .set_permissions(p)
-            .map_err(io("setting permissions"))?;
-    }
-    if let Some(m) = &meta {
-        keep_group(tmp.file.as_file(), m);
-    }
-    tmp.file
-        .as_file()
-        .sync_all()
-        .map_err(io("syncing the temporary file"))?;
-    before_rename(tmp.file.path()).map_err(io("replacing the file"))?;
-
-    // No lost update: the file must still be what the new text was computed from.
-    let now = match std::fs::read(real) {
-        Ok(b) => Some(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(SetupError::io(&file.path, "reading", e)),
-    };
-    if now.as_deref() != file.text.as_deref().map(str::as_bytes) {
-        return Err(SetupError::Changed {
+    let mut backed_up: Option<String> = None;
+    // One staged file for every attempt: after an undone swap it holds setup's text again and
+    // is rewritten in place, so a retry neither leaves nor adds a temporary file.
+    let mut staged: Option<Staged> = None;
+    let result = (|| {
+        for _round in 0..MAX_REAPPLY {
+            if current.as_deref() == Some(text.as_str()) {
+                // Another program already wrote exactly this text: nothing to replace.
+                report.created = false;
+                return Ok(());
+            }
+            // The backup of what is about to be replaced, before the compare at the swap.
+            if let (Some(original), Some(backup_dir)) = (&current, &opts.backup_dir)
+                && backed_up.as_ref() != Some(original)
+            {
+                check_creation_owner(&backup_dir.join("x"), opts)?;
+                report.created_dirs.extend(create_dirs(backup_dir)?);
+                report.backup = Some(write_backup(
+                    backup_dir,
+                    &opts.backup_label,
+                    real,
+                    original.as_bytes(),
+                )?);
+                backed_up = Some(original.clone());
+            }
+            let stage = match staged.as_mut() {
+                Some(stage) => stage,
+                None => {
+                    staged.insert(Staged::create(&dir).map_err(io("creating a temporary file"))?)
+                }
+            };
+            stage
+                .fill(&text, real, opts)
+                .map_err(io("writing the temporary file"))?;
+            before_swap(&stage.path).map_err(io("replacing the file"))?;
+            let newer = match &current {
+                None => match crate::replace::create_new(&stage.path, real) {
+                    Ok(()) => {
+                        stage.consumed();
+                        None
+                    }
+                    Err(SwapError::Exists) => Some(read_optional(real, &file.path)?),
+                    Err(SwapError::Unsupported) => {
+                        fallback_replace(stage, real, &current, file, opts)?
+                    }
+                    Err(SwapError::Io(e)) => return Err(replace_failed(file, e, opts)),
+                },
+                Some(expected) => match crate::replace::exchange(&stage.path, real) {
+                    Ok(old) => swapped(stage, old, real, expected, &text, file)?,
+                    Err(SwapError::Unsupported) => {
+                        fallback_replace(stage, real, &current, file, opts)?
+                    }
+                    Err(SwapError::Exists) => {
+                        unreachable!("an exchange never reports an existing file")
+                    }
+                    Err(SwapError::Io(e)) => return Err(replace_failed(file, e, opts)),
+                },
+            };
+            match newer {
+                None => {
+                    sync_dir(&dir);
+                    if let Some(backup_dir) = &opts.backup_dir
+                        && legacy_backup_path(real).exists()
+                    {
+                        report.created_dirs.extend(create_dirs(backup_dir)?);
+                        report.moved_legacy_backup =
+                            move_legacy_backup(real, backup_dir, &opts.backup_label);
+                    }
+                    return Ok(());
+                }
+                Some(newer) => {
+                    // Another program wrote the file after setup read it: its text is in
+                    // place again; apply the edit to it.
+                    report.created = newer.is_none();
+                    text = edit(newer.as_deref())?;
+                    current = newer;
+                }
+            }
+        }
+        Err(SetupError::Changed {
             path: file.path.clone(),
-        });
+        })
+    })();
+    if let Some(stage) = staged {
+        stage.remove();
     }
-    if let (Some(original), Some(backup_dir)) = (&file.text, &opts.backup_dir) {
-        report.created_dirs.extend(create_dirs(backup_dir)?);
-        report.backup = Some(write_backup(
-            backup_dir,
-            &opts.backup_label,
-            real,
-            original.as_bytes(),
-        )?);
+    result.map(|()| report)
+}
+
+/// The file setup stages its text in, beside the config, registered for the signal cleanup.
+struct Staged {
+    path: PathBuf,
+    /// Whether a file is at `path` (a swap or rename may have taken it).
+    present: bool,
+    _registered: Registered,
+    /// A second registration while the staged file has another name (Windows' backup name).
+    _moved: Option<Registered>,
+}
+
+impl Staged {
+    fn create(dir: &Path) -> std::io::Result<Staged> {
+        let tmp = PendingTemp::create(dir)?;
+        let path = tmp.path().to_path_buf();
+        Ok(Staged {
+            path,
+            present: true,
+            _registered: tmp.keep(),
+            _moved: None,
+        })
     }
-    tmp.persist(real).map_err(|e| {
-        replace_error(
-            &file.path,
-            e,
-            &opts.client_display,
-            crate::env::Os::current(),
-        )
+
+    /// Writes `text`, with the original's permissions (or, for a new file, `0600`/`0644`) and
+    /// group, flushed to disk.
+    fn fill(&mut self, text: &str, real: &Path, opts: &WriteOptions) -> std::io::Result<()> {
+        let meta = std::fs::metadata(real).ok();
+        let perms = meta
+            .as_ref()
+            .map(|m| m.permissions())
+            .or_else(|| new_file_permissions(opts.private));
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .create(true)
+            .open(&self.path)?;
+        self.present = true;
+        f.write_all(text.as_bytes())?;
+        f.flush()?;
+        if let Some(p) = perms {
+            f.set_permissions(p)?;
+        }
+        if let Some(m) = &meta {
+            keep_group(&f, m);
+        }
+        f.sync_all()
+    }
+
+    /// The staged file now lives at `path` (Windows: `ReplaceFileW` moved it).
+    fn moved_to(&mut self, path: PathBuf) {
+        if path != self.path {
+            self._moved = Some(register(path.clone()));
+            self.path = path;
+        }
+    }
+
+    /// The staged file became the config.
+    fn consumed(&mut self) {
+        self.present = false;
+    }
+
+    fn remove(self) {
+        if self.present {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// After an exchange: `Ok(None)` when the file replaced held `expected` (done), else the swap is
+/// undone at once and the newer text returned (`Some(None)`: the file had been deleted
+/// meanwhile); setup's own text is then back in the staged file, for the next attempt.
+fn swapped(
+    stage: &mut Staged,
+    old: PathBuf,
+    real: &Path,
+    expected: &str,
+    ours: &str,
+    file: &ConfigFile,
+) -> Result<Option<Option<String>>> {
+    // On Windows the replaced file has a name of its own.
+    stage.moved_to(old);
+    let replaced =
+        std::fs::read(&stage.path).map_err(|e| SetupError::io(&file.path, "reading", e))?;
+    if replaced == expected.as_bytes() {
+        return Ok(None);
+    }
+    // Undo at once: the other program's text goes back in place.
+    let back = crate::replace::exchange(&stage.path, real)
+        .map_err(|e| swap_error(file, e, "putting the newer file back"))?;
+    stage.moved_to(back);
+    let mut newest = replaced;
+    let mut came_back =
+        std::fs::read(&stage.path).map_err(|e| SetupError::io(&file.path, "reading", e))?;
+    // A third writer in between the two swaps: its text is the newest; put that in place.
+    for _ in 0..MAX_REAPPLY {
+        if came_back == ours.as_bytes() {
+            break;
+        }
+        let third = crate::replace::exchange(&stage.path, real)
+            .map_err(|e| swap_error(file, e, "putting the newer file back"))?;
+        stage.moved_to(third);
+        newest = came_back;
+        came_back =
+            std::fs::read(&stage.path).map_err(|e| SetupError::io(&file.path, "reading", e))?;
+    }
+    let text = String::from_utf8(newest).map_err(|_| SetupError::Encoding {
+        path: file.path.clone(),
     })?;
-    sync_dir(&dir);
-    if let Some(backup_dir) = &opts.backup_dir
-        && legacy_backup_path(real).exists()
-    {
-        report.created_dirs.extend(create_dirs(backup_dir)?);
-        report.moved_legacy_backup = move_legacy_backup(real, backup_dir, &opts.backup_label);
+    Ok(Some(Some(text)))
+}
+
+/// Compare-then-rename, where the file system has no exchange: the window between the two is
+/// as short as reading the file.
+fn fallback_replace(
+    stage: &mut Staged,
+    real: &Path,
+    expected: &Option<String>,
+    file: &ConfigFile,
+    opts: &WriteOptions,
+) -> Result<Option<Option<String>>> {
+    let now = read_optional(real, &file.path)?;
+    if now.as_deref() != expected.as_deref() {
+        return Ok(Some(now));
     }
-    Ok(report)
+    std::fs::rename(&stage.path, real).map_err(|e| replace_failed(file, e, opts))?;
+    stage.consumed();
+    Ok(None)
+}
+
+fn read_optional(real: &Path, shown: &Path) -> Result<Option<String>> {
+    match std::fs::read(real) {
+        Ok(b) => String::from_utf8(b)
+            .map(Some)
+            .map_err(|_| SetupError::Encoding {
+                path: shown.to_path_buf(),
+            }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(SetupError::io(shown, "reading", e)),
+    }
+}
+
+fn replace_failed(file: &ConfigFile, e: std::io::Error, opts: &WriteOptions) -> SetupError {
+    replace_error(
+        &file.path,
+        e,
+        &opts.client_display,
+        crate::env::Os::current(),
+    )
+}
+
+fn swap_error(file: &ConfigFile, e: SwapError, action: &'static str) -> SetupError {
+    let e = match e {
+        SwapError::Io(e) => e,
+        SwapError::Unsupported | SwapError::Exists => std::io::Error::other("the swap failed"),
+    };
+    SetupError::io(&file.path, action, e)
+}
+
+/// Setup never leaves a file owned by someone else where it writes: a file or folder it
+/// creates must go into a folder the running user owns, when that folder is inside the home
+/// folder or setup runs as root (root's files in a user's folder lock that user out of them).
+fn check_creation_owner(path: &Path, opts: &WriteOptions) -> Result<()> {
+    let Some(euid) = opts.user.euid else {
+        return Ok(());
+    };
+    if path.exists() {
+        return Ok(());
+    }
+    let Some(parent) = path.ancestors().skip(1).find(|d| d.exists()) else {
+        return Ok(());
+    };
+    let in_home = opts
+        .home
+        .as_ref()
+        .is_some_and(|h| parent.starts_with(h) || h.starts_with(parent));
+    if euid != 0 && !in_home {
+        return Ok(());
+    }
+    let Some(owner) = std::fs::metadata(parent).ok().and_then(|m| file_owner(&m)) else {
+        return Ok(());
+    };
+    if owner == euid {
+        return Ok(());
+    }
+    Err(SetupError::Ownership {
+        message: format!(
+            "{}: setup would create {} there, owned by user id {euid}, in a folder that belongs to user id {owner}; that user could no longer change it: run setup as user id {owner}",
+            parent.display(),
+            path.strip_prefix(parent).unwrap_or(path).display(),
+        ),
+    })
+}
+
+/// [`create_dirs`] after [`check_creation_owner`].
+fn create_dirs_owned(dir: &Path, opts: &WriteOptions) -> Result<Vec<PathBuf>> {
+    check_creation_owner(dir, opts)?;
+    create_dirs(dir)
 }
 
 /// Creates `dir` and its missing parents; returns the folders created, outermost first.
@@ -353,6 +637,18 @@ impl PendingTemp {
         })
     }
 
+    fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// Keeps the file on disk when dropped (it is renamed or swapped away); the path stays
+    /// registered for the signal cleanup until the returned guard is dropped.
+    fn keep(self) -> Registered {
+        let PendingTemp { file, registered } = self;
+        let _ = file.into_temp_path().keep();
+        registered
+    }
+
     fn persist(self, target: &Path) -> std::io::Result<()> {
         let PendingTemp { file, registered } = self;
         let result = file.persist(target).map(|_| ()).map_err(|e| e.error);
@@ -366,6 +662,12 @@ fn lock_pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     PENDING
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Registers `path` for the signal cleanup until the guard is dropped.
+fn register(path: PathBuf) -> Registered {
+    lock_pending().push(path.clone());
+    Registered(path)
 }
 
 fn unregister(path: &Path) {
@@ -404,9 +706,10 @@ pub fn install_signal_cleanup() {
     });
 }
 
-/// Whether the setup run that wrote a temporary file of this name may still be running: its
-/// process (the id in the name) is alive. Without an id (older versions) or a way to ask (not
-/// unix), only `old` (its age) decides.
+/// Whether the setup run that wrote a temporary file of this name may still be running: the
+/// file is fresh (a run's temporary files live for milliseconds) and its process (the id in
+/// the name) is alive. An old file goes even when a process of that id runs: the id was reused.
+/// Without an id (older versions) or a way to ask (not unix), only `old` (its age) decides.
 fn writer_may_be_alive(name: &str, old: bool) -> bool {
     let pid = name
         .strip_prefix(TEMP_PREFIX)
@@ -414,7 +717,7 @@ fn writer_may_be_alive(name: &str, old: bool) -> bool {
         .and_then(|p| p.parse::<u32>().ok());
     match pid {
         Some(pid) if pid == std::process::id() => true,
-        Some(pid) => process_alive(pid).unwrap_or(!old),
+        Some(pid) => !old && process_alive(pid).unwrap_or(true),
         None => !old,
     }
 }
@@ -709,6 +1012,7 @@ mod tests {
             backup_label: "cursor".into(),
             client_display: "Cursor".into(),
             user: UserIds::default(),
+            home: None,
         }
     }
 
@@ -767,7 +1071,84 @@ mod tests {
             "{\"numStartups\": 2}\n",
             "the other program's write is kept"
         );
-        assert!(!dir.path().join("backups").exists(), "nothing backed up");
+        assert!(pending_temp_files().is_empty());
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp") || n.contains(".old"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn an_edit_is_applied_again_to_a_text_written_before_the_swap() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".claude.json");
+        std::fs::write(&path, "a=1\n").unwrap();
+        let file = load(&path).unwrap();
+        let mut seen = Vec::new();
+        let mut edit = |current: Option<&str>| {
+            seen.push(current.map(String::from));
+            Ok(format!("{}ours=1\n", current.unwrap_or("")))
+        };
+        // A client saves twice while setup prepares its copies.
+        let mut saves = 0;
+        let report = write_edited(&file, &opts(dir.path()), &mut edit, &mut |_| {
+            saves += 1;
+            if saves <= 2 {
+                let now = std::fs::read_to_string(&path)?;
+                std::fs::write(&path, format!("{now}save{saves}=1\n"))?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "a=1\nsave1=1\nsave2=1\nours=1\n",
+            "both saves kept, the edit applied to the newest text"
+        );
+        assert_eq!(
+            seen,
+            [
+                Some("a=1\n".to_string()),
+                Some("a=1\nsave1=1\n".into()),
+                Some("a=1\nsave1=1\nsave2=1\n".into())
+            ]
+        );
+        // The backup holds the text that was finally replaced.
+        let bak = report.backup.unwrap();
+        assert_eq!(
+            std::fs::read_to_string(bak).unwrap(),
+            "a=1\nsave1=1\nsave2=1\n"
+        );
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(TEMP_PREFIX))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+        assert!(pending_temp_files().is_empty());
+    }
+
+    #[test]
+    fn a_file_created_meanwhile_is_not_replaced_by_a_new_one() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mcp.json");
+        let file = load(&path).unwrap();
+        assert!(file.text.is_none());
+        let mut edit = |current: Option<&str>| Ok(format!("{}+ours", current.unwrap_or("new")));
+        let mut once = true;
+        let report = write_edited(&file, &opts(dir.path()), &mut edit, &mut |_| {
+            if std::mem::take(&mut once) {
+                std::fs::write(&path, "theirs")?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "theirs+ours");
+        assert!(!report.created, "the file was there when setup wrote it");
     }
 
     #[test]
@@ -845,6 +1226,11 @@ mod tests {
         let err = write(&load(&path).unwrap(), "{\"x\": 1}\n", &o).unwrap_err();
         assert_eq!(err.code(), "DPX-SETUP-READ-ONLY", "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}\n");
+        // 0464: the group may write, the owner protected the file from themselves.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o464)).unwrap();
+        let err = write(&load(&path).unwrap(), "{\"x\": 1}\n", &o).unwrap_err();
+        assert_eq!(err.code(), "DPX-SETUP-READ-ONLY", "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}\n");
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
         // Someone else's file, as a normal user and as root.
         o.user.euid = Some(me + 1);
@@ -915,6 +1301,32 @@ mod tests {
             "fresh, but its writer is gone"
         );
         assert!(live.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_old_temp_file_goes_even_when_its_process_id_was_reused() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        // Process 1 always runs: the id in the name belongs to someone else now.
+        let reused = dir.path().join(".devprojex-setup-1-a1b2c3.tmp");
+        std::fs::write(&reused, "x").unwrap();
+        let dirs = [dir.path().to_path_buf()];
+        assert!(
+            remove_stale_temp_files(&dirs, Duration::from_secs(60)).is_empty(),
+            "fresh, and a process of that id runs: kept"
+        );
+        let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&reused)
+            .unwrap()
+            .set_modified(hour_ago)
+            .unwrap();
+        assert_eq!(
+            remove_stale_temp_files(&dirs, Duration::from_secs(60)),
+            std::slice::from_ref(&reused)
+        );
     }
 
     #[test]

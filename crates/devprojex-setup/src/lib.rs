@@ -27,6 +27,8 @@ mod line_endings;
 pub mod links;
 mod merge;
 pub mod plan;
+pub mod replace;
+pub mod root_guard;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;

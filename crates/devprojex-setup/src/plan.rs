@@ -23,9 +23,9 @@ use crate::fsio::{self, ConfigFile, WriteOptions, WriteReport};
 /// differs, so the same binary may need its absolute path in one and not the other).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Commands {
-    /// For Claude Code and Codex.
+    /// For Claude Code, Codex, Gemini CLI and Copilot CLI.
     pub terminal: String,
-    /// For Claude Desktop, Antigravity, Cursor and VS Code.
+    /// For Claude Desktop, Antigravity, Cursor, VS Code, Windsurf and Zed.
     pub desktop: String,
     /// The user chose the spelling (`--command-path absolute` or `name`): an entry spelled
     /// otherwise is updated even when it runs the same binary.
@@ -83,6 +83,7 @@ impl Options {
             with_type: client.writes_type(),
             command: self.commands.for_client(client).to_string(),
             args: flags.args(),
+            extra: client.extra_fields(),
         }
     }
 }
@@ -250,19 +251,15 @@ pub fn places(
 }
 
 /// The `projects` keys of `~/.claude.json` whose local scope has an entry `name` (empty when the
-/// file is missing or does not parse; planning reports a parse error itself).
+/// file is missing). A file that does not parse, or lists a project twice, is an error: setup
+/// cannot tell which local entries exist, so it must not say there are none.
 pub fn local_entries(env: &SetupEnv, name: &str) -> Result<Vec<String>> {
     let path = crate::client::user_config_path(ClientId::ClaudeCode, env)?;
-    let Ok(file) = fsio::load(&path) else {
-        return Ok(Vec::new());
-    };
+    let file = fsio::load(&path)?;
     let Some(text) = file.text else {
         return Ok(Vec::new());
     };
-    Ok(
-        edit::keys_with_entry(&text, &["projects"], &["mcpServers"], name, &path)
-            .unwrap_or_default(),
-    )
+    edit::keys_with_entry(&text, &["projects"], &["mcpServers"], name, &path)
 }
 
 /// Plans every place of `client`.
@@ -273,7 +270,19 @@ pub fn plan_client(
     mode: Mode,
     force: bool,
 ) -> Result<Vec<PlanItem>> {
-    let locations = places(client, env, opts, mode)?;
+    let locations = match places(client, env, opts, mode) {
+        Ok(l) => l,
+        // The user file cannot be read as a whole (it does not parse, or a key on the way to
+        // the local scopes is there twice): that place fails, naming why.
+        Err(e @ (SetupError::NoLocation { .. } | SetupError::Usage(_))) => return Err(e),
+        Err(e) => {
+            let mut item = plan_location(user_location(client, env)?, env, opts, mode, force);
+            if !item.action.is_problem() {
+                item.action = Action::Failed(e);
+            }
+            return Ok(vec![item]);
+        }
+    };
     Ok(locations
         .into_iter()
         .map(|l| plan_location(l, env, opts, mode, force))
@@ -312,6 +321,7 @@ pub fn plan_location(
                     item.action = action;
                     item.existing = existing;
                     item.wanted = wanted;
+                    item.notes.extend(entry_notes(&item, env));
                 }
                 Err(e) => item.action = Action::Failed(e),
             }
@@ -377,12 +387,83 @@ fn decide(
                 Some(why) => Action::Kept(why),
                 None => Action::Update,
             },
+            EntryState::Incomplete => {
+                // Only the missing keys are added: a command that runs this binary, or the
+                // installed one a development build never replaces, stays as it is.
+                let keep = (!opts.commands.exact && runs_this_binary(v, client, env))
+                    || installed_binary_kept(v, env, force).is_some();
+                if let (true, Some(cmd)) = (keep, v.get("command").and_then(Value::as_str)) {
+                    wanted.command = cmd.to_string();
+                }
+                if classify(v, &wanted) == EntryState::Current {
+                    Action::Unchanged
+                } else {
+                    Action::Update
+                }
+            }
             EntryState::Modified if only_default_root_added(v, &wanted, opts) => Action::Update,
+            EntryState::Modified if replaces_missing_roots(v, &wanted, opts) => Action::Update,
             EntryState::Modified if force => Action::Replace,
             EntryState::Modified => Action::Conflict { removing: false },
         },
     };
     Ok((action, existing, wanted))
+}
+
+/// What the plan says about the entry found: it runs another installed copy of devprojex (two
+/// copies re-point the entries at themselves on every run), or names `--root` folders that no
+/// longer exist (the server cannot start there).
+fn entry_notes(item: &PlanItem, env: &SetupEnv) -> Vec<String> {
+    let mut notes = Vec::new();
+    let Some(existing) = item.existing.as_ref().filter(|v| looks_like_ours(v)) else {
+        return notes;
+    };
+    if matches!(item.action, Action::Update)
+        && let (Some(cmd), Some(exe)) = (
+            existing.get("command").and_then(Value::as_str),
+            env.current_exe.as_ref(),
+        )
+        && let Some(other) = command_target_in(cmd, env, &likely_path(env, item.client().launch()))
+        && !crate::entry::same_file(&other, exe)
+        && !is_dev_build(&other)
+    {
+        notes.push(format!(
+            "the entry runs another installed devprojex ({}); setup points it at this one ({}). With two copies installed, each one's setup points the entries back at itself: uninstall the copy you do not use",
+            other.display(),
+            exe.display()
+        ));
+    }
+    let missing: Vec<String> = entry_args(existing)
+        .map(|a| roots_of(&a))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| !r.contains("${") && !Path::new(r).is_dir())
+        .collect();
+    if !missing.is_empty() {
+        notes.push(format!(
+            "the entry's --root {} no longer exist{}: the server cannot start there; run setup with --root NEW-FOLDER to replace {}",
+            missing.join(", "),
+            if missing.len() == 1 { "s" } else { "" },
+            if missing.len() == 1 { "it" } else { "them" },
+        ));
+    }
+    notes
+}
+
+/// Whether the existing entry differs only in `--root` folders that no longer exist, replaced by
+/// the ones given now: setup replaces such a broken entry without `--force`.
+fn replaces_missing_roots(existing: &Value, wanted: &Entry, opts: &Options) -> bool {
+    let Some(args) = entry_args(existing) else {
+        return false;
+    };
+    let roots = roots_of(&args);
+    looks_like_ours(existing)
+        && !opts.flags.roots.is_empty()
+        && !roots.is_empty()
+        && roots
+            .iter()
+            .all(|r| !r.contains("${") && !Path::new(r).is_dir())
+        && without_roots(&args) == without_roots(&wanted.args)
 }
 
 /// An entry setup wrote before per-client roots existed (a bare `mcp`) is brought up to date
@@ -473,9 +554,11 @@ pub enum FileOutcome {
     Failed(SetupError),
 }
 
-/// Writes one file's items. The new text is computed from the file as it is now; if it changed
-/// since the plan, the decisions are made again and must be the same (else [`FileOutcome::Replan`]).
-/// A concurrent write between that read and the rename is detected by [`fsio::write`] and retried.
+/// Writes one file's items. The new text is computed from the file as it is now, and again
+/// from every newer text another program writes before setup's swap lands
+/// ([`fsio::write_edited`]); whenever the file differs from the plan's copy, the decisions are
+/// made again and must be the same (else [`FileOutcome::Replan`], and the file is left as the
+/// other program wrote it).
 pub fn apply_file(
     items: &[&PlanItem],
     env: &SetupEnv,
@@ -484,18 +567,33 @@ pub fn apply_file(
     force: bool,
     write: &WriteOptions,
 ) -> FileOutcome {
+    apply_file_with_hook(items, env, opts, mode, force, write, &mut |_| Ok(()))
+}
+
+/// [`apply_file`] with [`fsio::write_edited`]'s hook (tests write the file there, as a running
+/// client would).
+pub fn apply_file_with_hook(
+    items: &[&PlanItem],
+    env: &SetupEnv,
+    opts: &Options,
+    mode: Mode,
+    force: bool,
+    write: &WriteOptions,
+    before_swap: &mut dyn FnMut(&Path) -> std::io::Result<()>,
+) -> FileOutcome {
     let first = items[0];
-    for _attempt in 0..5 {
-        let fresh = match fsio::load(first.path()) {
-            Ok(f) => f,
-            Err(e) => return FileOutcome::Failed(e),
-        };
-        let planned = first.file.as_ref().and_then(|f| f.text.as_deref());
-        if fresh.text.as_deref() != planned {
+    let fresh = match fsio::load(first.path()) {
+        Ok(f) => f,
+        Err(e) => return FileOutcome::Failed(e),
+    };
+    let planned = first.file.as_ref().and_then(|f| f.text.clone());
+    let mut replan = false;
+    let mut edit = |current: Option<&str>| -> Result<String> {
+        if current != planned.as_deref() {
             for item in items {
                 match decide(
                     &item.location,
-                    fresh.text.as_deref(),
+                    current,
                     &item.wanted,
                     env,
                     opts,
@@ -504,23 +602,26 @@ pub fn apply_file(
                 ) {
                     Ok((action, existing, _))
                         if action.same_as(&item.action) && existing == item.existing => {}
-                    _ => return FileOutcome::Replan,
+                    // Another program made the very change setup was about to make.
+                    Ok((Action::Unchanged, ..)) if mode == Mode::Add => {}
+                    Ok((Action::NotPresent, ..)) if mode == Mode::Remove => {}
+                    _ => {
+                        replan = true;
+                        return Err(SetupError::Changed {
+                            path: first.path().to_path_buf(),
+                        });
+                    }
                 }
             }
         }
-        let text = match edited_text(fresh.text_or_empty(), items, &opts.name) {
-            Ok(t) => t,
-            Err(e) => return FileOutcome::Failed(e),
-        };
-        match fsio::write(&fresh, &text, write) {
-            Ok(report) => return FileOutcome::Written(report),
-            Err(SetupError::Changed { .. }) => continue,
-            Err(e) => return FileOutcome::Failed(e),
-        }
+        edited_text(current.unwrap_or(""), items, &opts.name)
+    };
+    let result = fsio::write_edited(&fresh, write, &mut edit, before_swap);
+    match result {
+        Ok(report) => FileOutcome::Written(report),
+        Err(_) if replan => FileOutcome::Replan,
+        Err(e) => FileOutcome::Failed(e),
     }
-    FileOutcome::Failed(SetupError::Changed {
-        path: first.path().to_path_buf(),
-    })
 }
 
 /// Whether `text` holds nothing but empty objects (`{"mcpServers": {}}`) or nothing at all, and
@@ -561,6 +662,8 @@ pub enum Status {
     Current,
     /// The entry was written by setup but points at another devprojex binary.
     Outdated,
+    /// The entry lacks a key setup writes now (Claude Code's `"alwaysLoad": true`).
+    Incomplete,
     /// The entry's command cannot be found (the binary moved or was removed).
     Stale(String),
     /// The entry was changed by hand, written with other flags, or is another server.
@@ -571,11 +674,12 @@ pub enum Status {
 
 impl Status {
     /// Every label (for `setup status --help`, which must list what status prints).
-    pub const LABELS: [&'static str; 7] = [
+    pub const LABELS: [&'static str; 8] = [
         "no config file",
         "not configured",
         "present, current",
         "present, points at another devprojex binary (run setup to update)",
+        "present, lacks a key setup now writes, such as alwaysLoad (run setup to update)",
         "present, STALE: command not found: COMMAND",
         "present, differs from what setup would write with these flags",
         "ERROR: MESSAGE",
@@ -588,9 +692,10 @@ impl Status {
             Status::NotConfigured => Self::LABELS[1].into(),
             Status::Current => Self::LABELS[2].into(),
             Status::Outdated => Self::LABELS[3].into(),
-            Status::Stale(cmd) => Self::LABELS[4].replace("COMMAND", cmd),
-            Status::Modified => Self::LABELS[5].into(),
-            Status::Error(e) => Self::LABELS[6].replace("MESSAGE", e),
+            Status::Incomplete => Self::LABELS[4].into(),
+            Status::Stale(cmd) => Self::LABELS[5].replace("COMMAND", cmd),
+            Status::Modified => Self::LABELS[6].into(),
+            Status::Error(e) => Self::LABELS[7].replace("MESSAGE", e),
         }
     }
 
@@ -642,6 +747,7 @@ pub fn status_at(location: &Location, env: &SetupEnv, opts: &Options) -> Status 
             Status::Current
         }
         EntryState::Outdated => Status::Outdated,
+        EntryState::Incomplete => Status::Incomplete,
         EntryState::Modified if only_default_root_added(&existing, &wanted, opts) => {
             Status::Outdated
         }

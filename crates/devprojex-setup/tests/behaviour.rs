@@ -38,7 +38,7 @@ fn each_client_gets_the_root_it_can_resolve() {
     // Claude Code and Codex start the server in the project.
     assert_eq!(
         h.json(".claude.json")["mcpServers"]["devprojex"],
-        json!({"type": "stdio", "command": h.exe(), "args": ["mcp"]})
+        json!({"type": "stdio", "command": h.exe(), "args": ["mcp"], "alwaysLoad": true})
     );
     assert!(
         h.read(".codex/config.toml").contains("args = [\"mcp\"]"),
@@ -56,7 +56,7 @@ fn each_client_gets_the_root_it_can_resolve() {
 fn clients_that_give_no_project_need_root_in_a_non_interactive_run() {
     let h = Home::new();
     h.mkdir(".config/Claude");
-    h.mkdir(".gemini");
+    h.mkdir(".gemini/config");
     h.mkdir(".cursor");
     let r = h.run(&["setup", "--yes"]);
     assert_eq!(r.code, 1, "{}", r.all());
@@ -107,7 +107,7 @@ fn setup_asks_for_the_project_folder_on_a_terminal() {
 
     // An empty answer skips the client.
     let h = Home::new();
-    h.mkdir(".gemini");
+    h.mkdir(".gemini/config");
     let r = h.run_with(&["setup"], true, "\n");
     assert!(r.out.contains("skipped"), "{}", r.all());
     assert!(!h.p(".gemini/config/mcp_config.json").exists());
@@ -240,7 +240,15 @@ fn status_doctor_and_remove_see_all_three_scopes() {
     ] {
         assert!(r.out.contains(&needle), "{needle}:\n{}", r.out);
     }
-    assert_eq!(r.out.matches("present, current").count(), 2, "{}", r.out);
+    // What `claude mcp add` wrote lacks `alwaysLoad`, which the next setup adds.
+    assert_eq!(
+        r.out
+            .matches("present, lacks a key setup now writes")
+            .count(),
+        2,
+        "{}",
+        r.out
+    );
 
     let r = h.run(&["doctor"]);
     assert!(r.out.contains("local scope of"), "{}", r.out);
@@ -638,6 +646,23 @@ fn an_entry_that_runs_this_binary_under_another_spelling_is_current() {
     // `claude mcp add devprojex -- ~/bin/devprojex mcp`: absolute, while setup would write the
     // name (the binary is on the PATH Claude Code gets). Both run this binary.
     h.write(".claude.json", &claude_local(&h, &h.exe()));
+    // The first run adds only `"alwaysLoad": true` (issue 40, item 7), keeping the spelling.
+    let r = h.run(&["setup", "--yes", "--client", "claude-code"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let local = &h.json(".claude.json")["projects"][h.s("project")]["mcpServers"]["devprojex"];
+    assert_eq!(
+        *local,
+        json!({"type": "stdio", "command": h.exe(), "args": ["mcp"], "env": {}, "alwaysLoad": true})
+            .as_object()
+            .map(|o| {
+                let mut o = o.clone();
+                o.remove("env");
+                serde_json::Value::Object(o)
+            })
+            .unwrap(),
+        "{}",
+        r.out
+    );
     let before = h.read(".claude.json");
     let r = h.run(&["setup", "--yes", "--client", "claude-code"]);
     assert_eq!(r.code, 0, "{}", r.all());

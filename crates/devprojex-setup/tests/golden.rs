@@ -55,6 +55,10 @@ const NOT_BYTE_IDENTICAL_AFTER_REMOVE: &[(&str, &str)] = &[
         "the file created by setup keeps an empty container",
     ),
     ("vscode-outdated.jsonc", "the input already had an entry"),
+    (
+        "zed-no-servers.json",
+        "the container created by setup stays as an empty object",
+    ),
     ("codex-outdated.toml", "the input already had an entry"),
 ];
 

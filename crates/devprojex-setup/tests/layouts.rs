@@ -16,6 +16,7 @@ fn entry() -> Entry {
         with_type: false,
         command: "/opt/devprojex/bin/devprojex".into(),
         args: vec!["mcp".into(), "--root".into(), "/home/u/src/app".into()],
+        extra: Vec::new(),
     }
 }
 
@@ -257,6 +258,7 @@ fn nested_containers_for_claude_code_local_scope() {
         with_type: true,
         command: "/new/devprojex".into(),
         args: vec!["mcp".into()],
+        extra: Vec::new(),
     };
     let out = edit::upsert_at(text, Format::Json, &keys, "devprojex", &e, p).unwrap();
     assert_eq!(
@@ -444,5 +446,75 @@ fn an_empty_inline_toml_table_keeps_its_inner_spaces() {
             edit::upsert(text, Format::Toml, "mcp_servers", "devprojex", &entry(), p).unwrap();
         let back = edit::remove(&added, Format::Toml, "mcp_servers", "devprojex", p).unwrap();
         assert_eq!(back, text, "via {added:?}");
+    }
+}
+
+/// Node writes a lone surrogate escape when it cuts a string between the halves of an emoji
+/// (`~/.claude.json` history): valid JSON, kept byte for byte (issue 37, item 5).
+#[test]
+fn a_lone_surrogate_escape_is_kept_byte_for_byte() {
+    let p = Path::new(".claude.json");
+    let text = "{\n  \"history\": [\"cut \\ud83d\", \"pair \\ud83d\\ude00\", \"low \\uDE00 \\\\ud83d\"],\n  // kept\n  \"mcpServers\": {}\n}\n";
+    for format in [Format::Json, Format::Jsonc] {
+        let text = if format == Format::Json {
+            text.replace("  // kept\n", "")
+        } else {
+            text.to_string()
+        };
+        let added = edit::upsert_at(&text, format, &["mcpServers"], "devprojex", &entry(), p)
+            .unwrap_or_else(|e| panic!("{format:?}: {e}"));
+        for original in [
+            "cut \\ud83d\"",
+            "pair \\ud83d\\ude00\"",
+            "low \\uDE00 \\\\ud83d\"",
+        ] {
+            assert!(
+                added.contains(original),
+                "{format:?}: {original} in {added}"
+            );
+        }
+        assert_eq!(
+            edit::read_entry_at(&added, format, &["mcpServers"], "devprojex", p).unwrap(),
+            Some(entry().to_json())
+        );
+        let back = edit::remove_at(&added, format, &["mcpServers"], "devprojex", p).unwrap();
+        assert_eq!(back, text, "{format:?}");
+        // Claude Code's local scopes are read through the same mask.
+        if format == Format::Json {
+            assert!(
+                edit::keys_with_entry(&added, &["projects"], &["mcpServers"], "devprojex", p)
+                    .unwrap()
+                    .is_empty()
+            );
+        }
+    }
+}
+
+/// A one-line JSONC servers object with a space before its trailing comma (found by the
+/// hand-laid property test): the entry goes after that comma, and removal restores every byte.
+#[test]
+fn a_space_before_a_one_line_trailing_comma_survives_a_round_trip() {
+    let p = Path::new("mcp.json");
+    for text in [
+        "{\"mcpServers\":{\"s0\":1 ,},\"b\": 1}\n",
+        "{\"mcpServers\": {\"s0\": 1 , }, \"b\": 1}\n",
+    ] {
+        let added = edit::upsert_at(
+            text,
+            Format::Jsonc,
+            &["mcpServers"],
+            "devprojex",
+            &entry(),
+            p,
+        )
+        .unwrap();
+        assert_eq!(
+            edit::read_entry_at(&added, Format::Jsonc, &["mcpServers"], "devprojex", p).unwrap(),
+            Some(entry().to_json()),
+            "{added}"
+        );
+        assert!(!added.contains('\n') || added.ends_with("}\n") && added.lines().count() == 1);
+        let back = edit::remove_at(&added, Format::Jsonc, &["mcpServers"], "devprojex", p).unwrap();
+        assert_eq!(back, text, "via {added}");
     }
 }

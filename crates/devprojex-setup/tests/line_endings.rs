@@ -17,6 +17,7 @@ fn entry() -> Entry {
         with_type: false,
         command: "/opt/devprojex/bin/devprojex".into(),
         args: vec!["mcp".into(), "--root".into(), "/home/u/src/app".into()],
+        extra: Vec::new(),
     }
 }
 

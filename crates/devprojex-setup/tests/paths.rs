@@ -338,3 +338,82 @@ fn detection_by_folder_or_executable() {
         "no `.cmd` lookup on unix"
     );
 }
+
+/// The clients added in issue 37 (item 6), on each OS, with their folder variables.
+#[test]
+fn gemini_copilot_windsurf_and_zed_on_every_os() {
+    for (os, h, zed) in [
+        (
+            Os::Linux,
+            "/nonexistent/home/ada",
+            "/nonexistent/home/ada/.config/zed/settings.json",
+        ),
+        (
+            Os::Macos,
+            "/nonexistent/Users/ada",
+            "/nonexistent/Users/ada/.config/zed/settings.json",
+        ),
+        (
+            Os::Windows,
+            "C:\\Users\\ada",
+            "C:/Users/ada/AppData/Roaming/Zed/settings.json",
+        ),
+    ] {
+        let hh = h.replace('\\', "/");
+        assert_eq!(
+            user(os, h, ClientId::GeminiCli),
+            format!("{hh}/.gemini/settings.json")
+        );
+        assert_eq!(
+            user(os, h, ClientId::CopilotCli),
+            format!("{hh}/.copilot/mcp-config.json")
+        );
+        assert_eq!(
+            user(os, h, ClientId::Windsurf),
+            format!("{hh}/.codeium/windsurf/mcp_config.json")
+        );
+        assert_eq!(user(os, h, ClientId::Zed), zed, "{os:?}");
+    }
+    let mut e = env(Os::Linux, "/h");
+    e.xdg_config_home = Some("/xdg".into());
+    e.gemini_cli_home = Some("/gh".into());
+    e.copilot_home = Some("/ch".into());
+    let at = |c| norm(&user_config_path(c, &e).unwrap());
+    assert_eq!(at(ClientId::Zed), "/xdg/zed/settings.json");
+    assert_eq!(at(ClientId::GeminiCli), "/gh/.gemini/settings.json");
+    assert_eq!(at(ClientId::CopilotCli), "/ch/mcp-config.json");
+    // Project scope: Gemini CLI's .gemini/settings.json; the other three have none here.
+    let project = Path::new("/src/app");
+    assert_eq!(
+        project_config_path(ClientId::GeminiCli, project).map(|p| norm(&p)),
+        Some("/src/app/.gemini/settings.json".into())
+    );
+    for c in [ClientId::CopilotCli, ClientId::Windsurf, ClientId::Zed] {
+        assert_eq!(project_config_path(c, project), None, "{c}");
+    }
+}
+
+/// `~/.gemini` is Gemini CLI's folder and Antigravity's: neither is detected by it alone.
+#[test]
+fn a_shared_gemini_folder_detects_only_the_client_whose_file_is_there() {
+    use devprojex_setup::client::detect;
+    let dir = tempfile::tempdir().unwrap();
+    let e = SetupEnv::for_tests(Os::Linux, dir.path());
+    std::fs::create_dir_all(dir.path().join(".gemini/tmp")).unwrap();
+    assert!(!detect(ClientId::GeminiCli, &e));
+    assert!(!detect(ClientId::Antigravity, &e));
+    std::fs::write(dir.path().join(".gemini/settings.json"), "{}").unwrap();
+    assert!(detect(ClientId::GeminiCli, &e));
+    assert!(!detect(ClientId::Antigravity, &e));
+    std::fs::create_dir_all(dir.path().join(".gemini/antigravity")).unwrap();
+    assert!(detect(ClientId::Antigravity, &e));
+    for (d, c) in [
+        (".copilot", ClientId::CopilotCli),
+        (".codeium/windsurf", ClientId::Windsurf),
+        (".config/zed", ClientId::Zed),
+    ] {
+        assert!(!detect(c, &e), "{c}");
+        std::fs::create_dir_all(dir.path().join(d)).unwrap();
+        assert!(detect(c, &e), "{c}");
+    }
+}

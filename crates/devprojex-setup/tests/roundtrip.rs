@@ -14,6 +14,7 @@ fn entry(with_type: bool) -> Entry {
         with_type,
         command: "/opt/devprojex/bin/devprojex".into(),
         args: vec!["mcp".into(), "--root".into(), "/home/u/src/app".into()],
+        extra: Vec::new(),
     }
 }
 
