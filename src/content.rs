@@ -7,7 +7,7 @@ use std::io::Read;
 use std::sync::Arc;
 
 use devprojex_detail::Detail;
-use devprojex_redact::{INSPECTION_LIMIT_BYTES, Redactor, decode_lossy};
+use devprojex_redact::{INSPECTION_LIMIT_BYTES, Redactor, SNIFF_BYTES, decode_lossy};
 
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::facts::{FactsCache, Known, Stamp, TextMetrics};
@@ -205,8 +205,17 @@ impl ContentPipeline {
             .and_then(|(file, meta)| read_inspectable(file, meta.size));
         match raw {
             Ok(Raw::Bytes(bytes)) => {
-                needle.find(&bytes)?;
-                let decoded = decode_owned(bytes);
+                let decoded = match devprojex_redact::decode_utf16(&bytes) {
+                    // UTF-16: the needle is looked for in the text
+                    Some(text) => {
+                        needle.find(text.as_bytes())?;
+                        text
+                    }
+                    None => {
+                        needle.find(&bytes)?;
+                        decode_owned(bytes)
+                    }
+                };
                 let redacted = self.redactor.redact(&decoded);
                 let redactions = redacted.findings.len();
                 let text = match redacted.text {
@@ -256,12 +265,16 @@ impl ContentPipeline {
             .open_listed(entry.content_path(), entry.id)
             .and_then(|(file, meta)| read_inspectable(file, meta.size));
         match raw {
-            Ok(Raw::Bytes(bytes)) => match needle {
-                Some(needle) if needle.find(&bytes).is_some() => {
-                    Screened::Text(decode_owned(bytes))
+            Ok(Raw::Bytes(bytes)) => {
+                let utf16 = devprojex_redact::decode_utf16(&bytes);
+                let raw = utf16.as_ref().map_or(&bytes[..], |text| text.as_bytes());
+                match needle {
+                    Some(needle) if needle.find(raw).is_some() => {
+                        Screened::Text(utf16.unwrap_or_else(|| decode_owned(bytes)))
+                    }
+                    _ => Screened::Absent,
                 }
-                _ => Screened::Absent,
-            },
+            }
             Ok(Raw::Binary) => Screened::Binary,
             Ok(Raw::TooLarge) => Screened::Withheld,
             Err(_) => Screened::Unreadable,
@@ -316,6 +329,10 @@ pub enum Screened {
 
 /// [`decode_lossy`] into an owned string, reusing the buffer when the bytes are valid UTF-8.
 fn decode_owned(bytes: Vec<u8>) -> String {
+    // UTF-16 text holds NUL bytes, which are valid UTF-8: it is recognised first
+    if let Some(text) = devprojex_redact::decode_utf16(&bytes) {
+        return text;
+    }
     match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(invalid) => decode_lossy(invalid.as_bytes()).into_owned(),
@@ -324,15 +341,15 @@ fn decode_owned(bytes: Vec<u8>) -> String {
 
 enum Raw {
     Bytes(Vec<u8>),
-    /// A NUL byte: never decoded or shown.
+    /// A NUL byte (in text that is not UTF-16): never decoded or shown.
     Binary,
     TooLarge,
 }
 
 /// Read an opened, verified file, refusing anything over the inspection boundary without reading
 /// it (`size` comes from the opened handle, not from an earlier listing). The first 8 KiB are read
-/// first: a NUL byte there ends the read, so a binary file costs one small read, as the walk's
-/// sniff would.
+/// first: a NUL byte there ends the read (unless the text is UTF-16, whose ASCII characters
+/// each carry one), so a binary file costs one small read, as the walk's sniff would.
 fn read_inspectable(file: std::fs::File, size: u64) -> Result<Raw> {
     if size > INSPECTION_LIMIT_BYTES {
         return Ok(Raw::TooLarge);
@@ -347,21 +364,25 @@ fn read_inspectable(file: std::fs::File, size: u64) -> Result<Raw> {
         .take(SNIFF_BYTES as u64)
         .read_to_end(&mut bytes)
         .map_err(read_error)?;
-    if memchr::memchr(0, &bytes).is_some() {
+    if devprojex_redact::looks_binary(&bytes) {
         return Ok(Raw::Binary);
     }
+    let utf16 = memchr::memchr(0, &bytes).is_some();
     handle.read_to_end(&mut bytes).map_err(read_error)?;
     if bytes.len() as u64 > INSPECTION_LIMIT_BYTES {
         return Ok(Raw::TooLarge);
     }
-    if memchr::memchr(0, &bytes[SNIFF_BYTES.min(bytes.len())..]).is_some() {
+    let binary = if utf16 {
+        // a NUL character further on: binary after all
+        devprojex_redact::decode_utf16(&bytes).is_none()
+    } else {
+        memchr::memchr(0, &bytes[SNIFF_BYTES.min(bytes.len())..]).is_some()
+    };
+    if binary {
         return Ok(Raw::Binary);
     }
     Ok(Raw::Bytes(bytes))
 }
-
-/// How much of a file decides whether it is binary, as in the walk's sniff.
-const SNIFF_BYTES: usize = 8192;
 
 #[cfg(test)]
 mod tests {

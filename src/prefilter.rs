@@ -66,23 +66,14 @@ impl RawPrefilter {
     }
 }
 
-/// Every rule id the redactor can write into a placeholder.
+/// Every rule id the redactor can write into a placeholder (`base64:<id>` of a base64 blob
+/// included).
 fn placeholder_ids() -> impl Iterator<Item = &'static str> {
     use std::sync::OnceLock;
     static IDS: OnceLock<Vec<String>> = OnceLock::new();
-    IDS.get_or_init(|| {
-        devprojex_redact::rule_catalog()
-            .into_iter()
-            .map(|rule| rule.id)
-            .chain(
-                devprojex_redact::PRIVATE_DATA_RULE_IDS
-                    .iter()
-                    .map(|id| id.to_string()),
-            )
-            .collect()
-    })
-    .iter()
-    .map(String::as_str)
+    IDS.get_or_init(devprojex_redact::marker_ids)
+        .iter()
+        .map(String::as_str)
 }
 
 /// `hir` with every word-boundary assertion replaced by the empty expression: it matches

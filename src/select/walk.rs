@@ -833,8 +833,9 @@ fn open_components(root: &Arc<DirHandle>, parts: &[OsString]) -> std::io::Result
     Ok(current)
 }
 
-/// A NUL byte in the first 8 KiB of the file `name`, read through its folder's handle (never
-/// blocking, never through a link, only if it is still the file that was listed).
+/// A NUL byte in the first 8 KiB of the file `name`, in text that is not UTF-16, read through
+/// its folder's handle (never blocking, never through a link, only if it is still the file that
+/// was listed).
 fn sniff_at(dir: &DirHandle, name: &OsStr, expected: Option<FileId>) -> bool {
     let Ok((file, meta)) = dir.open_file(name) else {
         return false;
@@ -851,7 +852,7 @@ fn sniff_at(dir: &DirHandle, name: &OsStr, expected: Option<FileId>) -> bool {
             Ok(n) => filled += n,
         }
     }
-    memchr::memchr(0, &buffer[..filled]).is_some()
+    devprojex_redact::looks_binary(&buffer[..filled])
 }
 
 #[cfg(test)]

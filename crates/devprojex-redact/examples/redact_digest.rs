@@ -4,7 +4,10 @@
 //!
 //! `cargo run --release -p devprojex-redact --example redact_digest -- [--private-data] PATH... > a`
 //!
-//! then the same with the other build, and `diff a b`. Files are read as the content stage reads
+//! then the same with the other build, and `diff a b`. With `--lines` it prints each redacted
+//! line instead (`path:line: text`, markers in place, cut at 300 characters): what a reader of
+//! the findings needs to tell a secret from a false positive. The last line (on stderr) counts
+//! files, bytes, files with findings and findings, and the findings per 10,000 files. Files are read as the content stage reads
 //! them (`decode_lossy`) and taken in sorted order; `.git` and `target` directories are skipped,
 //! so are files larger than `INSPECTION_LIMIT_BYTES`.
 
@@ -45,10 +48,13 @@ fn digest(bytes: &[u8]) -> u64 {
 
 fn main() {
     let mut private = false;
+    let mut lines = false;
     let mut files = Vec::new();
     for arg in std::env::args().skip(1) {
         if arg == "--private-data" {
             private = true;
+        } else if arg == "--lines" {
+            lines = true;
         } else {
             walk(Path::new(&arg), &mut files);
         }
@@ -56,7 +62,7 @@ fn main() {
     let redactor = Redactor::new(RedactOptions {
         hide_private_data: private,
     });
-    let (mut count, mut bytes, mut redacted) = (0usize, 0usize, 0usize);
+    let (mut count, mut bytes, mut redacted, mut found) = (0usize, 0usize, 0usize, 0usize);
     for path in &files {
         let Ok(content) = std::fs::read(path) else {
             continue;
@@ -72,6 +78,20 @@ fn main() {
             continue;
         }
         redacted += 1;
+        found += out.findings.len();
+        if lines {
+            let shown: Vec<&str> = out.text.split('\n').collect();
+            let mut last = 0;
+            for f in &out.findings {
+                if f.line == last {
+                    continue;
+                }
+                last = f.line;
+                let line: String = shown[f.line - 1].trim().chars().take(300).collect();
+                println!("{}:{}: {line}", path.display(), f.line);
+            }
+            continue;
+        }
         let findings: Vec<String> = out
             .findings
             .iter()
@@ -84,5 +104,8 @@ fn main() {
             findings.join(" ")
         );
     }
-    eprintln!("{count} files, {bytes} bytes, {redacted} with findings");
+    let per_10k = found as f64 * 10_000.0 / count.max(1) as f64;
+    eprintln!(
+        "{count} files, {bytes} bytes, {redacted} with findings, {found} findings, {per_10k:.1} findings per 10,000 files"
+    );
 }

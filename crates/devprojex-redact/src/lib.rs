@@ -39,6 +39,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+mod encoded;
 mod escapes;
 mod keywords;
 mod kube;
@@ -331,7 +332,7 @@ fn retain_off_markers(bytes: &[u8], spans: &mut Vec<Span>, windows: &[(usize, us
             let id_len = rest
                 .iter()
                 .take(MARKER_MAX_ID)
-                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+                .take_while(|b| util::marker_id_byte(**b))
                 .count();
             if id_len > 0 && rest.get(id_len) == Some(&b']') {
                 markers.push((start, start + MARKER_OPEN.len() + id_len + 1));
@@ -441,9 +442,44 @@ pub(crate) struct Work {
 /// Lines joined to a keyword line that continues on the next one (shell `\`): at most this many.
 const MAX_JOINED_LINES: usize = 16;
 
+/// How many layers deep the engine reads: each view of escaped text and each base64 payload is
+/// a layer (base64 inside an escaped JSON string inside base64 is three).
+pub(crate) const MAX_DEPTH: u8 = 4;
+
 fn secret_spans(text: &str, spans: &mut Vec<Span>) {
-    let set = ruleset();
     let bytes = text.as_bytes();
+    spans_at(bytes, 0, spans);
+    // a key file holds nothing else: checked on the whole (short) text, no keyword needed
+    if let Some((start, end)) = key_file(bytes) {
+        let set = ruleset();
+        for rule in set.rules.iter().filter(|r| r.engine == Engine::KeyFile) {
+            spans.push(Span {
+                start,
+                end,
+                id: rule.id.as_str(),
+                kind: FindingKind::Secret,
+                report: true,
+                priority: 0,
+            });
+        }
+    }
+}
+
+/// The secret spans of `bytes`, a text `depth` layers below the original: the rules on the
+/// regions their keywords mark, then (below [`MAX_DEPTH`]) the same again on views of the
+/// regions where escapes hide a boundary, and on the text of base64 blobs.
+fn spans_at(bytes: &[u8], depth: u8, spans: &mut Vec<Span>) {
+    let mut work = keyword_work(bytes);
+    run_work(bytes, &mut work, spans);
+    if depth < MAX_DEPTH {
+        layered_pass(bytes, &work, depth, spans);
+        encoded_pass(bytes, depth, spans);
+    }
+}
+
+/// The keyword pass: the regions where keywords occur, and the rules each one triggers.
+fn keyword_work(bytes: &[u8]) -> Work {
+    let set = ruleset();
     let mut work = Work::default();
     let mut seen = vec![false; set.rules.len()];
     let mut current: Option<Segment> = None;
@@ -518,42 +554,103 @@ fn secret_spans(text: &str, spans: &mut Vec<Span>) {
     if let Some(seg) = current.take() {
         close(seg, &mut current_rules, &mut seen, &mut work);
     }
-    run_work(bytes, &mut work, spans);
-    // The same rules again where escapes hide token boundaries (`"\nAKIA..."`,
-    // `token%3Dsk_live_...`, `{\"password\": \"...\"}`): on a copy in which those escapes are
-    // decoded in place.
-    decoded_pass(bytes, &work, spans);
-    // a key file holds nothing else: checked on the whole (short) text, no keyword needed
-    if let Some((start, end)) = key_file(bytes) {
-        for rule in set.rules.iter().filter(|r| r.engine == Engine::KeyFile) {
-            spans.push(Span {
-                start,
-                end,
-                id: rule.id.as_str(),
-                kind: FindingKind::Secret,
-                report: true,
-                priority: 0,
-            });
+    work
+}
+
+/// The rules again on views of the regions of `work` where escapes hide a boundary or spell a
+/// token (`escapes.rs`), each span mapped back to the bytes it was decoded from.
+fn layered_pass(bytes: &[u8], work: &Work, depth: u8, spans: &mut Vec<Span>) {
+    let (Some(first), Some(last)) = (work.segments.first(), work.segments.last()) else {
+        return;
+    };
+    // Where an escape can start, found in one pass over the regions' span of the text: a
+    // search in each region cost more than the whole pass on source code, whose many keyword
+    // lines are short (and hold `&` for references, `%` for formats, but rarely an escape).
+    let (from, to) = (first.start, last.end);
+    let mut starts: Vec<usize> = memchr::memchr3_iter(b'\\', b'%', b'&', &bytes[from..to])
+        .chain(memchr::memchr_iter(0x1b, &bytes[from..to]))
+        .map(|i| from + i)
+        // `&mut`, `&str`, `a && b`: a character reference ends in `;` within a few bytes
+        .filter(|&i| {
+            bytes[i] != b'&' || memchr::memchr(b';', &bytes[i..(i + 12).min(to)]).is_some()
+        })
+        .collect();
+    if starts.is_empty() {
+        return;
+    }
+    starts.sort_unstable();
+    let mut next_start = 0;
+    // the end of the last coloured region viewed whole
+    let mut viewed_to = 0;
+    for seg in &work.segments {
+        if seg.end <= viewed_to {
+            continue;
         }
+        while next_start < starts.len() && starts[next_start] < seg.start {
+            next_start += 1;
+        }
+        if starts.get(next_start).is_none_or(|&at| at >= seg.end) {
+            continue;
+        }
+        let region = &bytes[seg.start..seg.end];
+        let inside = starts[next_start..]
+            .iter()
+            .take_while(|&&at| at < seg.end)
+            .map(|&at| at - seg.start);
+        if !escapes::worth_a_view(region, inside) {
+            continue;
+        }
+        // A coloured line is viewed with the coloured lines after it: a key block, a shell
+        // continuation or a `.netrc` entry goes on past the line that holds the keyword, and
+        // each of its lines has its own colour codes.
+        let (start, mut end) = (seg.start, seg.end);
+        if memchr::memchr(0x1b, region).is_some() {
+            for _ in 0..private_key::MAX_BLOCK_LINES {
+                let next_e = util::line_end(bytes, (end + 1).min(bytes.len()));
+                if end >= bytes.len() || memchr::memchr(0x1b, &bytes[end..next_e]).is_none() {
+                    break;
+                }
+                end = next_e;
+            }
+            viewed_to = end;
+        }
+        let Some(view) = escapes::view(&bytes[start..end]) else {
+            continue;
+        };
+        let mut found = Vec::new();
+        spans_at(&view.bytes, depth + 1, &mut found);
+        spans.extend(found.into_iter().map(|mut s| {
+            let (from, to) = view.source(s.start, s.end);
+            s.start = start + from;
+            s.end = start + to;
+            s
+        }));
     }
 }
 
-/// Run the regex and scope-aware rules of `work` again on the segments where an escape can hide
-/// a token boundary, decoded (`escapes.rs`), and add what they find at its original offsets.
-fn decoded_pass(bytes: &[u8], work: &Work, spans: &mut Vec<Span>) {
+/// Base64 blobs of `bytes` that decode to text holding a secret, redacted whole and named
+/// after the rule that found the secret (`encoded.rs`).
+fn encoded_pass(bytes: &[u8], depth: u8, spans: &mut Vec<Span>) {
     let set = ruleset();
-    let keep = |r: u16| matches!(set.rules[r as usize].engine, Engine::Regex | Engine::Scope);
-    let Some(mut decoded) = escapes::decoded_work(bytes, work, keep) else {
-        return;
-    };
-    let mut found = Vec::new();
-    run_work(&decoded.bytes, &mut decoded.work, &mut found);
-    spans.extend(found.into_iter().map(|mut s| {
-        let len = s.end - s.start;
-        s.start = decoded.original(s.start);
-        s.end = s.start + len;
-        s
-    }));
+    for blob in encoded::blobs(bytes, 0, bytes.len()) {
+        let mut found = Vec::new();
+        spans_at(&blob.text, depth + 1, &mut found);
+        let Some(inner) = found
+            .iter()
+            .filter(|s| s.report && s.kind == FindingKind::Secret)
+            .min_by_key(|s| (s.priority, s.start))
+        else {
+            continue;
+        };
+        spans.push(Span {
+            start: blob.start,
+            end: blob.end,
+            id: set.encoded_id(inner.id),
+            kind: FindingKind::Secret,
+            report: true,
+            priority: 2,
+        });
+    }
 }
 
 /// The end of the region a keyword line `bytes[line_s..line_e]` speaks for: the line itself,
@@ -612,9 +709,15 @@ fn opens_element(line: &[u8]) -> bool {
     }
 }
 
-/// `key: |`, `key: >-` and friends: a YAML block scalar, its value on the next lines.
+/// `key: |`, `key: >-` and friends: a YAML block scalar, its value on the next lines; or
+/// `key = """` / `key = '''`: a TOML multi-line string.
 fn opens_block_scalar(line: &[u8]) -> bool {
     let t = line.trim_ascii_end();
+    if (t.ends_with(b"\"\"\"") || t.ends_with(b"'''"))
+        && t[..t.len() - 3].trim_ascii_end().ends_with(b"=")
+    {
+        return true;
+    }
     let t = t
         .strip_suffix(b"-")
         .or_else(|| t.strip_suffix(b"+"))
@@ -664,7 +767,7 @@ pub fn rule_match_count(rule_id: &str, text: &str) -> Option<usize> {
         line_begin = line_end + 1;
     }
     run_work(bytes, &mut work, &mut spans);
-    decoded_pass(bytes, &work, &mut spans);
+    layered_pass(bytes, &work, 0, &mut spans);
     let own = rule.id.as_str();
     let mut starts: Vec<usize> = spans
         .iter()
@@ -880,16 +983,118 @@ fn run_work(bytes: &[u8], work: &mut Work, spans: &mut Vec<Span>) {
     }
 }
 
-/// Decode file bytes as UTF-8, replacing each invalid sequence with U+FFFD (the standard
-/// "maximal subpart" rule of [`String::from_utf8_lossy`]). Valid UTF-8 is borrowed unchanged,
-/// a UTF-8 byte-order mark included. The decoded text is then redacted like any other text.
+/// Decode file bytes, replacing each invalid sequence with U+FFFD: UTF-16 text (a byte-order
+/// mark, or the pattern of one, see [`decode_utf16`]) as UTF-16, anything else as UTF-8 (the
+/// standard "maximal subpart" rule of [`String::from_utf8_lossy`]). Valid UTF-8 is borrowed
+/// unchanged, a UTF-8 byte-order mark included. The decoded text is then redacted like any
+/// other text.
 pub fn decode_lossy(bytes: &[u8]) -> Cow<'_, str> {
+    if let Some(text) = decode_utf16(bytes) {
+        return Cow::Owned(text);
+    }
     // `from_utf8` validates word-at-a-time and is several times faster than the chunked
     // validation inside `from_utf8_lossy`; nearly all source files are valid UTF-8.
     match std::str::from_utf8(bytes) {
         Ok(text) => Cow::Borrowed(text),
         Err(_) => String::from_utf8_lossy(bytes),
     }
+}
+
+/// How much of a file decides whether it is binary or UTF-16 text (the walk's sniff reads as
+/// much).
+pub const SNIFF_BYTES: usize = 8192;
+
+/// Whether a file whose first bytes are `sample` is binary: it holds a NUL byte and is not
+/// UTF-16 text. Windows tools write UTF-16 (`.reg` exports, PowerShell and resource files):
+/// its ASCII characters carry a NUL byte each, and it is text all the same.
+pub fn looks_binary(sample: &[u8]) -> bool {
+    memchr::memchr(0, sample).is_some() && utf16_order(sample).is_none()
+}
+
+/// Byte order of UTF-16 text.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Utf16Order {
+    Little,
+    Big,
+}
+
+/// Whether `bytes` (a whole file, or its first bytes) is UTF-16 text, and in which order: a
+/// byte-order mark (not UTF-32's), or without one the pattern of text that is mostly ASCII, a
+/// NUL as the high byte of most code units and never as the low byte of one (checked on the
+/// first [`SNIFF_BYTES`]). Either way the sample must decode without unpaired surrogates, NUL
+/// or control characters other than white space.
+fn utf16_order(bytes: &[u8]) -> Option<Utf16Order> {
+    let order = match bytes {
+        [0xff, 0xfe, 0, 0, ..] => return None, // UTF-32 LE
+        [0xff, 0xfe, ..] => Utf16Order::Little,
+        [0xfe, 0xff, ..] => Utf16Order::Big,
+        _ => {
+            let sample = &bytes[..bytes.len().min(SNIFF_BYTES) & !1];
+            if sample.len() < 4 || memchr::memchr(0, sample).is_none() {
+                return None;
+            }
+            let (mut zero_even, mut zero_odd) = (0usize, 0usize);
+            for pair in sample.chunks_exact(2) {
+                zero_even += usize::from(pair[0] == 0);
+                zero_odd += usize::from(pair[1] == 0);
+            }
+            let units = sample.len() / 2;
+            if zero_odd * 2 >= units && zero_even == 0 {
+                Utf16Order::Little
+            } else if zero_even * 2 >= units && zero_odd == 0 {
+                Utf16Order::Big
+            } else {
+                return None;
+            }
+        }
+    };
+    let sample = &bytes[..bytes.len().min(SNIFF_BYTES) & !1];
+    let text_like = char::decode_utf16(units(sample, order)).all(|c| match c {
+        Ok(c) => !c.is_control() || matches!(c, '\t' | '\n' | '\r' | '\u{c}' | '\u{1b}'),
+        // a surrogate pair cut by the sample's end is not an error of the text
+        Err(e) => sample.len() < bytes.len() && e.unpaired_surrogate() >= 0xd800,
+    });
+    text_like.then_some(order)
+}
+
+fn units(bytes: &[u8], order: Utf16Order) -> impl Iterator<Item = u16> + '_ {
+    bytes.chunks_exact(2).map(move |pair| match order {
+        Utf16Order::Little => u16::from_le_bytes([pair[0], pair[1]]),
+        Utf16Order::Big => u16::from_be_bytes([pair[0], pair[1]]),
+    })
+}
+
+/// The text of UTF-16 file bytes (see [`looks_binary`] for what counts as UTF-16), its
+/// byte-order mark dropped, invalid units and an odd last byte replaced with U+FFFD; `None`
+/// when the bytes are not UTF-16 text, or hold a NUL character (binary after all).
+pub fn decode_utf16(bytes: &[u8]) -> Option<String> {
+    let order = utf16_order(bytes)?;
+    let body = match bytes {
+        [0xff, 0xfe, rest @ ..] | [0xfe, 0xff, rest @ ..] => rest,
+        _ => bytes,
+    };
+    let mut text = String::with_capacity(body.len() / 2 + 3);
+    for c in char::decode_utf16(units(body, order)) {
+        match c {
+            Ok('\0') => return None,
+            Ok(c) => text.push(c),
+            Err(_) => text.push(char::REPLACEMENT_CHARACTER),
+        }
+    }
+    if body.len() % 2 == 1 {
+        text.push(char::REPLACEMENT_CHARACTER);
+    }
+    Some(text)
+}
+
+/// Every rule id a `[REDACTED:<id>]` marker can carry: the secret rules, their `base64:` forms
+/// and the private-data rules.
+pub fn marker_ids() -> Vec<String> {
+    ruleset()
+        .marker_ids()
+        .map(str::to_string)
+        .chain(PRIVATE_DATA_RULE_IDS.iter().map(|id| id.to_string()))
+        .collect()
 }
 
 /// Count keyword hits of the prefilter automaton. Benchmark support only.
@@ -976,7 +1181,7 @@ mod tests {
             let id_len = rest
                 .iter()
                 .take(64)
-                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':'))
                 .count();
             if id_len > 0 && rest.get(id_len) == Some(&b']') {
                 markers.push((start, start + OPEN.len() + id_len + 1));

@@ -19,7 +19,7 @@ pub(crate) struct KeySpan {
 }
 
 /// Lines scanned after a `BEGIN` marker without finding `END` before giving up on the block.
-const MAX_BLOCK_LINES: usize = 400;
+pub(crate) const MAX_BLOCK_LINES: usize = 400;
 /// A body with fewer base64 characters than this is a documentation stub (`...`), not a key.
 const MIN_BODY_CHARS: usize = 40;
 

@@ -285,7 +285,22 @@ pub(crate) struct RuleSet {
     /// Each rule's place in the order the engine runs rules: file order, the scope-aware rules
     /// last (they skip what the others redact).
     pub(crate) run_rank: Vec<u16>,
+    /// For each rule: the id a base64 blob gets when the rule finds a secret in its text
+    /// (`base64:<id>`).
+    pub(crate) encoded_ids: Vec<String>,
 }
+
+/// Keywords that trigger no rule but mark a region for a decoded view (`escapes.rs`), where a
+/// layer of escaping can hide the keywords of the rules themselves: a token spelled entirely
+/// as `\u00XX` escapes, a key between escaped quotes (`{\"auths\": ...}`), percent-encoded
+/// (`postgres%3A%2F%2F...`, `docker%20login`) or HTML-escaped text (`{&quot;auth&quot;: ...`).
+/// (`u00`, not `\u00`, and the percent-encodings of delimiters by their first digit: each
+/// byte a keyword adds is a byte class of the keyword table, whose 16-bit transitions leave
+/// room for few.)
+const LAYER_KEYWORDS: &[&str] = &["u00", "\\\"", "%0", "%2", "%3", "%5", "&quot", "&#", "&amp"];
+
+/// The prefix of a base64 blob's rule id.
+pub(crate) const ENCODED_PREFIX: &str = "base64:";
 
 /// A regex compiled on its first use. Compiling the rules' regexes is three quarters of building
 /// the rule set (some 320 million instructions, 70 ms here); a process that redacts a few files
@@ -542,6 +557,23 @@ pub(crate) fn compile(source: &str, eager: bool) -> Result<RuleSet, RuleError> {
             info,
         });
     }
+    for kw in LAYER_KEYWORDS {
+        let pattern = kw.to_ascii_lowercase().into_bytes();
+        let slot = *pattern_index.entry(pattern.clone()).or_insert_with(|| {
+            patterns.push(pattern.clone());
+            keyword_slots.push(Vec::new());
+            patterns.len() - 1
+        });
+        keyword_slots[slot].push(Keyword {
+            bytes: pattern,
+            exact: false,
+            rules: Vec::new(),
+        });
+    }
+    let encoded_ids = rules
+        .iter()
+        .map(|r| format!("{ENCODED_PREFIX}{}", r.id))
+        .collect();
     let automaton =
         KeywordAutomaton::new(&patterns).map_err(|e| RuleError::Keywords(e.to_string()))?;
     let mut order: Vec<usize> = (0..rules.len()).collect();
@@ -556,6 +588,7 @@ pub(crate) fn compile(source: &str, eager: bool) -> Result<RuleSet, RuleError> {
         keyword_slots,
         by_id,
         run_rank,
+        encoded_ids,
     })
 }
 
@@ -570,6 +603,23 @@ fn parse_pattern(pattern: &str) -> Result<regex_syntax::hir::Hir, Box<regex_synt
 }
 
 impl RuleSet {
+    /// The id of a base64 blob in whose text the rule `inner` found a secret: `base64:<inner>`
+    /// (a blob inside a blob keeps the innermost rule's name).
+    pub(crate) fn encoded_id(&'static self, inner: &'static str) -> &'static str {
+        match self.by_id.get(inner) {
+            Some(&index) => self.encoded_ids[index as usize].as_str(),
+            None => inner,
+        }
+    }
+
+    /// Every id a marker can carry: the rules' ids and their `base64:` forms.
+    pub(crate) fn marker_ids(&self) -> impl Iterator<Item = &str> {
+        self.rules
+            .iter()
+            .map(|r| r.id.as_str())
+            .chain(self.encoded_ids.iter().map(String::as_str))
+    }
+
     /// Compile every regex that is compiled on first use.
     pub(crate) fn compile_all(&self) {
         for rule in &self.rules {

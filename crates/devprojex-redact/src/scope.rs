@@ -263,7 +263,7 @@ pub(crate) fn scan(
         }
         // The rule id in a marker (`[REDACTED:generic-password]`) is not a key: read as one, it
         // would redact on a second pass what the first left (redaction must be idempotent).
-        if bytes[..ks].ends_with(b"[REDACTED:") {
+        if bytes[..ks].ends_with(b"[REDACTED:") || util::in_marker_id(bytes, ks) {
             continue;
         }
         if ks == last_key_start {
@@ -399,6 +399,21 @@ fn parse_at(
             }
         }
     }
+    // Dockerfile `ENV KEY value` (the legacy form without `=`: the value is the rest of the line)
+    let i = skip_blanks(bytes, ke, le);
+    if i > ke && i < le && bytes[i] != b'=' && is_dockerfile_env(bytes, ls, ks) {
+        let end = rest_of_line_value_end(bytes, i, le);
+        let (vs, ve, quoted) = match (bytes[i], bytes[end - 1]) {
+            (q @ (b'"' | b'\''), last) if last == q && end - i >= 2 => (i + 1, end - 1, true),
+            _ => (i, end, false),
+        };
+        let ctx = Context {
+            quoted,
+            literal_line: true,
+            spaced_sep: false,
+        };
+        return candidate(ks, ke, vs, ve, ctx);
+    }
     // closing quotes / brackets of the key: "key": / ['key'] = (after blanks where decoded
     // escapes left them: `\"key\": ` reads `  "key  ": `)
     let mut i = ke;
@@ -494,6 +509,16 @@ fn parse_at(
         return None;
     }
     let first = bytes[vs0];
+    // a value written on the lines below: a YAML block scalar (`password: |`), a TOML
+    // multi-line string (`password = """`)
+    if let Some((vs, ve)) = value_below(bytes, vs0, le, seg_end) {
+        let ctx = Context {
+            quoted: true,
+            literal_line: false,
+            spaced_sep: false,
+        };
+        return candidate(ks, ke, vs, ve, ctx);
+    }
     let (mut vs, mut ve, quoted) = if matches!(first, b'"' | b'\'' | b'`') {
         let close = memchr::memchr(first, &bytes[vs0 + 1..le])?;
         // blanks inside the quotes are not part of a secret (nor are decoded escapes)
@@ -501,7 +526,9 @@ fn parse_at(
         (s, e, true)
     } else {
         let mut e = vs0;
-        while e < le && !VALUE_STOP[bytes[e] as usize] {
+        // a query parameter (`?token=...&next=...`) ends at the next `&`
+        let query = matches!(before, b'?' | b'&');
+        while e < le && !VALUE_STOP[bytes[e] as usize] && !(query && bytes[e] == b'&') {
             e += 1;
         }
         if bytes.get(e) == Some(&b'(') {
@@ -534,6 +561,51 @@ fn parse_at(
         spaced_sep,
     };
     candidate(ks, ke, vs, ve, ctx)
+}
+
+/// `ENV` before the key: a Dockerfile instruction.
+fn is_dockerfile_env(bytes: &[u8], ls: usize, ks: usize) -> bool {
+    trim(&bytes[ls..ks]).eq_ignore_ascii_case(b"env")
+}
+
+/// The value of a YAML block scalar (`|`, `>`, with chomping and indentation indicators) or of
+/// a TOML multi-line string (`"""`, `\'\'\'`) opened at `bytes[vs0..le]`: its first line, the
+/// next one (inside the segment `..seg_end`) unless the string starts on this line.
+fn value_below(bytes: &[u8], vs0: usize, le: usize, seg_end: usize) -> Option<(usize, usize)> {
+    let rest = bytes[vs0..le].trim_ascii_end();
+    let block = matches!(rest.first(), Some(b'|' | b'>'))
+        && rest[1..]
+            .iter()
+            .all(|b| matches!(b, b'-' | b'+' | b'1'..=b'9'));
+    let triple = [&b"\"\"\""[..], b"'''"]
+        .into_iter()
+        .find(|q| rest.starts_with(q));
+    if !block && triple.is_none() {
+        return None;
+    }
+    // a TOML string may start on the opening line: `"""s3cr3t` or `"""s3cr3t"""`
+    if let Some(q) = triple {
+        let after = vs0 + 3;
+        let end = after + util_find(&bytes[after..le], q).unwrap_or(le - after);
+        let (s, e) = trimmed(bytes, after, end);
+        if e > s {
+            return Some((s, e));
+        }
+    }
+    if le >= seg_end {
+        return None;
+    }
+    let next_e = util::line_end(bytes, le + 1).min(seg_end);
+    let mut end = next_e;
+    if let Some(q) = triple {
+        end = le + 1 + util_find(&bytes[le + 1..next_e], q).unwrap_or(next_e - le - 1);
+    }
+    let (s, e) = trimmed(bytes, le + 1, end);
+    (e > s).then_some((s, e))
+}
+
+fn util_find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    memchr::memmem::find(hay, needle)
 }
 
 /// `Type = ` after a key (`var token string = "..."`): where the value starts.
@@ -836,9 +908,16 @@ fn key_class(key: &[u8]) -> Option<KeyClass> {
     let words = util::word_set(&WORDS, KEY_WORDS);
     let mut strong = false;
     let mut any = false;
+    let pwd_word = pwd_is_a_word(key);
+    let mut pw = false;
     for m in words.find_iter(&norm) {
+        let word = KEY_WORDS[m.pattern().as_usize()];
+        if word == "pwd" && !pwd_word {
+            continue; // `pwdn`, `gpio_pwdown`, `sm_pwdb`: power-down and signal names
+        }
         any = true;
-        strong |= !WEAK_KEY_WORDS.contains(&KEY_WORDS[m.pattern().as_usize()]);
+        pw |= matches!(word, "passw" | "pwd" | "passphrase");
+        strong |= !WEAK_KEY_WORDS.contains(&word);
     }
     if !any {
         return None;
@@ -866,13 +945,120 @@ fn key_class(key: &[u8]) -> Option<KeyClass> {
     {
         return None;
     }
-    static PW: OnceLock<AhoCorasick> = OnceLock::new();
-    let is_pw = util::word_set(&PW, &["passw", "pwd", "passphrase"]).is_match(&norm);
-    Some(if is_pw {
+    Some(if pw {
         KeyClass::Password
     } else {
         KeyClass::Secret
     })
+}
+
+/// Whether `pwd` stands as a word of the key (`DB_PWD`, `dbPwd`, `pwd`), not as the start of a
+/// longer one (`pwdn`, `PWDOWN`, `undec_sm_pwdb`).
+fn pwd_is_a_word(key: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(at) = key[from..]
+        .windows(3)
+        .position(|w| w.eq_ignore_ascii_case(b"pwd"))
+    {
+        let at = from + at;
+        let last = key[at + 2];
+        match key.get(at + 3) {
+            Some(&next) if next.is_ascii_alphabetic() => {
+                // camelCase goes on with an upper-case letter after a lower-case `d`
+                if last.is_ascii_lowercase() && next.is_ascii_uppercase() {
+                    return true;
+                }
+            }
+            _ => return true,
+        }
+        from = at + 1;
+    }
+    false
+}
+
+/// Whether a value reads as words, not as a generated secret: an identifier, a dotted path, a
+/// package name, a version or a list of numbers (`semanticTokensProvider.full.delta`,
+/// `heredoc_redirect_token1`, `CLIENT_TRAFFIC_SECRET_0`, `httpx==0.28.1`, `[62,70,27]`).
+///
+/// The value is cut into parts at every byte that is not a letter or digit, between letters
+/// and digits, and where the case changes as in `camelCase` and `HTTPServer`. Words have
+/// parts of three letters or more on average, at most one in three of one or two letters, a
+/// vowel in every part of six or more and no run of six consonants; numbers of at most five
+/// digits, and at most one of them between two letters (`m2m`, `ipv4Address`). A generated
+/// token falls apart into short parts and numbers inside letters (`Zk29fLq81mXa0Pq` is `Zk 29
+/// f Lq 81 m Xa 0 Pq`, `zEmEqsuaixjoatynUq9BFTmv` is `z Em Eqsuaixjoatyn Uq 9 BF Tmv`). A value
+/// of numbers alone reads as a list or a version when it has two or more.
+pub(crate) fn reads_as_words(v: &[u8]) -> bool {
+    let (mut parts, mut short, mut letters, mut numbers, mut inner_numbers) =
+        (0usize, 0usize, 0usize, 0usize, 0usize);
+    let mut i = 0;
+    while i < v.len() {
+        let b = v[i];
+        if b.is_ascii_digit() {
+            let n = v[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+            if n > 5 {
+                return false;
+            }
+            numbers += 1;
+            let between_letters = i > 0
+                && v[i - 1].is_ascii_alphabetic()
+                && v.get(i + n).is_some_and(u8::is_ascii_alphabetic);
+            inner_numbers += usize::from(between_letters);
+            i += n;
+        } else if b.is_ascii_alphabetic() {
+            // one part: `Word`, `word`, or `WORD` (the last capital of a run starts the next
+            // part when a lower-case letter follows it: `HTTPServer`)
+            let mut j = i + 1;
+            if b.is_ascii_uppercase() && v.get(j).is_some_and(u8::is_ascii_uppercase) {
+                while j < v.len() && v[j].is_ascii_uppercase() {
+                    j += 1;
+                }
+                if j < v.len() && v[j].is_ascii_lowercase() && j - i > 1 {
+                    j -= 1;
+                }
+            } else {
+                while j < v.len() && v[j].is_ascii_lowercase() {
+                    j += 1;
+                }
+            }
+            let part = &v[i..j];
+            if part.len() >= 6 && !has_vowel(part) || consonant_run(part) >= 6 {
+                return false;
+            }
+            parts += 1;
+            short += usize::from(part.len() <= 2);
+            letters += part.len();
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    if parts == 0 {
+        return numbers >= 2;
+    }
+    inner_numbers <= 1 && short * 3 <= parts && letters >= 3 * parts
+}
+
+fn has_vowel(part: &[u8]) -> bool {
+    part.iter().any(|b| {
+        matches!(
+            b.to_ascii_lowercase(),
+            b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+        )
+    })
+}
+
+fn consonant_run(part: &[u8]) -> usize {
+    let (mut run, mut longest) = (0usize, 0usize);
+    for b in part {
+        run = if has_vowel(std::slice::from_ref(b)) {
+            0
+        } else {
+            run + 1
+        };
+        longest = longest.max(run);
+    }
+    longest
 }
 
 const PLACEHOLDER_VALUES: &[&str] = &[
@@ -1100,7 +1286,16 @@ fn is_path(v: &[u8]) -> bool {
             && v[0].is_ascii_alphabetic()
             && v[1] == b':'
             && matches!(v[2], b'\\' | b'/'));
+    // a path names things: a part of random letters and digits is a base64 value that starts
+    // with `/` (`/8/Pztjv...`)
+    let generated = v.split(|&b| b == b'/' || b == b'\\').any(|part| {
+        part.len() >= 16
+            && part.iter().any(u8::is_ascii_digit)
+            && part.iter().any(u8::is_ascii_uppercase)
+            && part.iter().any(u8::is_ascii_lowercase)
+    });
     starts
+        && !generated
         && v.iter().all(|b| {
             b.is_ascii_alphanumeric() || matches!(b, b'/' | b'\\' | b'.' | b'_' | b'-' | b':')
         })
@@ -1131,6 +1326,10 @@ fn judge(class: KeyClass, v: &[u8], ctx: Context) -> Option<KeyClass> {
     }
     if v.iter().all(u8::is_ascii_digit) {
         return (class == KeyClass::Password).then_some(class);
+    }
+    // identifiers, paths of names, versions: the shape Gitleaks' generic rule refuses
+    if class == KeyClass::Secret && reads_as_words(v) {
+        return None;
     }
     let entropy = util::shannon_entropy(v);
     match class {

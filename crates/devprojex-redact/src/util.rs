@@ -110,6 +110,25 @@ impl<'a> ByteCounts<'a> {
     }
 }
 
+/// A byte of a marker's rule id (`github-pat`, `base64:github-pat`).
+#[inline]
+pub(crate) fn marker_id_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':')
+}
+
+/// Whether `bytes[at..]` starts inside the rule id of a marker (`[REDACTED:base64:generic-secret]`
+/// read from `generic-secret`): the id bytes before `at` follow `[REDACTED:`.
+pub(crate) fn in_marker_id(bytes: &[u8], at: usize) -> bool {
+    let mut i = at;
+    while i > 0 && at - i <= 80 && marker_id_byte(bytes[i - 1]) {
+        i -= 1;
+        if bytes[..i].ends_with(b"[REDACTED:") {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether the bytes contain (part of) a replacement marker.
 pub(crate) fn contains_redaction_marker(bytes: &[u8]) -> bool {
     contains(bytes, b"REDACTED")
