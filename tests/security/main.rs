@@ -7,6 +7,7 @@ mod common;
 
 mod jail;
 mod platform_paths;
+mod redaction_layers;
 mod redaction_shapes;
 mod remote_jail;
 mod search_prefilter;

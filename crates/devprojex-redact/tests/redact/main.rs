@@ -3,6 +3,7 @@
 
 mod corpus;
 mod gitleaks_corpus;
+mod layers;
 mod private_data;
 mod properties;
 mod rules;

@@ -10,9 +10,7 @@
 //! The tokens are fresh on each run (the seed is printed; `DPX_TEST_SEED=N` replays one), so
 //! nothing is tuned to fixed values.
 
-mod common;
-
-use common::{Fixture, Mcp, run};
+use crate::common::{Fixture, Mcp, run};
 use devprojex_redact::testgen;
 use serde_json::{Value, json};
 
@@ -374,7 +372,7 @@ fn mcp_tools_hide_every_secret() {
             "search_project",
             json!({"pattern": pattern, "context_lines": 3, "max_results": 500}),
         );
-        for text in common::all_texts(&result) {
+        for text in crate::common::all_texts(&result) {
             p.assert_hidden(&format!("search_project {pattern}"), &text);
         }
     }
