@@ -43,3 +43,9 @@ pub const SERVER_TRANSFORM_CACHE_BYTES: usize = 64 * 1024 * 1024;
 /// Exact token counts the MCP server remembers by content hash (`--tokenizer`): about
 /// 64 bytes each, so 32 MiB, for half a million files and pack sections.
 pub const SERVER_TOKEN_COUNT_CACHE_ENTRIES: usize = 1 << 19;
+
+/// `find_references`: references per page (with `offset` paging).
+pub const MAX_REFERENCE_RESULTS: usize = 1000;
+pub const DEFAULT_REFERENCE_RESULTS: usize = 100;
+/// The largest `offset`: a project with more uses of one name is narrowed, not paged.
+pub const MAX_REFERENCE_OFFSET: usize = 1_000_000;

@@ -620,3 +620,111 @@ impl RelatedFilesArgs {
         }
     }
 }
+
+fn default_reference_results() -> u64 {
+    limits::DEFAULT_REFERENCE_RESULTS as u64
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// `find_references` and `devprojex references`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct FindReferencesArgs {
+    /// A root path or name from list_projects. Optional when the server has exactly one root.
+    /// A Git URL is accepted only when the server runs with --allow-remote.
+    #[arg(skip)]
+    #[schemars(length(max = limits::MAX_PATH_CHARS))]
+    pub project: Option<String>,
+    /// Branch to check out; valid only when project is a Git URL.
+    #[arg(long, requires = "allow_remote")]
+    #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
+    pub branch: Option<String>,
+    /// The name to look up, case-sensitive, such as 'copy_process'. Qualify it to narrow by
+    /// container: 'Parser.parse', 'net::Parser::parse'.
+    #[schemars(length(min = 1, max = crate::symbols::limits::MAX_NAME_CHARS))]
+    pub name: String,
+    /// 'path:line' of one definition, when several share the name.
+    #[arg(long, value_name = "FILE:LINE")]
+    #[schemars(length(min = 1, max = limits::MAX_PATH_CHARS))]
+    pub at: Option<String>,
+    /// Only definitions of this kind (default: all). 'trait' and 'interface' match each other.
+    #[arg(long, value_enum)]
+    pub kind: Option<Kind>,
+    /// List uses inside import statements too (default true).
+    #[arg(long = "include-imports", default_value_t = true, action = clap::ArgAction::Set, hide_default_value = true, value_name = "BOOL")]
+    #[serde(default = "default_true")]
+    pub include_imports: bool,
+    /// Existing project-relative files or folders to narrow to; at most 256 entries.
+    #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1..)]
+    #[schemars(length(max = limits::MAX_PATHS), inner(length(min = 1, max = limits::MAX_PATH_CHARS)))]
+    #[serde(default)]
+    pub paths: Vec<String>,
+    /// Project-relative globs using '/' (a file must match one); at most 256 patterns of at
+    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
+    /// the selection.
+    #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
+    #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
+    #[serde(default)]
+    pub include_patterns: Vec<String>,
+    /// Project-relative globs using '/' (matching files are removed); at most 256 patterns of at
+    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
+    /// the selection.
+    #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
+    #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
+    #[serde(default)]
+    pub exclude_patterns: Vec<String>,
+    /// Select only files in the Git index (default false). Cannot weaken a tracked profile.
+    #[arg(long = "tracked-only")]
+    #[serde(default)]
+    pub tracked_only: bool,
+    /// Narrow to Git state: 'staged', 'changes', or 'diff:<ref>..<ref>'. Content always comes
+    /// from the working tree.
+    #[arg(long = "git-scope", value_name = "SCOPE")]
+    #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
+    pub git_scope: Option<String>,
+    /// Maximum references per page (default 100, at most 1,000).
+    #[arg(long = "max-results", default_value_t = default_reference_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=limits::MAX_REFERENCE_RESULTS as u64))]
+    #[schemars(range(min = 1, max = limits::MAX_REFERENCE_RESULTS))]
+    #[serde(default = "default_reference_results")]
+    pub max_results: u64,
+    /// References to skip, for the next page (default 0).
+    #[arg(long, default_value_t = 0, hide_default_value = true)]
+    #[schemars(range(min = 0, max = limits::MAX_REFERENCE_OFFSET))]
+    #[serde(default)]
+    pub offset: u64,
+}
+
+impl ToolArgs for FindReferencesArgs {
+    const NAME: &'static str = "find_references";
+}
+
+impl FindReferencesArgs {
+    pub fn request(&self) -> Request {
+        Request {
+            paths: self.paths.clone(),
+            include_patterns: self.include_patterns.clone(),
+            exclude_patterns: self.exclude_patterns.clone(),
+            tracked_only: self.tracked_only,
+            git_scope: self.git_scope.clone(),
+            ..Request::default()
+        }
+    }
+
+    pub fn options(
+        &self,
+        deadline: Option<std::time::Duration>,
+    ) -> crate::symbols::ReferenceOptions {
+        crate::symbols::ReferenceOptions {
+            name: self.name.clone(),
+            at: self.at.clone(),
+            kind: self.kind,
+            include_imports: self.include_imports,
+            max_results: self.max_results as usize,
+            offset: self.offset as usize,
+            deadline,
+        }
+    }
+}

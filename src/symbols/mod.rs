@@ -8,6 +8,7 @@
 //! read again through redaction.
 
 pub(crate) mod index;
+mod references;
 mod render;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -27,6 +28,10 @@ use crate::project::ProjectRoot;
 use crate::select::{self, Entry, Selection, SelectionWarnings};
 
 pub use index::SymbolIndex;
+pub use references::{
+    Confidence, Reference, ReferenceOptions, ReferencesOutcome, references_json, references_text,
+    references_trailer,
+};
 
 /// Limits of the two tools (CLI and MCP alike).
 pub mod limits {
@@ -653,7 +658,11 @@ impl Engine {
         outcome.imports = found_imports
             .into_iter()
             .map(|(t, depth, via, line)| RelatedFile {
-                path: self.label(t.path()),
+                // the package at a Go module's root is the folder "", shown as "."
+                path: self.label(match t.path() {
+                    "" => ".",
+                    path => path,
+                }),
                 folder: matches!(t, Target::Folder(_)),
                 depth,
                 text: line_text(&via, line),

@@ -161,3 +161,46 @@ fn symbols_output_is_the_tools_payload() {
     let text = mcp.call_ok("find_symbol", json!({"name": "new"}));
     assert_eq!(one_spot(&text).inner, stdout(&output));
 }
+
+#[test]
+fn related_follows_imports_of_the_go_package_at_the_module_root() {
+    // cobra's shape: `package cobra` at the module root, imported by doc/
+    let fx = Fixture::new();
+    fx.write("go.mod", "module example.com/cobra\n\ngo 1.15\n")
+        .write("command.go", "package cobra\n\ntype Command struct{}\n")
+        .write(
+            "doc/man_docs.go",
+            "package doc\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/cobra\"\n)\n\nvar _ = fmt.Sprint\nvar _ cobra.Command\n",
+        );
+    let importers = run(
+        &[
+            "related",
+            "command.go",
+            "--project",
+            ".",
+            "--direction",
+            "importers",
+        ],
+        &fx.root,
+    );
+    assert_eq!(importers.status.code(), Some(0), "{}", stderr(&importers));
+    assert_eq!(
+        stdout(&importers),
+        "importers of command.go: 1 file\ndoc/man_docs.go\n    doc/man_docs.go:6: \"example.com/cobra\"\n"
+    );
+    let imports = run(
+        &[
+            "related",
+            "doc/man_docs.go",
+            "--project",
+            ".",
+            "--direction",
+            "imports",
+        ],
+        &fx.root,
+    );
+    assert_eq!(
+        stdout(&imports),
+        "imports of doc/man_docs.go: 1 file\n./ (package folder)\n    doc/man_docs.go:6: \"example.com/cobra\"\n"
+    );
+}
