@@ -250,7 +250,8 @@ def compare_typescript(args):
     for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in ("node_modules", "dist") and not d.startswith("."))
         for n in sorted(names):
-            if re.search(r"\.(ts|tsx|mts|cts)$", n) and not n.endswith(".d.ts"):
+            if re.search(r"\.(ts|tsx|mts|cts)$" if not args.js else r"\.(js|jsx|mjs|cjs)$", n) \
+                    and not n.endswith(".d.ts"):
                 files.append(os.path.relpath(os.path.join(folder, n), root).replace(os.sep, "/"))
     proc = subprocess.run(["node", "-e", TS_HELPER, "--", typescript_module(), root], input=json.dumps(files),
                           capture_output=True, text=True, check=True)
@@ -415,8 +416,13 @@ def compare_c(args):
     # `-include H`: the build reads H first, so the file's closure starts from it too
     forced = [flags[i + 1] for i, f in enumerate(flags[:-1]) if f == "-include"
               and os.path.isfile(os.path.join(root, flags[i + 1]))]
-    failed = 0
+    failed = unselected = 0
     for rel in files:
+        # a file outside the server's selection (product rules, .gitignore) is not compared,
+        # as in the other modes
+        if our_imports(server, rel) is None:
+            unselected += 1
+            continue
         proc = subprocess.run(["gcc", "-MM", "-MG", *flags, rel], cwd=root, capture_output=True, text=True)
         if proc.returncode != 0:
             failed += 1
@@ -433,6 +439,8 @@ def compare_c(args):
     recall = report(f"gcc -MM {args.flags} on {root}", reference, ours)
     if failed:
         print(f"  ({failed} of {len(files)} files left out: gcc -MM failed on them with these flags)")
+    if unselected:
+        print(f"  ({unselected} of {len(files)} files left out: not in the server's selection)")
     return recall
 
 
@@ -446,6 +454,7 @@ def main():
     go = sub.add_parser("go")
     go.add_argument("dir")
     ts = sub.add_parser("typescript")
+    ts.add_argument("--js", action="store_true", help="compare the JavaScript files (require and import)")
     ts.add_argument("dir")
     c = sub.add_parser("c")
     c.add_argument("--flags", default="")
