@@ -685,6 +685,15 @@ fn judge(
     hidden_here: bool,
 ) -> Option<Confidence> {
     let in_same_file = |t: &&TargetDef| t.path == path;
+    // a local or nested definition is seen only inside the function that binds it
+    if !targets.is_empty() && targets.iter().all(|t| !t.file_level()) {
+        let seen = occurrence.access == Access::Bare
+            && targets
+                .iter()
+                .filter(in_same_file)
+                .any(|t| occurrence.scope == t.scope);
+        return seen.then_some(Confidence::Resolved);
+    }
     match &occurrence.access {
         Access::Bare => {
             if let Some(scope) = occurrence.scope {
@@ -719,12 +728,20 @@ fn judge(
         }
         Access::Member { receiver } => {
             let receiver = receiver.trim_start_matches('&').trim_start_matches('*');
+            // `Parser().parse()`, `new Parser().parse()`: the constructor names the type
+            let constructed = receiver
+                .strip_suffix(')')
+                .and_then(|r| r.split('(').next())
+                .map(|r| r.trim_start_matches("new ").trim());
             let proved = targets.iter().any(|t| {
                 let container = t.container.as_deref();
                 let self_receiver = SELF_RECEIVERS.contains(&receiver)
                     && container.is_some()
                     && occurrence.classes.last().map(String::as_str) == container;
-                let by_container = container == Some(receiver);
+                let by_container = container == Some(receiver)
+                    || container.is_some()
+                        && (occurrence.receiver_type.as_deref() == container
+                            || constructed == container);
                 let by_module = imports_target && t.module_names.iter().any(|m| m == receiver);
                 let same_file_self = t.path == path && self_receiver;
                 self_receiver || by_container || by_module || same_file_self

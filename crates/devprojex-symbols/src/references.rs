@@ -13,6 +13,7 @@
 //! The walk is iterative (a cursor, no recursion), so deep nesting costs memory in proportion
 //! to the depth only, and it checks a deadline every few thousand nodes.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use devprojex_detail::tree_sitter::Node;
@@ -49,6 +50,11 @@ pub struct Occurrence {
     /// For a bare name (or a definition): the function whose body binds the name, by the
     /// byte offset where that function starts; `None` when the name is bound at file level.
     pub scope: Option<usize>,
+    /// For a member use, the receiver's type when the file says it: a parameter or local with
+    /// a type annotation, a local assigned from a constructor (`p = Parser()`, `new Parser()`,
+    /// `&Parser{}`, `Parser::new()`), a Go method's receiver. The type's last name, without
+    /// pointers or generic arguments.
+    pub receiver_type: Option<String>,
 }
 
 /// The occurrences of `name` in a file, in source order. `None` for a language without a
@@ -101,6 +107,8 @@ fn walk(
     // import statements the cursor is inside, by node id
     let mut imports: Vec<usize> = Vec::new();
     let mut pending: Vec<Pending> = Vec::new();
+    // (function start byte or FILE_LEVEL, variable) -> type name
+    let mut types: HashMap<(usize, String), String> = HashMap::new();
     let mut visited = 0usize;
     let mut cursor = root.walk();
     loop {
@@ -124,18 +132,26 @@ fn walk(
                     name: frame_name,
                 });
             }
+            note_type(node, src, &frames, &mut types);
             if node.child_count() == 0
                 && is_identifier(kind)
                 && src.get(node.byte_range()) == Some(name)
             {
-                pending.push(occurrence(
-                    lang,
-                    node,
-                    src,
-                    &line_starts,
-                    &frames,
-                    !imports.is_empty(),
-                ));
+                let mut found =
+                    occurrence(lang, node, src, &line_starts, &frames, !imports.is_empty());
+                if let Access::Member { receiver } = &found.occurrence.access {
+                    let scopes = frames
+                        .iter()
+                        .rev()
+                        .filter(|f| f.function)
+                        .map(|f| f.start_byte)
+                        .chain(std::iter::once(FILE_LEVEL));
+                    found.occurrence.receiver_type = scopes
+                        .into_iter()
+                        .find_map(|scope| types.get(&(scope, receiver.clone())))
+                        .cloned();
+                }
+                pending.push(found);
             }
         }
         if cursor.goto_first_child() {
@@ -243,10 +259,143 @@ fn occurrence(
             container,
             classes,
             scope: None,
+            receiver_type: None,
         },
         functions,
         binds: binding,
     }
+}
+
+/// The scope key of what is bound outside any function.
+const FILE_LEVEL: usize = usize::MAX;
+
+/// A type's last name: `*pkg.Parser` -> `Parser`, `Vec<T>` -> `Vec`, `Parser[int]` -> `Parser`.
+fn type_name(text: &str) -> Option<String> {
+    let text = text
+        .trim()
+        .trim_start_matches(['*', '&', ':'])
+        .trim_start_matches("mut ")
+        .trim_start_matches("dyn ")
+        .trim_start_matches("impl ")
+        .trim();
+    let base = text.split(['<', '[', '(', '{', '|', ' ']).next()?.trim();
+    let last = base.rsplit(['.', ':', '\\']).find(|s| !s.is_empty())?;
+    (last.chars().next()?.is_alphabetic() || last.starts_with('_'))
+        .then(|| last.to_string())
+        .filter(|l| l.chars().all(|c| c.is_alphanumeric() || c == '_'))
+}
+
+/// A constructor's type: `Parser(...)`, `mod.Parser(...)`, `new Parser(...)`, `&Parser{...}`,
+/// `Parser{...}`, `Parser::new(...)` (an upper-case first letter: a class or a type).
+fn constructed_type(value: Node<'_>, src: &str) -> Option<String> {
+    let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
+    let upper = |name: String| {
+        name.chars()
+            .next()
+            .is_some_and(char::is_uppercase)
+            .then_some(name)
+    };
+    match value.kind() {
+        "call" | "call_expression" => {
+            let function = value.child_by_field_name("function")?;
+            if function.kind() == "scoped_identifier" {
+                // `Parser::new()`: the path names the type
+                return upper(type_name(text_of(function.child_by_field_name("path")?))?);
+            }
+            upper(type_name(text_of(function))?)
+        }
+        "new_expression" | "object_creation_expression" => upper(type_name(text_of(
+            value
+                .child_by_field_name("constructor")
+                .or_else(|| value.child_by_field_name("type"))?,
+        ))?),
+        "composite_literal" | "struct_expression" => upper(type_name(text_of(
+            value
+                .child_by_field_name("type")
+                .or_else(|| value.child_by_field_name("name"))?,
+        ))?),
+        "unary_expression" | "reference_expression" | "await" | "await_expression" => {
+            let inner = value
+                .child_by_field_name("operand")
+                .or_else(|| value.child_by_field_name("value"))
+                .or_else(|| value.named_child(0))?;
+            constructed_type(inner, src)
+        }
+        "expression_list" if value.named_child_count() == 1 => {
+            constructed_type(value.named_child(0)?, src)
+        }
+        _ => None,
+    }
+}
+
+/// Records what a binding says of a variable's type: annotated parameters and locals, locals
+/// assigned from a constructor.
+fn note_type(
+    node: Node<'_>,
+    src: &str,
+    frames: &[Frame],
+    types: &mut HashMap<(usize, String), String>,
+) {
+    let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("").trim().to_string();
+    let (variable, type_text, value) = match node.kind() {
+        // Python `x: T`, `x: T = ...`; TS `(x: T)`; Rust `x: T`; Go `x *T`; Java `T x`
+        "typed_parameter" | "typed_default_parameter" => (
+            node.named_child(0).filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            None,
+        ),
+        "required_parameter" | "optional_parameter" | "parameter" => (
+            node.child_by_field_name("pattern")
+                .filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            None,
+        ),
+        "parameter_declaration" | "formal_parameter" => (
+            node.child_by_field_name("name")
+                .filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            None,
+        ),
+        "assignment" => (
+            node.child_by_field_name("left")
+                .filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            node.child_by_field_name("right"),
+        ),
+        "variable_declarator" => (
+            node.child_by_field_name("name")
+                .filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            node.child_by_field_name("value"),
+        ),
+        "let_declaration" => (
+            node.child_by_field_name("pattern")
+                .filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            node.child_by_field_name("value"),
+        ),
+        "short_var_declaration" => (
+            node.child_by_field_name("left")
+                .filter(|l| l.named_child_count() == 1)
+                .and_then(|l| l.named_child(0))
+                .filter(|n| n.kind() == "identifier"),
+            None,
+            node.child_by_field_name("right"),
+        ),
+        _ => return,
+    };
+    let Some(variable) = variable else { return };
+    let found = type_text
+        .and_then(|t| type_name(&text_of(t)))
+        .or_else(|| value.and_then(|v| constructed_type(v, src)));
+    let Some(found) = found else { return };
+    // a parameter belongs to the function it is a parameter of (the innermost frame open)
+    let scope = frames
+        .iter()
+        .rev()
+        .find(|f| f.function)
+        .map_or(FILE_LEVEL, |f| f.start_byte);
+    types.insert((scope, text_of(variable)), found);
 }
 
 /// Leaf kinds that spell a name in the 15 grammars.
@@ -728,6 +877,46 @@ mod tests {
                 (5, 21, "path cobra, in Gen".to_string()),
                 (6, 13, "path cobra, in Gen".to_string()),
             ]
+        );
+    }
+
+    fn receiver_types(path: &str, text: &str, name: &str) -> Vec<(usize, Option<String>)> {
+        occurrences(path, text, name, None)
+            .unwrap()
+            .into_iter()
+            .filter(|o| matches!(o.access, Access::Member { .. }))
+            .map(|o| (o.line, o.receiver_type))
+            .collect()
+    }
+
+    #[test]
+    fn receivers_are_typed_by_annotations_constructors_and_go_receivers() {
+        let python = "def f(p: Parser, q):\n    p.parse()\n    q.parse()\n    r = mod.Parser()\n    r.parse()\n";
+        assert_eq!(
+            receiver_types("a.py", python, "parse"),
+            [
+                (2, Some("Parser".to_string())),
+                (3, None),
+                (5, Some("Parser".to_string())),
+            ]
+        );
+        let go = "package a\n\nfunc (c *Command) Run() {\n\tc.Execute()\n\td := &Other{}\n\td.Execute()\n}\n";
+        assert_eq!(
+            receiver_types("a.go", go, "Execute"),
+            [
+                (4, Some("Command".to_string())),
+                (6, Some("Other".to_string()))
+            ]
+        );
+        let ts = "function f() {\n  const k = new Ky(input);\n  return k.fetch();\n}\n";
+        assert_eq!(
+            receiver_types("a.ts", ts, "fetch"),
+            [(3, Some("Ky".to_string()))]
+        );
+        let rust = "fn f() {\n    let p = Parser::new();\n    p.parse();\n}\n";
+        assert_eq!(
+            receiver_types("a.rs", rust, "parse"),
+            [(3, Some("Parser".to_string()))]
         );
     }
 

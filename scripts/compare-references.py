@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""find_references against each language's own analyser.
+
+    scripts/compare-references.py LANG DIR [--binary BIN] [--sample N] [--seed S]
+
+LANG is python (Jedi), typescript or javascript (the TypeScript language service, the engine
+of tsserver, `findReferences`), or go (`gopls references`). The analysers come from
+scripts/install-analysers.sh (into target/analysers, never committed).
+
+Definitions (functions, methods, classes, types) are sampled from devprojex-symbols'
+`definitions` example over the files Git tracks, at most N (default 40) with a fixed seed; for
+each one both tools list the uses of that definition, and the two sets of `(path, line)` are
+compared, the definition's own line left out of both. Ours is `devprojex references NAME DIR
+--at PATH:LINE --format json`; "resolved" counts only the uses we label resolved.
+
+Prints precision and recall per repository for all our references and for the resolved ones.
+Without --binary, `cargo build --release --locked --bin devprojex` runs first.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_tools import ROOT, cargo_release  # noqa: E402
+
+ANALYSERS = os.path.join(ROOT, "target", "analysers")
+EXTENSIONS = {
+    "python": (".py",),
+    "typescript": (".ts", ".tsx", ".mts", ".cts"),
+    "javascript": (".js", ".mjs", ".cjs", ".jsx"),
+    "go": (".go",),
+}
+KINDS = {"function", "method", "class", "struct", "interface", "type", "enum", "trait"}
+
+
+def tracked(root, language):
+    files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    return [f for f in files if f.endswith(EXTENSIONS[language]) and not f.endswith(".d.ts")]
+
+
+def definitions(root, files):
+    subprocess.run(["cargo", "build", "--quiet", "--locked", "-p", "devprojex-symbols", "--example", "definitions"],
+                   cwd=ROOT, check=True)
+    binary = os.path.join(ROOT, "target", "debug", "examples", "definitions")
+    out = subprocess.run([binary], cwd=root, input="\n".join(files), capture_output=True, text=True,
+                         check=True).stdout
+    rows = []
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if len(parts) >= 4 and parts[2] in KINDS and len(parts[3]) >= 3 and not parts[3].startswith("__"):
+            rows.append((parts[0], int(parts[1]), parts[2], parts[3]))
+    return rows
+
+
+def name_column(root, path, line, name):
+    """1-based column of `name` on its definition line."""
+    with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+        text = f.read().splitlines()[line - 1]
+    at = -1
+    for keyword in ("def ", "class ", "function ", "func ", "interface ", "type ", "enum ", "struct "):
+        k = text.find(keyword + name)
+        if k >= 0:
+            at = k + len(keyword)
+            break
+    if at < 0:
+        at = text.find(name)
+    return at + 1 if at >= 0 else None
+
+
+def ours(binary, root, path, line, name):
+    proc = subprocess.run([binary, "references", name, root, "--at", f"{path}:{line}", "--format", "json",
+                           "--max-results", "1000"], capture_output=True, text=True)
+    if proc.returncode not in (0, 1) or not proc.stdout.strip():
+        return None, None
+    value = json.loads(proc.stdout)
+    every = {(r["path"], r["line"]) for r in value["references"]}
+    resolved = {(r["path"], r["line"]) for r in value["references"] if r["confidence"] == "resolved"}
+    return every, resolved
+
+
+# ---- Python: Jedi ------------------------------------------------------------------------------
+
+def jedi_references(root, samples):
+    sys.path.insert(0, os.path.join(ANALYSERS, "python"))
+    import jedi  # noqa: E402
+    project = jedi.Project(root)
+    out = []
+    for path, line, column, name in samples:
+        script = jedi.Script(path=os.path.join(root, path), project=project)
+        try:
+            names = script.get_references(line, column - 1, scope="project")
+        except Exception:
+            out.append(None)
+            continue
+        found = set()
+        for n in names:
+            if n.module_path is None or n.line is None:
+                continue
+            rel = os.path.relpath(str(n.module_path), root)
+            if rel.startswith(".."):
+                continue
+            found.add((rel.replace(os.sep, "/"), n.line))
+        out.append(found)
+    return out
+
+
+# ---- TypeScript and JavaScript: the language service --------------------------------------------
+
+TS_HELPER = r'''
+const ts = require(process.argv[1]);
+const path = require("path");
+const fs = require("fs");
+const root = path.resolve(process.argv[2]);
+const input = JSON.parse(fs.readFileSync(0, "utf8"));
+const files = input.files.map(f => path.join(root, f));
+let options = { allowJs: true, checkJs: false, module: ts.ModuleKind.ESNext,
+                moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ESNext,
+                jsx: ts.JsxEmit.Preserve, noEmit: true };
+const config = ts.findConfigFile(root, ts.sys.fileExists, "tsconfig.json");
+if (config && config.startsWith(root)) {
+  const read = ts.readConfigFile(config, ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(read.config || {}, ts.sys, path.dirname(config));
+  options = { ...parsed.options, allowJs: true, noEmit: true };
+}
+const versions = new Map(files.map(f => [f, "1"]));
+const host = {
+  getScriptFileNames: () => files,
+  getScriptVersion: f => versions.get(f) || "1",
+  getScriptSnapshot: f => fs.existsSync(f) ? ts.ScriptSnapshot.fromString(fs.readFileSync(f, "utf8")) : undefined,
+  getCurrentDirectory: () => root,
+  getCompilationSettings: () => options,
+  getDefaultLibFileName: o => ts.getDefaultLibFilePath(o),
+  fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: ts.sys.readDirectory,
+  directoryExists: ts.sys.directoryExists, getDirectories: ts.sys.getDirectories,
+};
+const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+const out = [];
+for (const [rel, line, column] of input.samples) {
+  const file = path.join(root, rel);
+  const source = service.getProgram().getSourceFile(file);
+  if (!source) { out.push(null); continue; }
+  const position = ts.getPositionOfLineAndCharacter(source, line - 1, column - 1);
+  const found = [];
+  for (const symbol of service.findReferences(file, position) || []) {
+    for (const ref of symbol.references) {
+      const target = service.getProgram().getSourceFile(ref.fileName);
+      if (!target) continue;
+      const relative = path.relative(root, ref.fileName).split(path.sep).join("/");
+      if (relative.startsWith("..") || relative.includes("node_modules")) continue;
+      const at = ts.getLineAndCharacterOfPosition(target, ref.textSpan.start);
+      found.push([relative, at.line + 1]);
+    }
+  }
+  out.push(found);
+}
+process.stdout.write(JSON.stringify(out));
+'''
+
+
+def ts_references(root, samples, files):
+    module = os.path.join(ANALYSERS, "node", "node_modules", "typescript")
+    proc = subprocess.run(["node", "-e", TS_HELPER, "--", module, root],
+                          input=json.dumps({"files": files, "samples": [[p, l, c] for p, l, c, _ in samples]}),
+                          capture_output=True, text=True, check=True)
+    return [None if found is None else {(p, l) for p, l in found} for found in json.loads(proc.stdout)]
+
+
+# ---- Go: gopls ---------------------------------------------------------------------------------
+
+def gopls_references(root, samples):
+    out = []
+    for path, line, column, _ in samples:
+        proc = subprocess.run(["gopls", "references", f"{path}:{line}:{column}"], cwd=root, capture_output=True,
+                              text=True, timeout=120)
+        if proc.returncode != 0:
+            out.append(None)
+            continue
+        found = set()
+        for entry in proc.stdout.splitlines():
+            location = entry.split(":")
+            if len(location) < 2:
+                continue
+            rel = os.path.relpath(os.path.join(root, location[0]), root).replace(os.sep, "/")
+            if not rel.startswith(".."):
+                found.add((rel, int(location[1])))
+        out.append(found)
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("language", choices=sorted(EXTENSIONS))
+    parser.add_argument("dir")
+    parser.add_argument("--binary")
+    parser.add_argument("--sample", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=39)
+    args = parser.parse_args()
+    if args.binary is None:
+        cargo_release("--bin", "devprojex")
+        args.binary = os.path.join(ROOT, "target", "release", "devprojex")
+    binary = os.path.abspath(args.binary)
+    root = os.path.realpath(args.dir)
+    files = tracked(root, args.language)
+    rows = definitions(root, files)
+    random.Random(args.seed).shuffle(rows)
+    samples = []
+    for path, line, _kind, name in rows:
+        column = name_column(root, path, line, name)
+        if column:
+            samples.append((path, line, column, name))
+        if len(samples) >= args.sample:
+            break
+    if args.language == "python":
+        theirs = jedi_references(root, samples)
+    elif args.language == "go":
+        theirs = gopls_references(root, samples)
+    else:
+        theirs = ts_references(root, samples, files)
+    totals = {"hits": 0, "ours": 0, "theirs": 0, "resolved_hits": 0, "resolved": 0, "compared": 0}
+    misses, extras = [], []
+    for (path, line, _column, name), reference in zip(samples, theirs):
+        if reference is None:
+            continue
+        every, resolved = ours(binary, root, path, line, name)
+        if every is None:
+            continue
+        reference = reference - {(path, line)}
+        every, resolved = every - {(path, line)}, resolved - {(path, line)}
+        totals["compared"] += 1
+        totals["hits"] += len(every & reference)
+        totals["ours"] += len(every)
+        totals["theirs"] += len(reference)
+        totals["resolved_hits"] += len(resolved & reference)
+        totals["resolved"] += len(resolved)
+        misses += [f"{name}: {p}:{l}" for p, l in sorted(reference - every)]
+        extras += [f"{name}: {p}:{l}" for p, l in sorted(every - reference)]
+
+    def ratio(a, b):
+        return a / b if b else 1.0
+
+    print(f"== {args.language} on {root}: {totals['compared']} definitions, {totals['theirs']} analyser references")
+    print(f"  all:      precision {totals['hits']}/{totals['ours']} = {ratio(totals['hits'], totals['ours']):.2f}, "
+          f"recall {totals['hits']}/{totals['theirs']} = {ratio(totals['hits'], totals['theirs']):.2f}")
+    print(f"  resolved: precision {totals['resolved_hits']}/{totals['resolved']} = "
+          f"{ratio(totals['resolved_hits'], totals['resolved']):.2f}, recall {totals['resolved_hits']}/"
+          f"{totals['theirs']} = {ratio(totals['resolved_hits'], totals['theirs']):.2f}")
+    if misses:
+        print("  missed, e.g.: " + "; ".join(misses[:8]))
+    if extras:
+        print("  only ours, e.g.: " + "; ".join(extras[:8]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
