@@ -4,7 +4,8 @@
     scripts/compare-references.py LANG DIR [--binary BIN] [--sample N] [--seed S]
 
 LANG is python (Jedi), typescript or javascript (the TypeScript language service, the engine
-of tsserver, `findReferences`), or go (`gopls references`). The analysers come from
+of tsserver, `findReferences`), or go (`gopls references`, in GOPATH mode on a copy, so the
+module's requirements need no download). The analysers come from
 scripts/install-analysers.sh (into target/analysers, never committed).
 
 Definitions (functions, methods, classes, types) are sampled from devprojex-symbols'
@@ -116,8 +117,9 @@ const fs = require("fs");
 const root = path.resolve(process.argv[2]);
 const input = JSON.parse(fs.readFileSync(0, "utf8"));
 const files = input.files.map(f => path.join(root, f));
-let options = { allowJs: true, checkJs: false, module: ts.ModuleKind.ESNext,
-                moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ESNext,
+// without a tsconfig.json (plain JavaScript): CommonJS and Node's resolution, as Node runs it
+let options = { allowJs: true, checkJs: false, module: ts.ModuleKind.CommonJS,
+                moduleResolution: ts.ModuleResolutionKind.Node10, target: ts.ScriptTarget.ESNext,
                 jsx: ts.JsxEmit.Preserve, noEmit: true };
 const config = ts.findConfigFile(root, ts.sys.fileExists, "tsconfig.json");
 if (config && config.startsWith(root)) {
@@ -170,23 +172,39 @@ def ts_references(root, samples, files):
 
 # ---- Go: gopls ---------------------------------------------------------------------------------
 
-def gopls_references(root, samples):
+def gopls_references(root, samples, files):
+    """gopls in GOPATH mode on a copy of the tracked .go files under GOPATH/src/MODULE: the
+    module's requirements are not downloaded (imports from outside are type errors, which
+    do not hide the module's own uses)."""
+    import shutil
+    import tempfile
+    with open(os.path.join(root, "go.mod")) as f:
+        module = next(line.split()[1] for line in f if line.startswith("module "))
+    gopath = tempfile.mkdtemp(prefix="compare-references-go-")
+    copy = os.path.join(gopath, "src", *module.split("/"))
+    env = {**os.environ, "GOPATH": gopath, "GO111MODULE": "off", "GOPROXY": "off"}
     out = []
-    for path, line, column, _ in samples:
-        proc = subprocess.run(["gopls", "references", f"{path}:{line}:{column}"], cwd=root, capture_output=True,
-                              text=True, timeout=120)
-        if proc.returncode != 0:
-            out.append(None)
-            continue
-        found = set()
-        for entry in proc.stdout.splitlines():
-            location = entry.split(":")
-            if len(location) < 2:
+    try:
+        for rel in files:
+            os.makedirs(os.path.dirname(os.path.join(copy, rel)), exist_ok=True)
+            shutil.copyfile(os.path.join(root, rel), os.path.join(copy, rel))
+        for path, line, column, _ in samples:
+            proc = subprocess.run(["gopls", "references", f"{path}:{line}:{column}"], cwd=copy, env=env,
+                                  capture_output=True, text=True, timeout=300)
+            if proc.returncode != 0:
+                out.append(None)
                 continue
-            rel = os.path.relpath(os.path.join(root, location[0]), root).replace(os.sep, "/")
-            if not rel.startswith(".."):
-                found.add((rel, int(location[1])))
-        out.append(found)
+            found = set()
+            for entry in proc.stdout.splitlines():
+                location = entry.split(":")
+                if len(location) < 2:
+                    continue
+                rel = os.path.relpath(location[0], copy).replace(os.sep, "/")
+                if not rel.startswith(".."):
+                    found.add((rel, int(location[1])))
+            out.append(found)
+    finally:
+        shutil.rmtree(gopath, ignore_errors=True)
     return out
 
 
@@ -216,7 +234,7 @@ def main():
     if args.language == "python":
         theirs = jedi_references(root, samples)
     elif args.language == "go":
-        theirs = gopls_references(root, samples)
+        theirs = gopls_references(root, samples, files)
     else:
         theirs = ts_references(root, samples, files)
     totals = {"hits": 0, "ours": 0, "theirs": 0, "resolved_hits": 0, "resolved": 0, "compared": 0}
@@ -236,7 +254,7 @@ def main():
         totals["resolved_hits"] += len(resolved & reference)
         totals["resolved"] += len(resolved)
         misses += [f"{name}: {p}:{l}" for p, l in sorted(reference - every)]
-        extras += [f"{name}: {p}:{l}" for p, l in sorted(every - reference)]
+        extras += [f"{name}: {p}:{l}" for p, l in sorted(resolved - reference)]
 
     def ratio(a, b):
         return a / b if b else 1.0
@@ -250,7 +268,7 @@ def main():
     if misses:
         print("  missed, e.g.: " + "; ".join(misses[:8]))
     if extras:
-        print("  only ours, e.g.: " + "; ".join(extras[:8]))
+        print("  resolved, only ours, e.g.: " + "; ".join(extras[:8]))
     return 0
 
 

@@ -380,6 +380,19 @@ impl Engine {
             deadline,
             &pipeline,
         );
+        // Go: package folders where another file-level definition of the name lives (its
+        // files' bare uses mean that one)
+        let go_hidden_dirs: HashSet<&str> = uses
+            .iter()
+            .filter(|f| Lang::of_path(&f.path) == Some(Lang::Go))
+            .filter(|f| {
+                f.definitions.iter().any(|d| {
+                    d.container.is_none()
+                        && !targets.iter().any(|t| t.path == f.path && t.line == d.line)
+                })
+            })
+            .map(|f| devprojex_symbols::resolve::dir_of(&f.path))
+            .collect();
         // names defined at file level by other definitions in each file (they hide the target)
         let mut references = Vec::new();
         for file in &uses {
@@ -392,7 +405,8 @@ impl Engine {
                         .any(|t| t.path == file.path && t.line == d.line)
                 })
                 .collect();
-            let hidden_here = own_defs.iter().any(|d| d.container.is_none());
+            let hidden_here = own_defs.iter().any(|d| d.container.is_none())
+                || go_hidden_dirs.contains(devprojex_symbols::resolve::dir_of(&file.path));
             let imports_target = importing.contains(file.path.as_str());
             let file_dir = devprojex_symbols::resolve::dir_of(&file.path);
             for occurrence in &file.occurrences {
@@ -723,6 +737,12 @@ fn judge(
             });
             if same_package || imports_target {
                 return Some(Confidence::Resolved);
+            }
+            // Go reaches another package's names only through its name (`pkg.Name`)
+            if Lang::of_path(path) == Some(Lang::Go)
+                && targets.iter().all(|t| t.lang == Some(Lang::Go))
+            {
+                return None;
             }
             Some(Confidence::NameOnly)
         }
