@@ -3,7 +3,7 @@
 
     scripts/compare-references.py LANG DIR [--binary BIN] [--sample N] [--seed S]
 
-LANG is python (Jedi), typescript or javascript (the TypeScript language service, the engine
+LANG is python (pyright's language server, or Jedi with --python jedi), typescript or javascript (the TypeScript language service, the engine
 of tsserver, `findReferences`), or go (`gopls references`, in GOPATH mode on a copy, so the
 module's requirements need no download). The analysers come from
 scripts/install-analysers.sh (into target/analysers, never committed).
@@ -23,6 +23,7 @@ import os
 import random
 import subprocess
 import sys
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from script_tools import ROOT, cargo_release  # noqa: E402
@@ -105,6 +106,86 @@ def jedi_references(root, samples):
                 continue
             found.add((rel.replace(os.sep, "/"), n.line))
         out.append(found)
+    return out
+
+
+# ---- Python: pyright, over the language server protocol -------------------------------------------
+
+class Lsp:
+    """A minimal LSP client over a server's stdio."""
+
+    def __init__(self, command, root):
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, cwd=root)
+        self.next_id = 0
+        uri = "file://" + root
+        self.request("initialize", {"processId": os.getpid(), "rootUri": uri,
+                                    "workspaceFolders": [{"uri": uri, "name": "root"}],
+                                    "capabilities": {}})
+        self.notify("initialized", {})
+
+    def send(self, message):
+        body = json.dumps(message).encode()
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method, params):
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while True:
+            length = 0
+            while True:
+                line = self.process.stdout.readline()
+                if not line:
+                    raise RuntimeError("the language server exited")
+                if line in (b"\r\n", b"\n"):
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            message = json.loads(self.process.stdout.read(length))
+            if message.get("id") == self.next_id and "method" not in message:
+                return message.get("result")
+            if "method" in message and "id" in message:
+                # a request of the server's (configuration, progress): answer it empty
+                result = None
+                if message["method"] == "workspace/configuration":
+                    result = [{} for _ in message["params"]["items"]]
+                self.send({"jsonrpc": "2.0", "id": message["id"], "result": result})
+
+    def close(self):
+        try:
+            self.request("shutdown", None)
+            self.notify("exit", None)
+        except Exception:
+            pass
+        self.process.kill()
+
+
+def pyright_references(root, samples):
+    server = os.path.join(ANALYSERS, "node", "node_modules", ".bin", "pyright-langserver")
+    lsp = Lsp([server, "--stdio"], root)
+    out = []
+    try:
+        for path, line, column, _ in samples:
+            uri = "file://" + os.path.join(root, path)
+            with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+                lsp.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python",
+                                                                     "version": 1, "text": f.read()}})
+            result = lsp.request("textDocument/references", {
+                "textDocument": {"uri": uri}, "position": {"line": line - 1, "character": column - 1},
+                "context": {"includeDeclaration": False}})
+            found = set()
+            for location in result or []:
+                target = urllib.parse.unquote(location["uri"][len("file://"):])
+                rel = os.path.relpath(target, root).replace(os.sep, "/")
+                if not rel.startswith(".."):
+                    found.add((rel, location["range"]["start"]["line"] + 1))
+            out.append(found)
+    finally:
+        lsp.close()
     return out
 
 
@@ -215,6 +296,8 @@ def main():
     parser.add_argument("--binary")
     parser.add_argument("--sample", type=int, default=40)
     parser.add_argument("--seed", type=int, default=39)
+    parser.add_argument("--python", choices=["pyright", "jedi"], default="pyright",
+                        help="the Python analyser (default pyright, over its language server)")
     args = parser.parse_args()
     if args.binary is None:
         cargo_release("--bin", "devprojex")
@@ -231,8 +314,10 @@ def main():
             samples.append((path, line, column, name))
         if len(samples) >= args.sample:
             break
-    if args.language == "python":
+    if args.language == "python" and args.python == "jedi":
         theirs = jedi_references(root, samples)
+    elif args.language == "python":
+        theirs = pyright_references(root, samples)
     elif args.language == "go":
         theirs = gopls_references(root, samples, files)
     else:

@@ -122,6 +122,9 @@ struct TargetDef {
     /// Names a qualified use of its file goes by: the module (`parser`, `flask`), the Go
     /// package folder.
     module_names: Vec<String>,
+    /// A method: reached through a receiver, or bare only from its own class in the
+    /// languages with an implicit `this`.
+    method: bool,
 }
 
 impl TargetDef {
@@ -333,6 +336,7 @@ impl Engine {
                     scope,
                     container: definition.scope.last().cloned(),
                     module_names: module_names(&file.path, lang),
+                    method: definition.kind == Kind::Method,
                 });
             }
         }
@@ -709,6 +713,26 @@ fn judge(
         return seen.then_some(Confidence::Resolved);
     }
     match &occurrence.access {
+        Access::Bare if !targets.is_empty() && targets.iter().all(|t| t.method) => {
+            // a bare method name: its own class calling it without `this`, where the language
+            // allows that; elsewhere (Python, JavaScript, Rust, Go) something else
+            let implicit_this = matches!(
+                Lang::of_path(path),
+                Some(
+                    Lang::Java
+                        | Lang::Kotlin
+                        | Lang::CSharp
+                        | Lang::Cpp
+                        | Lang::Scala
+                        | Lang::Swift
+                        | Lang::Ruby
+                )
+            );
+            let own_class = targets.iter().any(|t| {
+                t.container.is_some() && occurrence.classes.last() == t.container.as_ref()
+            });
+            (implicit_this && own_class && !occurrence.import).then_some(Confidence::Resolved)
+        }
         Access::Bare => {
             if let Some(scope) = occurrence.scope {
                 // bound by a local: only a local target in that very scope
