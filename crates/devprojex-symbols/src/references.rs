@@ -93,6 +93,10 @@ struct Pending {
 
 const DEADLINE_CHECK_NODES: usize = 4096;
 
+/// Uses kept per file: a generated file with a million uses of one name gives this many (the
+/// answer shows at most a thousand a page anyway), and memory stays bounded.
+pub const MAX_OCCURRENCES_PER_FILE: usize = 100_000;
+
 fn walk(
     lang: Lang,
     root: Node<'_>,
@@ -136,6 +140,7 @@ fn walk(
             if node.child_count() == 0
                 && is_identifier(kind)
                 && src.get(node.byte_range()) == Some(name)
+                && pending.len() < MAX_OCCURRENCES_PER_FILE
             {
                 let mut found =
                     occurrence(lang, node, src, &line_starts, &frames, !imports.is_empty());
@@ -918,6 +923,16 @@ mod tests {
             receiver_types("a.rs", rust, "parse"),
             [(3, Some("Parser".to_string()))]
         );
+    }
+
+    #[test]
+    fn uses_in_one_file_are_capped() {
+        let text = "x\n".repeat(MAX_OCCURRENCES_PER_FILE + 10);
+        let uses = occurrences("gen.py", &text, "x", None).unwrap();
+        assert_eq!(uses.len(), MAX_OCCURRENCES_PER_FILE);
+        // a deadline already past stops the walk
+        let past = Instant::now();
+        assert!(occurrences("gen.py", &text, "x", Some(past)).is_none());
     }
 
     #[test]
