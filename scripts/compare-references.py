@@ -5,7 +5,8 @@
 
 LANG is python (pyright's language server, or Jedi with --python jedi), typescript or javascript (the TypeScript language service, the engine
 of tsserver, `findReferences`), or go (`gopls references`, in GOPATH mode on a copy, so the
-module's requirements need no download). The analysers come from
+module's requirements need no download), or c (clangd over LSP, with a compile_commands.json
+that gives every .c file the folders of all headers, after its background index is built). The analysers come from
 scripts/install-analysers.sh (into target/analysers, never committed).
 
 Definitions (functions, methods, classes, types) are sampled from devprojex-symbols'
@@ -21,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import urllib.parse
@@ -34,6 +36,7 @@ EXTENSIONS = {
     "typescript": (".ts", ".tsx", ".mts", ".cts"),
     "javascript": (".js", ".mjs", ".cjs", ".jsx"),
     "go": (".go",),
+    "c": (".c", ".h"),
 }
 KINDS = {"function", "method", "class", "struct", "interface", "type", "enum", "trait"}
 
@@ -71,7 +74,9 @@ def name_column(root, path, line, name):
             at = k + len(keyword)
             break
     if at < 0:
-        at = text.find(name)
+        # the first whole-word match (`(w *responseWriter) Write`: not inside responseWriter)
+        match = re.search(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", text)
+        at = match.start() if match else -1
     return at + 1 if at >= 0 else None
 
 
@@ -189,6 +194,53 @@ def pyright_references(root, samples):
             out.append(found)
     finally:
         lsp.close()
+    return out
+
+
+# ---- C: clangd ---------------------------------------------------------------------------------
+
+def clangd_references(root, samples, files):
+    """clangd over LSP on a copy of the tracked C files, with a compile_commands.json that
+    gives every .c file the folders of all headers (-I), and its background index built
+    before the first question (the wait ends when clangd reports the index done)."""
+    import shutil
+    import tempfile
+    import time
+    copy = tempfile.mkdtemp(prefix="compare-references-c-")
+    try:
+        for rel in files:
+            os.makedirs(os.path.dirname(os.path.join(copy, rel)), exist_ok=True)
+            shutil.copyfile(os.path.join(root, rel), os.path.join(copy, rel))
+        include = sorted({os.path.dirname(f) or "." for f in files if f.endswith(".h")})
+        with open(os.path.join(copy, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": copy, "file": rel,
+                        "arguments": ["cc", "-c", rel, *[f"-I{d}" for d in include]]}
+                       for rel in files if rel.endswith(".c")], f)
+        lsp = Lsp(["clangd", "--background-index", "--log=error"], copy)
+        # open every .c file once, so the index has them all, then let it settle
+        for rel in files:
+            if rel.endswith(".c"):
+                with open(os.path.join(copy, rel), encoding="utf-8", errors="replace") as f:
+                    lsp.notify("textDocument/didOpen", {"textDocument": {
+                        "uri": "file://" + os.path.join(copy, rel), "languageId": "c", "version": 1,
+                        "text": f.read()}})
+        time.sleep(min(60, 5 + len(files) // 4))
+        out = []
+        for path, line, column, _ in samples:
+            result = lsp.request("textDocument/references", {
+                "textDocument": {"uri": "file://" + os.path.join(copy, path)},
+                "position": {"line": line - 1, "character": column - 1},
+                "context": {"includeDeclaration": False}})
+            found = set()
+            for location in result or []:
+                target = urllib.parse.unquote(location["uri"][len("file://"):])
+                rel = os.path.relpath(target, copy).replace(os.sep, "/")
+                if not rel.startswith(".."):
+                    found.add((rel, location["range"]["start"]["line"] + 1))
+            out.append(found)
+        lsp.close()
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
     return out
 
 
@@ -321,6 +373,8 @@ def main():
         theirs = jedi_references(root, samples)
     elif args.language == "python":
         theirs = pyright_references(root, samples)
+    elif args.language == "c":
+        theirs = clangd_references(root, samples, files)
     elif args.language == "go":
         theirs = gopls_references(root, samples, files)
     else:

@@ -78,6 +78,8 @@ struct Frame {
     /// The node that opened the frame.
     node_id: usize,
     start_byte: usize,
+    /// Where its body starts (what comes before is its head: name, parameters).
+    body_start: usize,
     function: bool,
     name: String,
 }
@@ -132,6 +134,9 @@ fn walk(
                 frames.push(Frame {
                     node_id: node.id(),
                     start_byte: node.start_byte(),
+                    body_start: node
+                        .child_by_field_name("body")
+                        .map_or(node.end_byte(), |b| b.start_byte()),
                     function,
                     name: frame_name,
                 });
@@ -226,9 +231,13 @@ fn occurrence(
         .map(|f| f.start_byte)
         .collect();
     // the name of a function binds in the scope around it, not in its own body
-    let own_frame = node
-        .parent()
-        .and_then(|p| frames.last().filter(|f| f.node_id == p.id()));
+    // (C and C++ put the name inside a declarator in the head: the head's name is the frame's)
+    let own_frame = frames.last().filter(|f| {
+        node.parent().is_some_and(|p| p.id() == f.node_id)
+            || f.function
+                && node.start_byte() < f.body_start
+                && src.get(node.byte_range()) == Some(f.name.as_str())
+    });
     let mut frames_shown: Vec<&Frame> = frames.iter().collect();
     if let Some(own) = own_frame {
         if own.function {
@@ -601,6 +610,11 @@ fn is_binding(node: Node<'_>) -> bool {
     let Some(parent) = node.parent() else {
         return false;
     };
+    // C: `RUN_TEST(name);` in a body reads as a declaration of `name` in parentheses; it is
+    // a macro call (a real declarator in parentheses, `int (x);`, is rare)
+    if parent.kind() == "parenthesized_declarator" {
+        return false;
+    }
     if field_is(parent, "name", node) && defines_by_name(parent.kind()) {
         return true;
     }
@@ -922,6 +936,15 @@ mod tests {
         assert_eq!(
             receiver_types("a.rs", rust, "parse"),
             [(3, Some("Parser".to_string()))]
+        );
+    }
+
+    #[test]
+    fn a_macro_call_statement_in_c_is_a_use() {
+        let text = "static void t(void) {}\nint main(void) {\n    RUN_TEST(t);\n    return 0;\n}\n";
+        assert_eq!(
+            found("a.c", text, "t"),
+            [(1, 13, "def".to_string()), (3, 14, "in main".to_string())]
         );
     }
 
