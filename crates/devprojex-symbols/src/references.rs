@@ -615,6 +615,14 @@ fn is_binding(node: Node<'_>) -> bool {
     if parent.kind() == "parenthesized_declarator" {
         return false;
     }
+    // `struct abuf ab;`: a struct, union or enum named without its body is a use of the type
+    if matches!(
+        parent.kind(),
+        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier"
+    ) && parent.child_by_field_name("body").is_none()
+    {
+        return false;
+    }
     if field_is(parent, "name", node) && defines_by_name(parent.kind()) {
         return true;
     }
@@ -945,6 +953,11 @@ mod tests {
         assert_eq!(
             found("a.c", text, "t"),
             [(1, 13, "def".to_string()), (3, 14, "in main".to_string())]
+        );
+        let text = "struct abuf { int len; };\nvoid f(void) { struct abuf ab; }\n";
+        assert_eq!(
+            found("a.c", text, "abuf"),
+            [(1, 8, "def".to_string()), (2, 23, "in f".to_string())]
         );
     }
 
