@@ -23,23 +23,11 @@ use crate::caches::Caches;
 use crate::content::Content;
 use crate::engine::{Engine, Hooks, Request, SearchStop};
 use crate::error::{DpxError, ErrorKind, Result};
+use crate::limits;
 use crate::project::ProjectRoot;
 use crate::select::{self, Entry, Selection, SelectionWarnings};
 
 pub use index::SymbolIndex;
-
-/// Limits of the two tools (CLI and MCP alike).
-pub mod limits {
-    pub const MAX_RESULTS: usize = 200;
-    pub const DEFAULT_RESULTS: usize = 50;
-    pub const MAX_NAME_CHARS: usize = 256;
-    pub const MAX_DEPTH: usize = 3;
-    /// A lookup or an index refresh stops here and answers with what it has (the index keeps
-    /// what it read, so the next call continues).
-    pub const DEADLINE_SECS: u64 = 10;
-    /// Memory the MCP server gives to parsed definitions kept across lookups.
-    pub const SERVER_DEFINITION_CACHE_BYTES: usize = 32 * 1024 * 1024;
-}
 
 /// How `name` is compared with definition names (always case-sensitive).
 #[derive(
@@ -133,10 +121,10 @@ impl Query {
                 "name is empty; pass the name of a function, type or other definition, such as 'copy_process' or 'Parser.parse'",
             ));
         }
-        if chars > limits::MAX_NAME_CHARS {
+        if chars > limits::MAX_SYMBOL_NAME_CHARS {
             return Err(DpxError::invalid_arguments(format!(
                 "name has {chars} characters; at most {} are allowed",
-                limits::MAX_NAME_CHARS
+                limits::MAX_SYMBOL_NAME_CHARS
             )));
         }
         if raw.chars().any(char::is_control) {
@@ -481,11 +469,11 @@ impl Engine {
         hooks: Hooks<'_>,
     ) -> Result<RelatedOutcome> {
         check_max_results(options.max_results)?;
-        if !(1..=limits::MAX_DEPTH).contains(&options.depth) {
+        if !(1..=limits::MAX_RELATED_DEPTH).contains(&options.depth) {
             return Err(DpxError::invalid_arguments(format!(
                 "depth is {}; it must be between 1 and {}",
                 options.depth,
-                limits::MAX_DEPTH
+                limits::MAX_RELATED_DEPTH
             )));
         }
         let chars = options.path.chars().count();
@@ -726,10 +714,10 @@ fn shorten(line: &str) -> String {
 }
 
 fn check_max_results(max_results: usize) -> Result<()> {
-    if max_results == 0 || max_results > limits::MAX_RESULTS {
+    if max_results == 0 || max_results > limits::MAX_SYMBOL_RESULTS {
         return Err(DpxError::invalid_arguments(format!(
             "max_results is {max_results}; it must be between 1 and {}",
-            limits::MAX_RESULTS
+            limits::MAX_SYMBOL_RESULTS
         )));
     }
     Ok(())

@@ -106,7 +106,7 @@ pub fn symbols_trailer(outcome: &SymbolOutcome, max_results: usize, cli: bool) -
     match outcome.stopped {
         Some(crate::engine::SearchStop::MaxResults) => trailer.push(format!(
             "[Definitions truncated: stopped at {raise}={max_results}. Narrow with {narrow}, use {exact}, or raise {raise} (at most {}).]",
-            super::limits::MAX_RESULTS
+            crate::limits::MAX_SYMBOL_RESULTS
         )),
         Some(crate::engine::SearchStop::Deadline) if cli => trailer.push(format!(
             "[Definitions truncated: the --timeout was reached after {}. Narrow with {narrow}, or raise --timeout.]",
@@ -114,7 +114,7 @@ pub fn symbols_trailer(outcome: &SymbolOutcome, max_results: usize, cli: bool) -
         )),
         Some(crate::engine::SearchStop::Deadline) => trailer.push(format!(
             "[Definitions truncated: the {}-second time limit was reached after {}. Narrow with {narrow}.]",
-            super::limits::DEADLINE_SECS,
+            crate::limits::SYMBOL_DEADLINE_SECS,
             plural(outcome.searched_files, "file", "files")
         )),
         None => {}
@@ -145,7 +145,7 @@ pub fn related_trailer(outcome: &RelatedOutcome, max_results: usize, cli: bool) 
             "[Related files truncated: {} more beyond {raise}={max_results} {} not listed. Lower {lower}, choose one direction, or raise {raise} (at most {}).]",
             outcome.truncated,
             if outcome.truncated == 1 { "was" } else { "were" },
-            super::limits::MAX_RESULTS
+            crate::limits::MAX_SYMBOL_RESULTS
         ));
     }
     if outcome.direction.imports() && outcome.unresolved > 0 {
@@ -172,7 +172,7 @@ pub fn related_trailer(outcome: &RelatedOutcome, max_results: usize, cli: bool) 
         } else {
             format!(
                 "[Related files incomplete: the {}-second time limit was reached with {pending} not yet indexed. The server keeps what it indexed: call related_files again to continue.]",
-                super::limits::DEADLINE_SECS
+                crate::limits::SYMBOL_DEADLINE_SECS
             )
         });
     }
