@@ -1,9 +1,11 @@
 //! Definitions: one walk over a file's syntax tree, a per-language table of which nodes define
 //! what, and a stack of the containers (impl, class, module, function) the walk is inside.
 
+use std::sync::Arc;
+
 use devprojex_detail::tree_sitter::{Node, Tree};
 
-use crate::Lang;
+use crate::{Lang, MAX_NESTING, Skip};
 
 /// What a definition defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,18 +97,105 @@ pub struct Definition {
     pub container: Option<String>,
     /// The names of the enclosing containers, outermost first (`["net", "Parser"]`), for
     /// qualified lookups such as `Parser.parse` or `net::Parser::parse`.
-    pub scope: Vec<String>,
+    pub scope: Scope,
 }
 
-/// Signatures longer than this are cut (with `…`).
+/// Signatures (and container labels) longer than this are cut (with `…`).
 pub const MAX_SIGNATURE_CHARS: usize = 240;
+
+/// The names of the containers around a definition. Shared: the definitions of one container
+/// point at the same links, so a scope costs one link per container, never a copy per
+/// definition (a class with a 100,000-character name and 40,000 methods holds the name once).
+#[derive(Clone, Default)]
+pub struct Scope(Option<Arc<ScopeLink>>);
+
+struct ScopeLink {
+    name: Arc<str>,
+    outer: Scope,
+}
+
+impl Scope {
+    /// The scope `names` (outermost first) spell.
+    pub fn from_names<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> Self {
+        names.into_iter().fold(Scope::default(), |scope, name| {
+            scope.inside(name.as_ref().into())
+        })
+    }
+
+    fn inside(&self, name: Arc<str>) -> Scope {
+        Scope(Some(Arc::new(ScopeLink {
+            name,
+            outer: self.clone(),
+        })))
+    }
+
+    /// The names, outermost first.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let mut names = Vec::new();
+        let mut link = self.0.as_deref();
+        while let Some(current) = link {
+            names.push(&*current.name);
+            link = current.outer.0.as_deref();
+        }
+        names.into_iter().rev()
+    }
+
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl PartialEq for Scope {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Scope {}
+
+impl<S: AsRef<str>> PartialEq<[S]> for Scope {
+    fn eq(&self, other: &[S]) -> bool {
+        self.iter().eq(other.iter().map(AsRef::as_ref))
+    }
+}
+
+impl<S: AsRef<str>, const N: usize> PartialEq<[S; N]> for Scope {
+    fn eq(&self, other: &[S; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl std::fmt::Debug for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// A file's definitions may take this many times its size (and at least
+/// [`MIN_DEFINITIONS_BUDGET`]); a file over it is skipped ([`Skip::TooLarge`]).
+pub const DEFINITIONS_BUDGET_FACTOR: usize = 64;
+pub const MIN_DEFINITIONS_BUDGET: usize = 1024 * 1024;
+
+/// The bytes one definition holds, for the budget (the scope is shared, not counted).
+fn definition_bytes(d: &Definition) -> usize {
+    std::mem::size_of::<Definition>()
+        + d.name.len()
+        + d.signature.len()
+        + d.container.as_ref().map_or(0, String::len)
+}
 
 /// A container the walk is inside.
 struct Frame {
     /// The node that opened the frame (popped when the walk leaves it).
     node_id: usize,
+    /// Cut to [`MAX_SIGNATURE_CHARS`]: it is shown, and copied into every definition inside.
     label: String,
-    name: String,
+    /// The scope inside this container (its own name included).
+    scope: Scope,
     /// A function inside is a method.
     class_like: bool,
 }
@@ -127,7 +216,11 @@ struct Found<'t> {
     until_parent_end: bool,
 }
 
-pub(crate) fn extract(lang: Lang, tree: &Tree, src: &str) -> Vec<Definition> {
+/// The definitions of a parsed file; [`Skip::TooDeeplyNested`] past [`MAX_NESTING`]
+/// containers, [`Skip::TooLarge`] when they would exceed the file's budget.
+pub(crate) fn extract(lang: Lang, tree: &Tree, src: &str) -> Result<Vec<Definition>, Skip> {
+    let budget = (src.len().saturating_mul(DEFINITIONS_BUDGET_FACTOR)).max(MIN_DEFINITIONS_BUDGET);
+    let mut held = 0usize;
     let line_starts = line_starts(src);
     let mut out = Vec::new();
     let mut frames: Vec<Frame> = Vec::new();
@@ -146,13 +239,10 @@ pub(crate) fn extract(lang: Lang, tree: &Tree, src: &str) -> Vec<Definition> {
                 }
                 let innermost = frames.last();
                 let (container, scope) = match &found.qualifier {
-                    Some(q) => (
-                        Some(q.clone()),
-                        q.split("::").map(str::to_string).collect::<Vec<_>>(),
-                    ),
+                    Some(q) => (Some(shorten(q.clone())), Scope::from_names(q.split("::"))),
                     None => (
                         innermost.map(|f| f.label.clone()),
-                        frames.iter().map(|f| f.name.clone()).collect(),
+                        innermost.map(|f| f.scope.clone()).unwrap_or_default(),
                     ),
                 };
                 let kind = match kind {
@@ -164,25 +254,37 @@ pub(crate) fn extract(lang: Lang, tree: &Tree, src: &str) -> Vec<Definition> {
                     other => *other,
                 };
                 let line = name_node.start_position().row;
-                out.push(Definition {
+                let definition = Definition {
                     name,
                     kind,
                     line: line + 1,
                     signature: signature(src, &line_starts, node.start_position().row, line),
                     container,
                     scope,
-                });
+                };
+                held += definition_bytes(&definition);
+                if held > budget {
+                    return Err(Skip::TooLarge);
+                }
+                out.push(definition);
             }
             if let Some((label, name, class_like)) = found.container {
+                if frames.len() >= MAX_NESTING {
+                    return Err(Skip::TooDeeplyNested);
+                }
                 let owner = if found.until_parent_end {
                     node.parent().map_or(node.id(), |p| p.id())
                 } else {
                     node.id()
                 };
+                let scope = match frames.last() {
+                    Some(outer) => outer.scope.inside(name.into()),
+                    None => Scope::default().inside(name.into()),
+                };
                 frames.push(Frame {
                     node_id: owner,
-                    label,
-                    name,
+                    label: shorten(label),
+                    scope,
                     class_like,
                 });
             }
@@ -199,10 +301,20 @@ pub(crate) fn extract(lang: Lang, tree: &Tree, src: &str) -> Vec<Definition> {
                 break;
             }
             if !cursor.goto_parent() {
-                return out;
+                return Ok(out);
             }
         }
     }
+}
+
+/// `text` cut to [`MAX_SIGNATURE_CHARS`] characters (with `…`).
+fn shorten(text: String) -> String {
+    if text.len() <= MAX_SIGNATURE_CHARS || text.chars().count() <= MAX_SIGNATURE_CHARS {
+        return text;
+    }
+    let mut out = prefix_chars(&text, MAX_SIGNATURE_CHARS - 1).to_string();
+    out.push('…');
+    out
 }
 
 /// `#define NAME` lines outside comments, for C and C++ files too large to parse.
@@ -224,18 +336,14 @@ pub(crate) fn scan_macros(src: &str) -> Vec<Definition> {
         if name.is_empty() {
             continue;
         }
-        let mut signature = text.trim().to_string();
-        if signature.chars().count() > MAX_SIGNATURE_CHARS {
-            signature = signature.chars().take(MAX_SIGNATURE_CHARS - 1).collect();
-            signature.push('…');
-        }
+        let signature = shorten(prefix_chars(text.trim(), MAX_SIGNATURE_CHARS).to_string());
         out.push(Definition {
             name,
             kind: Kind::Macro,
             line,
             signature,
             container: None,
-            scope: Vec::new(),
+            scope: Scope::default(),
         });
     }
     out
@@ -271,13 +379,22 @@ fn signature(src: &str, starts: &[usize], start_row: usize, name_row: usize) -> 
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(text);
+        // never more than is shown: a minified file's one line is megabytes long, and every
+        // definition on it would copy it
+        out.push_str(prefix_chars(text, MAX_SIGNATURE_CHARS));
+        if out.len() > MAX_SIGNATURE_CHARS * 4 {
+            break;
+        }
     }
-    if out.chars().count() > MAX_SIGNATURE_CHARS {
-        out = out.chars().take(MAX_SIGNATURE_CHARS - 1).collect();
-        out.push('…');
+    shorten(out)
+}
+
+/// The first `n` characters of `text`, in time linear in `n`.
+fn prefix_chars(text: &str, n: usize) -> &str {
+    match text.char_indices().nth(n) {
+        Some((end, _)) => &text[..end],
+        None => text,
     }
-    out
 }
 
 fn text<'s>(node: Node<'_>, src: &'s str) -> &'s str {
@@ -663,6 +780,9 @@ fn is_module_exports(node: Option<Node<'_>>, src: &str) -> bool {
     node.is_some_and(|n| matches!(text(n, src), "module.exports" | "exports"))
 }
 
+/// Object names longer than this own no methods ([`object_owner`]).
+const MAX_OWNER_BYTES: usize = 1024;
+
 /// The name an object literal is bound to: `const api = {...}`, `api = {...}`,
 /// `module.exports = {...}` (`module.exports`).
 fn object_owner(object: Node<'_>, src: &str) -> Option<String> {
@@ -670,13 +790,16 @@ fn object_owner(object: Node<'_>, src: &str) -> Option<String> {
         return None;
     }
     let parent = object.parent()?;
-    match parent.kind() {
-        "variable_declarator" => field(parent, "name")
-            .filter(|n| n.kind() == "identifier")
-            .map(|n| text(n, src).to_string()),
-        "assignment_expression" => field(parent, "left").map(|l| collapse_spaces(text(l, src))),
+    let owner = match parent.kind() {
+        "variable_declarator" => field(parent, "name").filter(|n| n.kind() == "identifier"),
+        "assignment_expression" => field(parent, "left"),
         _ => None,
+    }?;
+    // every method of the object carries a copy: a name longer than any query is no owner
+    if owner.byte_range().len() > MAX_OWNER_BYTES {
+        return None;
     }
+    Some(collapse_spaces(text(owner, src)))
 }
 
 fn has_modifier(node: Node<'_>, src: &str, word: &str) -> bool {

@@ -11,6 +11,12 @@
 //! Nothing here reads a file: the caller (the engine, which owns the root jail and redaction)
 //! hands in text and the list of project files. The caller parses redacted text for anything it
 //! returns; see `ARCHITECTURE.md`.
+//!
+//! Hostile input costs one file, never the process: every walk over a syntax tree or a use
+//! tree is iterative (a tree-sitter cursor or an explicit stack), nesting that would make the
+//! answer grow with its square is refused with [`Skip::TooDeeplyNested`], enclosing scopes are
+//! shared rather than copied per definition (memory stays linear in the file), and a panic
+//! while parsing one file is caught and reported as [`Skip::Failed`].
 
 #![deny(unsafe_code)]
 
@@ -24,11 +30,58 @@ mod defs;
 pub mod imports;
 pub mod resolve;
 
-pub use defs::{Definition, Kind};
+pub use defs::{Definition, Kind, Scope};
 
 /// Files larger than this are not parsed: a tree-sitter tree takes about 25 times its source in
 /// memory, and files this large are generated (register tables, bindings).
 pub const MAX_PARSE_BYTES: usize = 4 * 1024 * 1024;
+
+/// Nesting deeper than this (a Rust use list, braced packages or namespaces) makes a file
+/// [`Skip::TooDeeplyNested`]; real code nests a few levels.
+pub const MAX_NESTING: usize = 64;
+
+/// A qualified name (a package or namespace with its enclosing ones, a use path) longer than
+/// this makes a file [`Skip::TooDeeplyNested`]: every name declared inside carries a copy of
+/// it, so its length times their number is what it would cost.
+pub const MAX_QUALIFIED_BYTES: usize = 1024;
+
+/// Why a file of a known language gave no definitions or imports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Skip {
+    /// Larger than [`MAX_PARSE_BYTES`].
+    TooLarge,
+    /// Nested deeper than [`MAX_NESTING`], or a qualified name over [`MAX_QUALIFIED_BYTES`].
+    TooDeeplyNested,
+    /// The parser gave no tree, or panicked on this file.
+    Failed,
+}
+
+impl Skip {
+    /// A short reason for a notice ("... not parsed: {reason}").
+    pub fn reason(self) -> &'static str {
+        match self {
+            Skip::TooLarge => "larger than 4 MiB",
+            Skip::TooDeeplyNested => "too deeply nested (or a package name over 1,024 bytes)",
+            Skip::Failed => "the parser failed on it",
+        }
+    }
+}
+
+/// Runs one file's work, turning a panic into [`Skip::Failed`] for that file. The thread's
+/// parsers are dropped after a panic: one may have been left mid-parse.
+fn guarded<T>(work: impl FnOnce() -> Result<T, Skip>) -> Result<T, Skip> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(result) => result,
+        Err(_) => {
+            PARSERS.with(|parsers| {
+                if let Ok(mut parsers) = parsers.try_borrow_mut() {
+                    parsers.clear();
+                }
+            });
+            Err(Skip::Failed)
+        }
+    }
+}
 
 /// A language with definitions (the 15 languages whose bodies `signatures` collapses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -224,16 +277,28 @@ pub(crate) fn parse(lang: Lang, text: &str) -> Option<Tree> {
 }
 
 /// The definitions in one file, in source order; `None` for a language without definitions or
-/// a file over [`MAX_PARSE_BYTES`]. C and C++ files that large (generated register tables, a
-/// hundred thousand `#define`s each) still give their macros, from a line scan.
+/// a file that was skipped (see [`try_definitions`] for why).
 /// `path` is project-relative with `/` (it picks the language).
 pub fn definitions(path: &str, text: &str) -> Option<Vec<Definition>> {
+    try_definitions(path, text)?.ok()
+}
+
+/// The definitions in one file, in source order; `None` for a language without definitions,
+/// `Some(Err)` for a file that was skipped. C and C++ files over [`MAX_PARSE_BYTES`]
+/// (generated register tables, a hundred thousand `#define`s each) still give their macros,
+/// from a line scan.
+pub fn try_definitions(path: &str, text: &str) -> Option<Result<Vec<Definition>, Skip>> {
     let lang = Lang::of_file(path, text)?;
     if lang.is_c_family() && text.len() > MAX_PARSE_BYTES {
-        return Some(defs::scan_macros(text));
+        return Some(Ok(defs::scan_macros(text)));
     }
-    let tree = parse(lang, text)?;
-    Some(defs::extract(lang, &tree, text))
+    if text.len() > MAX_PARSE_BYTES {
+        return Some(Err(Skip::TooLarge));
+    }
+    Some(guarded(|| {
+        let tree = parse(lang, text).ok_or(Skip::Failed)?;
+        defs::extract(lang, &tree, text)
+    }))
 }
 
 /// Dev and test aids: not part of the stable API.
