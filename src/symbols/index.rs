@@ -83,14 +83,22 @@ impl SymbolIndex {
         self.hasher.hash_one(bytes)
     }
 
-    /// The definitions of a (redacted) text, parsed once per content.
-    pub fn definitions(&self, path: &str, text: &str) -> Option<Arc<Vec<Definition>>> {
+    /// The definitions of a (redacted) text, parsed once per content; `Some(Err)` for a
+    /// file that was skipped (not kept: skipping is quick).
+    pub fn definitions(
+        &self,
+        path: &str,
+        text: &str,
+    ) -> Option<Result<Arc<Vec<Definition>>, devprojex_symbols::Skip>> {
         let lang = Lang::of_file(path, text)?;
         let key = (lang, text.len(), self.hash_bytes(text.as_bytes()));
         if let Some(found) = lock(&self.definitions).entries.get(&key) {
-            return Some(Arc::clone(found));
+            return Some(Ok(Arc::clone(found)));
         }
-        let definitions = Arc::new(devprojex_symbols::definitions(path, text)?);
+        let definitions = match devprojex_symbols::try_definitions(path, text)? {
+            Ok(found) => Arc::new(found),
+            Err(skip) => return Some(Err(skip)),
+        };
         let cost = definitions_cost(&definitions);
         let mut cache = lock(&self.definitions);
         if cost <= cache.budget / 4 {
@@ -102,7 +110,7 @@ impl SymbolIndex {
             cache.held += cost;
             cache.entries.insert(key, Arc::clone(&definitions));
         }
-        Some(definitions)
+        Some(Ok(definitions))
     }
 
     /// The index of one root (shared by the requests on it, one at a time).
@@ -416,6 +424,8 @@ pub struct FileEdges {
     pub edges: Vec<(Target, usize)>,
     pub unresolved: usize,
     pub ambiguous: usize,
+    /// Why the file's imports are unknown, when it was skipped.
+    pub skipped: Option<devprojex_symbols::Skip>,
 }
 
 impl<'a> ProjectGraph<'a> {
@@ -666,6 +676,7 @@ impl<'a> ProjectGraph<'a> {
         }
         let resolved = self.resolved(file);
         let state = self.state();
+        let skipped = state.facts.get(file).and_then(|f| f.facts.skipped);
         let edges = resolved
             .edges
             .iter()
@@ -683,6 +694,7 @@ impl<'a> ProjectGraph<'a> {
             edges,
             unresolved: resolved.unresolved,
             ambiguous: resolved.ambiguous,
+            skipped,
         }
     }
 
@@ -1082,10 +1094,14 @@ fn facts_of_text(
     };
     match known {
         Some((old, facts)) if parsed && *old == hash => (hash, Arc::clone(facts)),
-        _ => (
-            hash,
-            Arc::new(devprojex_symbols::imports::scan(path, text).unwrap_or_default()),
-        ),
+        _ => {
+            let facts = match devprojex_symbols::imports::try_scan(path, text) {
+                None => FileFacts::default(),
+                Some(Ok(facts)) => facts,
+                Some(Err(skip)) => FileFacts::skipped(skip),
+            };
+            (hash, Arc::new(facts))
+        }
     }
 }
 

@@ -129,6 +129,24 @@ pub fn symbols_trailer(outcome: &SymbolOutcome, max_results: usize, cli: bool) -
             )
         ));
     }
+    for (count, reason) in [
+        (
+            outcome.nested_files,
+            "too deeply nested to index (over 64 levels of classes, modules, namespaces or use lists)",
+        ),
+        (outcome.failed_files, "the parser failed on it"),
+    ] {
+        if count > 0 {
+            trailer.push(format!(
+                "[{} skipped: {reason}.]",
+                plural(
+                    count,
+                    "file that contains the name was",
+                    "files that contain the name were"
+                )
+            ));
+        }
+    }
     trailer
 }
 
@@ -175,6 +193,21 @@ pub fn related_trailer(outcome: &RelatedOutcome, max_results: usize, cli: bool) 
                 super::limits::DEADLINE_SECS
             )
         });
+    }
+    if let Some(skip) = outcome.skipped
+        && outcome.direction.imports()
+    {
+        trailer.push(format!(
+            "[The imports of {} were not read: it is {}; it was skipped. Its importers are listed as usual.]",
+            outcome.path,
+            match skip {
+                devprojex_symbols::Skip::TooLarge => "larger than 4 MiB".to_string(),
+                devprojex_symbols::Skip::TooDeeplyNested =>
+                    "too deeply nested to index (over 64 levels of modules, namespaces or use lists)"
+                        .to_string(),
+                devprojex_symbols::Skip::Failed => "a file the parser failed on".to_string(),
+            }
+        ));
     }
     trailer
 }

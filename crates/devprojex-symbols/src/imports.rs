@@ -18,6 +18,18 @@ pub struct FileFacts {
     /// What the file declares in its language's package system (Java, Kotlin, Scala, C#,
     /// PHP): its packages or namespaces and their top-level types.
     pub declares: Vec<Declaration>,
+    /// Set when the file was not indexed (its imports and declarations are empty).
+    pub skipped: Option<Skip>,
+}
+
+impl FileFacts {
+    /// The facts of a file that [`try_scan`] skipped.
+    pub fn skipped(skip: Skip) -> Self {
+        Self {
+            skipped: Some(skip),
+            ..Self::default()
+        }
+    }
 }
 
 /// A name one file declares, qualified with `.` (PHP's `\` written as `.`).
@@ -102,14 +114,14 @@ pub fn try_scan(path: &str, text: &str) -> Option<Result<FileFacts, Skip>> {
     if is_include_fragment(path) {
         return Some(Ok(FileFacts {
             imports: scan_includes(text),
-            declares: Vec::new(),
+            ..FileFacts::default()
         }));
     }
     let lang = Lang::of_file(path, text)?;
     if lang.is_c_family() {
         return Some(Ok(FileFacts {
             imports: scan_includes(text),
-            declares: Vec::new(),
+            ..FileFacts::default()
         }));
     }
     if !has_import_keyword(lang, text) {
