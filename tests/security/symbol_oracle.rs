@@ -68,7 +68,7 @@ fn median(mut times: Vec<Duration>) -> Duration {
 fn the_time_of_an_answer_does_not_tell_a_right_next_character() {
     let fx = Fixture::new();
     // parsing this bundle is what a right prefix used to cost (redaction is paid either way)
-    fx.write("dist/bundle.js", &bundle(20_000))
+    fx.write("dist/bundle.js", bundle(20_000))
         .write("src/app.js", "function start() {}\n");
     let mut mcp = Mcp::start(&fx.root);
     let prefix_len = 12;
