@@ -64,45 +64,73 @@ fn median(mut times: Vec<Duration>) -> Duration {
     times[times.len() / 2]
 }
 
-#[test]
-fn the_time_of_an_answer_does_not_tell_a_right_next_character() {
+/// The median times of `tool` asked with the right and a wrong next character of the key,
+/// interleaved (alternating which goes first) so that load on the machine falls on both
+/// alike; medians ignore the odd slow call.
+fn median_times(tool: &str, arguments: &impl Fn(&str) -> Value) -> (Duration, Duration) {
     let fx = Fixture::new();
-    // parsing this bundle is what a right prefix used to cost (redaction is paid either way)
+    // parsing (or searching) this bundle is what a right prefix used to cost; redaction is
+    // paid either way now
     fx.write("dist/bundle.js", bundle(20_000))
         .write("src/app.js", "function start() {}\n");
     let mut mcp = Mcp::start(&fx.root);
     let prefix_len = 12;
     let right = &KEY[..prefix_len + 1];
     let wrong = format!("{}{}", &KEY[..prefix_len], wrong_next(prefix_len));
-    let timed = |mcp: &mut Mcp, name: &str| {
+    let mut timed = |name: &str| {
         let started = Instant::now();
-        mcp.call("find_symbol", json!({"name": name}));
+        mcp.call(tool, arguments(name));
         started.elapsed()
     };
-    // warm both paths, then interleave (alternating which goes first) so that load on the
-    // machine falls on both alike; medians ignore the odd slow call
     for _ in 0..2 {
-        timed(&mut mcp, right);
-        timed(&mut mcp, &wrong);
+        timed(right);
+        timed(&wrong);
     }
     let (mut rights, mut wrongs) = (Vec::new(), Vec::new());
     for round in 0..25 {
         if round % 2 == 0 {
-            rights.push(timed(&mut mcp, right));
-            wrongs.push(timed(&mut mcp, &wrong));
+            rights.push(timed(right));
+            wrongs.push(timed(&wrong));
         } else {
-            wrongs.push(timed(&mut mcp, &wrong));
-            rights.push(timed(&mut mcp, right));
+            wrongs.push(timed(&wrong));
+            rights.push(timed(right));
         }
     }
-    let (right, wrong) = (median(rights), median(wrongs));
-    let (low, high) = if right < wrong {
-        (right, wrong)
-    } else {
-        (wrong, right)
-    };
-    assert!(
-        high.as_secs_f64() <= low.as_secs_f64() * 1.2,
-        "median time with the right next character {right:?}, with a wrong one {wrong:?}: more than 20 % apart"
+    (median(rights), median(wrongs))
+}
+
+/// The medians of a right and a wrong next character are at most 20 % apart. Timing under a
+/// loaded test run is noisy, so a measurement that is over is taken again, up to three
+/// times in all: the raw screen this guards against was 4 to 400 times slower on a right
+/// character, which no retry hides.
+fn assert_within_a_fifth(tool: &str, arguments: impl Fn(&str) -> Value) {
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let (right, wrong) = median_times(tool, &arguments);
+        let (low, high) = if right < wrong {
+            (right, wrong)
+        } else {
+            (wrong, right)
+        };
+        if high.as_secs_f64() <= low.as_secs_f64() * 1.2 {
+            return;
+        }
+        seen.push(format!("right {right:?} / wrong {wrong:?}"));
+    }
+    panic!(
+        "{tool}: median times with the right and a wrong next character more than 20 % apart: {}",
+        seen.join(", ")
     );
+}
+
+#[test]
+fn the_time_of_an_answer_does_not_tell_a_right_next_character() {
+    assert_within_a_fifth("find_symbol", |name| json!({"name": name}));
+}
+
+/// Search's raw-text prefilter skipped redaction where the raw text did not match: its time
+/// told whether the pattern matched inside a secret. The server does not use it.
+#[test]
+fn the_time_of_a_search_does_not_tell_a_right_next_character() {
+    assert_within_a_fifth("search_project", |name| json!({"pattern": name}));
 }
