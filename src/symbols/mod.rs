@@ -406,13 +406,23 @@ impl Engine {
                     return None;
                 }
                 let entry = files[i];
+                // asked inside the parse and the walk of a file too: one minified megabyte
+                // line must not hold the deadline or a cancellation up
+                let stop = || {
+                    options.deadline.is_some_and(|d| started.elapsed() >= d)
+                        || hooks.cancelled.is_some_and(|c| c())
+                };
                 Some(match pipeline.load_matching(root, entry, &needle) {
                     None => Found::Screened,
                     Some(Content::Text(text)) => {
                         let definitions = match cache {
-                            Some(cache) => cache.definitions(&entry.relative, &text.text),
-                            None => devprojex_symbols::try_definitions(&entry.relative, &text.text)
-                                .map(|found| found.map(Arc::new)),
+                            Some(cache) => cache.definitions(&entry.relative, &text.text, &stop),
+                            None => devprojex_symbols::try_definitions_until(
+                                &entry.relative,
+                                &text.text,
+                                &stop,
+                            )
+                            .map(|found| found.map(Arc::new)),
                         };
                         match definitions {
                             None => Found::Screened,
@@ -459,6 +469,9 @@ impl Engine {
                     Found::Unparsed(Skip::TooLarge) => outcome.unparsed_files += 1,
                     Found::Unparsed(Skip::TooDeeplyNested) => outcome.nested_files += 1,
                     Found::Unparsed(Skip::Failed) => outcome.failed_files += 1,
+                    Found::Unparsed(Skip::Interrupted) => {
+                        return Err(Halt::Stopped(SearchStop::Deadline));
+                    }
                     Found::Parsed(hits) => {
                         outcome.parsed_files += 1;
                         for hit in hits {

@@ -201,11 +201,13 @@ pub fn related_trailer(outcome: &RelatedOutcome, max_results: usize, cli: bool) 
             "[The imports of {} were not read: it is {}; it was skipped. Its importers are listed as usual.]",
             outcome.path,
             match skip {
-                devprojex_symbols::Skip::TooLarge => "larger than 4 MiB".to_string(),
-                devprojex_symbols::Skip::TooDeeplyNested =>
+                devprojex_symbols::Skip::TooLarge => "larger than 4 MiB",
+                devprojex_symbols::Skip::TooDeeplyNested => {
                     "too deeply nested to index (over 64 levels of modules, namespaces or use lists)"
-                        .to_string(),
-                devprojex_symbols::Skip::Failed => "a file the parser failed on".to_string(),
+                }
+                devprojex_symbols::Skip::Failed | devprojex_symbols::Skip::Interrupted => {
+                    "a file the parser failed on"
+                }
             }
         ));
     }

@@ -224,3 +224,25 @@ fn hostile_nesting_costs_one_file_and_says_so() {
         stderr(&found)
     );
 }
+
+/// Issue 35: `find_symbol` on a 1.7 MB one-line file took 22-28 s against its 10 s deadline:
+/// each definition's signature copied the whole line, and the deadline was asked between
+/// files only. Now the line is never copied, and the parse asks for the deadline as it goes.
+#[test]
+fn a_timeout_stops_the_parse_of_one_huge_line() {
+    let fx = Fixture::new();
+    let body: Vec<String> = (0..60_000)
+        .map(|i| format!("k{i}:function(){{return {i}}}"))
+        .collect();
+    fx.write("dist/bundle.js", format!("var o={{{}}};", body.join(",")));
+    let started = std::time::Instant::now();
+    let output = run(&["symbols", "k1", ".", "--timeout", "1"], &fx.root);
+    let took = started.elapsed();
+    assert!(
+        stderr(&output).contains("[Definitions truncated: the --timeout was reached"),
+        "{}",
+        stderr(&output)
+    );
+    // generous for a loaded debug run: before, the parse ran to its end (50 s in debug)
+    assert!(took < std::time::Duration::from_secs(6), "{took:?}");
+}

@@ -218,14 +218,24 @@ struct Found<'t> {
 
 /// The definitions of a parsed file; [`Skip::TooDeeplyNested`] past [`MAX_NESTING`]
 /// containers, [`Skip::TooLarge`] when they would exceed the file's budget.
-pub(crate) fn extract(lang: Lang, tree: &Tree, src: &str) -> Result<Vec<Definition>, Skip> {
+pub(crate) fn extract(
+    lang: Lang,
+    tree: &Tree,
+    src: &str,
+    stop: crate::Stop<'_>,
+) -> Result<Vec<Definition>, Skip> {
     let budget = (src.len().saturating_mul(DEFINITIONS_BUDGET_FACTOR)).max(MIN_DEFINITIONS_BUDGET);
     let mut held = 0usize;
     let line_starts = line_starts(src);
     let mut out = Vec::new();
     let mut frames: Vec<Frame> = Vec::new();
     let mut cursor = tree.walk();
+    let mut visited = 0u32;
     loop {
+        visited = visited.wrapping_add(1);
+        if visited.is_multiple_of(crate::STOP_CHECK_EVERY * 16) && stop() {
+            return Err(Skip::Interrupted);
+        }
         let node = cursor.node();
         if node.is_named() {
             let found = classify(lang, node, src);

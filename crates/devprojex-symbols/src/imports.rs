@@ -111,6 +111,15 @@ pub fn scan(path: &str, text: &str) -> Option<FileFacts> {
 /// The imports of a file: `None` for a language without them, `Some(Err)` for a file that was
 /// skipped (too large to parse, too deeply nested, or the parser failed on it).
 pub fn try_scan(path: &str, text: &str) -> Option<Result<FileFacts, Skip>> {
+    try_scan_until(path, text, &crate::never)
+}
+
+/// [`try_scan`], asking `stop` while it parses and walks the file.
+pub fn try_scan_until(
+    path: &str,
+    text: &str,
+    stop: crate::Stop<'_>,
+) -> Option<Result<FileFacts, Skip>> {
     if is_include_fragment(path) {
         return Some(Ok(FileFacts {
             imports: scan_includes(text),
@@ -130,11 +139,11 @@ pub fn try_scan(path: &str, text: &str) -> Option<Result<FileFacts, Skip>> {
     if text.len() > MAX_PARSE_BYTES {
         return Some(Err(Skip::TooLarge));
     }
-    Some(crate::guarded(|| scan_parsed(lang, text)))
+    Some(crate::guarded(|| scan_parsed(lang, text, stop)))
 }
 
-fn scan_parsed(lang: Lang, text: &str) -> Result<FileFacts, Skip> {
-    let tree = crate::parse(lang, text).ok_or(Skip::Failed)?;
+fn scan_parsed(lang: Lang, text: &str, stop: crate::Stop<'_>) -> Result<FileFacts, Skip> {
+    let tree = crate::parse(lang, text, stop)?;
     let mut facts = FileFacts::default();
     let mut budget = Budget::for_text(text);
     if matches!(
@@ -154,7 +163,12 @@ fn scan_parsed(lang: Lang, text: &str) -> Result<FileFacts, Skip> {
     }
     // each node with the inline Rust modules (`mod tests { ... }`) it sits in
     let mut stack = vec![(tree.root_node(), Modules::default())];
+    let mut visited = 0u32;
     while let Some((node, modules)) = stack.pop() {
+        visited = visited.wrapping_add(1);
+        if visited.is_multiple_of(crate::STOP_CHECK_EVERY * 16) && stop() {
+            return Err(Skip::Interrupted);
+        }
         if visit(lang, node, text, &modules, &mut facts, &mut budget)? {
             continue;
         }

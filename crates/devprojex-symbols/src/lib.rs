@@ -54,6 +54,8 @@ pub enum Skip {
     TooDeeplyNested,
     /// The parser gave no tree, or panicked on this file.
     Failed,
+    /// The caller's [`Stop`] said so (a deadline or a cancellation) before the file was done.
+    Interrupted,
 }
 
 impl Skip {
@@ -63,6 +65,7 @@ impl Skip {
             Skip::TooLarge => "larger than 4 MiB",
             Skip::TooDeeplyNested => "too deeply nested (or a package name over 1,024 bytes)",
             Skip::Failed => "the parser failed on it",
+            Skip::Interrupted => "the time limit was reached while it was parsed",
         }
     }
 }
@@ -251,29 +254,65 @@ thread_local! {
     static PARSERS: RefCell<HashMap<Lang, Parser>> = RefCell::new(HashMap::new());
 }
 
-/// Parse `text` as `lang` with this thread's parser; `None` when the text is too large or the
-/// grammar is missing.
-pub(crate) fn parse(lang: Lang, text: &str) -> Option<Tree> {
+/// Parse `text` as `lang` with this thread's parser. [`Skip::Interrupted`] when `stop` said so
+/// during the parse (it is asked every few thousand parser steps), [`Skip::Failed`] when the
+/// grammar is missing or the parser gave up.
+pub(crate) fn parse(lang: Lang, text: &str, stop: Stop<'_>) -> Result<Tree, Skip> {
     if text.len() > MAX_PARSE_BYTES {
-        return None;
+        return Err(Skip::TooLarge);
     }
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
         if let std::collections::hash_map::Entry::Vacant(slot) = parsers.entry(lang) {
             let mut parser = Parser::new();
-            parser
-                .set_language(&devprojex_detail::grammar(lang.name())?)
-                .ok()?;
+            let grammar = devprojex_detail::grammar(lang.name()).ok_or(Skip::Failed)?;
+            parser.set_language(&grammar).map_err(|_| Skip::Failed)?;
             slot.insert(parser);
         }
-        let parser = parsers.get_mut(&lang)?;
-        let tree = parser.parse(text, None);
-        if tree.is_none() {
-            // A parser that stopped keeps its state; start clean next time.
-            parser.reset();
+        let parser = parsers.get_mut(&lang).ok_or(Skip::Failed)?;
+        let bytes = text.as_bytes();
+        let mut stopped = false;
+        let mut steps = 0u32;
+        let mut progress = |_: &devprojex_detail::tree_sitter::ParseState| {
+            steps = steps.wrapping_add(1);
+            if steps.is_multiple_of(STOP_CHECK_EVERY) && stop() {
+                stopped = true;
+                return std::ops::ControlFlow::Break(());
+            }
+            std::ops::ControlFlow::Continue(())
+        };
+        let options =
+            devprojex_detail::tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        let tree = parser.parse_with_options(
+            &mut |at, _| bytes.get(at..).unwrap_or_default(),
+            None,
+            Some(options),
+        );
+        match tree {
+            Some(tree) => Ok(tree),
+            None => {
+                // A parser that stopped keeps its state; start clean next time.
+                parser.reset();
+                Err(if stopped {
+                    Skip::Interrupted
+                } else {
+                    Skip::Failed
+                })
+            }
         }
-        tree
     })
+}
+
+/// Asked between steps of long work on one file (parsing, walking its tree): true stops it
+/// with [`Skip::Interrupted`]. A deadline or a cancellation, from the caller.
+pub type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// How often (in parser progress calls, or tree nodes) [`Stop`] is asked.
+const STOP_CHECK_EVERY: u32 = 256;
+
+/// A [`Stop`] that never stops.
+pub fn never() -> bool {
+    false
 }
 
 /// The definitions in one file, in source order; `None` for a language without definitions or
@@ -288,6 +327,15 @@ pub fn definitions(path: &str, text: &str) -> Option<Vec<Definition>> {
 /// (generated register tables, a hundred thousand `#define`s each) still give their macros,
 /// from a line scan.
 pub fn try_definitions(path: &str, text: &str) -> Option<Result<Vec<Definition>, Skip>> {
+    try_definitions_until(path, text, &never)
+}
+
+/// [`try_definitions`], asking `stop` while it parses and walks the file.
+pub fn try_definitions_until(
+    path: &str,
+    text: &str,
+    stop: Stop<'_>,
+) -> Option<Result<Vec<Definition>, Skip>> {
     let lang = Lang::of_file(path, text)?;
     if lang.is_c_family() && text.len() > MAX_PARSE_BYTES {
         return Some(Ok(defs::scan_macros(text)));
@@ -296,8 +344,8 @@ pub fn try_definitions(path: &str, text: &str) -> Option<Result<Vec<Definition>,
         return Some(Err(Skip::TooLarge));
     }
     Some(guarded(|| {
-        let tree = parse(lang, text).ok_or(Skip::Failed)?;
-        defs::extract(lang, &tree, text)
+        let tree = parse(lang, text, stop)?;
+        defs::extract(lang, &tree, text, stop)
     }))
 }
 
@@ -311,7 +359,7 @@ pub mod testing {
         let Some(lang) = Lang::of_file(path, text) else {
             return String::new();
         };
-        let Some(tree) = parse(lang, text) else {
+        let Ok(tree) = parse(lang, text, &never) else {
             return String::new();
         };
         let mut out = String::new();
