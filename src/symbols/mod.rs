@@ -114,6 +114,9 @@ pub struct SymbolOutcome {
     pub unparsed_files: usize,
     /// Files that contain the name but are nested too deeply to index (skipped).
     pub nested_files: usize,
+    /// Files that contain the name but whose definitions would take more than 64 times their
+    /// size (skipped).
+    pub over_budget_files: usize,
     /// Files that contain the name but on which the parser failed (skipped).
     pub failed_files: usize,
     pub stopped: Option<SearchStop>,
@@ -468,6 +471,7 @@ impl Engine {
                     Found::Screened => {}
                     Found::Unparsed(Skip::TooLarge) => outcome.unparsed_files += 1,
                     Found::Unparsed(Skip::TooDeeplyNested) => outcome.nested_files += 1,
+                    Found::Unparsed(Skip::OverBudget) => outcome.over_budget_files += 1,
                     Found::Unparsed(Skip::Failed) => outcome.failed_files += 1,
                     Found::Unparsed(Skip::Interrupted) => {
                         return Err(Halt::Stopped(SearchStop::Deadline));

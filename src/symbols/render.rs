@@ -134,6 +134,10 @@ pub fn symbols_trailer(outcome: &SymbolOutcome, max_results: usize, cli: bool) -
             outcome.nested_files,
             "too deeply nested to index (over 64 levels of classes, modules, namespaces or use lists)",
         ),
+        (
+            outcome.over_budget_files,
+            "its definitions would take more than 64 times its size",
+        ),
         (outcome.failed_files, "the parser failed on it"),
     ] {
         if count > 0 {
@@ -202,6 +206,9 @@ pub fn related_trailer(outcome: &RelatedOutcome, max_results: usize, cli: bool) 
             outcome.path,
             match skip {
                 devprojex_symbols::Skip::TooLarge => "larger than 4 MiB",
+                devprojex_symbols::Skip::OverBudget => {
+                    "a file whose imports would take more than 64 times its size"
+                }
                 devprojex_symbols::Skip::TooDeeplyNested => {
                     "too deeply nested to index (over 64 levels of modules, namespaces or use lists)"
                 }

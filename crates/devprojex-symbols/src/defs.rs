@@ -176,7 +176,7 @@ impl std::fmt::Debug for Scope {
 }
 
 /// A file's definitions may take this many times its size (and at least
-/// [`MIN_DEFINITIONS_BUDGET`]); a file over it is skipped ([`Skip::TooLarge`]).
+/// [`MIN_DEFINITIONS_BUDGET`]); a file over it is skipped ([`Skip::OverBudget`]).
 pub const DEFINITIONS_BUDGET_FACTOR: usize = 64;
 pub const MIN_DEFINITIONS_BUDGET: usize = 1024 * 1024;
 
@@ -217,7 +217,7 @@ struct Found<'t> {
 }
 
 /// The definitions of a parsed file; [`Skip::TooDeeplyNested`] past [`MAX_NESTING`]
-/// containers, [`Skip::TooLarge`] when they would exceed the file's budget.
+/// containers, [`Skip::OverBudget`] when they would exceed the file's budget.
 pub(crate) fn extract(
     lang: Lang,
     tree: &Tree,
@@ -274,7 +274,7 @@ pub(crate) fn extract(
                 };
                 held += definition_bytes(&definition);
                 if held > budget {
-                    return Err(Skip::TooLarge);
+                    return Err(Skip::OverBudget);
                 }
                 out.push(definition);
             }

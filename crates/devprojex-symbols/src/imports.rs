@@ -204,7 +204,7 @@ impl Budget {
     }
 
     fn spend(&mut self, bytes: usize) -> Result<(), Skip> {
-        self.left = self.left.checked_sub(bytes).ok_or(Skip::TooLarge)?;
+        self.left = self.left.checked_sub(bytes).ok_or(Skip::OverBudget)?;
         Ok(())
     }
 }

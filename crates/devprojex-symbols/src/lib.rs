@@ -50,24 +50,16 @@ pub const MAX_QUALIFIED_BYTES: usize = 1024;
 pub enum Skip {
     /// Larger than [`MAX_PARSE_BYTES`].
     TooLarge,
+    /// Its definitions, or its imports and declarations, would take more than
+    /// 64 times its size, at least 1 MiB (a long prefix repeated in every name
+    /// of a use list or namespace, say).
+    OverBudget,
     /// Nested deeper than [`MAX_NESTING`], or a qualified name over [`MAX_QUALIFIED_BYTES`].
     TooDeeplyNested,
     /// The parser gave no tree, or panicked on this file.
     Failed,
     /// The caller's [`Stop`] said so (a deadline or a cancellation) before the file was done.
     Interrupted,
-}
-
-impl Skip {
-    /// A short reason for a notice ("... not parsed: {reason}").
-    pub fn reason(self) -> &'static str {
-        match self {
-            Skip::TooLarge => "larger than 4 MiB",
-            Skip::TooDeeplyNested => "too deeply nested (or a package name over 1,024 bytes)",
-            Skip::Failed => "the parser failed on it",
-            Skip::Interrupted => "the time limit was reached while it was parsed",
-        }
-    }
 }
 
 /// Runs one file's work, turning a panic into [`Skip::Failed`] for that file. The thread's

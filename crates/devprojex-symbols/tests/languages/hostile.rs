@@ -147,7 +147,7 @@ fn a_use_list_repeating_a_long_prefix_stays_within_its_budget() {
     let prefix = vec!["a"; 1_000].join("::");
     let leaves = vec!["b"; 20_000].join(", ");
     let text = format!("use {prefix}::{{{leaves}}};\n");
-    assert_eq!(skipped_imports("src/x.rs", &text), Skip::TooLarge);
+    assert_eq!(skipped_imports("src/x.rs", &text), Skip::OverBudget);
 }
 
 #[test]
@@ -157,4 +157,45 @@ fn a_minified_line_gives_short_signatures_in_linear_time() {
     let defs = try_definitions("x.js", &text).unwrap().unwrap();
     assert_eq!(defs.len(), 40_000);
     assert!(defs.iter().all(|d| d.signature.chars().count() <= 240));
+}
+
+/// The configuration files resolution reads are project files too: nesting 100,000 deep in a
+/// tsconfig.json (JSON with comments), a package.json, a composer.json, a
+/// compile_commands.json or a Cargo.toml is refused by their parsers or read, never a crash.
+#[test]
+fn deeply_nested_configuration_files_do_not_crash_resolution() {
+    use devprojex_symbols::resolve::{ProjectView, ViewInput};
+    let deep_json = format!(
+        "{{\"compilerOptions\": {}1{}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let deep_toml = format!(
+        "[package]\nname = \"x\"\nmeta = {}1{}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let configs = [
+        ("tsconfig.json", deep_json.clone()),
+        ("web/jsconfig.json", deep_json.clone()),
+        ("package.json", deep_json.clone()),
+        ("composer.json", deep_json.clone()),
+        ("compile_commands.json", deep_json.clone()),
+        ("Cargo.toml", deep_toml),
+    ];
+    let read = |path: &str| {
+        configs
+            .iter()
+            .find(|(p, _)| *p == path)
+            .map(|(_, text)| text.clone())
+    };
+    let mut files: Vec<String> = configs.iter().map(|(p, _)| p.to_string()).collect();
+    files.push("src/main.rs".to_string());
+    let view = ProjectView::new(ViewInput {
+        files,
+        declarations: Vec::new(),
+        read: &read,
+        root: Some("/project".to_string()),
+    });
+    assert!(view.has_file("src/main.rs"));
 }
