@@ -40,7 +40,7 @@ pub const MAX_PARSE_BYTES: usize = 4 * 1024 * 1024;
 /// [`Skip::TooDeeplyNested`]; real code nests a few levels.
 pub const MAX_NESTING: usize = 64;
 
-/// A qualified name (a package or namespace with its enclosing ones, a use path) longer than
+/// A qualified package or namespace name (with its enclosing ones) longer than
 /// this makes a file [`Skip::TooDeeplyNested`]: every name declared inside carries a copy of
 /// it, so its length times their number is what it would cost.
 pub const MAX_QUALIFIED_BYTES: usize = 1024;
