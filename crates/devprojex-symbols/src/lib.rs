@@ -446,6 +446,34 @@ mod tests {
     }
 
     #[test]
+    fn a_panic_in_one_file_costs_that_file_and_the_next_parse_works() {
+        let text = "fn f() {}\n";
+        assert_eq!(definitions("a.rs", text).map(|d| d.len()), Some(1));
+        let failed: Result<(), Skip> = guarded(|| {
+            // a panic while this thread's parser is borrowed
+            PARSERS.with(|parsers| {
+                let _held = parsers.borrow_mut();
+                panic!("a grammar bug");
+            })
+        });
+        assert_eq!(failed, Err(Skip::Failed));
+        assert_eq!(definitions("a.rs", text).map(|d| d.len()), Some(1));
+    }
+
+    #[test]
+    fn a_stop_interrupts_the_parse() {
+        let text = "fn f() {}\n".repeat(10_000);
+        assert_eq!(
+            try_definitions_until("a.rs", &text, &|| true),
+            Some(Err(Skip::Interrupted))
+        );
+        assert_eq!(
+            try_definitions("a.rs", &text).map(|d| d.map(|d| d.len())),
+            Some(Ok(10_000))
+        );
+    }
+
+    #[test]
     fn headers_are_c_unless_they_show_cpp() {
         assert_eq!(
             Lang::of_file("a.h", "struct list_head *new;\n"),
