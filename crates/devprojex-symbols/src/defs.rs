@@ -231,14 +231,18 @@ pub(crate) fn extract(
     let mut frames: Vec<Frame> = Vec::new();
     let mut cursor = tree.walk();
     let mut visited = 0u32;
+    // per ancestor of the current node: whether it is a function (what `inside_function`
+    // asks, without walking up: a parent step costs the node's depth in tree-sitter)
+    let mut ancestors_function: Vec<bool> = Vec::new();
+    let mut functions_above = 0usize;
     loop {
         visited = visited.wrapping_add(1);
-        if visited.is_multiple_of(crate::STOP_CHECK_EVERY * 16) && stop() {
+        if visited.is_multiple_of(crate::WALK_STOP_CHECK_EVERY) && stop() {
             return Err(Skip::Interrupted);
         }
         let node = cursor.node();
         if node.is_named() {
-            let found = classify(lang, node, src);
+            let found = classify(lang, node, src, functions_above > 0);
             for (kind, name_node) in &found.defs {
                 let name = match &found.rename {
                     Some(name) => name.clone(),
@@ -299,7 +303,11 @@ pub(crate) fn extract(
                 });
             }
         }
-        if cursor.goto_first_child() {
+        // what lies deeper is an expression chain, never a definition: not visited
+        if ancestors_function.len() < crate::MAX_SYNTAX_DEPTH && cursor.goto_first_child() {
+            let function = is_function_like(node.kind());
+            ancestors_function.push(function);
+            functions_above += usize::from(function);
             continue;
         }
         loop {
@@ -312,6 +320,9 @@ pub(crate) fn extract(
             }
             if !cursor.goto_parent() {
                 return Ok(out);
+            }
+            if ancestors_function.pop() == Some(true) {
+                functions_above -= 1;
             }
         }
     }
@@ -485,28 +496,22 @@ fn is_upper_constant(name: &str) -> bool {
         && !name.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// Whether `node` sits inside a function body (its constants are locals).
-fn inside_function(mut node: Node<'_>) -> bool {
-    while let Some(parent) = node.parent() {
-        if matches!(
-            parent.kind(),
-            "function_definition"
-                | "function_declaration"
-                | "function_item"
-                | "method_definition"
-                | "method_declaration"
-                | "arrow_function"
-                | "function_expression"
-                | "function"
-                | "generator_function_declaration"
-                | "lambda"
-                | "method"
-        ) {
-            return true;
-        }
-        node = parent;
-    }
-    false
+/// Node kinds of functions: a constant inside one is a local.
+fn is_function_like(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_definition"
+            | "function_declaration"
+            | "function_item"
+            | "method_definition"
+            | "method_declaration"
+            | "arrow_function"
+            | "function_expression"
+            | "function"
+            | "generator_function_declaration"
+            | "lambda"
+            | "method"
+    )
 }
 
 fn container(
@@ -517,18 +522,19 @@ fn container(
     Some((label.into(), name.into(), class_like))
 }
 
-fn classify<'t>(lang: Lang, node: Node<'t>, src: &str) -> Found<'t> {
+/// What `node` defines; `inside_function`: one of its ancestors is a function.
+fn classify<'t>(lang: Lang, node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
     match lang {
         Lang::Rust => rust(node, src),
         Lang::Go => go(node, src),
-        Lang::Python => python(node, src),
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => javascript(node, src),
+        Lang::Python => python(node, src, inside_function),
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => javascript(node, src, inside_function),
         Lang::Java => java(node, src),
         Lang::Kotlin => kotlin(node, src),
         Lang::CSharp => csharp(node, src),
-        Lang::C | Lang::Cpp => c_family(lang, node, src),
+        Lang::C | Lang::Cpp => c_family(lang, node, src, inside_function),
         Lang::Php => php(node, src),
-        Lang::Ruby => ruby(node, src),
+        Lang::Ruby => ruby(node, src, inside_function),
         Lang::Scala => scala(node, src),
         Lang::Swift => swift(node, src),
     }
@@ -635,7 +641,7 @@ fn go<'t>(node: Node<'t>, src: &str) -> Found<'t> {
     }
 }
 
-fn python<'t>(node: Node<'t>, src: &str) -> Found<'t> {
+fn python<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
     let name = field(node, "name");
     match node.kind() {
         "function_definition" => def_container(Kind::Function, name, "def", false, src),
@@ -648,9 +654,7 @@ fn python<'t>(node: Node<'t>, src: &str) -> Found<'t> {
             let left = field(node, "left").filter(|l| l.kind() == "identifier");
             match left {
                 Some(left)
-                    if in_statement
-                        && is_upper_constant(text(left, src))
-                        && !inside_function(node) =>
+                    if in_statement && is_upper_constant(text(left, src)) && !inside_function =>
                 {
                     one(Kind::Constant, Some(left))
                 }
@@ -661,7 +665,7 @@ fn python<'t>(node: Node<'t>, src: &str) -> Found<'t> {
     }
 }
 
-fn javascript<'t>(node: Node<'t>, src: &str) -> Found<'t> {
+fn javascript<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
     let name = field(node, "name");
     match node.kind() {
         "function_declaration" | "generator_function_declaration" => {
@@ -749,7 +753,7 @@ fn javascript<'t>(node: Node<'t>, src: &str) -> Found<'t> {
                         p.kind() == "lexical_declaration"
                             && p.child(0).is_some_and(|k| k.kind() == "const")
                     });
-                    if is_const && is_upper_constant(text(name, src)) && !inside_function(node) {
+                    if is_const && is_upper_constant(text(name, src)) && !inside_function {
                         one(Kind::Constant, Some(name))
                     } else {
                         Found::default()
@@ -1132,7 +1136,7 @@ fn declares_function(mut node: Node<'_>) -> bool {
     false
 }
 
-fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str) -> Found<'t> {
+fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
     let name = field(node, "name");
     let has_body = field(node, "body").is_some();
     match node.kind() {
@@ -1148,7 +1152,7 @@ fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str) -> Found<'t> {
                     // shape is a macro call before a block.
                     let type_name = field(node, "type").filter(|t| t.kind() == "type_identifier");
                     match type_name {
-                        _ if inside_function(node) => None,
+                        _ if inside_function => None,
                         Some(t) if is_upper_constant(text(t, src)) => named_children(d)
                             .find(|c| c.kind() == "identifier" && text(*c, src) != "void"),
                         other => other,
@@ -1254,7 +1258,7 @@ fn php<'t>(node: Node<'t>, src: &str) -> Found<'t> {
     }
 }
 
-fn ruby<'t>(node: Node<'t>, src: &str) -> Found<'t> {
+fn ruby<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
     let name = field(node, "name");
     match node.kind() {
         "method" | "singleton_method" => def_container(Kind::Function, name, "def", false, src),
@@ -1280,7 +1284,7 @@ fn ruby<'t>(node: Node<'t>, src: &str) -> Found<'t> {
         },
         "assignment" => {
             let left = field(node, "left").filter(|l| l.kind() == "constant");
-            if left.is_some() && !inside_function(node) {
+            if left.is_some() && !inside_function {
                 one(Kind::Constant, left)
             } else {
                 Found::default()

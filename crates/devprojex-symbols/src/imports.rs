@@ -166,7 +166,7 @@ fn scan_parsed(lang: Lang, text: &str, stop: crate::Stop<'_>) -> Result<FileFact
     let mut visited = 0u32;
     while let Some((node, modules)) = stack.pop() {
         visited = visited.wrapping_add(1);
-        if visited.is_multiple_of(crate::STOP_CHECK_EVERY * 16) && stop() {
+        if visited.is_multiple_of(crate::WALK_STOP_CHECK_EVERY) && stop() {
             return Err(Skip::Interrupted);
         }
         if visit(lang, node, text, &modules, &mut facts, &mut budget)? {

@@ -299,8 +299,17 @@ pub(crate) fn parse(lang: Lang, text: &str, stop: Stop<'_>) -> Result<Tree, Skip
 /// with [`Skip::Interrupted`]. A deadline or a cancellation, from the caller.
 pub type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
 
-/// How often (in parser progress calls, or tree nodes) [`Stop`] is asked.
+/// How often (in parser progress calls) [`Stop`] is asked.
 const STOP_CHECK_EVERY: u32 = 256;
+
+/// How often (in tree nodes) the walks ask [`Stop`]: a node can cost a few steps up the tree,
+/// each as long as its depth.
+const WALK_STOP_CHECK_EVERY: u32 = 64;
+
+/// The definition walk does not go below this depth of the syntax tree: generated expression
+/// chains reach a few thousand levels, real definitions a few dozen, and each step up from a
+/// node costs its depth (20,000 nested blocks around ten constants took minutes).
+pub const MAX_SYNTAX_DEPTH: usize = 10_000;
 
 /// A [`Stop`] that never stops.
 pub fn never() -> bool {

@@ -199,3 +199,28 @@ fn deeply_nested_configuration_files_do_not_crash_resolution() {
     });
     assert!(view.has_file("src/main.rs"));
 }
+
+/// Asking whether a constant sits in a function walked up the tree, one parent step costing
+/// the node's depth: 20,000 nested blocks around ten constants took minutes. The walk now
+/// knows its ancestors, and does not go below `MAX_SYNTAX_DEPTH`.
+#[test]
+fn constants_under_deep_blocks_cost_linear_time() {
+    use devprojex_symbols::MAX_SYNTAX_DEPTH;
+    let deep = format!(
+        "function top() {{}}\n{}",
+        nest("{", &"const AA = 1;".repeat(10), "}", 20_000)
+    );
+    let defs = try_definitions("x.js", &deep).unwrap().unwrap();
+    assert_eq!(defs.len(), 1, "only top: nothing is defined that deep");
+    // just under the limit: answered, every constant a local of no function
+    let depth = MAX_SYNTAX_DEPTH / 4;
+    let text = nest("{", &"const AA = 1;".repeat(1_000), "}", depth);
+    let started = std::time::Instant::now();
+    let defs = try_definitions("x.js", &text).unwrap().unwrap();
+    assert_eq!(defs.len(), 1_000);
+    // minutes before; well under a second here (generous for a loaded debug run)
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    let in_function = format!("function f() {{ {text} }}");
+    let defs = try_definitions("x.js", &in_function).unwrap().unwrap();
+    assert_eq!(defs.len(), 1, "only f: the constants are locals");
+}
