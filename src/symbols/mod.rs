@@ -1,11 +1,13 @@
 //! `find_symbol` and `related_files`: the engine side of `devprojex-symbols`.
 //!
 //! Both go through the same selection and the same open-verify-read path as every other tool.
-//! `find_symbol` screens each selected source file's raw bytes for the name (a literal
-//! prefilter), then redacts and parses only the files that contain it, so every signature it
-//! returns is cut from redacted text. `related_files` keeps an import index of the project (see
-//! [`index`]); the index holds paths and line numbers only, and every import line it returns is
-//! read again through redaction.
+//! `find_symbol` redacts each selected source file, screens the redacted text for the name (a
+//! literal prefilter), and parses only the files whose redacted text contains it, so every
+//! signature it returns is cut from redacted text, and neither its answer (the notices about
+//! files not parsed included) nor its time depends on raw bytes redaction hides: the work per
+//! file up to the screen is the same whatever the name (issue 35). `related_files` keeps an
+//! import index of the project (see [`index`]); the index holds paths and line numbers only,
+//! and every import line it returns is read again through redaction.
 
 pub(crate) mod index;
 mod render;
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use devprojex_detail::Detail;
 use devprojex_symbols::resolve::Target;
-use devprojex_symbols::{Definition, Kind, Lang};
+use devprojex_symbols::{Definition, Kind, Lang, Skip};
 use serde::Serialize;
 
 use crate::caches::Caches;
@@ -98,6 +100,13 @@ pub struct SymbolOutcome {
     pub unreadable_files: usize,
     /// Files that contain the name but are too large to parse (over 4 MiB).
     pub unparsed_files: usize,
+    /// Files that contain the name but are nested too deeply to index (skipped).
+    pub nested_files: usize,
+    /// Files that contain the name but whose definitions would take more than 64 times their
+    /// size (skipped).
+    pub over_budget_files: usize,
+    /// Files that contain the name but on which the parser failed (skipped).
+    pub failed_files: usize,
     pub stopped: Option<SearchStop>,
     pub warnings: SelectionWarnings,
 }
@@ -283,6 +292,9 @@ pub struct RelatedOutcome {
     pub truncated: usize,
     /// Files whose imports were not indexed when the time limit was reached.
     pub pending_files: usize,
+    /// Why the imports of `path` are unknown, when it was skipped (too deeply nested, too
+    /// large, or the parser failed on it).
+    pub skipped: Option<Skip>,
     pub withheld_files: usize,
     pub unreadable_files: usize,
     pub warnings: SelectionWarnings,
@@ -367,7 +379,7 @@ impl Engine {
             Screened,
             Withheld,
             Unreadable,
-            Unparsed,
+            Unparsed(Skip),
             Parsed(Vec<SymbolHit>),
         }
         enum Halt {
@@ -385,17 +397,28 @@ impl Engine {
                     return None;
                 }
                 let entry = files[i];
+                // asked inside the parse and the walk of a file too: one minified megabyte
+                // line must not hold the deadline or a cancellation up
+                let stop = || {
+                    options.deadline.is_some_and(|d| started.elapsed() >= d)
+                        || hooks.cancelled.is_some_and(|c| c())
+                };
                 Some(match pipeline.load_matching(root, entry, &needle) {
                     None => Found::Screened,
                     Some(Content::Text(text)) => {
                         let definitions = match cache {
-                            Some(cache) => cache.definitions(&entry.relative, &text.text),
-                            None => devprojex_symbols::definitions(&entry.relative, &text.text)
-                                .map(Arc::new),
+                            Some(cache) => cache.definitions(&entry.relative, &text.text, &stop),
+                            None => devprojex_symbols::try_definitions_until(
+                                &entry.relative,
+                                &text.text,
+                                &stop,
+                            )
+                            .map(|found| found.map(Arc::new)),
                         };
                         match definitions {
-                            None => Found::Unparsed,
-                            Some(definitions) => Found::Parsed(
+                            None => Found::Screened,
+                            Some(Err(skip)) => Found::Unparsed(skip),
+                            Some(Ok(definitions)) => Found::Parsed(
                                 definitions
                                     .iter()
                                     .filter(|d| query.matches(d))
@@ -434,7 +457,13 @@ impl Engine {
                         return Ok(());
                     }
                     Found::Screened => {}
-                    Found::Unparsed => outcome.unparsed_files += 1,
+                    Found::Unparsed(Skip::TooLarge) => outcome.unparsed_files += 1,
+                    Found::Unparsed(Skip::TooDeeplyNested) => outcome.nested_files += 1,
+                    Found::Unparsed(Skip::OverBudget) => outcome.over_budget_files += 1,
+                    Found::Unparsed(Skip::Failed) => outcome.failed_files += 1,
+                    Found::Unparsed(Skip::Interrupted) => {
+                        return Err(Halt::Stopped(SearchStop::Deadline));
+                    }
                     Found::Parsed(hits) => {
                         outcome.parsed_files += 1;
                         for hit in hits {
@@ -566,6 +595,7 @@ impl Engine {
                     if depth == 1 {
                         outcome.unresolved += edges.unresolved;
                         outcome.ambiguous += edges.ambiguous;
+                        outcome.skipped = edges.skipped;
                     }
                     for (target_of_edge, line) in edges.edges {
                         if seen.insert(target_of_edge.clone()) {

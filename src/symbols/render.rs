@@ -129,6 +129,28 @@ pub fn symbols_trailer(outcome: &SymbolOutcome, max_results: usize, cli: bool) -
             )
         ));
     }
+    for (count, reason) in [
+        (
+            outcome.nested_files,
+            "too deeply nested to index (over 64 levels of classes, modules, namespaces or use lists)",
+        ),
+        (
+            outcome.over_budget_files,
+            "its definitions would take more than 64 times its size",
+        ),
+        (outcome.failed_files, "the parser failed on it"),
+    ] {
+        if count > 0 {
+            trailer.push(format!(
+                "[{} skipped: {reason}.]",
+                plural(
+                    count,
+                    "file that contains the name was",
+                    "files that contain the name were"
+                )
+            ));
+        }
+    }
     trailer
 }
 
@@ -175,6 +197,26 @@ pub fn related_trailer(outcome: &RelatedOutcome, max_results: usize, cli: bool) 
                 crate::limits::SYMBOL_DEADLINE_SECS
             )
         });
+    }
+    if let Some(skip) = outcome.skipped
+        && outcome.direction.imports()
+    {
+        trailer.push(format!(
+            "[The imports of {} were not read: it is {}; it was skipped. Its importers are listed as usual.]",
+            outcome.path,
+            match skip {
+                devprojex_symbols::Skip::TooLarge => "larger than 4 MiB",
+                devprojex_symbols::Skip::OverBudget => {
+                    "a file whose imports would take more than 64 times its size"
+                }
+                devprojex_symbols::Skip::TooDeeplyNested => {
+                    "too deeply nested to index (over 64 levels of modules, namespaces or use lists)"
+                }
+                devprojex_symbols::Skip::Failed | devprojex_symbols::Skip::Interrupted => {
+                    "a file the parser failed on"
+                }
+            }
+        ));
     }
     trailer
 }
