@@ -45,6 +45,8 @@ pub struct ServerState {
     pub remote: devprojex_git::RemoteSession,
     pub store: PackStore,
     pub tools: Vec<Tool>,
+    /// Requests owed an answer and answers not yet written (backpressure, cancellation).
+    pub in_flight: super::InFlight,
 }
 
 /// The rmcp handler.
@@ -126,6 +128,10 @@ impl ServerHandler for DevprojexServer {
         let state = Arc::clone(&self.state);
         let progress_token = context.meta.get_progress_token();
         let cancel = context.ct.clone();
+        let stop = cancel.clone();
+        self.state
+            .in_flight
+            .on_cancel(&context.id, move || stop.cancel());
         let peer = context.peer.clone();
 
         // Progress notifications travel from the blocking engine thread through a channel.

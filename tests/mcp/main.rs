@@ -5,6 +5,7 @@
 mod common;
 
 mod agent_output;
+mod backpressure;
 mod client;
 mod contract;
 mod pack_store;
