@@ -13,7 +13,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::json;
 
-use super::pack_store::{PackStore, StoreLimit};
+use super::pack_store::PackStore;
 use super::spotlight::Spotlight;
 use super::tools::Call;
 use crate::args::{
@@ -360,16 +360,10 @@ fn pack_context(
         .pack(root, &request, &mut writer, Some(&state.caches), hooks)
     {
         Ok((outcome, _)) => outcome,
-        // The writer knows which store limit it refused; the engine only saw a failed write.
-        Err(err) => return Err(writer.exceeded().map_or(err, StoreLimit::error)),
+        // The writer knows whether the store refused or failed; the engine saw a failed write.
+        Err(err) => return Err(writer.refusal().unwrap_or(err)),
     };
-    let finished = writer.finish().map_err(|err| {
-        DpxError::new(
-            ErrorKind::ProjectUnavailable,
-            format!("finishing the pack failed: {err}"),
-        )
-        .with_source(err)
-    })?;
+    let finished = writer.finish()?;
 
     // Trusted diagnostics: codes and counts only.
     let trusted: Vec<String> = outcome.coverage.notices();
@@ -383,13 +377,7 @@ fn pack_context(
 
     // Inline when the pack itself fits: the limit applies to the useful payload (the spec).
     if finished.characters as usize <= RESPONSE_CHAR_LIMIT {
-        let document = finished.read_all().map_err(|err| {
-            DpxError::new(
-                ErrorKind::ProjectUnavailable,
-                format!("reading the pack failed: {err}"),
-            )
-            .with_source(err)
-        })?;
+        let document = finished.read_all()?;
         let spotlight_doc = Spotlight::new(&[&document]);
         let mut blocks = vec![spotlight_doc.wrap("a context pack", &document)];
         blocks.extend(budget_block(BUDGET_REPORT_CHARS));
