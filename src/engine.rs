@@ -179,6 +179,59 @@ pub struct Analysis {
     pub warnings: Vec<String>,
 }
 
+impl Analysis {
+    /// Cut `largest_files` and `extensions` from their ends (the smallest entries go first)
+    /// until the compact JSON of the whole result has at most `max_chars` characters (MCP:
+    /// the text block and `structuredContent` alike); the totals stay whole. Returns what was
+    /// kept of each list when something was cut.
+    pub fn fit_within(&mut self, max_chars: usize) -> Option<AnalysisCut> {
+        fn json_chars(value: &impl Serialize) -> usize {
+            serde_json::to_string(value).map_or(0, |text| text.chars().count())
+        }
+        let mut total = json_chars(self);
+        if total <= max_chars {
+            return None;
+        }
+        let cut = AnalysisCut {
+            files: self.largest_files.len(),
+            extensions: self.extensions.len(),
+        };
+        // Each entry costs its JSON and one comma.
+        let mut file_sizes: Vec<usize> = self
+            .largest_files
+            .iter()
+            .map(|f| json_chars(f) + 1)
+            .collect();
+        let mut extension_sizes: Vec<usize> =
+            self.extensions.iter().map(|e| json_chars(e) + 1).collect();
+        let (mut in_files, mut in_extensions): (usize, usize) =
+            (file_sizes.iter().sum(), extension_sizes.iter().sum());
+        while total > max_chars && !(file_sizes.is_empty() && extension_sizes.is_empty()) {
+            // Take from the list that holds more characters.
+            let size = if in_files >= in_extensions && !file_sizes.is_empty() {
+                self.largest_files.pop();
+                let size = file_sizes.pop().unwrap_or(0);
+                in_files -= size;
+                size
+            } else {
+                self.extensions.pop();
+                let size = extension_sizes.pop().unwrap_or(0);
+                in_extensions -= size;
+                size
+            };
+            total = total.saturating_sub(size);
+        }
+        Some(cut)
+    }
+}
+
+/// The sizes of the lists an `analyze` result was cut from ([`Analysis::fit_within`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnalysisCut {
+    pub files: usize,
+    pub extensions: usize,
+}
+
 /// The outcome of writing a pack.
 #[derive(Debug, Clone, Default)]
 pub struct PackOutcome {

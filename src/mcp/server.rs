@@ -334,14 +334,23 @@ fn get_tree(state: &ServerState, args: &GetTreeArgs) -> Result<CallToolResult> {
 fn analyze(state: &ServerState, args: &AnalyzeArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
     let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
     let request = args.request();
-    let analysis = state
+    let mut analysis = state
         .engine
         .analyze(root, &request, Some(&state.caches), hooks)?;
+    let cut = analysis.fit_within(RESPONSE_CHAR_LIMIT).map(|cut| {
+        format!(
+            "[Analysis truncated at 50,000 characters: largestFiles shows {} of {} and extensions {} of {}; the totals count every file. Narrow with paths, include_patterns or exclude_patterns, or lower top_files.]",
+            analysis.largest_files.len(),
+            cut.files,
+            analysis.extensions.len(),
+            cut.extensions
+        )
+    });
     let warnings = analysis.warnings.clone();
     let value = serde_json::to_value(&analysis)
         .map_err(|err| DpxError::new(ErrorKind::ProjectUnavailable, err.to_string()))?;
     let mut result = CallToolResult::structured(value);
-    for warning in warnings {
+    for warning in warnings.into_iter().chain(cut) {
         result.content.push(ContentBlock::text(warning));
     }
     Ok(result)
