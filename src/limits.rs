@@ -56,3 +56,9 @@ pub const SERVER_TRANSFORM_CACHE_BYTES: usize = 64 * 1024 * 1024;
 /// Exact token counts the MCP server remembers by content hash (`--tokenizer`): about
 /// 64 bytes each, so 32 MiB, for half a million files and pack sections.
 pub const SERVER_TOKEN_COUNT_CACHE_ENTRIES: usize = 1 << 19;
+/// Answers the MCP server owes or has queued for stdout before it stops reading requests (a
+/// client that does not read its answers then finds its writes blocked, not the server's
+/// memory growing).
+pub const MAX_QUEUED_ANSWERS: usize = 64;
+/// Bytes queued for stdout before the MCP server stops reading requests.
+pub const MAX_QUEUED_ANSWER_BYTES: usize = 64 * 1024 * 1024;

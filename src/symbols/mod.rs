@@ -513,30 +513,10 @@ impl Engine {
             )));
         }
         let started = Instant::now();
-        let resolved = root.resolve(&options.path)?;
-        let target = resolved.relative.as_str().to_string();
-        if resolved.is_dir() {
-            return Err(DpxError::invalid_arguments(format!(
-                "'{target}' is a folder; related_files takes one file. Use get_tree to list its files"
-            )));
-        }
         let selection = self.select_sources(root, request, true, true, caches)?;
         let entries: Vec<&Entry> = selection.files().collect();
-        let Some(target_entry) = entries.iter().find(|e| e.relative == target).copied() else {
-            let reason = if Lang::of_path(&target).is_none()
-                && !devprojex_symbols::imports::is_include_fragment(&target)
-            {
-                "it is not a source file of a language with imports (Rust, Python, JavaScript, TypeScript, Go, Java, Kotlin, Scala, C, C++, C#, Ruby, PHP)"
-            } else {
-                "it is not part of the effective selection (excluded by product rules, .gitignore or the Git mode)"
-            };
-            return Err(DpxError::new(
-                ErrorKind::PathNotFound,
-                format!(
-                    "'{target}' has no related files: {reason}; use get_tree to list the project's files"
-                ),
-            ));
-        };
+        let (target, target_entry) =
+            crate::engine::selected_file(root, &options.path, &entries, "related_files")?;
         if Lang::of_path(&target).is_none()
             && !devprojex_symbols::imports::is_include_fragment(&target)
         {

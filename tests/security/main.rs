@@ -6,6 +6,7 @@
 mod common;
 
 mod jail;
+mod oracles;
 mod platform_paths;
 mod redaction_layers;
 mod redaction_shapes;
