@@ -12,7 +12,7 @@ use crate::args::FindReferencesArgs;
 use crate::coverage::Coverage;
 use crate::engine::Hooks;
 use crate::error::Result;
-use crate::symbols::limits;
+use crate::limits;
 
 pub fn find_references(
     state: &ServerState,
@@ -20,7 +20,7 @@ pub fn find_references(
     hooks: Hooks<'_>,
 ) -> Result<CallToolResult> {
     let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
-    let options = args.options(Some(Duration::from_secs(limits::DEADLINE_SECS)));
+    let options = args.options(Some(Duration::from_secs(limits::SYMBOL_DEADLINE_SECS)));
     let outcome = state.engine.find_references(
         root,
         &args.request(),

@@ -236,11 +236,19 @@ impl Engine {
                             &query.name,
                             deadline,
                         );
+                        let stop = || deadline.is_some_and(|d| Instant::now() >= d);
                         let definitions = match caches {
-                            Some(caches) => caches.symbols.definitions(&entry.relative, text),
-                            None => {
-                                devprojex_symbols::definitions(&entry.relative, text).map(Arc::new)
-                            }
+                            Some(caches) => caches
+                                .symbols
+                                .definitions(&entry.relative, text, &stop)
+                                .and_then(|d| d.ok()),
+                            None => devprojex_symbols::try_definitions_until(
+                                &entry.relative,
+                                text,
+                                &stop,
+                            )
+                            .and_then(|d| d.ok())
+                            .map(Arc::new),
                         };
                         match (occurrences, definitions) {
                             (Some(occurrences), Some(definitions)) => {
@@ -334,7 +342,7 @@ impl Engine {
                     lang,
                     line: definition.line,
                     scope,
-                    container: definition.scope.last().cloned(),
+                    container: definition.scope.iter().last().map(str::to_string),
                     module_names: module_names(&file.path, lang),
                     method: definition.kind == Kind::Method,
                 });
@@ -554,7 +562,7 @@ impl Engine {
                     name: probe,
                     kind: None,
                     mode: MatchMode::Substring,
-                    max_results: super::limits::MAX_RESULTS,
+                    max_results: limits::MAX_SYMBOL_RESULTS,
                     deadline: Some(Duration::from_secs(2)),
                 },
                 caches,

@@ -69,7 +69,9 @@ pub fn occurrences(
     if name.is_empty() || memchr::memmem::find(text.as_bytes(), name.as_bytes()).is_none() {
         return Some(Vec::new());
     }
-    let tree = crate::parse(lang, text)?;
+    // the parse itself stops at the deadline too
+    let stop = || deadline.is_some_and(|d| Instant::now() >= d);
+    let tree = crate::parse(lang, text, &stop).ok()?;
     walk(lang, tree.root_node(), text, name, deadline)
 }
 
