@@ -781,8 +781,11 @@ fn javascript<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t>
             let property = field(left, "property");
             let object = field(left, "object").map(|o| text(o, src)).unwrap_or("");
             let mut found = one(Kind::Function, property);
-            if let Some(class) = object.strip_suffix(".prototype") {
-                found.qualifier = Some(class.to_string());
+            // the object is the container: `Foo.prototype.m` -> Foo, `app.render` -> app,
+            // `exports.x` -> exports (issue 39: `find_symbol app.render` found nothing)
+            let owner = object.strip_suffix(".prototype").unwrap_or(object);
+            if !owner.is_empty() && owner.len() <= MAX_OWNER_BYTES {
+                found.qualifier = Some(collapse_spaces(owner));
             }
             found
         }

@@ -631,3 +631,18 @@ fn go_imports_of_the_module_root_package_lead_to_the_root_folder() {
     );
     assert_eq!(found, [vec![], vec![Target::Folder(String::new())]]);
 }
+
+#[test]
+fn javascript_member_assignments_are_definitions_in_their_object() {
+    // express' shapes (issue 39: `app.render` and `res.json` were not found by container)
+    let text = "var app = exports = module.exports = {};\napp.render = function render(name) {};\nres.json = function json(obj) {};\nexports.helper = () => 1;\nView.prototype.lookup = function lookup(name) {};\n";
+    assert_eq!(
+        defs("lib/app.js", text),
+        [
+            row(2, "method", "render", "app"),
+            row(3, "method", "json", "res"),
+            row(4, "method", "helper", "exports"),
+            row(5, "method", "lookup", "View"),
+        ]
+    );
+}
