@@ -173,7 +173,10 @@ impl Query {
         })
     }
 
-    fn matches(&self, definition: &Definition) -> bool {
+    /// Whether `definition`, in the file at `path`, is the one asked for. The file counts as
+    /// a container too (its folders and its name, as Rust and Python name modules): the
+    /// README's `net::Parser::parse` finds the method in `src/net.rs`.
+    fn matches(&self, definition: &Definition, path: &str) -> bool {
         let name = &definition.name;
         let name_ok = match self.mode {
             MatchMode::Exact => *name == self.name,
@@ -187,13 +190,24 @@ impl Query {
             return true;
         }
         // the scope's names, each split like the query, must end with the qualifier
-        let scope: Vec<&str> = definition.scope.iter().flat_map(|s| split_all(s)).collect();
+        let scope: Vec<&str> = file_modules(path)
+            .chain(definition.scope.iter().flat_map(|s| split_all(s)))
+            .collect();
         scope.len() >= self.qualifier.len()
             && scope[scope.len() - self.qualifier.len()..]
                 .iter()
                 .zip(&self.qualifier)
                 .all(|(a, b)| a == b)
     }
+}
+
+/// The module names a file stands for: its folders and its name without the extension, a
+/// `mod.rs`, `lib.rs`, `main.rs`, `index.*` or `__init__.py` standing for its folder.
+fn file_modules(path: &str) -> impl Iterator<Item = &str> {
+    let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = file.split('.').next().unwrap_or(file);
+    let own = (!matches!(stem, "mod" | "lib" | "main" | "index" | "__init__")).then_some(stem);
+    dir.split('/').filter(|d| !d.is_empty()).chain(own)
 }
 
 fn split_all(name: &str) -> Vec<&str> {
@@ -426,7 +440,7 @@ impl Engine {
                             Some(Ok(definitions)) => Found::Parsed(
                                 definitions
                                     .iter()
-                                    .filter(|d| query.matches(d))
+                                    .filter(|d| query.matches(d, &entry.relative))
                                     .map(|d| SymbolHit {
                                         path: self.label(&entry.relative),
                                         line: d.line,

@@ -314,7 +314,7 @@ impl Engine {
         let mut targets: Vec<TargetDef> = Vec::new();
         for file in &uses {
             for definition in &file.definitions {
-                if !query.matches(definition) {
+                if !query.matches(definition, &file.path) {
                     continue;
                 }
                 if let Some((path, line)) = &at
@@ -356,7 +356,7 @@ impl Engine {
                 .flat_map(|f| {
                     f.definitions
                         .iter()
-                        .filter(|d| query.matches(d))
+                        .filter(|d| query.matches(d, &f.path))
                         .map(move |d| format!("{}:{}", f.path, d.line))
                 })
                 .take(10)

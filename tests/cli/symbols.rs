@@ -289,3 +289,41 @@ fn a_timeout_stops_the_parse_of_one_huge_line() {
     // generous for a loaded debug run: before, the parse ran to its end (50 s in debug)
     assert!(took < std::time::Duration::from_secs(6), "{took:?}");
 }
+
+/// Issue 39: the README's `net::Parser::parse` finds the Rust method in `net.rs` (the file is
+/// the module) and C++'s out-of-class definition inside `namespace net`.
+#[test]
+fn qualified_names_count_file_modules_and_enclosing_namespaces() {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+    )
+    .write("src/lib.rs", "pub mod net;\n")
+    .write(
+        "src/net.rs",
+        "pub struct Parser;\n\nimpl Parser {\n    pub fn parse(&self) {}\n}\n",
+    )
+    .write(
+        "cpp/parser.hpp",
+        "namespace net {\nclass Parser {\n public:\n  int parse();\n};\n}\n",
+    )
+    .write(
+        "cpp/parser.cpp",
+        "#include \"parser.hpp\"\nnamespace net {\nint Parser::parse() { return 0; }\n}\n",
+    );
+    let output = run(&["symbols", "net::Parser::parse", "."], &fx.root);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let found: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    assert_eq!(
+        found,
+        ["cpp/parser.cpp", "cpp/parser.hpp", "src/net.rs"],
+        "{}",
+        stdout(&output)
+    );
+}

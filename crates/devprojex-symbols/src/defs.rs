@@ -253,7 +253,17 @@ pub(crate) fn extract(
                 }
                 let innermost = frames.last();
                 let (container, scope) = match &found.qualifier {
-                    Some(q) => (Some(shorten(q.clone())), Scope::from_names(q.split("::"))),
+                    // `int Parser::parse()` inside `namespace net`: net, then the qualifier
+                    Some(q) => (
+                        Some(shorten(q.clone())),
+                        Scope::from_names(
+                            innermost
+                                .map(|f| f.scope.iter().collect::<Vec<_>>())
+                                .unwrap_or_default()
+                                .into_iter()
+                                .chain(q.split("::")),
+                        ),
+                    ),
                     None => (
                         innermost.map(|f| f.label.clone()),
                         innermost.map(|f| f.scope.clone()).unwrap_or_default(),
