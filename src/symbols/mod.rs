@@ -82,6 +82,9 @@ pub struct SymbolOptions {
 pub struct SymbolHit {
     pub path: String,
     pub line: usize,
+    /// The definition's last line.
+    #[serde(rename = "endLine")]
+    pub end_line: usize,
     pub kind: &'static str,
     pub name: String,
     /// The definition's head (redacted).
@@ -444,6 +447,7 @@ impl Engine {
                                     .map(|d| SymbolHit {
                                         path: self.label(&entry.relative),
                                         line: d.line,
+                                        end_line: d.end_line,
                                         kind: d.kind.as_str(),
                                         name: d.name.clone(),
                                         signature: d.signature.clone(),

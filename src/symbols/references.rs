@@ -331,6 +331,7 @@ impl Engine {
                 outcome.definitions.push(SymbolHit {
                     path: self.label(&file.path),
                     line: definition.line,
+                    end_line: definition.end_line,
                     kind: definition.kind.as_str(),
                     name: definition.name.clone(),
                     signature: definition.signature.clone(),

@@ -83,12 +83,35 @@ fn symbols_json_lists_the_same_definitions() {
         json!([{
             "path": "src/parser.rs",
             "line": 1,
+            "endLine": 1,
             "kind": "struct",
             "name": "Parser",
             "signature": "pub struct Parser;"
         }])
     );
     assert_eq!(value["truncated"], false);
+    // a definition with a body ends where its body does
+    let output = run(
+        &["symbols", "Parser.parse", ".", "--format", "json"],
+        &fx.root,
+    );
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (
+            &value["definitions"][0]["line"],
+            &value["definitions"][0]["endLine"]
+        ),
+        (&json!(8), &json!(8))
+    );
+    let output = run(&["symbols", "main", ".", "--format", "json"], &fx.root);
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (
+            &value["definitions"][0]["line"],
+            &value["definitions"][0]["endLine"]
+        ),
+        (&json!(5), &json!(7))
+    );
 }
 
 #[test]

@@ -89,6 +89,9 @@ pub struct Definition {
     pub kind: Kind,
     /// 1-based line of the name.
     pub line: usize,
+    /// 1-based last line of the definition (its body's closing line; `line` for a `#define`
+    /// found by the line scan).
+    pub end_line: usize,
     /// The definition's head: its lines from where it starts to the line of the name (at most
     /// four), trimmed and joined with spaces, at most [`MAX_SIGNATURE_CHARS`] characters.
     pub signature: String,
@@ -278,10 +281,18 @@ pub(crate) fn extract(
                     other => *other,
                 };
                 let line = name_node.start_position().row;
+                // a node that ends with its line break (a `#define`) ends on the line before
+                let end = node.end_position();
+                let end_line = if end.column == 0 && end.row > line {
+                    end.row
+                } else {
+                    end.row + 1
+                };
                 let definition = Definition {
                     name,
                     kind,
                     line: line + 1,
+                    end_line: end_line.max(line + 1),
                     signature: signature(src, &line_starts, node.start_position().row, line),
                     container,
                     scope,
@@ -372,6 +383,7 @@ pub(crate) fn scan_macros(src: &str) -> Vec<Definition> {
             name,
             kind: Kind::Macro,
             line,
+            end_line: line,
             signature,
             container: None,
             scope: Scope::default(),
