@@ -88,3 +88,41 @@ pub fn references(args: ReferencesCommand) -> Result<ExitCode> {
         ExitCode::SUCCESS
     })
 }
+
+/// `devprojex outline FILE`: one file's definitions in order, with start and end lines.
+#[derive(Debug, Args)]
+pub struct OutlineCommand {
+    /// The source file (relative to the current directory, or absolute).
+    pub file: PathBuf,
+    /// The project folder (default: the Git checkout holding FILE, else the current directory).
+    #[arg(long)]
+    pub project: Option<PathBuf>,
+    #[command(flatten)]
+    pub process: ProcessArgs,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+}
+
+pub fn outline(args: OutlineCommand) -> Result<ExitCode> {
+    let folder = super::symbols_cmd::project_folder(&args.file, args.project.as_deref());
+    let (root, _lease) = open_root(&folder, &args.process, None)?;
+    let relative = super::symbols_cmd::relative_to_root(&args.file, &root, args.project.is_some())?;
+    let engine = Engine::new(args.process.engine_config());
+    let request = crate::engine::Request {
+        git_mode: args.process.git_mode,
+        ..crate::engine::Request::default()
+    };
+    let entries = engine.outline(&root, &request, &relative)?;
+    match args.format {
+        OutputFormat::Text => write_stdout(&crate::symbols::outline_text(&entries))?,
+        OutputFormat::Json => {
+            let text = serde_json::to_string_pretty(&serde_json::json!({
+                "path": relative,
+                "definitions": entries,
+            }))
+            .map_err(|e| DpxError::new(ErrorKind::OutputFailed, e.to_string()))?;
+            write_stdout(&(text + "\n"))?
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

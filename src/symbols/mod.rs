@@ -10,6 +10,7 @@
 //! and every import line it returns is read again through redaction.
 
 pub(crate) mod index;
+mod outline;
 mod references;
 mod render;
 
@@ -31,6 +32,7 @@ use crate::project::ProjectRoot;
 use crate::select::{self, Entry, Selection, SelectionWarnings};
 
 pub use index::SymbolIndex;
+pub use outline::{OutlineEntry, outline_text};
 pub use references::{
     Confidence, Reference, ReferenceOptions, ReferencesOutcome, references_json, references_text,
     references_trailer,

@@ -155,3 +155,36 @@ fn bad_names_and_positions_get_clear_errors() {
         stderr(&malformed)
     );
 }
+
+#[test]
+fn outline_lists_one_files_definitions_with_their_end_lines() {
+    let fx = project();
+    std::fs::create_dir(fx.path(".git")).unwrap();
+    let output = run(&["outline", "parser.py"], &fx.path("pkg"));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "1-6: class Parser\n2-3: method parse (in class Parser)\n5-6: method tokens (in class Parser)\n9-11: function parse_all\n"
+    );
+    let json = run(
+        &[
+            "outline",
+            "pkg/app.py",
+            "--project",
+            ".",
+            "--format",
+            "json",
+        ],
+        &fx.root,
+    );
+    let value: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        value["definitions"],
+        json!([
+            {"name": "run", "kind": "function", "line": 4, "endLine": 7},
+            {"name": "shadow", "kind": "function", "line": 10, "endLine": 11}
+        ])
+    );
+    let missing = run(&["outline", "pkg/none.py", "--project", "."], &fx.root);
+    assert_eq!(missing.status.code(), Some(1), "{}", stderr(&missing));
+}
