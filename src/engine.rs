@@ -913,8 +913,15 @@ impl Engine {
         // Search sees redacted text, never reduced text.
         let pipeline = self.pipeline(Detail::Full, caches);
         let deadline = options.deadline.map(|limit| started + limit);
-        let prefilter =
-            crate::prefilter::RawPrefilter::for_pattern(&options.pattern, options.ignore_case);
+        // The prefilter decides from raw bytes whether a file is redacted, so its time would
+        // tell whether the pattern matches inside a secret: the server, whose caller sees only
+        // redacted text, redacts every file not known clean instead (prefilter.rs, "Timing").
+        let prefilter = match caches {
+            Some(_) => None,
+            None => {
+                crate::prefilter::RawPrefilter::for_pattern(&options.pattern, options.ignore_case)
+            }
+        };
         let grep = crate::grep::Grep {
             regex: &regex,
             line_by_line: crate::grep::Grep::needs_line_by_line(&options.pattern),

@@ -12,3 +12,4 @@ mod redaction_layers;
 mod redaction_shapes;
 mod remote_jail;
 mod search_prefilter;
+mod symbol_oracle;
