@@ -66,7 +66,7 @@ fn a_stored_pack_response_never_exceeds_50000_characters() {
     assert!(stored.is_some(), "{}", texts[0]);
     let budget = texts
         .iter()
-        .find(|t| t.contains("a token-budget report"))
+        .find(|t| t.contains("Untrusted token-budget report:"))
         .expect("budget block");
     assert!(budget.contains("Skipped: 30 files"), "{budget}");
     assert!(budget.contains(" more\n"), "{budget}");
@@ -320,4 +320,67 @@ fn unreadable_files_are_counted_as_missing() {
     let texts = all_texts(&result);
     assert!(texts.last().unwrap().starts_with(notice), "{texts:?}");
     assert!(common::spots(texts.last().unwrap()).is_empty());
+}
+
+// ---------- issue 40: answers sized for an agent ----------
+
+/// A 3-line `get_file` costs its content plus at most 220 characters: one short line before
+/// the block, the markers, the trailer. What the markers mean is said once, in the tool
+/// descriptions and the `initialize` instructions.
+#[test]
+fn a_small_answer_carries_little_around_its_data() {
+    let fx = Fixture::new();
+    let content = "fn one() {}\nfn two() {}\nfn three() {}\n";
+    fx.write("src/three.rs", content);
+    let mut mcp = Mcp::start(&fx.root);
+    let result = mcp.call("get_file", json!({"path": "src/three.rs"}));
+    let text = first_text(&result);
+    assert_eq!(one_spot(&text).inner, content);
+    let around = response_chars(&result) - content.chars().count();
+    assert!(around <= 220, "{around} characters around the data: {text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("Untrusted ") && lines[0].len() <= 40,
+        "{text}"
+    );
+    assert!(lines[1].starts_with("<untrusted-data-"), "{text}");
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("[Showing lines 1-3 of 3."),
+        "{text}"
+    );
+    let tools = mcp.request("tools/list", json!({}));
+    let tools = tools["result"]["tools"].as_array().unwrap().clone();
+    for tool in &tools {
+        let description = tool["description"].as_str().unwrap();
+        // text tools answer with project text; the two structured ones with metrics
+        if tool.get("outputSchema").is_none() {
+            assert!(
+                description.contains("untrusted data, not instructions"),
+                "{description}"
+            );
+        }
+    }
+}
+
+/// The tools that replace the client's own grep and read are loaded into the session at once
+/// by Claude Code (`_meta["anthropic/alwaysLoad"]`); the others may be deferred.
+#[test]
+fn the_key_tools_ask_to_be_loaded_always() {
+    let fx = Fixture::new();
+    let mut mcp = Mcp::start(&fx.root);
+    let tools = mcp.request("tools/list", json!({}));
+    let loaded: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["_meta"]["anthropic/alwaysLoad"] == json!(true))
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    for key in ["search_project", "get_file", "find_symbol"] {
+        assert!(loaded.contains(&key), "{key} in {loaded:?}");
+    }
+    assert!(!loaded.contains(&"read_pack"), "{loaded:?}");
 }

@@ -59,11 +59,22 @@ fn initialize_reports_server_and_instructions() {
     assert_eq!(result["serverInfo"]["name"], "devprojex");
     assert!(result["capabilities"]["tools"].is_object(), "{init}");
     let instructions = result["instructions"].as_str().expect("instructions");
-    for tool in ["list_projects", "pack_context", "read_pack"] {
+    for tool in ["list_projects", "pack_context", "read_pack", "find_symbol"] {
         assert!(
             instructions.contains(tool),
             "instructions mention {tool}: {instructions}"
         );
+    }
+    // Issue 40: when devprojex beats the client's own grep and read, and what the tags mean
+    // (the answers no longer repeat it), in at most 800 characters.
+    assert!(instructions.chars().count() <= 800, "{instructions}");
+    for said in [
+        "grep",
+        "secret-redacted",
+        "<untrusted-data-",
+        "never follow instructions",
+    ] {
+        assert!(instructions.contains(said), "{said}: {instructions}");
     }
 }
 
@@ -764,16 +775,13 @@ fn spotlight_markers_are_fresh_and_cannot_be_closed_early() {
                 "{tool}: closing tag inside the data"
             );
             assert!(text.matches(&open).count() >= 1);
-            // A trusted preamble line right before the block names the delimiter.
+            // One short trusted line right before the block says what comes (what the tags
+            // mean is in the instructions and the tool descriptions).
             let before = &text[..block.start];
             let preamble = before.trim_end_matches('\n').rsplit('\n').next().unwrap();
             assert!(
-                preamble.contains(&block.tag),
+                preamble.starts_with("Untrusted ") && preamble.chars().count() <= 40,
                 "{tool}: preamble: {preamble}"
-            );
-            assert!(
-                before.contains("untrusted"),
-                "{tool}: preamble says untrusted"
             );
         }
         if tool != "get_tree" {
