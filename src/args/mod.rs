@@ -118,7 +118,7 @@ mod tests {
         let text = message::<GetFileArgs>(json!({"path": "a", "evil": 1, "Zed": 2}));
         assert_eq!(
             text,
-            "get_file does not accept 'Zed', 'evil'; valid arguments: project, branch, path, start_line, end_line"
+            "get_file does not accept 'Zed', 'evil'; valid arguments: project, branch, path, start_line, end_line, line_numbers"
         );
         let long_key = "k".repeat(100);
         let text = message::<ListProjectsArgs>(json!({long_key.clone(): 1}));

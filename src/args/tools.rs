@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::ToolArgs;
-use crate::engine::Request;
+use crate::engine::{Request, SearchOptions, SearchOutput};
 use crate::error::{DpxError, ErrorKind};
 use crate::limits;
 use crate::render::{Format, View};
@@ -371,11 +371,24 @@ pub struct SearchProjectArgs {
     #[arg(long = "ignore-case", value_name = "BOOL", action = clap::ArgAction::Set, num_args = 0..=1, require_equals = true, default_value_t = true, default_missing_value = "true", hide_default_value = true)]
     #[serde(default = "yes")]
     pub ignore_case: bool,
-    /// Maximum matching lines (default 50).
+    /// Maximum matching lines or files (default 50).
     #[arg(long = "max-results", default_value_t = default_search_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=limits::MAX_SEARCH_RESULTS as u64))]
     #[schemars(range(min = 1, max = limits::MAX_SEARCH_RESULTS))]
     #[serde(default = "default_search_results")]
     pub max_results: u64,
+    /// Matching lines (or files) to skip; a capped answer names the next offset.
+    #[arg(long, default_value_t = 0, hide_default_value = true, value_parser = clap::value_parser!(u64).range(0..=limits::MAX_SEARCH_OFFSET as u64))]
+    #[schemars(range(max = limits::MAX_SEARCH_OFFSET))]
+    #[serde(default)]
+    pub offset: u64,
+    /// files: paths; count: path:count, most first (default matches).
+    #[arg(long, value_enum, default_value_t, hide_default_value = true)]
+    #[serde(default)]
+    pub output: SearchOutput,
+    /// Treat pattern as a fixed string, not a regex.
+    #[arg(long)]
+    #[serde(default)]
+    pub literal: bool,
 }
 
 impl ToolArgs for SearchProjectArgs {
@@ -392,6 +405,21 @@ impl ToolArgs for SearchProjectArgs {
 }
 
 impl SearchProjectArgs {
+    /// The search as these arguments ask for it, stopping at `deadline`.
+    pub fn options(&self, deadline: Option<std::time::Duration>) -> SearchOptions {
+        SearchOptions {
+            pattern: self.pattern.clone(),
+            ignore_case: self.ignore_case,
+            context_lines: self.context_lines as usize,
+            max_results: self.max_results as usize,
+            deadline,
+            literal: self.literal,
+            offset: self.offset as usize,
+            output: self.output,
+            count_left_out: false,
+        }
+    }
+
     pub fn request(&self) -> Request {
         Request {
             include_patterns: self.include_patterns.clone(),
@@ -428,6 +456,10 @@ pub struct GetFileArgs {
     #[arg(long = "end-line", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub end_line: Option<u64>,
+    /// Prefix lines with their number and a tab, as cat -n.
+    #[arg(long = "line-numbers")]
+    #[serde(default)]
+    pub line_numbers: bool,
 }
 
 impl ToolArgs for GetFileArgs {

@@ -2,7 +2,6 @@
 //! builds a `Request`, calls the engine, and wraps the result.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use rmcp::ServerHandler;
 use rmcp::model::{
@@ -16,12 +15,10 @@ use serde_json::json;
 use super::pack_store::{PackStore, StoreLimit};
 use super::spotlight::Spotlight;
 use super::tools::Call;
-use crate::args::{
-    AnalyzeArgs, GetFileArgs, GetTreeArgs, PackContextArgs, ReadPackArgs, SearchProjectArgs,
-};
+use crate::args::{AnalyzeArgs, GetFileArgs, GetTreeArgs, PackContextArgs, ReadPackArgs};
 use crate::caches::Caches;
-use crate::coverage::{Coverage, Stop};
-use crate::engine::{Engine, Hooks, ProgressEvent, SearchOptions};
+use crate::coverage::Coverage;
+use crate::engine::{Engine, Hooks, ProgressEvent};
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::limits;
 use crate::project::ProjectRoot;
@@ -207,7 +204,7 @@ fn dispatch(state: &ServerState, call: &Call, hooks: Hooks<'_>) -> Result<CallTo
         Call::Analyze(args) => analyze(state, args, hooks),
         Call::PackContext(args) => pack_context(state, args, hooks),
         Call::ReadPack(args) => read_pack(state, args),
-        Call::SearchProject(args) => search_project(state, args, hooks),
+        Call::SearchProject(args) => super::search::search_project(state, args, hooks),
         Call::GetFile(args) => get_file(state, args),
         Call::FindSymbol(args) => super::symbols::find_symbol(state, args, hooks),
         Call::RelatedFiles(args) => super::symbols::related_files(state, args, hooks),
@@ -516,67 +513,6 @@ fn showing_trailer(start: u64, end: u64, total: u64, tool: &str) -> String {
     }
 }
 
-fn search_project(
-    state: &ServerState,
-    args: &SearchProjectArgs,
-    hooks: Hooks<'_>,
-) -> Result<CallToolResult> {
-    let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
-    let request = args.request();
-    let options = SearchOptions {
-        pattern: args.pattern.clone(),
-        ignore_case: args.ignore_case,
-        context_lines: args.context_lines as usize,
-        max_results: args.max_results as usize,
-        deadline: Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)),
-    };
-    let outcome = state.engine.search(
-        root,
-        &request,
-        &options,
-        Some(&state.caches),
-        Hooks {
-            progress: None,
-            cancelled: hooks.cancelled,
-        },
-    )?;
-    let (body, size_cut) = cut_to_chars(
-        &crate::render::search::grep_lines(&outcome.groups),
-        RESPONSE_CHAR_LIMIT,
-    );
-    let spotlight = Spotlight::new(&[&body]);
-    let searched = crate::select::plural(outcome.searched_files, "file", "files");
-    let mut text = if outcome.matches == 0 {
-        match outcome.coverage.stopped {
-            Some(Stop::Deadline) => format!(
-                "No matches in the {searched} searched before the 2-second time limit (of {} selected).",
-                outcome.selected_files
-            ),
-            _ => format!("No matches in {searched} searched."),
-        }
-    } else {
-        spotlight.wrap("search results", &body)
-    };
-    let mut notes = Vec::new();
-    if size_cut {
-        notes.push("[Search output truncated at 50,000 characters. Narrow with include_patterns or paths, lower context_lines, or refine the pattern.]".to_string());
-    }
-    match outcome.coverage.stopped {
-        Some(Stop::MaxResults) => notes.push(format!(
-            "[Search truncated: stopped at max_results={} ({}). Narrow the search or raise max_results (at most 200).]",
-            options.max_results,
-            crate::select::plural(options.max_results, "matching line", "matching lines")
-        )),
-        Some(Stop::Deadline) => notes.push(format!(
-            "[Search truncated: the 2-second time limit was reached after {searched} of {}. Narrow with include_patterns or exclude_patterns.]",
-            outcome.selected_files
-        )),
-        None => {}
-    }
-    append_trailer(&mut text, notes, &outcome.coverage);
-    Ok(text_result(vec![text]))
-}
-
 fn get_file(state: &ServerState, args: &GetFileArgs) -> Result<CallToolResult> {
     let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
     let start = args.start_line.map(|n| n as usize);
@@ -584,8 +520,13 @@ fn get_file(state: &ServerState, args: &GetFileArgs) -> Result<CallToolResult> {
     let slice = state
         .engine
         .read_file(root, &args.path, start, end, Some(&state.caches))?;
-    let spotlight = Spotlight::new(&[&slice.text]);
-    let mut text = spotlight.wrap("file content", &slice.text);
+    let payload = if args.line_numbers {
+        crate::render::numbered_lines(&slice.text, slice.start_line)
+    } else {
+        slice.text.clone()
+    };
+    let spotlight = Spotlight::new(&[&payload]);
+    let mut text = spotlight.wrap("file content", &payload);
     text.push('\n');
     text.push_str(&file_trailer(&slice));
     Ok(text_result(vec![text]))

@@ -2,7 +2,7 @@
 //! 50,000-character limits, errors with MCP codes and exact wording, JSON-RPC answered as the
 //! protocol says, unambiguous search lines, and partial results that say what is missing.
 
-use crate::common::{self, Fixture, Mcp, all_texts, code_of, first_text, one_spot};
+use crate::common::{self, Fixture, Mcp, all_texts, code_of, first_text, one_spot, spots};
 use serde_json::{Value, json};
 
 fn response_chars(result: &Value) -> usize {
@@ -383,4 +383,133 @@ fn the_key_tools_ask_to_be_loaded_always() {
         assert!(loaded.contains(&key), "{key} in {loaded:?}");
     }
     assert!(!loaded.contains(&"read_pack"), "{loaded:?}");
+}
+
+/// Search an agent can steer (issue 40, item 1): `literal`, `offset` pages that never repeat a
+/// match, `output: files | count`, no `--` without context, and a capped answer that names the
+/// files with the most matches left out (in a data block: paths are project text).
+#[test]
+fn search_pages_counts_and_takes_literals() {
+    let fx = Fixture::new();
+    fx.write("a.go", "c.Root().ExecuteC()\ncXRootYZExecuteC()\n");
+    for i in 0..4 {
+        fx.write(&format!("few/f{i}.txt"), "hit\n");
+    }
+    fx.write("zz/many.txt", "hit\n".repeat(96));
+    let mut mcp = Mcp::start(&fx.root);
+
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "c.Root().ExecuteC()", "literal": true, "context_lines": 0}),
+    );
+    assert_eq!(
+        one_spot(&text).inner,
+        "a.go:1:c.Root().ExecuteC()\n",
+        "{text}"
+    );
+
+    // Pages of 3 matching lines: every match once, in order, each page naming the next offset.
+    let mut seen = Vec::new();
+    let mut offset = 0;
+    loop {
+        let text = mcp.call_ok(
+            "search_project",
+            json!({"pattern": "^hit$", "context_lines": 0, "max_results": 3, "offset": offset, "include_patterns": ["few/**"]}),
+        );
+        if text.starts_with("Nothing past offset=") {
+            break;
+        }
+        let page = spots(&text)[0].inner.clone();
+        assert!(
+            !page.contains("--"),
+            "no separators without context: {page}"
+        );
+        seen.extend(page.lines().map(str::to_string));
+        match text.split("offset=").nth(1) {
+            Some(next) => offset = next.split(',').next().unwrap().parse().unwrap(),
+            None => break,
+        }
+    }
+    assert_eq!(
+        seen,
+        (0..4)
+            .map(|i| format!("few/f{i}.txt:1:hit"))
+            .collect::<Vec<_>>()
+    );
+
+    // Capped: the file with most matches left out is named, with its count, in a data block.
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "^hit$", "max_results": 5}),
+    );
+    let blocks = spots(&text);
+    assert_eq!(blocks.len(), 2, "{text}");
+    assert_eq!(
+        blocks[1].inner.lines().next(),
+        Some("zz/many.txt:95"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Next: call search_project with offset=5"),
+        "{text}"
+    );
+
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "^hit$", "output": "count"}),
+    );
+    let counts = one_spot(&text).inner;
+    assert!(
+        counts.starts_with("zz/many.txt:96\nfew/f0.txt:1\n"),
+        "{counts}"
+    );
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "^hit$", "output": "files", "max_results": 2, "offset": 1}),
+    );
+    assert_eq!(one_spot(&text).inner, "few/f1.txt\nfew/f2.txt\n", "{text}");
+    assert!(
+        text.contains("[Showing files 2-3 of 5. Next: call search_project with offset=3.]"),
+        "{text}"
+    );
+}
+
+/// Numbered reads (issue 40, item 2): `cat -n`'s form, the number right-aligned in six places
+/// and a tab, numbered from the first line shown.
+#[test]
+fn get_file_numbers_lines_on_request() {
+    let fx = Fixture::new();
+    fx.write("src/three.rs", "fn one() {}\nfn two() {}\nfn three() {}\n");
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok(
+        "get_file",
+        json!({"path": "src/three.rs", "start_line": 2, "line_numbers": true}),
+    );
+    assert_eq!(
+        one_spot(&text).inner,
+        "     2\tfn two() {}\n     3\tfn three() {}\n",
+        "{text}"
+    );
+    let plain = mcp.call_ok("get_file", json!({"path": "src/three.rs", "start_line": 2}));
+    assert_eq!(one_spot(&plain).inner, "fn two() {}\nfn three() {}\n");
+}
+
+/// A JSON or XML tree is never partial (issue 40, item 9): too long for 2,000 lines, it is
+/// `DPX-MCP-PAYLOAD-TRUNCATED` with narrowing guidance; Markdown shows its fitting levels.
+#[test]
+fn json_and_xml_trees_are_whole_or_an_error() {
+    let fx = Fixture::new();
+    for folder in 0..60 {
+        for file in 0..50 {
+            fx.write(&format!("d{folder:02}/f{file:02}.txt"), "x\n");
+        }
+    }
+    let mut mcp = Mcp::start(&fx.root);
+    for format in ["json", "xml"] {
+        let text = mcp.call_err("get_tree", json!({"format": format}));
+        assert_eq!(code_of(&text), "DPX-MCP-PAYLOAD-TRUNCATED", "{text}");
+        assert!(text.contains("include_patterns"), "{text}");
+    }
+    let tree = mcp.call_ok("get_tree", json!({}));
+    assert!(tree.contains("[Tree truncated"), "{tree}");
 }
