@@ -235,12 +235,13 @@ impl SearchOptions {
 )]
 #[serde(rename_all = "lowercase")]
 pub enum SearchOutput {
-    /// Match and context lines.
+    // (Plain comments: a documented variant would turn clap's help into its long layout.)
+    // Match and context lines.
     #[default]
     Matches,
-    /// The paths of the files with matches, in selection order.
+    // The paths of the files with matches, in selection order.
     Files,
-    /// The files with their match counts, most matches first.
+    // The files with their match counts, most matches first.
     Count,
 }
 
