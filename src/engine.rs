@@ -179,6 +179,59 @@ pub struct Analysis {
     pub warnings: Vec<String>,
 }
 
+impl Analysis {
+    /// Cut `largest_files` and `extensions` from their ends (the smallest entries go first)
+    /// until the compact JSON of the whole result has at most `max_chars` characters (MCP:
+    /// the text block and `structuredContent` alike); the totals stay whole. Returns what was
+    /// kept of each list when something was cut.
+    pub fn fit_within(&mut self, max_chars: usize) -> Option<AnalysisCut> {
+        fn json_chars(value: &impl Serialize) -> usize {
+            serde_json::to_string(value).map_or(0, |text| text.chars().count())
+        }
+        let mut total = json_chars(self);
+        if total <= max_chars {
+            return None;
+        }
+        let cut = AnalysisCut {
+            files: self.largest_files.len(),
+            extensions: self.extensions.len(),
+        };
+        // Each entry costs its JSON and one comma.
+        let mut file_sizes: Vec<usize> = self
+            .largest_files
+            .iter()
+            .map(|f| json_chars(f) + 1)
+            .collect();
+        let mut extension_sizes: Vec<usize> =
+            self.extensions.iter().map(|e| json_chars(e) + 1).collect();
+        let (mut in_files, mut in_extensions): (usize, usize) =
+            (file_sizes.iter().sum(), extension_sizes.iter().sum());
+        while total > max_chars && !(file_sizes.is_empty() && extension_sizes.is_empty()) {
+            // Take from the list that holds more characters.
+            let size = if in_files >= in_extensions && !file_sizes.is_empty() {
+                self.largest_files.pop();
+                let size = file_sizes.pop().unwrap_or(0);
+                in_files -= size;
+                size
+            } else {
+                self.extensions.pop();
+                let size = extension_sizes.pop().unwrap_or(0);
+                in_extensions -= size;
+                size
+            };
+            total = total.saturating_sub(size);
+        }
+        Some(cut)
+    }
+}
+
+/// The sizes of the lists an `analyze` result was cut from ([`Analysis::fit_within`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnalysisCut {
+    pub files: usize,
+    pub extensions: usize,
+}
+
 /// The outcome of writing a pack.
 #[derive(Debug, Clone, Default)]
 pub struct PackOutcome {
@@ -396,8 +449,9 @@ impl Engine {
         }
         // Request paths: lexically deduplicated, then each checked physically.
         if !request.paths.is_empty() {
+            let baseline = Baseline::new(root, git_mode, spec.exclusions, caches)?;
             spec.path_filters
-                .push(self.resolve_request_paths(root, &request.paths)?);
+                .push(self.resolve_request_paths(root, &request.paths, &baseline)?);
         }
         spec.extensions = selection
             .extensions
@@ -443,7 +497,12 @@ impl Engine {
         })
     }
 
-    fn resolve_request_paths(&self, root: &ProjectRoot, paths: &[String]) -> Result<Vec<String>> {
+    fn resolve_request_paths(
+        &self,
+        root: &ProjectRoot,
+        paths: &[String],
+        baseline: &Baseline<'_>,
+    ) -> Result<Vec<String>> {
         if paths.len() > limits::MAX_PATHS {
             return Err(DpxError::invalid_arguments(format!(
                 "paths has {} entries; at most {} are allowed. Pass parent folders or use include_patterns",
@@ -468,13 +527,21 @@ impl Engine {
         }
         let mut resolved = Vec::new();
         for lexical in unique {
+            // Left out and missing read the same (see `Baseline`).
+            let named = lexical.as_str();
+            let left_out = || not_selected(named, "a file or folder");
+            if baseline.leaves_out_name(named) {
+                return Err(left_out());
+            }
+            let path = root.resolve(named).map_err(|err| match err.kind {
+                ErrorKind::PathNotFound => left_out(),
+                _ => err,
+            })?;
+            if baseline.leaves_out(&path) {
+                return Err(left_out());
+            }
             // The listed spelling: another case or Unicode form selects the files it opens.
-            resolved.push(
-                root.resolve(lexical.as_str())?
-                    .relative
-                    .as_str()
-                    .to_string(),
-            );
+            resolved.push(path.relative.as_str().to_string());
         }
         Ok(resolved)
     }
@@ -901,7 +968,13 @@ impl Engine {
         // Search sees redacted text, never reduced text.
         let pipeline = self.pipeline(Detail::Full, caches);
         let deadline = options.deadline.map(|limit| started + limit);
-        let prefilter = crate::prefilter::RawPrefilter::for_pattern(&pattern, options.ignore_case);
+        // The prefilter decides from raw bytes whether a file is redacted, so its time would
+        // tell whether the pattern matches inside a secret: the server, whose caller sees only
+        // redacted text, redacts every file not known clean instead (prefilter.rs, "Timing").
+        let prefilter = match caches {
+            Some(_) => None,
+            None => crate::prefilter::RawPrefilter::for_pattern(&pattern, options.ignore_case),
+        };
         let listing = options.output != SearchOutput::Matches;
         let grep = crate::grep::Grep {
             regex: &regex,
@@ -1131,43 +1204,36 @@ impl Engine {
                 limits::MAX_PATH_CHARS
             )));
         }
-        let resolved = root.resolve(path)?;
-        let relative = resolved.relative.as_str().to_string();
-        if relative.is_empty() {
+        // The path as named is judged before anything is opened: a path outside the effective
+        // selection answers as a missing one, in words and in time, whether it exists or not.
+        let lexical = root.lexical(path)?;
+        let named = lexical.as_str();
+        if named.is_empty() {
             return Err(DpxError::invalid_arguments(
                 "'.' is the project root; get_file reads one file. Use get_tree to list the project's files, then pass a file path such as 'src/main.rs'",
             ));
         }
+        let baseline = Baseline::new(
+            root,
+            self.config.git_mode,
+            select::Exclusions::default(),
+            caches,
+        )?;
+        if baseline.leaves_out_name(named) {
+            return Err(not_selected(named, "a file"));
+        }
+        let resolved = root.resolve(path).map_err(|err| match err.kind {
+            ErrorKind::PathNotFound => not_selected(named, "a file"),
+            _ => err,
+        })?;
+        if baseline.leaves_out(&resolved) {
+            return Err(not_selected(named, "a file"));
+        }
+        let relative = resolved.relative.as_str().to_string();
         if resolved.is_dir() {
             return Err(DpxError::invalid_arguments(format!(
                 "'{relative}' is a folder; get_file reads one file. Use get_tree to list its files"
             )));
-        }
-        // Judge both the path as named and where it really leads (a link into `.git` is not a way in).
-        let mode = self.config.git_mode;
-        if select::effective::check_path(root, &relative, mode, false).is_some()
-            || select::effective::check_path(root, &resolved.real_relative, mode, false).is_some()
-        {
-            return Err(DpxError::new(
-                ErrorKind::PathNotFound,
-                format!(
-                    "'{relative}' is not part of the effective selection (excluded by product rules or .gitignore); use get_tree to list the project's files"
-                ),
-            ));
-        }
-        if self.config.git_mode == GitMode::Tracked
-            && !select::allow_list_holds(
-                &*crate::gitstate::tracked(root, caches.map(|c| &c.tracked))?,
-                &relative,
-                select::git_names(&root.path),
-            )
-        {
-            return Err(DpxError::new(
-                ErrorKind::PathNotFound,
-                format!(
-                    "'{relative}' is not tracked by Git and the server selects tracked files only"
-                ),
-            ));
         }
         let text = self
             .pipeline(Detail::Full, caches)
@@ -1455,6 +1521,135 @@ enum FileHits {
     /// Could not be read (permission denied, I/O error, replaced mid-search).
     Unreadable,
     Searched(crate::grep::FileGrep),
+}
+
+/// The one answer for a path outside the effective selection (`kind`: "a file", "a file or
+/// folder"), the same whether it is missing, excluded by a product rule or `.gitignore`
+/// (`.git/` too), or outside the Git mode: its words never tell whether something is there.
+pub(crate) fn not_selected(named: &str, kind: &str) -> DpxError {
+    let shown: String = named.chars().take(200).collect();
+    DpxError::new(
+        ErrorKind::PathNotFound,
+        format!(
+            "'{shown}' is not {kind} of the effective selection: it does not exist, or product rules, .gitignore or the Git mode exclude it; use get_tree to list the project's files"
+        ),
+    )
+}
+
+/// The rules of the selection's baseline (product exclusions, ignore files, the Git mode) for
+/// one caller-named path, judged by its name before anything is opened (so a left-out path
+/// costs what a missing one does), then where it resolved (a link into `.git` is no way in).
+struct Baseline<'a> {
+    root: &'a ProjectRoot,
+    mode: GitMode,
+    exclusions: select::Exclusions,
+    tracked: Option<Arc<std::collections::BTreeSet<String>>>,
+    names: crate::project::NameRules,
+}
+
+impl<'a> Baseline<'a> {
+    fn new(
+        root: &'a ProjectRoot,
+        mode: GitMode,
+        exclusions: select::Exclusions,
+        caches: Option<&Caches>,
+    ) -> Result<Self> {
+        let tracked = match mode {
+            GitMode::Tracked => Some(crate::gitstate::tracked(root, caches.map(|c| &c.tracked))?),
+            _ => None,
+        };
+        Ok(Self {
+            root,
+            mode,
+            exclusions,
+            tracked,
+            names: select::git_names(&root.path),
+        })
+    }
+
+    fn excludes(&self, relative: &str, is_dir: bool) -> bool {
+        select::effective::check_path_under(self.root, relative, self.mode, self.exclusions, is_dir)
+            .is_some()
+    }
+
+    /// Outside the tracked mode's files (a folder counts when Git tracks a file in it).
+    fn untracked(&self, relative: &str, may_be_folder: bool) -> bool {
+        let Some(tracked) = &self.tracked else {
+            return false;
+        };
+        if select::allow_list_holds(tracked, relative, self.names) {
+            return false;
+        }
+        if !may_be_folder {
+            return true;
+        }
+        let prefix = format!("{relative}/");
+        let in_folder = if self.names.is_exact() {
+            tracked
+                .range(prefix.clone()..)
+                .next()
+                .is_some_and(|path| path.starts_with(&prefix))
+        } else {
+            let prefix = self.names.key(&prefix).into_owned();
+            tracked
+                .iter()
+                .any(|path| self.names.key(path).starts_with(&prefix))
+        };
+        !in_folder
+    }
+
+    fn leaves_out_name(&self, named: &str) -> bool {
+        !named.is_empty() && (self.excludes(named, false) || self.untracked(named, true))
+    }
+
+    fn leaves_out(&self, resolved: &crate::project::ResolvedPath) -> bool {
+        let relative = resolved.relative.as_str();
+        let real = resolved.real_relative.as_str();
+        if relative.is_empty() {
+            return false;
+        }
+        let is_dir = resolved.is_dir();
+        self.excludes(relative, is_dir)
+            || (!real.is_empty() && self.excludes(real, is_dir))
+            || self.untracked(relative, is_dir)
+    }
+}
+
+/// The file `path` names among a selection's files, for a tool that takes one file: a missing
+/// path and one the selection leaves out get the same [`not_selected`] answer; a link out of
+/// the root is a violation whether or not its target exists (`ProjectRoot::resolve`).
+pub(crate) fn selected_file<'a>(
+    root: &ProjectRoot,
+    path: &str,
+    files: &[&'a Entry],
+    tool: &str,
+) -> Result<(String, &'a Entry)> {
+    let lexical = root.lexical(path)?;
+    let named = lexical.as_str();
+    let resolved = match root.resolve(path) {
+        Err(err) if err.kind == ErrorKind::RootViolation => return Err(err),
+        other => other,
+    };
+    // The listed names where the path resolves (another case on a volume that ignores case).
+    let target = match &resolved {
+        Ok(resolved) => resolved.relative.as_str().to_string(),
+        Err(_) => named.to_string(),
+    };
+    if let Some(entry) = files.iter().find(|e| e.relative == target) {
+        // A selected file that cannot be opened says why.
+        resolved.map_err(|err| match err.kind {
+            ErrorKind::PathNotFound => not_selected(named, "a file"),
+            _ => err,
+        })?;
+        return Ok((target, entry));
+    }
+    let folder = format!("{target}/");
+    if target.is_empty() || files.iter().any(|e| e.relative.starts_with(&folder)) {
+        return Err(DpxError::invalid_arguments(format!(
+            "'{target}' is a folder; {tool} takes one file. Use get_tree to list its files"
+        )));
+    }
+    Err(not_selected(named, "a file"))
 }
 
 #[cfg(test)]

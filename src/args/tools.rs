@@ -32,7 +32,7 @@ fn default_search_results() -> u64 {
 }
 
 fn default_symbol_results() -> u64 {
-    crate::symbols::limits::DEFAULT_RESULTS as u64
+    crate::limits::DEFAULT_SYMBOL_RESULTS as u64
 }
 
 fn default_related_depth() -> u64 {
@@ -480,7 +480,7 @@ pub struct FindSymbolArgs {
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
     /// Case-sensitive name; qualify to narrow: Parser.parse, net::Parser::parse.
-    #[schemars(length(min = 1, max = crate::symbols::limits::MAX_NAME_CHARS))]
+    #[schemars(length(min = 1, max = crate::limits::MAX_SYMBOL_NAME_CHARS))]
     pub name: String,
     /// Only this kind (default all); trait and interface match each other.
     #[arg(long, value_enum)]
@@ -508,8 +508,8 @@ pub struct FindSymbolArgs {
     #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
     pub git_scope: Option<String>,
     /// Maximum definitions (default 50).
-    #[arg(long = "max-results", default_value_t = default_symbol_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::symbols::limits::MAX_RESULTS as u64))]
-    #[schemars(range(min = 1, max = crate::symbols::limits::MAX_RESULTS))]
+    #[arg(long = "max-results", default_value_t = default_symbol_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::limits::MAX_SYMBOL_RESULTS as u64))]
+    #[schemars(range(min = 1, max = crate::limits::MAX_SYMBOL_RESULTS))]
     #[serde(default = "default_symbol_results")]
     pub max_results: u64,
 }
@@ -553,8 +553,8 @@ pub struct RelatedFilesArgs {
     #[serde(default)]
     pub direction: Direction,
     /// Import steps to follow (default 1).
-    #[arg(long, default_value_t = default_related_depth(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::symbols::limits::MAX_DEPTH as u64))]
-    #[schemars(range(min = 1, max = crate::symbols::limits::MAX_DEPTH))]
+    #[arg(long, default_value_t = default_related_depth(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::limits::MAX_RELATED_DEPTH as u64))]
+    #[schemars(range(min = 1, max = crate::limits::MAX_RELATED_DEPTH))]
     #[serde(default = "default_related_depth")]
     pub depth: u64,
     /// Project-relative files or folders to narrow to.
@@ -589,8 +589,8 @@ pub struct RelatedFilesArgs {
     #[schemars(range(min = 1))]
     pub max_file_bytes: Option<u64>,
     /// Maximum related files (default 50).
-    #[arg(long = "max-results", default_value_t = default_symbol_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::symbols::limits::MAX_RESULTS as u64))]
-    #[schemars(range(min = 1, max = crate::symbols::limits::MAX_RESULTS))]
+    #[arg(long = "max-results", default_value_t = default_symbol_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::limits::MAX_SYMBOL_RESULTS as u64))]
+    #[schemars(range(min = 1, max = crate::limits::MAX_SYMBOL_RESULTS))]
     #[serde(default = "default_symbol_results")]
     pub max_results: u64,
 }

@@ -12,7 +12,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::json;
 
-use super::pack_store::{PackStore, StoreLimit};
+use super::pack_store::PackStore;
 use super::spotlight::Spotlight;
 use super::tools::Call;
 use crate::args::{AnalyzeArgs, GetFileArgs, GetTreeArgs, PackContextArgs, ReadPackArgs};
@@ -59,6 +59,8 @@ pub struct ServerState {
     pub remote: devprojex_git::RemoteSession,
     pub store: PackStore,
     pub tools: Vec<Tool>,
+    /// Requests owed an answer and answers not yet written (backpressure, cancellation).
+    pub in_flight: super::InFlight,
 }
 
 /// The rmcp handler.
@@ -140,6 +142,10 @@ impl ServerHandler for DevprojexServer {
         let state = Arc::clone(&self.state);
         let progress_token = context.meta.get_progress_token();
         let cancel = context.ct.clone();
+        let stop = cancel.clone();
+        self.state
+            .in_flight
+            .on_cancel(&context.id, move || stop.cancel());
         let peer = context.peer.clone();
 
         // Progress notifications travel from the blocking engine thread through a channel.
@@ -342,14 +348,23 @@ fn get_tree(state: &ServerState, args: &GetTreeArgs) -> Result<CallToolResult> {
 fn analyze(state: &ServerState, args: &AnalyzeArgs, hooks: Hooks<'_>) -> Result<CallToolResult> {
     let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
     let request = args.request();
-    let analysis = state
+    let mut analysis = state
         .engine
         .analyze(root, &request, Some(&state.caches), hooks)?;
+    let cut = analysis.fit_within(RESPONSE_CHAR_LIMIT).map(|cut| {
+        format!(
+            "[Analysis truncated at 50,000 characters: largestFiles shows {} of {} and extensions {} of {}; the totals count every file. Narrow with paths, include_patterns or exclude_patterns, or lower top_files.]",
+            analysis.largest_files.len(),
+            cut.files,
+            analysis.extensions.len(),
+            cut.extensions
+        )
+    });
     let warnings = analysis.warnings.clone();
     let value = serde_json::to_value(&analysis)
         .map_err(|err| DpxError::new(ErrorKind::ProjectUnavailable, err.to_string()))?;
     let mut result = CallToolResult::structured(value);
-    for warning in warnings {
+    for warning in warnings.into_iter().chain(cut) {
         result.content.push(ContentBlock::text(warning));
     }
     Ok(result)
@@ -368,16 +383,10 @@ fn pack_context(
         .pack(root, &request, &mut writer, Some(&state.caches), hooks)
     {
         Ok((outcome, _)) => outcome,
-        // The writer knows which store limit it refused; the engine only saw a failed write.
-        Err(err) => return Err(writer.exceeded().map_or(err, StoreLimit::error)),
+        // The writer knows whether the store refused or failed; the engine saw a failed write.
+        Err(err) => return Err(writer.refusal().unwrap_or(err)),
     };
-    let finished = writer.finish().map_err(|err| {
-        DpxError::new(
-            ErrorKind::ProjectUnavailable,
-            format!("finishing the pack failed: {err}"),
-        )
-        .with_source(err)
-    })?;
+    let finished = writer.finish()?;
 
     // Trusted diagnostics: codes and counts only.
     let trusted: Vec<String> = outcome.coverage.notices();
@@ -391,13 +400,7 @@ fn pack_context(
 
     // Inline when the pack itself fits: the limit applies to the useful payload (the spec).
     if finished.characters as usize <= RESPONSE_CHAR_LIMIT {
-        let document = finished.read_all().map_err(|err| {
-            DpxError::new(
-                ErrorKind::ProjectUnavailable,
-                format!("reading the pack failed: {err}"),
-            )
-            .with_source(err)
-        })?;
+        let document = finished.read_all()?;
         let spotlight_doc = Spotlight::new(&[&document]);
         let mut blocks = vec![spotlight_doc.wrap("context pack", &document)];
         blocks.extend(budget_block(BUDGET_REPORT_CHARS));
