@@ -257,7 +257,7 @@ mod tests {
         assert_eq!(get_tree["include_patterns"]["maxItems"], 256);
         assert_eq!(
             listed[2].input_schema["properties"]["include_patterns"],
-            json!({"type": "array", "items": {"type": "string"}})
+            json!({"type": "array"})
         );
         assert!(
             listed[2]

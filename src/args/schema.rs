@@ -107,8 +107,8 @@ fn compact(value: &mut Value) {
 /// whose descriptions it relies on.
 ///
 /// - An argument that an earlier tool declares with the same schema is declared again by its
-///   type only (the earlier tool carries the description and limits; the server checks the
-///   limits either way).
+///   type (and choices) only: the earlier tool carries the description, the items' type and
+///   the limits; the server checks them either way.
 /// - Numbers and booleans are declared as `[type, "string"]`: the server accepts decimal
 ///   strings and `"true"`/`"false"` too, and a client that validates should let them through.
 pub fn list_form(tools: &[(&str, &Map<String, Value>)]) -> Vec<(Map<String, Value>, Vec<String>)> {
@@ -150,16 +150,14 @@ pub fn list_form(tools: &[(&str, &Map<String, Value>)]) -> Vec<(Map<String, Valu
     listed
 }
 
-/// A property reduced to what a client needs to send it: its type, choices and item type.
+/// A property reduced to its type and choices (an array's items are described, with their
+/// type, where the argument is described).
 fn type_only(property: &Value) -> Value {
     let mut lean = Map::new();
     for key in ["type", "enum"] {
         if let Some(value) = property.get(key) {
             lean.insert(key.into(), value.clone());
         }
-    }
-    if let Some(item_type) = property.get("items").and_then(|items| items.get("type")) {
-        lean.insert("items".into(), serde_json::json!({ "type": item_type }));
     }
     Value::Object(lean)
 }
