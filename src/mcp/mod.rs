@@ -12,6 +12,7 @@ mod flags;
 pub mod fuzzing;
 pub mod pack_store;
 pub mod roots;
+pub mod search;
 pub mod server;
 pub mod spotlight;
 pub mod symbols;
