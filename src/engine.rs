@@ -244,14 +244,58 @@ pub struct PackOutcome {
 }
 
 /// Search parameters.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SearchOptions {
     pub pattern: String,
     pub ignore_case: bool,
     pub context_lines: usize,
+    /// Matching lines shown (`matches`), or files listed (`files`, `count`).
     pub max_results: usize,
     /// The MCP limit (2 seconds); the CLI runs to completion unless `--timeout` is given.
     pub deadline: Option<Duration>,
+    /// `pattern` is a fixed string, not a regular expression.
+    pub literal: bool,
+    /// Matching lines (`matches`) or files (`files`, `count`) skipped before the first shown.
+    pub offset: usize,
+    pub output: SearchOutput,
+    /// A search stopped by `max_results` goes on counting, until its deadline, the matches it
+    /// leaves out ([`SearchOutcome::left_out`]).
+    pub count_left_out: bool,
+}
+
+impl SearchOptions {
+    /// The regular expression searched: `pattern`, escaped when it is literal.
+    pub fn regex_pattern(&self) -> std::borrow::Cow<'_, str> {
+        if self.literal {
+            regex::escape(&self.pattern).into()
+        } else {
+            self.pattern.as_str().into()
+        }
+    }
+}
+
+/// What a search answers with.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchOutput {
+    // (Plain comments: a documented variant would turn clap's help into its long layout.)
+    // Match and context lines.
+    #[default]
+    Matches,
+    // The paths of the files with matches, in selection order.
+    Files,
+    // The files with their match counts, most matches first.
+    Count,
 }
 
 /// The matches of one file: consecutive match and context lines per group, in file order.
@@ -273,6 +317,15 @@ pub struct SearchOutcome {
     /// Text files the selection gave the search.
     pub selected_files: usize,
     pub coverage: Coverage,
+    /// `files` and `count` output: the files listed (after `offset`, at most `max_results`),
+    /// with their match counts.
+    pub files: Vec<(String, usize)>,
+    /// Files with matches not shown, with their match counts: past the page (`files`,
+    /// `count`), or after `max_results` stopped a `matches` search that counts them
+    /// (`count_left_out`, until the deadline). Most matches first.
+    pub left_out: Vec<(String, usize)>,
+    /// The deadline stopped the search inside a file: the share of it searched, in percent.
+    pub partly_searched_percent: Option<u8>,
 }
 
 /// A slice of one file.
@@ -896,7 +949,9 @@ impl Engine {
         caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<SearchOutcome> {
-        let regex = compile_search_regex(&options.pattern, options.ignore_case)?;
+        check_pattern_length(&options.pattern)?;
+        let pattern = options.regex_pattern();
+        let regex = build_search_regex(&pattern, options.ignore_case)?;
         if options.max_results == 0 || options.max_results > limits::MAX_SEARCH_RESULTS {
             return Err(DpxError::invalid_arguments(format!(
                 "max_results is {}; it must be between 1 and {}",
@@ -918,17 +973,28 @@ impl Engine {
         // redacted text, redacts every file not known clean instead (prefilter.rs, "Timing").
         let prefilter = match caches {
             Some(_) => None,
-            None => {
-                crate::prefilter::RawPrefilter::for_pattern(&options.pattern, options.ignore_case)
-            }
+            None => crate::prefilter::RawPrefilter::for_pattern(&pattern, options.ignore_case),
         };
+        let listing = options.output != SearchOutput::Matches;
         let grep = crate::grep::Grep {
             regex: &regex,
-            line_by_line: crate::grep::Grep::needs_line_by_line(&options.pattern),
+            line_by_line: crate::grep::Grep::needs_line_by_line(&pattern),
             context: options.context_lines,
-            max_matches: options.max_results + 1,
+            max_matches: options.offset + options.max_results + 1,
             deadline,
+            count_only: false,
         };
+        // Files listed by count, and matches left out after the cap, are counted, not kept.
+        let counter = crate::grep::Grep {
+            max_matches: usize::MAX,
+            context: 0,
+            count_only: true,
+            ..grep
+        };
+        // Set when a `matches` search reached max_results and goes on counting.
+        let capped = std::sync::atomic::AtomicBool::new(false);
+        let mut to_skip = if listing { 0 } else { options.offset };
+        let mut listed: Vec<(String, usize)> = Vec::new();
         let mut outcome = SearchOutcome {
             selected_files: files.len(),
             coverage: Coverage {
@@ -958,8 +1024,24 @@ impl Engine {
                     // The raw text proves the redacted text has no match (prefilter.rs).
                     return Some(FileHits::Searched(crate::grep::FileGrep::default()));
                 };
+                let counting = listing || capped.load(std::sync::atomic::Ordering::Relaxed);
                 Some(match content {
-                    Content::Text(text) => FileHits::Searched(grep.file(&text.text)),
+                    Content::Text(text) if counting => FileHits::Searched(counter.file(&text.text)),
+                    Content::Text(text) => {
+                        let mut found = grep.file(&text.text);
+                        if options.count_left_out
+                            && found.matches == grep.max_matches
+                            && !found.timed_out
+                        {
+                            // The cap falls in this file: count all it holds, to say how many
+                            // are left out.
+                            let all = counter.file(&text.text);
+                            found.matches = all.matches;
+                            found.timed_out = all.timed_out;
+                            found.searched_bytes = all.searched_bytes;
+                        }
+                        FileHits::Searched(found)
+                    }
                     Content::Withheld => FileHits::Withheld,
                     Content::Unreadable => FileHits::Unreadable,
                     Content::Binary => FileHits::Searched(crate::grep::FileGrep::default()),
@@ -980,14 +1062,60 @@ impl Engine {
                     }
                     Some(FileHits::Searched(found)) => found,
                 };
-                if !found.timed_out {
+                if found.timed_out {
+                    outcome.partly_searched_percent = Some(found.searched_percent());
+                } else {
                     outcome.searched_files += 1;
                 }
-                if !found.groups.is_empty() {
+                if found.matches > 0 {
                     outcome.files_with_matches += 1;
                 }
                 let path = self.label(&files[i].relative);
+                if listing {
+                    if found.matches > 0 {
+                        outcome.matches += found.matches;
+                        listed.push((path, found.matches));
+                    }
+                    return if found.timed_out {
+                        Err(Halt::Stopped(SearchStop::Deadline))
+                    } else {
+                        Ok(())
+                    };
+                }
+                if outcome.coverage.stopped == Some(SearchStop::MaxResults) {
+                    // Past the cap: only counting what is left out.
+                    if found.matches > 0 {
+                        outcome.left_out.push((path, found.matches));
+                    }
+                    return if found.timed_out {
+                        Err(Halt::Stopped(SearchStop::Deadline))
+                    } else {
+                        Ok(())
+                    };
+                }
+                let mut shown_in_file = 0;
+                let mut skipped_in_file = 0;
                 for mut group in found.groups {
+                    if to_skip > 0 {
+                        // `offset`: drop the lines up to the last skipped match.
+                        let skip = to_skip.min(group.matches);
+                        to_skip -= skip;
+                        skipped_in_file += skip;
+                        if skip == group.matches {
+                            continue;
+                        }
+                        let mut seen = 0;
+                        let cut = group
+                            .lines
+                            .iter()
+                            .position(|line| {
+                                seen += usize::from(line.is_match);
+                                seen == skip
+                            })
+                            .map_or(0, |p| p + 1);
+                        group.lines.drain(..cut);
+                        group.matches -= skip;
+                    }
                     let room = options.max_results - outcome.matches;
                     if group.matches > room {
                         // Keep the lines up to the match that reaches the limit.
@@ -1009,9 +1137,23 @@ impl Engine {
                             lines: group.lines,
                         });
                         outcome.matches += group.matches;
+                        shown_in_file += group.matches;
                     }
                     if outcome.matches >= options.max_results {
-                        return Err(Halt::Stopped(SearchStop::MaxResults));
+                        if !options.count_left_out {
+                            return Err(Halt::Stopped(SearchStop::MaxResults));
+                        }
+                        let rest = found.matches - skipped_in_file - shown_in_file;
+                        if rest > 0 {
+                            outcome.left_out.push((path, rest));
+                        }
+                        outcome.coverage.stopped = Some(SearchStop::MaxResults);
+                        capped.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return if found.timed_out {
+                            Err(Halt::Stopped(SearchStop::Deadline))
+                        } else {
+                            Ok(())
+                        };
                     }
                 }
                 if found.timed_out {
@@ -1022,12 +1164,27 @@ impl Engine {
         );
         match halted {
             Ok(()) => {}
+            // Counting what the cap left out until the deadline: the answer is still capped.
+            Err(crate::ordered::Stopped::Sink(Halt::Stopped(SearchStop::Deadline)))
+                if outcome.coverage.stopped == Some(SearchStop::MaxResults) => {}
             Err(crate::ordered::Stopped::Sink(Halt::Stopped(stop))) => {
                 outcome.coverage.stopped = Some(stop)
             }
             Err(crate::ordered::Stopped::Sink(Halt::Failed(e))) => return Err(e),
             Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
         }
+        if listing {
+            if options.output == SearchOutput::Count {
+                // Stable: equal counts stay in selection order.
+                listed.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+            }
+            let mut rest = listed.split_off(options.offset.min(listed.len()));
+            outcome.left_out = rest.split_off(options.max_results.min(rest.len()));
+            outcome.files = rest;
+        }
+        outcome
+            .left_out
+            .sort_by_key(|(_, count)| std::cmp::Reverse(*count));
         Ok(outcome)
     }
 
@@ -1312,14 +1469,9 @@ fn admit(
 
 /// Compile a search pattern with size and nesting limits (the regex engine is linear-time;
 /// the 2-second budget is enforced between files).
-pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::Regex> {
+/// The checks of a search pattern as the caller wrote it (before a literal is escaped).
+fn check_pattern_length(pattern: &str) -> Result<()> {
     let chars = pattern.chars().count();
-    if pattern.is_empty() {
-        return Err(DpxError::new(
-            ErrorKind::InvalidPattern,
-            "pattern is empty; pass a regular expression such as 'fn main'",
-        ));
-    }
     if chars > limits::MAX_REGEX_CHARS {
         return Err(DpxError::new(
             ErrorKind::InvalidPattern,
@@ -1327,6 +1479,22 @@ pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::R
                 "pattern has {chars} characters; at most {} are allowed",
                 limits::MAX_REGEX_CHARS
             ),
+        ));
+    }
+    Ok(())
+}
+
+pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::Regex> {
+    check_pattern_length(pattern)?;
+    build_search_regex(pattern, ignore_case)
+}
+
+/// The search regex of a pattern whose length was checked as the caller wrote it.
+fn build_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::Regex> {
+    if pattern.is_empty() {
+        return Err(DpxError::new(
+            ErrorKind::InvalidPattern,
+            "pattern is empty; pass a regular expression such as 'fn main'",
         ));
     }
     regex::RegexBuilder::new(pattern)
@@ -1504,6 +1672,7 @@ mod tests {
             context_lines: 2,
             max_results: 2,
             deadline: Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)),
+            ..Default::default()
         };
         let outcome = engine
             .search(&root, &Request::default(), &options, None, Hooks::default())
@@ -1511,7 +1680,7 @@ mod tests {
         assert_eq!(outcome.matches, 2);
         assert_eq!(outcome.coverage.stopped, Some(SearchStop::MaxResults));
         assert_eq!(
-            crate::render::search::grep_lines(&outcome.groups),
+            crate::render::search::grep_lines(&outcome.groups, true),
             "a.txt:1:hit 1\na.txt:2:hit 2\n"
         );
     }
@@ -1535,6 +1704,7 @@ mod tests {
             context_lines: 0,
             max_results,
             deadline,
+            ..Default::default()
         }
     }
 
@@ -1552,7 +1722,10 @@ mod tests {
             .map(|i| format!("f{i:03}.txt:1:hit {i}\n"))
             .collect::<Vec<_>>()
             .join("--\n");
-        assert_eq!(crate::render::search::grep_lines(&outcome.groups), expected);
+        assert_eq!(
+            crate::render::search::grep_lines(&outcome.groups, true),
+            expected
+        );
         assert_eq!(outcome.coverage.stopped, Some(SearchStop::MaxResults));
         assert_eq!(outcome.searched_files, 150);
     }

@@ -25,6 +25,9 @@ pub const MAX_SEARCH_RESULTS: usize = 200;
 pub const DEFAULT_SEARCH_RESULTS: usize = 50;
 pub const MAX_CONTEXT_LINES: usize = 50;
 pub const DEFAULT_CONTEXT_LINES: usize = 2;
+/// A search's `offset`: matching lines (or files) skipped before the first shown. A page past
+/// this is no page an agent reads; narrow the search instead.
+pub const MAX_SEARCH_OFFSET: usize = 100_000;
 /// The MCP search's time limit (the CLI runs to completion unless `--timeout` is given).
 pub const SEARCH_DEADLINE_SECS: u64 = 2;
 
