@@ -649,11 +649,6 @@ pub struct FindReferencesArgs {
     #[arg(long = "include-imports", default_value_t = true, action = clap::ArgAction::Set, hide_default_value = true, value_name = "BOOL")]
     #[serde(default = "default_true")]
     pub include_imports: bool,
-    /// Project-relative files or folders to narrow to.
-    #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1..)]
-    #[schemars(length(max = limits::MAX_PATHS), inner(length(min = 1, max = limits::MAX_PATH_CHARS)))]
-    #[serde(default)]
-    pub paths: Vec<String>,
     /// Globs a file must match; one without '/' matches names at any depth.
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
@@ -691,7 +686,6 @@ impl ToolArgs for FindReferencesArgs {
 impl FindReferencesArgs {
     pub fn request(&self) -> Request {
         Request {
-            paths: self.paths.clone(),
             include_patterns: self.include_patterns.clone(),
             exclude_patterns: self.exclude_patterns.clone(),
             tracked_only: self.tracked_only,

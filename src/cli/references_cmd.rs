@@ -22,6 +22,9 @@ pub struct ReferencesCommand {
     /// Project folder (default: current directory).
     #[arg(default_value = ".")]
     pub path: PathBuf,
+    /// Project-relative files or folders to narrow to.
+    #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1..)]
+    pub paths: Vec<String>,
     /// 'standard' (default), 'local', or a portable profile JSON path inside the project.
     #[arg(long)]
     pub profile: Option<String>,
@@ -41,6 +44,7 @@ pub fn references(args: ReferencesCommand) -> Result<ExitCode> {
     let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
     let engine = Engine::new(args.process.engine_config());
     let mut request = args.tool.request();
+    request.paths = args.paths.clone();
     request.profile = args.profile.clone();
     request.git_mode = args.process.git_mode;
     request.max_file_bytes = args.max_file_bytes;

@@ -235,7 +235,7 @@ pub fn tools_with_checked_schemas(allow_remote: bool, encoding: Option<Encoding>
             .with_annotations(annotations("Find symbol definitions", true, remote)),
         tool::<RelatedFilesArgs>("Related files", "Files linked to one file by imports: what it imports, what imports it, or both, each with its import line. Use it to find what a change affects.")
             .with_annotations(annotations("Related files", true, remote)),
-        tool::<FindReferencesArgs>("Find references", "Uses of a defined name (not in comments or strings): path:line:column, enclosing function, redacted line, resolved (proved by scope, import or receiver) or name-only.")
+        tool::<FindReferencesArgs>("Find references", "Uses of a defined name, never in comments or strings: path:line:column, function, line; resolved (scope, import, receiver) or name-only.")
             .with_annotations(annotations("Find references", true, remote)),
     ]
 }
