@@ -3,6 +3,8 @@
 //! stdout carries JSON-RPC only; every diagnostic goes to stderr. A line pre-parser sits
 //! between stdin and rmcp so malformed lines get a JSON-RPC parse error (-32700, id null)
 //! instead of silence, and JSON that is not a request gets -32600; the server keeps serving.
+//! It is also the server's backpressure: it reads no further while 64 answers (or 64 MiB) wait
+//! for a client that does not read them, and it handles cancels (backpressure.rs).
 
 mod backpressure;
 mod flags;

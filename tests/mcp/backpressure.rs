@@ -148,3 +148,41 @@ fn a_client_that_never_reads_stops_the_server_reading_and_then_gets_every_answer
     let _ = child.kill();
     let _ = child.wait();
 }
+
+#[test]
+fn cancelled_calls_free_their_place_and_are_answered_at_most_once() {
+    let fx = Fixture::new();
+    for n in 0..200 {
+        fx.write(&format!("src/file_{n}.rs"), "fn f() {}\n".repeat(50));
+    }
+    let mut mcp = crate::common::Mcp::start(&fx.root);
+    // More calls than the backpressure allows in flight, each cancelled at once: a cancelled
+    // call that kept its place would stop the server reading before the pings.
+    let calls = 2 * devprojex::limits::MAX_QUEUED_ANSWERS;
+    for id in 0..calls {
+        mcp.send(
+            &json!({"jsonrpc": "2.0", "id": format!("call-{id}"), "method": "tools/call",
+            "params": {"name": "analyze", "arguments": {"detail": "signatures"}}}),
+        );
+        mcp.notify(
+            "notifications/cancelled",
+            json!({"requestId": format!("call-{id}"), "reason": "test"}),
+        );
+    }
+    // A cancel for an id never sent changes nothing.
+    mcp.notify("notifications/cancelled", json!({"requestId": 12345}));
+    let mut answers: HashMap<Value, usize> = HashMap::new();
+    for id in 0..calls {
+        mcp.send(&json!({"jsonrpc": "2.0", "id": id, "method": "ping"}));
+    }
+    while (0..calls).any(|id| !answers.contains_key(&json!(id))) {
+        let message = mcp.recv();
+        if message.get("result").is_some() || message.get("error").is_some() {
+            *answers.entry(message["id"].clone()).or_default() += 1;
+        }
+    }
+    while let Some(message) = mcp.recv_within(Duration::from_millis(500)) {
+        *answers.entry(message["id"].clone()).or_default() += 1;
+    }
+    assert!(answers.values().all(|&n| n == 1), "{answers:?}");
+}

@@ -1,5 +1,5 @@
-//! No existence oracle: `get_file`, `related_files` and the `paths` of `analyze` and
-//! `pack_context` give a path outside the effective
+//! No existence oracle: `get_file`, `related_files`, the `paths` of `analyze` and
+//! `pack_context` and a `profile` path give a path outside the effective
 //! selection the answer of a missing one, in code and in words, whether anything is there
 //! (`.gitignore`d, `.git/`, a product rule, a folder only a folder rule excludes, untracked in
 //! the tracked mode, a link to any of them).
@@ -43,25 +43,22 @@ fn project() -> Fixture {
 
 /// Every (existing but left out, missing) pair answers the same, and all pairs alike.
 fn assert_one_answer(mcp: &mut Mcp, tool: &str, pairs: &[(&str, &str)]) {
-    // analyze and pack_context take the path in `paths`.
+    // analyze and pack_context take the path in `paths`; "profile" is analyze's `profile`.
     let arguments = |path: &str| match tool {
         "analyze" | "pack_context" => json!({"paths": [path]}),
+        "profile" => json!({"profile": path}),
         _ => json!({"path": path}),
+    };
+    let (tool, code) = match tool {
+        "profile" => ("analyze", "DPX-MCP-INVALID-ARGUMENTS"),
+        tool => (tool, "DPX-MCP-PATH-NOT-FOUND"),
     };
     let mut reference: Option<String> = None;
     for (existing, missing) in pairs {
         let there = mcp.call_err(tool, arguments(existing));
         let absent = mcp.call_err(tool, arguments(missing));
-        assert_eq!(
-            code_of(&there),
-            "DPX-MCP-PATH-NOT-FOUND",
-            "{existing}: {there}"
-        );
-        assert_eq!(
-            code_of(&absent),
-            "DPX-MCP-PATH-NOT-FOUND",
-            "{missing}: {absent}"
-        );
+        assert_eq!(code_of(&there), code, "{existing}: {there}");
+        assert_eq!(code_of(&absent), code, "{missing}: {absent}");
         let (there, absent) = (masked(&there, existing), masked(&absent, missing));
         assert_eq!(there, absent, "{tool} tells {existing} from {missing}");
         assert!(there.contains("'<PATH>'"), "{there}");
@@ -90,7 +87,13 @@ fn every_tool_answers_left_out_paths_as_missing_ones() {
         ("link_to_git_config.rs", "link_to_git_missing.rs"),
         ("link_to_secret.rs", "link_to_nothing.rs"),
     ]);
-    for tool in ["get_file", "related_files", "analyze", "pack_context"] {
+    for tool in [
+        "get_file",
+        "related_files",
+        "analyze",
+        "pack_context",
+        "profile",
+    ] {
         assert_one_answer(&mut mcp, tool, &pairs);
     }
     // What the selection holds still reads, and a folder of it is named a folder.
