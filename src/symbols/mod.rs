@@ -423,7 +423,7 @@ impl Engine {
                                     .iter()
                                     .filter(|d| query.matches(d))
                                     .map(|d| SymbolHit {
-                                        path: self.label(&entry.relative),
+                                        path: entry.relative.to_string(),
                                         line: d.line,
                                         kind: d.kind.as_str(),
                                         name: d.name.clone(),
@@ -553,7 +553,7 @@ impl Engine {
         )?;
         project.note_entry(target_entry);
         let mut outcome = RelatedOutcome {
-            path: self.label(&target),
+            path: target.to_string(),
             direction: options.direction,
             depth: options.depth,
             warnings: selection.warnings.clone(),
@@ -651,22 +651,22 @@ impl Engine {
         outcome.imports = found_imports
             .into_iter()
             .map(|(t, depth, via, line)| RelatedFile {
-                path: self.label(t.path()),
+                path: t.path().to_string(),
                 folder: matches!(t, Target::Folder(_)),
                 depth,
                 text: line_text(&via, line),
-                via: self.label(&via),
+                via: via.to_string(),
                 line,
             })
             .collect();
         outcome.importers = found_importers
             .into_iter()
             .map(|(path, depth, via, line)| RelatedFile {
-                path: self.label(&path),
+                path: path.to_string(),
                 folder: false,
                 depth,
                 text: line_text(&via, line),
-                via: self.label(&via),
+                via: via.to_string(),
                 line,
             })
             .collect();

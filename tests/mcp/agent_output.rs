@@ -546,3 +546,39 @@ fn pack_context_budgets_exactly_in_the_tokenizer_asked_for() {
     let text = mcp.call_err("pack_context", json!({"tokenizer": "p50k"}));
     assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{text}");
 }
+
+/// Names an agent can copy back (issue 40, item 8): with `--hide-private-data`, the paths in
+/// search and symbol answers are addresses, as in `get_tree`, and open with `get_file`; the
+/// content is still redacted.
+#[test]
+fn private_data_mode_keeps_paths_an_agent_can_pass_back() {
+    let fx = Fixture::new();
+    fx.write(
+        "people/jane.doe@acme-corp.com.py",
+        "def greet():\n    return 'mail jane.doe@acme-corp.com'\n",
+    );
+    let mut mcp = Mcp::start_with(&["--root", &fx.root_str(), "--hide-private-data"], &[]);
+    let found = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "mail", "context_lines": 0}),
+    );
+    let line = one_spot(&found).inner;
+    assert!(
+        line.starts_with("people/jane.doe@acme-corp.com.py:2:"),
+        "{line}"
+    );
+    assert!(
+        !line.split(":2:").nth(1).unwrap().contains("jane.doe"),
+        "{line}"
+    );
+    let symbols = mcp.call_ok("find_symbol", json!({"name": "greet"}));
+    assert!(
+        symbols.contains("people/jane.doe@acme-corp.com.py:1:"),
+        "{symbols}"
+    );
+    let file = mcp.call_ok(
+        "get_file",
+        json!({"path": "people/jane.doe@acme-corp.com.py"}),
+    );
+    assert!(file.contains("def greet"), "{file}");
+}
