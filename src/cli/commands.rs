@@ -585,8 +585,9 @@ pub fn search(args: SearchCommand) -> Result<ExitCode> {
     }
     let notes = match outcome.coverage.stopped {
         Some(Stop::MaxResults) => vec![format!(
-            "[Search truncated: stopped at {} (--max-results). Narrow with --paths or --include-patterns, or refine the pattern.]",
-            crate::select::plural(outcome.matches, "matching line", "matching lines")
+            "[Search truncated: stopped at {} (--max-results). Next: --offset {}; or narrow with --paths or --include-patterns, or refine the pattern.]",
+            crate::select::plural(outcome.matches, "matching line", "matching lines"),
+            options.offset + outcome.matches
         )],
         Some(Stop::Deadline) => vec![format!(
             "[Search truncated: the --timeout of {} seconds was reached after {}. Narrow with --paths or --include-patterns, or raise --timeout.]",
