@@ -301,7 +301,7 @@ pub enum SearchOutput {
 /// The matches of one file: consecutive match and context lines per group, in file order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchGroup {
-    /// The file's project-relative path (private-data redacted with `--hide-private-data`).
+    /// The file's project-relative path: an address, as written (never private-data redacted).
     pub path: String,
     pub lines: Vec<crate::grep::HitLine>,
 }
@@ -1070,7 +1070,8 @@ impl Engine {
                 if found.matches > 0 {
                     outcome.files_with_matches += 1;
                 }
-                let path = self.label(&files[i].relative);
+                // A path is an address the agent passes back (get_file), never redacted.
+                let path = files[i].relative.to_string();
                 if listing {
                     if found.matches > 0 {
                         outcome.matches += found.matches;

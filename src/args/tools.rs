@@ -277,6 +277,30 @@ pub struct PackContextArgs {
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
+    /// Make max_tokens exact in this encoding.
+    #[arg(long, value_enum, value_name = "ENCODING", requires = "max_tokens")]
+    pub tokenizer: Option<Tokenizer>,
+}
+
+/// An encoding for exact token counts (`--tokenizer`, `pack_context`'s `tokenizer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Tokenizer {
+    #[serde(alias = "o200k_base")]
+    #[value(alias = "o200k_base")]
+    O200k,
+    #[serde(alias = "cl100k_base")]
+    #[value(alias = "cl100k_base")]
+    Cl100k,
+}
+
+impl Tokenizer {
+    pub fn encoding(self) -> Encoding {
+        match self {
+            Self::O200k => Encoding::O200k,
+            Self::Cl100k => Encoding::Cl100k,
+        }
+    }
 }
 
 impl ToolArgs for PackContextArgs {

@@ -295,8 +295,8 @@ fn token_map_table(tree: &[crate::engine::FolderMetrics], encoding: Option<&str>
 pub fn pack(args: PackCommand) -> Result<ExitCode> {
     let (root, _lease) = open_root(&args.path, &args.process, args.tool.branch.as_deref())?;
     let mut engine = Engine::new(args.process.engine_config());
-    if let Some(encoding) = args.tokenizer {
-        engine = engine.with_tokenizer(encoding, None);
+    if let Some(tokenizer) = args.tool.tokenizer {
+        engine = engine.with_tokenizer(tokenizer.encoding(), None);
     }
     let mut request = args.tool.request();
     request.git_mode = args.process.git_mode;
@@ -585,8 +585,9 @@ pub fn search(args: SearchCommand) -> Result<ExitCode> {
     }
     let notes = match outcome.coverage.stopped {
         Some(Stop::MaxResults) => vec![format!(
-            "[Search truncated: stopped at {} (--max-results). Narrow with --paths or --include-patterns, or refine the pattern.]",
-            crate::select::plural(outcome.matches, "matching line", "matching lines")
+            "[Search truncated: stopped at {} (--max-results). Next: --offset {}; or narrow with --paths or --include-patterns, or refine the pattern.]",
+            crate::select::plural(outcome.matches, "matching line", "matching lines"),
+            options.offset + outcome.matches
         )],
         Some(Stop::Deadline) => vec![format!(
             "[Search truncated: the --timeout of {} seconds was reached after {}. Narrow with --paths or --include-patterns, or raise --timeout.]",

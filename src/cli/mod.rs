@@ -205,9 +205,6 @@ pub struct PackCommand {
     pub tool: PackContextArgs,
     #[command(flatten)]
     pub process: ProcessArgs,
-    /// Make --max-tokens exact in this encoding: o200k (GPT-4o and later) or cl100k (GPT-4).
-    #[arg(long, value_name = "ENCODING", value_parser = crate::args::parse_encoding, requires = "max_tokens")]
-    pub tokenizer: Option<Encoding>,
     /// Write to this file (atomically replaced) instead of stdout. A file inside the project is
     /// never packed into itself.
     #[arg(short, long)]

@@ -379,10 +379,16 @@ fn pack_context(
     let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
     let request = args.request();
     let mut writer = state.store.writer()?;
-    let outcome = match state
-        .engine
-        .pack(root, &request, &mut writer, Some(&state.caches), hooks)
-    {
+    // A `tokenizer` other than the server's makes this call's budget exact in it.
+    let per_call;
+    let engine = match args.tokenizer.map(|t| t.encoding()) {
+        Some(encoding) if state.engine.encoding() != Some(encoding) => {
+            per_call = state.engine.clone().with_tokenizer(encoding, None);
+            &per_call
+        }
+        _ => &state.engine,
+    };
+    let outcome = match engine.pack(root, &request, &mut writer, Some(&state.caches), hooks) {
         Ok((outcome, _)) => outcome,
         // The writer knows whether the store refused or failed; the engine saw a failed write.
         Err(err) => return Err(writer.refusal().unwrap_or(err)),

@@ -447,7 +447,7 @@ impl Engine {
                                     .iter()
                                     .filter(|d| query.matches(d, &entry.relative))
                                     .map(|d| SymbolHit {
-                                        path: self.label(&entry.relative),
+                                        path: entry.relative.to_string(),
                                         line: d.line,
                                         end_line: d.end_line,
                                         kind: d.kind.as_str(),
@@ -578,7 +578,7 @@ impl Engine {
         )?;
         project.note_entry(target_entry);
         let mut outcome = RelatedOutcome {
-            path: self.label(&target),
+            path: target.to_string(),
             direction: options.direction,
             depth: options.depth,
             warnings: selection.warnings.clone(),
@@ -677,25 +677,25 @@ impl Engine {
             .into_iter()
             .map(|(t, depth, via, line)| RelatedFile {
                 // the package at a Go module's root is the folder "", shown as "."
-                path: self.label(match t.path() {
-                    "" => ".",
-                    path => path,
-                }),
+                path: match t.path() {
+                    "" => ".".to_string(),
+                    path => path.to_string(),
+                },
                 folder: matches!(t, Target::Folder(_)),
                 depth,
                 text: line_text(&via, line),
-                via: self.label(&via),
+                via: via.to_string(),
                 line,
             })
             .collect();
         outcome.importers = found_importers
             .into_iter()
             .map(|(path, depth, via, line)| RelatedFile {
-                path: self.label(&path),
+                path: path.to_string(),
                 folder: false,
                 depth,
                 text: line_text(&via, line),
-                via: self.label(&via),
+                via: via.to_string(),
                 line,
             })
             .collect();

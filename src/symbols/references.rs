@@ -329,7 +329,7 @@ impl Engine {
                     .find(|o| o.definition && o.line == definition.line)
                     .and_then(|o| o.scope);
                 outcome.definitions.push(SymbolHit {
-                    path: self.label(&file.path),
+                    path: file.path.clone(),
                     line: definition.line,
                     end_line: definition.end_line,
                     kind: definition.kind.as_str(),
@@ -441,7 +441,7 @@ impl Engine {
                     continue;
                 };
                 references.push(Reference {
-                    path: self.label(&file.path),
+                    path: file.path.clone(),
                     line: occurrence.line,
                     column: occurrence.column,
                     container: occurrence.container.clone(),

@@ -513,3 +513,72 @@ fn json_and_xml_trees_are_whole_or_an_error() {
     let tree = mcp.call_ok("get_tree", json!({}));
     assert!(tree.contains("[Tree truncated"), "{tree}");
 }
+
+/// `pack_context` takes `tokenizer` per call (issue 40, item 4): its `max_tokens` then bounds
+/// the complete document in real tokens of that encoding, as the CLI's `--tokenizer` does.
+#[test]
+fn pack_context_budgets_exactly_in_the_tokenizer_asked_for() {
+    let fx = Fixture::new();
+    for i in 0..20 {
+        fx.write(
+            &format!("src/f{i:02}.rs"),
+            format!("pub fn f{i}() -> u32 {{ {i} }}\n").repeat(40),
+        );
+    }
+    let mut mcp = Mcp::start(&fx.root);
+    let result = mcp.call(
+        "pack_context",
+        json!({"max_tokens": 2000, "tokenizer": "o200k", "format": "text"}),
+    );
+    assert_eq!(result["isError"], false, "{result}");
+    let texts = all_texts(&result);
+    let pack = one_spot(&texts[0]).inner;
+    let report = texts
+        .iter()
+        .find(|t| t.contains("Untrusted token-budget report:"))
+        .expect("budget block");
+    assert!(
+        report.contains("Token budget: 2000 o200k_base tokens for the complete document"),
+        "{report}"
+    );
+    let tokens = devprojex::tokens::Encoding::O200k.count(&pack);
+    assert!(tokens <= 2000, "{tokens} o200k tokens");
+    let text = mcp.call_err("pack_context", json!({"tokenizer": "p50k"}));
+    assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{text}");
+}
+
+/// Names an agent can copy back (issue 40, item 8): with `--hide-private-data`, the paths in
+/// search and symbol answers are addresses, as in `get_tree`, and open with `get_file`; the
+/// content is still redacted.
+#[test]
+fn private_data_mode_keeps_paths_an_agent_can_pass_back() {
+    let fx = Fixture::new();
+    fx.write(
+        "people/jane.doe@acme-corp.com.py",
+        "def greet():\n    return 'mail jane.doe@acme-corp.com'\n",
+    );
+    let mut mcp = Mcp::start_with(&["--root", &fx.root_str(), "--hide-private-data"], &[]);
+    let found = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "mail", "context_lines": 0}),
+    );
+    let line = one_spot(&found).inner;
+    assert!(
+        line.starts_with("people/jane.doe@acme-corp.com.py:2:"),
+        "{line}"
+    );
+    assert!(
+        !line.split(":2:").nth(1).unwrap().contains("jane.doe"),
+        "{line}"
+    );
+    let symbols = mcp.call_ok("find_symbol", json!({"name": "greet"}));
+    assert!(
+        symbols.contains("people/jane.doe@acme-corp.com.py:1:"),
+        "{symbols}"
+    );
+    let file = mcp.call_ok(
+        "get_file",
+        json!({"path": "people/jane.doe@acme-corp.com.py"}),
+    );
+    assert!(file.contains("def greet"), "{file}");
+}
