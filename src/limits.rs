@@ -43,3 +43,15 @@ pub const SERVER_TRANSFORM_CACHE_BYTES: usize = 64 * 1024 * 1024;
 /// Exact token counts the MCP server remembers by content hash (`--tokenizer`): about
 /// 64 bytes each, so 32 MiB, for half a million files and pack sections.
 pub const SERVER_TOKEN_COUNT_CACHE_ENTRIES: usize = 1 << 19;
+
+/// Unicode scalar values of a `relevant_files` query (or `pack_context`'s `query`).
+pub const MAX_QUERY_CHARS: usize = 8000;
+pub const MAX_RELEVANT_RESULTS: usize = 200;
+pub const DEFAULT_RELEVANT_RESULTS: usize = 20;
+/// Line ranges shown per ranked file.
+pub const MAX_RELEVANT_RANGES: usize = 3;
+/// Commits of HEAD's first-parent history the ranker reads (newest first).
+pub const RELEVANCE_HISTORY_COMMITS: usize = 3000;
+/// Memory the MCP server gives to the ranker's per-file terms (hashes and counts, about
+/// 2 KiB for a typical source file).
+pub const SERVER_RELEVANCE_CACHE_BYTES: usize = 256 * 1024 * 1024;

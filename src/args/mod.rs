@@ -189,6 +189,7 @@ mod tests {
             ("max_results", "find_symbol"),
             ("max_results", "related_files"),
             ("path", "related_files"),
+            ("max_results", "relevant_files"),
         ];
         let mut seen: std::collections::BTreeMap<String, (String, Value)> = Default::default();
         for tool in tool_list(false, None) {
@@ -220,6 +221,7 @@ mod tests {
             (SearchProjectArgs::NAME, "search"),
             (FindSymbolArgs::NAME, "symbols"),
             (RelatedFilesArgs::NAME, "related"),
+            (RelevantFilesArgs::NAME, "relevant"),
         ] {
             let command = cli.find_subcommand(command).unwrap();
             for name in crate::mcp::tools::argument_names(tool).unwrap() {
@@ -270,6 +272,7 @@ mod tests {
         same::<SearchProjectArgs>(json!({"pattern": "p"}), &["p"]);
         same::<FindSymbolArgs>(json!({"name": "n"}), &["n"]);
         same::<RelatedFilesArgs>(json!({"path": "a.rs"}), &["a.rs"]);
+        same::<RelevantFilesArgs>(json!({"query": "q"}), &["--query", "q"]);
     }
 
     /// The fuzzer's dictionary knows every argument name (it guesses names from it).

@@ -620,3 +620,81 @@ impl RelatedFilesArgs {
         }
     }
 }
+
+fn default_relevant_results() -> u64 {
+    limits::DEFAULT_RELEVANT_RESULTS as u64
+}
+
+/// `relevant_files` and `devprojex relevant`. Selection arguments as `search_project`'s.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct RelevantFilesArgs {
+    /// A root path or name from list_projects. Optional when the server has exactly one root.
+    /// A Git URL is accepted only when the server runs with --allow-remote.
+    #[arg(skip)]
+    #[schemars(length(max = limits::MAX_PATH_CHARS))]
+    pub project: Option<String>,
+    /// Branch to check out; valid only when project is a Git URL.
+    #[arg(long, requires = "allow_remote")]
+    #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
+    pub branch: Option<String>,
+    /// The task in natural language or code (an issue, a commit message, identifiers), at most
+    /// 8,000 characters.
+    #[arg(
+        long,
+        value_name = "TEXT",
+        default_value = "",
+        hide_default_value = true
+    )]
+    #[schemars(length(min = 1, max = limits::MAX_QUERY_CHARS))]
+    pub query: String,
+    /// Project-relative globs using '/' (a file must match one); at most 256 patterns of at
+    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
+    /// the selection.
+    #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
+    #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
+    #[serde(default)]
+    pub include_patterns: Vec<String>,
+    /// Project-relative globs using '/' (matching files are removed); at most 256 patterns of at
+    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
+    /// the selection.
+    #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
+    #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
+    #[serde(default)]
+    pub exclude_patterns: Vec<String>,
+    /// Select only files in the Git index (default false). Cannot weaken a tracked profile.
+    #[arg(long = "tracked-only")]
+    #[serde(default)]
+    pub tracked_only: bool,
+    /// Narrow to Git state: 'staged', 'changes', or 'diff:<ref>..<ref>'. Content always comes
+    /// from the working tree.
+    #[arg(long = "git-scope", value_name = "SCOPE")]
+    #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
+    pub git_scope: Option<String>,
+    /// Remove files strictly larger than this many bytes.
+    #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    #[schemars(range(min = 1))]
+    pub max_file_bytes: Option<u64>,
+    /// Maximum ranked files (default 20, at most 200).
+    #[arg(long = "max-results", default_value_t = default_relevant_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=limits::MAX_RELEVANT_RESULTS as u64))]
+    #[schemars(range(min = 1, max = limits::MAX_RELEVANT_RESULTS))]
+    #[serde(default = "default_relevant_results")]
+    pub max_results: u64,
+}
+
+impl ToolArgs for RelevantFilesArgs {
+    const NAME: &'static str = "relevant_files";
+}
+
+impl RelevantFilesArgs {
+    pub fn request(&self) -> Request {
+        Request {
+            include_patterns: self.include_patterns.clone(),
+            exclude_patterns: self.exclude_patterns.clone(),
+            tracked_only: self.tracked_only,
+            git_scope: self.git_scope.clone(),
+            max_file_bytes: self.max_file_bytes,
+            ..Request::default()
+        }
+    }
+}

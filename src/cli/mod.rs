@@ -3,6 +3,7 @@
 
 mod commands;
 mod profile_cmd;
+mod relevant_cmd;
 mod symbols_cmd;
 
 use std::path::PathBuf;
@@ -60,6 +61,11 @@ pub enum Command {
         after_help = "Examples:\n  devprojex related src/engine.rs\n  devprojex related kernel/fork.c --direction importers --depth 2\n  devprojex related lib/app.ts --project ~/code/app --format json\n\nThe project is --project, else the Git checkout holding PATH, else the current directory."
     )]
     Related(symbols_cmd::RelatedCommand),
+    /// The files that matter for a task, ranked, with reasons and line ranges (no model).
+    #[command(
+        after_help = "Examples:\n  devprojex relevant . --query 'crash in parse_args when the config is empty'\n  devprojex relevant ~/code/app --query-file issue.txt --max-results 10 --format json\n\nExit codes: 0 files ranked, 1 none matched, 2 invalid usage."
+    )]
+    Relevant(relevant_cmd::RelevantCommand),
     /// List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found.
     #[command(
         after_help = "Examples:\n  devprojex scan .\n  devprojex scan . --format json\n\nUse it as a pre-commit or CI check: the exit code is 1 when a secret is found."
@@ -319,6 +325,7 @@ pub fn main() -> ExitCode {
         Command::Scan(args) => commands::scan(args),
         Command::Symbols(args) => symbols_cmd::symbols(args),
         Command::Related(args) => symbols_cmd::related(args),
+        Command::Relevant(args) => relevant_cmd::relevant(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Profile(command) => profile_cmd::run(command),
         Command::Setup(args) => Ok(devprojex_setup::run_setup(args)),

@@ -8,6 +8,7 @@ mod flags;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod pack_store;
+mod relevance;
 pub mod roots;
 pub mod server;
 pub mod spotlight;

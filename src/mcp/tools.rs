@@ -10,13 +10,13 @@ use serde_json::{Map, Value, json};
 
 use crate::args::{
     AnalyzeArgs, FindSymbolArgs, GetFileArgs, GetTreeArgs, ListProjectsArgs, PackContextArgs,
-    ReadPackArgs, RelatedFilesArgs, SearchProjectArgs, ToolArgs, input_schema,
+    ReadPackArgs, RelatedFilesArgs, RelevantFilesArgs, SearchProjectArgs, ToolArgs, input_schema,
 };
 use crate::error::Result;
 use crate::tokens::Encoding;
 
 /// The stable tool order (the spec's seven, then the task-directed lookups appended).
-pub const TOOL_ORDER: [&str; 9] = [
+pub const TOOL_ORDER: [&str; 10] = [
     ListProjectsArgs::NAME,
     GetTreeArgs::NAME,
     AnalyzeArgs::NAME,
@@ -26,6 +26,7 @@ pub const TOOL_ORDER: [&str; 9] = [
     GetFileArgs::NAME,
     FindSymbolArgs::NAME,
     RelatedFilesArgs::NAME,
+    RelevantFilesArgs::NAME,
 ];
 
 /// One tool call with its arguments parsed and checked.
@@ -40,6 +41,7 @@ pub enum Call {
     GetFile(GetFileArgs),
     FindSymbol(FindSymbolArgs),
     RelatedFiles(RelatedFilesArgs),
+    RelevantFiles(RelevantFilesArgs),
 }
 
 impl Call {
@@ -57,6 +59,7 @@ impl Call {
             GetFileArgs::NAME => parse(arguments).map(Self::GetFile),
             FindSymbolArgs::NAME => parse(arguments).map(Self::FindSymbol),
             RelatedFilesArgs::NAME => parse(arguments).map(Self::RelatedFiles),
+            RelevantFilesArgs::NAME => parse(arguments).map(Self::RelevantFiles),
             _ => return None,
         })
     }
@@ -80,6 +83,7 @@ pub fn argument_names(tool: &str) -> Option<&'static [&'static str]> {
         GetFileArgs::NAME => argument_names::<GetFileArgs>(),
         FindSymbolArgs::NAME => argument_names::<FindSymbolArgs>(),
         RelatedFilesArgs::NAME => argument_names::<RelatedFilesArgs>(),
+        RelevantFilesArgs::NAME => argument_names::<RelevantFilesArgs>(),
         _ => return None,
     })
 }
@@ -187,5 +191,7 @@ pub fn tool_list(allow_remote: bool, encoding: Option<Encoding>) -> Vec<Tool> {
             .with_annotations(annotations("Find symbol definitions", true, remote)),
         tool::<RelatedFilesArgs>("Related files", "Project files linked to one file by static imports (Rust mod/use, Python, JS/TS with tsconfig paths, Go packages, Java/Kotlin/Scala, C/C++ includes, C#, Ruby, PHP): what it imports, what imports it, or both, up to depth 3. Each file comes with the redacted import line that links it; imports outside the project are counted, not listed.")
             .with_annotations(annotations("Related files", true, remote)),
+        tool::<RelevantFilesArgs>("Relevant files", "The files that matter for a task, ranked (identifiers, definitions, Git history; no model): each with its score, reasons and the line ranges to read with get_file.")
+            .with_annotations(annotations("Relevant files", true, remote)),
     ]
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::common::{self, Fixture, Mcp, code_of, first_text, is_spot_tag, one_spot, spots};
 use serde_json::{Value, json};
 
-const TOOL_ORDER: [&str; 9] = [
+const TOOL_ORDER: [&str; 10] = [
     "list_projects",
     "get_tree",
     "analyze",
@@ -16,8 +16,9 @@ const TOOL_ORDER: [&str; 9] = [
     "get_file",
     "find_symbol",
     "related_files",
+    "relevant_files",
 ];
-const PROJECT_TOOLS: [&str; 7] = [
+const PROJECT_TOOLS: [&str; 8] = [
     "get_tree",
     "analyze",
     "pack_context",
@@ -25,6 +26,7 @@ const PROJECT_TOOLS: [&str; 7] = [
     "get_file",
     "find_symbol",
     "related_files",
+    "relevant_files",
 ];
 
 fn small_project() -> Fixture {
@@ -949,6 +951,7 @@ fn remote_urls_need_allow_remote_and_branch_needs_a_url() {
                 "search_project" => args["pattern"] = json!("x"),
                 "get_file" | "related_files" => args["path"] = json!("README.md"),
                 "find_symbol" => args["name"] = json!("main"),
+                "relevant_files" => args["query"] = json!("main"),
                 _ => {}
             }
             let text = mcp.call_err(tool, args);
@@ -966,6 +969,7 @@ fn remote_urls_need_allow_remote_and_branch_needs_a_url() {
             "search_project" => args["pattern"] = json!("x"),
             "get_file" | "related_files" => args["path"] = json!("README.md"),
             "find_symbol" => args["name"] = json!("main"),
+            "relevant_files" => args["query"] = json!("main"),
             _ => {}
         }
         let text = mcp.call_err(tool, args);
