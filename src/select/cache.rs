@@ -456,7 +456,8 @@ mod tests {
         let one = edited.files().find(|f| f.relative == "a/b/one.rs").unwrap();
         assert_eq!(one.size, 19);
         // A sniffed file edited into binary: walked again, so the flag follows.
-        std::fs::write(dir.path().join("data.unknown"), "te\0t\n").unwrap();
+        // (NULs as both bytes of a code unit: not UTF-16 text either)
+        std::fs::write(dir.path().join("data.unknown"), "\0\0\0\0\n").unwrap();
         let sniffed = cache.select(&root, &spec, true).unwrap();
         let data = sniffed
             .files()
@@ -504,7 +505,8 @@ mod tests {
             "the next caller that uses stats sees the edit"
         );
 
-        std::fs::write(dir.path().join("data.unknown"), "te\0t\n").unwrap();
+        // (NULs as both bytes of a code unit: not UTF-16 text either)
+        std::fs::write(dir.path().join("data.unknown"), "\0\0\0\0\n").unwrap();
         let names = cache.select(&root, &spec, false).unwrap();
         let data = names
             .files()
