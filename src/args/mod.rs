@@ -190,6 +190,7 @@ mod tests {
             ("max_results", "related_files"),
             ("path", "related_files"),
             ("max_results", "relevant_files"),
+            ("query", "pack_context"),
         ];
         let mut seen: std::collections::BTreeMap<String, (String, Value)> = Default::default();
         for tool in tool_list(false, None) {

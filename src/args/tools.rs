@@ -14,6 +14,7 @@ use super::ToolArgs;
 use crate::engine::Request;
 use crate::error::{DpxError, ErrorKind};
 use crate::limits;
+use crate::relevance::PackRank;
 use crate::render::{Format, View};
 use crate::select::GitMode;
 use crate::symbols::{Direction, MatchMode};
@@ -299,6 +300,15 @@ pub struct PackContextArgs {
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
+    /// A task in words or code, at most 8,000 characters: files come by relevance and a
+    /// max_tokens budget fills best-first (full, then signatures, then names only).
+    #[arg(long, value_name = "TEXT")]
+    #[schemars(length(min = 1, max = limits::MAX_QUERY_CHARS))]
+    pub query: Option<String>,
+    /// File order: relevance (to query; the default with one) or centrality (a repository map
+    /// without a query). Default: path order.
+    #[arg(long, value_enum)]
+    pub rank: Option<PackRank>,
 }
 
 impl ToolArgs for PackContextArgs {
@@ -319,6 +329,8 @@ impl PackContextArgs {
             max_file_bytes: self.max_file_bytes,
             view: self.view,
             format: self.format,
+            query: self.query.clone(),
+            rank: self.rank,
             ..Request::default()
         }
     }

@@ -203,6 +203,9 @@ pub struct PackCommand {
     /// Make --max-tokens exact in this encoding: o200k (GPT-4o and later) or cl100k (GPT-4).
     #[arg(long, value_name = "ENCODING", value_parser = crate::args::parse_encoding, requires = "max_tokens")]
     pub tokenizer: Option<Encoding>,
+    /// Read the query from this file (UTF-8 text, at most 8,000 characters) instead of --query.
+    #[arg(long = "query-file", value_name = "FILE", conflicts_with = "query")]
+    pub query_file: Option<PathBuf>,
     /// Write to this file (atomically replaced) instead of stdout. A file inside the project is
     /// never packed into itself.
     #[arg(short, long)]

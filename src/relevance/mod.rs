@@ -7,6 +7,7 @@
 //! text of the ranked files, read again, and their real definitions.
 
 pub(crate) mod index;
+mod pack;
 mod render;
 
 use std::sync::Arc;
@@ -25,7 +26,21 @@ use crate::project::ProjectRoot;
 use crate::select::{Entry, SelectionWarnings};
 
 pub use index::RelevanceIndex;
+pub(crate) use pack::order_of;
 pub use render::{relevance_text, relevance_trailer};
+
+/// How `pack_context` orders its files when asked to (default: path order).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum PackRank {
+    /// By relevance to `query` (the default when a query is given).
+    Relevance,
+    /// The most central files first (whose definitions the most other files use): a
+    /// repository map, without a query.
+    Centrality,
+}
 
 /// `relevant_files` parameters.
 #[derive(Debug, Clone)]
@@ -104,7 +119,7 @@ pub fn parse_query(text: &str) -> Result<Query> {
 }
 
 /// Signals switched off for the benchmark's ablation (`DEVPROJEX_RANK_WITHOUT=messages,...`).
-fn signals() -> Signals {
+pub(crate) fn signals() -> Signals {
     std::env::var("DEVPROJEX_RANK_WITHOUT")
         .map(|list| Signals::without(&list))
         .unwrap_or_default()
@@ -186,7 +201,7 @@ impl Engine {
 
     /// Each entry's terms: kept ones when the server has them unchanged, else read, redacted
     /// and tokenized (in parallel).
-    fn file_terms(
+    pub(crate) fn file_terms(
         &self,
         root: &ProjectRoot,
         entries: &[&Entry],
@@ -248,7 +263,11 @@ impl Engine {
     }
 
     /// HEAD's history (once per HEAD in the server); `None` outside a Git checkout.
-    fn history(&self, root: &ProjectRoot, caches: Option<&Caches>) -> Option<Arc<History>> {
+    pub(crate) fn history(
+        &self,
+        root: &ProjectRoot,
+        caches: Option<&Caches>,
+    ) -> Option<Arc<History>> {
         let head = devprojex_git::head_commit(&root.path).ok()??;
         if let Some(kept) = caches.and_then(|c| c.relevance.history(&root.path, &head)) {
             return Some(kept);

@@ -20,7 +20,7 @@ fn list(words: &[String]) -> String {
 /// Why a file ranks: `defines Command.Find`, `matches: execute, hook (12)`, `changed with
 /// cmd/root.go in 9 commits`, ... `defined`: the definitions named by the query (redacted
 /// text); `label`: a path as the answer shows it.
-pub(super) fn reasons(
+pub(crate) fn reasons(
     evidence: &Evidence,
     defined: &[String],
     label: &dyn Fn(&str) -> String,

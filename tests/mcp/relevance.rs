@@ -193,3 +193,97 @@ fn a_project_without_git_history_still_ranks() {
     assert!(!body.contains("commit"), "{body}");
     assert!(trailer.contains("ranked from 6 text files."), "{trailer}");
 }
+
+/// The inline pack document and its budget report (the blocks of a `pack_context` answer).
+fn pack_blocks(mcp: &mut Mcp, arguments: serde_json::Value) -> (String, String) {
+    let result = mcp.call("pack_context", arguments);
+    let texts = common::all_texts(&result);
+    let document = one_spot(&texts[0]).inner;
+    let report = texts.get(1).map(|t| one_spot(t).inner).unwrap_or_default();
+    (document, report)
+}
+
+#[test]
+fn a_query_pack_fills_its_budget_best_first_with_graded_detail() {
+    let fx = hooks_project(true);
+    let mut mcp = Mcp::start(&fx.root);
+    let (document, report) = pack_blocks(
+        &mut mcp,
+        json!({"query": "execute_hook swallows the error when a hook fails", "max_tokens": 120}),
+    );
+    // the best file comes first, in full; the tree still names every file
+    let first = document
+        .find("### src/hooks/runner.py")
+        .expect("the best file");
+    for other in ["### src/hooks/registry.py", "### src/cli/main.py"] {
+        if let Some(at) = document.find(other) {
+            assert!(first < at, "{document}");
+        }
+    }
+    assert!(
+        document.contains("util/") && document.contains("strings.py"),
+        "{document}"
+    );
+    assert!(
+        !document.contains("### src/util/strings.py"),
+        "no match: {document}"
+    );
+    assert!(
+        report.contains("Ranked by relevance to the query: 1 file in full"),
+        "{report}"
+    );
+    assert!(
+        report.contains("- src/hooks/runner.py: full (score 1.000"),
+        "{report}"
+    );
+    assert!(report.contains("as names only (no match)"), "{report}");
+    // without a budget every file is packed, the ranked ones first
+    let (all, _) = pack_blocks(
+        &mut mcp,
+        json!({"query": "register_hook", "format": "json"}),
+    );
+    let value: serde_json::Value = serde_json::from_str(&all).unwrap();
+    let paths: Vec<&str> = value["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths[0], "src/hooks/registry.py", "{paths:?}");
+    assert_eq!(paths.len(), 6, "{paths:?}");
+}
+
+#[test]
+fn centrality_puts_the_most_used_definitions_first() {
+    let fx = hooks_project(false);
+    let mut mcp = Mcp::start(&fx.root);
+    let (document, report) = pack_blocks(
+        &mut mcp,
+        json!({"rank": "centrality", "detail": "signatures", "max_tokens": 2000, "format": "json"}),
+    );
+    let value: serde_json::Value = serde_json::from_str(&document).unwrap();
+    assert_eq!(
+        value["files"][0]["path"], "src/hooks/runner.py",
+        "{document}"
+    );
+    assert!(report.contains("Ranked by centrality"), "{report}");
+}
+
+#[test]
+fn query_and_rank_conflicts_are_invalid_arguments() {
+    let fx = hooks_project(false);
+    let mut mcp = Mcp::start(&fx.root);
+    for (arguments, says) in [
+        (json!({"rank": "relevance"}), "needs a query"),
+        (
+            json!({"query": "hooks", "rank": "centrality"}),
+            "drop query",
+        ),
+        (json!({"query": "\u{0}"}), "binary"),
+        (json!({"rank": "popular"}), "rank"),
+    ] {
+        let text = mcp.call_err("pack_context", arguments);
+        assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{text}");
+        assert!(text.contains(says), "{says}: {text}");
+    }
+}

@@ -16,5 +16,7 @@ pub mod rank;
 pub mod terms;
 
 pub use history::{Commit, History};
-pub use rank::{Candidate, Definition, Evidence, FileClass, Query, Ranked, Signals, ranges, rank};
+pub use rank::{
+    Candidate, Definition, Evidence, FileClass, Query, Ranked, Signals, centrality, ranges, rank,
+};
 pub use terms::FileTerms;

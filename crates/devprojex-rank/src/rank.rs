@@ -493,6 +493,54 @@ pub fn rank(
         .collect()
 }
 
+/// How central each file is without a query: the files whose definitions the most other files
+/// use (a reference graph's in-degree, from terms: a name defined in at most
+/// [`SPECIFIC_DEFINITIONS`] files and used in the text of others), each use counted as
+/// `ln(1 + users)` so one ubiquitous name does not make a file central. Priors apply.
+pub fn centrality(files: &[Candidate<'_>], signals: Signals) -> Vec<f64> {
+    let mut defined_in: HashMap<Term, u32> = HashMap::new();
+    let mut used_in: HashMap<Term, u32> = HashMap::new();
+    for file in files {
+        for p in &file.terms.postings {
+            if p.defined > 0 {
+                *defined_in.entry(p.term).or_default() += 1;
+            }
+        }
+    }
+    for file in files {
+        for p in &file.terms.postings {
+            if p.body > u16::from(p.defined) && defined_in.contains_key(&p.term) {
+                *used_in.entry(p.term).or_default() += 1;
+            }
+        }
+    }
+    files
+        .iter()
+        .map(|file| {
+            let mut score = 0.0;
+            for p in &file.terms.postings {
+                if p.defined == 0 || defined_in[&p.term] > SPECIFIC_DEFINITIONS {
+                    continue;
+                }
+                // its own uses of the name are not another file's
+                let users = used_in.get(&p.term).copied().unwrap_or(0)
+                    - u32::from(p.body > u16::from(p.defined));
+                score += f64::from(users).ln_1p();
+            }
+            let prior = if signals.priors {
+                FileClass::of(file.path).prior()
+            } else {
+                1.0
+            };
+            score * prior
+        })
+        .collect()
+}
+
+/// A name defined in more files than this (`new`, `get`, `init`) says little about which one a
+/// user means.
+pub const SPECIFIC_DEFINITIONS: u32 = 3;
+
 /// A definition of a file, as the caller parsed it (1-based line).
 #[derive(Debug, Clone)]
 pub struct Definition<'a> {
@@ -689,6 +737,32 @@ mod tests {
             10,
         );
         assert_eq!(ranked, again);
+    }
+
+    #[test]
+    fn the_file_whose_names_others_use_is_central() {
+        let core = FileTerms::of(
+            "src/core.rs",
+            "pub fn parse_config() {}\npub fn load_plugins() {}\n",
+        );
+        let a = FileTerms::of("src/a.rs", "fn a() { parse_config(); load_plugins(); }\n");
+        let b = FileTerms::of("src/b.rs", "fn b() { parse_config(); }\n");
+        let files = [
+            Candidate {
+                path: "src/a.rs",
+                terms: &a,
+            },
+            Candidate {
+                path: "src/b.rs",
+                terms: &b,
+            },
+            Candidate {
+                path: "src/core.rs",
+                terms: &core,
+            },
+        ];
+        let scores = centrality(&files, Signals::default());
+        assert!(scores[2] > scores[0] && scores[2] > scores[1], "{scores:?}");
     }
 
     #[test]
