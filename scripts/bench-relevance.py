@@ -15,10 +15,14 @@ rename files are skipped.
     # the figures (docs/relevance.md)
     scripts/bench-relevance.py run --mirrors /work/.mirror [--binary target/release/devprojex] \\
         [--aider] [--ablation] [--budget] [--issues]
+    # speed and memory: warm server and cold CLI on one project (serialize kernel runs)
+    scripts/bench-relevance.py speed [--binary target/release/devprojex] /tmp/rails
+    flock /tmp/kernel.lock scripts/bench-relevance.py speed /tmp/kernel-corpus
 
 Repositories come from `fetch` mirrors (`<mirrors>/<owner>+<name>/repo`), cloned once per
 repository into --work; nothing is downloaded by this script except, with --issues, the issue
-texts (GitHub's API; their numbers are in the task list, their texts never are).
+texts (GitHub's API, or --issue-texts; their numbers are in the task list, their texts never
+are).
 
 Metrics per repository and overall: recall@k (share of the gold files in the top k, averaged
 over tasks), acc@5 (all gold files in the top 5) and budget recall (share of the gold files a
@@ -297,7 +301,7 @@ def run(args):
         for signal in ["fields", "definitions", "mentions", "messages", "cochange", "priors"]:
             variants[f"without {signal}"] = signal
     issue_cache = {}
-    issue_cache_file = os.path.join(args.work, "issues.json")
+    issue_cache_file = args.issue_texts or os.path.join(args.work, "issues.json")
     if os.path.exists(issue_cache_file):
         with open(issue_cache_file) as f:
             issue_cache = json.load(f)
@@ -323,8 +327,9 @@ def run(args):
             else:
                 query = git(checkout, "log", "-1", "--format=%B", sha).strip()
             parent = git(checkout, "rev-parse", f"{sha}^").strip()
-            git(checkout, "checkout", "-q", "-f", "--detach", parent)
-            git(checkout, "clean", "-qfdx")
+            if not check_out(checkout, parent):
+                print(f"  {repo} {sha[:10]}: cannot check out its parent; skipped", file=sys.stderr)
+                continue
             query_file = os.path.join(args.work, "query.txt")
             with open(query_file, "w") as f:
                 f.write(query)
@@ -364,6 +369,24 @@ def run(args):
     report(results, task_list, timings)
 
 
+def check_out(checkout, commit):
+    """Check `commit` out; files whose blobs the mirror left out (its largest files) are
+    left out of the checkout too, with sparse-checkout patterns."""
+    for _ in range(50):
+        done = subprocess.run(["git", "-C", checkout, "checkout", "-q", "-f", "--detach", commit],
+                              capture_output=True, text=True, errors="replace")
+        if done.returncode == 0:
+            git(checkout, "clean", "-qfdx")
+            return True
+        missing = re.findall(r"invalid object \S+ \S+ for '([^']+)'", done.stderr)
+        if not missing:
+            return False
+        patterns = git(checkout, "sparse-checkout", "list", check=False).split() or ["/*"]
+        patterns += [f"!/{path}" for path in missing]
+        git(checkout, "sparse-checkout", "set", "--no-cone", *patterns)
+    return False
+
+
 def mean(values):
     return sum(values) / len(values) if values else float("nan")
 
@@ -392,6 +415,68 @@ def report(results, task_list, timings):
               f"max {timings[-1]:.2f} s")
 
 
+def cpu_seconds(pid):
+    ticks = os.sysconf("SC_CLK_TCK")
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def peak_rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def speed(args):
+    """Warm server and cold CLI times of `relevant_files` on one project, and peak memory:
+    queries are the messages of the project's own latest commits."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from mcp_stdio import McpServer  # noqa: PLC0415
+    messages = [m for m in git(args.project, "log", f"-{args.queries * 3}", "--format=%s%x00")
+                .split("\0") if len(IDENT.findall(m)) >= 3][: args.queries]
+    if not messages:
+        messages = ["fix the memory leak in the page allocator when a task exits"] * args.queries
+    files = len(git(args.project, "ls-files", check=False).splitlines())
+    print(f"{args.project}: {files} tracked files, {len(messages)} queries", flush=True)
+    server = McpServer(args.binary, args.project)
+    server.initialize()
+    walls, cpus = [], []
+    for i, query in enumerate([messages[0]] + messages):
+        cpu = cpu_seconds(server.pid)
+        started = time.perf_counter()
+        reply = server.call_tool("relevant_files", {"query": query})
+        wall = time.perf_counter() - started
+        if reply.get("result", {}).get("isError"):
+            raise SystemExit(f"relevant_files failed: {reply}")
+        if i == 0:
+            print(f"server, first call (cold):  wall {wall:7.3f} s  cpu {cpu_seconds(server.pid) - cpu:7.3f} s",
+                  flush=True)
+        else:
+            walls.append(wall)
+            cpus.append(cpu_seconds(server.pid) - cpu)
+    walls.sort()
+    cpus.sort()
+    print(f"server, warm ({len(walls)} queries): median wall {walls[len(walls) // 2] * 1000:7.0f} ms, "
+          f"max {walls[-1] * 1000:.0f} ms; median cpu {cpus[len(cpus) // 2] * 1000:.0f} ms")
+    print(f"server peak RSS: {peak_rss_mb(server.pid):.0f} MB")
+    server.close()
+    cli_walls, cli_cpus, cli_rss = [], [], []
+    for query in messages[: args.cli_runs]:
+        started = time.perf_counter()
+        child = subprocess.Popen([args.binary, "relevant", args.project, "--query", query],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, _, usage = os.wait4(child.pid, 0)
+        cli_walls.append(time.perf_counter() - started)
+        cli_cpus.append(usage.ru_utime + usage.ru_stime)
+        cli_rss.append(usage.ru_maxrss / 1024)
+    cli_walls.sort()
+    print(f"CLI, cold ({len(cli_walls)} runs): median wall {cli_walls[len(cli_walls) // 2]:.2f} s, "
+          f"median cpu {sorted(cli_cpus)[len(cli_cpus) // 2]:.2f} s, peak RSS {max(cli_rss):.0f} MB")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -412,9 +497,18 @@ def main():
     bench.add_argument("--ablation", action="store_true")
     bench.add_argument("--budget", action="store_true", help="also build 20k-token packs")
     bench.add_argument("--issues", action="store_true", help="the issue-text set")
+    bench.add_argument("--issue-texts", help="a JSON file {\"owner/name#N\": \"title\\n\\nbody\"} "
+                       "read before GitHub's API (kept outside the repository)")
+    timing = sub.add_parser("speed")
+    timing.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "devprojex"))
+    timing.add_argument("--queries", type=int, default=20)
+    timing.add_argument("--cli-runs", type=int, default=3)
+    timing.add_argument("project")
     args = parser.parse_args()
     if args.command == "make-tasks":
         make_tasks(args)
+    elif args.command == "speed":
+        speed(args)
     else:
         run(args)
 

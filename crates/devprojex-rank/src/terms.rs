@@ -8,20 +8,112 @@
 /// A term: the hash of its normalized spelling.
 pub type Term = u32;
 
-/// Words that carry no information about where a change goes.
-const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "could", "do", "does",
-    "for", "from", "has", "have", "how", "if", "in", "into", "is", "it", "its", "not", "of", "on",
-    "or", "so", "than", "that", "the", "then", "there", "these", "this", "to", "too", "was", "we",
-    "were", "when", "which", "while", "will", "with", "would", "you", "your", "our", "also", "all",
-    "any", "some", "should", "must", "may", "only", "now", "no", "yes", "get", "set", "new", "use",
-    "used", "using", "make", "made", "instead", "after", "before", "other", "more", "less", "just",
-    "like", "what", "where", "why", "who", "them", "they", "their", "i", "me", "my", "he", "she",
-    "his", "her", "one", "two", "way", "via", "per", "etc", "eg", "ie", "see",
-];
-
+/// Words that carry no information about where a change goes (a `match`: it runs once per
+/// identifier part of every file).
 fn is_stopword(word: &str) -> bool {
-    STOPWORDS.contains(&word)
+    matches!(
+        word,
+        "a" | "an"
+            | "and"
+            | "are"
+            | "as"
+            | "at"
+            | "be"
+            | "been"
+            | "but"
+            | "by"
+            | "can"
+            | "could"
+            | "do"
+            | "does"
+            | "for"
+            | "from"
+            | "has"
+            | "have"
+            | "how"
+            | "if"
+            | "in"
+            | "into"
+            | "is"
+            | "it"
+            | "its"
+            | "not"
+            | "of"
+            | "on"
+            | "or"
+            | "so"
+            | "than"
+            | "that"
+            | "the"
+            | "then"
+            | "there"
+            | "these"
+            | "this"
+            | "to"
+            | "too"
+            | "was"
+            | "we"
+            | "were"
+            | "when"
+            | "which"
+            | "while"
+            | "will"
+            | "with"
+            | "would"
+            | "you"
+            | "your"
+            | "our"
+            | "also"
+            | "all"
+            | "any"
+            | "some"
+            | "should"
+            | "must"
+            | "may"
+            | "only"
+            | "now"
+            | "no"
+            | "yes"
+            | "get"
+            | "set"
+            | "new"
+            | "use"
+            | "used"
+            | "using"
+            | "make"
+            | "made"
+            | "instead"
+            | "after"
+            | "before"
+            | "other"
+            | "more"
+            | "less"
+            | "just"
+            | "like"
+            | "what"
+            | "where"
+            | "why"
+            | "who"
+            | "them"
+            | "they"
+            | "their"
+            | "i"
+            | "me"
+            | "my"
+            | "he"
+            | "she"
+            | "his"
+            | "her"
+            | "one"
+            | "two"
+            | "way"
+            | "via"
+            | "per"
+            | "etc"
+            | "eg"
+            | "ie"
+            | "see"
+    )
 }
 
 /// FNV-1a, folded to 32 bits: stable across runs and platforms (answers are deterministic).
@@ -78,21 +170,32 @@ pub fn split_identifier(ident: &str, mut part: impl FnMut(&str)) {
 /// whole identifier joined when it has several parts (`execute_hook` and `executeHook` both
 /// give `executehook`).
 pub fn identifier_terms(ident: &str, mut term: impl FnMut(Term, &str)) {
+    /// Longer identifiers are not joined (generated names, hashes).
+    const MAX_JOINED: usize = 64;
     let mut parts = 0;
-    let mut joined = String::new();
-    let mut lower = String::new();
+    let mut joined = [0u8; MAX_JOINED];
+    let mut joined_len = 0usize;
+    let mut lower = [0u8; MAX_JOINED];
     split_identifier(ident, |p| {
-        lower.clear();
-        lower.extend(p.chars().map(|c| c.to_ascii_lowercase()));
-        joined.push_str(&lower);
         parts += 1;
-        if lower.len() >= 2 && !lower.bytes().all(|b| b.is_ascii_digit()) && !is_stopword(&lower) {
-            let stemmed = stem(&lower);
+        let n = p.len().min(MAX_JOINED);
+        for (slot, b) in lower.iter_mut().zip(p.bytes()) {
+            *slot = b.to_ascii_lowercase();
+        }
+        if joined_len + n <= MAX_JOINED {
+            joined[joined_len..joined_len + n].copy_from_slice(&lower[..n]);
+        }
+        joined_len += n;
+        // identifiers are ASCII (see `identifiers`), so these bytes are UTF-8
+        let word = std::str::from_utf8(&lower[..n]).unwrap_or("");
+        if n >= 2 && !word.bytes().all(|b| b.is_ascii_digit()) && !is_stopword(word) {
+            let stemmed = stem(word);
             term(hash(stemmed), stemmed);
         }
     });
-    if parts > 1 && joined.len() >= 4 {
-        let stemmed = stem(&joined);
+    if parts > 1 && (4..=MAX_JOINED).contains(&joined_len) {
+        let word = std::str::from_utf8(&joined[..joined_len]).unwrap_or("");
+        let stemmed = stem(word);
         term(hash(stemmed), stemmed);
     }
 }
@@ -174,6 +277,14 @@ const NOT_DEFINING: &[&str] = &[
 /// parse, good enough to weigh a field; the answer's reasons use real definitions.
 pub fn defined_names(line: &str, mut found: impl FnMut(&str)) {
     let trimmed = line.trim_start();
+    // most lines (comments, braces, calls inside bodies that start with a symbol) define nothing
+    if !trimmed
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'#')
+    {
+        return;
+    }
     let unindented = trimmed.len() == line.len();
     let first = trimmed
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -226,6 +337,29 @@ pub fn defined_names(line: &str, mut found: impl FnMut(&str)) {
     }
 }
 
+/// Terms are hashes already: the map uses them as they are.
+#[derive(Default)]
+struct TermHasher(u64);
+
+impl std::hash::Hasher for TermHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        // spread the bits over the word the table's top bits index with
+        self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type Counts = std::collections::HashMap<Term, Posting, std::hash::BuildHasherDefault<TermHasher>>;
+
 /// One term's counts in one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Posting {
@@ -249,8 +383,8 @@ pub struct FileTerms {
 impl FileTerms {
     /// Tokenize a file once: its path and its (redacted) text.
     pub fn of(path: &str, text: &str) -> Self {
-        let mut counts: std::collections::HashMap<Term, Posting> = std::collections::HashMap::new();
-        fn slot(counts: &mut std::collections::HashMap<Term, Posting>, term: Term) -> &mut Posting {
+        let mut counts: Counts = Counts::default();
+        fn slot(counts: &mut Counts, term: Term) -> &mut Posting {
             counts.entry(term).or_insert(Posting {
                 term,
                 body: 0,
