@@ -50,6 +50,13 @@ pub(crate) fn reasons(
             plural(evidence.commits as usize, "past commit", "past commits")
         ));
     }
+    if let Some((seed, names)) = &evidence.linked {
+        out.push(format!(
+            "shares {} with {}",
+            plural(*names as usize, "name", "names"),
+            label(seed)
+        ));
+    }
     if let Some((seed, commits)) = &evidence.changed_with {
         out.push(format!(
             "changed with {} in {}",

@@ -185,11 +185,8 @@ impl FileClass {
         {
             return Self::Docs;
         }
-        if matches!(
-            ext,
-            "json" | "yaml" | "yml" | "toml" | "xml" | "csv" | "svg" | "ini" | "cfg" | "conf"
-        ) || ext.is_empty()
-        {
+        // everything else that is no program (configuration, data, build and CI files)
+        if !terms::is_code_path(path) || folders.iter().any(|f| f.starts_with('.')) {
             return Self::Data;
         }
         if folders.iter().any(|f| {
@@ -221,6 +218,8 @@ impl FileClass {
 pub struct Signals {
     pub fields: bool,
     pub definitions: bool,
+    pub names: bool,
+    pub graph: bool,
     pub mentions: bool,
     pub messages: bool,
     pub cochange: bool,
@@ -232,6 +231,8 @@ impl Default for Signals {
         Self {
             fields: true,
             definitions: true,
+            names: true,
+            graph: true,
             mentions: true,
             messages: true,
             cochange: true,
@@ -248,6 +249,8 @@ impl Signals {
             match name {
                 "fields" => signals.fields = false,
                 "definitions" => signals.definitions = false,
+                "names" => signals.names = false,
+                "graph" => signals.graph = false,
                 "mentions" => signals.mentions = false,
                 "messages" => signals.messages = false,
                 "cochange" => signals.cochange = false,
@@ -280,6 +283,9 @@ pub struct Evidence {
     pub commits: u32,
     /// A strong hit this file changed with, and in how many commits.
     pub changed_with: Option<(String, u32)>,
+    /// A strong hit this file shares specific names with (it uses the hit's definitions, or
+    /// defines names the hit uses), and how many.
+    pub linked: Option<(String, u32)>,
     pub class: Option<FileClass>,
 }
 
@@ -300,8 +306,13 @@ const W_PATH: f64 = 2.5;
 /// Weights of the normalized signals beside the lexical score (whose best file has 1).
 const W_MENTION: f64 = 1.0;
 const W_DEFINES: f64 = 0.4;
+const W_NAME: f64 = 0.3;
 const W_MESSAGES: f64 = 0.6;
 const W_COCHANGE: f64 = 0.35;
+const W_GRAPH: f64 = 0.3;
+/// The reference graph is followed among this many best candidates (bounded work on trees
+/// the size of the kernel's).
+const GRAPH_CANDIDATES: usize = 3000;
 /// Strong hits whose co-changes are followed.
 const SEEDS: usize = 3;
 
@@ -377,6 +388,41 @@ pub fn rank(
         }
     }
 
+    // the file's own name is the strongest part of its path: `memoizer.ts` for "the memoizer"
+    if signals.names {
+        let weights: HashMap<Term, f64> = query
+            .terms
+            .iter()
+            .zip(&idf)
+            .map(|(q, idf)| (q.term, q.weight * idf))
+            .collect();
+        let total: f64 = weights.values().sum();
+        let named: Vec<f64> = files
+            .iter()
+            .map(|file| {
+                let name = file.path.rsplit('/').next().unwrap_or(file.path);
+                let stem = name.split('.').next().unwrap_or(name);
+                let mut sum = 0.0;
+                let mut seen: Vec<Term> = Vec::new();
+                terms::identifiers(stem, |_, ident| {
+                    terms::identifier_terms(ident, |term, _| {
+                        if !seen.contains(&term) {
+                            seen.push(term);
+                            sum += weights.get(&term).copied().unwrap_or(0.0);
+                        }
+                    });
+                });
+                sum
+            })
+            .collect();
+        let best = named.iter().copied().fold(0.0, f64::max);
+        if best > 0.0 && total > 0.0 {
+            for (f, n) in named.into_iter().enumerate() {
+                scores[f] += W_NAME * n / best;
+            }
+        }
+    }
+
     let mut mentioned = vec![false; files.len()];
     if signals.mentions && !query.mentions.is_empty() {
         for (f, file) in files.iter().enumerate() {
@@ -413,6 +459,11 @@ pub fn rank(
             1.0
         }
     };
+
+    let mut linked: Vec<Option<(usize, u32)>> = vec![None; files.len()];
+    if signals.graph {
+        graph_bonus(files, &mut scores, &prior, &mut linked);
+    }
 
     let mut changed_with: Vec<Option<(usize, u32)>> = vec![None; files.len()];
     if let Some(history) = history.filter(|h| signals.cochange && !h.is_empty()) {
@@ -468,6 +519,7 @@ pub fn rank(
                 mentioned: mentioned[f],
                 commits: commits[f],
                 changed_with: changed_with[f].map(|(seed, n)| (files[seed].path.to_string(), n)),
+                linked: linked[f].map(|(seed, n)| (files[seed].path.to_string(), n)),
                 class: Some(classes[f]),
                 ..Evidence::default()
             };
@@ -491,6 +543,97 @@ pub fn rank(
             }
         })
         .collect()
+}
+
+/// Personalised propagation over the reference graph, one step from the strongest hits: a file
+/// that uses names a hit defines, or defines names a hit uses, gains in proportion to the
+/// hit's strength and the specificity of the shared names (names defined in at most
+/// [`SPECIFIC_DEFINITIONS`] files, weighted `ln(1 + N / df)`).
+fn graph_bonus(
+    files: &[Candidate<'_>],
+    scores: &mut [f64],
+    prior: &dyn Fn(usize) -> f64,
+    linked: &mut [Option<(usize, u32)>],
+) {
+    let mut order: Vec<usize> = (0..files.len()).filter(|&f| scores[f] > 0.0).collect();
+    order.sort_by(|&a, &b| {
+        (scores[b] * prior(b))
+            .total_cmp(&(scores[a] * prior(a)))
+            .then(files[a].path.cmp(files[b].path))
+    });
+    let Some(&best) = order.first() else { return };
+    let top = scores[best] * prior(best);
+    // candidates: the best files by score, then the rest in path order, up to the bound
+    let mut candidates: Vec<usize> = order.iter().copied().take(GRAPH_CANDIDATES).collect();
+    if candidates.len() < GRAPH_CANDIDATES {
+        let mut taken = vec![false; files.len()];
+        for &c in &candidates {
+            taken[c] = true;
+        }
+        candidates.extend(
+            (0..files.len())
+                .filter(|&f| !taken[f])
+                .take(GRAPH_CANDIDATES - candidates.len()),
+        );
+    }
+    let n = files.len() as f64;
+    let mut bonus = vec![0.0f64; files.len()];
+    for &seed in order.iter().take(SEEDS) {
+        let strength = scores[seed] * prior(seed) / top;
+        if strength < 0.5 {
+            break;
+        }
+        let seed_terms = files[seed].terms;
+        // per term of the seed: files that define it, files that contain it
+        let mut defined = vec![0u32; seed_terms.postings.len()];
+        let mut df = vec![0u32; seed_terms.postings.len()];
+        for &f in &candidates {
+            for (i, p) in seed_terms.postings.iter().enumerate() {
+                if let Some(q) = files[f].terms.get(p.term) {
+                    df[i] += 1;
+                    if q.defined > 0 {
+                        defined[i] += 1;
+                    }
+                }
+            }
+        }
+        let weight = |i: usize| (1.0 + n / f64::from(df[i].max(1))).ln();
+        let mut shared = vec![(0.0f64, 0u32); files.len()];
+        for &f in &candidates {
+            if f == seed {
+                continue;
+            }
+            for (i, p) in seed_terms.postings.iter().enumerate() {
+                if defined[i] == 0 || defined[i] > SPECIFIC_DEFINITIONS {
+                    continue;
+                }
+                let Some(q) = files[f].terms.get(p.term) else {
+                    continue;
+                };
+                // the seed defines it and f uses it, or f defines it and the seed uses it
+                let seed_uses = p.body > u16::from(p.defined);
+                let f_uses = q.body > u16::from(q.defined);
+                if (p.defined > 0 && f_uses) || (q.defined > 0 && seed_uses) {
+                    shared[f].0 += weight(i);
+                    shared[f].1 += 1;
+                }
+            }
+        }
+        let most = shared.iter().map(|s| s.0).fold(0.0, f64::max);
+        if most <= 0.0 {
+            continue;
+        }
+        for (f, (sum, count)) in shared.into_iter().enumerate() {
+            let gain = W_GRAPH * strength * sum / most;
+            if gain > bonus[f] {
+                bonus[f] = gain;
+                linked[f] = Some((seed, count));
+            }
+        }
+    }
+    for (f, b) in bonus.into_iter().enumerate() {
+        scores[f] += b;
+    }
 }
 
 /// How central each file is without a query: the files whose definitions the most other files

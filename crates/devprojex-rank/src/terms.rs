@@ -61,6 +61,7 @@ fn is_stopword(word: &str) -> bool {
             | "with"
             | "would"
             | "you"
+            | "up"
             | "your"
             | "our"
             | "also"
@@ -404,7 +405,9 @@ impl FileTerms {
                 p.body = p.body.saturating_add(1);
             });
         });
-        for line in text.lines() {
+        // prose and configuration define nothing (a changelog line `Fix x (#12)` is no function)
+        let lines = if is_code_path(path) { text } else { "" };
+        for line in lines.lines() {
             if line.len() > 400 {
                 continue; // minified or generated lines define nothing a reader would name
             }
@@ -433,6 +436,21 @@ impl FileTerms {
     pub fn cost(&self) -> usize {
         std::mem::size_of::<Self>() + self.postings.capacity() * std::mem::size_of::<Posting>()
     }
+}
+
+/// Extensions of programming languages: only their files define names.
+pub const CODE_EXTENSIONS: &[&str] = &[
+    "rs", "py", "pyi", "go", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "c", "h", "cc",
+    "cpp", "cxx", "hpp", "hh", "hxx", "java", "kt", "kts", "scala", "rb", "php", "cs", "swift",
+    "m", "mm", "lua", "ex", "exs", "erl", "hs", "ml", "fs", "dart", "zig", "vue", "svelte", "sh",
+    "bash", "pl", "r", "jl", "clj", "groovy", "sql", "proto", "s", "S",
+];
+
+/// Whether `path` is a source file of a programming language.
+pub fn is_code_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && CODE_EXTENSIONS.contains(&ext))
 }
 
 /// The terms of a path: each folder and the file name (extension dropped), split like
