@@ -308,6 +308,14 @@ def run(args):
             issue_cache = json.load(f)
     results = defaultdict(lambda: defaultdict(list))  # system -> repo -> [metrics]
     timings = []
+    log = open(args.results, "a") if args.results else None
+
+    def record(system, repo, m):
+        results[system][repo].append(m)
+        if log:
+            log.write(json.dumps({"system": system, "repo": repo, **m}) + "\n")
+            log.flush()
+
     for repo, entry in task_list["repos"].items():
         if args.repos and repo not in args.repos:
             continue
@@ -346,23 +354,23 @@ def run(args):
                 m = metrics(order, gold)
                 if without is None and args.budget:
                     m["budget"] = devprojex_budget(args.binary, checkout, query_file, gold)
-                results[name][repo].append(m)
+                record(name, repo, m)
             bm25, _ = bm25_rank(checkout, files, query)
             m = metrics(bm25, gold)
             if args.budget:
                 m["budget"] = budget_hold(checkout, bm25, gold)
-            results["BM25"][repo].append(m)
+            record("BM25", repo, m)
             paths = path_order(files)
             m = metrics(paths, gold)
             if args.budget:
                 m["budget"] = budget_hold(checkout, paths, gold)
-            results["path order"][repo].append(m)
+            record("path order", repo, m)
             if aider:
                 order = aider.rank(checkout, files, query)
                 m = metrics(order, gold)
                 if args.budget:
                     m["budget"] = budget_hold(checkout, order, gold)
-                results["Aider repo map"][repo].append(m)
+                record("Aider repo map", repo, m)
         print(f"{repo}: {len(results['devprojex'][repo])} tasks done", file=sys.stderr, flush=True)
     if args.issues:
         with open(issue_cache_file, "w") as f:
@@ -478,6 +486,20 @@ def speed(args):
           f"median cpu {sorted(cli_cpus)[len(cli_cpus) // 2]:.2f} s, peak RSS {max(cli_rss):.0f} MB")
 
 
+def report_files(args):
+    """The table of one or more --results files (runs split over repositories)."""
+    with open(args.tasks) as f:
+        task_list = json.load(f)
+    results = defaultdict(lambda: defaultdict(list))
+    for name in args.files:
+        with open(name) as f:
+            for line in f:
+                row = json.loads(line)
+                system, repo = row.pop("system"), row.pop("repo")
+                results[system][repo].append(row)
+    report(results, task_list, [])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -500,6 +522,10 @@ def main():
     bench.add_argument("--issues", action="store_true", help="the issue-text set")
     bench.add_argument("--issue-texts", help="a JSON file {\"owner/name#N\": \"title\\n\\nbody\"} "
                        "read before GitHub's API (kept outside the repository)")
+    bench.add_argument("--results", help="append each task's figures to this JSONL file")
+    tables = sub.add_parser("report")
+    tables.add_argument("--tasks", default=TASKS)
+    tables.add_argument("files", nargs="+")
     timing = sub.add_parser("speed")
     timing.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "devprojex"))
     timing.add_argument("--queries", type=int, default=20)
@@ -510,6 +536,8 @@ def main():
         make_tasks(args)
     elif args.command == "speed":
         speed(args)
+    elif args.command == "report":
+        report_files(args)
     else:
         run(args)
 
