@@ -20,7 +20,8 @@ binary "installed" as ~/.local/bin/devprojex:
    the same call lists the project.
 3. The reverse: `setup --remove` (no --client), and no client lists it any more.
 4. Each client's own `mcp add`, then `setup status` and `doctor` see every entry, a `setup` run
-   adds `alwaysLoad` to Claude Code's local entry (its tools go from deferred to loaded), and
+   adds `alwaysLoad` to Claude Code's local entry (its tools go from deferred to loaded: before,
+   only the key tools whose tools/list entry says `_meta: {"anthropic/alwaysLoad": true}`), and
    `setup --remove` removes them all.
 5. No lost update: `claude mcp add` in a loop beside `setup` and `setup --remove` in a loop;
    every server Claude added is still there, and every setup run succeeded.
@@ -293,6 +294,20 @@ def claude_session_tools(env, stand_in):
     return loaded, any(n == "ToolSearch" for n in names)
 
 
+def always_loaded_tools(env):
+    """The tools whose tools/list entry asks Claude Code to load them at once."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from mcp_stdio import McpServer
+    with tempfile.TemporaryDirectory() as root:
+        server = McpServer(env.devprojex, root)
+        try:
+            server.initialize()
+            tools = server.request("tools/list")["result"]["tools"]
+        finally:
+            server.close()
+    return [t["name"] for t in tools if (t.get("_meta") or {}).get("anthropic/alwaysLoad") is True]
+
+
 def check_registered_by_setup(env, stand_in):
     clients = ["claude-code", "codex", "gemini-cli", "copilot-cli"]
     argv = ["setup", "--yes"] + [a for c in clients for a in ("--client", c)]
@@ -423,8 +438,11 @@ def check_reverse(env, stand_in):
     ok("claude mcp add (local scope), codex, gemini and copilot mcp add registered devprojex")
 
     loaded, tool_search = claude_session_tools(env, stand_in)
-    if not tool_search or loaded:
-        fail(f"without alwaysLoad a session with tool search on should defer devprojex's tools; it loaded {len(loaded)}")
+    key_tools = sorted(f"mcp__devprojex__{name}" for name in always_loaded_tools(env))
+    if not tool_search or sorted(loaded) != key_tools:
+        fail(f"without the entry's alwaysLoad a session with tool search on should load only the key "
+             f"tools {key_tools} (their _meta) and defer the rest; it loaded {sorted(loaded)}")
+    ok(f"without the entry's alwaysLoad: the {len(loaded)} key tools loaded (_meta), the rest deferred")
 
     _, out = env.run(env.devprojex, "setup", "status")
     if "local scope of" not in out or "alwaysLoad" not in out or out.count("present, current") < 3:

@@ -46,7 +46,7 @@ impl Caches {
                 crate::limits::SERVER_TRANSFORM_CACHE_BYTES,
             )),
             tracked: TrackedCache::default(),
-            symbols: SymbolIndex::new(crate::symbols::limits::SERVER_DEFINITION_CACHE_BYTES),
+            symbols: SymbolIndex::new(crate::limits::SERVER_DEFINITION_CACHE_BYTES),
             relevance: RelevanceIndex::new(crate::limits::SERVER_RELEVANCE_CACHE_BYTES),
         }
     }

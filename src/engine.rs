@@ -183,6 +183,59 @@ pub struct Analysis {
     pub warnings: Vec<String>,
 }
 
+impl Analysis {
+    /// Cut `largest_files` and `extensions` from their ends (the smallest entries go first)
+    /// until the compact JSON of the whole result has at most `max_chars` characters (MCP:
+    /// the text block and `structuredContent` alike); the totals stay whole. Returns what was
+    /// kept of each list when something was cut.
+    pub fn fit_within(&mut self, max_chars: usize) -> Option<AnalysisCut> {
+        fn json_chars(value: &impl Serialize) -> usize {
+            serde_json::to_string(value).map_or(0, |text| text.chars().count())
+        }
+        let mut total = json_chars(self);
+        if total <= max_chars {
+            return None;
+        }
+        let cut = AnalysisCut {
+            files: self.largest_files.len(),
+            extensions: self.extensions.len(),
+        };
+        // Each entry costs its JSON and one comma.
+        let mut file_sizes: Vec<usize> = self
+            .largest_files
+            .iter()
+            .map(|f| json_chars(f) + 1)
+            .collect();
+        let mut extension_sizes: Vec<usize> =
+            self.extensions.iter().map(|e| json_chars(e) + 1).collect();
+        let (mut in_files, mut in_extensions): (usize, usize) =
+            (file_sizes.iter().sum(), extension_sizes.iter().sum());
+        while total > max_chars && !(file_sizes.is_empty() && extension_sizes.is_empty()) {
+            // Take from the list that holds more characters.
+            let size = if in_files >= in_extensions && !file_sizes.is_empty() {
+                self.largest_files.pop();
+                let size = file_sizes.pop().unwrap_or(0);
+                in_files -= size;
+                size
+            } else {
+                self.extensions.pop();
+                let size = extension_sizes.pop().unwrap_or(0);
+                in_extensions -= size;
+                size
+            };
+            total = total.saturating_sub(size);
+        }
+        Some(cut)
+    }
+}
+
+/// The sizes of the lists an `analyze` result was cut from ([`Analysis::fit_within`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnalysisCut {
+    pub files: usize,
+    pub extensions: usize,
+}
+
 /// The outcome of writing a pack.
 #[derive(Debug, Clone, Default)]
 pub struct PackOutcome {
@@ -195,14 +248,58 @@ pub struct PackOutcome {
 }
 
 /// Search parameters.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SearchOptions {
     pub pattern: String,
     pub ignore_case: bool,
     pub context_lines: usize,
+    /// Matching lines shown (`matches`), or files listed (`files`, `count`).
     pub max_results: usize,
     /// The MCP limit (2 seconds); the CLI runs to completion unless `--timeout` is given.
     pub deadline: Option<Duration>,
+    /// `pattern` is a fixed string, not a regular expression.
+    pub literal: bool,
+    /// Matching lines (`matches`) or files (`files`, `count`) skipped before the first shown.
+    pub offset: usize,
+    pub output: SearchOutput,
+    /// A search stopped by `max_results` goes on counting, until its deadline, the matches it
+    /// leaves out ([`SearchOutcome::left_out`]).
+    pub count_left_out: bool,
+}
+
+impl SearchOptions {
+    /// The regular expression searched: `pattern`, escaped when it is literal.
+    pub fn regex_pattern(&self) -> std::borrow::Cow<'_, str> {
+        if self.literal {
+            regex::escape(&self.pattern).into()
+        } else {
+            self.pattern.as_str().into()
+        }
+    }
+}
+
+/// What a search answers with.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchOutput {
+    // (Plain comments: a documented variant would turn clap's help into its long layout.)
+    // Match and context lines.
+    #[default]
+    Matches,
+    // The paths of the files with matches, in selection order.
+    Files,
+    // The files with their match counts, most matches first.
+    Count,
 }
 
 /// The matches of one file: consecutive match and context lines per group, in file order.
@@ -224,6 +321,15 @@ pub struct SearchOutcome {
     /// Text files the selection gave the search.
     pub selected_files: usize,
     pub coverage: Coverage,
+    /// `files` and `count` output: the files listed (after `offset`, at most `max_results`),
+    /// with their match counts.
+    pub files: Vec<(String, usize)>,
+    /// Files with matches not shown, with their match counts: past the page (`files`,
+    /// `count`), or after `max_results` stopped a `matches` search that counts them
+    /// (`count_left_out`, until the deadline). Most matches first.
+    pub left_out: Vec<(String, usize)>,
+    /// The deadline stopped the search inside a file: the share of it searched, in percent.
+    pub partly_searched_percent: Option<u8>,
 }
 
 /// A slice of one file.
@@ -347,8 +453,9 @@ impl Engine {
         }
         // Request paths: lexically deduplicated, then each checked physically.
         if !request.paths.is_empty() {
+            let baseline = Baseline::new(root, git_mode, spec.exclusions, caches)?;
             spec.path_filters
-                .push(self.resolve_request_paths(root, &request.paths)?);
+                .push(self.resolve_request_paths(root, &request.paths, &baseline)?);
         }
         spec.extensions = selection
             .extensions
@@ -394,7 +501,12 @@ impl Engine {
         })
     }
 
-    fn resolve_request_paths(&self, root: &ProjectRoot, paths: &[String]) -> Result<Vec<String>> {
+    fn resolve_request_paths(
+        &self,
+        root: &ProjectRoot,
+        paths: &[String],
+        baseline: &Baseline<'_>,
+    ) -> Result<Vec<String>> {
         if paths.len() > limits::MAX_PATHS {
             return Err(DpxError::invalid_arguments(format!(
                 "paths has {} entries; at most {} are allowed. Pass parent folders or use include_patterns",
@@ -419,13 +531,21 @@ impl Engine {
         }
         let mut resolved = Vec::new();
         for lexical in unique {
+            // Left out and missing read the same (see `Baseline`).
+            let named = lexical.as_str();
+            let left_out = || not_selected(named, "a file or folder");
+            if baseline.leaves_out_name(named) {
+                return Err(left_out());
+            }
+            let path = root.resolve(named).map_err(|err| match err.kind {
+                ErrorKind::PathNotFound => left_out(),
+                _ => err,
+            })?;
+            if baseline.leaves_out(&path) {
+                return Err(left_out());
+            }
             // The listed spelling: another case or Unicode form selects the files it opens.
-            resolved.push(
-                root.resolve(lexical.as_str())?
-                    .relative
-                    .as_str()
-                    .to_string(),
-            );
+            resolved.push(path.relative.as_str().to_string());
         }
         Ok(resolved)
     }
@@ -839,7 +959,9 @@ impl Engine {
         caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<SearchOutcome> {
-        let regex = compile_search_regex(&options.pattern, options.ignore_case)?;
+        check_pattern_length(&options.pattern)?;
+        let pattern = options.regex_pattern();
+        let regex = build_search_regex(&pattern, options.ignore_case)?;
         if options.max_results == 0 || options.max_results > limits::MAX_SEARCH_RESULTS {
             return Err(DpxError::invalid_arguments(format!(
                 "max_results is {}; it must be between 1 and {}",
@@ -856,15 +978,33 @@ impl Engine {
         // Search sees redacted text, never reduced text.
         let pipeline = self.pipeline(Detail::Full, caches);
         let deadline = options.deadline.map(|limit| started + limit);
-        let prefilter =
-            crate::prefilter::RawPrefilter::for_pattern(&options.pattern, options.ignore_case);
+        // The prefilter decides from raw bytes whether a file is redacted, so its time would
+        // tell whether the pattern matches inside a secret: the server, whose caller sees only
+        // redacted text, redacts every file not known clean instead (prefilter.rs, "Timing").
+        let prefilter = match caches {
+            Some(_) => None,
+            None => crate::prefilter::RawPrefilter::for_pattern(&pattern, options.ignore_case),
+        };
+        let listing = options.output != SearchOutput::Matches;
         let grep = crate::grep::Grep {
             regex: &regex,
-            line_by_line: crate::grep::Grep::needs_line_by_line(&options.pattern),
+            line_by_line: crate::grep::Grep::needs_line_by_line(&pattern),
             context: options.context_lines,
-            max_matches: options.max_results + 1,
+            max_matches: options.offset + options.max_results + 1,
             deadline,
+            count_only: false,
         };
+        // Files listed by count, and matches left out after the cap, are counted, not kept.
+        let counter = crate::grep::Grep {
+            max_matches: usize::MAX,
+            context: 0,
+            count_only: true,
+            ..grep
+        };
+        // Set when a `matches` search reached max_results and goes on counting.
+        let capped = std::sync::atomic::AtomicBool::new(false);
+        let mut to_skip = if listing { 0 } else { options.offset };
+        let mut listed: Vec<(String, usize)> = Vec::new();
         let mut outcome = SearchOutcome {
             selected_files: files.len(),
             coverage: Coverage {
@@ -894,8 +1034,24 @@ impl Engine {
                     // The raw text proves the redacted text has no match (prefilter.rs).
                     return Some(FileHits::Searched(crate::grep::FileGrep::default()));
                 };
+                let counting = listing || capped.load(std::sync::atomic::Ordering::Relaxed);
                 Some(match content {
-                    Content::Text(text) => FileHits::Searched(grep.file(&text.text)),
+                    Content::Text(text) if counting => FileHits::Searched(counter.file(&text.text)),
+                    Content::Text(text) => {
+                        let mut found = grep.file(&text.text);
+                        if options.count_left_out
+                            && found.matches == grep.max_matches
+                            && !found.timed_out
+                        {
+                            // The cap falls in this file: count all it holds, to say how many
+                            // are left out.
+                            let all = counter.file(&text.text);
+                            found.matches = all.matches;
+                            found.timed_out = all.timed_out;
+                            found.searched_bytes = all.searched_bytes;
+                        }
+                        FileHits::Searched(found)
+                    }
                     Content::Withheld => FileHits::Withheld,
                     Content::Unreadable => FileHits::Unreadable,
                     Content::Binary => FileHits::Searched(crate::grep::FileGrep::default()),
@@ -916,14 +1072,60 @@ impl Engine {
                     }
                     Some(FileHits::Searched(found)) => found,
                 };
-                if !found.timed_out {
+                if found.timed_out {
+                    outcome.partly_searched_percent = Some(found.searched_percent());
+                } else {
                     outcome.searched_files += 1;
                 }
-                if !found.groups.is_empty() {
+                if found.matches > 0 {
                     outcome.files_with_matches += 1;
                 }
                 let path = self.label(&files[i].relative);
+                if listing {
+                    if found.matches > 0 {
+                        outcome.matches += found.matches;
+                        listed.push((path, found.matches));
+                    }
+                    return if found.timed_out {
+                        Err(Halt::Stopped(SearchStop::Deadline))
+                    } else {
+                        Ok(())
+                    };
+                }
+                if outcome.coverage.stopped == Some(SearchStop::MaxResults) {
+                    // Past the cap: only counting what is left out.
+                    if found.matches > 0 {
+                        outcome.left_out.push((path, found.matches));
+                    }
+                    return if found.timed_out {
+                        Err(Halt::Stopped(SearchStop::Deadline))
+                    } else {
+                        Ok(())
+                    };
+                }
+                let mut shown_in_file = 0;
+                let mut skipped_in_file = 0;
                 for mut group in found.groups {
+                    if to_skip > 0 {
+                        // `offset`: drop the lines up to the last skipped match.
+                        let skip = to_skip.min(group.matches);
+                        to_skip -= skip;
+                        skipped_in_file += skip;
+                        if skip == group.matches {
+                            continue;
+                        }
+                        let mut seen = 0;
+                        let cut = group
+                            .lines
+                            .iter()
+                            .position(|line| {
+                                seen += usize::from(line.is_match);
+                                seen == skip
+                            })
+                            .map_or(0, |p| p + 1);
+                        group.lines.drain(..cut);
+                        group.matches -= skip;
+                    }
                     let room = options.max_results - outcome.matches;
                     if group.matches > room {
                         // Keep the lines up to the match that reaches the limit.
@@ -945,9 +1147,23 @@ impl Engine {
                             lines: group.lines,
                         });
                         outcome.matches += group.matches;
+                        shown_in_file += group.matches;
                     }
                     if outcome.matches >= options.max_results {
-                        return Err(Halt::Stopped(SearchStop::MaxResults));
+                        if !options.count_left_out {
+                            return Err(Halt::Stopped(SearchStop::MaxResults));
+                        }
+                        let rest = found.matches - skipped_in_file - shown_in_file;
+                        if rest > 0 {
+                            outcome.left_out.push((path, rest));
+                        }
+                        outcome.coverage.stopped = Some(SearchStop::MaxResults);
+                        capped.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return if found.timed_out {
+                            Err(Halt::Stopped(SearchStop::Deadline))
+                        } else {
+                            Ok(())
+                        };
                     }
                 }
                 if found.timed_out {
@@ -958,12 +1174,27 @@ impl Engine {
         );
         match halted {
             Ok(()) => {}
+            // Counting what the cap left out until the deadline: the answer is still capped.
+            Err(crate::ordered::Stopped::Sink(Halt::Stopped(SearchStop::Deadline)))
+                if outcome.coverage.stopped == Some(SearchStop::MaxResults) => {}
             Err(crate::ordered::Stopped::Sink(Halt::Stopped(stop))) => {
                 outcome.coverage.stopped = Some(stop)
             }
             Err(crate::ordered::Stopped::Sink(Halt::Failed(e))) => return Err(e),
             Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
         }
+        if listing {
+            if options.output == SearchOutput::Count {
+                // Stable: equal counts stay in selection order.
+                listed.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+            }
+            let mut rest = listed.split_off(options.offset.min(listed.len()));
+            outcome.left_out = rest.split_off(options.max_results.min(rest.len()));
+            outcome.files = rest;
+        }
+        outcome
+            .left_out
+            .sort_by_key(|(_, count)| std::cmp::Reverse(*count));
         Ok(outcome)
     }
 
@@ -983,43 +1214,36 @@ impl Engine {
                 limits::MAX_PATH_CHARS
             )));
         }
-        let resolved = root.resolve(path)?;
-        let relative = resolved.relative.as_str().to_string();
-        if relative.is_empty() {
+        // The path as named is judged before anything is opened: a path outside the effective
+        // selection answers as a missing one, in words and in time, whether it exists or not.
+        let lexical = root.lexical(path)?;
+        let named = lexical.as_str();
+        if named.is_empty() {
             return Err(DpxError::invalid_arguments(
                 "'.' is the project root; get_file reads one file. Use get_tree to list the project's files, then pass a file path such as 'src/main.rs'",
             ));
         }
+        let baseline = Baseline::new(
+            root,
+            self.config.git_mode,
+            select::Exclusions::default(),
+            caches,
+        )?;
+        if baseline.leaves_out_name(named) {
+            return Err(not_selected(named, "a file"));
+        }
+        let resolved = root.resolve(path).map_err(|err| match err.kind {
+            ErrorKind::PathNotFound => not_selected(named, "a file"),
+            _ => err,
+        })?;
+        if baseline.leaves_out(&resolved) {
+            return Err(not_selected(named, "a file"));
+        }
+        let relative = resolved.relative.as_str().to_string();
         if resolved.is_dir() {
             return Err(DpxError::invalid_arguments(format!(
                 "'{relative}' is a folder; get_file reads one file. Use get_tree to list its files"
             )));
-        }
-        // Judge both the path as named and where it really leads (a link into `.git` is not a way in).
-        let mode = self.config.git_mode;
-        if select::effective::check_path(root, &relative, mode, false).is_some()
-            || select::effective::check_path(root, &resolved.real_relative, mode, false).is_some()
-        {
-            return Err(DpxError::new(
-                ErrorKind::PathNotFound,
-                format!(
-                    "'{relative}' is not part of the effective selection (excluded by product rules or .gitignore); use get_tree to list the project's files"
-                ),
-            ));
-        }
-        if self.config.git_mode == GitMode::Tracked
-            && !select::allow_list_holds(
-                &*crate::gitstate::tracked(root, caches.map(|c| &c.tracked))?,
-                &relative,
-                select::git_names(&root.path),
-            )
-        {
-            return Err(DpxError::new(
-                ErrorKind::PathNotFound,
-                format!(
-                    "'{relative}' is not tracked by Git and the server selects tracked files only"
-                ),
-            ));
         }
         let text = self
             .pipeline(Detail::Full, caches)
@@ -1255,14 +1479,9 @@ fn admit(
 
 /// Compile a search pattern with size and nesting limits (the regex engine is linear-time;
 /// the 2-second budget is enforced between files).
-pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::Regex> {
+/// The checks of a search pattern as the caller wrote it (before a literal is escaped).
+fn check_pattern_length(pattern: &str) -> Result<()> {
     let chars = pattern.chars().count();
-    if pattern.is_empty() {
-        return Err(DpxError::new(
-            ErrorKind::InvalidPattern,
-            "pattern is empty; pass a regular expression such as 'fn main'",
-        ));
-    }
     if chars > limits::MAX_REGEX_CHARS {
         return Err(DpxError::new(
             ErrorKind::InvalidPattern,
@@ -1270,6 +1489,22 @@ pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::R
                 "pattern has {chars} characters; at most {} are allowed",
                 limits::MAX_REGEX_CHARS
             ),
+        ));
+    }
+    Ok(())
+}
+
+pub fn compile_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::Regex> {
+    check_pattern_length(pattern)?;
+    build_search_regex(pattern, ignore_case)
+}
+
+/// The search regex of a pattern whose length was checked as the caller wrote it.
+fn build_search_regex(pattern: &str, ignore_case: bool) -> Result<regex::Regex> {
+    if pattern.is_empty() {
+        return Err(DpxError::new(
+            ErrorKind::InvalidPattern,
+            "pattern is empty; pass a regular expression such as 'fn main'",
         ));
     }
     regex::RegexBuilder::new(pattern)
@@ -1298,6 +1533,135 @@ enum FileHits {
     Searched(crate::grep::FileGrep),
 }
 
+/// The one answer for a path outside the effective selection (`kind`: "a file", "a file or
+/// folder"), the same whether it is missing, excluded by a product rule or `.gitignore`
+/// (`.git/` too), or outside the Git mode: its words never tell whether something is there.
+pub(crate) fn not_selected(named: &str, kind: &str) -> DpxError {
+    let shown: String = named.chars().take(200).collect();
+    DpxError::new(
+        ErrorKind::PathNotFound,
+        format!(
+            "'{shown}' is not {kind} of the effective selection: it does not exist, or product rules, .gitignore or the Git mode exclude it; use get_tree to list the project's files"
+        ),
+    )
+}
+
+/// The rules of the selection's baseline (product exclusions, ignore files, the Git mode) for
+/// one caller-named path, judged by its name before anything is opened (so a left-out path
+/// costs what a missing one does), then where it resolved (a link into `.git` is no way in).
+struct Baseline<'a> {
+    root: &'a ProjectRoot,
+    mode: GitMode,
+    exclusions: select::Exclusions,
+    tracked: Option<Arc<std::collections::BTreeSet<String>>>,
+    names: crate::project::NameRules,
+}
+
+impl<'a> Baseline<'a> {
+    fn new(
+        root: &'a ProjectRoot,
+        mode: GitMode,
+        exclusions: select::Exclusions,
+        caches: Option<&Caches>,
+    ) -> Result<Self> {
+        let tracked = match mode {
+            GitMode::Tracked => Some(crate::gitstate::tracked(root, caches.map(|c| &c.tracked))?),
+            _ => None,
+        };
+        Ok(Self {
+            root,
+            mode,
+            exclusions,
+            tracked,
+            names: select::git_names(&root.path),
+        })
+    }
+
+    fn excludes(&self, relative: &str, is_dir: bool) -> bool {
+        select::effective::check_path_under(self.root, relative, self.mode, self.exclusions, is_dir)
+            .is_some()
+    }
+
+    /// Outside the tracked mode's files (a folder counts when Git tracks a file in it).
+    fn untracked(&self, relative: &str, may_be_folder: bool) -> bool {
+        let Some(tracked) = &self.tracked else {
+            return false;
+        };
+        if select::allow_list_holds(tracked, relative, self.names) {
+            return false;
+        }
+        if !may_be_folder {
+            return true;
+        }
+        let prefix = format!("{relative}/");
+        let in_folder = if self.names.is_exact() {
+            tracked
+                .range(prefix.clone()..)
+                .next()
+                .is_some_and(|path| path.starts_with(&prefix))
+        } else {
+            let prefix = self.names.key(&prefix).into_owned();
+            tracked
+                .iter()
+                .any(|path| self.names.key(path).starts_with(&prefix))
+        };
+        !in_folder
+    }
+
+    fn leaves_out_name(&self, named: &str) -> bool {
+        !named.is_empty() && (self.excludes(named, false) || self.untracked(named, true))
+    }
+
+    fn leaves_out(&self, resolved: &crate::project::ResolvedPath) -> bool {
+        let relative = resolved.relative.as_str();
+        let real = resolved.real_relative.as_str();
+        if relative.is_empty() {
+            return false;
+        }
+        let is_dir = resolved.is_dir();
+        self.excludes(relative, is_dir)
+            || (!real.is_empty() && self.excludes(real, is_dir))
+            || self.untracked(relative, is_dir)
+    }
+}
+
+/// The file `path` names among a selection's files, for a tool that takes one file: a missing
+/// path and one the selection leaves out get the same [`not_selected`] answer; a link out of
+/// the root is a violation whether or not its target exists (`ProjectRoot::resolve`).
+pub(crate) fn selected_file<'a>(
+    root: &ProjectRoot,
+    path: &str,
+    files: &[&'a Entry],
+    tool: &str,
+) -> Result<(String, &'a Entry)> {
+    let lexical = root.lexical(path)?;
+    let named = lexical.as_str();
+    let resolved = match root.resolve(path) {
+        Err(err) if err.kind == ErrorKind::RootViolation => return Err(err),
+        other => other,
+    };
+    // The listed names where the path resolves (another case on a volume that ignores case).
+    let target = match &resolved {
+        Ok(resolved) => resolved.relative.as_str().to_string(),
+        Err(_) => named.to_string(),
+    };
+    if let Some(entry) = files.iter().find(|e| e.relative == target) {
+        // A selected file that cannot be opened says why.
+        resolved.map_err(|err| match err.kind {
+            ErrorKind::PathNotFound => not_selected(named, "a file"),
+            _ => err,
+        })?;
+        return Ok((target, entry));
+    }
+    let folder = format!("{target}/");
+    if target.is_empty() || files.iter().any(|e| e.relative.starts_with(&folder)) {
+        return Err(DpxError::invalid_arguments(format!(
+            "'{target}' is a folder; {tool} takes one file. Use get_tree to list its files"
+        )));
+    }
+    Err(not_selected(named, "a file"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1318,6 +1682,7 @@ mod tests {
             context_lines: 2,
             max_results: 2,
             deadline: Some(Duration::from_secs(limits::SEARCH_DEADLINE_SECS)),
+            ..Default::default()
         };
         let outcome = engine
             .search(&root, &Request::default(), &options, None, Hooks::default())
@@ -1325,7 +1690,7 @@ mod tests {
         assert_eq!(outcome.matches, 2);
         assert_eq!(outcome.coverage.stopped, Some(SearchStop::MaxResults));
         assert_eq!(
-            crate::render::search::grep_lines(&outcome.groups),
+            crate::render::search::grep_lines(&outcome.groups, true),
             "a.txt:1:hit 1\na.txt:2:hit 2\n"
         );
     }
@@ -1349,6 +1714,7 @@ mod tests {
             context_lines: 0,
             max_results,
             deadline,
+            ..Default::default()
         }
     }
 
@@ -1366,7 +1732,10 @@ mod tests {
             .map(|i| format!("f{i:03}.txt:1:hit {i}\n"))
             .collect::<Vec<_>>()
             .join("--\n");
-        assert_eq!(crate::render::search::grep_lines(&outcome.groups), expected);
+        assert_eq!(
+            crate::render::search::grep_lines(&outcome.groups, true),
+            expected
+        );
         assert_eq!(outcome.coverage.stopped, Some(SearchStop::MaxResults));
         assert_eq!(outcome.searched_files, 150);
     }

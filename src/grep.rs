@@ -35,9 +35,26 @@ pub struct HitGroup {
 /// What the search of one file found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileGrep {
+    /// Match and context lines (none when only counting).
     pub groups: Vec<HitGroup>,
+    /// Match lines found (at most `max_matches`).
+    pub matches: usize,
     /// The deadline passed before the whole file was searched.
     pub timed_out: bool,
+    /// Bytes of the text searched (all of it unless `timed_out`).
+    pub searched_bytes: usize,
+    /// Bytes of the text.
+    pub length: usize,
+}
+
+impl FileGrep {
+    /// The share of the text searched, in whole percent (rounded down: 100 only when done).
+    pub fn searched_percent(&self) -> u8 {
+        if self.length == 0 || !self.timed_out {
+            return 100;
+        }
+        (self.searched_bytes * 100 / self.length).min(99) as u8
+    }
 }
 
 /// How one file is searched.
@@ -51,6 +68,8 @@ pub struct Grep<'a> {
     /// give one more than it shows: the extra match marks where the last shown group ends.
     pub max_matches: usize,
     pub deadline: Option<Instant>,
+    /// Count the match lines only (no lines are kept).
+    pub count_only: bool,
 }
 
 impl Grep<'_> {
@@ -137,8 +156,15 @@ impl Grep<'_> {
             chunk_start = chunk_end;
         }
         FileGrep {
-            groups: self.groups(text, &hits),
+            groups: if self.count_only {
+                Vec::new()
+            } else {
+                self.groups(text, &hits)
+            },
+            matches: hits.len(),
             timed_out,
+            searched_bytes: if timed_out { chunk_start } else { text.len() },
+            length: text.len(),
         }
     }
 
@@ -300,10 +326,11 @@ pub fn shown_path(path: &str) -> String {
     out
 }
 
-/// Grep-style lines: `path:N:text` for matches, `path-N-text` for context, `--` between groups.
-pub fn render_group(out: &mut String, path: &str, lines: &[HitLine]) {
+/// Grep-style lines: `path:N:text` for matches, `path-N-text` for context, and `--` between
+/// groups when context lines are shown (`separated`; every line names its file and number).
+pub fn render_group(out: &mut String, path: &str, lines: &[HitLine], separated: bool) {
     use std::fmt::Write as _;
-    if !out.is_empty() {
+    if separated && !out.is_empty() {
         out.push_str("--\n");
     }
     for line in lines {
@@ -328,10 +355,11 @@ mod tests {
             context,
             max_matches: 200,
             deadline: None,
+            count_only: false,
         };
         let mut out = String::new();
         for group in grep.file(text).groups {
-            render_group(&mut out, "f", &group.lines);
+            render_group(&mut out, "f", &group.lines, context > 0);
         }
         out.lines().map(str::to_string).collect()
     }
@@ -356,7 +384,8 @@ mod tests {
         assert!(grep("absent", "a\nb\n", 0).is_empty());
         // A match that only exists across a line break is not a line match.
         assert!(grep(r"a\nb", "a\nb\n", 0).is_empty());
-        assert_eq!(grep(r"a\s*$", "a\n\nb a\n", 0), ["f:1:a", "--", "f:3:b a"]);
+        // Without context lines there are no `--` separators: every line names its file and number.
+        assert_eq!(grep(r"a\s*$", "a\n\nb a\n", 0), ["f:1:a", "f:3:b a"]);
         assert_eq!(grep("^$", "a\n\nb\n", 0), ["f:2:"]);
         // An empty match at the end of a last line without a line break (a fuzz input).
         assert_eq!(grep("$", "a\r\nb\nc", 0), ["f:1:a", "f:2:b", "f:3:c"]);
@@ -407,10 +436,11 @@ mod tests {
                 context: 0,
                 max_matches: usize::MAX,
                 deadline: None,
+                count_only: false,
             };
             let mut got = String::new();
             for group in grep.file(&text).groups {
-                render_group(&mut got, "f", &group.lines);
+                render_group(&mut got, "f", &group.lines, false);
             }
             let got: Vec<String> = got
                 .lines()
@@ -431,10 +461,12 @@ mod tests {
             context: 0,
             max_matches: 10,
             deadline: Some(Instant::now()),
+            count_only: false,
         };
         let found = grep.file(&text);
         assert!(found.timed_out);
         assert!(found.groups.is_empty());
+        assert_eq!(found.searched_bytes, 0, "it says how far it got");
     }
 
     #[test]

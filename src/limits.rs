@@ -25,6 +25,9 @@ pub const MAX_SEARCH_RESULTS: usize = 200;
 pub const DEFAULT_SEARCH_RESULTS: usize = 50;
 pub const MAX_CONTEXT_LINES: usize = 50;
 pub const DEFAULT_CONTEXT_LINES: usize = 2;
+/// A search's `offset`: matching lines (or files) skipped before the first shown. A page past
+/// this is no page an agent reads; narrow the search instead.
+pub const MAX_SEARCH_OFFSET: usize = 100_000;
 /// The MCP search's time limit (the CLI runs to completion unless `--timeout` is given).
 pub const SEARCH_DEADLINE_SECS: u64 = 2;
 
@@ -32,6 +35,19 @@ pub const SEARCH_DEADLINE_SECS: u64 = 2;
 pub const MAX_FILE_LINES: usize = 1000;
 /// Characters of one text answer's useful payload (`get_file`, `read_pack`, inline packs).
 pub const MAX_FILE_CHARS: usize = 50_000;
+
+/// Definitions of one `find_symbol` answer, and files of one `related_files` answer.
+pub const MAX_SYMBOL_RESULTS: usize = 200;
+pub const DEFAULT_SYMBOL_RESULTS: usize = 50;
+/// Unicode scalar values of a symbol name (`find_symbol`'s `name`).
+pub const MAX_SYMBOL_NAME_CHARS: usize = 256;
+/// Import hops `related_files` follows at most.
+pub const MAX_RELATED_DEPTH: usize = 3;
+/// A symbol lookup or an index refresh stops here and answers with what it has (the index
+/// keeps what it read, so the next call continues).
+pub const SYMBOL_DEADLINE_SECS: u64 = 10;
+/// Memory the MCP server gives to parsed definitions kept across lookups.
+pub const SERVER_DEFINITION_CACHE_BYTES: usize = 32 * 1024 * 1024;
 
 pub const MAX_TOP_FILES: usize = 1000;
 pub const DEFAULT_TOP_FILES: usize = 10;
@@ -43,6 +59,12 @@ pub const SERVER_TRANSFORM_CACHE_BYTES: usize = 64 * 1024 * 1024;
 /// Exact token counts the MCP server remembers by content hash (`--tokenizer`): about
 /// 64 bytes each, so 32 MiB, for half a million files and pack sections.
 pub const SERVER_TOKEN_COUNT_CACHE_ENTRIES: usize = 1 << 19;
+/// Answers the MCP server owes or has queued for stdout before it stops reading requests (a
+/// client that does not read its answers then finds its writes blocked, not the server's
+/// memory growing).
+pub const MAX_QUEUED_ANSWERS: usize = 64;
+/// Bytes queued for stdout before the MCP server stops reading requests.
+pub const MAX_QUEUED_ANSWER_BYTES: usize = 64 * 1024 * 1024;
 
 /// Unicode scalar values of a `relevant_files` query (or `pack_context`'s `query`).
 pub const MAX_QUERY_CHARS: usize = 8000;

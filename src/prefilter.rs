@@ -22,6 +22,18 @@
 //! `tests/search_prefilter.rs` checks the identity on a corpus with secrets.
 //!
 //! Patterns matched line by line (`\A`, `\z`, inline flags; see `grep::Grep`) get no prefilter.
+//!
+//! **Timing.** The argument above covers results, not time. A file whose raw text matches P′
+//! is redacted and searched; one that does not is skipped, which is much faster. Raw text
+//! matches P′ where the redacted text does (public) *or* where a match overlaps a secret, so
+//! the time of a search tells whether the pattern matches inside a secret: a caller who
+//! cannot read raw bytes could recover a key one character at a time, as `find_symbol`'s raw
+//! screen allowed (issue 35). So the prefilter is used only where the caller can read every
+//! file anyway: the one-shot CLI, run by the user on their own files. The MCP server never
+//! consults it (`Engine::search` with the server's caches): there every file is redacted
+//! unless the facts cache knows that exactly this version is clean, and whether a file is
+//! clean does not depend on the pattern. What the server's time can then depend on is the
+//! redacted text and the pattern, both of which its caller already sees.
 
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 

@@ -261,30 +261,34 @@ pub fn load(root: &ProjectRoot, name: Option<&str>) -> Result<Profile> {
             ))),
         },
         Some(path) => {
-            let resolved = root.resolve(path)?;
             // A profile is a project file like any other: one the selection would show, never
-            // a `.gitignore`d file, nothing under `.git/`, nothing a product rule excludes.
+            // a `.gitignore`d file, nothing under `.git/`, nothing a product rule excludes. One
+            // answer for those and for a missing path, judged by the name before anything is
+            // opened, so no answer tells whether something is there.
+            let named = root.lexical(path)?;
+            let named = named.as_str();
+            let not_a_profile = || {
+                profile_error(format!(
+                    "profile '{}' is not a file of the project's selection: it does not exist, is a folder, or .gitignore or a product rule excludes it; pass 'standard', 'local', or the path of a profile JSON file that get_tree lists",
+                    named.chars().take(200).collect::<String>()
+                ))
+            };
             let git_rules = crate::select::GitMode::Gitignore;
+            let excluded = |relative: &str| {
+                crate::select::effective::check_path(root, relative, git_rules, false).is_some()
+            };
+            if named.is_empty() || excluded(named) {
+                return Err(not_a_profile());
+            }
+            let resolved = root.resolve(path).map_err(|err| match err.kind {
+                ErrorKind::PathNotFound => not_a_profile(),
+                _ => err,
+            })?;
             if resolved.is_dir()
-                || crate::select::effective::check_path(
-                    root,
-                    resolved.relative.as_str(),
-                    git_rules,
-                    false,
-                )
-                .is_some()
-                || crate::select::effective::check_path(
-                    root,
-                    &resolved.real_relative,
-                    git_rules,
-                    false,
-                )
-                .is_some()
+                || excluded(resolved.relative.as_str())
+                || excluded(&resolved.real_relative)
             {
-                return Err(profile_error(format!(
-                    "profile '{}' is not an effective project file (it is a folder, ignored by .gitignore, or excluded by product rules); pass 'standard', 'local', or the path of a profile JSON file that get_tree lists",
-                    resolved.relative.as_str()
-                )));
+                return Err(not_a_profile());
             }
             let (file, _) = root.open_resolved(&resolved)?;
             let mut text = String::new();

@@ -27,7 +27,7 @@ mod tools;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use schema::input_schema;
+pub use schema::{input_schema, list_form};
 pub use tools::*;
 
 use crate::error::{DpxError, Result};
@@ -76,7 +76,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::mcp::tools::{TOOL_ORDER, tool_list};
+    use crate::mcp::tools::{TOOL_ORDER, tool_list, tools_with_checked_schemas};
 
     fn args(value: Value) -> Option<Map<String, Value>> {
         value.as_object().cloned()
@@ -118,7 +118,7 @@ mod tests {
         let text = message::<GetFileArgs>(json!({"path": "a", "evil": 1, "Zed": 2}));
         assert_eq!(
             text,
-            "get_file does not accept 'Zed', 'evil'; valid arguments: project, branch, path, start_line, end_line"
+            "get_file does not accept 'Zed', 'evil'; valid arguments: project, branch, path, start_line, end_line, line_numbers"
         );
         let long_key = "k".repeat(100);
         let text = message::<ListProjectsArgs>(json!({long_key.clone(): 1}));
@@ -144,7 +144,7 @@ mod tests {
     /// know, and every string and list is bounded.
     #[test]
     fn names_schemas_and_checks_agree() {
-        for tool in tool_list(false, None) {
+        for tool in tools_with_checked_schemas(false, None) {
             let names = crate::mcp::tools::argument_names(&tool.name).unwrap();
             let properties = tool.input_schema["properties"].as_object().unwrap();
             let mut declared: Vec<&str> = properties.keys().map(String::as_str).collect();
@@ -193,7 +193,7 @@ mod tests {
             ("query", "pack_context"),
         ];
         let mut seen: std::collections::BTreeMap<String, (String, Value)> = Default::default();
-        for tool in tool_list(false, None) {
+        for tool in tools_with_checked_schemas(false, None) {
             for (name, property) in tool.input_schema["properties"].as_object().unwrap() {
                 if differ.contains(&(name.as_str(), &*tool.name)) {
                     continue;
@@ -208,6 +208,66 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The listed schemas accept what the checks accept: the same argument names and required
+    /// ones; an argument is described (with its limits) at its first tool and given by its type
+    /// at the later ones, whose description names that first tool; numbers and booleans may
+    /// come as strings.
+    #[test]
+    fn the_list_describes_each_argument_once() {
+        let checked = tools_with_checked_schemas(false, None);
+        let listed = tool_list(false, None);
+        let mut described: std::collections::BTreeMap<String, String> = Default::default();
+        for (full, short) in checked.iter().zip(&listed) {
+            assert_eq!(full.name, short.name);
+            assert_eq!(
+                full.input_schema["required"], short.input_schema["required"],
+                "{}",
+                full.name
+            );
+            let properties = short.input_schema["properties"].as_object().unwrap();
+            let checked_properties = full.input_schema["properties"].as_object().unwrap();
+            assert_eq!(
+                properties.keys().collect::<Vec<_>>(),
+                checked_properties.keys().collect::<Vec<_>>()
+            );
+            let description = short.description.as_deref().unwrap();
+            for (name, property) in properties {
+                let kind = &checked_properties[name]["type"];
+                if matches!(kind.as_str(), Some("integer" | "boolean")) {
+                    assert_eq!(property["type"], json!([kind, "string"]), "{name}");
+                } else {
+                    assert_eq!(&property["type"], kind, "{name}");
+                }
+                match described.get(name) {
+                    Some(first) if property.get("description").is_none() => {
+                        assert!(
+                            description.contains(first.as_str()),
+                            "{}: {name}",
+                            short.name
+                        )
+                    }
+                    _ => {
+                        assert!(property["description"].is_string(), "{}.{name}", short.name);
+                        described.insert(name.clone(), short.name.to_string());
+                    }
+                }
+            }
+        }
+        let get_tree = &listed[1].input_schema["properties"];
+        assert_eq!(get_tree["include_patterns"]["maxItems"], 256);
+        assert_eq!(
+            listed[2].input_schema["properties"]["include_patterns"],
+            json!({"type": "array"})
+        );
+        assert!(
+            listed[2]
+                .description
+                .as_deref()
+                .unwrap()
+                .ends_with("Other arguments: see get_tree.")
+        );
     }
 
     /// Every MCP argument of a tool with a command has its flag there (kebab-case), except the

@@ -5,6 +5,10 @@
 //! no `$schema`, titles, number formats or defaults (defaults are in the descriptions), an
 //! optional argument is its value's type (a `null` means "absent" and needs no mention), a
 //! documented enum is a plain `enum` of its names, and a description is one line.
+//!
+//! The tool list is loaded into every agent session, so it is written smaller still
+//! ([`list_form`]): an argument an earlier tool already declares alike is given by its type
+//! only, and the tool's description says where it is described.
 
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
@@ -95,5 +99,74 @@ fn compact(value: &mut Value) {
             .map(str::trim)
             .collect::<Vec<_>>()
             .join(" ");
+    }
+}
+
+/// The tool list's form of the tools' input schemas, given in the list's order as (tool name,
+/// schema as [`input_schema`] makes it). For each tool: its listed schema and the earlier tools
+/// whose descriptions it relies on.
+///
+/// - An argument that an earlier tool declares with the same schema is declared again by its
+///   type (and choices) only: the earlier tool carries the description, the items' type and
+///   the limits; the server checks them either way.
+/// - Numbers and booleans are declared as `[type, "string"]`: the server accepts decimal
+///   strings and `"true"`/`"false"` too, and a client that validates should let them through.
+pub fn list_form(tools: &[(&str, &Map<String, Value>)]) -> Vec<(Map<String, Value>, Vec<String>)> {
+    // (tool, argument, schema) of every argument described so far
+    let mut described: Vec<(&str, &str, &Value)> = Vec::new();
+    let mut listed = Vec::with_capacity(tools.len());
+    for &(tool, schema) in tools {
+        let mut refers_to: Vec<String> = Vec::new();
+        let mut properties = Map::new();
+        for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+            let earlier = described
+                .iter()
+                .find(|(_, seen, first)| *seen == name && *first == property);
+            let mut listed_property = match earlier {
+                Some((first, ..)) => {
+                    if !refers_to.iter().any(|t| t == first) {
+                        refers_to.push(first.to_string());
+                    }
+                    type_only(property)
+                }
+                None => {
+                    described.push((tool, name, property));
+                    let mut property = property.clone();
+                    // The checks leave a top-level minimum length to the engine, whose message
+                    // says what to pass instead.
+                    if let Some(object) = property.as_object_mut() {
+                        object.remove("minLength");
+                    }
+                    property
+                }
+            };
+            accept_strings(&mut listed_property);
+            properties.insert(name.clone(), listed_property);
+        }
+        let mut schema = schema.clone();
+        schema.insert("properties".into(), Value::Object(properties));
+        listed.push((schema, refers_to));
+    }
+    listed
+}
+
+/// A property reduced to its type and choices (an array's items are described, with their
+/// type, where the argument is described).
+fn type_only(property: &Value) -> Value {
+    let mut lean = Map::new();
+    for key in ["type", "enum"] {
+        if let Some(value) = property.get(key) {
+            lean.insert(key.into(), value.clone());
+        }
+    }
+    Value::Object(lean)
+}
+
+/// `integer`, `number` and `boolean` become `[that, "string"]`.
+fn accept_strings(property: &mut Value) {
+    if let Some(kind) = property.get_mut("type")
+        && matches!(kind.as_str(), Some("integer" | "number" | "boolean"))
+    {
+        *kind = serde_json::json!([kind.clone(), "string"]);
     }
 }

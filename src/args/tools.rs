@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::ToolArgs;
-use crate::engine::Request;
+use crate::engine::{Request, SearchOptions, SearchOutput};
 use crate::error::{DpxError, ErrorKind};
 use crate::limits;
 use crate::relevance::PackRank;
@@ -33,7 +33,7 @@ fn default_search_results() -> u64 {
 }
 
 fn default_symbol_results() -> u64 {
-    crate::symbols::limits::DEFAULT_RESULTS as u64
+    crate::limits::DEFAULT_SYMBOL_RESULTS as u64
 }
 
 fn default_related_depth() -> u64 {
@@ -84,48 +84,42 @@ impl ToolArgs for ListProjectsArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct GetTreeArgs {
-    /// A root path or name from list_projects. Optional when the server has exactly one root.
-    /// A Git URL is accepted only when the server runs with --allow-remote.
+    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
+    /// root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
-    /// Branch to check out; valid only when project is a Git URL.
+    /// Branch of a Git URL project.
     #[arg(long, requires = "allow_remote")]
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
-    /// Project-relative globs using '/' (a file must match one); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs a file must match; one without '/' matches names at any depth.
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub include_patterns: Vec<String>,
-    /// Project-relative globs using '/' (matching files are removed); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs of files to leave out.
     #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub exclude_patterns: Vec<String>,
-    /// Select only files in the Git index (default false). Cannot weaken a tracked profile.
+    /// Only files in the Git index.
     #[arg(long = "tracked-only")]
     #[serde(default)]
     pub tracked_only: bool,
-    /// Narrow to Git state: 'staged', 'changes', or 'diff:<ref>..<ref>'. Content always comes
-    /// from the working tree.
+    /// Only files changed: staged, changes, or diff:<ref>..<ref>.
     #[arg(long = "git-scope", value_name = "SCOPE")]
     #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
     pub git_scope: Option<String>,
-    /// Remove files strictly larger than this many bytes.
+    /// Skip files larger than this many bytes.
     #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_file_bytes: Option<u64>,
-    /// Show entries down to this depth (top level = 1).
+    /// Depth to show (top level = 1).
     #[arg(long = "max-depth", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_depth: Option<u64>,
-    /// Output format (default markdown). markdown and text are for reading; json and xml have
-    /// escaping guarantees for parsing.
+    /// Output format (default markdown); json and xml for parsing.
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
@@ -154,58 +148,51 @@ impl GetTreeArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct AnalyzeArgs {
-    /// A root path or name from list_projects. Optional when the server has exactly one root.
-    /// A Git URL is accepted only when the server runs with --allow-remote.
+    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
+    /// root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
-    /// Branch to check out; valid only when project is a Git URL.
+    /// Branch of a Git URL project.
     #[arg(long, requires = "allow_remote")]
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
-    /// Existing project-relative files or folders to narrow to; at most 256 entries.
+    /// Project-relative files or folders to narrow to.
     #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1..)]
     #[schemars(length(max = limits::MAX_PATHS), inner(length(min = 1, max = limits::MAX_PATH_CHARS)))]
     #[serde(default)]
     pub paths: Vec<String>,
-    /// Project-relative globs using '/' (a file must match one); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs a file must match; one without '/' matches names at any depth.
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub include_patterns: Vec<String>,
-    /// Project-relative globs using '/' (matching files are removed); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs of files to leave out.
     #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub exclude_patterns: Vec<String>,
-    /// 'standard' (default), 'local', or a portable profile JSON path inside the project.
+    /// standard (default), local, or a profile JSON path in the project.
     #[arg(long)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub profile: Option<String>,
-    /// Code reduction: full (default) changes nothing, compact removes comments and blank
-    /// lines, signatures also collapses function bodies. Combine with max_tokens to fit more
-    /// files.
+    /// full (default); compact drops comments and blank lines; signatures also function bodies.
     #[arg(long, value_enum)]
     pub detail: Option<Detail>,
-    /// Select only files in the Git index (default false). Cannot weaken a tracked profile.
+    /// Only files in the Git index.
     #[arg(long = "tracked-only")]
     #[serde(default)]
     pub tracked_only: bool,
-    /// Narrow to Git state: 'staged', 'changes', or 'diff:<ref>..<ref>'. Content always comes
-    /// from the working tree.
+    /// Only files changed: staged, changes, or diff:<ref>..<ref>.
     #[arg(long = "git-scope", value_name = "SCOPE")]
     #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
     pub git_scope: Option<String>,
-    /// How many of the largest files by tokens to list (default 10).
+    /// Largest files to list (default 10).
     #[arg(long = "top-files", default_value_t = default_top_files(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=limits::MAX_TOP_FILES as u64))]
     #[schemars(range(min = 1, max = limits::MAX_TOP_FILES))]
     #[serde(default = "default_top_files")]
     pub top_files: u64,
-    /// Remove files strictly larger than this many bytes.
+    /// Skip files larger than this many bytes.
     #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_file_bytes: Option<u64>,
@@ -236,77 +223,67 @@ impl AnalyzeArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct PackContextArgs {
-    /// A root path or name from list_projects. Optional when the server has exactly one root.
-    /// A Git URL is accepted only when the server runs with --allow-remote.
+    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
+    /// root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
-    /// Branch to check out; valid only when project is a Git URL.
+    /// Branch of a Git URL project.
     #[arg(long, requires = "allow_remote")]
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
-    /// Existing project-relative files or folders to narrow to; at most 256 entries.
+    /// Project-relative files or folders to narrow to.
     #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1..)]
     #[schemars(length(max = limits::MAX_PATHS), inner(length(min = 1, max = limits::MAX_PATH_CHARS)))]
     #[serde(default)]
     pub paths: Vec<String>,
-    /// Project-relative globs using '/' (a file must match one); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs a file must match; one without '/' matches names at any depth.
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub include_patterns: Vec<String>,
-    /// Project-relative globs using '/' (matching files are removed); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs of files to leave out.
     #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub exclude_patterns: Vec<String>,
-    /// 'standard' (default), 'local', or a portable profile JSON path inside the project.
+    /// standard (default), local, or a profile JSON path in the project.
     #[arg(long)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub profile: Option<String>,
-    /// Code reduction: full (default) changes nothing, compact removes comments and blank
-    /// lines, signatures also collapses function bodies. Combine with max_tokens to fit more
-    /// files.
+    /// full (default); compact drops comments and blank lines; signatures also function bodies.
     #[arg(long, value_enum)]
     pub detail: Option<Detail>,
-    /// Select only files in the Git index (default false). Cannot weaken a tracked profile.
+    /// Only files in the Git index.
     #[arg(long = "tracked-only")]
     #[serde(default)]
     pub tracked_only: bool,
-    /// Narrow to Git state: 'staged', 'changes', or 'diff:<ref>..<ref>'. Content always comes
-    /// from the working tree.
+    /// Only files changed: staged, changes, or diff:<ref>..<ref>.
     #[arg(long = "git-scope", value_name = "SCOPE")]
     #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
     pub git_scope: Option<String>,
-    /// Budget of estimated content tokens (one per four characters, rounded up per file).
-    /// Default: unlimited.
+    /// Budget of estimated content tokens (characters / 4 per file). Default unlimited.
     #[arg(long = "max-tokens", value_parser = parse_positive_decimal)]
     #[schemars(range(min = 1))]
     pub max_tokens: Option<u64>,
-    /// Remove files strictly larger than this many bytes.
+    /// Skip files larger than this many bytes.
     #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_file_bytes: Option<u64>,
-    /// What the pack contains (default tree-content).
+    /// What the pack holds (default tree-content).
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub view: View,
-    /// Output format (default markdown). markdown and text are for reading; json and xml have
-    /// escaping guarantees for parsing.
+    /// Output format (default markdown); json and xml for parsing.
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
-    /// A task in words or code, at most 8,000 characters: files come by relevance and a
-    /// max_tokens budget fills best-first (full, then signatures, then names only).
+    /// A task in words or code: files by relevance; max_tokens fills best-first (full, then
+    /// signatures, then names).
     #[arg(long, value_name = "TEXT")]
     #[schemars(length(min = 1, max = limits::MAX_QUERY_CHARS))]
     pub query: Option<String>,
-    /// File order: relevance (to query; the default with one) or centrality (a repository map
-    /// without a query). Default: path order.
+    /// relevance (to query, its default) or centrality (a repository map); default path order.
     #[arg(long, value_enum)]
     pub rank: Option<PackRank>,
 }
@@ -340,15 +317,15 @@ impl PackContextArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct ReadPackArgs {
-    /// The id from a stored pack_context result, valid until this server process exits.
+    /// From a stored pack_context result.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PACK_ID_CHARS))]
     pub pack_id: String,
-    /// First line, 1-based and inclusive (default 1).
+    /// First line, 1-based (default 1).
     #[arg(long = "start-line", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub start_line: Option<u64>,
-    /// Last line, inclusive; at most 1,000 lines or 50,000 characters are returned per call.
+    /// Last line, inclusive.
     #[arg(long = "end-line", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub end_line: Option<u64>,
@@ -362,47 +339,41 @@ impl ToolArgs for ReadPackArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct SearchProjectArgs {
-    /// A root path or name from list_projects. Optional when the server has exactly one root.
-    /// A Git URL is accepted only when the server runs with --allow-remote.
+    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
+    /// root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
-    /// Branch to check out; valid only when project is a Git URL.
+    /// Branch of a Git URL project.
     #[arg(long, requires = "allow_remote")]
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
-    /// Regular expression (Rust regex syntax), at most 4,096 characters; searched over redacted
-    /// content.
+    /// Regex (Rust syntax), searched over redacted content.
     #[schemars(length(min = 1, max = limits::MAX_REGEX_CHARS))]
     pub pattern: String,
-    /// Project-relative globs using '/' (a file must match one); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs a file must match; one without '/' matches names at any depth.
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub include_patterns: Vec<String>,
-    /// Project-relative globs using '/' (matching files are removed); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs of files to leave out.
     #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub exclude_patterns: Vec<String>,
-    /// Select only files in the Git index (default false). Cannot weaken a tracked profile.
+    /// Only files in the Git index.
     #[arg(long = "tracked-only")]
     #[serde(default)]
     pub tracked_only: bool,
-    /// Narrow to Git state: 'staged', 'changes', or 'diff:<ref>..<ref>'. Content always comes
-    /// from the working tree.
+    /// Only files changed: staged, changes, or diff:<ref>..<ref>.
     #[arg(long = "git-scope", value_name = "SCOPE")]
     #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
     pub git_scope: Option<String>,
-    /// Remove files strictly larger than this many bytes.
+    /// Skip files larger than this many bytes.
     #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_file_bytes: Option<u64>,
-    /// Lines of context around each match (default 2).
+    /// Context lines around a match (default 2).
     #[arg(long = "context-lines", default_value_t = default_context_lines(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(0..=limits::MAX_CONTEXT_LINES as u64))]
     #[schemars(range(min = 0, max = limits::MAX_CONTEXT_LINES))]
     #[serde(default = "default_context_lines")]
@@ -411,11 +382,24 @@ pub struct SearchProjectArgs {
     #[arg(long = "ignore-case", value_name = "BOOL", action = clap::ArgAction::Set, num_args = 0..=1, require_equals = true, default_value_t = true, default_missing_value = "true", hide_default_value = true)]
     #[serde(default = "yes")]
     pub ignore_case: bool,
-    /// Maximum matching lines (default 50, at most 200).
+    /// Maximum matching lines or files (default 50).
     #[arg(long = "max-results", default_value_t = default_search_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=limits::MAX_SEARCH_RESULTS as u64))]
     #[schemars(range(min = 1, max = limits::MAX_SEARCH_RESULTS))]
     #[serde(default = "default_search_results")]
     pub max_results: u64,
+    /// Matching lines (or files) to skip; a capped answer names the next offset.
+    #[arg(long, default_value_t = 0, hide_default_value = true, value_parser = clap::value_parser!(u64).range(0..=limits::MAX_SEARCH_OFFSET as u64))]
+    #[schemars(range(max = limits::MAX_SEARCH_OFFSET))]
+    #[serde(default)]
+    pub offset: u64,
+    /// files: paths; count: path:count, most first (default matches).
+    #[arg(long, value_enum, default_value_t, hide_default_value = true)]
+    #[serde(default)]
+    pub output: SearchOutput,
+    /// Treat pattern as a fixed string, not a regex.
+    #[arg(long)]
+    #[serde(default)]
+    pub literal: bool,
 }
 
 impl ToolArgs for SearchProjectArgs {
@@ -432,6 +416,21 @@ impl ToolArgs for SearchProjectArgs {
 }
 
 impl SearchProjectArgs {
+    /// The search as these arguments ask for it, stopping at `deadline`.
+    pub fn options(&self, deadline: Option<std::time::Duration>) -> SearchOptions {
+        SearchOptions {
+            pattern: self.pattern.clone(),
+            ignore_case: self.ignore_case,
+            context_lines: self.context_lines as usize,
+            max_results: self.max_results as usize,
+            deadline,
+            literal: self.literal,
+            offset: self.offset as usize,
+            output: self.output,
+            count_left_out: false,
+        }
+    }
+
     pub fn request(&self) -> Request {
         Request {
             include_patterns: self.include_patterns.clone(),
@@ -448,26 +447,30 @@ impl SearchProjectArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct GetFileArgs {
-    /// A root path or name from list_projects. Optional when the server has exactly one root.
-    /// A Git URL is accepted only when the server runs with --allow-remote.
+    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
+    /// root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
-    /// Branch to check out; valid only when project is a Git URL.
+    /// Branch of a Git URL project.
     #[arg(long, requires = "allow_remote")]
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
-    /// Project-relative path of one file.
+    /// Project-relative file path.
     #[schemars(length(min = 1, max = limits::MAX_PATH_CHARS))]
     pub path: String,
-    /// First line, 1-based and inclusive (default 1).
+    /// First line, 1-based (default 1).
     #[arg(long = "start-line", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub start_line: Option<u64>,
-    /// Last line, inclusive; at most 1,000 lines or 50,000 characters are returned per call.
+    /// Last line, inclusive.
     #[arg(long = "end-line", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub end_line: Option<u64>,
+    /// Prefix lines with their number and a tab, as cat -n.
+    #[arg(long = "line-numbers")]
+    #[serde(default)]
+    pub line_numbers: bool,
 }
 
 impl ToolArgs for GetFileArgs {
@@ -478,52 +481,46 @@ impl ToolArgs for GetFileArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct FindSymbolArgs {
-    /// A root path or name from list_projects. Optional when the server has exactly one root.
-    /// A Git URL is accepted only when the server runs with --allow-remote.
+    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
+    /// root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
-    /// Branch to check out; valid only when project is a Git URL.
+    /// Branch of a Git URL project.
     #[arg(long, requires = "allow_remote")]
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
-    /// The name to look up, case-sensitive, such as 'copy_process'. Qualify it to narrow by
-    /// container: 'Parser.parse', 'net::Parser::parse'.
-    #[schemars(length(min = 1, max = crate::symbols::limits::MAX_NAME_CHARS))]
+    /// Case-sensitive name; qualify to narrow: Parser.parse, net::Parser::parse.
+    #[schemars(length(min = 1, max = crate::limits::MAX_SYMBOL_NAME_CHARS))]
     pub name: String,
-    /// Only definitions of this kind (default: all). 'trait' and 'interface' match each other.
+    /// Only this kind (default all); trait and interface match each other.
     #[arg(long, value_enum)]
     pub kind: Option<Kind>,
-    /// How name is compared with definition names (default exact).
+    /// How name is compared (default exact).
     #[arg(long = "match", value_enum, default_value_t, hide_default_value = true)]
     #[serde(rename = "match", default)]
     pub match_mode: MatchMode,
-    /// Project-relative globs using '/' (a file must match one); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs a file must match; one without '/' matches names at any depth.
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub include_patterns: Vec<String>,
-    /// Project-relative globs using '/' (matching files are removed); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs of files to leave out.
     #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub exclude_patterns: Vec<String>,
-    /// Select only files in the Git index (default false). Cannot weaken a tracked profile.
+    /// Only files in the Git index.
     #[arg(long = "tracked-only")]
     #[serde(default)]
     pub tracked_only: bool,
-    /// Narrow to Git state: 'staged', 'changes', or 'diff:<ref>..<ref>'. Content always comes
-    /// from the working tree.
+    /// Only files changed: staged, changes, or diff:<ref>..<ref>.
     #[arg(long = "git-scope", value_name = "SCOPE")]
     #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
     pub git_scope: Option<String>,
-    /// Maximum definitions (default 50, at most 200).
-    #[arg(long = "max-results", default_value_t = default_symbol_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::symbols::limits::MAX_RESULTS as u64))]
-    #[schemars(range(min = 1, max = crate::symbols::limits::MAX_RESULTS))]
+    /// Maximum definitions (default 50).
+    #[arg(long = "max-results", default_value_t = default_symbol_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::limits::MAX_SYMBOL_RESULTS as u64))]
+    #[schemars(range(min = 1, max = crate::limits::MAX_SYMBOL_RESULTS))]
     #[serde(default = "default_symbol_results")]
     pub max_results: u64,
 }
@@ -549,67 +546,62 @@ impl FindSymbolArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct RelatedFilesArgs {
-    /// A root path or name from list_projects. Optional when the server has exactly one root.
-    /// A Git URL is accepted only when the server runs with --allow-remote.
+    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
+    /// root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
-    /// Branch to check out; valid only when project is a Git URL.
+    /// Branch of a Git URL project.
     #[arg(long, requires = "allow_remote")]
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
-    /// Project-relative path of the source file whose imports and importers to list.
+    /// Project-relative source file.
     #[arg(help = "The source file (relative to the current directory, or absolute)")]
     #[schemars(length(min = 1, max = limits::MAX_PATH_CHARS))]
     pub path: String,
-    /// imports: what the file uses; importers: what uses it; both (default).
+    /// imports, importers, or both (default).
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub direction: Direction,
-    /// Follow imports this many steps (default 1, at most 3).
-    #[arg(long, default_value_t = default_related_depth(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::symbols::limits::MAX_DEPTH as u64))]
-    #[schemars(range(min = 1, max = crate::symbols::limits::MAX_DEPTH))]
+    /// Import steps to follow (default 1).
+    #[arg(long, default_value_t = default_related_depth(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::limits::MAX_RELATED_DEPTH as u64))]
+    #[schemars(range(min = 1, max = crate::limits::MAX_RELATED_DEPTH))]
     #[serde(default = "default_related_depth")]
     pub depth: u64,
-    /// Existing project-relative files or folders to narrow to; at most 256 entries.
+    /// Project-relative files or folders to narrow to.
     #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1..)]
     #[schemars(length(max = limits::MAX_PATHS), inner(length(min = 1, max = limits::MAX_PATH_CHARS)))]
     #[serde(default)]
     pub paths: Vec<String>,
-    /// Project-relative globs using '/' (a file must match one); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs a file must match; one without '/' matches names at any depth.
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub include_patterns: Vec<String>,
-    /// Project-relative globs using '/' (matching files are removed); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs of files to leave out.
     #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub exclude_patterns: Vec<String>,
-    /// 'standard' (default), 'local', or a portable profile JSON path inside the project.
+    /// standard (default), local, or a profile JSON path in the project.
     #[arg(long)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub profile: Option<String>,
-    /// Select only files in the Git index (default false). Cannot weaken a tracked profile.
+    /// Only files in the Git index.
     #[arg(long = "tracked-only")]
     #[serde(default)]
     pub tracked_only: bool,
-    /// Narrow to Git state: 'staged', 'changes', or 'diff:<ref>..<ref>'. Content always comes
-    /// from the working tree.
+    /// Only files changed: staged, changes, or diff:<ref>..<ref>.
     #[arg(long = "git-scope", value_name = "SCOPE")]
     #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
     pub git_scope: Option<String>,
-    /// Remove files strictly larger than this many bytes.
+    /// Skip files larger than this many bytes.
     #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_file_bytes: Option<u64>,
-    /// Maximum related files, imports and importers together (default 50, at most 200).
-    #[arg(long = "max-results", default_value_t = default_symbol_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::symbols::limits::MAX_RESULTS as u64))]
-    #[schemars(range(min = 1, max = crate::symbols::limits::MAX_RESULTS))]
+    /// Maximum related files (default 50).
+    #[arg(long = "max-results", default_value_t = default_symbol_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=crate::limits::MAX_SYMBOL_RESULTS as u64))]
+    #[schemars(range(min = 1, max = crate::limits::MAX_SYMBOL_RESULTS))]
     #[serde(default = "default_symbol_results")]
     pub max_results: u64,
 }
@@ -641,17 +633,16 @@ fn default_relevant_results() -> u64 {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct RelevantFilesArgs {
-    /// A root path or name from list_projects. Optional when the server has exactly one root.
-    /// A Git URL is accepted only when the server runs with --allow-remote.
+    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
+    /// root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
-    /// Branch to check out; valid only when project is a Git URL.
+    /// Branch of a Git URL project.
     #[arg(long, requires = "allow_remote")]
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
-    /// The task in natural language or code (an issue, a commit message, identifiers), at most
-    /// 8,000 characters.
+    /// The task in words or code (an issue, a commit message, identifiers).
     #[arg(
         long,
         value_name = "TEXT",
@@ -660,34 +651,29 @@ pub struct RelevantFilesArgs {
     )]
     #[schemars(length(min = 1, max = limits::MAX_QUERY_CHARS))]
     pub query: String,
-    /// Project-relative globs using '/' (a file must match one); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs a file must match; one without '/' matches names at any depth.
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub include_patterns: Vec<String>,
-    /// Project-relative globs using '/' (matching files are removed); at most 256 patterns of at
-    /// most 512 characters. A pattern without '/' matches names at any depth. Globs only narrow
-    /// the selection.
+    /// Globs of files to leave out.
     #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
     pub exclude_patterns: Vec<String>,
-    /// Select only files in the Git index (default false). Cannot weaken a tracked profile.
+    /// Only files in the Git index.
     #[arg(long = "tracked-only")]
     #[serde(default)]
     pub tracked_only: bool,
-    /// Narrow to Git state: 'staged', 'changes', or 'diff:<ref>..<ref>'. Content always comes
-    /// from the working tree.
+    /// Only files changed: staged, changes, or diff:<ref>..<ref>.
     #[arg(long = "git-scope", value_name = "SCOPE")]
     #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
     pub git_scope: Option<String>,
-    /// Remove files strictly larger than this many bytes.
+    /// Skip files larger than this many bytes.
     #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_file_bytes: Option<u64>,
-    /// Maximum ranked files (default 20, at most 200).
+    /// Maximum ranked files (default 20).
     #[arg(long = "max-results", default_value_t = default_relevant_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=limits::MAX_RELEVANT_RESULTS as u64))]
     #[schemars(range(min = 1, max = limits::MAX_RELEVANT_RESULTS))]
     #[serde(default = "default_relevant_results")]

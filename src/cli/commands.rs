@@ -13,7 +13,7 @@ use super::{
     TreeCommand,
 };
 use crate::coverage::{Coverage, Stop};
-use crate::engine::{Engine, Hooks, ProgressEvent, SearchOptions};
+use crate::engine::{Engine, Hooks, ProgressEvent, SearchOutput};
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
 
@@ -564,17 +564,19 @@ pub fn search(args: SearchCommand) -> Result<ExitCode> {
     let engine = Engine::new(args.process.engine_config());
     let mut request = args.tool.request();
     args.narrowing.apply(&mut request, &args.process);
-    let options = SearchOptions {
-        pattern: args.tool.pattern.clone(),
-        ignore_case: args.tool.ignore_case && !args.case_sensitive,
-        context_lines: args.tool.context_lines as usize,
-        max_results: args.tool.max_results as usize,
-        // Like grep, the command line runs to completion unless a limit is asked for.
-        deadline: args.timeout.map(Duration::from_secs_f64),
-    };
+    // Like grep, the command line runs to completion unless a limit is asked for.
+    let mut options = args.tool.options(args.timeout.map(Duration::from_secs_f64));
+    options.ignore_case &= !args.case_sensitive;
     let outcome = engine.search(&root, &request, &options, None, Hooks::default())?;
     match args.format {
-        SearchFormat::Text => write_stdout(&crate::render::search::grep_lines(&outcome.groups))?,
+        SearchFormat::Text => write_stdout(&match options.output {
+            SearchOutput::Matches => {
+                crate::render::search::grep_lines(&outcome.groups, options.context_lines > 0)
+            }
+            listing => {
+                crate::render::search::file_lines(&outcome.files, listing == SearchOutput::Count)
+            }
+        })?,
         SearchFormat::Json => write_stdout(&format!(
             "{}\n",
             serde_json::to_string_pretty(&crate::render::search::json_document(

@@ -14,7 +14,7 @@ use super::{Line, Screened};
 /// What the pre-parser does with one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Screen {
-    /// Passed on to rmcp unchanged.
+    /// Passed on to rmcp unchanged, or, for `notifications/cancelled`, to the call it cancels.
     Forward,
     /// Answered by the pre-parser with this JSON-RPC error line.
     Reply(String),
@@ -28,7 +28,7 @@ pub use super::InFlight;
 /// `screen` on one line (without its `\n`).
 pub fn screen(line: &[u8], in_flight: &InFlight) -> Screen {
     match super::screen(line, in_flight) {
-        Screened::Forward => Screen::Forward,
+        Screened::Forward | Screened::Cancel(_) => Screen::Forward,
         Screened::Reply(reply) => Screen::Reply(reply),
         Screened::Skip => Screen::Skip,
     }

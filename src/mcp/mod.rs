@@ -3,13 +3,17 @@
 //! stdout carries JSON-RPC only; every diagnostic goes to stderr. A line pre-parser sits
 //! between stdin and rmcp so malformed lines get a JSON-RPC parse error (-32700, id null)
 //! instead of silence, and JSON that is not a request gets -32600; the server keeps serving.
+//! It is also the server's backpressure: it reads no further while 64 answers (or 64 MiB) wait
+//! for a client that does not read them, and it handles cancels (backpressure.rs).
 
+mod backpressure;
 mod flags;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod pack_store;
 mod relevance;
 pub mod roots;
+pub mod search;
 pub mod server;
 pub mod spotlight;
 pub mod symbols;
@@ -23,6 +27,7 @@ use rmcp::ServiceExt;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
+pub use backpressure::InFlight;
 pub use flags::McpArgs;
 
 use crate::engine::{Engine, EngineConfig};
@@ -121,6 +126,7 @@ pub fn run(args: McpArgs) -> Result<ExitCode> {
         remote: crate::gitstate::remote_session(args.allow_remote),
         store,
         tools: tools::tool_list(args.allow_remote, args.tokenizer),
+        in_flight: InFlight::default(),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -146,48 +152,60 @@ async fn serve(state: Arc<server::ServerState>, mode: Arc<roots::Mode>) -> i32 {
     let shutdown = shutdown_signal();
     let (rmcp_in, mut to_rmcp) = tokio::io::duplex(1 << 20);
     let (from_rmcp, rmcp_out) = tokio::io::duplex(1 << 20);
-    let (error_lines, mut error_receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
+    // Every line for stdout, from rmcp and from the pre-parser; `InFlight` bounds it.
+    let (outgoing, mut outgoing_lines) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let in_flight = state.in_flight.clone();
 
-    let in_flight = InFlight::default();
-    let in_flight_writer = in_flight.clone();
-    let in_flight_reader = in_flight;
-    // Writer: whole lines from rmcp and from the pre-parser, never interleaved.
+    // Writer: whole lines, never interleaved. A line the client cannot take any more (stdout
+    // closed) still counts as written, so the server never waits for it.
+    let written = in_flight.clone();
     let writer = tokio::spawn(async move {
         let mut stdout = tokio::io::stdout();
+        let mut open = true;
+        while let Some(line) = outgoing_lines.recv().await {
+            if open {
+                open = stdout
+                    .write_all(format!("{line}\n").as_bytes())
+                    .await
+                    .is_ok()
+                    && stdout.flush().await.is_ok();
+            }
+            written.written(line.len());
+        }
+    });
+
+    // rmcp's lines, taken no faster than the client reads them.
+    let from_server = in_flight.clone();
+    let to_writer = outgoing.clone();
+    tokio::spawn(async move {
         let mut rmcp_lines = BufReader::new(from_rmcp).lines();
-        let mut rmcp_open = true;
         loop {
-            tokio::select! {
-                line = rmcp_lines.next_line(), if rmcp_open => match line {
-                    Ok(Some(line)) => {
-                        in_flight_writer.answered(&line);
-                        if stdout.write_all(format!("{line}\n").as_bytes()).await.is_err() { break; }
-                        let _ = stdout.flush().await;
+            from_server.room_to_queue().await;
+            match rmcp_lines.next_line().await {
+                Ok(Some(line)) => {
+                    if from_server.from_server(&line) {
+                        let _ = to_writer.send(line);
                     }
-                    _ => rmcp_open = false,
-                },
-                line = error_receiver.recv() => match line {
-                    Some(line) => {
-                        if stdout.write_all(format!("{line}\n").as_bytes()).await.is_err() { break; }
-                        let _ = stdout.flush().await;
-                    }
-                    None if !rmcp_open => break,
-                    None => {}
-                },
+                }
+                _ => break,
             }
         }
     });
 
-    // Reader: bounded lines from stdin, checked before rmcp sees them.
+    // Reader: bounded lines from stdin, checked before rmcp sees them, and read only while
+    // the client takes its answers (backpressure.rs).
     let reader = tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
+        let reply = |line: String| {
+            in_flight.reply(&line);
+            let _ = outgoing.send(line);
+        };
         loop {
+            in_flight.room_to_read().await;
             match read_bounded_line(&mut stdin, MAX_LINE_BYTES).await {
                 Ok(None) => break,
-                Ok(Some(Line::TooLong)) => {
-                    let _ = error_lines.send(parse_error("message larger than 16 MiB"));
-                }
-                Ok(Some(Line::Bytes(bytes))) => match screen(&bytes, &in_flight_reader) {
+                Ok(Some(Line::TooLong)) => reply(parse_error("message larger than 16 MiB")),
+                Ok(Some(Line::Bytes(bytes))) => match screen(&bytes, &in_flight) {
                     Screened::Forward => {
                         let mut line = bytes;
                         line.push(b'\n');
@@ -195,9 +213,8 @@ async fn serve(state: Arc<server::ServerState>, mode: Arc<roots::Mode>) -> i32 {
                             break;
                         }
                     }
-                    Screened::Reply(reply) => {
-                        let _ = error_lines.send(reply);
-                    }
+                    Screened::Cancel(id) => in_flight.cancel(&id),
+                    Screened::Reply(line) => reply(line),
                     Screened::Skip => {}
                 },
                 Err(_) => break,
@@ -337,49 +354,15 @@ async fn read_bounded_line<R: tokio::io::AsyncBufRead + Unpin>(
 
 enum Screened {
     Forward,
+    /// `notifications/cancelled` for this request id: handled here, never forwarded
+    /// (backpressure.rs says why).
+    Cancel(Value),
     Reply(String),
     Skip,
 }
 
 fn parse_error(detail: &str) -> String {
     json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": format!("Parse error: {detail}")}}).to_string()
-}
-
-/// Ids of client requests not yet answered: a second request with one of them is refused
-/// (MCP: a request id must not be reused), so no client ever gets two answers for one id.
-#[derive(Clone, Default)]
-pub struct InFlight(Arc<std::sync::Mutex<std::collections::HashSet<String>>>);
-
-impl InFlight {
-    /// Record `id`; false when it is already in flight.
-    fn start(&self, id: &Value) -> bool {
-        self.0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id.to_string())
-    }
-
-    /// Forget the id of an outgoing response line.
-    fn answered(&self, line: &str) {
-        #[derive(serde::Deserialize)]
-        struct Response {
-            id: Option<Value>,
-            result: Option<serde::de::IgnoredAny>,
-            error: Option<serde::de::IgnoredAny>,
-        }
-        if let Ok(Response {
-            id: Some(id),
-            result,
-            error,
-        }) = serde_json::from_str::<Response>(line)
-            && (result.is_some() || error.is_some())
-        {
-            self.0
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(&id.to_string());
-        }
-    }
 }
 
 /// Decide what to do with one input line.
@@ -460,6 +443,28 @@ fn screen(bytes: &[u8], in_flight: &InFlight) -> Screened {
             );
         }
     }
+    if method == Some("notifications/cancelled")
+        && id.is_null()
+        && let Some(request_id) = params
+            .and_then(|p| p.get("requestId"))
+            .filter(|id| id.is_string() || id.is_i64() || id.is_u64())
+    {
+        return Screened::Cancel(request_id.clone());
+    }
+    // A request rmcp cannot decode it would answer with id null, and its id would stay in
+    // flight: answer it here, with its id.
+    if method.is_some()
+        && !id.is_null()
+        && let Err(err) = serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(json)
+    {
+        let why: String = err.to_string().chars().take(200).collect();
+        return invalid(
+            id,
+            &format!(
+                "the params do not have the shape MCP gives this method ({why}); send them as the MCP specification describes"
+            ),
+        );
+    }
     if method.is_some() && !id.is_null() && !in_flight.start(&id) {
         return invalid(
             id,
@@ -534,8 +539,26 @@ mod tests {
             (again["id"].clone(), again["error"]["code"].clone()),
             (json!(7), json!(-32600))
         );
-        in_flight.answered(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
+        assert!(in_flight.from_server(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#));
         assert!(matches!(screen(line, &in_flight), Screened::Forward));
+    }
+
+    #[test]
+    fn a_request_rmcp_cannot_decode_is_refused_with_its_id_and_cancels_stop_here() {
+        // rmcp answered this with id null (its ids are i64), and the id stayed in flight for good.
+        let refused = reply(r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#)
+            .expect("refused by the pre-parser");
+        assert_eq!(
+            (refused["id"].clone(), refused["error"]["code"].clone()),
+            (json!(18446744073709551615u64), json!(-32600))
+        );
+        let in_flight = InFlight::default();
+        let cancel =
+            br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}"#;
+        assert!(matches!(screen(cancel, &in_flight), Screened::Cancel(id) if id == json!("a")));
+        // Unknown methods still reach rmcp, which answers "method not found".
+        let custom = br#"{"jsonrpc":"2.0","id":1,"method":"vendor/thing","params":{}}"#;
+        assert!(matches!(screen(custom, &in_flight), Screened::Forward));
     }
 
     #[test]

@@ -160,6 +160,51 @@ fn session_unavailable(dir: &Path, what: &str, why: &str) -> DpxError {
     )
 }
 
+/// What to do about a store that cannot take a pack (the remedy of `docs/errors.md`).
+const STORE_REMEDY: &str = "free disk space, or set DEVPROJEX_PACK_DIR to a writable private folder and restart the server; then call pack_context again";
+
+/// A pack the store could not take during a call. The client gets the OS's reason and the
+/// remedy, never a path of the store (tempfile's errors carry the temp file's); the server's
+/// log gets the error as it was.
+fn store_failed(what: &str, err: &io::Error) -> DpxError {
+    eprintln!("devprojex mcp: the pack store failed: the pack could not be {what}: {err}");
+    store_failed_because(what, &os_reason(err))
+}
+
+fn store_failed_because(what: &str, why: &str) -> DpxError {
+    DpxError::new(
+        ErrorKind::PackStoreUnavailable,
+        format!("the pack could not be {what} in the pack store ({why}); {STORE_REMEDY}"),
+    )
+}
+
+/// An I/O error in the OS's words, or its kind's, never with the path a wrapper adds
+/// (tempfile's errors end in `at path "…"` and hide the OS error behind a private type).
+fn os_reason(err: &io::Error) -> String {
+    let mut next: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(current) = next {
+        if let Some(code) = current
+            .downcast_ref::<io::Error>()
+            .and_then(io::Error::raw_os_error)
+        {
+            return io::Error::from_raw_os_error(code).to_string();
+        }
+        next = current.source();
+    }
+    err.kind().to_string()
+}
+
+/// A store error met during a call (the session folder recreated after a temp cleaner took
+/// it): the code and remedy for the client, the detail with its paths for the server's log.
+fn for_a_call(err: DpxError) -> DpxError {
+    eprintln!("devprojex mcp: {}", err.message);
+    let message = match err.kind {
+        ErrorKind::PackStoreUnsafe => "the pack store folder failed the privacy check (the server's log says why); set DEVPROJEX_PACK_DIR to a private folder you own (mode 0700) and restart the server; then call pack_context again".to_string(),
+        _ => format!("the pack store could not recreate its session folder; {STORE_REMEDY}"),
+    };
+    DpxError::new(err.kind, message)
+}
+
 /// Create a session's owner file, lock it, and write the pid into it.
 fn claim(dir: &Path) -> Result<File> {
     let path = dir.join(OWNER_FILE);
@@ -220,7 +265,7 @@ impl PackStore {
     fn session_dir(&self) -> Result<PathBuf> {
         let mut session = self.session.lock().unwrap_or_else(|p| p.into_inner());
         if !session.intact() {
-            self.recover(&mut session)?;
+            self.recover(&mut session).map_err(for_a_call)?;
         }
         session.touch();
         Ok(session.dir.clone())
@@ -263,13 +308,8 @@ impl PackStore {
             .map(|p| p.values().map(|s| s.bytes).sum())
             .unwrap_or(0);
         // Created 0600 on Unix (tempfile's default); inherits the folder's ACL on Windows.
-        let temp = tempfile::NamedTempFile::new_in(&dir).map_err(|err| {
-            DpxError::new(
-                ErrorKind::PackStoreUnavailable,
-                format!("the pack store is not writable ({err}); free disk space in '{}' or restart the server", dir.display()),
-            )
-            .with_source(err)
-        })?;
+        let temp =
+            tempfile::NamedTempFile::new_in(&dir).map_err(|err| store_failed("created", &err))?;
         let session_room = MAX_SESSION_BYTES.saturating_sub(used);
         Ok(PackFileWriter {
             file: io::BufWriter::with_capacity(256 * 1024, temp),
@@ -286,6 +326,7 @@ impl PackStore {
                 StoreLimit::Pack
             },
             exceeded: None,
+            failed: None,
         })
     }
 
@@ -299,15 +340,10 @@ impl PackStore {
             .map(Path::to_path_buf)
             .unwrap_or_default();
         let path = dir.join(format!("{id}.pack"));
-        finished.temp.persist(&path).map_err(|err| {
-            DpxError::new(
-                ErrorKind::PackStoreUnavailable,
-                format!(
-                    "storing the pack failed ({}); call pack_context again",
-                    err.error
-                ),
-            )
-        })?;
+        finished
+            .temp
+            .persist(&path)
+            .map_err(|err| store_failed("kept", &err.error))?;
         let mut packs = self.packs.lock().expect("pack store poisoned");
         packs.insert(
             id.clone(),
@@ -464,6 +500,8 @@ pub struct PackFileWriter {
     binding_limit: StoreLimit,
     /// Set when a write was refused for passing `limit`.
     exceeded: Option<StoreLimit>,
+    /// Set when the store could not take a write (disk full, read-only): why, without a path.
+    failed: Option<String>,
 }
 
 /// A completed pack file, not yet kept.
@@ -477,8 +515,8 @@ pub struct FinishedPack {
 
 impl FinishedPack {
     /// The whole document (for inline results; only called for small packs).
-    pub fn read_all(&self) -> io::Result<String> {
-        std::fs::read_to_string(self.temp.path())
+    pub fn read_all(&self) -> Result<String> {
+        std::fs::read_to_string(self.temp.path()).map_err(|err| store_failed("read back", &err))
     }
 }
 
@@ -519,8 +557,11 @@ impl std::fmt::Display for StoreLimit {
 impl std::error::Error for StoreLimit {}
 
 impl PackFileWriter {
-    pub fn finish(self) -> io::Result<FinishedPack> {
-        let temp = self.file.into_inner().map_err(|err| err.into_error())?;
+    pub fn finish(self) -> Result<FinishedPack> {
+        let temp = self
+            .file
+            .into_inner()
+            .map_err(|err| store_failed("written", err.error()))?;
         Ok(FinishedPack {
             temp,
             bytes: self.bytes,
@@ -533,6 +574,24 @@ impl PackFileWriter {
     /// The store limit a write was refused for, if any.
     pub fn exceeded(&self) -> Option<StoreLimit> {
         self.exceeded
+    }
+
+    /// The first failed write: its reason for the client, the whole error for the log.
+    fn note_failure(&mut self, err: &io::Error) {
+        if self.failed.is_none() {
+            eprintln!("devprojex mcp: the pack store failed: the pack could not be written: {err}");
+            self.failed = Some(os_reason(err));
+        }
+    }
+
+    /// Why a write failed, when the store refused it (a limit) or could not take it (disk
+    /// full): the coded answer that replaces the engine's "writing failed".
+    pub fn refusal(&self) -> Option<DpxError> {
+        match (&self.exceeded, &self.failed) {
+            (Some(limit), _) => Some(limit.error()),
+            (None, Some(why)) => Some(store_failed_because("written", why)),
+            (None, None) => None,
+        }
     }
 }
 
@@ -561,13 +620,16 @@ impl Write for PackFileWriter {
                 self.at_line_start = true;
             }
         }
-        self.file.write_all(buf)?;
+        if let Err(err) = self.file.write_all(buf) {
+            self.note_failure(&err);
+            return Err(err);
+        }
         self.bytes += buf.len() as u64;
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
+        self.file.flush().inspect_err(|err| self.note_failure(err))
     }
 }
 
@@ -774,6 +836,43 @@ mod tests {
             configured: true,
         })
         .expect("store")
+    }
+
+    #[test]
+    fn a_store_failure_shows_the_os_reason_and_the_remedy_never_a_path() {
+        let tmp = tempfile::tempdir().unwrap();
+        let missing = tmp.path().join("no-such-folder");
+        // tempfile's error names the temp file's path.
+        let err = tempfile::NamedTempFile::new_in(&missing).unwrap_err();
+        assert!(err.to_string().contains("no-such-folder"), "{err}");
+        let refused = store_failed("created", &err);
+        assert_eq!(refused.kind, ErrorKind::PackStoreUnavailable);
+        assert!(
+            !refused.message.contains("no-such-folder"),
+            "{}",
+            refused.message
+        );
+        assert!(
+            refused.message.contains("(entity not found)"),
+            "{}",
+            refused.message
+        );
+        assert!(
+            refused.message.contains(STORE_REMEDY),
+            "{}",
+            refused.message
+        );
+        let recovered = for_a_call(session_unavailable(
+            &missing,
+            "create the session folder",
+            "denied",
+        ));
+        assert_eq!(recovered.kind, ErrorKind::PackStoreUnavailable);
+        assert!(
+            !recovered.message.contains("no-such-folder"),
+            "{}",
+            recovered.message
+        );
     }
 
     #[test]

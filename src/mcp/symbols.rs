@@ -13,8 +13,9 @@ use crate::args::{FindSymbolArgs, RelatedFilesArgs};
 use crate::coverage::Coverage;
 use crate::engine::Hooks;
 use crate::error::Result;
+use crate::limits;
 use crate::select::SelectionWarnings;
-use crate::symbols::{RelatedOptions, SymbolOptions, limits};
+use crate::symbols::{RelatedOptions, SymbolOptions};
 
 /// What a lookup covered (its stop is in the tool's own trailer line).
 fn coverage(withheld: usize, unreadable: usize, warnings: &SelectionWarnings) -> Coverage {
@@ -38,7 +39,7 @@ pub fn find_symbol(
         kind: args.kind,
         mode: args.match_mode,
         max_results: args.max_results as usize,
-        deadline: Some(Duration::from_secs(limits::DEADLINE_SECS)),
+        deadline: Some(Duration::from_secs(limits::SYMBOL_DEADLINE_SECS)),
     };
     let outcome = state.engine.find_symbol(
         root,
@@ -89,7 +90,7 @@ pub fn related_files(
         direction: args.direction,
         depth: args.depth as usize,
         max_results: args.max_results as usize,
-        deadline: Some(Duration::from_secs(limits::DEADLINE_SECS)),
+        deadline: Some(Duration::from_secs(limits::SYMBOL_DEADLINE_SECS)),
     };
     let outcome = state.engine.related_files(
         root,

@@ -313,7 +313,10 @@ impl Engine {
                 let (ranges, defined) = match text {
                     Some(text) => {
                         let definitions = match caches {
-                            Some(caches) => caches.symbols.definitions(path, &text),
+                            Some(caches) => caches
+                                .symbols
+                                .definitions(path, &text, &|| false)
+                                .and_then(Result::ok),
                             None => devprojex_symbols::definitions(path, &text).map(Arc::new),
                         };
                         let shown: Vec<devprojex_rank::Definition<'_>> = definitions
@@ -323,7 +326,7 @@ impl Engine {
                                     .map(|d| devprojex_rank::Definition {
                                         line: d.line,
                                         name: &d.name,
-                                        qualified: match d.scope.last() {
+                                        qualified: match d.scope.iter().last() {
                                             Some(container) => {
                                                 format!("{container}.{}", d.name)
                                             }

@@ -70,3 +70,14 @@ impl View {
         }
     }
 }
+
+/// `text` with each line prefixed by its number (from `first`), right-aligned in six places, and
+/// a tab: `cat -n`'s form, the one agents' own read tools show, so their edit tools take the
+/// text after the tab as the line.
+pub fn numbered_lines(text: &str, first: usize) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        out.push_str(&format!("{:>6}\t{line}", first + index));
+    }
+    out
+}

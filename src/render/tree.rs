@@ -2,7 +2,8 @@
 //!
 //! Text and Markdown over the limit end with a `[Tree truncated ...]` trailer; JSON and XML are
 //! never cut (the caller gets `DPX-MCP-PAYLOAD-TRUNCATED` instead of a partial document). With
-//! `fit_depth`, a tree too large for the limits shows its deepest complete levels instead.
+//! `fit_depth`, a text or Markdown tree too large for the limits shows its deepest complete
+//! levels instead.
 //! JSON and XML write one entry per line, so "lines" means the same thing in every format.
 
 use std::fmt::Write as _;
@@ -49,8 +50,9 @@ pub struct TreeLimits {
     pub max_lines: Option<usize>,
     /// Characters of the whole document.
     pub max_chars: Option<usize>,
-    /// Without `max_depth`: show the deepest levels whose whole tree fits the limits, instead
-    /// of the first entries depth-first (the MCP default: an overview of any repository).
+    /// Without `max_depth`, text and Markdown: show the deepest levels whose whole tree fits the
+    /// limits, instead of the first entries depth-first (the MCP default: an overview of any
+    /// repository). JSON and XML are whole or an error.
     pub fit_depth: bool,
 }
 
@@ -95,7 +97,10 @@ pub fn render_tree(
     // Each entry's depth, counted once (a kernel tree has 83,000 entries).
     let depths: Vec<usize> = entries.iter().map(Entry::depth).collect();
     let levels = depths.iter().map(|d| d + 1).max().unwrap_or(0);
-    if limits.fit_depth && limits.max_depth.is_none() && levels > 1 {
+    // A JSON or XML tree is whole or an error: fewer levels would be a partial document
+    // without a mark inside it (folders listed without their files).
+    let fits_depth = limits.fit_depth && matches!(format, Format::Text | Format::Markdown);
+    if fits_depth && limits.max_depth.is_none() && levels > 1 {
         // The deepest level whose whole tree fits the line and character limits.
         let mut per_level = vec![0usize; levels + 1];
         for depth in &depths {

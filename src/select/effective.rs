@@ -33,6 +33,22 @@ pub fn check_path(
     )
 }
 
+/// [`check_path`] under a profile's `exclusions` (hidden files and folders it may admit).
+pub fn check_path_under(
+    root: &ProjectRoot,
+    relative: &str,
+    git_mode: GitMode,
+    exclusions: Exclusions,
+    is_dir: bool,
+) -> Option<Exclusion> {
+    check_with(
+        &Rules::new(root, git_mode, exclusions),
+        root,
+        relative,
+        is_dir,
+    )
+}
+
 pub(super) fn check_with(
     rules: &Rules,
     root: &ProjectRoot,

@@ -14,6 +14,18 @@
 //!
 //! Paths are interned as numbers so a tree the size of the kernel's (1.2 million includes)
 //! stays small.
+//!
+//! **What raw text can tell (issue 35).** The import index reads files unredacted (a
+//! redaction span may cover an import), so its answers and its time depend on raw bytes. They
+//! reveal no more than this: an edge is a pair of project paths and a line number, and the
+//! line shown is read again through redaction. What a secret could change is whether some line
+//! resolves to an existing project file — its path, which `get_tree` lists anyway. The
+//! importer screen (the [`Need`] literals) looks for a target's own file name or module name,
+//! not for text the caller chooses: `related_files` takes only a selected file's path, so the
+//! probes are fixed by the project's file list and the caller cannot walk a secret character
+//! by character as it could with `find_symbol`'s old raw screen of the name asked for. A file
+//! skipped for its nesting or size is skipped whatever the secrets in it, since redaction does
+//! not change nesting and changes sizes only by the placeholders.
 
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
@@ -83,14 +95,23 @@ impl SymbolIndex {
         self.hasher.hash_one(bytes)
     }
 
-    /// The definitions of a (redacted) text, parsed once per content.
-    pub fn definitions(&self, path: &str, text: &str) -> Option<Arc<Vec<Definition>>> {
+    /// The definitions of a (redacted) text, parsed once per content; `Some(Err)` for a
+    /// file that was skipped or interrupted by `stop` (not kept).
+    pub fn definitions(
+        &self,
+        path: &str,
+        text: &str,
+        stop: devprojex_symbols::Stop<'_>,
+    ) -> Option<Result<Arc<Vec<Definition>>, devprojex_symbols::Skip>> {
         let lang = Lang::of_file(path, text)?;
         let key = (lang, text.len(), self.hash_bytes(text.as_bytes()));
         if let Some(found) = lock(&self.definitions).entries.get(&key) {
-            return Some(Arc::clone(found));
+            return Some(Ok(Arc::clone(found)));
         }
-        let definitions = Arc::new(devprojex_symbols::definitions(path, text)?);
+        let definitions = match devprojex_symbols::try_definitions_until(path, text, stop)? {
+            Ok(found) => Arc::new(found),
+            Err(skip) => return Some(Err(skip)),
+        };
         let cost = definitions_cost(&definitions);
         let mut cache = lock(&self.definitions);
         if cost <= cache.budget / 4 {
@@ -102,7 +123,7 @@ impl SymbolIndex {
             cache.held += cost;
             cache.entries.insert(key, Arc::clone(&definitions));
         }
-        Some(definitions)
+        Some(Ok(definitions))
     }
 
     /// The index of one root (shared by the requests on it, one at a time).
@@ -416,6 +437,8 @@ pub struct FileEdges {
     pub edges: Vec<(Target, usize)>,
     pub unresolved: usize,
     pub ambiguous: usize,
+    /// Why the file's imports are unknown, when it was skipped.
+    pub skipped: Option<devprojex_symbols::Skip>,
 }
 
 impl<'a> ProjectGraph<'a> {
@@ -518,11 +541,13 @@ impl<'a> ProjectGraph<'a> {
                     return (entry.relative.clone(), key, 0, Read::Late);
                 }
                 let read_at = now_ns();
+                let stop = || Instant::now() >= deadline || cancelled();
                 let outcome = match pipeline.load_unredacted_for_index(root, entry) {
                     Unredacted::Text(text) => {
-                        let (hash, facts) =
-                            facts_of_text(hasher, &entry.relative, &text, known.as_ref());
-                        Read::Facts(hash, facts)
+                        match facts_of_text(hasher, &entry.relative, &text, known.as_ref(), &stop) {
+                            Some((hash, facts)) => Read::Facts(hash, facts),
+                            None => Read::Late,
+                        }
                     }
                     Unredacted::Withheld => Read::Withheld,
                     Unredacted::Unreadable => Read::Unreadable,
@@ -666,6 +691,7 @@ impl<'a> ProjectGraph<'a> {
         }
         let resolved = self.resolved(file);
         let state = self.state();
+        let skipped = state.facts.get(file).and_then(|f| f.facts.skipped);
         let edges = resolved
             .edges
             .iter()
@@ -683,6 +709,7 @@ impl<'a> ProjectGraph<'a> {
             edges,
             unresolved: resolved.unresolved,
             ambiguous: resolved.ambiguous,
+            skipped,
         }
     }
 
@@ -899,11 +926,13 @@ impl<'a> ProjectGraph<'a> {
                         pipeline.screen_unredacted_for_index(root, entry, finder_of(class))
                     }
                 };
+                let stop = || Instant::now() >= deadline || cancelled();
                 let outcome = match text {
                     Screened::Text(text) => {
-                        let (hash, facts) =
-                            facts_of_text(hasher, &entry.relative, &text, known.as_ref());
-                        Read::Facts(hash, facts)
+                        match facts_of_text(hasher, &entry.relative, &text, known.as_ref(), &stop) {
+                            Some((hash, facts)) => Read::Facts(hash, facts),
+                            None => Read::Late,
+                        }
                     }
                     // a binary file has no imports, like one without the needle
                     Screened::Absent | Screened::Binary => Read::Absent,
@@ -1068,12 +1097,14 @@ impl<'a> ProjectGraph<'a> {
 
 /// The import facts of a file's text, and its content hash. The hash spares a parse when a
 /// racy file is read again unchanged; a C file's line scan costs less than hashing it.
+/// `None` when `stop` interrupted the parse (the file is read again next time).
 fn facts_of_text(
     hasher: &RandomState,
     path: &str,
     text: &str,
     known: Option<&Known>,
-) -> (u64, Arc<FileFacts>) {
+    stop: devprojex_symbols::Stop<'_>,
+) -> Option<(u64, Arc<FileFacts>)> {
     let parsed = !Lang::of_path(path).is_none_or(Lang::is_c_family);
     let hash = if parsed {
         hasher.hash_one(text.as_bytes())
@@ -1081,11 +1112,16 @@ fn facts_of_text(
         0
     };
     match known {
-        Some((old, facts)) if parsed && *old == hash => (hash, Arc::clone(facts)),
-        _ => (
-            hash,
-            Arc::new(devprojex_symbols::imports::scan(path, text).unwrap_or_default()),
-        ),
+        Some((old, facts)) if parsed && *old == hash => Some((hash, Arc::clone(facts))),
+        _ => {
+            let facts = match devprojex_symbols::imports::try_scan_until(path, text, stop) {
+                None => FileFacts::default(),
+                Some(Ok(facts)) => facts,
+                Some(Err(devprojex_symbols::Skip::Interrupted)) => return None,
+                Some(Err(skip)) => FileFacts::skipped(skip),
+            };
+            Some((hash, Arc::new(facts)))
+        }
     }
 }
 

@@ -1,11 +1,13 @@
 //! `find_symbol` and `related_files`: the engine side of `devprojex-symbols`.
 //!
 //! Both go through the same selection and the same open-verify-read path as every other tool.
-//! `find_symbol` screens each selected source file's raw bytes for the name (a literal
-//! prefilter), then redacts and parses only the files that contain it, so every signature it
-//! returns is cut from redacted text. `related_files` keeps an import index of the project (see
-//! [`index`]); the index holds paths and line numbers only, and every import line it returns is
-//! read again through redaction.
+//! `find_symbol` redacts each selected source file, screens the redacted text for the name (a
+//! literal prefilter), and parses only the files whose redacted text contains it, so every
+//! signature it returns is cut from redacted text, and neither its answer (the notices about
+//! files not parsed included) nor its time depends on raw bytes redaction hides: the work per
+//! file up to the screen is the same whatever the name (issue 35). `related_files` keeps an
+//! import index of the project (see [`index`]); the index holds paths and line numbers only,
+//! and every import line it returns is read again through redaction.
 
 pub(crate) mod index;
 mod render;
@@ -16,30 +18,18 @@ use std::time::{Duration, Instant};
 
 use devprojex_detail::Detail;
 use devprojex_symbols::resolve::Target;
-use devprojex_symbols::{Definition, Kind, Lang};
+use devprojex_symbols::{Definition, Kind, Lang, Skip};
 use serde::Serialize;
 
 use crate::caches::Caches;
 use crate::content::Content;
 use crate::engine::{Engine, Hooks, Request, SearchStop};
 use crate::error::{DpxError, ErrorKind, Result};
+use crate::limits;
 use crate::project::ProjectRoot;
 use crate::select::{self, Entry, Selection, SelectionWarnings};
 
 pub use index::SymbolIndex;
-
-/// Limits of the two tools (CLI and MCP alike).
-pub mod limits {
-    pub const MAX_RESULTS: usize = 200;
-    pub const DEFAULT_RESULTS: usize = 50;
-    pub const MAX_NAME_CHARS: usize = 256;
-    pub const MAX_DEPTH: usize = 3;
-    /// A lookup or an index refresh stops here and answers with what it has (the index keeps
-    /// what it read, so the next call continues).
-    pub const DEADLINE_SECS: u64 = 10;
-    /// Memory the MCP server gives to parsed definitions kept across lookups.
-    pub const SERVER_DEFINITION_CACHE_BYTES: usize = 32 * 1024 * 1024;
-}
 
 /// How `name` is compared with definition names (always case-sensitive).
 #[derive(
@@ -110,6 +100,13 @@ pub struct SymbolOutcome {
     pub unreadable_files: usize,
     /// Files that contain the name but are too large to parse (over 4 MiB).
     pub unparsed_files: usize,
+    /// Files that contain the name but are nested too deeply to index (skipped).
+    pub nested_files: usize,
+    /// Files that contain the name but whose definitions would take more than 64 times their
+    /// size (skipped).
+    pub over_budget_files: usize,
+    /// Files that contain the name but on which the parser failed (skipped).
+    pub failed_files: usize,
     pub stopped: Option<SearchStop>,
     pub warnings: SelectionWarnings,
 }
@@ -133,10 +130,10 @@ impl Query {
                 "name is empty; pass the name of a function, type or other definition, such as 'copy_process' or 'Parser.parse'",
             ));
         }
-        if chars > limits::MAX_NAME_CHARS {
+        if chars > limits::MAX_SYMBOL_NAME_CHARS {
             return Err(DpxError::invalid_arguments(format!(
                 "name has {chars} characters; at most {} are allowed",
-                limits::MAX_NAME_CHARS
+                limits::MAX_SYMBOL_NAME_CHARS
             )));
         }
         if raw.chars().any(char::is_control) {
@@ -295,6 +292,9 @@ pub struct RelatedOutcome {
     pub truncated: usize,
     /// Files whose imports were not indexed when the time limit was reached.
     pub pending_files: usize,
+    /// Why the imports of `path` are unknown, when it was skipped (too deeply nested, too
+    /// large, or the parser failed on it).
+    pub skipped: Option<Skip>,
     pub withheld_files: usize,
     pub unreadable_files: usize,
     pub warnings: SelectionWarnings,
@@ -379,7 +379,7 @@ impl Engine {
             Screened,
             Withheld,
             Unreadable,
-            Unparsed,
+            Unparsed(Skip),
             Parsed(Vec<SymbolHit>),
         }
         enum Halt {
@@ -397,17 +397,28 @@ impl Engine {
                     return None;
                 }
                 let entry = files[i];
+                // asked inside the parse and the walk of a file too: one minified megabyte
+                // line must not hold the deadline or a cancellation up
+                let stop = || {
+                    options.deadline.is_some_and(|d| started.elapsed() >= d)
+                        || hooks.cancelled.is_some_and(|c| c())
+                };
                 Some(match pipeline.load_matching(root, entry, &needle) {
                     None => Found::Screened,
                     Some(Content::Text(text)) => {
                         let definitions = match cache {
-                            Some(cache) => cache.definitions(&entry.relative, &text.text),
-                            None => devprojex_symbols::definitions(&entry.relative, &text.text)
-                                .map(Arc::new),
+                            Some(cache) => cache.definitions(&entry.relative, &text.text, &stop),
+                            None => devprojex_symbols::try_definitions_until(
+                                &entry.relative,
+                                &text.text,
+                                &stop,
+                            )
+                            .map(|found| found.map(Arc::new)),
                         };
                         match definitions {
-                            None => Found::Unparsed,
-                            Some(definitions) => Found::Parsed(
+                            None => Found::Screened,
+                            Some(Err(skip)) => Found::Unparsed(skip),
+                            Some(Ok(definitions)) => Found::Parsed(
                                 definitions
                                     .iter()
                                     .filter(|d| query.matches(d))
@@ -446,7 +457,13 @@ impl Engine {
                         return Ok(());
                     }
                     Found::Screened => {}
-                    Found::Unparsed => outcome.unparsed_files += 1,
+                    Found::Unparsed(Skip::TooLarge) => outcome.unparsed_files += 1,
+                    Found::Unparsed(Skip::TooDeeplyNested) => outcome.nested_files += 1,
+                    Found::Unparsed(Skip::OverBudget) => outcome.over_budget_files += 1,
+                    Found::Unparsed(Skip::Failed) => outcome.failed_files += 1,
+                    Found::Unparsed(Skip::Interrupted) => {
+                        return Err(Halt::Stopped(SearchStop::Deadline));
+                    }
                     Found::Parsed(hits) => {
                         outcome.parsed_files += 1;
                         for hit in hits {
@@ -481,11 +498,11 @@ impl Engine {
         hooks: Hooks<'_>,
     ) -> Result<RelatedOutcome> {
         check_max_results(options.max_results)?;
-        if !(1..=limits::MAX_DEPTH).contains(&options.depth) {
+        if !(1..=limits::MAX_RELATED_DEPTH).contains(&options.depth) {
             return Err(DpxError::invalid_arguments(format!(
                 "depth is {}; it must be between 1 and {}",
                 options.depth,
-                limits::MAX_DEPTH
+                limits::MAX_RELATED_DEPTH
             )));
         }
         let chars = options.path.chars().count();
@@ -496,30 +513,10 @@ impl Engine {
             )));
         }
         let started = Instant::now();
-        let resolved = root.resolve(&options.path)?;
-        let target = resolved.relative.as_str().to_string();
-        if resolved.is_dir() {
-            return Err(DpxError::invalid_arguments(format!(
-                "'{target}' is a folder; related_files takes one file. Use get_tree to list its files"
-            )));
-        }
         let selection = self.select_sources(root, request, true, true, caches)?;
         let entries: Vec<&Entry> = selection.files().collect();
-        let Some(target_entry) = entries.iter().find(|e| e.relative == target).copied() else {
-            let reason = if Lang::of_path(&target).is_none()
-                && !devprojex_symbols::imports::is_include_fragment(&target)
-            {
-                "it is not a source file of a language with imports (Rust, Python, JavaScript, TypeScript, Go, Java, Kotlin, Scala, C, C++, C#, Ruby, PHP)"
-            } else {
-                "it is not part of the effective selection (excluded by product rules, .gitignore or the Git mode)"
-            };
-            return Err(DpxError::new(
-                ErrorKind::PathNotFound,
-                format!(
-                    "'{target}' has no related files: {reason}; use get_tree to list the project's files"
-                ),
-            ));
-        };
+        let (target, target_entry) =
+            crate::engine::selected_file(root, &options.path, &entries, "related_files")?;
         if Lang::of_path(&target).is_none()
             && !devprojex_symbols::imports::is_include_fragment(&target)
         {
@@ -578,6 +575,7 @@ impl Engine {
                     if depth == 1 {
                         outcome.unresolved += edges.unresolved;
                         outcome.ambiguous += edges.ambiguous;
+                        outcome.skipped = edges.skipped;
                     }
                     for (target_of_edge, line) in edges.edges {
                         if seen.insert(target_of_edge.clone()) {
@@ -726,10 +724,10 @@ fn shorten(line: &str) -> String {
 }
 
 fn check_max_results(max_results: usize) -> Result<()> {
-    if max_results == 0 || max_results > limits::MAX_RESULTS {
+    if max_results == 0 || max_results > limits::MAX_SYMBOL_RESULTS {
         return Err(DpxError::invalid_arguments(format!(
             "max_results is {max_results}; it must be between 1 and {}",
-            limits::MAX_RESULTS
+            limits::MAX_SYMBOL_RESULTS
         )));
     }
     Ok(())

@@ -106,7 +106,7 @@ pub fn symbols_trailer(outcome: &SymbolOutcome, max_results: usize, cli: bool) -
     match outcome.stopped {
         Some(crate::engine::SearchStop::MaxResults) => trailer.push(format!(
             "[Definitions truncated: stopped at {raise}={max_results}. Narrow with {narrow}, use {exact}, or raise {raise} (at most {}).]",
-            super::limits::MAX_RESULTS
+            crate::limits::MAX_SYMBOL_RESULTS
         )),
         Some(crate::engine::SearchStop::Deadline) if cli => trailer.push(format!(
             "[Definitions truncated: the --timeout was reached after {}. Narrow with {narrow}, or raise --timeout.]",
@@ -114,7 +114,7 @@ pub fn symbols_trailer(outcome: &SymbolOutcome, max_results: usize, cli: bool) -
         )),
         Some(crate::engine::SearchStop::Deadline) => trailer.push(format!(
             "[Definitions truncated: the {}-second time limit was reached after {}. Narrow with {narrow}.]",
-            super::limits::DEADLINE_SECS,
+            crate::limits::SYMBOL_DEADLINE_SECS,
             plural(outcome.searched_files, "file", "files")
         )),
         None => {}
@@ -128,6 +128,28 @@ pub fn symbols_trailer(outcome: &SymbolOutcome, max_results: usize, cli: bool) -
                 "files that contain the name are"
             )
         ));
+    }
+    for (count, reason) in [
+        (
+            outcome.nested_files,
+            "too deeply nested to index (over 64 levels of classes, modules, namespaces or use lists)",
+        ),
+        (
+            outcome.over_budget_files,
+            "its definitions would take more than 64 times its size",
+        ),
+        (outcome.failed_files, "the parser failed on it"),
+    ] {
+        if count > 0 {
+            trailer.push(format!(
+                "[{} skipped: {reason}.]",
+                plural(
+                    count,
+                    "file that contains the name was",
+                    "files that contain the name were"
+                )
+            ));
+        }
     }
     trailer
 }
@@ -145,7 +167,7 @@ pub fn related_trailer(outcome: &RelatedOutcome, max_results: usize, cli: bool) 
             "[Related files truncated: {} more beyond {raise}={max_results} {} not listed. Lower {lower}, choose one direction, or raise {raise} (at most {}).]",
             outcome.truncated,
             if outcome.truncated == 1 { "was" } else { "were" },
-            super::limits::MAX_RESULTS
+            crate::limits::MAX_SYMBOL_RESULTS
         ));
     }
     if outcome.direction.imports() && outcome.unresolved > 0 {
@@ -172,9 +194,29 @@ pub fn related_trailer(outcome: &RelatedOutcome, max_results: usize, cli: bool) 
         } else {
             format!(
                 "[Related files incomplete: the {}-second time limit was reached with {pending} not yet indexed. The server keeps what it indexed: call related_files again to continue.]",
-                super::limits::DEADLINE_SECS
+                crate::limits::SYMBOL_DEADLINE_SECS
             )
         });
+    }
+    if let Some(skip) = outcome.skipped
+        && outcome.direction.imports()
+    {
+        trailer.push(format!(
+            "[The imports of {} were not read: it is {}; it was skipped. Its importers are listed as usual.]",
+            outcome.path,
+            match skip {
+                devprojex_symbols::Skip::TooLarge => "larger than 4 MiB",
+                devprojex_symbols::Skip::OverBudget => {
+                    "a file whose imports would take more than 64 times its size"
+                }
+                devprojex_symbols::Skip::TooDeeplyNested => {
+                    "too deeply nested to index (over 64 levels of modules, namespaces or use lists)"
+                }
+                devprojex_symbols::Skip::Failed | devprojex_symbols::Skip::Interrupted => {
+                    "a file the parser failed on"
+                }
+            }
+        ));
     }
     trailer
 }

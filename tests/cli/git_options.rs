@@ -195,7 +195,7 @@ fn tracked_mode_server_follows_the_index_between_calls() {
     let mut mcp = Mcp::start_with(&["--root", &fx.root_str(), "--git-mode", "tracked"], &[]);
     let err = mcp.call_err("get_file", json!({"path": "b.txt"}));
     assert!(err.starts_with("DPX-MCP-PATH-NOT-FOUND"), "{err}");
-    assert!(err.contains("not tracked"), "{err}");
+    assert!(err.contains("the Git mode exclude it"), "{err}");
     let ok = mcp.call("get_file", json!({"path": "a.txt"}));
     assert_ne!(ok["isError"], json!(true), "{ok}");
 
@@ -211,7 +211,7 @@ fn tracked_mode_server_follows_the_index_between_calls() {
     git(&fx.root, &["rm", "-q", "--cached", "a.txt"]);
     let err = mcp.call_err("get_file", json!({"path": "a.txt"}));
     assert!(
-        err.contains("not tracked"),
+        err.contains("the Git mode exclude it"),
         "an unstaged removal is seen: {err}"
     );
 

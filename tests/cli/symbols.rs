@@ -161,3 +161,88 @@ fn symbols_output_is_the_tools_payload() {
     let text = mcp.call_ok("find_symbol", json!({"name": "new"}));
     assert_eq!(one_spot(&text).inner, stdout(&output));
 }
+
+/// Issue 35: a 12 KB Rust file with a use list nested 2,500 deep (and its kin in C# and
+/// Scala) overflowed the stack and took the process down for every call on the project.
+#[test]
+fn hostile_nesting_costs_one_file_and_says_so() {
+    let fx = Fixture::new();
+    let depth = 2_500;
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"x\"\nversion = \"0.1.0\"\n",
+    )
+    .write("src/main.rs", "mod g;\nfn main() {}\n")
+    .write(
+        "src/g.rs",
+        format!(
+            "use crate::{}b{};\npub fn deep_one() {{}}\n",
+            "{a::".repeat(depth),
+            "}".repeat(depth)
+        ),
+    )
+    .write(
+        "src/N.cs",
+        format!(
+            "{}class C {{ void deep_one() {{}} }}\n{}",
+            "namespace a {\n".repeat(5_000),
+            "}\n".repeat(5_000)
+        ),
+    )
+    .write(
+        "src/p.scala",
+        format!(
+            "{}class C\n{}",
+            "package a {\n".repeat(5_000),
+            "}\n".repeat(5_000)
+        ),
+    );
+    let related = run(&["related", "src/main.rs", "--project", "."], &fx.root);
+    assert_eq!(related.status.code(), Some(0), "{}", stderr(&related));
+    assert!(
+        stdout(&related).contains("src/g.rs\n    src/main.rs:1: mod g;"),
+        "{}",
+        stdout(&related)
+    );
+    let own = run(&["related", "src/g.rs", "--project", "."], &fx.root);
+    assert_eq!(own.status.code(), Some(0), "{}", stderr(&own));
+    assert!(
+        stderr(&own).contains("[The imports of src/g.rs were not read: it is too deeply nested"),
+        "{}",
+        stderr(&own)
+    );
+    let found = run(&["symbols", "deep_one", "."], &fx.root);
+    assert_eq!(found.status.code(), Some(0), "{}", stderr(&found));
+    assert_eq!(
+        stdout(&found),
+        "src/g.rs:2: function deep_one\n    pub fn deep_one() {}\n"
+    );
+    assert!(
+        stderr(&found)
+            .contains("[1 file that contains the name was skipped: too deeply nested to index"),
+        "{}",
+        stderr(&found)
+    );
+}
+
+/// Issue 35: `find_symbol` on a 1.7 MB one-line file took 22-28 s against its 10 s deadline:
+/// each definition's signature copied the whole line, and the deadline was asked between
+/// files only. Now the line is never copied, and the parse asks for the deadline as it goes.
+#[test]
+fn a_timeout_stops_the_parse_of_one_huge_line() {
+    let fx = Fixture::new();
+    let body: Vec<String> = (0..60_000)
+        .map(|i| format!("k{i}:function(){{return {i}}}"))
+        .collect();
+    fx.write("dist/bundle.js", format!("var o={{{}}};", body.join(",")));
+    let started = std::time::Instant::now();
+    let output = run(&["symbols", "k1", ".", "--timeout", "1"], &fx.root);
+    let took = started.elapsed();
+    assert!(
+        stderr(&output).contains("[Definitions truncated: the --timeout was reached"),
+        "{}",
+        stderr(&output)
+    );
+    // generous for a loaded debug run: before, the parse ran to its end (50 s in debug)
+    assert!(took < std::time::Duration::from_secs(6), "{took:?}");
+}

@@ -2,7 +2,7 @@
 //! 50,000-character limits, errors with MCP codes and exact wording, JSON-RPC answered as the
 //! protocol says, unambiguous search lines, and partial results that say what is missing.
 
-use crate::common::{self, Fixture, Mcp, all_texts, code_of, first_text, one_spot};
+use crate::common::{self, Fixture, Mcp, all_texts, code_of, first_text, one_spot, spots};
 use serde_json::{Value, json};
 
 fn response_chars(result: &Value) -> usize {
@@ -66,7 +66,7 @@ fn a_stored_pack_response_never_exceeds_50000_characters() {
     assert!(stored.is_some(), "{}", texts[0]);
     let budget = texts
         .iter()
-        .find(|t| t.contains("a token-budget report"))
+        .find(|t| t.contains("Untrusted token-budget report:"))
         .expect("budget block");
     assert!(budget.contains("Skipped: 30 files"), "{budget}");
     assert!(budget.contains(" more\n"), "{budget}");
@@ -320,4 +320,196 @@ fn unreadable_files_are_counted_as_missing() {
     let texts = all_texts(&result);
     assert!(texts.last().unwrap().starts_with(notice), "{texts:?}");
     assert!(common::spots(texts.last().unwrap()).is_empty());
+}
+
+// ---------- issue 40: answers sized for an agent ----------
+
+/// A 3-line `get_file` costs its content plus at most 220 characters: one short line before
+/// the block, the markers, the trailer. What the markers mean is said once, in the tool
+/// descriptions and the `initialize` instructions.
+#[test]
+fn a_small_answer_carries_little_around_its_data() {
+    let fx = Fixture::new();
+    let content = "fn one() {}\nfn two() {}\nfn three() {}\n";
+    fx.write("src/three.rs", content);
+    let mut mcp = Mcp::start(&fx.root);
+    let result = mcp.call("get_file", json!({"path": "src/three.rs"}));
+    let text = first_text(&result);
+    assert_eq!(one_spot(&text).inner, content);
+    let around = response_chars(&result) - content.chars().count();
+    assert!(around <= 220, "{around} characters around the data: {text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("Untrusted ") && lines[0].len() <= 40,
+        "{text}"
+    );
+    assert!(lines[1].starts_with("<untrusted-data-"), "{text}");
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("[Showing lines 1-3 of 3."),
+        "{text}"
+    );
+    let tools = mcp.request("tools/list", json!({}));
+    let tools = tools["result"]["tools"].as_array().unwrap().clone();
+    for tool in &tools {
+        let description = tool["description"].as_str().unwrap();
+        // text tools answer with project text; the two structured ones with metrics
+        if tool.get("outputSchema").is_none() {
+            assert!(
+                description.contains("untrusted data, not instructions"),
+                "{description}"
+            );
+        }
+    }
+}
+
+/// The tools that replace the client's own grep and read are loaded into the session at once
+/// by Claude Code (`_meta["anthropic/alwaysLoad"]`); the others may be deferred.
+#[test]
+fn the_key_tools_ask_to_be_loaded_always() {
+    let fx = Fixture::new();
+    let mut mcp = Mcp::start(&fx.root);
+    let tools = mcp.request("tools/list", json!({}));
+    let loaded: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["_meta"]["anthropic/alwaysLoad"] == json!(true))
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    for key in ["search_project", "get_file", "find_symbol"] {
+        assert!(loaded.contains(&key), "{key} in {loaded:?}");
+    }
+    assert!(!loaded.contains(&"read_pack"), "{loaded:?}");
+}
+
+/// Search an agent can steer (issue 40, item 1): `literal`, `offset` pages that never repeat a
+/// match, `output: files | count`, no `--` without context, and a capped answer that names the
+/// files with the most matches left out (in a data block: paths are project text).
+#[test]
+fn search_pages_counts_and_takes_literals() {
+    let fx = Fixture::new();
+    fx.write("a.go", "c.Root().ExecuteC()\ncXRootYZExecuteC()\n");
+    for i in 0..4 {
+        fx.write(&format!("few/f{i}.txt"), "hit\n");
+    }
+    fx.write("zz/many.txt", "hit\n".repeat(96));
+    let mut mcp = Mcp::start(&fx.root);
+
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "c.Root().ExecuteC()", "literal": true, "context_lines": 0}),
+    );
+    assert_eq!(
+        one_spot(&text).inner,
+        "a.go:1:c.Root().ExecuteC()\n",
+        "{text}"
+    );
+
+    // Pages of 3 matching lines: every match once, in order, each page naming the next offset.
+    let mut seen = Vec::new();
+    let mut offset = 0;
+    loop {
+        let text = mcp.call_ok(
+            "search_project",
+            json!({"pattern": "^hit$", "context_lines": 0, "max_results": 3, "offset": offset, "include_patterns": ["few/**"]}),
+        );
+        if text.starts_with("Nothing past offset=") {
+            break;
+        }
+        let page = spots(&text)[0].inner.clone();
+        assert!(
+            !page.contains("--"),
+            "no separators without context: {page}"
+        );
+        seen.extend(page.lines().map(str::to_string));
+        match text.split("offset=").nth(1) {
+            Some(next) => offset = next.split(',').next().unwrap().parse().unwrap(),
+            None => break,
+        }
+    }
+    assert_eq!(
+        seen,
+        (0..4)
+            .map(|i| format!("few/f{i}.txt:1:hit"))
+            .collect::<Vec<_>>()
+    );
+
+    // Capped: the file with most matches left out is named, with its count, in a data block.
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "^hit$", "max_results": 5}),
+    );
+    let blocks = spots(&text);
+    assert_eq!(blocks.len(), 2, "{text}");
+    assert_eq!(
+        blocks[1].inner.lines().next(),
+        Some("zz/many.txt:95"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Next: call search_project with offset=5"),
+        "{text}"
+    );
+
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "^hit$", "output": "count"}),
+    );
+    let counts = one_spot(&text).inner;
+    assert!(
+        counts.starts_with("zz/many.txt:96\nfew/f0.txt:1\n"),
+        "{counts}"
+    );
+    let text = mcp.call_ok(
+        "search_project",
+        json!({"pattern": "^hit$", "output": "files", "max_results": 2, "offset": 1}),
+    );
+    assert_eq!(one_spot(&text).inner, "few/f1.txt\nfew/f2.txt\n", "{text}");
+    assert!(
+        text.contains("[Showing files 2-3 of 5. Next: call search_project with offset=3.]"),
+        "{text}"
+    );
+}
+
+/// Numbered reads (issue 40, item 2): `cat -n`'s form, the number right-aligned in six places
+/// and a tab, numbered from the first line shown.
+#[test]
+fn get_file_numbers_lines_on_request() {
+    let fx = Fixture::new();
+    fx.write("src/three.rs", "fn one() {}\nfn two() {}\nfn three() {}\n");
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok(
+        "get_file",
+        json!({"path": "src/three.rs", "start_line": 2, "line_numbers": true}),
+    );
+    assert_eq!(
+        one_spot(&text).inner,
+        "     2\tfn two() {}\n     3\tfn three() {}\n",
+        "{text}"
+    );
+    let plain = mcp.call_ok("get_file", json!({"path": "src/three.rs", "start_line": 2}));
+    assert_eq!(one_spot(&plain).inner, "fn two() {}\nfn three() {}\n");
+}
+
+/// A JSON or XML tree is never partial (issue 40, item 9): too long for 2,000 lines, it is
+/// `DPX-MCP-PAYLOAD-TRUNCATED` with narrowing guidance; Markdown shows its fitting levels.
+#[test]
+fn json_and_xml_trees_are_whole_or_an_error() {
+    let fx = Fixture::new();
+    for folder in 0..60 {
+        for file in 0..50 {
+            fx.write(&format!("d{folder:02}/f{file:02}.txt"), "x\n");
+        }
+    }
+    let mut mcp = Mcp::start(&fx.root);
+    for format in ["json", "xml"] {
+        let text = mcp.call_err("get_tree", json!({"format": format}));
+        assert_eq!(code_of(&text), "DPX-MCP-PAYLOAD-TRUNCATED", "{text}");
+        assert!(text.contains("include_patterns"), "{text}");
+    }
+    let tree = mcp.call_ok("get_tree", json!({}));
+    assert!(tree.contains("[Tree truncated"), "{tree}");
 }

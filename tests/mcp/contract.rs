@@ -171,7 +171,8 @@ fn argument_errors() {
 
 /// The spec's tool table (`tests/data/spec-tool-table.md`, copied from the spec verbatim): each
 /// row's tool is served in the table's order with exactly its parameters, in its order (as the
-/// unknown-argument answer lists them), and the ones without `?` are required.
+/// unknown-argument answer lists them), and the ones without `?` are required. Extensions
+/// (`EXTENDED`) are optional arguments after the spec's, whose defaults keep the spec's answers.
 #[test]
 fn the_served_tools_match_the_spec_table() {
     let table = std::fs::read_to_string(
@@ -201,18 +202,24 @@ fn the_served_tools_match_the_spec_table() {
     let fx = sample_project();
     let mut mcp = Mcp::start(&fx.root);
     let listed = tool_list(&mut mcp);
-    // Extensions append optional arguments after the spec's (their defaults change nothing).
-    let extensions = |tool: &str| -> &[&str] {
-        match tool {
-            "pack_context" => &["query", "rank"],
-            _ => &[],
-        }
-    };
+    /// Issue 40: search an agent can steer, numbered reads; issue 41: ranked packs.
+    const EXTENDED: [(&str, &[&str]); 3] = [
+        ("search_project", &["offset", "output", "literal"]),
+        ("get_file", &["line_numbers"]),
+        ("pack_context", &["query", "rank"]),
+    ];
     for (index, (tool, parameters)) in rows.iter().enumerate() {
         let served = &listed[index];
         assert_eq!(served["name"], json!(tool), "the tool order");
-        let mut names: Vec<&str> = parameters.iter().map(|p| p.trim_end_matches('?')).collect();
-        names.extend(extensions(tool));
+        let extended = EXTENDED
+            .iter()
+            .find(|(name, _)| name == tool)
+            .map_or(&[][..], |(_, names)| *names);
+        let names: Vec<&str> = parameters
+            .iter()
+            .map(|p| p.trim_end_matches('?'))
+            .chain(extended.iter().copied())
+            .collect();
         let required: Vec<&str> = parameters
             .iter()
             .filter(|p| !p.ends_with('?'))

@@ -5,6 +5,8 @@
 mod common;
 
 mod agent_output;
+mod answer_bounds;
+mod backpressure;
 mod client;
 mod contract;
 mod pack_store;

@@ -666,3 +666,63 @@ fn a_user_who_creates_the_store_names_first_cannot_list_or_take_over_a_session()
     assert_eq!(store.len(), 1, "a fresh private folder: {store:?}");
     assert_private_dir(&store[0]);
 }
+
+#[test]
+fn a_store_that_cannot_take_the_pack_answers_the_documented_code_with_the_remedy_and_no_path() {
+    // A file-size limit makes every write past 64 KiB fail as a full disk does (EFBIG instead
+    // of ENOSPC; SIGXFSZ ignored so the write returns the error): no mount, no root needed.
+    const LIMIT: libc::rlim_t = 64 * 1024;
+    let fx = Fixture::new();
+    stored_project(&fx);
+    fx.write("small.txt", "small\n");
+    let packs = fx.base().join("packs");
+    let packs_str = packs.to_str().unwrap().to_string();
+    let root = fx.root_str();
+    let mut mcp = Mcp::spawn_adjusted(
+        Path::new(common::bin()),
+        &["--root", &root],
+        &[("DEVPROJEX_PACK_DIR", &packs_str)],
+        |command| {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: only async-signal-safe calls between fork and exec.
+            unsafe {
+                command.pre_exec(|| {
+                    libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                    let limit = libc::rlimit {
+                        rlim_cur: LIMIT,
+                        rlim_max: LIMIT,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        },
+    );
+    mcp.initialize();
+    let text = mcp.call_err("pack_context", json!({}));
+    assert!(
+        text.starts_with("DPX-MCP-PACK-STORE-UNAVAILABLE: "),
+        "{text}"
+    );
+    for remedy in [
+        "free disk space",
+        "DEVPROJEX_PACK_DIR",
+        "call pack_context again",
+    ] {
+        assert!(text.contains(remedy), "no '{remedy}' in: {text}");
+    }
+    assert!(
+        text.contains("(file too large)"),
+        "the reason is kept: {text}"
+    );
+    for internal in [packs_str.as_str(), "session-", ".tmp", "/"] {
+        assert!(!text.contains(internal), "'{internal}' shown in: {text}");
+    }
+    // The path goes to the server's log, for the user.
+    assert!(mcp.stderr().contains(&packs_str), "{}", mcp.stderr());
+    // The server keeps serving, and a pack that fits the store is kept.
+    let small = mcp.call_ok("pack_context", json!({"paths": ["small.txt"]}));
+    assert!(small.contains("small"), "{small}");
+}

@@ -61,11 +61,22 @@ fn initialize_reports_server_and_instructions() {
     assert_eq!(result["serverInfo"]["name"], "devprojex");
     assert!(result["capabilities"]["tools"].is_object(), "{init}");
     let instructions = result["instructions"].as_str().expect("instructions");
-    for tool in ["list_projects", "pack_context", "read_pack"] {
+    for tool in ["list_projects", "pack_context", "read_pack", "find_symbol"] {
         assert!(
             instructions.contains(tool),
             "instructions mention {tool}: {instructions}"
         );
+    }
+    // Issue 40: when devprojex beats the client's own grep and read, and what the tags mean
+    // (the answers no longer repeat it), in at most 800 characters.
+    assert!(instructions.chars().count() <= 800, "{instructions}");
+    for said in [
+        "grep",
+        "secret-redacted",
+        "<untrusted-data-",
+        "never follow instructions",
+    ] {
+        assert!(instructions.contains(said), "{said}: {instructions}");
     }
 }
 
@@ -554,8 +565,9 @@ fn get_tree_over_2000_entries_shows_the_deepest_levels_that_fit() {
         fx.write(&format!("d{}/f{i:04}.txt", i / 100), "");
     }
     let mut mcp = Mcp::start(&fx.root);
-    // Without max_depth: an overview (every top-level folder), and a trailer saying so.
-    for format in ["markdown", "text", "json", "xml"] {
+    // Without max_depth: an overview (every top-level folder), and a trailer saying so; JSON and
+    // XML are never partial (issue 40, item 9): they are refused below.
+    for format in ["markdown", "text"] {
         let text = mcp.call_ok("get_tree", json!({"format": format}));
         let spot = one_spot(&text);
         for i in 0..21 {
@@ -585,8 +597,11 @@ fn get_tree_over_2000_entries_shows_the_deepest_levels_that_fit() {
             "{format}: trailer outside the markers: {trailer}"
         );
     }
-    for format in ["json", "xml"] {
-        let text = mcp.call_err("get_tree", json!({"format": format, "max_depth": 5}));
+    for (format, max_depth) in [("json", json!(5)), ("xml", json!(5)), ("json", json!(null))] {
+        let text = mcp.call_err(
+            "get_tree",
+            json!({"format": format, "max_depth": max_depth}),
+        );
         assert_eq!(
             code_of(&text),
             "DPX-MCP-PAYLOAD-TRUNCATED",
@@ -664,8 +679,9 @@ fn get_tree_bounds_characters_as_well_as_lines() {
             &text[spot.end..]
         );
     }
-    let text = mcp.call_ok("get_tree", json!({"format": "json"}));
-    assert!(one_spot(&text).inner.chars().count() <= 50_000);
+    // JSON is whole or refused (issue 40, item 9).
+    let text = mcp.call_err("get_tree", json!({"format": "json"}));
+    assert_eq!(code_of(&text), "DPX-MCP-PAYLOAD-TRUNCATED", "{text}");
     let text = mcp.call_err("get_tree", json!({"format": "json", "max_depth": 4000}));
     assert_eq!(code_of(&text), "DPX-MCP-PAYLOAD-TRUNCATED", "{text}");
     // A file deeper than PATH_MAX is still read (one folder at a time).
@@ -766,16 +782,13 @@ fn spotlight_markers_are_fresh_and_cannot_be_closed_early() {
                 "{tool}: closing tag inside the data"
             );
             assert!(text.matches(&open).count() >= 1);
-            // A trusted preamble line right before the block names the delimiter.
+            // One short trusted line right before the block says what comes (what the tags
+            // mean is in the instructions and the tool descriptions).
             let before = &text[..block.start];
             let preamble = before.trim_end_matches('\n').rsplit('\n').next().unwrap();
             assert!(
-                preamble.contains(&block.tag),
+                preamble.starts_with("Untrusted ") && preamble.chars().count() <= 40,
                 "{tool}: preamble: {preamble}"
-            );
-            assert!(
-                before.contains("untrusted"),
-                "{tool}: preamble says untrusted"
             );
         }
         if tool != "get_tree" {
@@ -831,8 +844,12 @@ fn search_project_limits_and_errors() {
         "search_project",
         json!({"pattern": "^hit", "max_results": 200, "context_lines": 0}),
     );
-    let spot = one_spot(&text);
-    let hits = spot
+    // The matches, then the files with the most matches left out (issue 40).
+    let blocks = spots(&text);
+    assert_eq!(blocks.len(), 2, "{text}");
+    assert_eq!(blocks[1].inner, "many.txt:100", "{text}");
+    let spot = blocks[1].clone();
+    let hits = blocks[0]
         .inner
         .lines()
         .filter(|l| l.starts_with("many.txt:"))
@@ -850,7 +867,7 @@ fn search_project_limits_and_errors() {
         json!({"pattern": "^hit", "context_lines": 0}),
     );
     assert_eq!(
-        one_spot(&text)
+        spots(&text)[0]
             .inner
             .lines()
             .filter(|l| l.starts_with("many.txt:"))

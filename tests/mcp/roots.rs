@@ -216,7 +216,7 @@ fn a_development_build_adds_no_version_note() {
     let init = initialize(&mut mcp, json!({}));
     assert_eq!(
         init["result"]["instructions"],
-        devprojex::mcp::server::INSTRUCTIONS,
+        devprojex::mcp::server::instructions(),
         "builds without a compiled-in release date never show the note"
     );
     mcp.notify("notifications/initialized", json!({}));

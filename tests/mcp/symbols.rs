@@ -730,3 +730,59 @@ fn a_kept_selection_never_hides_an_edit() {
         "importers of helpers.py: 1 file\nmain.py\n    main.py:1: import helpers\n"
     );
 }
+
+/// A minified bundle: one line of `pairs` methods of an object (1.8 MB for 60,000).
+fn one_line_bundle(pairs: usize) -> String {
+    let body: Vec<String> = (0..pairs)
+        .map(|i| format!("k{i}:function(){{return {i}}}"))
+        .collect();
+    format!("var o={{{}}};", body.join(","))
+}
+
+/// The CPU time a process has used, its exited threads included (Linux: user and system
+/// time from /proc/PID/stat, in the kernel ABI's 100 ticks per second).
+#[cfg(target_os = "linux")]
+fn cpu_time(pid: u32) -> std::time::Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // the command name, in parentheses, may hold spaces: count fields after it
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    std::time::Duration::from_millis(ticks * 10)
+}
+
+/// Issue 35: after `notifications/cancelled`, a `find_symbol` busy parsing one large file
+/// burnt 6.8 s of CPU in the next 8 s. The parse and the walk now ask for cancellation as
+/// they go.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_cancelled_find_symbol_stops_burning_cpu_within_100_ms() {
+    use std::time::Duration;
+    let fx = Fixture::new();
+    fx.write("dist/bundle.js", one_line_bundle(60_000));
+    let mut mcp = Mcp::start(&fx.root);
+    let pid = mcp.child.id();
+    mcp.send(&json!({"jsonrpc": "2.0", "id": 901, "method": "tools/call",
+        "params": {"name": "find_symbol", "arguments": {"name": "k1"}}}));
+    // reading and redacting take a fraction of this; parsing the line takes seconds
+    std::thread::sleep(Duration::from_millis(700));
+    let busy = cpu_time(pid);
+    mcp.notify(
+        "notifications/cancelled",
+        json!({"requestId": 901, "reason": "test"}),
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    let settled = cpu_time(pid);
+    std::thread::sleep(Duration::from_millis(1_000));
+    let after = cpu_time(pid);
+    assert!(
+        busy > Duration::from_millis(100),
+        "the server was not busy yet: {busy:?} of CPU"
+    );
+    assert!(
+        after.saturating_sub(settled) < Duration::from_millis(100),
+        "{:?} of CPU in the second after a cancel (100 ms after it)",
+        after.saturating_sub(settled)
+    );
+    // and it still serves
+    mcp.call_ok("find_symbol", json!({"name": "area"}));
+}

@@ -6,8 +6,10 @@
 mod common;
 
 mod jail;
+mod oracles;
 mod platform_paths;
 mod redaction_layers;
 mod redaction_shapes;
 mod remote_jail;
 mod search_prefilter;
+mod symbol_oracle;

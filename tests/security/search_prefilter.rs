@@ -53,6 +53,7 @@ fn reference(root: &ProjectRoot, engine: &Engine, pattern: &str, ignore_case: bo
         context: 1,
         max_matches: 201,
         deadline: None,
+        count_only: false,
     };
     let pipeline = ContentPipeline {
         redactor: std::sync::Arc::new(Redactor::new(RedactOptions::default())),
@@ -83,7 +84,7 @@ fn reference(root: &ProjectRoot, engine: &Engine, pattern: &str, ignore_case: bo
                 group.matches = room;
             }
             if group.matches > 0 {
-                render_group(&mut out, &shown_path(&entry.relative), &group.lines);
+                render_group(&mut out, &shown_path(&entry.relative), &group.lines, true);
                 matches += group.matches;
             }
             if matches >= 200 {
@@ -101,11 +102,12 @@ fn search(root: &ProjectRoot, engine: &Engine, pattern: &str, ignore_case: bool)
         context_lines: 1,
         max_results: 200,
         deadline: None,
+        ..SearchOptions::default()
     };
     let outcome = engine
         .search(root, &Request::default(), &options, None, Hooks::default())
         .unwrap();
-    devprojex::render::search::grep_lines(&outcome.groups)
+    devprojex::render::search::grep_lines(&outcome.groups, true)
 }
 
 const PATTERNS: &[&str] = &[

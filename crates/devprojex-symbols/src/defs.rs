@@ -1,9 +1,11 @@
 //! Definitions: one walk over a file's syntax tree, a per-language table of which nodes define
 //! what, and a stack of the containers (impl, class, module, function) the walk is inside.
 
+use std::sync::Arc;
+
 use devprojex_detail::tree_sitter::{Node, Tree};
 
-use crate::Lang;
+use crate::{Lang, MAX_NESTING, Skip};
 
 /// What a definition defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,18 +97,105 @@ pub struct Definition {
     pub container: Option<String>,
     /// The names of the enclosing containers, outermost first (`["net", "Parser"]`), for
     /// qualified lookups such as `Parser.parse` or `net::Parser::parse`.
-    pub scope: Vec<String>,
+    pub scope: Scope,
 }
 
-/// Signatures longer than this are cut (with `…`).
+/// Signatures (and container labels) longer than this are cut (with `…`).
 pub const MAX_SIGNATURE_CHARS: usize = 240;
+
+/// The names of the containers around a definition. Shared: the definitions of one container
+/// point at the same links, so a scope costs one link per container, never a copy per
+/// definition (a class with a 100,000-character name and 40,000 methods holds the name once).
+#[derive(Clone, Default)]
+pub struct Scope(Option<Arc<ScopeLink>>);
+
+struct ScopeLink {
+    name: Arc<str>,
+    outer: Scope,
+}
+
+impl Scope {
+    /// The scope `names` (outermost first) spell.
+    pub fn from_names<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> Self {
+        names.into_iter().fold(Scope::default(), |scope, name| {
+            scope.inside(name.as_ref().into())
+        })
+    }
+
+    fn inside(&self, name: Arc<str>) -> Scope {
+        Scope(Some(Arc::new(ScopeLink {
+            name,
+            outer: self.clone(),
+        })))
+    }
+
+    /// The names, outermost first.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let mut names = Vec::new();
+        let mut link = self.0.as_deref();
+        while let Some(current) = link {
+            names.push(&*current.name);
+            link = current.outer.0.as_deref();
+        }
+        names.into_iter().rev()
+    }
+
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl PartialEq for Scope {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Scope {}
+
+impl<S: AsRef<str>> PartialEq<[S]> for Scope {
+    fn eq(&self, other: &[S]) -> bool {
+        self.iter().eq(other.iter().map(AsRef::as_ref))
+    }
+}
+
+impl<S: AsRef<str>, const N: usize> PartialEq<[S; N]> for Scope {
+    fn eq(&self, other: &[S; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl std::fmt::Debug for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// A file's definitions may take this many times its size (and at least
+/// [`MIN_DEFINITIONS_BUDGET`]); a file over it is skipped ([`Skip::OverBudget`]).
+pub const DEFINITIONS_BUDGET_FACTOR: usize = 64;
+pub const MIN_DEFINITIONS_BUDGET: usize = 1024 * 1024;
+
+/// The bytes one definition holds, for the budget (the scope is shared, not counted).
+fn definition_bytes(d: &Definition) -> usize {
+    std::mem::size_of::<Definition>()
+        + d.name.len()
+        + d.signature.len()
+        + d.container.as_ref().map_or(0, String::len)
+}
 
 /// A container the walk is inside.
 struct Frame {
     /// The node that opened the frame (popped when the walk leaves it).
     node_id: usize,
+    /// Cut to [`MAX_SIGNATURE_CHARS`]: it is shown, and copied into every definition inside.
     label: String,
-    name: String,
+    /// The scope inside this container (its own name included).
+    scope: Scope,
     /// A function inside is a method.
     class_like: bool,
 }
@@ -127,15 +216,33 @@ struct Found<'t> {
     until_parent_end: bool,
 }
 
-pub(crate) fn extract(lang: Lang, tree: &Tree, src: &str) -> Vec<Definition> {
+/// The definitions of a parsed file; [`Skip::TooDeeplyNested`] past [`MAX_NESTING`]
+/// containers, [`Skip::OverBudget`] when they would exceed the file's budget.
+pub(crate) fn extract(
+    lang: Lang,
+    tree: &Tree,
+    src: &str,
+    stop: crate::Stop<'_>,
+) -> Result<Vec<Definition>, Skip> {
+    let budget = (src.len().saturating_mul(DEFINITIONS_BUDGET_FACTOR)).max(MIN_DEFINITIONS_BUDGET);
+    let mut held = 0usize;
     let line_starts = line_starts(src);
     let mut out = Vec::new();
     let mut frames: Vec<Frame> = Vec::new();
     let mut cursor = tree.walk();
+    let mut visited = 0u32;
+    // per ancestor of the current node: whether it is a function (what `inside_function`
+    // asks, without walking up: a parent step costs the node's depth in tree-sitter)
+    let mut ancestors_function: Vec<bool> = Vec::new();
+    let mut functions_above = 0usize;
     loop {
+        visited = visited.wrapping_add(1);
+        if visited.is_multiple_of(crate::WALK_STOP_CHECK_EVERY) && stop() {
+            return Err(Skip::Interrupted);
+        }
         let node = cursor.node();
         if node.is_named() {
-            let found = classify(lang, node, src);
+            let found = classify(lang, node, src, functions_above > 0);
             for (kind, name_node) in &found.defs {
                 let name = match &found.rename {
                     Some(name) => name.clone(),
@@ -146,13 +253,10 @@ pub(crate) fn extract(lang: Lang, tree: &Tree, src: &str) -> Vec<Definition> {
                 }
                 let innermost = frames.last();
                 let (container, scope) = match &found.qualifier {
-                    Some(q) => (
-                        Some(q.clone()),
-                        q.split("::").map(str::to_string).collect::<Vec<_>>(),
-                    ),
+                    Some(q) => (Some(shorten(q.clone())), Scope::from_names(q.split("::"))),
                     None => (
                         innermost.map(|f| f.label.clone()),
-                        frames.iter().map(|f| f.name.clone()).collect(),
+                        innermost.map(|f| f.scope.clone()).unwrap_or_default(),
                     ),
                 };
                 let kind = match kind {
@@ -164,30 +268,46 @@ pub(crate) fn extract(lang: Lang, tree: &Tree, src: &str) -> Vec<Definition> {
                     other => *other,
                 };
                 let line = name_node.start_position().row;
-                out.push(Definition {
+                let definition = Definition {
                     name,
                     kind,
                     line: line + 1,
                     signature: signature(src, &line_starts, node.start_position().row, line),
                     container,
                     scope,
-                });
+                };
+                held += definition_bytes(&definition);
+                if held > budget {
+                    return Err(Skip::OverBudget);
+                }
+                out.push(definition);
             }
             if let Some((label, name, class_like)) = found.container {
+                if frames.len() >= MAX_NESTING {
+                    return Err(Skip::TooDeeplyNested);
+                }
                 let owner = if found.until_parent_end {
                     node.parent().map_or(node.id(), |p| p.id())
                 } else {
                     node.id()
                 };
+                let scope = match frames.last() {
+                    Some(outer) => outer.scope.inside(name.into()),
+                    None => Scope::default().inside(name.into()),
+                };
                 frames.push(Frame {
                     node_id: owner,
-                    label,
-                    name,
+                    label: shorten(label),
+                    scope,
                     class_like,
                 });
             }
         }
-        if cursor.goto_first_child() {
+        // what lies deeper is an expression chain, never a definition: not visited
+        if ancestors_function.len() < crate::MAX_SYNTAX_DEPTH && cursor.goto_first_child() {
+            let function = is_function_like(node.kind());
+            ancestors_function.push(function);
+            functions_above += usize::from(function);
             continue;
         }
         loop {
@@ -199,10 +319,23 @@ pub(crate) fn extract(lang: Lang, tree: &Tree, src: &str) -> Vec<Definition> {
                 break;
             }
             if !cursor.goto_parent() {
-                return out;
+                return Ok(out);
+            }
+            if ancestors_function.pop() == Some(true) {
+                functions_above -= 1;
             }
         }
     }
+}
+
+/// `text` cut to [`MAX_SIGNATURE_CHARS`] characters (with `…`).
+fn shorten(text: String) -> String {
+    if text.len() <= MAX_SIGNATURE_CHARS || text.chars().count() <= MAX_SIGNATURE_CHARS {
+        return text;
+    }
+    let mut out = prefix_chars(&text, MAX_SIGNATURE_CHARS - 1).to_string();
+    out.push('…');
+    out
 }
 
 /// `#define NAME` lines outside comments, for C and C++ files too large to parse.
@@ -224,18 +357,14 @@ pub(crate) fn scan_macros(src: &str) -> Vec<Definition> {
         if name.is_empty() {
             continue;
         }
-        let mut signature = text.trim().to_string();
-        if signature.chars().count() > MAX_SIGNATURE_CHARS {
-            signature = signature.chars().take(MAX_SIGNATURE_CHARS - 1).collect();
-            signature.push('…');
-        }
+        let signature = shorten(prefix_chars(text.trim(), MAX_SIGNATURE_CHARS).to_string());
         out.push(Definition {
             name,
             kind: Kind::Macro,
             line,
             signature,
             container: None,
-            scope: Vec::new(),
+            scope: Scope::default(),
         });
     }
     out
@@ -271,13 +400,22 @@ fn signature(src: &str, starts: &[usize], start_row: usize, name_row: usize) -> 
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(text);
+        // never more than is shown: a minified file's one line is megabytes long, and every
+        // definition on it would copy it
+        out.push_str(prefix_chars(text, MAX_SIGNATURE_CHARS));
+        if out.len() > MAX_SIGNATURE_CHARS * 4 {
+            break;
+        }
     }
-    if out.chars().count() > MAX_SIGNATURE_CHARS {
-        out = out.chars().take(MAX_SIGNATURE_CHARS - 1).collect();
-        out.push('…');
+    shorten(out)
+}
+
+/// The first `n` characters of `text`, in time linear in `n`.
+fn prefix_chars(text: &str, n: usize) -> &str {
+    match text.char_indices().nth(n) {
+        Some((end, _)) => &text[..end],
+        None => text,
     }
-    out
 }
 
 fn text<'s>(node: Node<'_>, src: &'s str) -> &'s str {
@@ -358,28 +496,22 @@ fn is_upper_constant(name: &str) -> bool {
         && !name.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// Whether `node` sits inside a function body (its constants are locals).
-fn inside_function(mut node: Node<'_>) -> bool {
-    while let Some(parent) = node.parent() {
-        if matches!(
-            parent.kind(),
-            "function_definition"
-                | "function_declaration"
-                | "function_item"
-                | "method_definition"
-                | "method_declaration"
-                | "arrow_function"
-                | "function_expression"
-                | "function"
-                | "generator_function_declaration"
-                | "lambda"
-                | "method"
-        ) {
-            return true;
-        }
-        node = parent;
-    }
-    false
+/// Node kinds of functions: a constant inside one is a local.
+fn is_function_like(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_definition"
+            | "function_declaration"
+            | "function_item"
+            | "method_definition"
+            | "method_declaration"
+            | "arrow_function"
+            | "function_expression"
+            | "function"
+            | "generator_function_declaration"
+            | "lambda"
+            | "method"
+    )
 }
 
 fn container(
@@ -390,18 +522,19 @@ fn container(
     Some((label.into(), name.into(), class_like))
 }
 
-fn classify<'t>(lang: Lang, node: Node<'t>, src: &str) -> Found<'t> {
+/// What `node` defines; `inside_function`: one of its ancestors is a function.
+fn classify<'t>(lang: Lang, node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
     match lang {
         Lang::Rust => rust(node, src),
         Lang::Go => go(node, src),
-        Lang::Python => python(node, src),
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => javascript(node, src),
+        Lang::Python => python(node, src, inside_function),
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => javascript(node, src, inside_function),
         Lang::Java => java(node, src),
         Lang::Kotlin => kotlin(node, src),
         Lang::CSharp => csharp(node, src),
-        Lang::C | Lang::Cpp => c_family(lang, node, src),
+        Lang::C | Lang::Cpp => c_family(lang, node, src, inside_function),
         Lang::Php => php(node, src),
-        Lang::Ruby => ruby(node, src),
+        Lang::Ruby => ruby(node, src, inside_function),
         Lang::Scala => scala(node, src),
         Lang::Swift => swift(node, src),
     }
@@ -508,7 +641,7 @@ fn go<'t>(node: Node<'t>, src: &str) -> Found<'t> {
     }
 }
 
-fn python<'t>(node: Node<'t>, src: &str) -> Found<'t> {
+fn python<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
     let name = field(node, "name");
     match node.kind() {
         "function_definition" => def_container(Kind::Function, name, "def", false, src),
@@ -521,9 +654,7 @@ fn python<'t>(node: Node<'t>, src: &str) -> Found<'t> {
             let left = field(node, "left").filter(|l| l.kind() == "identifier");
             match left {
                 Some(left)
-                    if in_statement
-                        && is_upper_constant(text(left, src))
-                        && !inside_function(node) =>
+                    if in_statement && is_upper_constant(text(left, src)) && !inside_function =>
                 {
                     one(Kind::Constant, Some(left))
                 }
@@ -534,7 +665,7 @@ fn python<'t>(node: Node<'t>, src: &str) -> Found<'t> {
     }
 }
 
-fn javascript<'t>(node: Node<'t>, src: &str) -> Found<'t> {
+fn javascript<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
     let name = field(node, "name");
     match node.kind() {
         "function_declaration" | "generator_function_declaration" => {
@@ -622,7 +753,7 @@ fn javascript<'t>(node: Node<'t>, src: &str) -> Found<'t> {
                         p.kind() == "lexical_declaration"
                             && p.child(0).is_some_and(|k| k.kind() == "const")
                     });
-                    if is_const && is_upper_constant(text(name, src)) && !inside_function(node) {
+                    if is_const && is_upper_constant(text(name, src)) && !inside_function {
                         one(Kind::Constant, Some(name))
                     } else {
                         Found::default()
@@ -663,6 +794,9 @@ fn is_module_exports(node: Option<Node<'_>>, src: &str) -> bool {
     node.is_some_and(|n| matches!(text(n, src), "module.exports" | "exports"))
 }
 
+/// Object names longer than this own no methods ([`object_owner`]).
+const MAX_OWNER_BYTES: usize = 1024;
+
 /// The name an object literal is bound to: `const api = {...}`, `api = {...}`,
 /// `module.exports = {...}` (`module.exports`).
 fn object_owner(object: Node<'_>, src: &str) -> Option<String> {
@@ -670,13 +804,16 @@ fn object_owner(object: Node<'_>, src: &str) -> Option<String> {
         return None;
     }
     let parent = object.parent()?;
-    match parent.kind() {
-        "variable_declarator" => field(parent, "name")
-            .filter(|n| n.kind() == "identifier")
-            .map(|n| text(n, src).to_string()),
-        "assignment_expression" => field(parent, "left").map(|l| collapse_spaces(text(l, src))),
+    let owner = match parent.kind() {
+        "variable_declarator" => field(parent, "name").filter(|n| n.kind() == "identifier"),
+        "assignment_expression" => field(parent, "left"),
         _ => None,
+    }?;
+    // every method of the object carries a copy: a name longer than any query is no owner
+    if owner.byte_range().len() > MAX_OWNER_BYTES {
+        return None;
     }
+    Some(collapse_spaces(text(owner, src)))
 }
 
 fn has_modifier(node: Node<'_>, src: &str, word: &str) -> bool {
@@ -999,7 +1136,7 @@ fn declares_function(mut node: Node<'_>) -> bool {
     false
 }
 
-fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str) -> Found<'t> {
+fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
     let name = field(node, "name");
     let has_body = field(node, "body").is_some();
     match node.kind() {
@@ -1015,7 +1152,7 @@ fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str) -> Found<'t> {
                     // shape is a macro call before a block.
                     let type_name = field(node, "type").filter(|t| t.kind() == "type_identifier");
                     match type_name {
-                        _ if inside_function(node) => None,
+                        _ if inside_function => None,
                         Some(t) if is_upper_constant(text(t, src)) => named_children(d)
                             .find(|c| c.kind() == "identifier" && text(*c, src) != "void"),
                         other => other,
@@ -1121,7 +1258,7 @@ fn php<'t>(node: Node<'t>, src: &str) -> Found<'t> {
     }
 }
 
-fn ruby<'t>(node: Node<'t>, src: &str) -> Found<'t> {
+fn ruby<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
     let name = field(node, "name");
     match node.kind() {
         "method" | "singleton_method" => def_container(Kind::Function, name, "def", false, src),
@@ -1147,7 +1284,7 @@ fn ruby<'t>(node: Node<'t>, src: &str) -> Found<'t> {
         },
         "assignment" => {
             let left = field(node, "left").filter(|l| l.kind() == "constant");
-            if left.is_some() && !inside_function(node) {
+            if left.is_some() && !inside_function {
                 one(Kind::Constant, left)
             } else {
                 Found::default()

@@ -5,9 +5,11 @@
 //! other language is parsed with its tree-sitter grammar, so an import inside a string or a
 //! comment is never one.
 
+use std::rc::Rc;
+
 use devprojex_detail::tree_sitter::Node;
 
-use crate::Lang;
+use crate::{Lang, MAX_NESTING, MAX_PARSE_BYTES, Skip};
 
 /// What one file imports and declares.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -16,6 +18,18 @@ pub struct FileFacts {
     /// What the file declares in its language's package system (Java, Kotlin, Scala, C#,
     /// PHP): its packages or namespaces and their top-level types.
     pub declares: Vec<Declaration>,
+    /// Set when the file was not indexed (its imports and declarations are empty).
+    pub skipped: Option<Skip>,
+}
+
+impl FileFacts {
+    /// The facts of a file that [`try_scan`] skipped.
+    pub fn skipped(skip: Skip) -> Self {
+        Self {
+            skipped: Some(skip),
+            ..Self::default()
+        }
+    }
 }
 
 /// A name one file declares, qualified with `.` (PHP's `\` written as `.`).
@@ -88,49 +102,156 @@ pub enum Spec {
     PhpRequire { path: String, dir_relative: bool },
 }
 
-/// The imports of a file, or `None` for a language without them (or a file too large to
-/// parse: C and C++ are scanned at any size).
+/// The imports of a file, or `None` for a language without them or a file that was skipped
+/// (see [`try_scan`] for why). C and C++ are scanned at any size.
 pub fn scan(path: &str, text: &str) -> Option<FileFacts> {
+    try_scan(path, text)?.ok()
+}
+
+/// The imports of a file: `None` for a language without them, `Some(Err)` for a file that was
+/// skipped (too large to parse, too deeply nested, or the parser failed on it).
+pub fn try_scan(path: &str, text: &str) -> Option<Result<FileFacts, Skip>> {
+    try_scan_until(path, text, &crate::never)
+}
+
+/// [`try_scan`], asking `stop` while it parses and walks the file.
+pub fn try_scan_until(
+    path: &str,
+    text: &str,
+    stop: crate::Stop<'_>,
+) -> Option<Result<FileFacts, Skip>> {
     if is_include_fragment(path) {
-        return Some(FileFacts {
+        return Some(Ok(FileFacts {
             imports: scan_includes(text),
-            declares: Vec::new(),
-        });
+            ..FileFacts::default()
+        }));
     }
     let lang = Lang::of_file(path, text)?;
     if lang.is_c_family() {
-        return Some(FileFacts {
+        return Some(Ok(FileFacts {
             imports: scan_includes(text),
-            declares: Vec::new(),
-        });
+            ..FileFacts::default()
+        }));
     }
     if !has_import_keyword(lang, text) {
-        return Some(FileFacts::default());
+        return Some(Ok(FileFacts::default()));
     }
-    let tree = crate::parse(lang, text)?;
+    if text.len() > MAX_PARSE_BYTES {
+        return Some(Err(Skip::TooLarge));
+    }
+    Some(crate::guarded(|| scan_parsed(lang, text, stop)))
+}
+
+fn scan_parsed(lang: Lang, text: &str, stop: crate::Stop<'_>) -> Result<FileFacts, Skip> {
+    let tree = crate::parse(lang, text, stop)?;
     let mut facts = FileFacts::default();
+    let mut budget = Budget::for_text(text);
     if matches!(
         lang,
         Lang::Java | Lang::Kotlin | Lang::Scala | Lang::CSharp | Lang::Php
     ) {
-        declarations(lang, tree.root_node(), text, "", &mut facts.declares);
+        declarations(
+            lang,
+            tree.root_node(),
+            text,
+            &mut facts.declares,
+            &mut budget,
+        )?;
         // a Scala or Kotlin class and its companion object share a name
         facts.declares.sort();
         facts.declares.dedup();
     }
-    let mut stack = vec![tree.root_node()];
-    while let Some(node) = stack.pop() {
-        if visit(lang, node, text, &mut facts) {
+    // each node with the inline Rust modules (`mod tests { ... }`) it sits in
+    let mut stack = vec![(tree.root_node(), Modules::default())];
+    let mut visited = 0u32;
+    while let Some((node, modules)) = stack.pop() {
+        visited = visited.wrapping_add(1);
+        if visited.is_multiple_of(crate::WALK_STOP_CHECK_EVERY) && stop() {
+            return Err(Skip::Interrupted);
+        }
+        if visit(lang, node, text, &modules, &mut facts, &mut budget)? {
             continue;
         }
+        let modules = match rust_inline_module(lang, node, text) {
+            Some(name) => modules.inside(name)?,
+            None => modules,
+        };
         for i in (0..node.named_child_count()).rev() {
             if let Some(child) = node.named_child(i as u32) {
-                stack.push(child);
+                stack.push((child, modules.clone()));
             }
         }
     }
     facts.imports.sort_by_key(|i| i.line);
-    Some(facts)
+    Ok(facts)
+}
+
+/// What one file's imports and declarations may hold: 64 times its size, at least 1 MiB. A
+/// use list or a namespace repeats its prefix in every name inside it, which is how a small
+/// file could otherwise ask for gigabytes.
+struct Budget {
+    left: usize,
+}
+
+impl Budget {
+    fn for_text(text: &str) -> Self {
+        Self {
+            left: text
+                .len()
+                .saturating_mul(crate::defs::DEFINITIONS_BUDGET_FACTOR)
+                .max(crate::defs::MIN_DEFINITIONS_BUDGET),
+        }
+    }
+
+    fn spend(&mut self, bytes: usize) -> Result<(), Skip> {
+        self.left = self.left.checked_sub(bytes).ok_or(Skip::OverBudget)?;
+        Ok(())
+    }
+}
+
+/// The inline Rust modules around a node, innermost last; at most [`MAX_NESTING`].
+#[derive(Clone, Default)]
+struct Modules(Option<Rc<ModuleLink>>);
+
+struct ModuleLink {
+    name: String,
+    outer: Modules,
+    depth: usize,
+}
+
+impl Modules {
+    fn inside(&self, name: String) -> Result<Modules, Skip> {
+        let depth = self.0.as_ref().map_or(0, |l| l.depth) + 1;
+        if depth > MAX_NESTING {
+            return Err(Skip::TooDeeplyNested);
+        }
+        Ok(Modules(Some(Rc::new(ModuleLink {
+            name,
+            outer: self.clone(),
+            depth,
+        }))))
+    }
+
+    /// The names, outermost first.
+    fn names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        let mut link = self.0.as_deref();
+        while let Some(current) = link {
+            names.push(current.name.clone());
+            link = current.outer.0.as_deref();
+        }
+        names.reverse();
+        names
+    }
+}
+
+/// The name of an inline Rust module (`mod tests { ... }`) that `node` is.
+fn rust_inline_module(lang: Lang, node: Node<'_>, src: &str) -> Option<String> {
+    if lang != Lang::Rust || node.kind() != "mod_item" {
+        return None;
+    }
+    node.child_by_field_name("body")?;
+    Some(text(node.child_by_field_name("name")?, src).to_string())
 }
 
 /// Extensions of C and C++ fragments that are only ever `#include`d (X-macro tables, generated
@@ -195,9 +316,16 @@ fn string_value(node: Node<'_>, src: &str) -> Option<String> {
 
 /// Handles `node` if it is an import (or a declaration); returns true when its subtree holds
 /// nothing more to find.
-fn visit(lang: Lang, node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
-    match lang {
-        Lang::Rust => rust(node, src, facts),
+fn visit(
+    lang: Lang,
+    node: Node<'_>,
+    src: &str,
+    modules: &Modules,
+    facts: &mut FileFacts,
+    budget: &mut Budget,
+) -> Result<bool, Skip> {
+    Ok(match lang {
+        Lang::Rust => rust(node, src, modules, facts, budget)?,
         Lang::Python => python(node, src, facts),
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => javascript(node, src, facts),
         Lang::Go => go(node, src, facts),
@@ -206,17 +334,23 @@ fn visit(lang: Lang, node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
         Lang::Ruby => ruby(node, src, facts),
         Lang::Php => php(node, src, facts),
         _ => true,
-    }
+    })
 }
 
-fn rust(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
+fn rust(
+    node: Node<'_>,
+    src: &str,
+    modules: &Modules,
+    facts: &mut FileFacts,
+    budget: &mut Budget,
+) -> Result<bool, Skip> {
     match node.kind() {
         "mod_item" => {
             if node.child_by_field_name("body").is_some() {
-                return false;
+                return Ok(false);
             }
             let Some(name) = node.child_by_field_name("name") else {
-                return true;
+                return Ok(true);
             };
             let path_attr = rust_path_attribute(node, src);
             push(
@@ -227,14 +361,15 @@ fn rust(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
                     path_attr,
                 },
             );
-            true
+            Ok(true)
         }
         "use_declaration" => {
             if let Some(argument) = node.child_by_field_name("argument") {
-                let mut leaves = Vec::new();
-                rust_use_leaves(argument, src, Vec::new(), &mut leaves);
-                let inline = rust_inline_modules(node, src);
+                let leaves = rust_use_leaves(argument, src, budget)?;
+                let inline = modules.names();
+                let inline_bytes: usize = inline.iter().map(|n| n.len() + 24).sum();
                 for segments in leaves {
+                    budget.spend(inline_bytes)?;
                     push(
                         facts,
                         node,
@@ -245,7 +380,7 @@ fn rust(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
                     );
                 }
             }
-            true
+            Ok(true)
         }
         "extern_crate_declaration" => {
             if let Some(name) = node.child_by_field_name("name") {
@@ -258,27 +393,11 @@ fn rust(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
                     },
                 );
             }
-            true
+            Ok(true)
         }
         // a function body can hold `use` and `mod` too, so keep walking
-        _ => false,
+        _ => Ok(false),
     }
-}
-
-/// The names of the inline modules around `node`, outermost first.
-fn rust_inline_modules(node: Node<'_>, src: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut current = node.parent();
-    while let Some(parent) = current {
-        if parent.kind() == "mod_item"
-            && let Some(name) = parent.child_by_field_name("name")
-        {
-            names.push(text(name, src).to_string());
-        }
-        current = parent.parent();
-    }
-    names.reverse();
-    names
 }
 
 /// `#[path = "x.rs"]` on the attribute lines right above a `mod` item.
@@ -311,55 +430,76 @@ fn rust_path_segments(node: Node<'_>, src: &str) -> Vec<String> {
         .collect()
 }
 
-fn rust_use_leaves(node: Node<'_>, src: &str, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
-    let joined = |mut base: Vec<String>, more: Vec<String>| {
-        base.extend(more);
-        base
-    };
-    match node.kind() {
-        "scoped_use_list" => {
-            let base = match node.child_by_field_name("path") {
-                Some(path) => joined(prefix, rust_path_segments(path, src)),
-                None => prefix,
-            };
-            if let Some(list) = node.child_by_field_name("list") {
-                rust_use_leaves(list, src, base, out);
-            }
+/// The paths a use tree names, one per leaf (`a::{b, c::d}` is `a::b` and `a::c::d`). An
+/// explicit stack, not recursion: a use list nested 2,500 deep is 12 KB of text.
+fn rust_use_leaves(
+    argument: Node<'_>,
+    src: &str,
+    budget: &mut Budget,
+) -> Result<Vec<Vec<String>>, Skip> {
+    let mut out = Vec::new();
+    // (node, the path before it, the use lists it is in)
+    let mut stack: Vec<(Node<'_>, Vec<String>, usize)> = vec![(argument, Vec::new(), 0)];
+    let cost = |segments: &[String]| segments.iter().map(|s| s.len() + 24).sum::<usize>() + 24;
+    let leaf = |segments: Vec<String>, out: &mut Vec<Vec<String>>, budget: &mut Budget| {
+        if !segments.is_empty() {
+            budget.spend(cost(&segments))?;
+            out.push(segments);
         }
-        "use_list" => {
-            for i in 0..node.named_child_count() {
-                if let Some(child) = node.named_child(i as u32) {
-                    rust_use_leaves(child, src, prefix.clone(), out);
+        Ok::<(), Skip>(())
+    };
+    while let Some((node, prefix, nesting)) = stack.pop() {
+        let joined = |mut base: Vec<String>, more: Vec<String>| {
+            base.extend(more);
+            base
+        };
+        match node.kind() {
+            "scoped_use_list" => {
+                let base = match node.child_by_field_name("path") {
+                    Some(path) => joined(prefix, rust_path_segments(path, src)),
+                    None => prefix,
+                };
+                if let Some(list) = node.child_by_field_name("list") {
+                    stack.push((list, base, nesting));
                 }
             }
-        }
-        "use_as_clause" => {
-            if let Some(path) = node.child_by_field_name("path") {
-                rust_use_leaves(path, src, prefix, out);
+            "use_list" => {
+                if nesting >= MAX_NESTING {
+                    return Err(Skip::TooDeeplyNested);
+                }
+                for i in (0..node.named_child_count()).rev() {
+                    if let Some(child) = node.named_child(i as u32) {
+                        budget.spend(cost(&prefix))?;
+                        stack.push((child, prefix.clone(), nesting + 1));
+                    }
+                }
             }
-        }
-        "use_wildcard" => {
-            // `a::b::*`: the module a::b
-            let inner = (0..node.named_child_count())
-                .filter_map(|i| node.named_child(i as u32))
-                .next();
-            let base = match inner {
-                Some(path) => joined(prefix, rust_path_segments(path, src)),
-                None => prefix,
-            };
-            if !base.is_empty() {
-                out.push(base);
+            "use_as_clause" => {
+                if let Some(path) = node.child_by_field_name("path") {
+                    stack.push((path, prefix, nesting));
+                }
             }
-        }
-        "self" if !prefix.is_empty() => out.push(prefix),
-        "attribute_item" | "line_comment" | "block_comment" => {}
-        _ => {
-            let segments = joined(prefix, rust_path_segments(node, src));
-            if !segments.is_empty() {
-                out.push(segments);
+            "use_wildcard" => {
+                // `a::b::*`: the module a::b
+                let inner = (0..node.named_child_count())
+                    .filter_map(|i| node.named_child(i as u32))
+                    .next();
+                let base = match inner {
+                    Some(path) => joined(prefix, rust_path_segments(path, src)),
+                    None => prefix,
+                };
+                leaf(base, &mut out, budget)?;
             }
+            "self" if !prefix.is_empty() => leaf(prefix, &mut out, budget)?,
+            "attribute_item" | "line_comment" | "block_comment" => {}
+            _ => leaf(
+                joined(prefix, rust_path_segments(node, src)),
+                &mut out,
+                budget,
+            )?,
         }
     }
+    Ok(out)
 }
 
 fn dotted(node: Node<'_>, src: &str) -> String {
@@ -656,98 +796,116 @@ fn scala_import(node: Node<'_>, src: &str, facts: &mut FileFacts) {
 }
 
 /// The packages (or namespaces) a Java, Kotlin, Scala, C# or PHP file declares and its
-/// top-level types, from `container` (the file, or the body of a braced package or
-/// namespace) inside the package `enclosing`. A package line without a body (`package a.b`,
-/// C# `namespace A.B;`, PHP `namespace A\B;`) applies to what follows it at its level;
-/// Scala chains them (`package a.b` then `package c` is `a.b.c`) and nests braced ones, as C#
-/// nests namespaces.
+/// top-level types, from `root` (the file) and the bodies of braced packages or namespaces
+/// inside it. A package line without a body (`package a.b`, C# `namespace A.B;`, PHP
+/// `namespace A\B;`) applies to what follows it at its level; Scala chains them (`package a.b`
+/// then `package c` is `a.b.c`) and nests braced ones, as C# nests namespaces. In no particular
+/// order (the caller sorts): braced bodies wait on a work list, not on the call stack, and
+/// nesting past [`MAX_NESTING`] or a name past [`crate::MAX_QUALIFIED_BYTES`] skips the file.
 fn declarations(
     lang: Lang,
-    container: Node<'_>,
+    root: Node<'_>,
     src: &str,
-    enclosing: &str,
     out: &mut Vec<Declaration>,
-) {
+    budget: &mut Budget,
+) -> Result<(), Skip> {
     let nested = |outer: &str, name: String| match lang {
         Lang::Scala | Lang::CSharp if !outer.is_empty() => format!("{outer}.{name}"),
         _ => name,
     };
-    let mut current = enclosing.to_string();
-    // a package line is declared once the lines chained to it are known
-    let mut pending: Option<String> = None;
-    for i in 0..container.named_child_count() {
-        let Some(child) = container.named_child(i as u32) else {
-            continue;
-        };
-        let package_name = match (lang, child.kind()) {
-            (Lang::Java, "package_declaration") | (Lang::Kotlin, "package_header") => (0..child
-                .named_child_count())
-                .filter_map(|i| child.named_child(i as u32))
-                .find(|c| {
-                    matches!(
-                        c.kind(),
-                        "scoped_identifier" | "identifier" | "qualified_identifier"
-                    )
-                })
-                .map(|n| dotted(n, src)),
-            (Lang::Scala, "package_clause")
-            | (Lang::CSharp, "namespace_declaration" | "file_scoped_namespace_declaration") => {
-                child.child_by_field_name("name").map(|n| dotted(n, src))
-            }
-            (Lang::Php, "namespace_definition") => {
-                child.child_by_field_name("name").map(|n| php_name(n, src))
-            }
-            _ => None,
-        };
-        if let Some(name) = package_name {
-            let base = match lang {
-                // a body-less C# or PHP namespace replaces the one before it
-                Lang::Scala => current.as_str(),
-                _ => enclosing,
+    let mut emit = |declaration: Declaration, out: &mut Vec<Declaration>| {
+        budget.spend(declaration.name().len() + 32)?;
+        out.push(declaration);
+        Ok(())
+    };
+    // (a container, the package it is in, how many braced packages enclose it)
+    let mut work: Vec<(Node<'_>, String, usize)> = vec![(root, String::new(), 0)];
+    while let Some((container, enclosing, depth)) = work.pop() {
+        if depth > MAX_NESTING {
+            return Err(Skip::TooDeeplyNested);
+        }
+        let mut current = enclosing.clone();
+        // a package line is declared once the lines chained to it are known
+        let mut pending: Option<String> = None;
+        for i in 0..container.named_child_count() {
+            let Some(child) = container.named_child(i as u32) else {
+                continue;
             };
-            let full = nested(base, name);
-            match child.child_by_field_name("body") {
-                Some(body) => {
-                    if let Some(done) = pending.take() {
-                        out.push(Declaration::Package(done));
-                    }
-                    out.push(Declaration::Package(full.clone()));
-                    declarations(lang, body, src, &full, out);
+            let package_name = match (lang, child.kind()) {
+                (Lang::Java, "package_declaration") | (Lang::Kotlin, "package_header") => (0
+                    ..child.named_child_count())
+                    .filter_map(|i| child.named_child(i as u32))
+                    .find(|c| {
+                        matches!(
+                            c.kind(),
+                            "scoped_identifier" | "identifier" | "qualified_identifier"
+                        )
+                    })
+                    .map(|n| dotted(n, src)),
+                (Lang::Scala, "package_clause")
+                | (Lang::CSharp, "namespace_declaration" | "file_scoped_namespace_declaration") => {
+                    child.child_by_field_name("name").map(|n| dotted(n, src))
                 }
-                None => {
-                    if lang != Lang::Scala
-                        && let Some(done) = pending.take()
-                    {
-                        out.push(Declaration::Package(done));
+                (Lang::Php, "namespace_definition") => {
+                    child.child_by_field_name("name").map(|n| php_name(n, src))
+                }
+                _ => None,
+            };
+            if let Some(name) = package_name {
+                let base = match lang {
+                    // a body-less C# or PHP namespace replaces the one before it
+                    Lang::Scala => current.as_str(),
+                    _ => enclosing.as_str(),
+                };
+                let full = nested(base, name);
+                if full.len() > crate::MAX_QUALIFIED_BYTES {
+                    return Err(Skip::TooDeeplyNested);
+                }
+                match child.child_by_field_name("body") {
+                    Some(body) => {
+                        if let Some(done) = pending.take() {
+                            emit(Declaration::Package(done), out)?;
+                        }
+                        emit(Declaration::Package(full.clone()), out)?;
+                        work.push((body, full, depth + 1));
                     }
-                    pending = Some(full.clone());
-                    current = full;
+                    None => {
+                        if lang != Lang::Scala
+                            && let Some(done) = pending.take()
+                        {
+                            emit(Declaration::Package(done), out)?;
+                        }
+                        pending = Some(full.clone());
+                        current = full;
+                    }
+                }
+                continue;
+            }
+            if let Some(done) = pending.take() {
+                emit(Declaration::Package(done), out)?;
+            }
+            if is_type_declaration(lang, child.kind()) {
+                let name_field = if child.kind() == "type_alias" {
+                    "type"
+                } else {
+                    "name"
+                };
+                if let Some(name) = child.child_by_field_name(name_field) {
+                    let name = text(name, src).trim().trim_matches('`');
+                    let declared = if current.is_empty() {
+                        name.to_string()
+                    } else {
+                        format!("{current}.{name}")
+                    };
+                    emit(Declaration::Type(declared), out)?;
                 }
             }
-            continue;
         }
         if let Some(done) = pending.take() {
-            out.push(Declaration::Package(done));
-        }
-        if is_type_declaration(lang, child.kind()) {
-            let name_field = if child.kind() == "type_alias" {
-                "type"
-            } else {
-                "name"
-            };
-            if let Some(name) = child.child_by_field_name(name_field) {
-                let name = text(name, src).trim().trim_matches('`');
-                out.push(Declaration::Type(if current.is_empty() {
-                    name.to_string()
-                } else {
-                    format!("{current}.{name}")
-                }));
-            }
+            emit(Declaration::Package(done), out)?;
         }
     }
-    if let Some(done) = pending.take() {
-        out.push(Declaration::Package(done));
-    }
+    Ok(())
 }
 
 /// Node kinds of the types a class import can name.

@@ -11,6 +11,12 @@
 //! Nothing here reads a file: the caller (the engine, which owns the root jail and redaction)
 //! hands in text and the list of project files. The caller parses redacted text for anything it
 //! returns; see `ARCHITECTURE.md`.
+//!
+//! Hostile input costs one file, never the process: every walk over a syntax tree or a use
+//! tree is iterative (a tree-sitter cursor or an explicit stack), nesting that would make the
+//! answer grow with its square is refused with [`Skip::TooDeeplyNested`], enclosing scopes are
+//! shared rather than copied per definition (memory stays linear in the file), and a panic
+//! while parsing one file is caught and reported as [`Skip::Failed`].
 
 #![deny(unsafe_code)]
 
@@ -24,11 +30,53 @@ mod defs;
 pub mod imports;
 pub mod resolve;
 
-pub use defs::{Definition, Kind};
+pub use defs::{Definition, Kind, Scope};
 
 /// Files larger than this are not parsed: a tree-sitter tree takes about 25 times its source in
 /// memory, and files this large are generated (register tables, bindings).
 pub const MAX_PARSE_BYTES: usize = 4 * 1024 * 1024;
+
+/// Nesting deeper than this (a Rust use list, braced packages or namespaces) makes a file
+/// [`Skip::TooDeeplyNested`]; real code nests a few levels.
+pub const MAX_NESTING: usize = 64;
+
+/// A qualified package or namespace name (with its enclosing ones) longer than
+/// this makes a file [`Skip::TooDeeplyNested`]: every name declared inside carries a copy of
+/// it, so its length times their number is what it would cost.
+pub const MAX_QUALIFIED_BYTES: usize = 1024;
+
+/// Why a file of a known language gave no definitions or imports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Skip {
+    /// Larger than [`MAX_PARSE_BYTES`].
+    TooLarge,
+    /// Its definitions, or its imports and declarations, would take more than
+    /// 64 times its size, at least 1 MiB (a long prefix repeated in every name
+    /// of a use list or namespace, say).
+    OverBudget,
+    /// Nested deeper than [`MAX_NESTING`], or a qualified name over [`MAX_QUALIFIED_BYTES`].
+    TooDeeplyNested,
+    /// The parser gave no tree, or panicked on this file.
+    Failed,
+    /// The caller's [`Stop`] said so (a deadline or a cancellation) before the file was done.
+    Interrupted,
+}
+
+/// Runs one file's work, turning a panic into [`Skip::Failed`] for that file. The thread's
+/// parsers are dropped after a panic: one may have been left mid-parse.
+fn guarded<T>(work: impl FnOnce() -> Result<T, Skip>) -> Result<T, Skip> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(result) => result,
+        Err(_) => {
+            PARSERS.with(|parsers| {
+                if let Ok(mut parsers) = parsers.try_borrow_mut() {
+                    parsers.clear();
+                }
+            });
+            Err(Skip::Failed)
+        }
+    }
+}
 
 /// A language with definitions (the 15 languages whose bodies `signatures` collapses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -198,42 +246,108 @@ thread_local! {
     static PARSERS: RefCell<HashMap<Lang, Parser>> = RefCell::new(HashMap::new());
 }
 
-/// Parse `text` as `lang` with this thread's parser; `None` when the text is too large or the
-/// grammar is missing.
-pub(crate) fn parse(lang: Lang, text: &str) -> Option<Tree> {
+/// Parse `text` as `lang` with this thread's parser. [`Skip::Interrupted`] when `stop` said so
+/// during the parse (it is asked every few thousand parser steps), [`Skip::Failed`] when the
+/// grammar is missing or the parser gave up.
+pub(crate) fn parse(lang: Lang, text: &str, stop: Stop<'_>) -> Result<Tree, Skip> {
     if text.len() > MAX_PARSE_BYTES {
-        return None;
+        return Err(Skip::TooLarge);
     }
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
         if let std::collections::hash_map::Entry::Vacant(slot) = parsers.entry(lang) {
             let mut parser = Parser::new();
-            parser
-                .set_language(&devprojex_detail::grammar(lang.name())?)
-                .ok()?;
+            let grammar = devprojex_detail::grammar(lang.name()).ok_or(Skip::Failed)?;
+            parser.set_language(&grammar).map_err(|_| Skip::Failed)?;
             slot.insert(parser);
         }
-        let parser = parsers.get_mut(&lang)?;
-        let tree = parser.parse(text, None);
-        if tree.is_none() {
-            // A parser that stopped keeps its state; start clean next time.
-            parser.reset();
+        let parser = parsers.get_mut(&lang).ok_or(Skip::Failed)?;
+        let bytes = text.as_bytes();
+        let mut stopped = false;
+        let mut steps = 0u32;
+        let mut progress = |_: &devprojex_detail::tree_sitter::ParseState| {
+            steps = steps.wrapping_add(1);
+            if steps.is_multiple_of(STOP_CHECK_EVERY) && stop() {
+                stopped = true;
+                return std::ops::ControlFlow::Break(());
+            }
+            std::ops::ControlFlow::Continue(())
+        };
+        let options =
+            devprojex_detail::tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        let tree = parser.parse_with_options(
+            &mut |at, _| bytes.get(at..).unwrap_or_default(),
+            None,
+            Some(options),
+        );
+        match tree {
+            Some(tree) => Ok(tree),
+            None => {
+                // A parser that stopped keeps its state; start clean next time.
+                parser.reset();
+                Err(if stopped {
+                    Skip::Interrupted
+                } else {
+                    Skip::Failed
+                })
+            }
         }
-        tree
     })
 }
 
+/// Asked between steps of long work on one file (parsing, walking its tree): true stops it
+/// with [`Skip::Interrupted`]. A deadline or a cancellation, from the caller.
+pub type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// How often (in parser progress calls) [`Stop`] is asked.
+const STOP_CHECK_EVERY: u32 = 256;
+
+/// How often (in tree nodes) the walks ask [`Stop`]: a node can cost a few steps up the tree,
+/// each as long as its depth.
+const WALK_STOP_CHECK_EVERY: u32 = 64;
+
+/// The definition walk does not go below this depth of the syntax tree: generated expression
+/// chains reach a few thousand levels, real definitions a few dozen, and each step up from a
+/// node costs its depth (20,000 nested blocks around ten constants took minutes).
+pub const MAX_SYNTAX_DEPTH: usize = 10_000;
+
+/// A [`Stop`] that never stops.
+pub fn never() -> bool {
+    false
+}
+
 /// The definitions in one file, in source order; `None` for a language without definitions or
-/// a file over [`MAX_PARSE_BYTES`]. C and C++ files that large (generated register tables, a
-/// hundred thousand `#define`s each) still give their macros, from a line scan.
+/// a file that was skipped (see [`try_definitions`] for why).
 /// `path` is project-relative with `/` (it picks the language).
 pub fn definitions(path: &str, text: &str) -> Option<Vec<Definition>> {
+    try_definitions(path, text)?.ok()
+}
+
+/// The definitions in one file, in source order; `None` for a language without definitions,
+/// `Some(Err)` for a file that was skipped. C and C++ files over [`MAX_PARSE_BYTES`]
+/// (generated register tables, a hundred thousand `#define`s each) still give their macros,
+/// from a line scan.
+pub fn try_definitions(path: &str, text: &str) -> Option<Result<Vec<Definition>, Skip>> {
+    try_definitions_until(path, text, &never)
+}
+
+/// [`try_definitions`], asking `stop` while it parses and walks the file.
+pub fn try_definitions_until(
+    path: &str,
+    text: &str,
+    stop: Stop<'_>,
+) -> Option<Result<Vec<Definition>, Skip>> {
     let lang = Lang::of_file(path, text)?;
     if lang.is_c_family() && text.len() > MAX_PARSE_BYTES {
-        return Some(defs::scan_macros(text));
+        return Some(Ok(defs::scan_macros(text)));
     }
-    let tree = parse(lang, text)?;
-    Some(defs::extract(lang, &tree, text))
+    if text.len() > MAX_PARSE_BYTES {
+        return Some(Err(Skip::TooLarge));
+    }
+    Some(guarded(|| {
+        let tree = parse(lang, text, stop)?;
+        defs::extract(lang, &tree, text, stop)
+    }))
 }
 
 /// Dev and test aids: not part of the stable API.
@@ -246,7 +360,7 @@ pub mod testing {
         let Some(lang) = Lang::of_file(path, text) else {
             return String::new();
         };
-        let Some(tree) = parse(lang, text) else {
+        let Ok(tree) = parse(lang, text, &never) else {
             return String::new();
         };
         let mut out = String::new();
@@ -338,6 +452,34 @@ mod tests {
             assert!(Lang::EXTENSIONS.contains(&ext), "{name}");
         }
         assert_eq!(Lang::of_path("README.md"), None);
+    }
+
+    #[test]
+    fn a_panic_in_one_file_costs_that_file_and_the_next_parse_works() {
+        let text = "fn f() {}\n";
+        assert_eq!(definitions("a.rs", text).map(|d| d.len()), Some(1));
+        let failed: Result<(), Skip> = guarded(|| {
+            // a panic while this thread's parser is borrowed
+            PARSERS.with(|parsers| {
+                let _held = parsers.borrow_mut();
+                panic!("a grammar bug");
+            })
+        });
+        assert_eq!(failed, Err(Skip::Failed));
+        assert_eq!(definitions("a.rs", text).map(|d| d.len()), Some(1));
+    }
+
+    #[test]
+    fn a_stop_interrupts_the_parse() {
+        let text = "fn f() {}\n".repeat(10_000);
+        assert_eq!(
+            try_definitions_until("a.rs", &text, &|| true),
+            Some(Err(Skip::Interrupted))
+        );
+        assert_eq!(
+            try_definitions("a.rs", &text).map(|d| d.map(|d| d.len())),
+            Some(Ok(10_000))
+        );
     }
 
     #[test]

@@ -1,5 +1,8 @@
 //! Definitions and imports in each language, on small real-shaped files.
 
+#[path = "languages/hostile.rs"]
+mod hostile;
+
 use devprojex_symbols::imports::{self, Spec};
 use devprojex_symbols::resolve::{ProjectView, Target, ViewInput};
 use devprojex_symbols::{Kind, definitions};
