@@ -339,6 +339,8 @@ def run(args):
             if not check_out(checkout, parent):
                 print(f"  {repo} {sha[:10]}: cannot check out its parent; skipped", file=sys.stderr)
                 continue
+            # the tools take at most 8,000 characters: a longer message is cut there
+            query = query[:8000]
             query_file = os.path.join(args.work, "query.txt")
             with open(query_file, "w") as f:
                 f.write(query)
