@@ -29,6 +29,7 @@ EXPECTED_ORDER = [
     "find_symbol",
     "related_files",
     "find_references",
+    "relevant_files",
 ]
 TIMEOUT_SECONDS = 120
 

@@ -41,7 +41,7 @@ import threading
 import time
 
 TIMEOUT = 180
-DEVPROJEX_TOOLS = 9
+DEVPROJEX_TOOLS = 11
 
 
 def fail(message, output=""):

@@ -15,6 +15,7 @@ use devprojex_detail::TransformCache;
 
 use crate::facts::FactsCache;
 use crate::gitstate::TrackedCache;
+use crate::relevance::RelevanceIndex;
 use crate::select::cache::SelectionCache;
 use crate::symbols::index::SymbolIndex;
 
@@ -31,6 +32,8 @@ pub struct Caches {
     /// Parsed definitions and the import index of `find_symbol`/`related_files`
     /// (`symbols/index.rs`).
     pub symbols: SymbolIndex,
+    /// Each file's terms and HEAD's history for `relevant_files` (`relevance/index.rs`).
+    pub relevance: RelevanceIndex,
 }
 
 impl Caches {
@@ -44,6 +47,7 @@ impl Caches {
             )),
             tracked: TrackedCache::default(),
             symbols: SymbolIndex::new(crate::limits::SERVER_DEFINITION_CACHE_BYTES),
+            relevance: RelevanceIndex::new(crate::limits::SERVER_RELEVANCE_CACHE_BYTES),
         }
     }
 }

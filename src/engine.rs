@@ -61,6 +61,10 @@ pub struct Request {
     pub top_files: Option<usize>,
     /// `analyze --tree [DEPTH]`: tokens per folder down to this depth (`usize::MAX`: all).
     pub token_map_depth: Option<usize>,
+    /// `pack_context` `query`: files ordered by relevance to this task.
+    pub query: Option<String>,
+    /// `pack_context` `rank`.
+    pub rank: Option<crate::relevance::PackRank>,
 }
 
 /// A phase update for progress reporting.
@@ -647,7 +651,7 @@ impl Engine {
     /// [`Self::for_each_content`] with more work per file on the workers (`work`: exact token
     /// counts, measuring a pack's sections), whose results reach `sink` in selection order.
     #[allow(clippy::too_many_arguments)]
-    fn for_each_loaded<'e, T: Send>(
+    pub(crate) fn for_each_loaded<'e, T: Send>(
         &self,
         root: &ProjectRoot,
         files: &[&'e Entry],
@@ -871,9 +875,15 @@ impl Engine {
                 "max_tokens must be an integer of at least 1",
             ));
         }
+        let order = crate::relevance::order_of(request)?;
         hooks.report("selection", 0, 1);
         let (prepared, selection) = self.select_with(root, request, true, Uses::Stats, caches)?;
         hooks.report("selection", 1, 1);
+        if let Some(order) = order.filter(|_| request.view != View::Tree) {
+            return self.pack_ranked(
+                root, request, &prepared, selection, order, out, caches, hooks,
+            );
+        }
         if let (Some(counter), Some(max_tokens)) = (self.counter.as_deref(), request.max_tokens) {
             let budget = exact_pack::ExactBudget {
                 counter,
@@ -1391,7 +1401,7 @@ fn tree_view_metrics(metrics: &mut PackMetrics, files: &[&Entry]) {
 }
 
 /// Count one loaded file into a pack's metrics (the whole selection, before the budget).
-fn add_content_metrics(metrics: &mut PackMetrics, content: &Content) {
+pub(crate) fn add_content_metrics(metrics: &mut PackMetrics, content: &Content) {
     match content {
         Content::Text(text) => {
             metrics.text_files += 1;
@@ -1407,7 +1417,7 @@ fn add_content_metrics(metrics: &mut PackMetrics, content: &Content) {
     }
 }
 
-fn output_error(err: std::io::Error) -> DpxError {
+pub(crate) fn output_error(err: std::io::Error) -> DpxError {
     DpxError::new(
         ErrorKind::OutputFailed,
         format!("writing the pack failed: {err}"),

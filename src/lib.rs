@@ -20,6 +20,7 @@ pub mod ordered;
 pub mod prefilter;
 pub mod profile;
 pub mod project;
+pub mod relevance;
 pub mod render;
 pub mod select;
 pub mod symbols;

@@ -71,3 +71,14 @@ pub const MAX_REFERENCE_RESULTS: usize = 1000;
 pub const DEFAULT_REFERENCE_RESULTS: usize = 100;
 /// The largest `offset`: a project with more uses of one name is narrowed, not paged.
 pub const MAX_REFERENCE_OFFSET: usize = 1_000_000;
+/// Unicode scalar values of a `relevant_files` query (or `pack_context`'s `query`).
+pub const MAX_QUERY_CHARS: usize = 8000;
+pub const MAX_RELEVANT_RESULTS: usize = 200;
+pub const DEFAULT_RELEVANT_RESULTS: usize = 20;
+/// Line ranges shown per ranked file.
+pub const MAX_RELEVANT_RANGES: usize = 3;
+/// Commits of HEAD's first-parent history the ranker reads (newest first).
+pub const RELEVANCE_HISTORY_COMMITS: usize = 3000;
+/// Memory the MCP server gives to the ranker's per-file terms (hashes and counts, about
+/// 2 KiB for a typical source file).
+pub const SERVER_RELEVANCE_CACHE_BYTES: usize = 256 * 1024 * 1024;

@@ -8,7 +8,7 @@
 //!
 //! The tool list is loaded into every agent session, so it is written smaller still
 //! ([`list_form`]): an argument an earlier tool already declares alike is given by its type
-//! only, and the tool's description says where it is described.
+//! only, and the `initialize` instructions say that the first tool that has it describes it.
 
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
@@ -103,32 +103,28 @@ fn compact(value: &mut Value) {
 }
 
 /// The tool list's form of the tools' input schemas, given in the list's order as (tool name,
-/// schema as [`input_schema`] makes it). For each tool: its listed schema and the earlier tools
-/// whose descriptions it relies on.
+/// schema as [`input_schema`] makes it): each tool's listed schema.
 ///
 /// - An argument that an earlier tool declares with the same schema is declared again by its
 ///   type (and choices) only: the earlier tool carries the description, the items' type and
 ///   the limits; the server checks them either way.
-/// - Numbers and booleans are declared as `[type, "string"]`: the server accepts decimal
-///   strings and `"true"`/`"false"` too, and a client that validates should let them through.
-pub fn list_form(tools: &[(&str, &Map<String, Value>)]) -> Vec<(Map<String, Value>, Vec<String>)> {
+/// - Numbers and booleans are declared by their own type only, though the server also accepts
+///   decimal strings and `"true"`/`"false"` (clients send the declared type, and the
+///   `[type, "string"]` form cost tokens in every session).
+/// - The items of an array argument are declared without `minLength` (an empty entry is
+///   refused with a message naming it).
+pub fn list_form(tools: &[(&str, &Map<String, Value>)]) -> Vec<Map<String, Value>> {
     // (tool, argument, schema) of every argument described so far
     let mut described: Vec<(&str, &str, &Value)> = Vec::new();
     let mut listed = Vec::with_capacity(tools.len());
     for &(tool, schema) in tools {
-        let mut refers_to: Vec<String> = Vec::new();
         let mut properties = Map::new();
         for (name, property) in schema["properties"].as_object().into_iter().flatten() {
             let earlier = described
                 .iter()
                 .find(|(_, seen, first)| *seen == name && *first == property);
             let mut listed_property = match earlier {
-                Some((first, ..)) => {
-                    if !refers_to.iter().any(|t| t == first) {
-                        refers_to.push(first.to_string());
-                    }
-                    type_only(property)
-                }
+                Some(_) => type_only(property),
                 None => {
                     described.push((tool, name, property));
                     let mut property = property.clone();
@@ -140,12 +136,17 @@ pub fn list_form(tools: &[(&str, &Map<String, Value>)]) -> Vec<(Map<String, Valu
                     property
                 }
             };
-            accept_strings(&mut listed_property);
+            if let Some(items) = listed_property
+                .get_mut("items")
+                .and_then(Value::as_object_mut)
+            {
+                items.remove("minLength");
+            }
             properties.insert(name.clone(), listed_property);
         }
         let mut schema = schema.clone();
         schema.insert("properties".into(), Value::Object(properties));
-        listed.push((schema, refers_to));
+        listed.push(schema);
     }
     listed
 }
@@ -160,13 +161,4 @@ fn type_only(property: &Value) -> Value {
         }
     }
     Value::Object(lean)
-}
-
-/// `integer`, `number` and `boolean` become `[that, "string"]`.
-fn accept_strings(property: &mut Value) {
-    if let Some(kind) = property.get_mut("type")
-        && matches!(kind.as_str(), Some("integer" | "number" | "boolean"))
-    {
-        *kind = serde_json::json!([kind.clone(), "string"]);
-    }
 }

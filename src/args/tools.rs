@@ -14,6 +14,7 @@ use super::ToolArgs;
 use crate::engine::{Request, SearchOptions, SearchOutput};
 use crate::error::{DpxError, ErrorKind};
 use crate::limits;
+use crate::relevance::PackRank;
 use crate::render::{Format, View};
 use crate::select::GitMode;
 use crate::symbols::{Direction, MatchMode};
@@ -83,8 +84,7 @@ impl ToolArgs for ListProjectsArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct GetTreeArgs {
-    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
-    /// root.
+    /// Root path or name from list_projects (or a Git URL); optional with one root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
@@ -92,7 +92,7 @@ pub struct GetTreeArgs {
     #[arg(long, requires = "allow_remote")]
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
-    /// Globs a file must match; one without '/' matches names at any depth.
+    /// Globs files must match (without '/': at any depth).
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
@@ -118,7 +118,7 @@ pub struct GetTreeArgs {
     #[arg(long = "max-depth", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_depth: Option<u64>,
-    /// Output format (default markdown); json and xml for parsing.
+    /// Output format (default markdown).
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
@@ -147,8 +147,7 @@ impl GetTreeArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct AnalyzeArgs {
-    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
-    /// root.
+    /// Root path or name from list_projects (or a Git URL); optional with one root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
@@ -161,7 +160,7 @@ pub struct AnalyzeArgs {
     #[schemars(length(max = limits::MAX_PATHS), inner(length(min = 1, max = limits::MAX_PATH_CHARS)))]
     #[serde(default)]
     pub paths: Vec<String>,
-    /// Globs a file must match; one without '/' matches names at any depth.
+    /// Globs files must match (without '/': at any depth).
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
@@ -222,8 +221,7 @@ impl AnalyzeArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct PackContextArgs {
-    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
-    /// root.
+    /// Root path or name from list_projects (or a Git URL); optional with one root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
@@ -236,7 +234,7 @@ pub struct PackContextArgs {
     #[schemars(length(max = limits::MAX_PATHS), inner(length(min = 1, max = limits::MAX_PATH_CHARS)))]
     #[serde(default)]
     pub paths: Vec<String>,
-    /// Globs a file must match; one without '/' matches names at any depth.
+    /// Globs files must match (without '/': at any depth).
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
@@ -273,13 +271,20 @@ pub struct PackContextArgs {
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub view: View,
-    /// Output format (default markdown); json and xml for parsing.
+    /// Output format (default markdown).
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
     /// Make max_tokens exact in this encoding.
     #[arg(long, value_enum, value_name = "ENCODING", requires = "max_tokens")]
     pub tokenizer: Option<Tokenizer>,
+    /// A task: files by relevance, max_tokens filled best-first (full, signatures, names).
+    #[arg(long, value_name = "TEXT")]
+    #[schemars(length(min = 1, max = limits::MAX_QUERY_CHARS))]
+    pub query: Option<String>,
+    /// relevance (default with query) or centrality (a repository map).
+    #[arg(long, value_enum)]
+    pub rank: Option<PackRank>,
 }
 
 /// An encoding for exact token counts (`--tokenizer`, `pack_context`'s `tokenizer`).
@@ -321,6 +326,8 @@ impl PackContextArgs {
             max_file_bytes: self.max_file_bytes,
             view: self.view,
             format: self.format,
+            query: self.query.clone(),
+            rank: self.rank,
             ..Request::default()
         }
     }
@@ -352,8 +359,7 @@ impl ToolArgs for ReadPackArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct SearchProjectArgs {
-    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
-    /// root.
+    /// Root path or name from list_projects (or a Git URL); optional with one root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
@@ -364,7 +370,7 @@ pub struct SearchProjectArgs {
     /// Regex (Rust syntax), searched over redacted content.
     #[schemars(length(min = 1, max = limits::MAX_REGEX_CHARS))]
     pub pattern: String,
-    /// Globs a file must match; one without '/' matches names at any depth.
+    /// Globs files must match (without '/': at any depth).
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
@@ -460,8 +466,7 @@ impl SearchProjectArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct GetFileArgs {
-    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
-    /// root.
+    /// Root path or name from list_projects (or a Git URL); optional with one root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
@@ -494,8 +499,7 @@ impl ToolArgs for GetFileArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct FindSymbolArgs {
-    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
-    /// root.
+    /// Root path or name from list_projects (or a Git URL); optional with one root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
@@ -513,7 +517,7 @@ pub struct FindSymbolArgs {
     #[arg(long = "match", value_enum, default_value_t, hide_default_value = true)]
     #[serde(rename = "match", default)]
     pub match_mode: MatchMode,
-    /// Globs a file must match; one without '/' matches names at any depth.
+    /// Globs files must match (without '/': at any depth).
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
@@ -559,8 +563,7 @@ impl FindSymbolArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct RelatedFilesArgs {
-    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
-    /// root.
+    /// Root path or name from list_projects (or a Git URL); optional with one root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
@@ -586,7 +589,7 @@ pub struct RelatedFilesArgs {
     #[schemars(length(max = limits::MAX_PATHS), inner(length(min = 1, max = limits::MAX_PATH_CHARS)))]
     #[serde(default)]
     pub paths: Vec<String>,
-    /// Globs a file must match; one without '/' matches names at any depth.
+    /// Globs files must match (without '/': at any depth).
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
@@ -650,8 +653,7 @@ fn default_true() -> bool {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct FindReferencesArgs {
-    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
-    /// root.
+    /// Root path or name from list_projects (or a Git URL); optional with one root.
     #[arg(skip)]
     #[schemars(length(max = limits::MAX_PATH_CHARS))]
     pub project: Option<String>,
@@ -673,7 +675,7 @@ pub struct FindReferencesArgs {
     #[arg(long = "include-imports", default_value_t = true, action = clap::ArgAction::Set, hide_default_value = true, value_name = "BOOL")]
     #[serde(default = "default_true")]
     pub include_imports: bool,
-    /// Globs a file must match; one without '/' matches names at any depth.
+    /// Globs files must match (without '/': at any depth).
     #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
     #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
     #[serde(default)]
@@ -730,6 +732,77 @@ impl FindReferencesArgs {
             max_results: self.max_results as usize,
             offset: self.offset as usize,
             deadline,
+        }
+    }
+}
+
+fn default_relevant_results() -> u64 {
+    limits::DEFAULT_RELEVANT_RESULTS as u64
+}
+
+/// `relevant_files` and `devprojex relevant`. Selection arguments as `search_project`'s.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct RelevantFilesArgs {
+    /// Root path or name from list_projects (or a Git URL); optional with one root.
+    #[arg(skip)]
+    #[schemars(length(max = limits::MAX_PATH_CHARS))]
+    pub project: Option<String>,
+    /// Branch of a Git URL project.
+    #[arg(long, requires = "allow_remote")]
+    #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
+    pub branch: Option<String>,
+    /// The task, in words or code.
+    #[arg(
+        long,
+        value_name = "TEXT",
+        default_value = "",
+        hide_default_value = true
+    )]
+    #[schemars(length(min = 1, max = limits::MAX_QUERY_CHARS))]
+    pub query: String,
+    /// Globs files must match (without '/': at any depth).
+    #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
+    #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
+    #[serde(default)]
+    pub include_patterns: Vec<String>,
+    /// Globs of files to leave out.
+    #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
+    #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
+    #[serde(default)]
+    pub exclude_patterns: Vec<String>,
+    /// Only files in the Git index.
+    #[arg(long = "tracked-only")]
+    #[serde(default)]
+    pub tracked_only: bool,
+    /// Only files changed: staged, changes, or diff:<ref>..<ref>.
+    #[arg(long = "git-scope", value_name = "SCOPE")]
+    #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
+    pub git_scope: Option<String>,
+    /// Skip files larger than this many bytes.
+    #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    #[schemars(range(min = 1))]
+    pub max_file_bytes: Option<u64>,
+    /// Maximum ranked files (default 20).
+    #[arg(long = "max-results", default_value_t = default_relevant_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=limits::MAX_RELEVANT_RESULTS as u64))]
+    #[schemars(range(min = 1, max = limits::MAX_RELEVANT_RESULTS))]
+    #[serde(default = "default_relevant_results")]
+    pub max_results: u64,
+}
+
+impl ToolArgs for RelevantFilesArgs {
+    const NAME: &'static str = "relevant_files";
+}
+
+impl RelevantFilesArgs {
+    pub fn request(&self) -> Request {
+        Request {
+            include_patterns: self.include_patterns.clone(),
+            exclude_patterns: self.exclude_patterns.clone(),
+            tracked_only: self.tracked_only,
+            git_scope: self.git_scope.clone(),
+            max_file_bytes: self.max_file_bytes,
+            ..Request::default()
         }
     }
 }

@@ -300,6 +300,9 @@ pub fn pack(args: PackCommand) -> Result<ExitCode> {
     }
     let mut request = args.tool.request();
     request.git_mode = args.process.git_mode;
+    if let Some(file) = &args.query_file {
+        request.query = Some(super::relevant_cmd::read_query("", Some(file))?);
+    }
     if let Some(output) = &args.output {
         // Never pack the output file (or a previous run's) into itself.
         if let Some(relative) = output_inside_root(&root, output) {

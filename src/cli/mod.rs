@@ -4,6 +4,7 @@
 mod commands;
 mod profile_cmd;
 mod references_cmd;
+mod relevant_cmd;
 mod symbols_cmd;
 
 use std::path::PathBuf;
@@ -71,6 +72,11 @@ pub enum Command {
         after_help = "Examples:\n  devprojex outline src/engine.rs\n  devprojex outline lib/app.js --project ~/code/app --format json\n\nThe project is --project, else the Git checkout holding FILE, else the current directory."
     )]
     Outline(references_cmd::OutlineCommand),
+    /// The files that matter for a task, ranked, with reasons and line ranges (no model).
+    #[command(
+        after_help = "Examples:\n  devprojex relevant . --query 'crash in parse_args when the config is empty'\n  devprojex relevant ~/code/app --query-file issue.txt --max-results 10 --format json\n\nExit codes: 0 files ranked, 1 none matched, 2 invalid usage."
+    )]
+    Relevant(relevant_cmd::RelevantCommand),
     /// List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found.
     #[command(
         after_help = "Examples:\n  devprojex scan .\n  devprojex scan . --format json\n\nUse it as a pre-commit or CI check: the exit code is 1 when a secret is found."
@@ -205,6 +211,9 @@ pub struct PackCommand {
     pub tool: PackContextArgs,
     #[command(flatten)]
     pub process: ProcessArgs,
+    /// Read the query from this file (UTF-8 text, at most 8,000 characters) instead of --query.
+    #[arg(long = "query-file", value_name = "FILE", conflicts_with = "query")]
+    pub query_file: Option<PathBuf>,
     /// Write to this file (atomically replaced) instead of stdout. A file inside the project is
     /// never packed into itself.
     #[arg(short, long)]
@@ -329,6 +338,7 @@ pub fn main() -> ExitCode {
         Command::Related(args) => symbols_cmd::related(args),
         Command::References(args) => references_cmd::references(args),
         Command::Outline(args) => references_cmd::outline(args),
+        Command::Relevant(args) => relevant_cmd::relevant(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Profile(command) => profile_cmd::run(command),
         Command::Setup(args) => Ok(devprojex_setup::run_setup(args)),

@@ -12,6 +12,7 @@ mod flags;
 pub mod fuzzing;
 pub mod pack_store;
 pub mod references;
+mod relevance;
 pub mod roots;
 pub mod search;
 pub mod server;

@@ -43,7 +43,7 @@ pub struct SkippedFile {
 }
 
 /// The token-budget outcome.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetReport {
     pub max_tokens: u64,
@@ -63,6 +63,74 @@ pub struct BudgetReport {
     pub largest_skipped: Vec<SkippedFile>,
     /// How many skipped files are not listed.
     pub more_skipped: u64,
+    /// With `query` or `rank`: the order the budget filled in and the detail each file got.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranking: Option<RankingReport>,
+}
+
+/// How a ranked pack filled its budget (`pack_context` with `query` or `rank`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RankingReport {
+    /// `relevance` (to the query) or `centrality`.
+    pub by: &'static str,
+    pub full_files: u64,
+    pub signature_files: u64,
+    /// Ranked files left as names in the tree: the budget was spent.
+    pub over_budget_files: u64,
+    /// Files the query does not match: names in the tree only.
+    pub unmatched_files: u64,
+    /// The best files with their detail, best first (at most [`RANKED_LISTED`]).
+    pub files: Vec<RankedFile>,
+}
+
+/// One ranked file of a pack.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RankedFile {
+    pub path: String,
+    /// `full`, `signatures` or `names`.
+    pub detail: &'static str,
+    pub score: f64,
+    pub reasons: Vec<String>,
+}
+
+/// How many ranked files a report lists.
+pub const RANKED_LISTED: usize = 30;
+
+impl RankingReport {
+    fn push_text(&self, out: &mut String) {
+        use crate::select::plural;
+        let by = match self.by {
+            "relevance" => "relevance to the query",
+            other => other,
+        };
+        out.push_str(&format!(
+            "Ranked by {by}: {} in full, {} at signatures, {} as names only (over the budget)",
+            plural(self.full_files as usize, "file", "files"),
+            plural(self.signature_files as usize, "file", "files"),
+            plural(self.over_budget_files as usize, "file", "files"),
+        ));
+        if self.unmatched_files > 0 {
+            out.push_str(&format!(
+                ", {} as names only (no match)",
+                plural(self.unmatched_files as usize, "file", "files")
+            ));
+        }
+        out.push_str(".\n");
+        for file in &self.files {
+            out.push_str(&format!(
+                "- {}: {} (score {:.3}",
+                text_line(&file.path),
+                file.detail,
+                file.score
+            ));
+            if !file.reasons.is_empty() {
+                out.push_str("; ");
+                out.push_str(&text_line(&file.reasons.join("; ")));
+            }
+            out.push_str(")\n");
+        }
+    }
 }
 
 /// How many skipped files a report lists.
@@ -122,6 +190,9 @@ impl BudgetReport {
             tokens(self.skipped_tokens)
         );
         self.push_skipped(&mut out);
+        if let Some(ranking) = &self.ranking {
+            ranking.push_text(&mut out);
+        }
         out
     }
 
@@ -172,7 +243,14 @@ impl BudgetReport {
         let mut report = self.clone();
         loop {
             let text = report.to_text();
-            if text.chars().count() <= max_chars || report.largest_skipped.is_empty() {
+            if text.chars().count() <= max_chars {
+                return text;
+            }
+            if let Some(ranking) = report.ranking.as_mut().filter(|r| !r.files.is_empty()) {
+                ranking.files.pop();
+                continue;
+            }
+            if report.largest_skipped.is_empty() {
                 return text;
             }
             report.largest_skipped.pop();
@@ -475,6 +553,28 @@ impl PackLayout<'_> {
                             skipped.tokens
                         )?;
                     }
+                    if let Some(ranking) = &report.ranking {
+                        writeln!(
+                            out,
+                            "<ranking by=\"{}\" fullFiles=\"{}\" signatureFiles=\"{}\" overBudgetFiles=\"{}\" unmatchedFiles=\"{}\">",
+                            ranking.by,
+                            ranking.full_files,
+                            ranking.signature_files,
+                            ranking.over_budget_files,
+                            ranking.unmatched_files
+                        )?;
+                        for file in &ranking.files {
+                            writeln!(
+                                out,
+                                "<ranked path=\"{}\" detail=\"{}\" score=\"{:.3}\" reasons=\"{}\"/>",
+                                xml_attribute(&(self.label)(&file.path)),
+                                file.detail,
+                                file.score,
+                                xml_attribute(&file.reasons.join("; "))
+                            )?;
+                        }
+                        writeln!(out, "</ranking>")?;
+                    }
                     writeln!(out, "</tokenBudget>")?;
                 }
                 writeln!(out, "</pack>")?;
@@ -488,6 +588,11 @@ fn labelled_report(report: &BudgetReport, label: &dyn Fn(&str) -> String) -> Bud
     let mut copy = report.clone();
     for file in &mut copy.largest_skipped {
         file.path = label(&file.path);
+    }
+    if let Some(ranking) = &mut copy.ranking {
+        for file in &mut ranking.files {
+            file.path = label(&file.path);
+        }
     }
     copy
 }

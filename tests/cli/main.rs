@@ -9,4 +9,5 @@ mod exact_tokens;
 mod git_options;
 mod outputs;
 mod references;
+mod relevance;
 mod symbols;

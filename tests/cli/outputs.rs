@@ -127,7 +127,7 @@ fn search_symbols_related_and_scan() {
 fn help_of_every_command() {
     let fx = sample_project();
     for command in [
-        "tree", "analyze", "pack", "search", "symbols", "related", "scan", "mcp",
+        "tree", "analyze", "pack", "search", "symbols", "related", "relevant", "scan", "mcp",
     ] {
         insta::assert_snapshot!(format!("help_{command}"), shown(&fx, &[command, "--help"]));
     }

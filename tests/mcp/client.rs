@@ -101,7 +101,8 @@ async fn session() {
             "get_file",
             "find_symbol",
             "related_files",
-            "find_references"
+            "find_references",
+            "relevant_files"
         ]
     );
     for tool in &tools.tools {

@@ -202,9 +202,10 @@ fn the_served_tools_match_the_spec_table() {
     let fx = sample_project();
     let mut mcp = Mcp::start(&fx.root);
     let listed = tool_list(&mut mcp);
-    /// Issue 40: exact pack budgets per call, search an agent can steer, numbered reads.
+    /// Issue 40: exact pack budgets per call, search an agent can steer, numbered reads; issue
+    /// 41: ranked packs.
     const EXTENDED: [(&str, &[&str]); 3] = [
-        ("pack_context", &["tokenizer"]),
+        ("pack_context", &["tokenizer", "query", "rank"]),
         ("search_project", &["offset", "output", "literal"]),
         ("get_file", &["line_numbers"]),
     ];

@@ -12,6 +12,7 @@ mod contract;
 mod pack_store;
 mod packs;
 mod protocol;
+mod relevance;
 mod roots;
 mod symbols;
 mod tool_results;

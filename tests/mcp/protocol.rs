@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::common::{self, Fixture, Mcp, code_of, first_text, is_spot_tag, one_spot, spots};
 use serde_json::{Value, json};
 
-const TOOL_ORDER: [&str; 10] = [
+const TOOL_ORDER: [&str; 11] = [
     "list_projects",
     "get_tree",
     "analyze",
@@ -17,8 +17,9 @@ const TOOL_ORDER: [&str; 10] = [
     "find_symbol",
     "related_files",
     "find_references",
+    "relevant_files",
 ];
-const PROJECT_TOOLS: [&str; 8] = [
+const PROJECT_TOOLS: [&str; 9] = [
     "get_tree",
     "analyze",
     "pack_context",
@@ -27,6 +28,7 @@ const PROJECT_TOOLS: [&str; 8] = [
     "find_symbol",
     "related_files",
     "find_references",
+    "relevant_files",
 ];
 
 fn small_project() -> Fixture {
@@ -968,6 +970,7 @@ fn remote_urls_need_allow_remote_and_branch_needs_a_url() {
                 "search_project" => args["pattern"] = json!("x"),
                 "get_file" | "related_files" => args["path"] = json!("README.md"),
                 "find_symbol" | "find_references" => args["name"] = json!("main"),
+                "relevant_files" => args["query"] = json!("main"),
                 _ => {}
             }
             let text = mcp.call_err(tool, args);
@@ -985,6 +988,7 @@ fn remote_urls_need_allow_remote_and_branch_needs_a_url() {
             "search_project" => args["pattern"] = json!("x"),
             "get_file" | "related_files" => args["path"] = json!("README.md"),
             "find_symbol" | "find_references" => args["name"] = json!("main"),
+            "relevant_files" => args["query"] = json!("main"),
             _ => {}
         }
         let text = mcp.call_err(tool, args);

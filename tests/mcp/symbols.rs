@@ -654,7 +654,12 @@ fn the_new_tools_are_text_tools_after_get_file() {
     );
     assert_eq!(
         &names[7..],
-        ["find_symbol", "related_files", "find_references"]
+        [
+            "find_symbol",
+            "related_files",
+            "find_references",
+            "relevant_files"
+        ]
     );
     for tool in &tools[7..] {
         assert!(tool.get("outputSchema").is_none(), "{tool}");

@@ -1,6 +1,7 @@
 //! Git state for devprojex: tracked files, git scopes and the remote RepoCache.
 //!
 //! - [`tracked_paths`]: the files in the Git index under a project root (`tracked_only`).
+//! - [`head_history`]: HEAD's commits and the files each changed (relevance ranking).
 //! - [`GitScope`] and [`scope_paths`]: `staged`, `changes`, `diff:<ref>..<ref>` (`git_scope`).
 //! - [`RemoteSource`], [`RepoCache`] and [`RemoteSession`]: Git URLs as projects
 //!   (`--allow-remote`), cloned shallowly into the user cache, published atomically, leased for the
@@ -15,12 +16,14 @@
 
 mod config;
 mod error;
+mod history;
 mod jail;
 mod local;
 mod remote;
 
 pub use config::ignore_case;
 pub use error::{GitError, GitErrorKind};
+pub use history::{CommitFiles, head_commit, head_history};
 pub use local::{
     GitScope, IndexStamp, MAX_SCOPE_CHARS, ScopeSelection, scope_paths, tracked_paths,
     tracked_paths_stamped,

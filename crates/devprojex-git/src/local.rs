@@ -254,15 +254,15 @@ pub struct ScopeSelection {
 }
 
 /// One repository that contributes to a project root.
-struct Located {
-    repo: gix::Repository,
+pub(crate) struct Located {
+    pub(crate) repo: gix::Repository,
     /// The root relative to the repository's working tree: `""` or `"dir/sub/"`.
-    in_repo: String,
+    pub(crate) in_repo: String,
     /// What to prepend to a path relative to the root: `""` or `"nested/repo/"`.
-    out: String,
+    pub(crate) out: String,
 }
 
-fn state_err(root: &Path, what: &str, err: impl fmt::Display) -> GitError {
+pub(crate) fn state_err(root: &Path, what: &str, err: impl fmt::Display) -> GitError {
     GitError::StateUnavailable {
         root: root.to_path_buf(),
         reason: format!(
@@ -315,7 +315,7 @@ fn canonical_root(root: &Path) -> Result<PathBuf, GitError> {
 
 /// Find the repositories that make up `root`: the one containing it, or, when `root` is not
 /// inside a working tree, the repositories at most [`NESTED_REPO_DEPTH`] levels below it.
-fn locate(root: &Path) -> Result<Vec<Located>, GitError> {
+pub(crate) fn locate(root: &Path) -> Result<Vec<Located>, GitError> {
     let canon = canonical_root(root)?;
     match gix::discover::upwards(&canon) {
         Ok(_) => {
@@ -396,7 +396,7 @@ fn scan_nested(
 
 /// Map a repository-relative path to a root-relative one, or `None` when it lies outside the root
 /// or is not valid UTF-8 (such names cannot be addressed by the `String` paths of devprojex).
-fn map_path(path: &BStr, in_repo: &str, out: &str) -> Option<String> {
+pub(crate) fn map_path(path: &BStr, in_repo: &str, out: &str) -> Option<String> {
     let rest = path.strip_prefix(in_repo.as_bytes())?;
     let rest = rest.to_str().ok()?;
     if rest.is_empty() {

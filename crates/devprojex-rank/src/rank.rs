@@ -1,0 +1,930 @@
+//! The ranking: BM25F over each file's fields (path, defined names, text), files the query
+//! names, commit messages that match it, files that change with the strong hits, and priors
+//! for tests, docs, vendored and generated files.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::history::History;
+use crate::terms::{self, FileTerms, Term};
+
+/// A parsed query.
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    /// Each distinct term with its weight and a spelling to show.
+    pub terms: Vec<QueryTerm>,
+    /// File names or paths the query mentions (`parser.go`, `src/net/http.rs`), lowercased.
+    pub mentions: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct QueryTerm {
+    pub term: Term,
+    pub word: String,
+    pub weight: f64,
+    /// A whole identifier as the query writes it in code (`execute_hook`, `Command.Find`):
+    /// a file that defines it is a strong hit.
+    pub exact: bool,
+}
+
+/// Whether a word of the query is written as code: `snake_case`, `camelCase`, `call()`,
+/// `a.b` or in backticks.
+fn looks_like_code(word: &str, ident: &str) -> bool {
+    ident.contains('_')
+        || ident
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+        || word.contains("()")
+        || word.contains('`')
+        || word.contains("::")
+        || (word.contains('.') && !word.ends_with('.'))
+}
+
+impl Query {
+    pub fn parse(text: &str) -> Self {
+        let mut weights: BTreeMap<Term, (String, f64, bool)> = BTreeMap::new();
+        let mut mentions = Vec::new();
+        for word in text.split_whitespace() {
+            let cleaned = word.trim_matches(|c: char| {
+                !(c.is_ascii_alphanumeric() || c == '_' || c == '/' || c == '.')
+            });
+            let cleaned = cleaned.trim_end_matches('.');
+            if let Some(dot) = cleaned.rfind('.') {
+                let ext = &cleaned[dot + 1..];
+                if dot > 0
+                    && (1..=5).contains(&ext.len())
+                    && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                {
+                    mentions.push(cleaned.trim_start_matches("./").to_ascii_lowercase());
+                }
+            } else if cleaned.contains('/') && cleaned.len() > 2 {
+                mentions.push(cleaned.trim_matches('/').to_ascii_lowercase());
+            }
+            terms::identifiers(word, |_, ident| {
+                let code = looks_like_code(word, ident);
+                let weight = if code { 2.0 } else { 1.0 };
+                let mut parts = 0;
+                terms::split_identifier(ident, |_| parts += 1);
+                let mut last = None;
+                terms::identifier_terms(ident, |term, spelling| {
+                    last = Some(term);
+                    let slot = weights
+                        .entry(term)
+                        .or_insert_with(|| (spelling.to_string(), 0.0, false));
+                    // repeated words count, with diminishing returns
+                    slot.1 = if slot.1 == 0.0 {
+                        weight
+                    } else {
+                        slot.1.max(weight) + 0.25
+                    };
+                });
+                // the joined form comes last; a one-part identifier is exact when written as code
+                if let Some(term) = last
+                    && code
+                    && (parts > 1 || ident.len() >= 3)
+                    && let Some(slot) = weights.get_mut(&term)
+                {
+                    slot.2 = true;
+                    if parts > 1 {
+                        // shown as the query wrote it, not as the joined term
+                        slot.0 = ident.to_string();
+                    }
+                }
+            });
+        }
+        mentions.sort();
+        mentions.dedup();
+        Self {
+            terms: weights
+                .into_iter()
+                .map(|(term, (word, weight, exact))| QueryTerm {
+                    term,
+                    word,
+                    weight,
+                    exact,
+                })
+                .collect(),
+            mentions,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty() && self.mentions.is_empty()
+    }
+
+    fn term_weights(&self) -> Vec<(Term, f64)> {
+        self.terms.iter().map(|t| (t.term, t.weight)).collect()
+    }
+}
+
+/// What kind of file a path is, for the prior.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileClass {
+    Source,
+    Test,
+    Docs,
+    Data,
+    Example,
+    Vendored,
+    Generated,
+}
+
+impl FileClass {
+    pub fn of(path: &str) -> Self {
+        let lower = path.to_ascii_lowercase();
+        let name = lower.rsplit('/').next().unwrap_or(&lower);
+        let folders: Vec<&str> = lower.split('/').collect();
+        let folders = &folders[..folders.len() - 1];
+        let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+        let stem = name.split('.').next().unwrap_or(name);
+        let original_name = path.rsplit('/').next().unwrap_or(path);
+        let original_stem = original_name.split('.').next().unwrap_or(original_name);
+        if folders.iter().any(|f| {
+            matches!(
+                *f,
+                "vendor" | "vendored" | "third_party" | "thirdparty" | "node_modules" | "external"
+            )
+        }) {
+            return Self::Vendored;
+        }
+        if name.ends_with(".min.js")
+            || name.ends_with(".pb.go")
+            || name.ends_with("_pb2.py")
+            || name.contains(".generated.")
+            || name.contains("_generated")
+            || matches!(
+                name,
+                "package-lock.json" | "yarn.lock" | "cargo.lock" | "go.sum"
+            )
+            || matches!(ext, "lock" | "snap" | "map")
+        {
+            return Self::Generated;
+        }
+        if folders.iter().any(|f| {
+            matches!(
+                *f,
+                "test" | "tests" | "__tests__" | "testing" | "testdata" | "spec" | "specs" | "e2e"
+            )
+        }) || stem.starts_with("test_")
+            || stem.ends_with("_test")
+            || stem.ends_with("_tests")
+            || name.contains(".test.")
+            || name.contains(".spec.")
+            || original_stem.ends_with("Test")
+            || original_stem.ends_with("Tests")
+            || stem == "conftest"
+        {
+            return Self::Test;
+        }
+        if matches!(ext, "md" | "rst" | "txt" | "adoc" | "markdown" | "rdoc")
+            || folders
+                .iter()
+                .any(|f| matches!(*f, "doc" | "docs" | "documentation"))
+            || stem == "changelog"
+            || stem == "license"
+        {
+            return Self::Docs;
+        }
+        // everything else that is no program (configuration, data, build and CI files)
+        if !terms::is_code_path(path) || folders.iter().any(|f| f.starts_with('.')) {
+            return Self::Data;
+        }
+        if folders.iter().any(|f| {
+            matches!(
+                *f,
+                "example" | "examples" | "sample" | "samples" | "bench" | "benches" | "benchmarks"
+            )
+        }) {
+            return Self::Example;
+        }
+        Self::Source
+    }
+
+    /// The prior: source first.
+    pub fn prior(self) -> f64 {
+        match self {
+            Self::Source => 1.0,
+            Self::Example => 0.7,
+            Self::Data => 0.55,
+            Self::Test => 0.5,
+            Self::Docs => 0.4,
+            Self::Vendored | Self::Generated => 0.3,
+        }
+    }
+}
+
+/// The signals that can be switched off (the benchmark's ablation).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Signals {
+    pub fields: bool,
+    pub definitions: bool,
+    pub names: bool,
+    pub graph: bool,
+    pub mentions: bool,
+    pub messages: bool,
+    pub cochange: bool,
+    pub priors: bool,
+}
+
+impl Default for Signals {
+    fn default() -> Self {
+        Self {
+            fields: true,
+            definitions: true,
+            names: true,
+            graph: true,
+            mentions: true,
+            messages: true,
+            cochange: true,
+            priors: true,
+        }
+    }
+}
+
+impl Signals {
+    /// Parse a comma-separated list of signals to switch off (`messages,cochange`).
+    pub fn without(list: &str) -> Self {
+        let mut signals = Self::default();
+        for name in list.split(',').map(str::trim) {
+            match name {
+                "fields" => signals.fields = false,
+                "definitions" => signals.definitions = false,
+                "names" => signals.names = false,
+                "graph" => signals.graph = false,
+                "mentions" => signals.mentions = false,
+                "messages" => signals.messages = false,
+                "cochange" => signals.cochange = false,
+                "priors" => signals.priors = false,
+                _ => {}
+            }
+        }
+        signals
+    }
+}
+
+/// One file offered to the ranker.
+pub struct Candidate<'a> {
+    pub path: &'a str,
+    pub terms: &'a FileTerms,
+}
+
+/// Why a file ranks where it does.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Evidence {
+    /// Query words found in the file, with their occurrences in its text.
+    pub matched: Vec<(String, u32)>,
+    /// Query words the file defines (lexically).
+    pub defined: Vec<String>,
+    /// Query words in its path.
+    pub in_path: Vec<String>,
+    /// The query names this file.
+    pub mentioned: bool,
+    /// Past commits whose messages match the query and changed this file.
+    pub commits: u32,
+    /// A strong hit this file changed with, and in how many commits.
+    pub changed_with: Option<(String, u32)>,
+    /// A strong hit this file shares specific names with (it uses the hit's definitions, or
+    /// defines names the hit uses), and how many.
+    pub linked: Option<(String, u32)>,
+    pub class: Option<FileClass>,
+}
+
+/// One ranked file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranked {
+    /// Index into the candidates.
+    pub index: usize,
+    /// In (0, 1]: the best file of the answer has 1.
+    pub score: f64,
+    pub evidence: Evidence,
+}
+
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+const W_DEFINED: f64 = 2.0;
+const W_PATH: f64 = 2.5;
+/// Weights of the normalized signals beside the lexical score (whose best file has 1).
+const W_MENTION: f64 = 1.0;
+const W_DEFINES: f64 = 0.4;
+const W_NAME: f64 = 0.3;
+const W_MESSAGES: f64 = 0.6;
+const W_COCHANGE: f64 = 0.35;
+const W_GRAPH: f64 = 0.3;
+/// The reference graph is followed among this many best candidates (bounded work on trees
+/// the size of the kernel's).
+const GRAPH_CANDIDATES: usize = 3000;
+/// Strong hits whose co-changes are followed.
+const SEEDS: usize = 3;
+
+/// Rank `files` for `query`: the best `max_results`, best first; ties by path.
+pub fn rank(
+    query: &Query,
+    files: &[Candidate<'_>],
+    history: Option<&History>,
+    signals: Signals,
+    max_results: usize,
+) -> Vec<Ranked> {
+    let n = files.len() as f64;
+    if files.is_empty() || query.is_empty() {
+        return Vec::new();
+    }
+    // document frequencies of the query's terms
+    let mut df = vec![0u32; query.terms.len()];
+    let mut total_length = 0u64;
+    for file in files {
+        total_length += u64::from(file.terms.length);
+        for (i, q) in query.terms.iter().enumerate() {
+            if file.terms.get(q.term).is_some() {
+                df[i] += 1;
+            }
+        }
+    }
+    let avg_length = (total_length as f64 / n).max(1.0);
+    let idf: Vec<f64> = df
+        .iter()
+        .map(|&d| {
+            let d = f64::from(d);
+            (1.0 + (n - d + 0.5) / (d + 0.5)).ln()
+        })
+        .collect();
+
+    let mut lexical = vec![0.0f64; files.len()];
+    for (f, file) in files.iter().enumerate() {
+        let norm = 1.0 - B + B * f64::from(file.terms.length) / avg_length;
+        let mut score = 0.0;
+        for (i, q) in query.terms.iter().enumerate() {
+            if let Some(p) = file.terms.get(q.term) {
+                let mut tf = f64::from(p.body) / norm;
+                if signals.fields {
+                    tf += W_DEFINED * f64::from(p.defined) + W_PATH * f64::from(p.path);
+                }
+                score += q.weight * idf[i] * tf * (K1 + 1.0) / (K1 + tf);
+            }
+        }
+        lexical[f] = score;
+    }
+    let best_lexical = lexical.iter().copied().fold(0.0, f64::max);
+    let mut scores: Vec<f64> = lexical
+        .iter()
+        .map(|s| {
+            if best_lexical > 0.0 {
+                s / best_lexical
+            } else {
+                0.0
+            }
+        })
+        .collect();
+
+    if signals.definitions {
+        for (f, file) in files.iter().enumerate() {
+            let defines = query
+                .terms
+                .iter()
+                .filter(|q| q.exact && file.terms.get(q.term).is_some_and(|p| p.defined > 0))
+                .count();
+            if defines > 0 {
+                scores[f] += W_DEFINES * (defines.min(2) as f64);
+            }
+        }
+    }
+
+    // the file's own name is the strongest part of its path: `memoizer.ts` for "the memoizer"
+    if signals.names {
+        let weights: HashMap<Term, f64> = query
+            .terms
+            .iter()
+            .zip(&idf)
+            .map(|(q, idf)| (q.term, q.weight * idf))
+            .collect();
+        let total: f64 = weights.values().sum();
+        let named: Vec<f64> = files
+            .iter()
+            .map(|file| {
+                let name = file.path.rsplit('/').next().unwrap_or(file.path);
+                let stem = name.split('.').next().unwrap_or(name);
+                let mut sum = 0.0;
+                let mut seen: Vec<Term> = Vec::new();
+                terms::identifiers(stem, |_, ident| {
+                    terms::identifier_terms(ident, |term, _| {
+                        if !seen.contains(&term) {
+                            seen.push(term);
+                            sum += weights.get(&term).copied().unwrap_or(0.0);
+                        }
+                    });
+                });
+                sum
+            })
+            .collect();
+        let best = named.iter().copied().fold(0.0, f64::max);
+        if best > 0.0 && total > 0.0 {
+            for (f, n) in named.into_iter().enumerate() {
+                scores[f] += W_NAME * n / best;
+            }
+        }
+    }
+
+    let mut mentioned = vec![false; files.len()];
+    if signals.mentions && !query.mentions.is_empty() {
+        for (f, file) in files.iter().enumerate() {
+            let lower = file.path.to_ascii_lowercase();
+            let name = lower.rsplit('/').next().unwrap_or(&lower);
+            if query.mentions.iter().any(|m| {
+                m == name || lower == *m || (m.contains('/') && lower.ends_with(&format!("/{m}")))
+            }) {
+                mentioned[f] = true;
+                scores[f] += W_MENTION;
+            }
+        }
+    }
+
+    let mut commits = vec![0u32; files.len()];
+    if let Some(history) = history.filter(|h| signals.messages && !h.is_empty()) {
+        let by_path = history.message_scores(&query.term_weights());
+        let best = by_path.values().map(|v| v.0).fold(0.0, f64::max);
+        if best > 0.0 {
+            for (f, file) in files.iter().enumerate() {
+                if let Some(&(score, count)) = by_path.get(file.path) {
+                    scores[f] += W_MESSAGES * score / best;
+                    commits[f] = count;
+                }
+            }
+        }
+    }
+
+    let classes: Vec<FileClass> = files.iter().map(|f| FileClass::of(f.path)).collect();
+    let prior = |f: usize| {
+        if signals.priors {
+            classes[f].prior()
+        } else {
+            1.0
+        }
+    };
+
+    let mut linked: Vec<Option<(usize, u32)>> = vec![None; files.len()];
+    if signals.graph {
+        graph_bonus(files, &mut scores, &prior, &mut linked);
+    }
+
+    let mut changed_with: Vec<Option<(usize, u32)>> = vec![None; files.len()];
+    if let Some(history) = history.filter(|h| signals.cochange && !h.is_empty()) {
+        let mut order: Vec<usize> = (0..files.len()).filter(|&f| scores[f] > 0.0).collect();
+        order.sort_by(|&a, &b| {
+            (scores[b] * prior(b))
+                .total_cmp(&(scores[a] * prior(a)))
+                .then(files[a].path.cmp(files[b].path))
+        });
+        let position: HashMap<&str, usize> =
+            files.iter().enumerate().map(|(i, f)| (f.path, i)).collect();
+        let top = order.first().map_or(0.0, |&f| scores[f] * prior(f));
+        let mut bonus = vec![0.0f64; files.len()];
+        for &seed in order.iter().take(SEEDS) {
+            let strength = scores[seed] * prior(seed) / top;
+            if strength < 0.5 {
+                break;
+            }
+            let changes = history.changes_of(files[seed].path).max(1) as f64;
+            for (path, together) in history.changed_with(files[seed].path) {
+                if together < 2 {
+                    continue;
+                }
+                let Some(&f) = position.get(path) else {
+                    continue;
+                };
+                let confidence = f64::from(together) / changes;
+                let gain = W_COCHANGE * strength * confidence;
+                if gain > bonus[f] {
+                    bonus[f] = gain;
+                    changed_with[f] = Some((seed, together));
+                }
+            }
+        }
+        for (f, b) in bonus.into_iter().enumerate() {
+            scores[f] += b;
+        }
+    }
+
+    let mut order: Vec<usize> = (0..files.len()).filter(|&f| scores[f] > 0.0).collect();
+    let final_score = |f: usize| scores[f] * prior(f);
+    order.sort_by(|&a, &b| {
+        final_score(b)
+            .total_cmp(&final_score(a))
+            .then(files[a].path.cmp(files[b].path))
+    });
+    order.truncate(max_results);
+    let top = order.first().map_or(1.0, |&f| final_score(f));
+    order
+        .into_iter()
+        .map(|f| {
+            let mut evidence = Evidence {
+                mentioned: mentioned[f],
+                commits: commits[f],
+                changed_with: changed_with[f].map(|(seed, n)| (files[seed].path.to_string(), n)),
+                linked: linked[f].map(|(seed, n)| (files[seed].path.to_string(), n)),
+                class: Some(classes[f]),
+                ..Evidence::default()
+            };
+            for q in &query.terms {
+                if let Some(p) = files[f].terms.get(q.term) {
+                    if p.body > 0 {
+                        evidence.matched.push((q.word.clone(), u32::from(p.body)));
+                    }
+                    if p.defined > 0 {
+                        evidence.defined.push(q.word.clone());
+                    }
+                    if p.path > 0 {
+                        evidence.in_path.push(q.word.clone());
+                    }
+                }
+            }
+            Ranked {
+                index: f,
+                score: final_score(f) / top,
+                evidence,
+            }
+        })
+        .collect()
+}
+
+/// Personalised propagation over the reference graph, one step from the strongest hits: a file
+/// that uses names a hit defines, or defines names a hit uses, gains in proportion to the
+/// hit's strength and the specificity of the shared names (names defined in at most
+/// [`SPECIFIC_DEFINITIONS`] files, weighted `ln(1 + N / df)`).
+fn graph_bonus(
+    files: &[Candidate<'_>],
+    scores: &mut [f64],
+    prior: &dyn Fn(usize) -> f64,
+    linked: &mut [Option<(usize, u32)>],
+) {
+    let mut order: Vec<usize> = (0..files.len()).filter(|&f| scores[f] > 0.0).collect();
+    order.sort_by(|&a, &b| {
+        (scores[b] * prior(b))
+            .total_cmp(&(scores[a] * prior(a)))
+            .then(files[a].path.cmp(files[b].path))
+    });
+    let Some(&best) = order.first() else { return };
+    let top = scores[best] * prior(best);
+    // candidates: the best files by score, then the rest in path order, up to the bound
+    let mut candidates: Vec<usize> = order.iter().copied().take(GRAPH_CANDIDATES).collect();
+    if candidates.len() < GRAPH_CANDIDATES {
+        let mut taken = vec![false; files.len()];
+        for &c in &candidates {
+            taken[c] = true;
+        }
+        candidates.extend(
+            (0..files.len())
+                .filter(|&f| !taken[f])
+                .take(GRAPH_CANDIDATES - candidates.len()),
+        );
+    }
+    let n = files.len() as f64;
+    let mut bonus = vec![0.0f64; files.len()];
+    for &seed in order.iter().take(SEEDS) {
+        let strength = scores[seed] * prior(seed) / top;
+        if strength < 0.5 {
+            break;
+        }
+        let seed_terms = files[seed].terms;
+        // per term of the seed: files that define it, files that contain it
+        let mut defined = vec![0u32; seed_terms.postings.len()];
+        let mut df = vec![0u32; seed_terms.postings.len()];
+        for &f in &candidates {
+            for (i, p) in seed_terms.postings.iter().enumerate() {
+                if let Some(q) = files[f].terms.get(p.term) {
+                    df[i] += 1;
+                    if q.defined > 0 {
+                        defined[i] += 1;
+                    }
+                }
+            }
+        }
+        let weight = |i: usize| (1.0 + n / f64::from(df[i].max(1))).ln();
+        let mut shared = vec![(0.0f64, 0u32); files.len()];
+        for &f in &candidates {
+            if f == seed {
+                continue;
+            }
+            for (i, p) in seed_terms.postings.iter().enumerate() {
+                if defined[i] == 0 || defined[i] > SPECIFIC_DEFINITIONS {
+                    continue;
+                }
+                let Some(q) = files[f].terms.get(p.term) else {
+                    continue;
+                };
+                // the seed defines it and f uses it, or f defines it and the seed uses it
+                let seed_uses = p.body > u16::from(p.defined);
+                let f_uses = q.body > u16::from(q.defined);
+                if (p.defined > 0 && f_uses) || (q.defined > 0 && seed_uses) {
+                    shared[f].0 += weight(i);
+                    shared[f].1 += 1;
+                }
+            }
+        }
+        let most = shared.iter().map(|s| s.0).fold(0.0, f64::max);
+        if most <= 0.0 {
+            continue;
+        }
+        for (f, (sum, count)) in shared.into_iter().enumerate() {
+            let gain = W_GRAPH * strength * sum / most;
+            if gain > bonus[f] {
+                bonus[f] = gain;
+                linked[f] = Some((seed, count));
+            }
+        }
+    }
+    for (f, b) in bonus.into_iter().enumerate() {
+        scores[f] += b;
+    }
+}
+
+/// How central each file is without a query: the files whose definitions the most other files
+/// use (a reference graph's in-degree, from terms: a name defined in at most
+/// [`SPECIFIC_DEFINITIONS`] files and used in the text of others), each use counted as
+/// `ln(1 + users)` so one ubiquitous name does not make a file central. Priors apply.
+pub fn centrality(files: &[Candidate<'_>], signals: Signals) -> Vec<f64> {
+    let mut defined_in: HashMap<Term, u32> = HashMap::new();
+    let mut used_in: HashMap<Term, u32> = HashMap::new();
+    for file in files {
+        for p in &file.terms.postings {
+            if p.defined > 0 {
+                *defined_in.entry(p.term).or_default() += 1;
+            }
+        }
+    }
+    for file in files {
+        for p in &file.terms.postings {
+            if p.body > u16::from(p.defined) && defined_in.contains_key(&p.term) {
+                *used_in.entry(p.term).or_default() += 1;
+            }
+        }
+    }
+    files
+        .iter()
+        .map(|file| {
+            let mut score = 0.0;
+            for p in &file.terms.postings {
+                if p.defined == 0 || defined_in[&p.term] > SPECIFIC_DEFINITIONS {
+                    continue;
+                }
+                // its own uses of the name are not another file's
+                let users = used_in.get(&p.term).copied().unwrap_or(0)
+                    - u32::from(p.body > u16::from(p.defined));
+                score += f64::from(users).ln_1p();
+            }
+            let prior = if signals.priors {
+                FileClass::of(file.path).prior()
+            } else {
+                1.0
+            };
+            score * prior
+        })
+        .collect()
+}
+
+/// A name defined in more files than this (`new`, `get`, `init`) says little about which one a
+/// user means.
+pub const SPECIFIC_DEFINITIONS: u32 = 3;
+
+/// A definition of a file, as the caller parsed it (1-based line).
+#[derive(Debug, Clone)]
+pub struct Definition<'a> {
+    pub line: usize,
+    pub name: &'a str,
+    /// `Command.Find`-style name to show.
+    pub qualified: String,
+}
+
+/// The 1–3 line ranges of `text` that matter most for `query` (1-based, inclusive), in file
+/// order: the definitions whose bodies hold the most query words, else windows around the
+/// densest lines. Also the definitions whose names the query uses.
+pub fn ranges(
+    text: &str,
+    query: &Query,
+    definitions: &[Definition<'_>],
+    max_ranges: usize,
+) -> (Vec<(usize, usize)>, Vec<String>) {
+    const WINDOW: usize = 6;
+    const MAX_SPAN: usize = 80;
+    let weights: HashMap<Term, f64> = query.terms.iter().map(|t| (t.term, t.weight)).collect();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut line_score = vec![0.0f64; lines.len()];
+    let mut seen = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.len() > 2000 {
+            continue;
+        }
+        seen.clear();
+        terms::identifiers(line, |_, ident| {
+            terms::identifier_terms(ident, |term, _| {
+                if !seen.contains(&term) {
+                    seen.push(term);
+                    line_score[i] += weights.get(&term).copied().unwrap_or(0.0);
+                }
+            });
+        });
+    }
+    let named_by_query = |name: &str| {
+        let mut all = true;
+        let mut any = false;
+        terms::identifier_terms(name, |term, _| {
+            any = true;
+            all &= weights.contains_key(&term);
+        });
+        any && all
+    };
+    let mut defined: Vec<String> = Vec::new();
+    let mut candidates: Vec<(f64, usize, usize)> = Vec::new();
+    let mut sorted: Vec<&Definition<'_>> = definitions.iter().collect();
+    sorted.sort_by_key(|d| d.line);
+    // a definition's range starts at its doc comment or decorators
+    let lead_in = |line: usize| {
+        let mut start = line;
+        while start > 1 && line - start < 12 {
+            let above = lines[start - 2].trim_start();
+            let is_lead = ["///", "//", "#", "/*", "*", "@", "--"]
+                .iter()
+                .any(|m| above.starts_with(m))
+                && !above.starts_with("#include")
+                && !above.starts_with("#define");
+            if !is_lead {
+                break;
+            }
+            start -= 1;
+        }
+        start
+    };
+    for (k, def) in sorted.iter().enumerate() {
+        let start = if def.line >= 1 && def.line <= lines.len() {
+            lead_in(def.line)
+        } else {
+            def.line.max(1)
+        };
+        let next = sorted
+            .get(k + 1)
+            .map_or(lines.len(), |n| n.line.saturating_sub(1));
+        let end = next
+            .max(start)
+            .min(start + MAX_SPAN - 1)
+            .min(lines.len().max(start));
+        let mut score: f64 = line_score
+            .get(start - 1..end.min(line_score.len()))
+            .map_or(0.0, |s| s.iter().sum());
+        if named_by_query(def.name) {
+            score += 5.0;
+            if !defined.contains(&def.qualified) {
+                defined.push(def.qualified.clone());
+            }
+        }
+        if score > 0.0 {
+            candidates.push((score, start, end));
+        }
+    }
+    if candidates.is_empty() {
+        for (i, &s) in line_score.iter().enumerate() {
+            if s > 0.0 {
+                let start = i.saturating_sub(WINDOW) + 1;
+                let end = (i + 1 + WINDOW).min(lines.len());
+                let score: f64 = line_score[start - 1..end].iter().sum();
+                candidates.push((score, start, end));
+            }
+        }
+    }
+    candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut chosen: Vec<(usize, usize)> = Vec::new();
+    for (_, start, end) in candidates {
+        if chosen.len() >= max_ranges {
+            break;
+        }
+        if chosen.iter().all(|&(s, e)| end < s || start > e) {
+            chosen.push((start, end));
+        }
+    }
+    chosen.sort_unstable();
+    (chosen, defined)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_terms_and_mentions() {
+        let q = Query::parse("Fix `execute_hook` crash in command.go when hooks fail");
+        let words: Vec<&str> = q.terms.iter().map(|t| t.word.as_str()).collect();
+        assert!(words.contains(&"execute_hook") && words.contains(&"hook"));
+        assert!(!words.contains(&"in"));
+        assert_eq!(q.mentions, ["command.go"]);
+        let hook = q.terms.iter().find(|t| t.word == "hook").unwrap();
+        assert!(hook.weight > 2.0, "code and a repeat: {}", hook.weight);
+    }
+
+    #[test]
+    fn classes() {
+        assert_eq!(FileClass::of("src/parser.rs"), FileClass::Source);
+        assert_eq!(FileClass::of("src/parser_test.go"), FileClass::Test);
+        assert_eq!(FileClass::of("tests/test_api.py"), FileClass::Test);
+        assert_eq!(FileClass::of("src/Foo.test.ts"), FileClass::Test);
+        assert_eq!(FileClass::of("docs/guide.md"), FileClass::Docs);
+        assert_eq!(FileClass::of("vendor/x/y.go"), FileClass::Vendored);
+        assert_eq!(
+            FileClass::of("app/src/test/java/FooTest.java"),
+            FileClass::Test
+        );
+        assert_eq!(FileClass::of("src/latest.rs"), FileClass::Source);
+    }
+
+    #[test]
+    fn the_defining_file_ranks_first_and_ties_break_by_path() {
+        let a = FileTerms::of(
+            "src/hooks.go",
+            "func ExecuteHook(h Hook) error {\n\treturn h.Run()\n}\n",
+        );
+        let b = FileTerms::of("src/main.go", "func main() {\n\tExecuteHook(nil)\n}\n");
+        let c = FileTerms::of(
+            "src/hooks_test.go",
+            "func TestExecuteHook(t *T) { ExecuteHook(nil) }\n",
+        );
+        let files = [
+            Candidate {
+                path: "src/main.go",
+                terms: &b,
+            },
+            Candidate {
+                path: "src/hooks_test.go",
+                terms: &c,
+            },
+            Candidate {
+                path: "src/hooks.go",
+                terms: &a,
+            },
+        ];
+        let ranked = rank(
+            &Query::parse("ExecuteHook fails"),
+            &files,
+            None,
+            Signals::default(),
+            10,
+        );
+        assert_eq!(files[ranked[0].index].path, "src/hooks.go");
+        assert_eq!(ranked[0].score, 1.0);
+        assert!(
+            ranked[0]
+                .evidence
+                .defined
+                .contains(&"ExecuteHook".to_string())
+        );
+        let again = rank(
+            &Query::parse("ExecuteHook fails"),
+            &files,
+            None,
+            Signals::default(),
+            10,
+        );
+        assert_eq!(ranked, again);
+    }
+
+    #[test]
+    fn the_file_whose_names_others_use_is_central() {
+        let core = FileTerms::of(
+            "src/core.rs",
+            "pub fn parse_config() {}\npub fn load_plugins() {}\n",
+        );
+        let a = FileTerms::of("src/a.rs", "fn a() { parse_config(); load_plugins(); }\n");
+        let b = FileTerms::of("src/b.rs", "fn b() { parse_config(); }\n");
+        let files = [
+            Candidate {
+                path: "src/a.rs",
+                terms: &a,
+            },
+            Candidate {
+                path: "src/b.rs",
+                terms: &b,
+            },
+            Candidate {
+                path: "src/core.rs",
+                terms: &core,
+            },
+        ];
+        let scores = centrality(&files, Signals::default());
+        assert!(scores[2] > scores[0] && scores[2] > scores[1], "{scores:?}");
+    }
+
+    #[test]
+    fn ranges_follow_definitions() {
+        let text = "fn a() {\n    other();\n}\n\nfn run_hook() {\n    hook.run();\n}\n";
+        let defs = [
+            Definition {
+                line: 1,
+                name: "a",
+                qualified: "a".into(),
+            },
+            Definition {
+                line: 5,
+                name: "run_hook",
+                qualified: "run_hook".into(),
+            },
+        ];
+        let (ranges, defined) = ranges(text, &Query::parse("run_hook"), &defs, 3);
+        assert_eq!(ranges, [(5, 7)]);
+        assert_eq!(defined, ["run_hook"]);
+    }
+}

@@ -1,0 +1,548 @@
+#!/usr/bin/env python3
+"""File localisation on real commit history: `devprojex relevant` (and `pack --query`) against
+path order, a plain Okapi BM25 over identifiers and Aider's repo map, in the same run.
+
+A task is a commit of a public repository: the query is its message (or, in the issue set,
+the text of the issue it says it fixes), the project is a Git checkout of its parent (HEAD is
+the parent, so the history the ranker reads stops there), and the answer is the non-test
+source files it modified. Merges, reverts, version bumps and commits that add, delete or
+rename files are skipped.
+
+    # the task lists (committed: commit ids and gold files only)
+    scripts/bench-relevance.py make-tasks --mirrors /work/.mirror \\
+        pallets/flask psf/requests spf13/cobra gin-gonic/gin sharkdp/fd expressjs/express \\
+        colinhacks/zod jqlang/jq google/gson jhy/jsoup
+    # the figures (docs/relevance.md)
+    scripts/bench-relevance.py run --mirrors /work/.mirror [--binary target/release/devprojex] \\
+        [--aider] [--ablation] [--budget] [--issues]
+    # speed and memory: warm server and cold CLI on one project (serialize kernel runs)
+    scripts/bench-relevance.py speed [--binary target/release/devprojex] /tmp/rails
+    flock /tmp/kernel.lock scripts/bench-relevance.py speed /tmp/kernel-corpus
+
+Repositories come from `fetch` mirrors (`<mirrors>/<owner>+<name>/repo`), cloned once per
+repository into --work; nothing is downloaded by this script except, with --issues, the issue
+texts (GitHub's API, or --issue-texts; their numbers are in the task list, their texts never
+are).
+
+Metrics per repository and overall: recall@k (share of the gold files in the top k, averaged
+over tasks), acc@5 (all gold files in the top 5) and budget recall (share of the gold files a
+20,000-token pack holds at full or signatures detail).
+"""
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+
+ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+TASKS = os.path.join(ROOT, "scripts", "relevance-tasks", "commits.json")
+
+SOURCE_EXTENSIONS = {
+    "py", "rs", "go", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "c", "h", "cc",
+    "cpp", "cxx", "hpp", "hh", "java", "kt", "kts", "scala", "rb", "php", "cs", "swift",
+}
+LANGUAGE = {
+    "py": "Python", "rs": "Rust", "go": "Go", "js": "JavaScript/TypeScript",
+    "ts": "JavaScript/TypeScript", "tsx": "JavaScript/TypeScript", "mjs": "JavaScript/TypeScript",
+    "c": "C", "h": "C", "java": "Java", "kt": "Kotlin",
+}
+SKIP_MESSAGE = re.compile(
+    r"^(revert|merge|bump|release|prepare|version|v?\d+\.\d+|update (the )?changelog|"
+    r"chore\(release\)|chore\(deps\)|changelog)|\bbump(ed)? (the )?version\b|\bversion bump\b",
+    re.IGNORECASE,
+)
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+ISSUE_REF = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s+#(\d+)", re.IGNORECASE)
+
+
+def git(repo, *args, check=True):
+    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True,
+                          check=check, errors="replace").stdout
+
+
+def is_test(path):
+    lower = path.lower()
+    parts = lower.split("/")
+    name = parts[-1]
+    stem = name.split(".")[0]
+    original_stem = path.split("/")[-1].split(".")[0]
+    return (any(p in ("test", "tests", "__tests__", "testing", "testdata", "spec", "specs", "e2e")
+                for p in parts[:-1])
+            or stem.startswith("test_") or stem.endswith("_test") or stem.endswith("_tests")
+            or ".test." in name or ".spec." in name or original_stem.endswith("Test")
+            or original_stem.endswith("Tests") or stem == "conftest")
+
+
+def is_source(path):
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path.split("/")[-1] else ""
+    lower = path.lower()
+    vendored = any(p in ("vendor", "third_party", "node_modules", "dist", "build")
+                   for p in lower.split("/")[:-1])
+    return ext in SOURCE_EXTENSIONS and not vendored and not lower.endswith(".min.js")
+
+
+def mirror(mirrors, repo):
+    return os.path.join(mirrors, repo.replace("/", "+"), "repo")
+
+
+def make_tasks(args):
+    out = {"repos": {}}
+    for repo in args.repos:
+        src = mirror(args.mirrors, repo)
+        log = git(src, "log", "--first-parent", "--format=%H%x00%P%x00%s", "HEAD")
+        tasks = []
+        languages = Counter()
+        for line in log.splitlines():
+            sha, parents, subject = line.split("\0", 2)
+            if len(parents.split()) != 1 or SKIP_MESSAGE.search(subject.strip()):
+                continue
+            status = git(src, "diff-tree", "--no-commit-id", "-r", "--name-status", "-M", sha)
+            rows = [r.split("\t") for r in status.splitlines() if r]
+            if not rows or any(r[0][0] != "M" for r in rows):
+                continue
+            gold = sorted(r[1] for r in rows if is_source(r[1]) and not is_test(r[1]))
+            if not gold or len(gold) > args.max_gold:
+                continue
+            message = git(src, "log", "-1", "--format=%B", sha).strip()
+            if len(IDENT.findall(message)) < 3:
+                continue
+            issue = ISSUE_REF.search(message)
+            task = {"commit": sha, "gold": gold}
+            if issue:
+                task["issue"] = int(issue.group(1))
+            tasks.append(task)
+            for path in gold:
+                languages[LANGUAGE.get(path.rsplit(".", 1)[-1], "other")] += 1
+            if len(tasks) >= args.per_repo:
+                break
+        language = languages.most_common(1)[0][0] if languages else "other"
+        out["repos"][repo] = {"language": language, "head": git(src, "rev-parse", "HEAD").strip(),
+                              "tasks": tasks}
+        print(f"{repo}: {len(tasks)} tasks ({language})", file=sys.stderr)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+
+
+# ---- baselines ---------------------------------------------------------------------------
+
+def split_identifier(ident):
+    parts = []
+    for piece in re.split(r"[_$]+", ident):
+        parts.extend(re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", piece))
+    return [p.lower() for p in parts if len(p) >= 2 and not p.isdigit()]
+
+
+def tokens(text):
+    out = []
+    for ident in IDENT.findall(text):
+        out.extend(split_identifier(ident))
+    return out
+
+
+def source_files(checkout):
+    files = [p for p in git(checkout, "ls-files").splitlines()]
+    return files
+
+
+def read(checkout, path, limit=1 << 20):
+    try:
+        with open(os.path.join(checkout, path), "rb") as f:
+            data = f.read(limit + 1)
+    except OSError:
+        return None
+    if len(data) > limit or b"\0" in data[:8192]:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def bm25_rank(checkout, files, query, k1=1.2, b=0.75):
+    """Plain Okapi BM25 over identifiers split at snake_case and camelCase: one field, the
+    file's text; no path, no stemming, no history, no priors."""
+    docs = {}
+    for path in files:
+        text = read(checkout, path)
+        if text is not None and is_source(path):
+            docs[path] = Counter(tokens(text))
+    n = len(docs)
+    if not n:
+        return [], {}
+    avg = sum(sum(c.values()) for c in docs.values()) / n
+    df = Counter()
+    for counts in docs.values():
+        df.update(counts.keys())
+    q = set(tokens(query))
+    scores = {}
+    for path, counts in docs.items():
+        length = sum(counts.values())
+        score = 0.0
+        for term in q:
+            tf = counts.get(term, 0)
+            if tf:
+                idf = math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
+                score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg))
+        if score > 0:
+            scores[path] = score
+    return sorted(scores, key=lambda p: (-scores[p], p)), docs
+
+
+def path_order(files):
+    """The order of today's pack: depth first, folders before files, names by bytes."""
+    def key(path):
+        parts = path.split("/")
+        return [(0, p.encode()) for p in parts[:-1]] + [(1, parts[-1].encode())]
+    return sorted(files, key=key)
+
+
+def budget_hold(checkout, order, gold, budget=20000):
+    """The share of gold files a pack filled in this order holds (chars / 4 tokens, full)."""
+    used = 0
+    held = set()
+    for path in order:
+        text = read(checkout, path)
+        if text is None:
+            continue
+        cost = (len(text) + 3) // 4
+        if used + cost <= budget:
+            used += cost
+            held.add(path)
+    return len(held & set(gold)) / len(gold)
+
+
+class Aider:
+    """Aider's repo map (PyPI aider-chat): `RepoMap.get_ranked_tags` with the query's
+    identifiers and file mentions, no LLM and no network."""
+
+    def __init__(self):
+        from aider.io import InputOutput  # noqa: PLC0415
+        from aider.repomap import RepoMap  # noqa: PLC0415
+        self.InputOutput = InputOutput
+        self.RepoMap = RepoMap
+
+    def rank(self, checkout, files, query):
+        class Model:
+            def token_count(self, text):
+                return len(text) // 4
+        io = self.InputOutput(pretty=False, yes=True)
+        rm = self.RepoMap(root=checkout, main_model=Model(), io=io, verbose=False)
+        fnames = [os.path.join(checkout, f) for f in files if is_source(f)]
+        idents = set(IDENT.findall(query))
+        mentioned = {f for f in files if os.path.basename(f) in query or f in query}
+        tags = rm.get_ranked_tags(chat_fnames=[], other_fnames=fnames,
+                                  mentioned_fnames=mentioned, mentioned_idents=idents)
+        order = []
+        for tag in tags:
+            rel = tag[0] if isinstance(tag, tuple) else tag.rel_fname
+            if rel not in order:
+                order.append(rel)
+        return order
+
+
+# ---- runs --------------------------------------------------------------------------------
+
+def devprojex_rank(binary, checkout, query_file, env):
+    out = subprocess.run([binary, "relevant", checkout, "--query-file", query_file,
+                          "--max-results", "20", "--format", "json"],
+                         capture_output=True, text=True, env=env)
+    if out.returncode not in (0, 1):
+        raise SystemExit(f"devprojex relevant failed: {out.stderr}")
+    return [f["path"] for f in json.loads(out.stdout)["files"]] if out.stdout.strip() else []
+
+
+def devprojex_budget(binary, checkout, query_file, gold):
+    out = subprocess.run([binary, "pack", checkout, "--query-file", query_file,
+                          "--max-tokens", "20000", "--format", "json", "-q"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"devprojex pack --query failed: {out.stderr}")
+    document = json.loads(out.stdout)
+    held = {f["path"] for f in document.get("files", [])}
+    return len(held & set(gold)) / len(gold)
+
+
+def metrics(order, gold):
+    gold = set(gold)
+    def recall(k):
+        return len(gold & set(order[:k])) / len(gold)
+    return {"r@1": recall(1), "r@5": recall(5), "r@10": recall(10),
+            "acc@5": 1.0 if gold <= set(order[:5]) else 0.0}
+
+
+def fetch_issue(repo, number, cache):
+    key = f"{repo}#{number}"
+    if key in cache:
+        return cache[key]
+    import urllib.request  # noqa: PLC0415
+    request = urllib.request.Request(f"https://api.github.com/repos/{repo}/issues/{number}",
+                                     headers={"Accept": "application/vnd.github+json"})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as reply:
+            issue = json.load(reply)
+        text = (issue.get("title") or "") + "\n\n" + (issue.get("body") or "")
+    except Exception as err:  # noqa: BLE001
+        print(f"  {key}: no issue text ({err})", file=sys.stderr)
+        text = None
+    cache[key] = text
+    return text
+
+
+def run(args):
+    with open(args.tasks) as f:
+        task_list = json.load(f)
+    os.makedirs(args.work, exist_ok=True)
+    aider = Aider() if args.aider else None
+    variants = {"devprojex": None}
+    if args.ablation:
+        for signal in ["fields", "definitions", "names", "mentions", "messages", "graph",
+                       "cochange", "priors"]:
+            variants[f"without {signal}"] = signal
+    issue_cache = {}
+    issue_cache_file = args.issue_texts or os.path.join(args.work, "issues.json")
+    if os.path.exists(issue_cache_file):
+        with open(issue_cache_file) as f:
+            issue_cache = json.load(f)
+    results = defaultdict(lambda: defaultdict(list))  # system -> repo -> [metrics]
+    timings = []
+    log = open(args.results, "a") if args.results else None
+
+    def record(system, repo, m):
+        results[system][repo].append(m)
+        if log:
+            log.write(json.dumps({"system": system, "repo": repo, **m}) + "\n")
+            log.flush()
+
+    for repo, entry in task_list["repos"].items():
+        if args.repos and repo not in args.repos:
+            continue
+        checkout = os.path.join(args.work, repo.replace("/", "+"))
+        if not os.path.exists(checkout):
+            subprocess.run(["git", "clone", "-q", "--no-checkout", mirror(args.mirrors, repo),
+                            checkout], check=True)
+        tasks = entry["tasks"][: args.limit] if args.limit else entry["tasks"]
+        for task in tasks:
+            sha = task["commit"]
+            gold = task["gold"]
+            if args.issues:
+                if "issue" not in task:
+                    continue
+                query = fetch_issue(repo, task["issue"], issue_cache)
+                if not query:
+                    continue
+            else:
+                query = git(checkout, "log", "-1", "--format=%B", sha).strip()
+            parent = git(checkout, "rev-parse", f"{sha}^").strip()
+            if not check_out(checkout, parent):
+                print(f"  {repo} {sha[:10]}: cannot check out its parent; skipped", file=sys.stderr)
+                continue
+            # the tools take at most 8,000 characters: a longer message is cut there
+            query = query[:8000]
+            query_file = os.path.join(args.work, "query.txt")
+            with open(query_file, "w") as f:
+                f.write(query)
+            files = source_files(checkout)
+            for name, without in variants.items():
+                env = dict(os.environ)
+                if without:
+                    env["DEVPROJEX_RANK_WITHOUT"] = without
+                started = time.perf_counter()
+                order = devprojex_rank(args.binary, checkout, query_file, env)
+                if without is None:
+                    timings.append(time.perf_counter() - started)
+                m = metrics(order, gold)
+                if without is None and args.budget:
+                    m["budget"] = devprojex_budget(args.binary, checkout, query_file, gold)
+                record(name, repo, m)
+            bm25, _ = bm25_rank(checkout, files, query)
+            m = metrics(bm25, gold)
+            if args.budget:
+                m["budget"] = budget_hold(checkout, bm25, gold)
+            record("BM25", repo, m)
+            paths = path_order(files)
+            m = metrics(paths, gold)
+            if args.budget:
+                m["budget"] = budget_hold(checkout, paths, gold)
+            record("path order", repo, m)
+            if aider:
+                order = aider.rank(checkout, files, query)
+                m = metrics(order, gold)
+                if args.budget:
+                    m["budget"] = budget_hold(checkout, order, gold)
+                record("Aider repo map", repo, m)
+        print(f"{repo}: {len(results['devprojex'][repo])} tasks done", file=sys.stderr, flush=True)
+    if args.issues:
+        with open(issue_cache_file, "w") as f:
+            json.dump(issue_cache, f)
+    report(results, task_list, timings)
+
+
+def check_out(checkout, commit):
+    """Check `commit` out; files whose blobs the mirror left out (its largest files) are
+    left out of the checkout too, with sparse-checkout patterns."""
+    for _ in range(50):
+        done = subprocess.run(["git", "-C", checkout, "checkout", "-q", "-f", "--detach", commit],
+                              capture_output=True, text=True, errors="replace")
+        if done.returncode == 0:
+            git(checkout, "clean", "-qfdx")
+            return True
+        missing = re.findall(r"invalid object \S+ \S+ for '([^']+)'", done.stderr)
+        if not missing:
+            return False
+        patterns = git(checkout, "sparse-checkout", "list", check=False).split() or ["/*"]
+        patterns += [f"!/{path}" for path in missing]
+        git(checkout, "sparse-checkout", "set", "--no-cone", *patterns)
+    return False
+
+
+def mean(values):
+    return sum(values) / len(values) if values else float("nan")
+
+
+def report(results, task_list, timings):
+    keys = ["r@1", "r@5", "r@10", "acc@5", "budget"]
+    systems = list(results)
+    repos = [r for r in task_list["repos"] if results["devprojex"].get(r)]
+    print("| system | repository | language | tasks | " + " | ".join(keys) + " |")
+    print("|---|---|---|---|" + "---|" * len(keys))
+    for system in systems:
+        everything = []
+        for repo in repos:
+            rows = results[system][repo]
+            everything.extend(rows)
+            cells = [f"{mean([r[k] for r in rows if k in r]):.2f}" if any(k in r for r in rows)
+                     else "–" for k in keys]
+            print(f"| {system} | {repo} | {task_list['repos'][repo]['language']} | {len(rows)} | "
+                  + " | ".join(cells) + " |")
+        cells = [f"{mean([r[k] for r in everything if k in r]):.2f}"
+                 if any(k in r for r in everything) else "–" for k in keys]
+        print(f"| **{system}** | **overall** | | {len(everything)} | " + " | ".join(cells) + " |")
+    if timings:
+        timings.sort()
+        print(f"\ndevprojex relevant (cold CLI per task): median {timings[len(timings) // 2]:.2f} s, "
+              f"max {timings[-1]:.2f} s")
+
+
+def cpu_seconds(pid):
+    ticks = os.sysconf("SC_CLK_TCK")
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def peak_rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def speed(args):
+    """Warm server and cold CLI times of `relevant_files` on one project, and peak memory:
+    queries are the messages of the project's own latest commits."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from mcp_stdio import McpServer  # noqa: PLC0415
+    messages = [m for m in git(args.project, "log", f"-{args.queries * 3}", "--format=%s%x00")
+                .split("\0") if len(IDENT.findall(m)) >= 3][: args.queries]
+    if not messages:
+        messages = ["fix the memory leak in the page allocator when a task exits"] * args.queries
+    files = len(git(args.project, "ls-files", check=False).splitlines())
+    print(f"{args.project}: {files} tracked files, {len(messages)} queries", flush=True)
+    server = McpServer(args.binary, args.project)
+    server.initialize()
+    walls, cpus = [], []
+    for i, query in enumerate([messages[0]] + messages):
+        cpu = cpu_seconds(server.pid)
+        started = time.perf_counter()
+        reply = server.call_tool("relevant_files", {"query": query})
+        wall = time.perf_counter() - started
+        if reply.get("result", {}).get("isError"):
+            raise SystemExit(f"relevant_files failed: {reply}")
+        if i == 0:
+            print(f"server, first call (cold):  wall {wall:7.3f} s  cpu {cpu_seconds(server.pid) - cpu:7.3f} s",
+                  flush=True)
+        else:
+            walls.append(wall)
+            cpus.append(cpu_seconds(server.pid) - cpu)
+    walls.sort()
+    cpus.sort()
+    print(f"server, warm ({len(walls)} queries): median wall {walls[len(walls) // 2] * 1000:7.0f} ms, "
+          f"max {walls[-1] * 1000:.0f} ms; median cpu {cpus[len(cpus) // 2] * 1000:.0f} ms")
+    print(f"server peak RSS: {peak_rss_mb(server.pid):.0f} MB")
+    server.close()
+    cli_walls, cli_cpus, cli_rss = [], [], []
+    for query in messages[: args.cli_runs]:
+        started = time.perf_counter()
+        child = subprocess.Popen([args.binary, "relevant", args.project, "--query", query],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, _, usage = os.wait4(child.pid, 0)
+        cli_walls.append(time.perf_counter() - started)
+        cli_cpus.append(usage.ru_utime + usage.ru_stime)
+        cli_rss.append(usage.ru_maxrss / 1024)
+    cli_walls.sort()
+    print(f"CLI, cold ({len(cli_walls)} runs): median wall {cli_walls[len(cli_walls) // 2]:.2f} s, "
+          f"median cpu {sorted(cli_cpus)[len(cli_cpus) // 2]:.2f} s, peak RSS {max(cli_rss):.0f} MB")
+
+
+def report_files(args):
+    """The table of one or more --results files (runs split over repositories)."""
+    with open(args.tasks) as f:
+        task_list = json.load(f)
+    results = defaultdict(lambda: defaultdict(list))
+    for name in args.files:
+        with open(name) as f:
+            for line in f:
+                row = json.loads(line)
+                system, repo = row.pop("system"), row.pop("repo")
+                results[system][repo].append(row)
+    report(results, task_list, [])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    make = sub.add_parser("make-tasks")
+    make.add_argument("--mirrors", default="/work/.mirror")
+    make.add_argument("--per-repo", type=int, default=60)
+    make.add_argument("--max-gold", type=int, default=8)
+    make.add_argument("--out", default=TASKS)
+    make.add_argument("repos", nargs="+")
+    bench = sub.add_parser("run")
+    bench.add_argument("--mirrors", default="/work/.mirror")
+    bench.add_argument("--tasks", default=TASKS)
+    bench.add_argument("--work", default="/tmp/bench-relevance")
+    bench.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "devprojex"))
+    bench.add_argument("--limit", type=int, default=0, help="tasks per repository (0: all)")
+    bench.add_argument("--repos", nargs="*", default=[])
+    bench.add_argument("--aider", action="store_true")
+    bench.add_argument("--ablation", action="store_true")
+    bench.add_argument("--budget", action="store_true", help="also build 20k-token packs")
+    bench.add_argument("--issues", action="store_true", help="the issue-text set")
+    bench.add_argument("--issue-texts", help="a JSON file {\"owner/name#N\": \"title\\n\\nbody\"} "
+                       "read before GitHub's API (kept outside the repository)")
+    bench.add_argument("--results", help="append each task's figures to this JSONL file")
+    tables = sub.add_parser("report")
+    tables.add_argument("--tasks", default=TASKS)
+    tables.add_argument("files", nargs="+")
+    timing = sub.add_parser("speed")
+    timing.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "devprojex"))
+    timing.add_argument("--queries", type=int, default=20)
+    timing.add_argument("--cli-runs", type=int, default=3)
+    timing.add_argument("project")
+    args = parser.parse_args()
+    if args.command == "make-tasks":
+        make_tasks(args)
+    elif args.command == "speed":
+        speed(args)
+    elif args.command == "report":
+        report_files(args)
+    else:
+        run(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,289 @@
+//! `relevant_files` over MCP stdio: the real binary on fixture projects with Git history.
+
+use crate::common::{self, Fixture, Mcp, code_of, one_spot};
+use serde_json::json;
+
+/// The payload of the spotlighted block, and the trusted text after it.
+fn split(text: &str) -> (String, String) {
+    let spot = one_spot(text);
+    (spot.inner, text[spot.end..].to_string())
+}
+
+const RUNNER: &str = "\"\"\"Run the hooks a command registered.\"\"\"\n\nfrom .registry import HOOKS\n\n\ndef log(message):\n    print(message)\n\n\ndef execute_hook(name, payload):\n    hook = HOOKS[name]\n    try:\n        return hook(payload)\n    except Exception:\n        return None\n\n\ndef hook_names():\n    return sorted(HOOKS)\n";
+
+/// Six files and four commits: the hooks' two files changed together three times.
+fn hooks_project(with_git: bool) -> Fixture {
+    let fx = Fixture::new();
+    fx.write("src/hooks/runner.py", RUNNER)
+        .write(
+            "src/hooks/registry.py",
+            "HOOKS = {}\n\n\ndef register_hook(name, function):\n    HOOKS[name] = function\n",
+        )
+        .write(
+            "src/cli/main.py",
+            "import sys\n\nfrom hooks.runner import execute_hook\n\n\ndef main():\n    execute_hook(sys.argv[1], None)\n",
+        )
+        .write(
+            "src/util/strings.py",
+            "def trim(text):\n    return text.strip()\n\n\ndef pad(text, width):\n    return text.ljust(width)\n",
+        )
+        .write(
+            "tests/test_runner.py",
+            "from hooks.runner import execute_hook\n\n\ndef test_execute_hook_fails():\n    assert execute_hook('missing', None) is None\n",
+        )
+        .write(
+            "docs/hooks.md",
+            "# Hooks\n\nA hook runs when a command starts; a failing hook is reported.\n",
+        );
+    if with_git {
+        common::git(&fx.root, &["init", "-q"]);
+        common::git(&fx.root, &["add", "-A"]);
+        common::git(&fx.root, &["commit", "-qm", "initial import"]);
+        for (message, registry) in [
+            ("hooks: retry a hook once", "# retried\n"),
+            ("hooks: time each hook", "# timed\n"),
+        ] {
+            let runner = std::fs::read_to_string(fx.path("src/hooks/runner.py")).unwrap();
+            fx.write("src/hooks/runner.py", format!("{runner}\n# {message}\n"));
+            let old = std::fs::read_to_string(fx.path("src/hooks/registry.py")).unwrap();
+            fx.write("src/hooks/registry.py", format!("{old}{registry}"));
+            common::git(&fx.root, &["commit", "-qam", message]);
+        }
+        fx.write(
+            "src/util/strings.py",
+            "def trim(text):\n    return text.strip(' ')\n\n\ndef pad(text, width):\n    return text.ljust(width)\n",
+        );
+        common::git(&fx.root, &["commit", "-qam", "strings: trim spaces only"]);
+    }
+    fx
+}
+
+#[test]
+fn the_known_answer_ranks_first_with_its_reasons_and_ranges() {
+    let fx = hooks_project(true);
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok(
+        "relevant_files",
+        json!({"query": "execute_hook swallows the error when a hook fails"}),
+    );
+    let (body, trailer) = split(&text);
+    assert!(
+        body.starts_with("1. src/hooks/runner.py (score 1.000)\n"),
+        "{body}"
+    );
+    let first: Vec<&str> = body.lines().take(3).collect();
+    assert!(first[1].contains("defines execute_hook"), "{body}");
+    assert!(first[2].starts_with("   lines 10-"), "{body}");
+    assert!(
+        body.contains("changed with src/hooks/runner.py in 3 commits"),
+        "the co-changed registry: {body}"
+    );
+    assert!(
+        trailer.contains("ranked from 6 text files and 4 commits of Git history"),
+        "{trailer}"
+    );
+    insta::assert_snapshot!("relevant_files_answer", body);
+}
+
+#[test]
+fn the_order_is_deterministic() {
+    let fx = hooks_project(true);
+    let query = json!({"query": "hook names sorted", "max_results": 4});
+    let mut mcp = Mcp::start(&fx.root);
+    let first = split(&mcp.call_ok("relevant_files", query.clone())).0;
+    let warm = split(&mcp.call_ok("relevant_files", query.clone())).0;
+    let mut other = Mcp::start(&fx.root);
+    let fresh = split(&other.call_ok("relevant_files", query)).0;
+    assert_eq!(first, warm);
+    assert_eq!(first, fresh);
+    assert_eq!(
+        first.lines().filter(|l| l.contains(". ")).count(),
+        4,
+        "{first}"
+    );
+}
+
+#[test]
+fn an_edit_is_seen_by_the_next_call() {
+    let fx = hooks_project(false);
+    let mut mcp = Mcp::start(&fx.root);
+    let query = json!({"query": "frobnicate the widget"});
+    let before = mcp.call_ok("relevant_files", query.clone());
+    assert!(before.starts_with("No file"), "{before}");
+    fx.write(
+        "src/util/strings.py",
+        "def frobnicate(widget):\n    return widget\n",
+    );
+    let after = split(&mcp.call_ok("relevant_files", query)).0;
+    assert!(after.starts_with("1. src/util/strings.py"), "{after}");
+}
+
+#[test]
+fn secrets_stay_out_of_reasons_and_ranges() {
+    let fx = hooks_project(true);
+    fx.write(
+        "src/hooks/auth.py",
+        "def execute_hook_token():\n    token = \"ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6\"\n    return token\n",
+    );
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok(
+        "relevant_files",
+        json!({"query": "execute_hook_token ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"}),
+    );
+    let (body, _) = split(&text);
+    assert!(body.starts_with("1. src/hooks/auth.py"), "{body}");
+    assert!(body.contains("defines execute_hook_token"), "{body}");
+    assert!(!body.to_lowercase().contains("ab3de6gh9"), "{body}");
+}
+
+#[test]
+fn the_selection_arguments_narrow_the_ranking() {
+    let fx = hooks_project(true);
+    let mut mcp = Mcp::start(&fx.root);
+    let query = "execute_hook fails";
+    let only_cli = split(&mcp.call_ok(
+        "relevant_files",
+        json!({"query": query, "include_patterns": ["src/cli/**"]}),
+    ))
+    .0;
+    assert!(only_cli.starts_with("1. src/cli/main.py"), "{only_cli}");
+    assert!(!only_cli.contains("runner.py"), "{only_cli}");
+    let without_hooks = split(&mcp.call_ok(
+        "relevant_files",
+        json!({"query": query, "exclude_patterns": ["src/hooks/**"]}),
+    ))
+    .0;
+    assert!(!without_hooks.contains("src/hooks/"), "{without_hooks}");
+    let one = split(&mcp.call_ok("relevant_files", json!({"query": query, "max_results": 1}))).0;
+    assert_eq!(one.lines().filter(|l| l.contains(". ")).count(), 1, "{one}");
+}
+
+#[test]
+fn bad_queries_are_invalid_arguments() {
+    let fx = hooks_project(false);
+    let mut mcp = Mcp::start(&fx.root);
+    for (query, says) in [
+        (json!(""), "query is empty"),
+        (json!("   \n"), "query is empty"),
+        (json!("x".repeat(8001)), "8000"),
+        (json!("\u{0}\u{1}ELF\u{2}"), "binary"),
+        (json!("the and of"), "no word to rank by"),
+        (json!(7), "string"),
+    ] {
+        let text = mcp.call_err("relevant_files", json!({"query": query}));
+        assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{text}");
+        assert!(text.contains(says), "{says}: {text}");
+    }
+    let text = mcp.call_err("relevant_files", json!({}));
+    assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{text}");
+    let text = mcp.call_err("relevant_files", json!({"query": "x", "max_results": 201}));
+    assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{text}");
+}
+
+#[test]
+fn a_project_without_git_history_still_ranks() {
+    let fx = hooks_project(false);
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok(
+        "relevant_files",
+        json!({"query": "execute_hook swallows the error when a hook fails"}),
+    );
+    let (body, trailer) = split(&text);
+    assert!(body.starts_with("1. src/hooks/runner.py"), "{body}");
+    assert!(!body.contains("commit"), "{body}");
+    assert!(trailer.contains("ranked from 6 text files."), "{trailer}");
+}
+
+/// The inline pack document and its budget report (the blocks of a `pack_context` answer).
+fn pack_blocks(mcp: &mut Mcp, arguments: serde_json::Value) -> (String, String) {
+    let result = mcp.call("pack_context", arguments);
+    let texts = common::all_texts(&result);
+    let document = one_spot(&texts[0]).inner;
+    let report = texts.get(1).map(|t| one_spot(t).inner).unwrap_or_default();
+    (document, report)
+}
+
+#[test]
+fn a_query_pack_fills_its_budget_best_first_with_graded_detail() {
+    let fx = hooks_project(true);
+    let mut mcp = Mcp::start(&fx.root);
+    let (document, report) = pack_blocks(
+        &mut mcp,
+        json!({"query": "execute_hook swallows the error when a hook fails", "max_tokens": 120}),
+    );
+    // the best file comes first, in full; the tree still names every file
+    let first = document
+        .find("### src/hooks/runner.py")
+        .expect("the best file");
+    for other in ["### src/hooks/registry.py", "### src/cli/main.py"] {
+        if let Some(at) = document.find(other) {
+            assert!(first < at, "{document}");
+        }
+    }
+    assert!(
+        document.contains("util/") && document.contains("strings.py"),
+        "{document}"
+    );
+    assert!(
+        !document.contains("### src/util/strings.py"),
+        "no match: {document}"
+    );
+    assert!(
+        report.contains("Ranked by relevance to the query: 1 file in full"),
+        "{report}"
+    );
+    assert!(
+        report.contains("- src/hooks/runner.py: full (score 1.000"),
+        "{report}"
+    );
+    assert!(report.contains("as names only (no match)"), "{report}");
+    // without a budget every file is packed, the ranked ones first
+    let (all, _) = pack_blocks(
+        &mut mcp,
+        json!({"query": "register_hook", "format": "json"}),
+    );
+    let value: serde_json::Value = serde_json::from_str(&all).unwrap();
+    let paths: Vec<&str> = value["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths[0], "src/hooks/registry.py", "{paths:?}");
+    assert_eq!(paths.len(), 6, "{paths:?}");
+}
+
+#[test]
+fn centrality_puts_the_most_used_definitions_first() {
+    let fx = hooks_project(false);
+    let mut mcp = Mcp::start(&fx.root);
+    let (document, report) = pack_blocks(
+        &mut mcp,
+        json!({"rank": "centrality", "detail": "signatures", "max_tokens": 2000, "format": "json"}),
+    );
+    let value: serde_json::Value = serde_json::from_str(&document).unwrap();
+    assert_eq!(
+        value["files"][0]["path"], "src/hooks/runner.py",
+        "{document}"
+    );
+    assert!(report.contains("Ranked by centrality"), "{report}");
+}
+
+#[test]
+fn query_and_rank_conflicts_are_invalid_arguments() {
+    let fx = hooks_project(false);
+    let mut mcp = Mcp::start(&fx.root);
+    for (arguments, says) in [
+        (json!({"rank": "relevance"}), "needs a query"),
+        (
+            json!({"query": "hooks", "rank": "centrality"}),
+            "drop query",
+        ),
+        (json!({"query": "\u{0}"}), "binary"),
+        (json!({"rank": "popular"}), "rank"),
+    ] {
+        let text = mcp.call_err("pack_context", arguments);
+        assert_eq!(code_of(&text), "DPX-MCP-INVALID-ARGUMENTS", "{text}");
+        assert!(text.contains(says), "{says}: {text}");
+    }
+}
