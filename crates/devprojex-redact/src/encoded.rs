@@ -130,6 +130,15 @@ fn windows_of_16(mask: u64) -> u64 {
     r & (r >> 8)
 }
 
+/// Whether a byte of `mask` has all its bits set (eight letters and digits in a row, aligned).
+#[inline]
+fn has_full_byte(mask: u64) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    // a zero byte of `!mask`: the word trick, exact for "some byte is zero"
+    (!mask).wrapping_sub(ONES) & mask & HIGHS != 0
+}
+
 /// The letters and digits from `from` on (not past `to`).
 fn alnum_run(bytes: &[u8], from: usize, to: usize) -> usize {
     bytes[from..to].iter().take_while(|&&b| alnum(b)).count()
@@ -158,13 +167,22 @@ fn next_run_with(
     to: usize,
     mask: impl Fn(&[u8; 64]) -> u64,
 ) -> Option<usize> {
-    // letters and digits ending the bytes before the chunk (fewer than MIN_RUN)
-    let mut carried = 0usize;
+    // the previous chunk's mask: the letters and digits ending it (fewer than MIN_RUN)
+    let mut previous = 0u64;
     let chunks = bytes[at..to].chunks_exact(64);
     let tail = at + (to - at) / 64 * 64;
     for (n, chunk) in chunks.enumerate() {
         let mask = mask(chunk.try_into().expect("chunks of 64"));
+        // A run of sixteen covers a whole aligned block of eight bytes, in this chunk or (for
+        // a run reaching into it by fewer than eight) at the end of the previous one: most
+        // chunks of ordinary text have neither, which a few word operations tell.
+        let reaching = previous >> 56 == 0xff && mask & 1 == 1;
+        if !(has_full_byte(mask) || reaching) {
+            previous = mask;
+            continue;
+        }
         let base = at + 64 * n;
+        let carried = previous.leading_ones() as usize;
         if carried + mask.trailing_ones() as usize >= MIN_RUN {
             return Some(base - carried);
         }
@@ -174,8 +192,9 @@ fn next_run_with(
             // window, or reach back into the chunk's first bits (the case above)
             return Some(base + windows.trailing_zeros() as usize);
         }
-        carried = mask.leading_ones() as usize;
+        previous = mask;
     }
+    let carried = previous.leading_ones() as usize;
     // the last bytes, one at a time
     let mut start = tail - carried.min(tail - at);
     while start < to {
@@ -244,8 +263,20 @@ mod avx2 {
 }
 
 fn base64_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_')
+    BASE64_BYTE[b as usize]
 }
+
+/// The bytes of either base64 alphabet, a table (widening reads every byte of a blob).
+const BASE64_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'-' | b'_');
+        b += 1;
+    }
+    table
+};
 
 /// The whole blob around a run starting at `run`: base64 bytes on both sides, then up to two
 /// `=` of padding.
@@ -268,7 +299,8 @@ fn widen(bytes: &[u8], run: usize, from: usize, to: usize) -> (usize, usize) {
             start += params + 1;
         }
     }
-    let mut end = run;
+    // the run's first sixteen bytes are letters and digits
+    let mut end = (run + MIN_RUN).min(to);
     while end < to && base64_byte(bytes[end]) {
         end += 1;
     }
@@ -450,6 +482,21 @@ mod tests {
         ) {
             let text = parts.concat();
             proptest::prop_assert_eq!(runs_by_scan(text.as_bytes()), runs_by_definition(text.as_bytes()));
+        }
+    }
+
+    #[test]
+    fn a_full_byte_is_found_in_every_lane() {
+        for lane in 0..8 {
+            for other in [0u64, 0x7f7f_7f7f_7f7f_7f7f, 0xfefe_fefe_fefe_fefe, u64::MAX] {
+                let mask = other & !(0xff << (8 * lane));
+                let by_definition = mask.to_le_bytes().contains(&0xff);
+                assert_eq!(has_full_byte(mask), by_definition, "{mask:x}");
+                assert!(
+                    has_full_byte(mask | 0xff << (8 * lane)),
+                    "{mask:x} lane {lane}"
+                );
+            }
         }
     }
 
