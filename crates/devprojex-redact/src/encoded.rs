@@ -11,10 +11,9 @@
 //! Finding the blobs must not slow down ordinary text: base64 of text is made of ASCII letters
 //! and digits (of the 64 sextets of a byte below 0x80, `+` `/` `-` `_` stand only for the last
 //! one of a group when the third byte is `>` `?` `~`), so candidates are runs of sixteen
-//! letters and digits or more. Such a run covers a whole aligned 8-byte block without a byte
-//! below `0` (white space and most punctuation), which four word operations tell; only those
-//! blocks are read byte by byte, and a candidate is judged by the characters of its first
-//! groups before anything is decoded.
+//! letters and digits or more. A vector compare marks the letters and digits of 64 bytes at a
+//! time and a few shifts find sixteen in a row, so no byte of ordinary text is read one at a
+//! time; a candidate is judged by the characters of its first groups before anything is decoded.
 
 use base64::Engine as _;
 use base64::engine::DecodePaddingMode;
@@ -59,57 +58,63 @@ fn alnum(b: u8) -> bool {
     b.is_ascii_alphanumeric()
 }
 
-/// For 64 bytes: bit `i` set where `chunk[i]` is at least `0` (`0x30`), below 0x80 and not `_`,
-/// which white space, quotes, parentheses, commas, dots, slashes, hyphens and the underscores of
-/// names are not: source code has one of them in nearly every sixteen bytes, a blob none.
+/// For 64 bytes: bit `i` set where `chunk[i]` is an ASCII letter or digit.
 #[inline]
-fn not_low(chunk: &[u8; 64]) -> u64 {
+fn alnum_mask(chunk: &[u8; 64]) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
-        sse2::not_low(chunk)
+        sse2::alnum_mask(chunk)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        not_low_bytewise(chunk)
+        alnum_mask_bytewise(chunk)
     }
 }
 
-/// [`not_low`] a byte at a time (other processors, and the tests' reference).
+/// [`alnum_mask`] a byte at a time (other processors, and the tests' reference).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn not_low_bytewise(chunk: &[u8; 64]) -> u64 {
+fn alnum_mask_bytewise(chunk: &[u8; 64]) -> u64 {
     let mut mask = 0u64;
     for (i, &b) in chunk.iter().enumerate() {
-        mask |= u64::from((0x30..0x80).contains(&b) && b != b'_') << i;
+        mask |= u64::from(alnum(b)) << i;
     }
     mask
 }
 
-/// The scan's compare with SSE2, which every x86-64 processor has: a compare and a movemask
-/// per 16 bytes (the compiler did not vectorise the byte loop, which cost the scan five times
-/// the instructions).
+/// The scan's class test with SSE2, which every x86-64 processor has: per 16 bytes, two
+/// range checks (digits; letters folded to lower case) of an add and a signed compare each,
+/// and a movemask (the compiler did not vectorise the byte loop, which cost the scan five
+/// times the instructions). The exact class matters: a looser one (every byte from `0` up)
+/// let through five times as many sixteen-byte windows of ordinary source, each then read
+/// byte by byte.
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use std::arch::x86_64::{
-        __m128i, _mm_andnot_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128,
-        _mm_movemask_epi8, _mm_set1_epi8,
+        __m128i, _mm_add_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
     };
 
     #[inline]
     #[allow(unsafe_code)]
-    pub(super) fn not_low(chunk: &[u8; 64]) -> u64 {
+    pub(super) fn alnum_mask(chunk: &[u8; 64]) -> u64 {
         // SAFETY: SSE2 is part of the x86-64 baseline, so the intrinsics run on every
         // processor this code is built for; each load reads 16 bytes inside `chunk` (at 0,
         // 16, 32 and 48 of its 64), unaligned loads being what `_mm_loadu_si128` is for.
         unsafe {
-            let threshold = _mm_set1_epi8(0x2f);
-            let underscore = _mm_set1_epi8(b'_' as i8);
+            // `b - lo + 0x80` (wrapping) is below `-128 + len` as a signed byte exactly when
+            // `b` is in `lo..lo + len`
+            let shift = |lo: u8| _mm_set1_epi8(0x80u8.wrapping_sub(lo) as i8);
+            let limit = |len: i8| _mm_set1_epi8(i8::MIN + len);
+            let (digit_shift, digit_limit) = (shift(b'0'), limit(10));
+            let (letter_shift, letter_limit) = (shift(b'a'), limit(26));
+            let lower_case = _mm_set1_epi8(0x20);
             let p = chunk.as_ptr();
-            // signed bytes: 0x80 and more are negative, below the threshold
             let bits = |offset: usize| {
                 let v = _mm_loadu_si128(p.add(offset).cast::<__m128i>());
-                let high = _mm_cmpgt_epi8(v, threshold);
-                let kept = _mm_andnot_si128(_mm_cmpeq_epi8(v, underscore), high);
-                u64::from(_mm_movemask_epi8(kept) as u16)
+                let digit = _mm_cmpgt_epi8(digit_limit, _mm_add_epi8(v, digit_shift));
+                let folded = _mm_or_si128(v, lower_case);
+                let letter = _mm_cmpgt_epi8(letter_limit, _mm_add_epi8(folded, letter_shift));
+                u64::from(_mm_movemask_epi8(_mm_or_si128(digit, letter)) as u16)
             };
             bits(0) | bits(16) << 16 | bits(32) << 32 | bits(48) << 48
         }
@@ -125,41 +130,71 @@ fn windows_of_16(mask: u64) -> u64 {
     r & (r >> 8)
 }
 
+/// Whether a byte of `mask` has all its bits set (eight letters and digits in a row, aligned).
+#[inline]
+fn has_full_byte(mask: u64) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    // a zero byte of `!mask`: the word trick, exact for "some byte is zero"
+    (!mask).wrapping_sub(ONES) & mask & HIGHS != 0
+}
+
 /// The letters and digits from `from` on (not past `to`).
 fn alnum_run(bytes: &[u8], from: usize, to: usize) -> usize {
     bytes[from..to].iter().take_while(|&&b| alnum(b)).count()
 }
 
-/// The first byte of the next run of [`MIN_RUN`] letters and digits in `bytes[at..to]`.
-///
-/// 64 bytes at a time, a bit for each: where sixteen bytes in a row have no byte below `0`
-/// (white space and most punctuation), which in source code is rare, the bytes are read to
-/// see whether they are letters and digits.
+/// The first byte of the next run of [`MIN_RUN`] letters and digits in `bytes[at..to]`:
+/// with AVX2 where the processor has it (half the vector instructions of SSE2, and no register
+/// copies), else with SSE2.
 fn next_run(bytes: &[u8], at: usize, to: usize) -> Option<usize> {
-    // bytes without a low byte that end the bytes before the chunk
-    let mut carried = 0usize;
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return avx2::next_run(bytes, at, to);
+    }
+    next_run_with(bytes, at, to, alnum_mask)
+}
+
+/// [`next_run`] with `mask` for [`alnum_mask`].
+///
+/// 64 bytes at a time, a bit for each letter or digit: a run is sixteen set bits in a row,
+/// found with a few shifts, or a chunk starting with set bits that continue the ones ending
+/// the chunks before.
+#[inline(always)]
+fn next_run_with(
+    bytes: &[u8],
+    at: usize,
+    to: usize,
+    mask: impl Fn(&[u8; 64]) -> u64,
+) -> Option<usize> {
+    // the previous chunk's mask: the letters and digits ending it (fewer than MIN_RUN)
+    let mut previous = 0u64;
     let chunks = bytes[at..to].chunks_exact(64);
     let tail = at + (to - at) / 64 * 64;
     for (n, chunk) in chunks.enumerate() {
-        let mask = not_low(chunk.try_into().expect("chunks of 64"));
-        let base = at + 64 * n;
-        if mask == 0 {
-            carried = 0;
+        let mask = mask(chunk.try_into().expect("chunks of 64"));
+        // A run of sixteen covers a whole aligned block of eight bytes, in this chunk or (for
+        // a run reaching into it by fewer than eight) at the end of the previous one: most
+        // chunks of ordinary text have neither, which a few word operations tell.
+        let reaching = previous >> 56 == 0xff && mask & 1 == 1;
+        if !(has_full_byte(mask) || reaching) {
+            previous = mask;
             continue;
         }
-        let windows = windows_of_16(mask);
-        let across = carried > 0 && carried + mask.trailing_ones() as usize >= MIN_RUN;
-        if (windows != 0 || across)
-            && let Some(start) = run_in(bytes, at, to, base, carried, windows)
-        {
-            return Some(start);
+        let base = at + 64 * n;
+        let carried = previous.leading_ones() as usize;
+        if carried + mask.trailing_ones() as usize >= MIN_RUN {
+            return Some(base - carried);
         }
-        carried = if mask == u64::MAX {
-            carried + 64
-        } else {
-            mask.leading_ones() as usize
-        };
+        let windows = windows_of_16(mask);
+        if windows != 0 {
+            // the first window starts its run: a run starting before it would hold an earlier
+            // window, or reach back into the chunk's first bits (the case above)
+            return Some(base + windows.trailing_zeros() as usize);
+        }
+        previous = mask;
     }
+    let carried = previous.leading_ones() as usize;
     // the last bytes, one at a time
     let mut start = tail - carried.min(tail - at);
     while start < to {
@@ -172,50 +207,76 @@ fn next_run(bytes: &[u8], at: usize, to: usize) -> Option<usize> {
     None
 }
 
-/// The first run of [`MIN_RUN`] letters and digits that starts in the `carried` bytes before
-/// `base` or at one of the `windows` (bits: sixteen bytes without a low byte from `base + bit`).
-#[cold]
-fn run_in(
-    bytes: &[u8],
-    at: usize,
-    to: usize,
-    base: usize,
-    carried: usize,
-    mut windows: u64,
-) -> Option<usize> {
-    // windows starting before this hold a byte that is no letter or digit
-    let mut skip_to = base;
-    let mut start = base - carried;
-    while start < base {
-        let run = alnum_run(bytes, start, to);
-        if run >= MIN_RUN {
-            return Some(start);
+/// [`alnum_mask`] with AVX2, for processors that have it (checked at run time).
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_set1_epi8,
+    };
+
+    /// [`super::next_run`]: only called once AVX2 was detected.
+    pub(super) fn next_run(bytes: &[u8], at: usize, to: usize) -> Option<usize> {
+        // SAFETY: the caller checked with `is_x86_feature_detected!` that the processor has
+        // AVX2, which is all `scan` and the mask it inlines require.
+        #[allow(unsafe_code)]
+        unsafe {
+            scan(bytes, at, to)
         }
-        start += run + 1;
-        skip_to = start;
     }
-    while windows != 0 {
-        let j = base + windows.trailing_zeros() as usize;
-        windows &= windows - 1;
-        if j < skip_to {
-            continue;
-        }
-        let run = alnum_run(bytes, j, to);
-        if run >= MIN_RUN {
-            let mut start = j;
-            while start > at && alnum(bytes[start - 1]) {
-                start -= 1;
-            }
-            return Some(start);
-        }
-        skip_to = j + run + 1;
+
+    #[target_feature(enable = "avx2")]
+    fn scan(bytes: &[u8], at: usize, to: usize) -> Option<usize> {
+        super::next_run_with(bytes, at, to, |chunk| alnum_mask(chunk))
     }
-    None
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn alnum_mask(chunk: &[u8; 64]) -> u64 {
+        // see `super::sse2::alnum_mask`: the same range checks, 32 bytes at a time
+        let shift = |lo: u8| _mm256_set1_epi8(0x80u8.wrapping_sub(lo) as i8);
+        let limit = |len: i8| _mm256_set1_epi8(i8::MIN + len);
+        let (digit_shift, digit_limit) = (shift(b'0'), limit(10));
+        let (letter_shift, letter_limit) = (shift(b'a'), limit(26));
+        let lower_case = _mm256_set1_epi8(0x20);
+        let p = chunk.as_ptr();
+        let bits = |offset: usize| {
+            // SAFETY: the load reads 32 bytes inside `chunk` (at 0 or 32 of its 64),
+            // unaligned loads being what `_mm256_loadu_si256` is for.
+            #[allow(unsafe_code)]
+            let v = unsafe { _mm256_loadu_si256(p.add(offset).cast::<__m256i>()) };
+            let digit = _mm256_cmpgt_epi8(digit_limit, _mm256_add_epi8(v, digit_shift));
+            let folded = _mm256_or_si256(v, lower_case);
+            let letter = _mm256_cmpgt_epi8(letter_limit, _mm256_add_epi8(folded, letter_shift));
+            u64::from(_mm256_movemask_epi8(_mm256_or_si256(digit, letter)) as u32)
+        };
+        bits(0) | bits(32) << 32
+    }
+
+    /// The AVX2 mask, where the processor has AVX2 (the tests' comparison).
+    #[cfg(test)]
+    pub(super) fn alnum_mask_if_supported(chunk: &[u8; 64]) -> Option<u64> {
+        // SAFETY: called only once AVX2 is detected
+        #[allow(unsafe_code)]
+        std::arch::is_x86_feature_detected!("avx2").then(|| unsafe { alnum_mask(chunk) })
+    }
 }
 
 fn base64_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_')
+    BASE64_BYTE[b as usize]
 }
+
+/// The bytes of either base64 alphabet, a table (widening reads every byte of a blob).
+const BASE64_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'-' | b'_');
+        b += 1;
+    }
+    table
+};
 
 /// The whole blob around a run starting at `run`: base64 bytes on both sides, then up to two
 /// `=` of padding.
@@ -238,7 +299,8 @@ fn widen(bytes: &[u8], run: usize, from: usize, to: usize) -> (usize, usize) {
             start += params + 1;
         }
     }
-    let mut end = run;
+    // the run's first sixteen bytes are letters and digits
+    let mut end = (run + MIN_RUN).min(to);
     while end < to && base64_byte(bytes[end]) {
         end += 1;
     }
@@ -384,10 +446,21 @@ mod tests {
         expected
     }
 
+    /// Every run start [`next_run`] reports (AVX2 where the processor has it), and the same
+    /// with the SSE2 mask.
     fn runs_by_scan(bytes: &[u8]) -> Vec<usize> {
+        let with_sse2 = runs_by(bytes, |at| {
+            next_run_with(bytes, at, bytes.len(), alnum_mask)
+        });
+        let got = runs_by(bytes, |at| next_run(bytes, at, bytes.len()));
+        assert_eq!(got, with_sse2);
+        got
+    }
+
+    fn runs_by(bytes: &[u8], next: impl Fn(usize) -> Option<usize>) -> Vec<usize> {
         let mut got = Vec::new();
         let mut at = 0;
-        while let Some(r) = next_run(bytes, at, bytes.len()) {
+        while let Some(r) = next(at) {
             got.push(r);
             at = r + alnum_run(bytes, r, bytes.len());
         }
@@ -413,11 +486,31 @@ mod tests {
     }
 
     #[test]
+    fn a_full_byte_is_found_in_every_lane() {
+        for lane in 0..8 {
+            for other in [0u64, 0x7f7f_7f7f_7f7f_7f7f, 0xfefe_fefe_fefe_fefe, u64::MAX] {
+                let mask = other & !(0xff << (8 * lane));
+                let by_definition = mask.to_le_bytes().contains(&0xff);
+                assert_eq!(has_full_byte(mask), by_definition, "{mask:x}");
+                assert!(
+                    has_full_byte(mask | 0xff << (8 * lane)),
+                    "{mask:x} lane {lane}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_vector_compare_is_the_byte_compare() {
-        let all: Vec<u8> = (0..=255u8).collect();
-        for chunk in all.chunks_exact(64) {
-            let chunk: &[u8; 64] = chunk.try_into().unwrap();
-            assert_eq!(not_low(chunk), not_low_bytewise(chunk));
+        // every byte value in every lane
+        let all: Vec<u8> = (0..=255u8).cycle().take(256 + 64).collect();
+        for offset in 0..256 {
+            let chunk: &[u8; 64] = all[offset..offset + 64].try_into().unwrap();
+            assert_eq!(alnum_mask(chunk), alnum_mask_bytewise(chunk), "at {offset}");
+            #[cfg(target_arch = "x86_64")]
+            if let Some(wide) = avx2::alnum_mask_if_supported(chunk) {
+                assert_eq!(wide, alnum_mask_bytewise(chunk), "AVX2 at {offset}");
+            }
         }
     }
 

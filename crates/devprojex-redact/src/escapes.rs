@@ -245,6 +245,18 @@ fn backslash_escape(input: &[u8], j: usize) -> Option<(usize, u8)> {
     })
 }
 
+/// Whether `rest` (after an `&`) can start a character reference that [`entity`] reads: up to
+/// eight letters, digits or `#`, then `;`. `&mut self`, `&str)`, `a && b` cannot, and they are
+/// nearly every `&` of source code.
+pub(crate) fn may_be_reference(rest: &[u8]) -> bool {
+    let name = rest
+        .iter()
+        .take(9)
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'#')
+        .count();
+    name <= 8 && rest.get(name) == Some(&b';')
+}
+
 /// An HTML character reference of an ASCII character at the start of `rest` (after its `&`):
 /// (its length, the byte). A reference ends in `;` within a few bytes, which `&mut`, `&str` and
 /// `a && b` never do: those cost one short search.
@@ -324,6 +336,33 @@ fn hex_byte(h: &[u8]) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_reference_passes_the_prefilter() {
+        for rest in [
+            "amp;",
+            "quot;x",
+            "#x41;",
+            "#65;",
+            "NewLine;",
+            "equals;",
+            "#x000041;",
+            "mut self",
+            "str)",
+            "& b",
+            "name).await?;",
+            "amp",
+            "#;",
+            "verylongname;",
+        ] {
+            if entity(rest.as_bytes()).is_some() {
+                assert!(may_be_reference(rest.as_bytes()), "{rest}");
+            }
+        }
+        assert!(may_be_reference(b"amp;quot;"));
+        assert!(!may_be_reference(b"name).await?;"));
+        assert!(!may_be_reference(b"mut self"));
+    }
 
     fn decoded(s: &str) -> String {
         match view(s.as_bytes()) {
