@@ -599,6 +599,7 @@ impl Engine {
             Uses::Stats
         };
         let (_, selection) = self.select_with(root, request, true, uses, caches)?;
+        let selection = mark_known_binary(selection, caches);
         // Trees are project addresses, the contract for later `project`/`path` arguments: they
         // are returned as-is. Private-data redaction applies to exported content (files, search
         // matches, packs, whose tree header is redacted in full).
@@ -873,6 +874,7 @@ impl Engine {
         }
         hooks.report("selection", 0, 1);
         let (prepared, selection) = self.select_with(root, request, true, Uses::Stats, caches)?;
+        let selection = mark_known_binary(selection, caches);
         hooks.report("selection", 1, 1);
         if let (Some(counter), Some(max_tokens)) = (self.counter.as_deref(), request.max_tokens) {
             let budget = exact_pack::ExactBudget {
@@ -893,6 +895,7 @@ impl Engine {
             ..Default::default()
         };
         let mut budget = request.max_tokens.map(BudgetReport::new);
+        let mut late_binary_files = 0;
         if request.view == View::Tree {
             tree_view_metrics(&mut metrics, &files);
         } else {
@@ -906,6 +909,7 @@ impl Engine {
                 "transformation",
                 |entry, content| {
                     add_content_metrics(&mut metrics, &content);
+                    late_binary_files += u64::from(found_binary(entry, &content));
                     if let Content::Text(text) = content
                         && admit(&mut budget, || self.label(&entry.relative), &text)
                     {
@@ -928,6 +932,7 @@ impl Engine {
                 coverage: Coverage {
                     withheld_files: metrics.withheld_files,
                     unreadable_files: metrics.unreadable_files,
+                    late_binary_files,
                     warnings: selection.warnings.clone(),
                     stopped: None,
                 },
@@ -1375,6 +1380,42 @@ impl Engine {
             .collect();
         Ok((per_file.into_iter().flatten().collect(), selection))
     }
+}
+
+/// The selection with the files a content read of this server already found binary marked
+/// as binary (same stat), so trees and packs list them as every other tool treats them. The
+/// command line keeps no facts: its packs say how many they found (`Coverage::late_binary_files`).
+fn mark_known_binary(selection: Arc<Selection>, caches: Option<&Caches>) -> Arc<Selection> {
+    let Some(caches) = caches else {
+        return selection;
+    };
+    let stamp = |entry: &Entry| crate::facts::Stamp {
+        size: entry.size,
+        modified_ns: entry.modified_ns,
+        changed_ns: entry.changed_ns,
+        id: entry.id,
+    };
+    let known_binary = |entry: &Entry| {
+        entry.kind == crate::select::EntryKind::File
+            && !entry.binary
+            && entry.id.is_some()
+            && caches.facts.get(&entry.absolute, &stamp(entry)) == Some(crate::facts::Known::Binary)
+    };
+    if !selection.entries.iter().any(known_binary) {
+        return selection;
+    }
+    let mut marked = Arc::unwrap_or_clone(selection);
+    for entry in &mut marked.entries {
+        if known_binary(entry) {
+            entry.binary = true;
+        }
+    }
+    Arc::new(marked)
+}
+
+/// Whether reading `entry` found it binary though the listing showed it as text.
+pub(crate) fn found_binary(entry: &Entry, content: &Content) -> bool {
+    matches!(content, Content::Binary) && !entry.binary
 }
 
 /// A tree-only pack reads no content: its metrics come from file sizes.
