@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::caches::Caches;
-use crate::content::{Content, ContentPipeline, TextContent};
+use crate::content::{Content, ContentPipeline, DetailOverrides, TextContent};
 use crate::coverage::Coverage;
 pub use crate::coverage::partial_content_notice;
 use crate::error::{DpxError, ErrorKind, Result};
@@ -61,6 +61,8 @@ pub struct Request {
     pub top_files: Option<usize>,
     /// `analyze --tree [DEPTH]`: tokens per folder down to this depth (`usize::MAX`: all).
     pub token_map_depth: Option<usize>,
+    /// Packs: (glob, detail) pairs; a matching file takes the fullest of its globs' details.
+    pub detail_overrides: Vec<(String, Detail)>,
 }
 
 /// A phase update for progress reporting.
@@ -628,6 +630,7 @@ impl Engine {
             transform_cache: caches.map(|c| Arc::clone(&c.transforms)),
             facts: caches.map(|c| Arc::clone(&c.facts)),
             measure_only: false,
+            overrides: None,
         }
     }
 
@@ -873,15 +876,19 @@ impl Engine {
             ));
         }
         hooks.report("selection", 0, 1);
+        let overrides = DetailOverrides::compile(&request.detail_overrides)?.map(Arc::new);
         let (prepared, selection) = self.select_with(root, request, true, Uses::Stats, caches)?;
         let selection = mark_known_binary(selection, caches);
         hooks.report("selection", 1, 1);
+        let pipeline = ContentPipeline {
+            overrides,
+            ..self.pipeline(prepared.detail, caches)
+        };
         if let (Some(counter), Some(max_tokens)) = (self.counter.as_deref(), request.max_tokens) {
             let budget = exact_pack::ExactBudget {
                 counter,
                 max_tokens,
             };
-            let pipeline = self.pipeline(prepared.detail, caches);
             return self.pack_exact(root, request, selection, budget, &pipeline, out, hooks);
         }
         let header = self.header(root);
@@ -900,7 +907,6 @@ impl Engine {
             tree_view_metrics(&mut metrics, &files);
         } else {
             metrics.basis = "content";
-            let pipeline = self.pipeline(prepared.detail, caches);
             self.for_each_content(
                 root,
                 &files,

@@ -280,6 +280,52 @@ pub struct PackContextArgs {
     /// Make max_tokens exact in this encoding.
     #[arg(long, value_enum, value_name = "ENCODING", requires = "max_tokens")]
     pub tokenizer: Option<Tokenizer>,
+    /// {glob: detail} for matching files (fullest wins).
+    #[arg(long = "detail-overrides", visible_alias = "detail-override", value_name = "GLOB=DETAIL", value_parser = parse_detail_override)]
+    #[serde(default, deserialize_with = "detail_override_map")]
+    #[schemars(schema_with = "detail_overrides_schema")]
+    pub detail_overrides: Vec<DetailOverride>,
+}
+
+/// One `detail_overrides` entry: files matching `glob` take `detail`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DetailOverride {
+    pub glob: String,
+    pub detail: Detail,
+}
+
+/// `detail_overrides`' schema: bounded glob keys, detail values.
+fn detail_overrides_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "object",
+        "maxProperties": limits::MAX_DETAIL_OVERRIDES,
+        "propertyNames": {"minLength": 1, "maxLength": limits::MAX_GLOB_CHARS},
+        "additionalProperties": {"enum": ["full", "compact", "signatures"]},
+    })
+}
+
+/// `--detail-override GLOB=DETAIL`.
+fn parse_detail_override(value: &str) -> Result<DetailOverride, String> {
+    let (glob, detail) = value.rsplit_once('=').ok_or_else(|| {
+        format!("'{value}' is not GLOB=DETAIL (detail: full, compact or signatures)")
+    })?;
+    let detail = Detail::parse(detail)
+        .ok_or_else(|| format!("'{detail}' is not a detail; valid: full, compact, signatures"))?;
+    Ok(DetailOverride {
+        glob: glob.to_string(),
+        detail,
+    })
+}
+
+/// `detail_overrides` as MCP sends it: an object from glob to detail.
+fn detail_override_map<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<DetailOverride>, D::Error> {
+    let map = std::collections::BTreeMap::<String, Detail>::deserialize(deserializer)?;
+    Ok(map
+        .into_iter()
+        .map(|(glob, detail)| DetailOverride { glob, detail })
+        .collect())
 }
 
 /// An encoding for exact token counts (`--tokenizer`, `pack_context`'s `tokenizer`).
@@ -321,6 +367,11 @@ impl PackContextArgs {
             max_file_bytes: self.max_file_bytes,
             view: self.view,
             format: self.format,
+            detail_overrides: self
+                .detail_overrides
+                .iter()
+                .map(|o| (o.glob.clone(), o.detail))
+                .collect(),
             ..Request::default()
         }
     }

@@ -204,7 +204,7 @@ fn the_served_tools_match_the_spec_table() {
     let listed = tool_list(&mut mcp);
     /// Issue 40: exact pack budgets per call, search an agent can steer, numbered reads.
     const EXTENDED: [(&str, &[&str]); 3] = [
-        ("pack_context", &["tokenizer"]),
+        ("pack_context", &["tokenizer", "detail_overrides"]),
         ("search_project", &["offset", "output", "literal"]),
         ("get_file", &["line_numbers"]),
     ];
