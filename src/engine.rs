@@ -1395,24 +1395,30 @@ fn mark_known_binary(selection: Arc<Selection>, caches: Option<&Caches>) -> Arc<
     let Some(caches) = caches else {
         return selection;
     };
-    let stamp = |entry: &Entry| crate::facts::Stamp {
-        size: entry.size,
-        modified_ns: entry.modified_ns,
-        changed_ns: entry.changed_ns,
-        id: entry.id,
-    };
-    let known_binary = |entry: &Entry| {
-        entry.kind == crate::select::EntryKind::File
-            && !entry.binary
-            && entry.id.is_some()
-            && caches.facts.get(&entry.absolute, &stamp(entry)) == Some(crate::facts::Known::Binary)
-    };
-    if !selection.entries.iter().any(known_binary) {
+    let candidates = selection
+        .files()
+        .filter(|entry| !entry.binary && entry.id.is_some())
+        .map(|entry| {
+            let stamp = crate::facts::Stamp {
+                size: entry.size,
+                modified_ns: entry.modified_ns,
+                changed_ns: entry.changed_ns,
+                id: entry.id,
+            };
+            (&entry.absolute, stamp)
+        });
+    let found: std::collections::HashSet<std::path::PathBuf> = caches
+        .facts
+        .binary_among(candidates)
+        .into_iter()
+        .cloned()
+        .collect();
+    if found.is_empty() {
         return selection;
     }
     let mut marked = Arc::unwrap_or_clone(selection);
     for entry in &mut marked.entries {
-        if known_binary(entry) {
+        if entry.kind == crate::select::EntryKind::File && found.contains(&entry.absolute) {
             entry.binary = true;
         }
     }
