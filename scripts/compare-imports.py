@@ -4,6 +4,7 @@
     scripts/compare-imports.py python     [--binary BIN] [--git-mode M] [--python PY] [DIR]
     scripts/compare-imports.py typescript [--binary BIN] [--git-mode M] DIR
     scripts/compare-imports.py c          [--binary BIN] [--git-mode M] [--flags FLAGS] [--limit N] DIR [FILE...]
+    scripts/compare-imports.py go         [--binary BIN] [--git-mode M] DIR
 
 Our side is the real server: one `devprojex mcp --root DIR`, one `related_files` call
 (`direction: imports`) per file. The reference:
@@ -20,9 +21,14 @@ Our side is the real server: one `devprojex mcp --root DIR`, one `related_files`
 - c: `gcc -MM -MG FLAGS FILE` (all headers a file pulls in, transitively) against the closure
   of related_files' imports; only headers inside DIR count.
 
-Prints recall (reference edges related_files also finds) and the edges only we report; the
-figures are in docs/symbols.md. Without --binary, `cargo build --release --locked --bin
-devprojex` runs first, so the current checkout is measured. Exit status 1 below 0.95.
+- go: the Go toolchain (Debian's golang-go): `go list -e -json ./...` maps import paths to
+  package folders, `go/parser` lists each file's imports; on a copy of the tracked .go files
+  whose go.mod keeps its module line only, so nothing is downloaded.
+
+Prints recall (reference edges related_files also finds), precision (our edges the reference
+also has) and the edges only we report; the figures are in docs/symbols.md. Without --binary,
+`cargo build --release --locked --bin devprojex` runs first, so the current checkout is
+measured. Exit status 1 below precision 0.98 or recall 0.95.
 """
 import argparse
 import collections
@@ -72,14 +78,18 @@ def report(name, reference, ours, examples=8):
     extra_count = sum(len(v) for v in extra.values())
     print(f"== {name}: {len(reference)} files, {ref_edges} reference edges")
     if ref_edges:
-        print(f"  recall {hits}/{ref_edges} = {hits / ref_edges:.4f}; {extra_count} edges only related_files reports")
+        reported = hits + extra_count
+        precision = hits / reported if reported else 1.0
+        print(f"  recall {hits}/{ref_edges} = {hits / ref_edges:.4f}; precision {hits}/{reported} = {precision:.4f}"
+              f" ({extra_count} edges only related_files reports)")
     shown = [f"{f} -> {t}" for f, ts in sorted(missed.items()) for t in sorted(ts)][:examples]
     if shown:
         print("  missed, e.g.: " + "; ".join(shown))
     shown = [f"{f} -> {t}" for f, ts in sorted(extra.items()) for t in sorted(ts)][:examples]
     if shown:
         print("  only ours, e.g.: " + "; ".join(shown))
-    return hits / ref_edges if ref_edges else 1.0
+    reported = hits + extra_count
+    return (hits / reported if reported else 1.0, hits / ref_edges if ref_edges else 1.0)
 
 
 PYTHON_HELPER = r'''
@@ -138,9 +148,12 @@ print(json.dumps(out))
 
 
 def compare_python(args):
-    root = args.dir or subprocess.run([args.python, "-c", "import os; print(os.path.dirname(os.__file__))"],
-                                      capture_output=True, text=True, check=True).stdout.strip()
-    root = os.path.realpath(root)
+    project = args.dir or subprocess.run([args.python, "-c", "import os; print(os.path.dirname(os.__file__))"],
+                                         capture_output=True, text=True, check=True).stdout.strip()
+    project = os.path.realpath(project)
+    # --source-root src: the folder on the path (src layouts); the server still serves DIR
+    root = os.path.join(project, args.source_root) if args.source_root else project
+    prefix = args.source_root.strip("/") + "/" if args.source_root else ""
     files = []
     for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "site-packages", "dist-packages")
@@ -151,13 +164,14 @@ def compare_python(args):
     proc = subprocess.run([args.python, "-c", PYTHON_HELPER, root], input=json.dumps(files),
                           capture_output=True, text=True, check=True)
     found = json.loads(proc.stdout)
-    server = McpServer(args.binary, root, server_args(args))
+    server = McpServer(args.binary, project, server_args(args))
     server.initialize()
     reference, ours = {}, {}
     for rel, sets in found.items():
-        mine = our_imports(server, rel)
+        mine = our_imports(server, prefix + rel)
         if mine is None:
             continue
+        mine = {m[len(prefix):] for m in mine if m.startswith(prefix)}
         # the module's own packages are loaded before its code runs, so the finder cannot show
         # an import of them (`from ctypes import *` in ctypes/_endian.py): left out of both
         own = set()
@@ -236,7 +250,8 @@ def compare_typescript(args):
     for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in ("node_modules", "dist") and not d.startswith("."))
         for n in sorted(names):
-            if re.search(r"\.(ts|tsx|mts|cts)$", n) and not n.endswith(".d.ts"):
+            if re.search(r"\.(ts|tsx|mts|cts)$" if not args.js else r"\.(js|jsx|mjs|cjs)$", n) \
+                    and not n.endswith(".d.ts"):
                 files.append(os.path.relpath(os.path.join(folder, n), root).replace(os.sep, "/"))
     proc = subprocess.run(["node", "-e", TS_HELPER, "--", typescript_module(), root], input=json.dumps(files),
                           capture_output=True, text=True, check=True)
@@ -252,6 +267,121 @@ def compare_typescript(args):
         ours[rel] = mine
     server.close()
     return report(f"typescript resolveModuleName on {root}", reference, ours)
+
+
+GO_HELPER = r"""
+package main
+
+import (
+	"encoding/json"
+	"go/parser"
+	"go/token"
+	"os"
+	"strconv"
+)
+
+func main() {
+	var files []string
+	json.NewDecoder(os.Stdin).Decode(&files)
+	out := map[string][]string{}
+	for _, f := range files {
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		paths := []string{}
+		for _, spec := range parsed.Imports {
+			if p, err := strconv.Unquote(spec.Path.Value); err == nil {
+				paths = append(paths, p)
+			}
+		}
+		out[f] = paths
+	}
+	json.NewEncoder(os.Stdout).Encode(out)
+}
+"""
+
+
+def go_packages(workdir, patterns=("./...",)):
+    """`go list -e -json PATTERNS` in workdir: the packages, one JSON object each."""
+    proc = subprocess.run(["go", "list", "-e", "-json", *patterns], cwd=workdir, capture_output=True, text=True,
+                          env={**os.environ, "GOPROXY": "off", "GOFLAGS": "-mod=mod", "GOWORK": "off"})
+    decoder, text, at, packages = json.JSONDecoder(), proc.stdout, 0, []
+    while True:
+        rest = text[at:].lstrip()
+        if not rest:
+            return packages
+        value, end = decoder.raw_decode(rest)
+        packages.append(value)
+        at = len(text) - len(rest) + end
+
+
+def compare_go(args):
+    """The Go toolchain: `go list` maps each import path to its package folder, the standard
+    go/parser lists each file's imports. Run on a copy whose go.mod keeps only its module line,
+    so go list needs no module download (imports outside the module do not count anyway)."""
+    import shutil
+    import tempfile
+    ensure_command("go", "golang-go")
+    root = os.path.realpath(args.dir)
+    tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True).stdout.split()
+    work = tempfile.mkdtemp(prefix="compare-imports-go-")
+    try:
+        for rel in tracked:
+            if rel.endswith(".go") or os.path.basename(rel) == "go.mod":
+                dest = os.path.join(work, rel)
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                if os.path.basename(rel) == "go.mod":
+                    with open(os.path.join(root, rel)) as f:
+                        # the module line alone: no requirement to download, no go version this
+                        # toolchain might not parse (Debian 12 has Go 1.19)
+                        lines = [line for line in f.read().splitlines() if line.startswith("module ")]
+                    with open(dest, "w") as f:
+                        f.write("\n".join(lines) + "\n")
+                else:
+                    shutil.copyfile(os.path.join(root, rel), dest)
+        packages = []
+        for mod in sorted(r for r in tracked if os.path.basename(r) == "go.mod"):
+            packages += go_packages(os.path.join(work, os.path.dirname(mod)))
+        folders = {}
+        for package in packages:
+            if package.get("Dir") and package.get("ImportPath"):
+                rel = os.path.relpath(package["Dir"], work).replace(os.sep, "/")
+                folders[package["ImportPath"]] = "./" if rel == "." else rel + "/"
+        files = sorted({os.path.relpath(os.path.join(p["Dir"], f), work).replace(os.sep, "/")
+                        for p in packages if p.get("Dir")
+                        for key in ("GoFiles", "CgoFiles", "TestGoFiles", "XTestGoFiles", "IgnoredGoFiles")
+                        for f in p.get(key) or []})
+        helper = os.path.join(work, "_helper", "main.go")
+        os.makedirs(os.path.dirname(helper))
+        with open(helper, "w") as f:
+            f.write(GO_HELPER)
+        proc = subprocess.run(["go", "run", helper], cwd=work, input=json.dumps(files), capture_output=True,
+                              text=True, check=True, env={**os.environ, "GOWORK": "off", "GO111MODULE": "off"})
+        imports = json.loads(proc.stdout)
+        # `./...` leaves out testdata/ and _folders, which an explicit import still reaches
+        modules = {p["Module"]["Path"]: p["Module"]["Dir"] for p in packages if p.get("Module")}
+        for module, mod_dir in modules.items():
+            wanted = sorted({i for paths in imports.values() for i in paths
+                             if i not in folders and (i == module or i.startswith(module + "/"))})
+            for package in go_packages(mod_dir, wanted) if wanted else []:
+                if package.get("Dir") and package.get("GoFiles") and not package.get("Error"):
+                    rel = os.path.relpath(package["Dir"], work).replace(os.sep, "/")
+                    folders[package["ImportPath"]] = "./" if rel == "." else rel + "/"
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    server = McpServer(args.binary, root, server_args(args))
+    server.initialize()
+    reference, ours = {}, {}
+    for rel in files:
+        mine = our_imports(server, rel)
+        if mine is None:
+            continue
+        # (an external test package, `package doc_test`, imports its own folder)
+        reference[rel] = {folders[p] for p in imports.get(rel, []) if p in folders}
+        ours[rel] = mine
+    server.close()
+    return report(f"go list + go/parser on {root}", reference, ours)
 
 
 def compare_c(args):
@@ -286,8 +416,13 @@ def compare_c(args):
     # `-include H`: the build reads H first, so the file's closure starts from it too
     forced = [flags[i + 1] for i, f in enumerate(flags[:-1]) if f == "-include"
               and os.path.isfile(os.path.join(root, flags[i + 1]))]
-    failed = 0
+    failed = unselected = 0
     for rel in files:
+        # a file outside the server's selection (product rules, .gitignore) is not compared,
+        # as in the other modes
+        if our_imports(server, rel) is None:
+            unselected += 1
+            continue
         proc = subprocess.run(["gcc", "-MM", "-MG", *flags, rel], cwd=root, capture_output=True, text=True)
         if proc.returncode != 0:
             failed += 1
@@ -304,6 +439,8 @@ def compare_c(args):
     recall = report(f"gcc -MM {args.flags} on {root}", reference, ours)
     if failed:
         print(f"  ({failed} of {len(files)} files left out: gcc -MM failed on them with these flags)")
+    if unselected:
+        print(f"  ({unselected} of {len(files)} files left out: not in the server's selection)")
     return recall
 
 
@@ -312,15 +449,19 @@ def main():
     sub = parser.add_subparsers(dest="language", required=True)
     python = sub.add_parser("python")
     python.add_argument("--python", default="python3")
+    python.add_argument("--source-root", help="the folder below DIR that is on the path (src layouts)")
     python.add_argument("dir", nargs="?")
+    go = sub.add_parser("go")
+    go.add_argument("dir")
     ts = sub.add_parser("typescript")
+    ts.add_argument("--js", action="store_true", help="compare the JavaScript files (require and import)")
     ts.add_argument("dir")
     c = sub.add_parser("c")
     c.add_argument("--flags", default="")
     c.add_argument("--limit", type=int, default=200)
     c.add_argument("dir")
     c.add_argument("files", nargs="*")
-    for p in (python, ts, c):
+    for p in (python, ts, c, go):
         p.add_argument("--binary", help="devprojex (default: built in target/release)")
         p.add_argument("--git-mode", choices=["none", "gitignore", "tracked"],
                        help="the server's --git-mode (default: its own, gitignore)")
@@ -329,8 +470,9 @@ def main():
         cargo_release("--bin", "devprojex")
         args.binary = os.path.join(ROOT, "target", "release", "devprojex")
     args.binary = os.path.abspath(args.binary)
-    recall = {"python": compare_python, "typescript": compare_typescript, "c": compare_c}[args.language](args)
-    return 0 if recall >= 0.95 else 1
+    compare = {"python": compare_python, "typescript": compare_typescript, "c": compare_c, "go": compare_go}
+    precision, recall = compare[args.language](args)
+    return 0 if precision >= 0.98 and recall >= 0.95 else 1
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ EXPECTED_ORDER = [
     "get_file",
     "find_symbol",
     "related_files",
+    "find_references",
 ]
 TIMEOUT_SECONDS = 120
 

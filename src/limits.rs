@@ -67,3 +67,9 @@ pub const SERVER_TOKEN_COUNT_CACHE_ENTRIES: usize = 1 << 19;
 pub const MAX_QUEUED_ANSWERS: usize = 64;
 /// Bytes queued for stdout before the MCP server stops reading requests.
 pub const MAX_QUEUED_ANSWER_BYTES: usize = 64 * 1024 * 1024;
+
+/// `find_references`: references per page (with `offset` paging).
+pub const MAX_REFERENCE_RESULTS: usize = 1000;
+pub const DEFAULT_REFERENCE_RESULTS: usize = 100;
+/// The largest `offset`: a project with more uses of one name is narrowed, not paged.
+pub const MAX_REFERENCE_OFFSET: usize = 1_000_000;

@@ -204,6 +204,8 @@ mod tests {
         let differ = [
             ("max_results", "find_symbol"),
             ("max_results", "related_files"),
+            ("max_results", "find_references"),
+            ("offset", "find_references"),
             ("path", "related_files"),
         ];
         let mut seen: std::collections::BTreeMap<String, (String, Value)> = Default::default();
@@ -296,6 +298,7 @@ mod tests {
             (SearchProjectArgs::NAME, "search"),
             (FindSymbolArgs::NAME, "symbols"),
             (RelatedFilesArgs::NAME, "related"),
+            (FindReferencesArgs::NAME, "references"),
         ] {
             let command = cli.find_subcommand(command).unwrap();
             for name in crate::mcp::tools::argument_names(tool).unwrap() {
@@ -346,6 +349,7 @@ mod tests {
         same::<SearchProjectArgs>(json!({"pattern": "p"}), &["p"]);
         same::<FindSymbolArgs>(json!({"name": "n"}), &["n"]);
         same::<RelatedFilesArgs>(json!({"path": "a.rs"}), &["a.rs"]);
+        same::<FindReferencesArgs>(json!({"name": "n"}), &["n"]);
     }
 
     /// The fuzzer's dictionary knows every argument name (it guesses names from it).

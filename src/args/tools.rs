@@ -688,3 +688,99 @@ impl RelatedFilesArgs {
         }
     }
 }
+
+fn default_reference_results() -> u64 {
+    limits::DEFAULT_REFERENCE_RESULTS as u64
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// `find_references` and `devprojex references`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct FindReferencesArgs {
+    /// Root path or name from list_projects (a Git URL with --allow-remote); optional with one
+    /// root.
+    #[arg(skip)]
+    #[schemars(length(max = limits::MAX_PATH_CHARS))]
+    pub project: Option<String>,
+    /// Branch of a Git URL project.
+    #[arg(long, requires = "allow_remote")]
+    #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
+    pub branch: Option<String>,
+    /// Case-sensitive name; qualify to narrow: Parser.parse, net::Parser::parse.
+    #[schemars(length(min = 1, max = limits::MAX_SYMBOL_NAME_CHARS))]
+    pub name: String,
+    /// path:line of one definition, when several share the name.
+    #[arg(long, value_name = "FILE:LINE")]
+    #[schemars(length(min = 1, max = limits::MAX_PATH_CHARS))]
+    pub at: Option<String>,
+    /// Only this kind (default all); trait and interface match each other.
+    #[arg(long, value_enum)]
+    pub kind: Option<Kind>,
+    /// Include uses in imports (default true).
+    #[arg(long = "include-imports", default_value_t = true, action = clap::ArgAction::Set, hide_default_value = true, value_name = "BOOL")]
+    #[serde(default = "default_true")]
+    pub include_imports: bool,
+    /// Globs a file must match; one without '/' matches names at any depth.
+    #[arg(long = "include-patterns", alias = "include", value_name = "GLOB", num_args = 1..)]
+    #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
+    #[serde(default)]
+    pub include_patterns: Vec<String>,
+    /// Globs of files to leave out.
+    #[arg(long = "exclude-patterns", alias = "exclude", value_name = "GLOB", num_args = 1..)]
+    #[schemars(length(max = limits::MAX_GLOBS), inner(length(min = 1, max = limits::MAX_GLOB_CHARS)))]
+    #[serde(default)]
+    pub exclude_patterns: Vec<String>,
+    /// Only files in the Git index.
+    #[arg(long = "tracked-only")]
+    #[serde(default)]
+    pub tracked_only: bool,
+    /// Only files changed: staged, changes, or diff:<ref>..<ref>.
+    #[arg(long = "git-scope", value_name = "SCOPE")]
+    #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
+    pub git_scope: Option<String>,
+    /// References per page (default 100).
+    #[arg(long = "max-results", default_value_t = default_reference_results(), hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=limits::MAX_REFERENCE_RESULTS as u64))]
+    #[schemars(range(min = 1, max = limits::MAX_REFERENCE_RESULTS))]
+    #[serde(default = "default_reference_results")]
+    pub max_results: u64,
+    /// References to skip: the next page.
+    #[arg(long, default_value_t = 0, hide_default_value = true)]
+    #[schemars(range(min = 0, max = limits::MAX_REFERENCE_OFFSET))]
+    #[serde(default)]
+    pub offset: u64,
+}
+
+impl ToolArgs for FindReferencesArgs {
+    const NAME: &'static str = "find_references";
+}
+
+impl FindReferencesArgs {
+    pub fn request(&self) -> Request {
+        Request {
+            include_patterns: self.include_patterns.clone(),
+            exclude_patterns: self.exclude_patterns.clone(),
+            tracked_only: self.tracked_only,
+            git_scope: self.git_scope.clone(),
+            ..Request::default()
+        }
+    }
+
+    pub fn options(
+        &self,
+        deadline: Option<std::time::Duration>,
+    ) -> crate::symbols::ReferenceOptions {
+        crate::symbols::ReferenceOptions {
+            name: self.name.clone(),
+            at: self.at.clone(),
+            kind: self.kind,
+            include_imports: self.include_imports,
+            max_results: self.max_results as usize,
+            offset: self.offset as usize,
+            deadline,
+        }
+    }
+}

@@ -3,6 +3,7 @@
 
 mod commands;
 mod profile_cmd;
+mod references_cmd;
 mod symbols_cmd;
 
 use std::path::PathBuf;
@@ -60,6 +61,16 @@ pub enum Command {
         after_help = "Examples:\n  devprojex related src/engine.rs\n  devprojex related kernel/fork.c --direction importers --depth 2\n  devprojex related lib/app.ts --project ~/code/app --format json\n\nThe project is --project, else the Git checkout holding PATH, else the current directory."
     )]
     Related(symbols_cmd::RelatedCommand),
+    /// Every use of a defined name, each labelled resolved or name-only.
+    #[command(
+        after_help = "Examples:\n  devprojex references copy_process /path/to/linux\n  devprojex references Parser.parse . --kind method\n  devprojex references parse . --at src/parser.rs:8 --format json\n\nExit codes: 0 references found, 1 none found, 2 invalid usage."
+    )]
+    References(references_cmd::ReferencesCommand),
+    /// One file's definitions in order, with their start and end lines.
+    #[command(
+        after_help = "Examples:\n  devprojex outline src/engine.rs\n  devprojex outline lib/app.js --project ~/code/app --format json\n\nThe project is --project, else the Git checkout holding FILE, else the current directory."
+    )]
+    Outline(references_cmd::OutlineCommand),
     /// List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found.
     #[command(
         after_help = "Examples:\n  devprojex scan .\n  devprojex scan . --format json\n\nUse it as a pre-commit or CI check: the exit code is 1 when a secret is found."
@@ -316,6 +327,8 @@ pub fn main() -> ExitCode {
         Command::Scan(args) => commands::scan(args),
         Command::Symbols(args) => symbols_cmd::symbols(args),
         Command::Related(args) => symbols_cmd::related(args),
+        Command::References(args) => references_cmd::references(args),
+        Command::Outline(args) => references_cmd::outline(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Profile(command) => profile_cmd::run(command),
         Command::Setup(args) => Ok(devprojex_setup::run_setup(args)),

@@ -111,7 +111,7 @@ pub fn symbols(args: SymbolsCommand) -> Result<ExitCode> {
 
 /// The project a `related` PATH belongs to: `--project`, else the Git checkout above it, else
 /// the current directory.
-fn project_folder(path: &Path, project: Option<&Path>) -> PathBuf {
+pub(super) fn project_folder(path: &Path, project: Option<&Path>) -> PathBuf {
     if let Some(project) = project {
         return project.to_path_buf();
     }
@@ -127,7 +127,11 @@ fn project_folder(path: &Path, project: Option<&Path>) -> PathBuf {
 }
 
 /// PATH relative to the project root (as the MCP `path` argument would name it).
-fn relative_to_root(path: &Path, root: &ProjectRoot, project_given: bool) -> Result<String> {
+pub(super) fn relative_to_root(
+    path: &Path,
+    root: &ProjectRoot,
+    project_given: bool,
+) -> Result<String> {
     let outside = || {
         DpxError::new(
             ErrorKind::RootViolation,

@@ -11,6 +11,7 @@ mod flags;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod pack_store;
+pub mod references;
 pub mod roots;
 pub mod search;
 pub mod server;

@@ -214,6 +214,7 @@ fn dispatch(state: &ServerState, call: &Call, hooks: Hooks<'_>) -> Result<CallTo
         Call::GetFile(args) => get_file(state, args),
         Call::FindSymbol(args) => super::symbols::find_symbol(state, args, hooks),
         Call::RelatedFiles(args) => super::symbols::related_files(state, args, hooks),
+        Call::FindReferences(args) => super::references::find_references(state, args, hooks),
     }
 }
 

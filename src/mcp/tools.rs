@@ -9,14 +9,14 @@ use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
 use crate::args::{
-    AnalyzeArgs, FindSymbolArgs, GetFileArgs, GetTreeArgs, ListProjectsArgs, PackContextArgs,
-    ReadPackArgs, RelatedFilesArgs, SearchProjectArgs, ToolArgs, input_schema,
+    AnalyzeArgs, FindReferencesArgs, FindSymbolArgs, GetFileArgs, GetTreeArgs, ListProjectsArgs,
+    PackContextArgs, ReadPackArgs, RelatedFilesArgs, SearchProjectArgs, ToolArgs, input_schema,
 };
 use crate::error::Result;
 use crate::tokens::Encoding;
 
 /// The stable tool order (the spec's seven, then the task-directed lookups appended).
-pub const TOOL_ORDER: [&str; 9] = [
+pub const TOOL_ORDER: [&str; 10] = [
     ListProjectsArgs::NAME,
     GetTreeArgs::NAME,
     AnalyzeArgs::NAME,
@@ -26,6 +26,7 @@ pub const TOOL_ORDER: [&str; 9] = [
     GetFileArgs::NAME,
     FindSymbolArgs::NAME,
     RelatedFilesArgs::NAME,
+    FindReferencesArgs::NAME,
 ];
 
 /// The tools Claude Code loads into the session at once instead of deferring them behind its
@@ -54,6 +55,7 @@ pub enum Call {
     GetFile(GetFileArgs),
     FindSymbol(FindSymbolArgs),
     RelatedFiles(RelatedFilesArgs),
+    FindReferences(FindReferencesArgs),
 }
 
 impl Call {
@@ -71,6 +73,7 @@ impl Call {
             GetFileArgs::NAME => parse(arguments).map(Self::GetFile),
             FindSymbolArgs::NAME => parse(arguments).map(Self::FindSymbol),
             RelatedFilesArgs::NAME => parse(arguments).map(Self::RelatedFiles),
+            FindReferencesArgs::NAME => parse(arguments).map(Self::FindReferences),
             _ => return None,
         })
     }
@@ -94,6 +97,7 @@ pub fn argument_names(tool: &str) -> Option<&'static [&'static str]> {
         GetFileArgs::NAME => argument_names::<GetFileArgs>(),
         FindSymbolArgs::NAME => argument_names::<FindSymbolArgs>(),
         RelatedFilesArgs::NAME => argument_names::<RelatedFilesArgs>(),
+        FindReferencesArgs::NAME => argument_names::<FindReferencesArgs>(),
         _ => return None,
     })
 }
@@ -231,6 +235,8 @@ pub fn tools_with_checked_schemas(allow_remote: bool, encoding: Option<Encoding>
             .with_annotations(annotations("Find symbol definitions", true, remote)),
         tool::<RelatedFilesArgs>("Related files", "Files linked to one file by imports: what it imports, what imports it, or both, each with its import line. Use it to find what a change affects.")
             .with_annotations(annotations("Related files", true, remote)),
+        tool::<FindReferencesArgs>("Find references", "Uses of a defined name, never in comments or strings: path:line:column, function, line; resolved (scope, import, receiver) or name-only.")
+            .with_annotations(annotations("Find references", true, remote)),
     ]
 }
 

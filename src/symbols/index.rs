@@ -320,8 +320,9 @@ const SCREENS_KEPT: usize = 4;
 /// What is known of a file that must be read again: its content hash and facts.
 type Known = (u64, Arc<FileFacts>);
 
-/// A resolved import before interning: target (empty path: unresolved), line, ambiguous.
-type RawEdge = (Target, usize, bool);
+/// A resolved import before interning: target (`None`: unresolved), line, ambiguous. (A
+/// target's path can be empty: a Go package at the module root is the folder "".)
+type RawEdge = (Option<Target>, usize, bool);
 
 /// One resolved import of a file: where it leads (an interned path) and its line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -643,21 +644,17 @@ impl<'a> ProjectGraph<'a> {
         });
     }
 
-    fn resolve_facts(
-        view: &ProjectView,
-        from: &str,
-        facts: &FileFacts,
-    ) -> Vec<(Target, usize, bool)> {
+    fn resolve_facts(view: &ProjectView, from: &str, facts: &FileFacts) -> Vec<RawEdge> {
         let mut out = Vec::new();
         for import in &facts.imports {
             let targets = view.resolve(from, &import.spec);
             if targets.is_empty() {
                 let ambiguous = matches!(import.spec, Spec::Include { .. })
                     && view.include_is_ambiguous(from, &import.spec);
-                out.push((Target::File(String::new()), import.line, ambiguous));
+                out.push((None, import.line, ambiguous));
             }
             for target in targets {
-                out.push((target, import.line, false));
+                out.push((Some(target), import.line, false));
             }
         }
         out
@@ -741,11 +738,11 @@ impl<'a> ProjectGraph<'a> {
         let mut resolved = Resolved::default();
         let mut seen = HashSet::new();
         for (target, line, ambiguous) in raw {
-            if target.path().is_empty() {
+            let Some(target) = target else {
                 resolved.unresolved += 1;
                 resolved.ambiguous += usize::from(ambiguous);
                 continue;
-            }
+            };
             let folder = matches!(target, Target::Folder(_));
             let id = state.intern(target.path());
             if seen.insert((id, folder)) {

@@ -10,6 +10,8 @@
 //! and every import line it returns is read again through redaction.
 
 pub(crate) mod index;
+mod outline;
+mod references;
 mod render;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -30,6 +32,11 @@ use crate::project::ProjectRoot;
 use crate::select::{self, Entry, Selection, SelectionWarnings};
 
 pub use index::SymbolIndex;
+pub use outline::{OutlineEntry, outline_text};
+pub use references::{
+    Confidence, Reference, ReferenceOptions, ReferencesOutcome, references_json, references_text,
+    references_trailer,
+};
 
 /// How `name` is compared with definition names (always case-sensitive).
 #[derive(
@@ -77,6 +84,9 @@ pub struct SymbolOptions {
 pub struct SymbolHit {
     pub path: String,
     pub line: usize,
+    /// The definition's last line.
+    #[serde(rename = "endLine")]
+    pub end_line: usize,
     pub kind: &'static str,
     pub name: String,
     /// The definition's head (redacted).
@@ -168,7 +178,10 @@ impl Query {
         })
     }
 
-    fn matches(&self, definition: &Definition) -> bool {
+    /// Whether `definition`, in the file at `path`, is the one asked for. The file counts as
+    /// a container too (its folders and its name, as Rust and Python name modules): the
+    /// README's `net::Parser::parse` finds the method in `src/net.rs`.
+    fn matches(&self, definition: &Definition, path: &str) -> bool {
         let name = &definition.name;
         let name_ok = match self.mode {
             MatchMode::Exact => *name == self.name,
@@ -182,13 +195,24 @@ impl Query {
             return true;
         }
         // the scope's names, each split like the query, must end with the qualifier
-        let scope: Vec<&str> = definition.scope.iter().flat_map(|s| split_all(s)).collect();
+        let scope: Vec<&str> = file_modules(path)
+            .chain(definition.scope.iter().flat_map(|s| split_all(s)))
+            .collect();
         scope.len() >= self.qualifier.len()
             && scope[scope.len() - self.qualifier.len()..]
                 .iter()
                 .zip(&self.qualifier)
                 .all(|(a, b)| a == b)
     }
+}
+
+/// The module names a file stands for: its folders and its name without the extension, a
+/// `mod.rs`, `lib.rs`, `main.rs`, `index.*` or `__init__.py` standing for its folder.
+fn file_modules(path: &str) -> impl Iterator<Item = &str> {
+    let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = file.split('.').next().unwrap_or(file);
+    let own = (!matches!(stem, "mod" | "lib" | "main" | "index" | "__init__")).then_some(stem);
+    dir.split('/').filter(|d| !d.is_empty()).chain(own)
 }
 
 fn split_all(name: &str) -> Vec<&str> {
@@ -421,10 +445,11 @@ impl Engine {
                             Some(Ok(definitions)) => Found::Parsed(
                                 definitions
                                     .iter()
-                                    .filter(|d| query.matches(d))
+                                    .filter(|d| query.matches(d, &entry.relative))
                                     .map(|d| SymbolHit {
                                         path: entry.relative.to_string(),
                                         line: d.line,
+                                        end_line: d.end_line,
                                         kind: d.kind.as_str(),
                                         name: d.name.clone(),
                                         signature: d.signature.clone(),
@@ -651,7 +676,11 @@ impl Engine {
         outcome.imports = found_imports
             .into_iter()
             .map(|(t, depth, via, line)| RelatedFile {
-                path: t.path().to_string(),
+                // the package at a Go module's root is the folder "", shown as "."
+                path: match t.path() {
+                    "" => ".".to_string(),
+                    path => path.to_string(),
+                },
                 folder: matches!(t, Target::Folder(_)),
                 depth,
                 text: line_text(&via, line),

@@ -8,4 +8,5 @@ mod commands;
 mod exact_tokens;
 mod git_options;
 mod outputs;
+mod references;
 mod symbols;

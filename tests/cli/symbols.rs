@@ -83,12 +83,35 @@ fn symbols_json_lists_the_same_definitions() {
         json!([{
             "path": "src/parser.rs",
             "line": 1,
+            "endLine": 1,
             "kind": "struct",
             "name": "Parser",
             "signature": "pub struct Parser;"
         }])
     );
     assert_eq!(value["truncated"], false);
+    // a definition with a body ends where its body does
+    let output = run(
+        &["symbols", "Parser.parse", ".", "--format", "json"],
+        &fx.root,
+    );
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (
+            &value["definitions"][0]["line"],
+            &value["definitions"][0]["endLine"]
+        ),
+        (&json!(8), &json!(8))
+    );
+    let output = run(&["symbols", "main", ".", "--format", "json"], &fx.root);
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (
+            &value["definitions"][0]["line"],
+            &value["definitions"][0]["endLine"]
+        ),
+        (&json!(5), &json!(7))
+    );
 }
 
 #[test]
@@ -160,6 +183,49 @@ fn symbols_output_is_the_tools_payload() {
     let mut mcp = Mcp::start(&fx.root);
     let text = mcp.call_ok("find_symbol", json!({"name": "new"}));
     assert_eq!(one_spot(&text).inner, stdout(&output));
+}
+
+#[test]
+fn related_follows_imports_of_the_go_package_at_the_module_root() {
+    // cobra's shape: `package cobra` at the module root, imported by doc/
+    let fx = Fixture::new();
+    fx.write("go.mod", "module example.com/cobra\n\ngo 1.15\n")
+        .write("command.go", "package cobra\n\ntype Command struct{}\n")
+        .write(
+            "doc/man_docs.go",
+            "package doc\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/cobra\"\n)\n\nvar _ = fmt.Sprint\nvar _ cobra.Command\n",
+        );
+    let importers = run(
+        &[
+            "related",
+            "command.go",
+            "--project",
+            ".",
+            "--direction",
+            "importers",
+        ],
+        &fx.root,
+    );
+    assert_eq!(importers.status.code(), Some(0), "{}", stderr(&importers));
+    assert_eq!(
+        stdout(&importers),
+        "importers of command.go: 1 file\ndoc/man_docs.go\n    doc/man_docs.go:6: \"example.com/cobra\"\n"
+    );
+    let imports = run(
+        &[
+            "related",
+            "doc/man_docs.go",
+            "--project",
+            ".",
+            "--direction",
+            "imports",
+        ],
+        &fx.root,
+    );
+    assert_eq!(
+        stdout(&imports),
+        "imports of doc/man_docs.go: 1 file\n./ (package folder)\n    doc/man_docs.go:6: \"example.com/cobra\"\n"
+    );
 }
 
 /// Issue 35: a 12 KB Rust file with a use list nested 2,500 deep (and its kin in C# and
@@ -245,4 +311,42 @@ fn a_timeout_stops_the_parse_of_one_huge_line() {
     );
     // generous for a loaded debug run: before, the parse ran to its end (50 s in debug)
     assert!(took < std::time::Duration::from_secs(6), "{took:?}");
+}
+
+/// Issue 39: the README's `net::Parser::parse` finds the Rust method in `net.rs` (the file is
+/// the module) and C++'s out-of-class definition inside `namespace net`.
+#[test]
+fn qualified_names_count_file_modules_and_enclosing_namespaces() {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+    )
+    .write("src/lib.rs", "pub mod net;\n")
+    .write(
+        "src/net.rs",
+        "pub struct Parser;\n\nimpl Parser {\n    pub fn parse(&self) {}\n}\n",
+    )
+    .write(
+        "cpp/parser.hpp",
+        "namespace net {\nclass Parser {\n public:\n  int parse();\n};\n}\n",
+    )
+    .write(
+        "cpp/parser.cpp",
+        "#include \"parser.hpp\"\nnamespace net {\nint Parser::parse() { return 0; }\n}\n",
+    );
+    let output = run(&["symbols", "net::Parser::parse", "."], &fx.root);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let found: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    assert_eq!(
+        found,
+        ["cpp/parser.cpp", "cpp/parser.hpp", "src/net.rs"],
+        "{}",
+        stdout(&output)
+    );
 }

@@ -100,7 +100,8 @@ async fn session() {
             "search_project",
             "get_file",
             "find_symbol",
-            "related_files"
+            "related_files",
+            "find_references"
         ]
     );
     for tool in &tools.tools {

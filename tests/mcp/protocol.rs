@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::common::{self, Fixture, Mcp, code_of, first_text, is_spot_tag, one_spot, spots};
 use serde_json::{Value, json};
 
-const TOOL_ORDER: [&str; 9] = [
+const TOOL_ORDER: [&str; 10] = [
     "list_projects",
     "get_tree",
     "analyze",
@@ -16,8 +16,9 @@ const TOOL_ORDER: [&str; 9] = [
     "get_file",
     "find_symbol",
     "related_files",
+    "find_references",
 ];
-const PROJECT_TOOLS: [&str; 7] = [
+const PROJECT_TOOLS: [&str; 8] = [
     "get_tree",
     "analyze",
     "pack_context",
@@ -25,6 +26,7 @@ const PROJECT_TOOLS: [&str; 7] = [
     "get_file",
     "find_symbol",
     "related_files",
+    "find_references",
 ];
 
 fn small_project() -> Fixture {
@@ -965,7 +967,7 @@ fn remote_urls_need_allow_remote_and_branch_needs_a_url() {
             match tool {
                 "search_project" => args["pattern"] = json!("x"),
                 "get_file" | "related_files" => args["path"] = json!("README.md"),
-                "find_symbol" => args["name"] = json!("main"),
+                "find_symbol" | "find_references" => args["name"] = json!("main"),
                 _ => {}
             }
             let text = mcp.call_err(tool, args);
@@ -982,7 +984,7 @@ fn remote_urls_need_allow_remote_and_branch_needs_a_url() {
         match tool {
             "search_project" => args["pattern"] = json!("x"),
             "get_file" | "related_files" => args["path"] = json!("README.md"),
-            "find_symbol" => args["name"] = json!("main"),
+            "find_symbol" | "find_references" => args["name"] = json!("main"),
             _ => {}
         }
         let text = mcp.call_err(tool, args);

@@ -652,7 +652,10 @@ fn the_new_tools_are_text_tools_after_get_file() {
             "get_file"
         ]
     );
-    assert_eq!(&names[7..], ["find_symbol", "related_files"]);
+    assert_eq!(
+        &names[7..],
+        ["find_symbol", "related_files", "find_references"]
+    );
     for tool in &tools[7..] {
         assert!(tool.get("outputSchema").is_none(), "{tool}");
         assert_eq!(tool["annotations"]["readOnlyHint"], true);

@@ -100,6 +100,11 @@ fn every_tool_answers_as_before() {
             "related_files",
             json!({"path": "web/helper.ts", "direction": "importers"}),
         ),
+        (
+            "find_references",
+            "find_references",
+            json!({"name": "greet"}),
+        ),
     ];
     let mut stored_id = None;
     for (name, tool, arguments) in calls {

@@ -89,6 +89,9 @@ pub struct Definition {
     pub kind: Kind,
     /// 1-based line of the name.
     pub line: usize,
+    /// 1-based last line of the definition (its body's closing line; `line` for a `#define`
+    /// found by the line scan).
+    pub end_line: usize,
     /// The definition's head: its lines from where it starts to the line of the name (at most
     /// four), trimmed and joined with spaces, at most [`MAX_SIGNATURE_CHARS`] characters.
     pub signature: String,
@@ -253,7 +256,17 @@ pub(crate) fn extract(
                 }
                 let innermost = frames.last();
                 let (container, scope) = match &found.qualifier {
-                    Some(q) => (Some(shorten(q.clone())), Scope::from_names(q.split("::"))),
+                    // `int Parser::parse()` inside `namespace net`: net, then the qualifier
+                    Some(q) => (
+                        Some(shorten(q.clone())),
+                        Scope::from_names(
+                            innermost
+                                .map(|f| f.scope.iter().collect::<Vec<_>>())
+                                .unwrap_or_default()
+                                .into_iter()
+                                .chain(q.split("::")),
+                        ),
+                    ),
                     None => (
                         innermost.map(|f| f.label.clone()),
                         innermost.map(|f| f.scope.clone()).unwrap_or_default(),
@@ -268,10 +281,18 @@ pub(crate) fn extract(
                     other => *other,
                 };
                 let line = name_node.start_position().row;
+                // a node that ends with its line break (a `#define`) ends on the line before
+                let end = node.end_position();
+                let end_line = if end.column == 0 && end.row > line {
+                    end.row
+                } else {
+                    end.row + 1
+                };
                 let definition = Definition {
                     name,
                     kind,
                     line: line + 1,
+                    end_line: end_line.max(line + 1),
                     signature: signature(src, &line_starts, node.start_position().row, line),
                     container,
                     scope,
@@ -362,6 +383,7 @@ pub(crate) fn scan_macros(src: &str) -> Vec<Definition> {
             name,
             kind: Kind::Macro,
             line,
+            end_line: line,
             signature,
             container: None,
             scope: Scope::default(),
@@ -781,8 +803,11 @@ fn javascript<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t>
             let property = field(left, "property");
             let object = field(left, "object").map(|o| text(o, src)).unwrap_or("");
             let mut found = one(Kind::Function, property);
-            if let Some(class) = object.strip_suffix(".prototype") {
-                found.qualifier = Some(class.to_string());
+            // the object is the container: `Foo.prototype.m` -> Foo, `app.render` -> app,
+            // `exports.x` -> exports (issue 39: `find_symbol app.render` found nothing)
+            let owner = object.strip_suffix(".prototype").unwrap_or(object);
+            if !owner.is_empty() && owner.len() <= MAX_OWNER_BYTES {
+                found.qualifier = Some(collapse_spaces(owner));
             }
             found
         }

@@ -28,6 +28,7 @@ use devprojex_detail::tree_sitter::{Parser, Tree};
 
 mod defs;
 pub mod imports;
+pub mod references;
 pub mod resolve;
 
 pub use defs::{Definition, Kind, Scope};

@@ -100,6 +100,9 @@ struct RustCrate {
     lib: Option<String>,
     /// `src/main.rs` when it is a project file.
     main: Option<String>,
+    /// The crate roots its manifest places by `path` (`[[bin]]`, `[[example]]`, `[[test]]`,
+    /// `[[bench]]`, `[lib]`) that are project files: ripgrep's `crates/core/main.rs`.
+    declared_roots: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -564,11 +567,23 @@ impl ProjectView {
             .and_then(|l| l.get("name"))
             .and_then(|n| n.as_str())
             .unwrap_or(name);
+        let mut declared_roots: Vec<String> = ["bin", "example", "test", "bench"]
+            .iter()
+            .filter_map(|section| value.get(*section).and_then(|t| t.as_array()))
+            .flatten()
+            .filter_map(|target| target.get("path").and_then(|p| p.as_str()))
+            .chain(lib.is_some().then_some(lib_path))
+            .filter_map(|path| join(&dir, path))
+            .filter(|p| self.files.contains(p))
+            .collect();
+        declared_roots.sort();
+        declared_roots.dedup();
         self.rust_crates.push(RustCrate {
             dir,
             name: lib_name.replace('-', "_"),
             lib,
             main,
+            declared_roots,
         });
         // deepest first, so the nearest Cargo.toml wins
         self.rust_crates
@@ -592,8 +607,11 @@ impl ProjectView {
         } else {
             &file[crate_dir.len() + 1..]
         };
-        let is_root = krate
-            .is_some_and(|c| c.lib.as_deref() == Some(file) || c.main.as_deref() == Some(file));
+        let is_root = krate.is_some_and(|c| {
+            c.lib.as_deref() == Some(file)
+                || c.main.as_deref() == Some(file)
+                || c.declared_roots.iter().any(|r| r == file)
+        });
         if is_root {
             return Some((file.to_string(), Vec::new()));
         }
@@ -624,16 +642,39 @@ impl ProjectView {
                     .or_else(|| join(crate_dir, &format!("{dir}/{sub}/main.rs")))?,
                 rest,
             ),
-            _ => return None,
+            // a file below a root the manifest places elsewhere (`[[bin]] path =
+            // "crates/core/main.rs"`): a module of the deepest such root above it
+            _ => {
+                let (root, below) = krate?
+                    .declared_roots
+                    .iter()
+                    .filter_map(|root| {
+                        let base = dir_of(root);
+                        let below = if base.is_empty() {
+                            Some(file)
+                        } else {
+                            file.strip_prefix(base)?.strip_prefix('/')
+                        };
+                        below.map(|b| (root, b))
+                    })
+                    .max_by_key(|(root, _)| depth(dir_of(root)))?;
+                let mut path: Vec<String> = below.split('/').map(str::to_string).collect();
+                return Some((root.clone(), Self::module_path_tail(&mut path)));
+            }
         };
         let mut path: Vec<String> = below.iter().map(|s| s.to_string()).collect();
+        Some((root, Self::module_path_tail(&mut path)))
+    }
+
+    /// `[a, b.rs]` -> `[a, b]`; `[a, mod.rs]` -> `[a]`.
+    fn module_path_tail(path: &mut Vec<String>) -> Vec<String> {
         if let Some(last) = path.last_mut() {
             *last = last.trim_end_matches(".rs").to_string();
         }
         if path.last().is_some_and(|l| l == "mod") {
             path.pop();
         }
-        Some((root, path))
+        std::mem::take(path)
     }
 
     /// The file of module `path` below the crate root `root`.
@@ -792,7 +833,10 @@ impl ProjectView {
     // ---- Python ---------------------------------------------------------------------------
 
     /// Where absolute imports of `from` are looked up: the folder above its top-level package,
-    /// the project root, `src/`, and the file's own folder (a script's `sys.path[0]`).
+    /// the project root, `src/`, `lib/`, and, for a file outside any package (a script, a test
+    /// folder pytest puts on the path), its own folder (`sys.path[0]`). A module inside a
+    /// package never sees its siblings through an absolute import: `import typing` in
+    /// `flask/app.py` is the standard library's, not `flask/typing.py`.
     fn python_roots(&self, from: &str) -> Vec<String> {
         let mut roots = Vec::new();
         let mut dir = dir_of(from).to_string();
@@ -807,13 +851,15 @@ impl ProjectView {
             }
             dir = dir_of(&dir).to_string();
         }
-        if let Some(top) = top {
-            roots.push(dir_of(&top).to_string());
+        if let Some(top) = &top {
+            roots.push(dir_of(top).to_string());
         }
         for root in ["", "src", "lib"] {
             roots.push(root.to_string());
         }
-        roots.push(dir_of(from).to_string());
+        if top.is_none() {
+            roots.push(dir_of(from).to_string());
+        }
         let mut seen = HashSet::new();
         roots.retain(|r| seen.insert(r.clone()));
         roots

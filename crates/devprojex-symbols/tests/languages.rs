@@ -538,3 +538,111 @@ fn rust_use_of_the_own_module_by_its_name_goes_through_the_parent() {
         ]
     );
 }
+
+#[test]
+fn python_absolute_imports_never_reach_a_sibling_inside_a_package() {
+    let view = view(
+        &[
+            "src/flask/__init__.py",
+            "src/flask/app.py",
+            "src/flask/typing.py",
+            "src/flask/json/__init__.py",
+            "scripts/typing.py",
+            "scripts/run.py",
+        ],
+        &[],
+    );
+    let found = resolve_all(
+        &view,
+        "src/flask/app.py",
+        "import typing\nimport typing as t\nfrom typing import Any\nfrom . import typing as ft\nfrom .typing import ResponseReturnValue\nimport flask.json\n",
+    );
+    assert_eq!(
+        found,
+        [
+            // the standard library's typing, not the package's sibling
+            vec![],
+            vec![],
+            vec![],
+            vec![file("src/flask/typing.py")],
+            vec![file("src/flask/typing.py")],
+            vec![file("src/flask/json/__init__.py")],
+        ]
+    );
+    // a script outside any package has its own folder on the path
+    let found = resolve_all(&view, "scripts/run.py", "import typing\n");
+    assert_eq!(found, [vec![file("scripts/typing.py")]]);
+}
+
+#[test]
+fn rust_modules_of_a_binary_crate_placed_by_its_manifest() {
+    // ripgrep: the package at the root, its binary at crates/core/main.rs
+    let view = view(
+        &[
+            "crates/core/main.rs",
+            "crates/core/flags/mod.rs",
+            "crates/core/flags/hiargs.rs",
+            "crates/core/flags/lowargs.rs",
+            "crates/core/haystack.rs",
+            "crates/core/search.rs",
+        ],
+        &[(
+            "Cargo.toml",
+            "[package]\nname = \"ripgrep\"\n\n[[bin]]\nbench = false\npath = \"crates/core/main.rs\"\nname = \"rg\"\n",
+        )],
+    );
+    let found = resolve_all(
+        &view,
+        "crates/core/flags/hiargs.rs",
+        "use crate::{\n    flags::lowargs::{LowArgs, Mode},\n    haystack::{Haystack, HaystackBuilder},\n    search::SearchWorker,\n};\nuse super::lowargs::ContextMode;\n",
+    );
+    assert_eq!(
+        found,
+        [
+            vec![file("crates/core/flags/lowargs.rs")],
+            vec![file("crates/core/flags/lowargs.rs")],
+            vec![file("crates/core/haystack.rs")],
+            vec![file("crates/core/haystack.rs")],
+            vec![file("crates/core/search.rs")],
+            vec![file("crates/core/flags/lowargs.rs")],
+        ]
+    );
+    let found = resolve_all(&view, "crates/core/main.rs", "mod flags;\nmod search;\n");
+    assert_eq!(
+        found,
+        [
+            vec![file("crates/core/flags/mod.rs")],
+            vec![file("crates/core/search.rs")],
+        ]
+    );
+}
+
+#[test]
+fn go_imports_of_the_module_root_package_lead_to_the_root_folder() {
+    // cobra: package cobra at the module root, imported by its subpackages
+    let view = view(
+        &["command.go", "args.go", "doc/man_docs.go"],
+        &[("go.mod", "module github.com/spf13/cobra\n\ngo 1.15\n")],
+    );
+    let found = resolve_all(
+        &view,
+        "doc/man_docs.go",
+        "package doc\n\nimport (\n\t\"fmt\"\n\t\"github.com/spf13/cobra\"\n)\n",
+    );
+    assert_eq!(found, [vec![], vec![Target::Folder(String::new())]]);
+}
+
+#[test]
+fn javascript_member_assignments_are_definitions_in_their_object() {
+    // express' shapes (issue 39: `app.render` and `res.json` were not found by container)
+    let text = "var app = exports = module.exports = {};\napp.render = function render(name) {};\nres.json = function json(obj) {};\nexports.helper = () => 1;\nView.prototype.lookup = function lookup(name) {};\n";
+    assert_eq!(
+        defs("lib/app.js", text),
+        [
+            row(2, "method", "render", "app"),
+            row(3, "method", "json", "res"),
+            row(4, "method", "helper", "exports"),
+            row(5, "method", "lookup", "View"),
+        ]
+    );
+}

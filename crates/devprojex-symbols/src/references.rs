@@ -1,0 +1,983 @@
+//! The uses of one name in one file: every identifier spelled like it, outside comments and
+//! strings (tree-sitter puts those in nodes of their own, so an identifier is always code), with
+//! what the syntax tells about it:
+//!
+//! - whether it sits in an import (`use`, `import`, `#include` has no identifiers) or is the
+//!   name of a definition;
+//! - how it is reached: bare (`parse()`), as a member (`p.parse()`, `self.parse`) with the
+//!   receiver's text, or through a path (`Parser::parse`, `pkg.Parse`) with the qualifier;
+//! - the enclosing function or method, and the class-like container around it (`self`/`this`);
+//! - for a bare name, the innermost function whose body binds the same name (a parameter, a
+//!   local variable, a nested function): the use means that local, not a definition outside.
+//!
+//! The walk is iterative (a cursor, no recursion), so deep nesting costs memory in proportion
+//! to the depth only, and it checks a deadline every few thousand nodes.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use devprojex_detail::tree_sitter::Node;
+
+use crate::Lang;
+
+/// How an occurrence is reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Access {
+    /// `name` alone.
+    Bare,
+    /// `receiver.name`, `receiver->name`, `receiver?.name`: the receiver's text (cut).
+    Member { receiver: String },
+    /// `Qualifier::name`, Go's `pkg.Type` in a type, Ruby's `A::B`: the qualifier's text.
+    Path { qualifier: String },
+}
+
+/// One identifier spelled like the name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Occurrence {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// Inside an import statement (or a re-export with a source).
+    pub import: bool,
+    /// The name of a definition or a binding (a function, a class, a variable, a parameter).
+    pub definition: bool,
+    pub access: Access,
+    /// The enclosing function or method (`Parser.parse`, `main`), if any.
+    pub container: Option<String>,
+    /// The names of the enclosing class-like containers, outermost first.
+    pub classes: Vec<String>,
+    /// For a bare name (or a definition): the function whose body binds the name, by the
+    /// byte offset where that function starts; `None` when the name is bound at file level.
+    pub scope: Option<usize>,
+    /// For a member use, the receiver's type when the file says it: a parameter or local with
+    /// a type annotation, a local assigned from a constructor (`p = Parser()`, `new Parser()`,
+    /// `&Parser{}`, `Parser::new()`), a Go method's receiver. The type's last name, without
+    /// pointers or generic arguments.
+    pub receiver_type: Option<String>,
+}
+
+/// The occurrences of `name` in a file, in source order. `None` for a language without a
+/// grammar, a file too large to parse, or a deadline reached.
+pub fn occurrences(
+    path: &str,
+    text: &str,
+    name: &str,
+    deadline: Option<Instant>,
+) -> Option<Vec<Occurrence>> {
+    let lang = Lang::of_file(path, text)?;
+    if name.is_empty() || memchr::memmem::find(text.as_bytes(), name.as_bytes()).is_none() {
+        return Some(Vec::new());
+    }
+    // the parse itself stops at the deadline too
+    let stop = || deadline.is_some_and(|d| Instant::now() >= d);
+    let tree = crate::parse(lang, text, &stop).ok()?;
+    walk(lang, tree.root_node(), text, name, deadline)
+}
+
+#[derive(Debug)]
+struct Frame {
+    /// The node that opened the frame.
+    node_id: usize,
+    start_byte: usize,
+    /// Where its body starts (what comes before is its head: name, parameters).
+    body_start: usize,
+    function: bool,
+    name: String,
+}
+
+/// An occurrence before its scope is known: the byte offsets of the functions around it,
+/// innermost last.
+struct Pending {
+    occurrence: Occurrence,
+    functions: Vec<usize>,
+    /// A binding (a definition or a local) of the name, in `functions.last()`.
+    binds: bool,
+}
+
+const DEADLINE_CHECK_NODES: usize = 4096;
+
+/// Uses kept per file: a generated file with a million uses of one name gives this many (the
+/// answer shows at most a thousand a page anyway), and memory stays bounded.
+pub const MAX_OCCURRENCES_PER_FILE: usize = 100_000;
+
+fn walk(
+    lang: Lang,
+    root: Node<'_>,
+    src: &str,
+    name: &str,
+    deadline: Option<Instant>,
+) -> Option<Vec<Occurrence>> {
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', src.as_bytes()).map(|i| i + 1))
+        .collect();
+    let mut frames: Vec<Frame> = Vec::new();
+    // import statements the cursor is inside, by node id
+    let mut imports: Vec<usize> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
+    // (function start byte or FILE_LEVEL, variable) -> type name
+    let mut types: HashMap<(usize, String), String> = HashMap::new();
+    let mut visited = 0usize;
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        visited += 1;
+        if visited.is_multiple_of(DEADLINE_CHECK_NODES)
+            && deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return None;
+        }
+        if node.is_named() {
+            let kind = node.kind();
+            if is_import(kind, node) {
+                imports.push(node.id());
+            }
+            if let Some((function, frame_name)) = frame_of(lang, node, src) {
+                frames.push(Frame {
+                    node_id: node.id(),
+                    start_byte: node.start_byte(),
+                    body_start: node
+                        .child_by_field_name("body")
+                        .map_or(node.end_byte(), |b| b.start_byte()),
+                    function,
+                    name: frame_name,
+                });
+            }
+            note_type(node, src, &frames, &mut types);
+            if node.child_count() == 0
+                && is_identifier(kind)
+                && src.get(node.byte_range()) == Some(name)
+                && pending.len() < MAX_OCCURRENCES_PER_FILE
+            {
+                let mut found =
+                    occurrence(lang, node, src, &line_starts, &frames, !imports.is_empty());
+                if let Access::Member { receiver } = &found.occurrence.access {
+                    let scopes = frames
+                        .iter()
+                        .rev()
+                        .filter(|f| f.function)
+                        .map(|f| f.start_byte)
+                        .chain(std::iter::once(FILE_LEVEL));
+                    found.occurrence.receiver_type = scopes
+                        .into_iter()
+                        .find_map(|scope| types.get(&(scope, receiver.clone())))
+                        .cloned();
+                }
+                pending.push(found);
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            let leaving = cursor.node().id();
+            while frames.last().is_some_and(|f| f.node_id == leaving) {
+                frames.pop();
+            }
+            if imports.last() == Some(&leaving) {
+                imports.pop();
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return Some(settle(pending));
+            }
+        }
+    }
+}
+
+/// Each bare use's scope: the innermost function around it that binds the name (anywhere in
+/// its body, as Python decides; a use before a `let` in Rust or JavaScript is rare enough).
+fn settle(pending: Vec<Pending>) -> Vec<Occurrence> {
+    let binding: std::collections::HashSet<usize> = pending
+        .iter()
+        .filter(|p| p.binds)
+        .filter_map(|p| p.functions.last().copied())
+        .collect();
+    pending
+        .into_iter()
+        .map(|p| {
+            let mut occurrence = p.occurrence;
+            if occurrence.access == Access::Bare || occurrence.definition {
+                occurrence.scope = p
+                    .functions
+                    .iter()
+                    .rev()
+                    .find(|f| binding.contains(f))
+                    .copied();
+            }
+            occurrence
+        })
+        .collect()
+}
+
+fn occurrence(
+    lang: Lang,
+    node: Node<'_>,
+    src: &str,
+    line_starts: &[usize],
+    frames: &[Frame],
+    import: bool,
+) -> Pending {
+    let row = node.start_position().row;
+    let line_start = line_starts.get(row).copied().unwrap_or(0);
+    let column = src
+        .get(line_start..node.start_byte())
+        .map_or(1, |before| before.chars().count() + 1);
+    let access = access_of(node, src);
+    let binding = !import && is_binding(node);
+    let mut functions: Vec<usize> = frames
+        .iter()
+        .filter(|f| f.function)
+        .map(|f| f.start_byte)
+        .collect();
+    // the name of a function binds in the scope around it, not in its own body
+    // (C and C++ put the name inside a declarator in the head: the head's name is the frame's)
+    let own_frame = frames.last().filter(|f| {
+        node.parent().is_some_and(|p| p.id() == f.node_id)
+            || f.function
+                && node.start_byte() < f.body_start
+                && src.get(node.byte_range()) == Some(f.name.as_str())
+    });
+    let mut frames_shown: Vec<&Frame> = frames.iter().collect();
+    if let Some(own) = own_frame {
+        if own.function {
+            functions.pop();
+        }
+        frames_shown.pop();
+    }
+    let container = frames_shown
+        .iter()
+        .rposition(|f| f.function)
+        .map(|at| {
+            let function = &frames_shown[at].name;
+            match frames_shown[..at].iter().rev().find(|f| !f.function) {
+                Some(class) if !class.name.is_empty() => format!("{}.{function}", class.name),
+                _ => function.clone(),
+            }
+        })
+        .or_else(|| frames_shown.last().map(|f| f.name.clone()))
+        .filter(|c| !c.is_empty());
+    let classes = frames_shown
+        .iter()
+        .filter(|f| !f.function && !f.name.is_empty())
+        .map(|f| f.name.clone())
+        .collect();
+    let _ = lang;
+    Pending {
+        occurrence: Occurrence {
+            line: row + 1,
+            column,
+            import,
+            definition: binding,
+            access,
+            container,
+            classes,
+            scope: None,
+            receiver_type: None,
+        },
+        functions,
+        binds: binding,
+    }
+}
+
+/// The scope key of what is bound outside any function.
+const FILE_LEVEL: usize = usize::MAX;
+
+/// A type's last name: `*pkg.Parser` -> `Parser`, `Vec<T>` -> `Vec`, `Parser[int]` -> `Parser`.
+fn type_name(text: &str) -> Option<String> {
+    let text = text
+        .trim()
+        .trim_start_matches(['*', '&', ':'])
+        .trim_start_matches("mut ")
+        .trim_start_matches("dyn ")
+        .trim_start_matches("impl ")
+        .trim();
+    let base = text.split(['<', '[', '(', '{', '|', ' ']).next()?.trim();
+    let last = base.rsplit(['.', ':', '\\']).find(|s| !s.is_empty())?;
+    (last.chars().next()?.is_alphabetic() || last.starts_with('_'))
+        .then(|| last.to_string())
+        .filter(|l| l.chars().all(|c| c.is_alphanumeric() || c == '_'))
+}
+
+/// A constructor's type: `Parser(...)`, `mod.Parser(...)`, `new Parser(...)`, `&Parser{...}`,
+/// `Parser{...}`, `Parser::new(...)` (an upper-case first letter: a class or a type).
+fn constructed_type(value: Node<'_>, src: &str) -> Option<String> {
+    let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
+    let upper = |name: String| {
+        name.chars()
+            .next()
+            .is_some_and(char::is_uppercase)
+            .then_some(name)
+    };
+    match value.kind() {
+        "call" | "call_expression" => {
+            let function = value.child_by_field_name("function")?;
+            if function.kind() == "scoped_identifier" {
+                // `Parser::new()`: the path names the type
+                return upper(type_name(text_of(function.child_by_field_name("path")?))?);
+            }
+            upper(type_name(text_of(function))?)
+        }
+        "new_expression" | "object_creation_expression" => upper(type_name(text_of(
+            value
+                .child_by_field_name("constructor")
+                .or_else(|| value.child_by_field_name("type"))?,
+        ))?),
+        "composite_literal" | "struct_expression" => upper(type_name(text_of(
+            value
+                .child_by_field_name("type")
+                .or_else(|| value.child_by_field_name("name"))?,
+        ))?),
+        "unary_expression" | "reference_expression" | "await" | "await_expression" => {
+            let inner = value
+                .child_by_field_name("operand")
+                .or_else(|| value.child_by_field_name("value"))
+                .or_else(|| value.named_child(0))?;
+            constructed_type(inner, src)
+        }
+        "expression_list" if value.named_child_count() == 1 => {
+            constructed_type(value.named_child(0)?, src)
+        }
+        _ => None,
+    }
+}
+
+/// Records what a binding says of a variable's type: annotated parameters and locals, locals
+/// assigned from a constructor.
+fn note_type(
+    node: Node<'_>,
+    src: &str,
+    frames: &[Frame],
+    types: &mut HashMap<(usize, String), String>,
+) {
+    let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("").trim().to_string();
+    let (variable, type_text, value) = match node.kind() {
+        // Python `x: T`, `x: T = ...`; TS `(x: T)`; Rust `x: T`; Go `x *T`; Java `T x`
+        "typed_parameter" | "typed_default_parameter" => (
+            node.named_child(0).filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            None,
+        ),
+        "required_parameter" | "optional_parameter" | "parameter" => (
+            node.child_by_field_name("pattern")
+                .filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            None,
+        ),
+        "parameter_declaration" | "formal_parameter" => (
+            node.child_by_field_name("name")
+                .filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            None,
+        ),
+        "assignment" => (
+            node.child_by_field_name("left")
+                .filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            node.child_by_field_name("right"),
+        ),
+        "variable_declarator" => (
+            node.child_by_field_name("name")
+                .filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            node.child_by_field_name("value"),
+        ),
+        "let_declaration" => (
+            node.child_by_field_name("pattern")
+                .filter(|n| n.kind() == "identifier"),
+            node.child_by_field_name("type"),
+            node.child_by_field_name("value"),
+        ),
+        "short_var_declaration" => (
+            node.child_by_field_name("left")
+                .filter(|l| l.named_child_count() == 1)
+                .and_then(|l| l.named_child(0))
+                .filter(|n| n.kind() == "identifier"),
+            None,
+            node.child_by_field_name("right"),
+        ),
+        _ => return,
+    };
+    let Some(variable) = variable else { return };
+    let found = type_text
+        .and_then(|t| type_name(&text_of(t)))
+        .or_else(|| value.and_then(|v| constructed_type(v, src)));
+    let Some(found) = found else { return };
+    // a parameter belongs to the function it is a parameter of (the innermost frame open)
+    let scope = frames
+        .iter()
+        .rev()
+        .find(|f| f.function)
+        .map_or(FILE_LEVEL, |f| f.start_byte);
+    types.insert((scope, text_of(variable)), found);
+}
+
+/// Leaf kinds that spell a name in the 15 grammars.
+fn is_identifier(kind: &str) -> bool {
+    kind.ends_with("identifier") || matches!(kind, "name" | "constant" | "word")
+}
+
+fn is_import(kind: &str, node: Node<'_>) -> bool {
+    match kind {
+        "import_statement"
+        | "import_from_statement"
+        | "future_import_statement"
+        | "import_declaration"
+        | "import_spec"
+        | "use_declaration"
+        | "extern_crate_declaration"
+        | "namespace_use_declaration"
+        | "using_directive"
+        | "import_header"
+        | "import_list" => true,
+        // `export { x } from "./y"`: a re-export names its source like an import
+        "export_statement" => node.child_by_field_name("source").is_some(),
+        _ => false,
+    }
+}
+
+const MAX_RECEIVER_CHARS: usize = 80;
+
+fn short(text: &str) -> String {
+    let text = text.trim();
+    if text.chars().count() <= MAX_RECEIVER_CHARS {
+        text.to_string()
+    } else {
+        text.chars().take(MAX_RECEIVER_CHARS).collect()
+    }
+}
+
+/// How `node` is reached, from its parent.
+fn access_of<'t>(node: Node<'t>, src: &str) -> Access {
+    let Some(parent) = node.parent() else {
+        return Access::Bare;
+    };
+    let text_of = |n: Node<'_>| short(src.get(n.byte_range()).unwrap_or(""));
+    let first_other = |p: Node<'t>| -> Option<Node<'t>> {
+        (0..p.named_child_count())
+            .filter_map(|i| p.named_child(i as u32))
+            .find(|c| c.id() != node.id())
+    };
+    // the object or qualifier field of the parent, when `node` is not it
+    let other_field = |p: Node<'t>, fields: &[&str]| -> Option<Node<'t>> {
+        fields
+            .iter()
+            .find_map(|f| p.child_by_field_name(f))
+            .filter(|c| c.id() != node.id() && c.start_byte() < node.start_byte())
+    };
+    match parent.kind() {
+        // value.field, object.property, object.attribute, operand.field, object->name
+        "field_expression"
+        | "member_expression"
+        | "attribute"
+        | "selector_expression"
+        | "field_access"
+        | "method_invocation"
+        | "member_access_expression"
+        | "member_call_expression"
+        | "nullsafe_member_access_expression"
+        | "nullsafe_member_call_expression"
+        | "navigation_expression"
+        | "navigation_suffix"
+        | "conditional_access_expression"
+        | "call" => {
+            let receiver = other_field(
+                parent,
+                &[
+                    "value",
+                    "object",
+                    "operand",
+                    "argument",
+                    "expression",
+                    "receiver",
+                ],
+            )
+            .or_else(|| {
+                // Kotlin's navigation_suffix: the receiver is the parent's first child
+                (parent.kind() == "navigation_suffix")
+                    .then(|| parent.parent().and_then(|g| g.named_child(0)))
+                    .flatten()
+            });
+            match receiver {
+                Some(receiver) => Access::Member {
+                    receiver: text_of(receiver),
+                },
+                None => Access::Bare,
+            }
+        }
+        "scoped_identifier"
+        | "scoped_type_identifier"
+        | "qualified_identifier"
+        | "qualified_type"
+        | "nested_type_identifier"
+        | "scoped_call_expression"
+        | "class_constant_access_expression"
+        | "scope_resolution"
+        | "qualified_name"
+        | "generic_type"
+        | "user_type" => match other_field(parent, &["path", "scope", "package", "module"])
+            .or_else(|| first_other(parent).filter(|c| c.start_byte() < node.start_byte()))
+        {
+            Some(qualifier) => Access::Path {
+                qualifier: text_of(qualifier),
+            },
+            None => Access::Bare,
+        },
+        _ => Access::Bare,
+    }
+}
+
+/// Kinds whose `name` field is the name of what they define (or bind).
+fn defines_by_name(kind: &str) -> bool {
+    const NOT: [&str; 15] = [
+        "call",
+        "invocation",
+        "expression",
+        "scoped",
+        "qualified",
+        "access",
+        "selector",
+        "member",
+        "reference",
+        "argument",
+        "nested",
+        "path",
+        "generic",
+        "import",
+        "keyword",
+    ];
+    const YES: [&str; 21] = [
+        "definition",
+        "declaration",
+        "declarator",
+        "_item",
+        "_spec",
+        "signature",
+        "method",
+        "class",
+        "function",
+        "variant",
+        "field",
+        "parameter",
+        "alias",
+        "struct",
+        "enum",
+        "trait",
+        "interface",
+        "module",
+        "namespace",
+        "constant",
+        "property",
+    ];
+    !NOT.iter().any(|n| kind.contains(n)) && YES.iter().any(|y| kind.contains(y))
+}
+
+/// Nodes that only group the names of a pattern (`a, b = ...`, `let (a, b)`, `{a, b}`).
+fn is_pattern_group(kind: &str) -> bool {
+    matches!(
+        kind,
+        "pattern_list"
+            | "tuple_pattern"
+            | "list_pattern"
+            | "tuple"
+            | "expression_list"
+            | "object_pattern"
+            | "array_pattern"
+            | "list_splat_pattern"
+            | "dictionary_splat_pattern"
+            | "as_pattern_target"
+            | "reference_pattern"
+            | "mut_pattern"
+            | "slice_pattern"
+            | "tuple_struct_pattern"
+            | "struct_pattern"
+            | "field_pattern"
+            | "rest_pattern"
+            | "pair_pattern"
+    )
+}
+
+fn field_is(parent: Node<'_>, field: &str, node: Node<'_>) -> bool {
+    parent
+        .child_by_field_name(field)
+        .is_some_and(|c| c.id() == node.id())
+}
+
+/// Whether the identifier `node` names what it defines or binds: a definition's name, a
+/// declarator, a pattern of `let`/`for`/parameters, the target of a Python assignment, a
+/// parameter.
+fn is_binding(node: Node<'_>) -> bool {
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    // C: `RUN_TEST(name);` in a body reads as a declaration of `name` in parentheses; it is
+    // a macro call (a real declarator in parentheses, `int (x);`, is rare)
+    if parent.kind() == "parenthesized_declarator" {
+        return false;
+    }
+    // `struct abuf ab;`: a struct, union or enum named without its body is a use of the type
+    if matches!(
+        parent.kind(),
+        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier"
+    ) && parent.child_by_field_name("body").is_none()
+    {
+        return false;
+    }
+    if field_is(parent, "name", node) && defines_by_name(parent.kind()) {
+        return true;
+    }
+    // C and C++ declarators: `int x`, `*p`, `f(void)` (not a qualified `ns::f`)
+    if field_is(parent, "declarator", node)
+        && (parent.kind().contains("declarator")
+            || parent.kind().contains("declaration")
+            || parent.kind() == "function_definition")
+    {
+        return true;
+    }
+    // shorthand destructuring (`const { a } = x`, `({ a }) =>`)
+    if node.kind() == "shorthand_property_identifier_pattern" {
+        return true;
+    }
+    // climb out of pattern groups, then look at the field the pattern fills
+    let mut child = node;
+    let mut holder = parent;
+    while is_pattern_group(holder.kind()) {
+        // a struct pattern's type, a tuple struct's path: not bindings
+        if matches!(holder.kind(), "tuple_struct_pattern" | "struct_pattern")
+            && field_is(holder, "type", child)
+        {
+            return false;
+        }
+        child = holder;
+        match holder.parent() {
+            Some(p) => holder = p,
+            None => return false,
+        }
+    }
+    let kind = holder.kind();
+    if field_is(holder, "pattern", child) {
+        return true;
+    }
+    if field_is(holder, "left", child)
+        && matches!(
+            kind,
+            "assignment"
+                | "augmented_assignment"
+                | "for_statement"
+                | "for_in_statement"
+                | "short_var_declaration"
+                | "range_clause"
+                | "for_in_clause"
+        )
+    {
+        return true;
+    }
+    if field_is(holder, "alias", child) && matches!(kind, "as_pattern" | "with_item") {
+        return true;
+    }
+    matches!(
+        kind,
+        "parameters"
+            | "formal_parameters"
+            | "lambda_parameters"
+            | "closure_parameters"
+            | "typed_parameter"
+            | "block_parameters"
+            | "method_parameters"
+            | "lambda_parameter"
+    ) || (kind == "default_parameter" || kind == "typed_default_parameter")
+        && field_is(holder, "name", child)
+        || kind == "assignment_pattern" && field_is(holder, "left", child)
+}
+
+/// Whether `node` opens a frame: `(is a function, its name)`. Classes, impls, traits,
+/// modules and namespaces are frames too, named for `self`/`this` and qualified labels.
+fn frame_of(lang: Lang, node: Node<'_>, src: &str) -> Option<(bool, String)> {
+    let kind = node.kind();
+    let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("").trim().to_string();
+    let name_field = || node.child_by_field_name("name").map(text_of);
+    let function = matches!(
+        kind,
+        "function_item"
+            | "function_definition"
+            | "function_declaration"
+            | "generator_function_declaration"
+            | "function_expression"
+            | "generator_function"
+            | "function"
+            | "arrow_function"
+            | "method_definition"
+            | "method_declaration"
+            | "constructor_declaration"
+            | "lambda"
+            | "lambda_expression"
+            | "lambda_literal"
+            | "closure_expression"
+            | "func_literal"
+            | "method"
+            | "singleton_method"
+            | "anonymous_function"
+            | "anonymous_function_creation_expression"
+            | "local_function_statement"
+            | "secondary_constructor"
+            | "init_declaration"
+            | "function_literal"
+    );
+    if function {
+        let name = match kind {
+            // C and C++: the declarator chain ends at the name
+            "function_definition" if lang.is_c_family() => {
+                let mut current = node.child_by_field_name("declarator");
+                while let Some(d) = current {
+                    match d.child_by_field_name("declarator") {
+                        Some(inner) => current = Some(inner),
+                        None => break,
+                    }
+                }
+                current.map(|d| {
+                    let full = text_of(d);
+                    full.rsplit("::").next().unwrap_or(&full).to_string()
+                })
+            }
+            "method_declaration" if lang == Lang::Go => {
+                let receiver = node
+                    .child_by_field_name("receiver")
+                    .and_then(|r| r.named_child(0))
+                    .and_then(|p| p.child_by_field_name("type"))
+                    .map(|t| {
+                        let t = text_of(t);
+                        t.trim_start_matches('*')
+                            .split('[')
+                            .next()
+                            .unwrap_or("")
+                            .to_string()
+                    });
+                name_field().map(|n| match receiver {
+                    Some(r) if !r.is_empty() => format!("{r}.{n}"),
+                    _ => n,
+                })
+            }
+            _ => name_field(),
+        }
+        .or_else(|| bound_name(node, src))
+        .unwrap_or_default();
+        return Some((true, name));
+    }
+    let class_like = matches!(
+        kind,
+        "class_definition"
+            | "class_declaration"
+            | "abstract_class_declaration"
+            | "class"
+            | "struct_item"
+            | "enum_item"
+            | "trait_item"
+            | "impl_item"
+            | "interface_declaration"
+            | "struct_specifier"
+            | "class_specifier"
+            | "object_declaration"
+            | "object_definition"
+            | "trait_definition"
+            | "module"
+            | "mod_item"
+            | "namespace_definition"
+            | "namespace_declaration"
+            | "struct_declaration"
+            | "enum_declaration"
+            | "record_declaration"
+            | "trait_declaration"
+            | "protocol_declaration"
+    );
+    if !class_like {
+        return None;
+    }
+    let name = if kind == "impl_item" {
+        node.child_by_field_name("type").map(|t| {
+            let t = text_of(t);
+            t.split('<').next().unwrap_or("").trim().to_string()
+        })
+    } else {
+        name_field()
+    };
+    // a C struct without a body is a use of the type, not a container
+    if matches!(kind, "struct_specifier" | "class_specifier")
+        && node.child_by_field_name("body").is_none()
+    {
+        return None;
+    }
+    Some((false, name.unwrap_or_default()))
+}
+
+/// The name an anonymous function is bound to: `const f = () => {}`, `f: function () {}`,
+/// `obj.f = function () {}`.
+fn bound_name(node: Node<'_>, src: &str) -> Option<String> {
+    let parent = node.parent()?;
+    let target = match parent.kind() {
+        "variable_declarator" => parent.child_by_field_name("name"),
+        "pair" => parent.child_by_field_name("key"),
+        "assignment_expression" | "assignment" => parent.child_by_field_name("left"),
+        _ => None,
+    }?;
+    let text = src.get(target.byte_range())?.trim();
+    let last = text.rsplit(['.', ':']).next().unwrap_or(text);
+    (!last.is_empty()).then(|| last.trim_matches(['"', '\'']).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(path: &str, text: &str, name: &str) -> Vec<(usize, usize, String)> {
+        occurrences(path, text, name, None)
+            .unwrap()
+            .into_iter()
+            .map(|o| {
+                let mut tags = Vec::new();
+                if o.import {
+                    tags.push("import".to_string());
+                }
+                if o.definition {
+                    tags.push("def".to_string());
+                }
+                match &o.access {
+                    Access::Bare => {}
+                    Access::Member { receiver } => tags.push(format!("member {receiver}")),
+                    Access::Path { qualifier } => tags.push(format!("path {qualifier}")),
+                }
+                if let Some(c) = &o.container {
+                    tags.push(format!("in {c}"));
+                }
+                if o.scope.is_some() {
+                    tags.push("local".to_string());
+                }
+                (o.line, o.column, tags.join(", "))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn python_uses_skip_comments_and_strings_and_see_locals() {
+        let text = "from .app import parse\n\n# parse is mentioned here\ndef run(x):\n    s = \"parse\"\n    return parse(x)\n\ndef other(parse):\n    return parse\n\nclass P:\n    def parse(self):\n        return self.parse()\n";
+        assert_eq!(
+            found("pkg/m.py", text, "parse"),
+            [
+                (1, 18, "import".to_string()),
+                (6, 12, "in run".to_string()),
+                (8, 11, "def, in other, local".to_string()),
+                (9, 12, "in other, local".to_string()),
+                (12, 9, "def, in P".to_string()),
+                (13, 21, "member self, in P.parse".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn rust_paths_members_and_definitions() {
+        let text = "use crate::parser::Parser;\n\nfn main() {\n    let p = Parser::new();\n    p.parse();\n}\n\nimpl Parser {\n    fn new() -> Self { Parser }\n}\n";
+        let uses = found("src/main.rs", text, "Parser");
+        assert_eq!(
+            uses,
+            [
+                (1, 20, "import, path crate::parser".to_string()),
+                (4, 13, "in main".to_string()),
+                (8, 6, String::new()),
+                (9, 24, "in Parser.new".to_string()),
+            ]
+        );
+        let news = found("src/main.rs", text, "new");
+        assert_eq!(
+            news,
+            [
+                (4, 21, "path Parser, in main".to_string()),
+                (9, 8, "def, in Parser".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn go_selectors_name_their_package() {
+        let text = "package doc\n\nimport \"example.com/cobra\"\n\nfunc Gen(cmd *cobra.Command) {\n\tc := cobra.Command{}\n\t_ = c\n}\n";
+        assert_eq!(
+            found("doc/a.go", text, "Command"),
+            [
+                (5, 21, "path cobra, in Gen".to_string()),
+                (6, 13, "path cobra, in Gen".to_string()),
+            ]
+        );
+    }
+
+    fn receiver_types(path: &str, text: &str, name: &str) -> Vec<(usize, Option<String>)> {
+        occurrences(path, text, name, None)
+            .unwrap()
+            .into_iter()
+            .filter(|o| matches!(o.access, Access::Member { .. }))
+            .map(|o| (o.line, o.receiver_type))
+            .collect()
+    }
+
+    #[test]
+    fn receivers_are_typed_by_annotations_constructors_and_go_receivers() {
+        let python = "def f(p: Parser, q):\n    p.parse()\n    q.parse()\n    r = mod.Parser()\n    r.parse()\n";
+        assert_eq!(
+            receiver_types("a.py", python, "parse"),
+            [
+                (2, Some("Parser".to_string())),
+                (3, None),
+                (5, Some("Parser".to_string())),
+            ]
+        );
+        let go = "package a\n\nfunc (c *Command) Run() {\n\tc.Execute()\n\td := &Other{}\n\td.Execute()\n}\n";
+        assert_eq!(
+            receiver_types("a.go", go, "Execute"),
+            [
+                (4, Some("Command".to_string())),
+                (6, Some("Other".to_string()))
+            ]
+        );
+        let ts = "function f() {\n  const k = new Ky(input);\n  return k.fetch();\n}\n";
+        assert_eq!(
+            receiver_types("a.ts", ts, "fetch"),
+            [(3, Some("Ky".to_string()))]
+        );
+        let rust = "fn f() {\n    let p = Parser::new();\n    p.parse();\n}\n";
+        assert_eq!(
+            receiver_types("a.rs", rust, "parse"),
+            [(3, Some("Parser".to_string()))]
+        );
+    }
+
+    #[test]
+    fn a_macro_call_statement_in_c_is_a_use() {
+        let text = "static void t(void) {}\nint main(void) {\n    RUN_TEST(t);\n    return 0;\n}\n";
+        assert_eq!(
+            found("a.c", text, "t"),
+            [(1, 13, "def".to_string()), (3, 14, "in main".to_string())]
+        );
+        let text = "struct abuf { int len; };\nvoid f(void) { struct abuf ab; }\n";
+        assert_eq!(
+            found("a.c", text, "abuf"),
+            [(1, 8, "def".to_string()), (2, 23, "in f".to_string())]
+        );
+    }
+
+    #[test]
+    fn uses_in_one_file_are_capped() {
+        let text = "x\n".repeat(MAX_OCCURRENCES_PER_FILE + 10);
+        let uses = occurrences("gen.py", &text, "x", None).unwrap();
+        assert_eq!(uses.len(), MAX_OCCURRENCES_PER_FILE);
+        // a deadline already past stops the walk
+        let past = Instant::now();
+        assert!(occurrences("gen.py", &text, "x", Some(past)).is_none());
+    }
+
+    #[test]
+    fn a_deep_file_is_walked_without_recursion() {
+        let depth = 20_000;
+        let text = format!("x = {}parse{}\n", "[".repeat(depth), "]".repeat(depth));
+        let uses = occurrences("deep.py", &text, "parse", None).unwrap();
+        assert!(uses.len() <= 1);
+    }
+}

@@ -1,0 +1,859 @@
+//! `find_references`: every use of a defined name, each labelled `resolved` (proved through
+//! scope, imports or the receiver) or `name-only` (spelled the same, not proved).
+//!
+//! The files that contain the name (a literal screen of the raw bytes, as `find_symbol` does)
+//! are redacted and parsed once: their definitions give the targets, their identifiers the uses
+//! (`devprojex_symbols::references`). A use in another file is resolved through the import
+//! graph `related_files` keeps: the file must import the target's file (or, in Go, share its
+//! package folder). Every line shown is cut from redacted text.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use devprojex_detail::Detail;
+use devprojex_symbols::references::{Access, Occurrence};
+use devprojex_symbols::resolve::Target;
+use devprojex_symbols::{Definition, Kind, Lang};
+use serde::Serialize;
+
+use super::{
+    MatchMode, Query, SymbolHit, SymbolIndex, SymbolOptions, cancelled_error, load_cost, shorten,
+    worker_failed,
+};
+use crate::caches::Caches;
+use crate::content::Content;
+use crate::engine::{Engine, Hooks, Request, SearchStop};
+use crate::error::{DpxError, Result};
+use crate::limits;
+use crate::project::ProjectRoot;
+use crate::select::{Entry, SelectionWarnings};
+
+/// What a reference's confidence rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Confidence {
+    /// Proved through scope, imports, or the receiver (`self`/`this`, the container's name, an
+    /// imported module).
+    #[serde(rename = "resolved")]
+    Resolved,
+    /// The same name, not proved to mean the definition.
+    #[serde(rename = "name-only")]
+    NameOnly,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Resolved => "resolved",
+            Confidence::NameOnly => "name-only",
+        }
+    }
+}
+
+/// `find_references` parameters.
+#[derive(Debug, Clone)]
+pub struct ReferenceOptions {
+    pub name: String,
+    /// `path:line` of one definition, when several share the name.
+    pub at: Option<String>,
+    pub kind: Option<Kind>,
+    pub include_imports: bool,
+    pub max_results: usize,
+    pub offset: usize,
+    /// The MCP limit; the CLI runs to completion unless `--timeout` is given.
+    pub deadline: Option<Duration>,
+}
+
+/// One use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reference {
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    /// The enclosing function or method.
+    pub container: Option<String>,
+    pub confidence: Confidence,
+    pub import: bool,
+    /// The line, redacted.
+    pub text: String,
+}
+
+/// The outcome of `find_references`.
+#[derive(Debug, Clone, Default)]
+pub struct ReferencesOutcome {
+    pub name: String,
+    /// The definitions the references are of.
+    pub definitions: Vec<SymbolHit>,
+    /// This page.
+    pub references: Vec<Reference>,
+    pub total: usize,
+    pub resolved: usize,
+    pub offset: usize,
+    /// Names of definitions near the one asked for, when it has none (case mistakes first).
+    pub near_names: Vec<String>,
+    pub searched_files: usize,
+    pub parsed_files: usize,
+    pub withheld_files: usize,
+    pub unreadable_files: usize,
+    pub unparsed_files: usize,
+    pub stopped: Option<SearchStop>,
+    pub warnings: SelectionWarnings,
+}
+
+/// What one file gave.
+struct FileUses {
+    path: String,
+    definitions: Vec<Definition>,
+    occurrences: Vec<Occurrence>,
+    /// The redacted text of the lines with an occurrence.
+    lines: HashMap<usize, String>,
+}
+
+/// A definition the references are of, with what proves a use of it.
+struct TargetDef {
+    path: String,
+    dir: String,
+    lang: Option<Lang>,
+    line: usize,
+    /// The function that binds it (a local or nested definition), as its occurrence says.
+    scope: Option<usize>,
+    /// The innermost container's name (`Parser` for `Parser.parse`).
+    container: Option<String>,
+    /// Names a qualified use of its file goes by: the module (`parser`, `flask`), the Go
+    /// package folder.
+    module_names: Vec<String>,
+    /// A method: reached through a receiver, or bare only from its own class in the
+    /// languages with an implicit `this`.
+    method: bool,
+}
+
+impl TargetDef {
+    fn file_level(&self) -> bool {
+        self.scope.is_none()
+    }
+}
+
+/// Receivers that name the enclosing class.
+const SELF_RECEIVERS: [&str; 7] = ["self", "this", "cls", "Self", "@", "$this", "super"];
+
+/// `path:line` -> (path, line).
+fn parse_at(at: &str) -> Result<(String, usize)> {
+    let bad = || {
+        DpxError::invalid_arguments(format!(
+            "at is '{}'; pass the path and line of one definition as 'path:line', such as 'src/parser.rs:12' (find_symbol lists them)",
+            shorten(at)
+        ))
+    };
+    let (path, line) = at.trim().rsplit_once(':').ok_or_else(bad)?;
+    let line: usize = line.trim().parse().map_err(|_| bad())?;
+    if path.trim().is_empty() || line == 0 {
+        return Err(bad());
+    }
+    Ok((path.trim().trim_start_matches("./").to_string(), line))
+}
+
+fn module_names(path: &str, lang: Option<Lang>) -> Vec<String> {
+    let dir = devprojex_symbols::resolve::dir_of(path);
+    let file = devprojex_symbols::resolve::file_name(path);
+    let stem = file.split('.').next().unwrap_or(file);
+    let folder = devprojex_symbols::resolve::file_name(dir);
+    let mut names = Vec::new();
+    match lang {
+        Some(Lang::Go) => names.push(folder.to_string()),
+        _ if matches!(stem, "__init__" | "index" | "mod" | "lib") => names.push(folder.to_string()),
+        _ => names.push(stem.to_string()),
+    }
+    names.retain(|n| !n.is_empty());
+    names
+}
+
+impl Engine {
+    /// The uses of the definitions named `options.name`.
+    pub fn find_references(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        options: &ReferenceOptions,
+        caches: Option<&Caches>,
+        hooks: Hooks<'_>,
+    ) -> Result<ReferencesOutcome> {
+        if options.max_results == 0 || options.max_results > limits::MAX_REFERENCE_RESULTS {
+            return Err(DpxError::invalid_arguments(format!(
+                "max_results is {}; it must be between 1 and {}",
+                options.max_results,
+                limits::MAX_REFERENCE_RESULTS
+            )));
+        }
+        let query = Query::parse(&SymbolOptions {
+            name: options.name.clone(),
+            kind: options.kind,
+            mode: MatchMode::Exact,
+            max_results: 1,
+            deadline: None,
+        })?;
+        let at = options.at.as_deref().map(parse_at).transpose()?;
+        let started = Instant::now();
+        let deadline = options.deadline.map(|d| started + d);
+        let selection = self.select_sources(root, request, false, false, caches)?;
+        let files: Vec<&Entry> = selection
+            .files()
+            .filter(|f| !f.binary && Lang::of_path(&f.relative).is_some())
+            .collect();
+        let pipeline = self.pipeline(Detail::Full, caches);
+        let needle = memchr::memmem::Finder::new(query.name.as_bytes());
+        let mut outcome = ReferencesOutcome {
+            name: query.name.clone(),
+            warnings: selection.warnings.clone(),
+            offset: options.offset,
+            ..ReferencesOutcome::default()
+        };
+        enum Found {
+            Screened,
+            Withheld,
+            Unreadable,
+            Unparsed,
+            Parsed(FileUses),
+        }
+        let mut uses: Vec<FileUses> = Vec::new();
+        const WINDOW_BYTES: u64 = 8 * 1024 * 1024;
+        let halted = crate::ordered::for_each_ordered(
+            files.len(),
+            rayon::current_num_threads(),
+            WINDOW_BYTES,
+            |i| load_cost(files[i]),
+            |i| {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return None;
+                }
+                let entry = files[i];
+                Some(match pipeline.load_matching(root, entry, &needle) {
+                    None | Some(Content::Binary) => Found::Screened,
+                    Some(Content::Text(text)) => {
+                        let text = &text.text;
+                        let occurrences = devprojex_symbols::references::occurrences(
+                            &entry.relative,
+                            text,
+                            &query.name,
+                            deadline,
+                        );
+                        let stop = || deadline.is_some_and(|d| Instant::now() >= d);
+                        let definitions = match caches {
+                            Some(caches) => caches
+                                .symbols
+                                .definitions(&entry.relative, text, &stop)
+                                .and_then(|d| d.ok()),
+                            None => devprojex_symbols::try_definitions_until(
+                                &entry.relative,
+                                text,
+                                &stop,
+                            )
+                            .and_then(|d| d.ok())
+                            .map(Arc::new),
+                        };
+                        match (occurrences, definitions) {
+                            (Some(occurrences), Some(definitions)) => {
+                                let wanted: HashSet<usize> =
+                                    occurrences.iter().map(|o| o.line).collect();
+                                let lines = text
+                                    .lines()
+                                    .enumerate()
+                                    .filter(|(i, _)| wanted.contains(&(i + 1)))
+                                    .map(|(i, l)| (i + 1, shorten(l.trim_end_matches('\r').trim())))
+                                    .collect();
+                                Found::Parsed(FileUses {
+                                    path: entry.relative.clone(),
+                                    definitions: definitions
+                                        .iter()
+                                        .filter(|d| d.name == query.name)
+                                        .cloned()
+                                        .collect(),
+                                    occurrences,
+                                    lines,
+                                })
+                            }
+                            _ => Found::Unparsed,
+                        }
+                    }
+                    Some(Content::Withheld) => Found::Withheld,
+                    Some(Content::Unreadable) => Found::Unreadable,
+                    Some(Content::Measured(_)) => unreachable!("find_references loads content"),
+                })
+            },
+            |_, found| {
+                if hooks.cancelled.is_some_and(|c| c()) {
+                    return Err(cancelled_error());
+                }
+                let Some(found) = found else {
+                    outcome.stopped = Some(SearchStop::Deadline);
+                    return Err(DpxError::cancelled());
+                };
+                outcome.searched_files += 1;
+                match found {
+                    Found::Screened => {}
+                    Found::Withheld => outcome.withheld_files += 1,
+                    Found::Unreadable => outcome.unreadable_files += 1,
+                    Found::Unparsed => outcome.unparsed_files += 1,
+                    Found::Parsed(file) => {
+                        outcome.parsed_files += 1;
+                        if !file.occurrences.is_empty() {
+                            uses.push(file);
+                        }
+                    }
+                }
+                Ok(())
+            },
+        );
+        match halted {
+            Ok(()) => {}
+            // the deadline: answer with what was read
+            Err(crate::ordered::Stopped::Sink(_)) if outcome.stopped.is_some() => {}
+            Err(crate::ordered::Stopped::Sink(e)) => return Err(e),
+            Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
+        }
+        // the definitions asked for
+        let mut targets: Vec<TargetDef> = Vec::new();
+        for file in &uses {
+            for definition in &file.definitions {
+                if !query.matches(definition, &file.path) {
+                    continue;
+                }
+                if let Some((path, line)) = &at
+                    && (path != &file.path || *line != definition.line)
+                {
+                    continue;
+                }
+                let lang = Lang::of_path(&file.path);
+                let scope = file
+                    .occurrences
+                    .iter()
+                    .find(|o| o.definition && o.line == definition.line)
+                    .and_then(|o| o.scope);
+                outcome.definitions.push(SymbolHit {
+                    path: file.path.clone(),
+                    line: definition.line,
+                    end_line: definition.end_line,
+                    kind: definition.kind.as_str(),
+                    name: definition.name.clone(),
+                    signature: definition.signature.clone(),
+                    container: definition.container.clone(),
+                });
+                targets.push(TargetDef {
+                    path: file.path.clone(),
+                    dir: devprojex_symbols::resolve::dir_of(&file.path).to_string(),
+                    lang,
+                    line: definition.line,
+                    scope,
+                    container: definition.scope.iter().last().map(str::to_string),
+                    module_names: module_names(&file.path, lang),
+                    method: definition.kind == Kind::Method,
+                });
+            }
+        }
+        if let Some((path, line)) = &at
+            && targets.is_empty()
+        {
+            let listed: Vec<String> = uses
+                .iter()
+                .flat_map(|f| {
+                    f.definitions
+                        .iter()
+                        .filter(|d| query.matches(d, &f.path))
+                        .map(move |d| format!("{}:{}", f.path, d.line))
+                })
+                .take(10)
+                .collect();
+            let hint = if listed.is_empty() {
+                format!(
+                    "no definition of '{}' was found; check the name with find_symbol",
+                    query.name
+                )
+            } else {
+                format!("its definitions are at {}", listed.join(", "))
+            };
+            return Err(DpxError::invalid_arguments(format!(
+                "at '{}:{line}' is not a definition of '{}'; {hint}. Pass one of them as at, or leave at out",
+                shorten(path),
+                query.name
+            )));
+        }
+        // which files import the targets' files (resolution through imports)
+        let target_files: HashSet<&str> = targets.iter().map(|t| t.path.as_str()).collect();
+        let target_dirs: HashSet<&str> = targets
+            .iter()
+            .filter(|t| t.lang == Some(Lang::Go))
+            .map(|t| t.dir.as_str())
+            .collect();
+        let importing = self.files_importing(
+            root,
+            request,
+            caches,
+            &uses,
+            &target_files,
+            &target_dirs,
+            deadline,
+            &pipeline,
+        );
+        // Go: package folders where another file-level definition of the name lives (its
+        // files' bare uses mean that one)
+        let go_hidden_dirs: HashSet<&str> = uses
+            .iter()
+            .filter(|f| Lang::of_path(&f.path) == Some(Lang::Go))
+            .filter(|f| {
+                f.definitions.iter().any(|d| {
+                    d.container.is_none()
+                        && !targets.iter().any(|t| t.path == f.path && t.line == d.line)
+                })
+            })
+            .map(|f| devprojex_symbols::resolve::dir_of(&f.path))
+            .collect();
+        // names defined at file level by other definitions in each file (they hide the target)
+        let mut references = Vec::new();
+        for file in &uses {
+            let own_defs: Vec<&Definition> = file
+                .definitions
+                .iter()
+                .filter(|d| {
+                    !targets
+                        .iter()
+                        .any(|t| t.path == file.path && t.line == d.line)
+                })
+                .collect();
+            let hidden_here = own_defs.iter().any(|d| d.container.is_none())
+                || go_hidden_dirs.contains(devprojex_symbols::resolve::dir_of(&file.path));
+            let imports_target = importing.contains(file.path.as_str());
+            let file_dir = devprojex_symbols::resolve::dir_of(&file.path);
+            for occurrence in &file.occurrences {
+                if occurrence.definition {
+                    continue;
+                }
+                if occurrence.import && !options.include_imports {
+                    continue;
+                }
+                let confidence = judge(
+                    occurrence,
+                    &file.path,
+                    file_dir,
+                    &targets,
+                    imports_target,
+                    hidden_here,
+                );
+                let Some(confidence) = confidence else {
+                    continue;
+                };
+                references.push(Reference {
+                    path: file.path.clone(),
+                    line: occurrence.line,
+                    column: occurrence.column,
+                    container: occurrence.container.clone(),
+                    confidence,
+                    import: occurrence.import,
+                    text: file
+                        .lines
+                        .get(&occurrence.line)
+                        .cloned()
+                        .unwrap_or_default(),
+                });
+            }
+        }
+        outcome.total = references.len();
+        outcome.resolved = references
+            .iter()
+            .filter(|r| r.confidence == Confidence::Resolved)
+            .count();
+        outcome.references = references
+            .into_iter()
+            .skip(options.offset)
+            .take(options.max_results)
+            .collect();
+        if outcome.definitions.is_empty() && outcome.total == 0 {
+            outcome.near_names = self.near_names(root, request, caches, &query.name)?;
+        }
+        Ok(outcome)
+    }
+
+    /// The files among `uses` whose imports lead to one of the target files (or, in Go, to
+    /// the package folder of one).
+    #[allow(clippy::too_many_arguments)]
+    fn files_importing<'u>(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        caches: Option<&Caches>,
+        uses: &'u [FileUses],
+        target_files: &HashSet<&str>,
+        target_dirs: &HashSet<&str>,
+        deadline: Option<Instant>,
+        pipeline: &crate::content::ContentPipeline,
+    ) -> HashSet<&'u str> {
+        let mut out = HashSet::new();
+        let candidates: Vec<&FileUses> = uses
+            .iter()
+            .filter(|f| !target_files.contains(f.path.as_str()))
+            .collect();
+        if candidates.is_empty() || target_files.is_empty() {
+            return out;
+        }
+        let Ok(selection) = self.select_sources(root, request, true, true, caches) else {
+            return out;
+        };
+        let entries: Vec<&Entry> = selection.files().collect();
+        let fresh;
+        let index = match caches {
+            Some(caches) => &caches.symbols,
+            None => {
+                fresh = SymbolIndex::new(0);
+                &fresh
+            }
+        };
+        let deadline = deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400));
+        let shared = index.root_index(root);
+        let Ok(mut project) =
+            index.project(&shared, root, &entries, pipeline, false, deadline, &|| {
+                false
+            })
+        else {
+            return out;
+        };
+        for file in candidates {
+            let edges = project.imports_of(&file.path, &entries, pipeline, deadline);
+            let leads = edges.edges.iter().any(|(target, _)| match target {
+                Target::File(path) => target_files.contains(path.as_str()),
+                Target::Folder(dir) => target_dirs.contains(dir.as_str()),
+            });
+            if leads {
+                out.insert(file.path.as_str());
+            }
+        }
+        out
+    }
+
+    /// Definition names like `name` (another case, a prefix or a part of it), for the hint
+    /// when nothing is found.
+    fn near_names(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        caches: Option<&Caches>,
+        name: &str,
+    ) -> Result<Vec<String>> {
+        let lower = name.to_lowercase();
+        let mut probes: Vec<String> = vec![name.to_string()];
+        // case mistakes: the lower-case, upper-case and capitalised spellings
+        let mut capital = lower.clone();
+        if let Some(first) = capital.get_mut(0..1) {
+            first.make_ascii_uppercase();
+        }
+        probes.extend([lower.clone(), name.to_uppercase(), capital]);
+        // a shorter stem finds longer and shorter relatives
+        let stem: String = name
+            .chars()
+            .take(name.chars().count().div_ceil(2).max(3))
+            .collect();
+        probes.push(stem);
+        probes.dedup();
+        let mut found: Vec<String> = Vec::new();
+        for probe in probes {
+            if found.len() >= 10 {
+                break;
+            }
+            let outcome = self.find_symbol(
+                root,
+                request,
+                &SymbolOptions {
+                    name: probe,
+                    kind: None,
+                    mode: MatchMode::Substring,
+                    max_results: limits::MAX_SYMBOL_RESULTS,
+                    deadline: Some(Duration::from_secs(2)),
+                },
+                caches,
+                Hooks::default(),
+            );
+            let Ok(outcome) = outcome else { continue };
+            for hit in outcome.hits {
+                if hit.name != name && !found.contains(&hit.name) {
+                    found.push(hit.name);
+                }
+            }
+        }
+        // case-insensitive equals first, then by length difference
+        found.sort_by_key(|n| {
+            (
+                n.to_lowercase() != lower,
+                n.len().abs_diff(name.len()),
+                n.clone(),
+            )
+        });
+        found.truncate(10);
+        Ok(found)
+    }
+}
+
+/// The answer's text: a head line, the definitions, then one line per reference
+/// (`path:line:column: confidence [import] (in container): text`).
+pub fn references_text(outcome: &ReferencesOutcome) -> String {
+    use crate::render::escape::text_line;
+    let mut out = String::new();
+    let definitions = match outcome.definitions.len() {
+        0 => "no definition in the selection".to_string(),
+        1 => "1 definition".to_string(),
+        n => format!("{n} definitions"),
+    };
+    out.push_str(&format!(
+        "references of {}: {} ({} resolved, {} name-only), {definitions}\n",
+        text_line(&outcome.name),
+        outcome.total,
+        outcome.resolved,
+        outcome.total - outcome.resolved,
+    ));
+    for hit in &outcome.definitions {
+        out.push_str(&format!(
+            "definition {}:{}: {} {}",
+            text_line(&hit.path),
+            hit.line,
+            hit.kind,
+            text_line(&hit.name)
+        ));
+        if let Some(container) = &hit.container {
+            out.push_str(&format!(" (in {})", text_line(container)));
+        }
+        out.push('\n');
+    }
+    for reference in &outcome.references {
+        out.push_str(&format!(
+            "{}:{}:{}: {}",
+            text_line(&reference.path),
+            reference.line,
+            reference.column,
+            reference.confidence.as_str()
+        ));
+        if reference.import {
+            out.push_str(" import");
+        }
+        if let Some(container) = &reference.container {
+            out.push_str(&format!(" (in {})", text_line(container)));
+        }
+        out.push_str(": ");
+        out.push_str(&text_line(&reference.text));
+        out.push('\n');
+    }
+    out
+}
+
+/// The trusted notes after `find_references`: counts, limits and how to go on.
+pub fn references_trailer(outcome: &ReferencesOutcome, cli: bool) -> Vec<String> {
+    let (offset, narrow, raise) = if cli {
+        (
+            "--offset",
+            "--at, --kind, --paths or --include-patterns",
+            "--max-results",
+        )
+    } else {
+        (
+            "offset",
+            "at, kind, paths or include_patterns",
+            "max_results",
+        )
+    };
+    let mut trailer = Vec::new();
+    let shown = outcome.references.len();
+    let end = outcome.offset + shown;
+    if end < outcome.total {
+        trailer.push(format!(
+            "[Showing references {}-{end} of {}. Call again with {offset}={end} for the next page, raise {raise} (at most {}), or narrow with {narrow}.]",
+            outcome.offset + 1,
+            outcome.total,
+            limits::MAX_REFERENCE_RESULTS
+        ));
+    } else if shown == 0 && outcome.total > 0 {
+        trailer.push(format!(
+            "[No references at {offset}={}: there are {}. Lower {offset}.]",
+            outcome.offset, outcome.total
+        ));
+    }
+    if outcome.stopped.is_some() {
+        trailer.push(format!(
+            "[References incomplete: the time limit was reached after {} files. Narrow with {narrow}.]",
+            outcome.searched_files
+        ));
+    }
+    if outcome.unparsed_files > 0 {
+        trailer.push(format!(
+            "[{} files that contain the name were not parsed (larger than 4 MiB).]",
+            outcome.unparsed_files
+        ));
+    }
+    trailer
+}
+
+/// The answer as JSON (the CLI's `--format json`).
+pub fn references_json(outcome: &ReferencesOutcome, project: &str) -> serde_json::Value {
+    serde_json::json!({
+        "project": project,
+        "name": outcome.name,
+        "definitions": outcome.definitions,
+        "references": outcome.references,
+        "total": outcome.total,
+        "resolved": outcome.resolved,
+        "offset": outcome.offset,
+        "nearNames": outcome.near_names,
+        "truncated": outcome.stopped.is_some(),
+    })
+}
+
+/// Whether a use means one of the targets, and how sure that is; `None`: it means something
+/// else (a local of the same name, another definition in its file).
+fn judge(
+    occurrence: &Occurrence,
+    path: &str,
+    dir: &str,
+    targets: &[TargetDef],
+    imports_target: bool,
+    hidden_here: bool,
+) -> Option<Confidence> {
+    let in_same_file = |t: &&TargetDef| t.path == path;
+    // a local or nested definition is seen only inside the function that binds it
+    if !targets.is_empty() && targets.iter().all(|t| !t.file_level()) {
+        let seen = occurrence.access == Access::Bare
+            && targets
+                .iter()
+                .filter(in_same_file)
+                .any(|t| occurrence.scope == t.scope);
+        return seen.then_some(Confidence::Resolved);
+    }
+    match &occurrence.access {
+        Access::Bare if !targets.is_empty() && targets.iter().all(|t| t.method) => {
+            // a bare method name: its own class calling it without `this`, where the language
+            // allows that; elsewhere (Python, JavaScript, Rust, Go) something else
+            let implicit_this = matches!(
+                Lang::of_path(path),
+                Some(
+                    Lang::Java
+                        | Lang::Kotlin
+                        | Lang::CSharp
+                        | Lang::Cpp
+                        | Lang::Scala
+                        | Lang::Swift
+                        | Lang::Ruby
+                )
+            );
+            let own_class = targets.iter().any(|t| {
+                t.container.is_some() && occurrence.classes.last() == t.container.as_ref()
+            });
+            (implicit_this && own_class && !occurrence.import).then_some(Confidence::Resolved)
+        }
+        Access::Bare => {
+            if let Some(scope) = occurrence.scope {
+                // bound by a local: only a local target in that very scope
+                return targets
+                    .iter()
+                    .filter(in_same_file)
+                    .any(|t| t.scope == Some(scope))
+                    .then_some(Confidence::Resolved);
+            }
+            if targets
+                .iter()
+                .filter(in_same_file)
+                .any(TargetDef::file_level)
+            {
+                return Some(Confidence::Resolved);
+            }
+            if targets.is_empty() {
+                return Some(Confidence::NameOnly);
+            }
+            if hidden_here {
+                // the file defines the name itself: its uses mean that definition
+                return None;
+            }
+            let same_package = targets.iter().any(|t| {
+                t.lang == Some(Lang::Go) && t.file_level() && t.dir == dir && t.path != path
+            });
+            if same_package || imports_target {
+                return Some(Confidence::Resolved);
+            }
+            // Go reaches another package's names only through its name (`pkg.Name`)
+            if Lang::of_path(path) == Some(Lang::Go)
+                && targets.iter().all(|t| t.lang == Some(Lang::Go))
+            {
+                return None;
+            }
+            Some(Confidence::NameOnly)
+        }
+        Access::Member { receiver } => {
+            let receiver = receiver.trim_start_matches('&').trim_start_matches('*');
+            // `Parser().parse()`, `new Parser().parse()`: the constructor names the type
+            let constructed = receiver
+                .strip_suffix(')')
+                .and_then(|r| r.split('(').next())
+                .map(|r| r.trim_start_matches("new ").trim());
+            let proved = targets.iter().any(|t| {
+                let container = t.container.as_deref();
+                let self_receiver = SELF_RECEIVERS.contains(&receiver)
+                    && container.is_some()
+                    && occurrence.classes.last().map(String::as_str) == container;
+                let by_container = container == Some(receiver)
+                    || container.is_some()
+                        && (occurrence.receiver_type.as_deref() == container
+                            || constructed == container);
+                let by_module = imports_target && t.module_names.iter().any(|m| m == receiver);
+                let same_file_self = t.path == path && self_receiver;
+                self_receiver || by_container || by_module || same_file_self
+            });
+            Some(if proved {
+                Confidence::Resolved
+            } else {
+                Confidence::NameOnly
+            })
+        }
+        Access::Path { qualifier } => {
+            let last = qualifier
+                .rsplit(['.', ':', '\\'])
+                .find(|s| !s.is_empty())
+                .unwrap_or(qualifier);
+            let proved = targets.iter().any(|t| {
+                t.container.as_deref() == Some(last)
+                    || (last == "Self"
+                        && t.path == path
+                        && occurrence.classes.last() == t.container.as_ref())
+                    || (imports_target || t.path == path)
+                        && (t.module_names.iter().any(|m| m == last)
+                            || matches!(last, "crate" | "self" | "super"))
+            });
+            Some(if proved {
+                Confidence::Resolved
+            } else {
+                Confidence::NameOnly
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_takes_a_path_and_a_line() {
+        assert_eq!(
+            parse_at("src/a.rs:12").unwrap(),
+            ("src/a.rs".to_string(), 12)
+        );
+        assert_eq!(parse_at("./a.py:3").unwrap(), ("a.py".to_string(), 3));
+        for bad in ["a.rs", "a.rs:x", ":3", "a.rs:0"] {
+            assert!(parse_at(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn module_names_follow_the_language() {
+        assert_eq!(
+            module_names("pkg/flask/app.py", Some(Lang::Python)),
+            ["app"]
+        );
+        assert_eq!(
+            module_names("pkg/flask/__init__.py", Some(Lang::Python)),
+            ["flask"]
+        );
+        assert_eq!(module_names("doc/man.go", Some(Lang::Go)), ["doc"]);
+    }
+}

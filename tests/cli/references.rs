@@ -1,0 +1,190 @@
+//! `devprojex references` and the `find_references` tool: the same engine call.
+
+use crate::common::{Fixture, Mcp, one_spot, run};
+use serde_json::{Value, json};
+
+fn project() -> Fixture {
+    let fx = Fixture::new();
+    fx.write("pkg/__init__.py", "")
+        .write(
+            "pkg/parser.py",
+            "class Parser:\n    def parse(self, text):\n        return self.tokens(text)\n\n    def tokens(self, text):\n        return text.split()\n\n\ndef parse_all(texts):\n    # parse_all is recursive in spirit\n    return [Parser().parse(t) for t in texts]\n",
+        )
+        .write(
+            "pkg/app.py",
+            "from .parser import Parser, parse_all\n\n\ndef run(p: Parser, items):\n    p.parse(\"x\")\n    message = \"call parse_all here\"\n    return parse_all(items)\n\n\ndef shadow(parse_all):\n    return parse_all\n",
+        )
+        .write(
+            "other/unrelated.py",
+            "def parse(x):\n    return x\n\n\ndef use(thing):\n    return thing.parse() + parse(1)\n",
+        );
+    fx
+}
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn references_skip_comments_strings_and_shadowing_locals_and_label_what_is_proved() {
+    let fx = project();
+    let output = run(&["references", "parse_all", "."], &fx.root);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "references of parse_all: 2 (2 resolved, 0 name-only), 1 definition\n\
+         definition pkg/parser.py:9: function parse_all\n\
+         pkg/app.py:1:29: resolved import: from .parser import Parser, parse_all\n\
+         pkg/app.py:7:12: resolved (in run): return parse_all(items)\n"
+    );
+    // a method: self and an annotated parameter prove it, an unknown receiver does not
+    let output = run(
+        &["references", "Parser.parse", ".", "--format", "json"],
+        &fx.root,
+    );
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let found: Vec<(String, u64, String)> = value["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                format!("{}:{}", r["path"].as_str().unwrap(), r["line"]),
+                r["column"].as_u64().unwrap(),
+                r["confidence"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "other/unrelated.py:6".to_string(),
+                18,
+                "name-only".to_string()
+            ),
+            ("pkg/app.py:5".to_string(), 7, "resolved".to_string()),
+            ("pkg/parser.py:11".to_string(), 22, "resolved".to_string()),
+        ]
+    );
+    // `parse(1)` in other/ means its own parse, not the method
+    assert!(!stdout(&output).contains("\"line\": 6,\n      \"column\": 27"));
+}
+
+#[test]
+fn references_page_with_offset_and_match_the_tool() {
+    let fx = project();
+    let first = run(
+        &["references", "parse_all", ".", "--max-results", "1"],
+        &fx.root,
+    );
+    assert_eq!(
+        stdout(&first),
+        "references of parse_all: 2 (2 resolved, 0 name-only), 1 definition\n\
+         definition pkg/parser.py:9: function parse_all\n\
+         pkg/app.py:1:29: resolved import: from .parser import Parser, parse_all\n"
+    );
+    assert!(
+        stderr(&first).contains("Call again with --offset=1 for the next page"),
+        "{}",
+        stderr(&first)
+    );
+    let second = run(
+        &[
+            "references",
+            "parse_all",
+            ".",
+            "--max-results",
+            "1",
+            "--offset",
+            "1",
+        ],
+        &fx.root,
+    );
+    assert!(
+        stdout(&second).ends_with("pkg/app.py:7:12: resolved (in run): return parse_all(items)\n")
+    );
+    let imports_left_out = run(
+        &["references", "parse_all", ".", "--include-imports", "false"],
+        &fx.root,
+    );
+    assert!(!stdout(&imports_left_out).contains("import:"));
+    // byte-identical to the tool's payload
+    let cli = run(&["references", "parse_all", "."], &fx.root);
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok("find_references", json!({"name": "parse_all"}));
+    assert_eq!(one_spot(&text).inner, stdout(&cli));
+}
+
+#[test]
+fn bad_names_and_positions_get_clear_errors() {
+    let fx = project();
+    // an unknown name: exit 1 and near names, a case mistake first
+    let unknown = run(&["references", "PARSE_ALL", "."], &fx.root);
+    assert_eq!(unknown.status.code(), Some(1), "{}", stderr(&unknown));
+    assert_eq!(stdout(&unknown), "");
+    assert!(
+        stderr(&unknown).contains("Near names: parse_all"),
+        "{}",
+        stderr(&unknown)
+    );
+    // an `at` that is not a definition names the ones there are
+    let not_a_definition = run(
+        &["references", "parse_all", ".", "--at", "pkg/app.py:7"],
+        &fx.root,
+    );
+    assert_eq!(not_a_definition.status.code(), Some(2));
+    assert!(
+        stderr(&not_a_definition)
+            .contains("is not a definition of 'parse_all'; its definitions are at pkg/parser.py:9"),
+        "{}",
+        stderr(&not_a_definition)
+    );
+    let malformed = run(
+        &["references", "parse_all", ".", "--at", "pkg/app.py"],
+        &fx.root,
+    );
+    assert_eq!(malformed.status.code(), Some(2));
+    assert!(
+        stderr(&malformed).contains("'path:line'"),
+        "{}",
+        stderr(&malformed)
+    );
+}
+
+#[test]
+fn outline_lists_one_files_definitions_with_their_end_lines() {
+    let fx = project();
+    std::fs::create_dir(fx.path(".git")).unwrap();
+    let output = run(&["outline", "parser.py"], &fx.path("pkg"));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "1-6: class Parser\n2-3: method parse (in class Parser)\n5-6: method tokens (in class Parser)\n9-11: function parse_all\n"
+    );
+    let json = run(
+        &[
+            "outline",
+            "pkg/app.py",
+            "--project",
+            ".",
+            "--format",
+            "json",
+        ],
+        &fx.root,
+    );
+    let value: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        value["definitions"],
+        json!([
+            {"name": "run", "kind": "function", "line": 4, "endLine": 7},
+            {"name": "shadow", "kind": "function", "line": 10, "endLine": 11}
+        ])
+    );
+    let missing = run(&["outline", "pkg/none.py", "--project", "."], &fx.root);
+    assert_eq!(missing.status.code(), Some(1), "{}", stderr(&missing));
+}
