@@ -269,7 +269,7 @@ fn glob_map(name: &'static str, schema: &Value, value: Value) -> Result<Value, P
             ),
         ));
     }
-    let max_chars = limit(&schema["propertyNames"], "maxLength").unwrap_or(u64::MAX);
+    let max_chars = crate::limits::MAX_GLOB_CHARS as u64;
     let values = schema.get("additionalProperties").unwrap_or(&Value::Null);
     let mut checked = Map::new();
     for (key, item) in map {

@@ -176,11 +176,6 @@ mod tests {
                 if kind == Some("object") {
                     assert!(property["maxProperties"].is_u64(), "{}.{name}", tool.name);
                     assert!(
-                        property["propertyNames"]["maxLength"].is_u64(),
-                        "{}.{name}",
-                        tool.name
-                    );
-                    assert!(
                         property["additionalProperties"]["enum"].is_array(),
                         "{}.{name}: {property}",
                         tool.name
