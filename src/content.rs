@@ -86,6 +86,54 @@ pub struct ContentPipeline {
     pub facts: Option<Arc<FactsCache>>,
     /// The caller needs metrics only: known metrics are returned without reading the file.
     pub measure_only: bool,
+    /// Files whose detail differs from `detail` (a pack's `detail_overrides`).
+    pub overrides: Option<Arc<DetailOverrides>>,
+}
+
+/// A pack's `detail_overrides`, compiled: one glob set per detail level. A file matching
+/// globs of several levels takes the fullest, so "keep these files full" always holds.
+#[derive(Debug)]
+pub struct DetailOverrides {
+    sets: Vec<(Detail, crate::select::globs::PatternSet)>,
+}
+
+impl DetailOverrides {
+    /// Compile `(glob, detail)` pairs; `None` when there are none. Errors name the argument.
+    pub fn compile(overrides: &[(String, Detail)]) -> Result<Option<Self>> {
+        if overrides.is_empty() {
+            return Ok(None);
+        }
+        let max = crate::limits::MAX_DETAIL_OVERRIDES;
+        if overrides.len() > max {
+            return Err(DpxError::invalid_arguments(format!(
+                "detail_overrides has {} globs; at most {max} are allowed. Combine globs with '{{a,b}}'",
+                overrides.len()
+            )));
+        }
+        let mut sets = Vec::new();
+        for level in Detail::ALL {
+            let globs: Vec<String> = overrides
+                .iter()
+                .filter(|(_, detail)| *detail == level)
+                .map(|(glob, _)| glob.clone())
+                .collect();
+            if !globs.is_empty() {
+                // a bad glob is a bad argument here (no search pattern is involved)
+                let set = crate::select::globs::PatternSet::compile("detail_overrides", &globs)
+                    .map_err(|err| DpxError::invalid_arguments(err.message))?;
+                sets.push((level, set));
+            }
+        }
+        Ok(Some(Self { sets }))
+    }
+
+    /// The detail of the file at `relative`, if a glob names it.
+    fn detail_of(&self, relative: &str) -> Option<Detail> {
+        self.sets
+            .iter()
+            .find(|(_, set)| set.matches_path_or_ancestor(relative))
+            .map(|(detail, _)| *detail)
+    }
 }
 
 impl ContentPipeline {
@@ -106,6 +154,11 @@ impl ContentPipeline {
         if entry.binary {
             return Some(Content::Binary);
         }
+        let detail = self
+            .overrides
+            .as_deref()
+            .and_then(|o| o.detail_of(&entry.relative))
+            .unwrap_or(self.detail);
         let facts = self.facts.as_deref();
         if self.measure_only
             && let Some(facts) = facts
@@ -116,7 +169,7 @@ impl ContentPipeline {
                 changed_ns: entry.changed_ns,
                 id: entry.id,
             };
-            if let Some(metrics) = facts.metrics(&entry.absolute, &listed, self.detail) {
+            if let Some(metrics) = facts.metrics(&entry.absolute, &listed, detail) {
                 return Some(Content::Measured(metrics));
             }
         }
@@ -148,10 +201,8 @@ impl ContentPipeline {
                 };
                 let redactions = redacted.findings.len();
                 let reduced = match &self.transform_cache {
-                    Some(cache) => cache.transform(&entry.relative, &redacted.text, self.detail),
-                    None => {
-                        devprojex_detail::transform(&entry.relative, &redacted.text, self.detail)
-                    }
+                    Some(cache) => cache.transform(&entry.relative, &redacted.text, detail),
+                    None => devprojex_detail::transform(&entry.relative, &redacted.text, detail),
                 };
                 // Most files come through unchanged: keep the buffer that was read instead of
                 // copying it once more.
@@ -171,7 +222,7 @@ impl ContentPipeline {
                         &entry.absolute,
                         stamp,
                         redactions == 0,
-                        self.detail,
+                        detail,
                         content.metrics(),
                     );
                 }

@@ -23,6 +23,10 @@ pub struct Coverage {
     pub withheld_files: u64,
     /// Selected files that could not be read (permission denied, I/O error, replaced).
     pub unreadable_files: u64,
+    /// Selected files the listing showed as text whose content read found binary (a NUL byte
+    /// past the first 8 KiB, or in a file the walk does not sniff): left out like every binary
+    /// file.
+    pub late_binary_files: u64,
     pub warnings: SelectionWarnings,
     pub stopped: Option<Stop>,
 }
@@ -35,8 +39,25 @@ impl Coverage {
             self.withheld_files,
             self.unreadable_files,
         ));
+        lines.extend(late_binary_notice(self.late_binary_files));
         lines
     }
+}
+
+/// The trusted notice for files found binary only when read: they are binary in every tool
+/// (left out of packs and searches, refused by `get_file`); the tree did not mark them.
+pub fn late_binary_notice(files: u64) -> Option<String> {
+    (files > 0).then(|| {
+        format!(
+            "{} binary when read (the listing checks only the first 8 KiB) and {} left out like other binary files.",
+            select::plural(
+                files as usize,
+                "selected file listed as text turned out",
+                "selected files listed as text turned out"
+            ),
+            if files == 1 { "is" } else { "are" }
+        )
+    })
 }
 
 /// The trusted notice for selected files whose content is missing from a result: over the

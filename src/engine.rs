@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::caches::Caches;
-use crate::content::{Content, ContentPipeline, TextContent};
+use crate::content::{Content, ContentPipeline, DetailOverrides, TextContent};
 use crate::coverage::Coverage;
 pub use crate::coverage::partial_content_notice;
 use crate::error::{DpxError, ErrorKind, Result};
@@ -65,6 +65,8 @@ pub struct Request {
     pub query: Option<String>,
     /// `pack_context` `rank`.
     pub rank: Option<crate::relevance::PackRank>,
+    /// Packs: (glob, detail) pairs; a matching file takes the fullest of its globs' details.
+    pub detail_overrides: Vec<(String, Detail)>,
 }
 
 /// A phase update for progress reporting.
@@ -603,6 +605,7 @@ impl Engine {
             Uses::Stats
         };
         let (_, selection) = self.select_with(root, request, true, uses, caches)?;
+        let selection = mark_known_binary(selection, caches);
         // Trees are project addresses, the contract for later `project`/`path` arguments: they
         // are returned as-is. Private-data redaction applies to exported content (files, search
         // matches, packs, whose tree header is redacted in full).
@@ -631,6 +634,7 @@ impl Engine {
             transform_cache: caches.map(|c| Arc::clone(&c.transforms)),
             facts: caches.map(|c| Arc::clone(&c.facts)),
             measure_only: false,
+            overrides: None,
         }
     }
 
@@ -877,19 +881,31 @@ impl Engine {
         }
         let order = crate::relevance::order_of(request)?;
         hooks.report("selection", 0, 1);
+        let overrides = DetailOverrides::compile(&request.detail_overrides)?.map(Arc::new);
         let (prepared, selection) = self.select_with(root, request, true, Uses::Stats, caches)?;
+        let selection = mark_known_binary(selection, caches);
         hooks.report("selection", 1, 1);
         if let Some(order) = order.filter(|_| request.view != View::Tree) {
+            if overrides.is_some() {
+                // a ranked pack grades each file's detail by its rank
+                return Err(DpxError::invalid_arguments(
+                    "detail_overrides cannot be combined with query or rank (a ranked pack gives \
+                     each file its detail by rank); pass one or the other",
+                ));
+            }
             return self.pack_ranked(
                 root, request, &prepared, selection, order, out, caches, hooks,
             );
         }
+        let pipeline = ContentPipeline {
+            overrides,
+            ..self.pipeline(prepared.detail, caches)
+        };
         if let (Some(counter), Some(max_tokens)) = (self.counter.as_deref(), request.max_tokens) {
             let budget = exact_pack::ExactBudget {
                 counter,
                 max_tokens,
             };
-            let pipeline = self.pipeline(prepared.detail, caches);
             return self.pack_exact(root, request, selection, budget, &pipeline, out, hooks);
         }
         let header = self.header(root);
@@ -903,11 +919,11 @@ impl Engine {
             ..Default::default()
         };
         let mut budget = request.max_tokens.map(BudgetReport::new);
+        let mut late_binary_files = 0;
         if request.view == View::Tree {
             tree_view_metrics(&mut metrics, &files);
         } else {
             metrics.basis = "content";
-            let pipeline = self.pipeline(prepared.detail, caches);
             self.for_each_content(
                 root,
                 &files,
@@ -916,6 +932,7 @@ impl Engine {
                 "transformation",
                 |entry, content| {
                     add_content_metrics(&mut metrics, &content);
+                    late_binary_files += u64::from(found_binary(entry, &content));
                     if let Content::Text(text) = content
                         && admit(&mut budget, || self.label(&entry.relative), &text)
                     {
@@ -938,6 +955,7 @@ impl Engine {
                 coverage: Coverage {
                     withheld_files: metrics.withheld_files,
                     unreadable_files: metrics.unreadable_files,
+                    late_binary_files,
                     warnings: selection.warnings.clone(),
                     stopped: None,
                 },
@@ -1385,6 +1403,48 @@ impl Engine {
             .collect();
         Ok((per_file.into_iter().flatten().collect(), selection))
     }
+}
+
+/// The selection with the files a content read of this server already found binary marked
+/// as binary (same stat), so trees and packs list them as every other tool treats them. The
+/// command line keeps no facts: its packs say how many they found (`Coverage::late_binary_files`).
+fn mark_known_binary(selection: Arc<Selection>, caches: Option<&Caches>) -> Arc<Selection> {
+    let Some(caches) = caches else {
+        return selection;
+    };
+    let candidates = selection
+        .files()
+        .filter(|entry| !entry.binary && entry.id.is_some())
+        .map(|entry| {
+            let stamp = crate::facts::Stamp {
+                size: entry.size,
+                modified_ns: entry.modified_ns,
+                changed_ns: entry.changed_ns,
+                id: entry.id,
+            };
+            (&entry.absolute, stamp)
+        });
+    let found: std::collections::HashSet<std::path::PathBuf> = caches
+        .facts
+        .binary_among(candidates)
+        .into_iter()
+        .cloned()
+        .collect();
+    if found.is_empty() {
+        return selection;
+    }
+    let mut marked = Arc::unwrap_or_clone(selection);
+    for entry in &mut marked.entries {
+        if entry.kind == crate::select::EntryKind::File && found.contains(&entry.absolute) {
+            entry.binary = true;
+        }
+    }
+    Arc::new(marked)
+}
+
+/// Whether reading `entry` found it binary though the listing showed it as text.
+pub(crate) fn found_binary(entry: &Entry, content: &Content) -> bool {
+    matches!(content, Content::Binary) && !entry.binary
 }
 
 /// A tree-only pack reads no content: its metrics come from file sizes.

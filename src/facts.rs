@@ -101,6 +101,22 @@ impl FactsCache {
             .map(|(_, known)| *known)
     }
 
+    /// Which of `files` (path and stamp) are known binary, under one lock (a tree of many files).
+    pub fn binary_among<'a>(
+        &self,
+        files: impl Iterator<Item = (&'a PathBuf, Stamp)>,
+    ) -> Vec<&'a PathBuf> {
+        let map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        files
+            .filter(|(path, stamp)| {
+                map.get(*path).is_some_and(|(known_stamp, known)| {
+                    known_stamp == stamp && *known == Known::Binary
+                })
+            })
+            .map(|(path, _)| path)
+            .collect()
+    }
+
     /// The metrics of the file at `detail`, when known for this stamp.
     pub fn metrics(&self, path: &PathBuf, stamp: &Stamp, detail: Detail) -> Option<TextMetrics> {
         match self.get(path, stamp)? {

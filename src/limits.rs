@@ -10,6 +10,8 @@ pub const MAX_PATH_CHARS: usize = 4096;
 pub const MAX_GLOBS: usize = 256;
 /// Unicode scalar values of one glob.
 pub const MAX_GLOB_CHARS: usize = 512;
+/// `pack_context` `detail_overrides`: globs at most (each at most [`MAX_GLOB_CHARS`]).
+pub const MAX_DETAIL_OVERRIDES: usize = 32;
 /// Unicode scalar values of a `git_scope` value.
 pub const MAX_GIT_SCOPE_CHARS: usize = 4096;
 /// Unicode scalar values of a branch name (Git's own limit is the file system's, 255 bytes).

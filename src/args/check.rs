@@ -177,6 +177,7 @@ fn argument(name: &'static str, schema: &Value, value: Value) -> Result<Value, P
                 .unwrap_or(u64::MAX);
             string_list(name, max_items, max_chars, value)
         }
+        Some("object") => glob_map(name, schema, value),
         // Only the types above appear in the tools' schemas (a test checks every property).
         _ => Ok(value),
     }
@@ -247,6 +248,43 @@ fn boolean(name: &'static str, value: &Value) -> Result<bool, Problem> {
             format!("{name} must be a boolean (true/false or the strings \"true\"/\"false\")"),
         )),
     }
+}
+
+/// An object from bounded, non-empty keys (globs) to one of the values' choices
+/// (`pack_context` `detail_overrides`).
+fn glob_map(name: &'static str, schema: &Value, value: Value) -> Result<Value, Problem> {
+    let Value::Object(map) = value else {
+        return Err(Problem::of(
+            name,
+            format!("{name} must be an object such as {{\"src/**\": \"full\"}}"),
+        ));
+    };
+    let max_entries = limit(schema, "maxProperties").unwrap_or(u64::MAX);
+    if map.len() as u64 > max_entries {
+        return Err(Problem::of(
+            name,
+            format!(
+                "{name} has {} entries; at most {max_entries} are allowed",
+                map.len()
+            ),
+        ));
+    }
+    let max_chars = crate::limits::MAX_GLOB_CHARS as u64;
+    let values = schema.get("additionalProperties").unwrap_or(&Value::Null);
+    let mut checked = Map::new();
+    for (key, item) in map {
+        let chars = key.chars().count() as u64;
+        if key.trim().is_empty() || chars > max_chars {
+            return Err(Problem::of(
+                name,
+                format!(
+                    "a key of {name} has {chars} characters; keys are globs of 1 to {max_chars}"
+                ),
+            ));
+        }
+        checked.insert(key, argument(name, values, item)?);
+    }
+    Ok(Value::Object(checked))
 }
 
 fn string_list(

@@ -155,7 +155,10 @@ mod tests {
             for (name, property) in properties {
                 let kind = property["type"].as_str();
                 assert!(
-                    matches!(kind, Some("string" | "integer" | "boolean" | "array")),
+                    matches!(
+                        kind,
+                        Some("string" | "integer" | "boolean" | "array" | "object")
+                    ),
                     "{}.{name}: {property}",
                     tool.name
                 );
@@ -167,6 +170,14 @@ mod tests {
                     assert!(
                         property["items"]["maxLength"].is_u64(),
                         "{}.{name}",
+                        tool.name
+                    );
+                }
+                if kind == Some("object") {
+                    assert!(property["maxProperties"].is_u64(), "{}.{name}", tool.name);
+                    assert!(
+                        property["additionalProperties"]["enum"].is_array(),
+                        "{}.{name}: {property}",
                         tool.name
                     );
                 }

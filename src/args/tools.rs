@@ -285,6 +285,52 @@ pub struct PackContextArgs {
     /// relevance (default with query) or centrality (a repository map).
     #[arg(long, value_enum)]
     pub rank: Option<PackRank>,
+    /// {glob: detail}.
+    #[arg(long = "detail-overrides", visible_alias = "detail-override", value_name = "GLOB=DETAIL", value_parser = parse_detail_override)]
+    #[serde(default, deserialize_with = "detail_override_map")]
+    #[schemars(schema_with = "detail_overrides_schema")]
+    pub detail_overrides: Vec<DetailOverride>,
+}
+
+/// One `detail_overrides` entry: files matching `glob` take `detail`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DetailOverride {
+    pub glob: String,
+    pub detail: Detail,
+}
+
+/// `detail_overrides`' schema: detail values (the checks bound the glob keys by
+/// [`limits::MAX_GLOB_CHARS`]; the tool list leaves that out to stay small).
+fn detail_overrides_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "object",
+        "maxProperties": limits::MAX_DETAIL_OVERRIDES,
+        "additionalProperties": {"enum": ["full", "compact", "signatures"]},
+    })
+}
+
+/// `--detail-override GLOB=DETAIL`.
+fn parse_detail_override(value: &str) -> Result<DetailOverride, String> {
+    let (glob, detail) = value.rsplit_once('=').ok_or_else(|| {
+        format!("'{value}' is not GLOB=DETAIL (detail: full, compact or signatures)")
+    })?;
+    let detail = Detail::parse(detail)
+        .ok_or_else(|| format!("'{detail}' is not a detail; valid: full, compact, signatures"))?;
+    Ok(DetailOverride {
+        glob: glob.to_string(),
+        detail,
+    })
+}
+
+/// `detail_overrides` as MCP sends it: an object from glob to detail.
+fn detail_override_map<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<DetailOverride>, D::Error> {
+    let map = std::collections::BTreeMap::<String, Detail>::deserialize(deserializer)?;
+    Ok(map
+        .into_iter()
+        .map(|(glob, detail)| DetailOverride { glob, detail })
+        .collect())
 }
 
 /// An encoding for exact token counts (`--tokenizer`, `pack_context`'s `tokenizer`).
@@ -328,6 +374,11 @@ impl PackContextArgs {
             format: self.format,
             query: self.query.clone(),
             rank: self.rank,
+            detail_overrides: self
+                .detail_overrides
+                .iter()
+                .map(|o| (o.glob.clone(), o.detail))
+                .collect(),
             ..Request::default()
         }
     }

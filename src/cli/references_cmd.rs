@@ -68,6 +68,7 @@ pub fn references(args: ReferencesCommand) -> Result<ExitCode> {
         unreadable_files: outcome.unreadable_files as u64,
         warnings: outcome.warnings.clone(),
         stopped: None,
+        ..Coverage::default()
     };
     let mut trailer = crate::symbols::references_trailer(&outcome, true);
     if nothing {

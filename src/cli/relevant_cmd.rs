@@ -97,6 +97,7 @@ pub fn relevant(args: RelevantCommand) -> Result<ExitCode> {
         unreadable_files: outcome.unreadable_files as u64,
         warnings: outcome.warnings.clone(),
         stopped: None,
+        ..Coverage::default()
     };
     print_trailer(&coverage, relevance_trailer(&outcome, true));
     Ok(if outcome.files.is_empty() {

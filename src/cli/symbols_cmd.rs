@@ -96,6 +96,7 @@ pub fn symbols(args: SymbolsCommand) -> Result<ExitCode> {
         unreadable_files: outcome.unreadable_files as u64,
         warnings: outcome.warnings.clone(),
         stopped: None,
+        ..Coverage::default()
     };
     print_trailer(
         &coverage,
@@ -201,6 +202,7 @@ pub fn related(args: RelatedCommand) -> Result<ExitCode> {
         unreadable_files: outcome.unreadable_files as u64,
         warnings: outcome.warnings.clone(),
         stopped: None,
+        ..Coverage::default()
     };
     print_trailer(
         &coverage,

@@ -24,7 +24,8 @@ use std::io::Write;
 use std::sync::Arc;
 
 use super::{
-    Engine, Hooks, PackOutcome, Request, add_content_metrics, output_error, tree_view_metrics,
+    Engine, Hooks, PackOutcome, Request, add_content_metrics, found_binary, output_error,
+    tree_view_metrics,
 };
 use crate::content::{Content, ContentPipeline, TextContent};
 use crate::error::{DpxError, ErrorKind, Result};
@@ -361,6 +362,7 @@ impl Engine {
         let hashers = [RandomState::new(), RandomState::new()];
         let hash = |text: &str| [hashers[0].hash_one(text), hashers[1].hash_one(text)];
         let mut measured: Vec<(&Entry, Section)> = Vec::new();
+        let mut late_binary_files = 0;
         if request.view == View::Tree {
             tree_view_metrics(&mut metrics, &files);
         } else {
@@ -390,6 +392,7 @@ impl Engine {
                 measure,
                 |entry, (content, section)| {
                     add_content_metrics(&mut metrics, &content);
+                    late_binary_files += u64::from(found_binary(entry, &content));
                     if let Some(section) = section {
                         measured.push((entry, section?));
                     }
@@ -451,6 +454,7 @@ impl Engine {
                 coverage: crate::coverage::Coverage {
                     withheld_files: metrics.withheld_files,
                     unreadable_files: metrics.unreadable_files,
+                    late_binary_files,
                     warnings: selection.warnings.clone(),
                     stopped: None,
                 },

@@ -59,6 +59,7 @@ pub fn find_references(
         unreadable_files: outcome.unreadable_files as u64,
         warnings: outcome.warnings.clone(),
         stopped: None,
+        ..Coverage::default()
     };
     append_trailer(&mut text, trailer, &covered);
     Ok(text_result(vec![text]))

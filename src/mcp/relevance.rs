@@ -52,6 +52,7 @@ pub fn relevant_files(
         unreadable_files: outcome.unreadable_files as u64,
         warnings: outcome.warnings.clone(),
         stopped: None,
+        ..Coverage::default()
     };
     append_trailer(&mut text, trailer, &covered);
     Ok(text_result(vec![text]))

@@ -24,6 +24,7 @@ fn coverage(withheld: usize, unreadable: usize, warnings: &SelectionWarnings) ->
         unreadable_files: unreadable as u64,
         warnings: warnings.clone(),
         stopped: None,
+        ..Coverage::default()
     }
 }
 

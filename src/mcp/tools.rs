@@ -227,19 +227,19 @@ pub fn tools_with_checked_schemas(allow_remote: bool, encoding: Option<Encoding>
         Tool::new(PackContextArgs::NAME, "Tree and contents of a selection in one document, within an optional max_tokens budget; over 50,000 characters, a pack_id for read_pack.", pack_context_input_schema(encoding))
             .with_title("Pack context")
             .with_annotations(annotations("Pack context", false, remote)),
-        tool::<ReadPackArgs>("Read stored pack", "Read lines of a stored pack, at most 1,000 lines or 50,000 characters per call.")
+        tool::<ReadPackArgs>("Read stored pack", "Lines of a stored pack, at most 1,000 lines or 50,000 characters a call.")
             .with_annotations(annotations("Read stored pack", true, false)),
         tool::<SearchProjectArgs>("Search project", "Regex search of file contents, secrets redacted; use it instead of grep. At most 200 matches and 2 seconds per call.")
             .with_annotations(annotations("Search project", true, remote)),
         tool::<GetFileArgs>("Get file", "One file, secrets redacted; use it instead of cat. At most 1,000 lines or 50,000 characters a call.")
             .with_annotations(annotations("Get file", true, remote)),
-        tool::<FindSymbolArgs>("Find symbol definitions", "Where a name is defined, with its signature (15 languages). Use it instead of grepping for a definition.")
+        tool::<FindSymbolArgs>("Find symbol definitions", "Where a name is defined, with its signature (15 languages); use it instead of grep.")
             .with_annotations(annotations("Find symbol definitions", true, remote)),
         tool::<RelatedFilesArgs>("Related files", "Files linked to one file by imports, both ways, each with its import line. Use it to find what a change affects.")
             .with_annotations(annotations("Related files", true, remote)),
-        tool::<FindReferencesArgs>("Find references", "Uses of a defined name (never in comments or strings), each resolved (scope, import, receiver) or name-only. Use it for call sites.")
+        tool::<FindReferencesArgs>("Find references", "Uses of a defined name (not in comments or strings), each resolved (scope, import, receiver) or name-only: call sites.")
             .with_annotations(annotations("Find references", true, remote)),
-        tool::<RelevantFilesArgs>("Relevant files", "Files that matter for a task, ranked, with reasons and the lines to read. Use it first on a task.")
+        tool::<RelevantFilesArgs>("Relevant files", "Files that matter for a task, ranked, with reasons and lines to read; call it first.")
             .with_annotations(annotations("Relevant files", true, remote)),
     ]
 }

@@ -251,6 +251,7 @@ impl Engine {
                     unreadable_files: metrics.unreadable_files,
                     warnings: selection.warnings.clone(),
                     stopped: None,
+                    ..Coverage::default()
                 },
                 metrics,
                 budget,

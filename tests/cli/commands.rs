@@ -1985,3 +1985,26 @@ fn a_five_gigabyte_sparse_file_is_listed_but_never_read() {
     assert_eq!(packed, ["small.txt"]);
     assert_eq!(v["metrics"]["withheldFiles"], 1);
 }
+
+/// A file binary only past the first 8 KiB: the pack leaves it out and says so on stderr, with
+/// or without an exact budget.
+#[test]
+fn pack_says_when_a_file_turned_out_binary_when_read() {
+    let fx = Fixture::new();
+    fx.write("late.txt", format!("{}\0tail\n", "a".repeat(9_000)))
+        .write("notes.md", "hello\n");
+    for extra in [
+        &[][..],
+        &["--max-tokens", "5000", "--tokenizer", "o200k"][..],
+    ] {
+        let mut args = vec!["pack", "."];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run(&fx.root, &args);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.contains("aaaa") && out.contains("hello"), "{out}");
+        assert!(
+            err.contains("1 selected file listed as text turned out binary when read"),
+            "{err}"
+        );
+    }
+}

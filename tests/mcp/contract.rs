@@ -205,7 +205,10 @@ fn the_served_tools_match_the_spec_table() {
     /// Issue 40: exact pack budgets per call, search an agent can steer, numbered reads; issue
     /// 41: ranked packs.
     const EXTENDED: [(&str, &[&str]); 3] = [
-        ("pack_context", &["tokenizer", "query", "rank"]),
+        (
+            "pack_context",
+            &["tokenizer", "query", "rank", "detail_overrides"],
+        ),
         ("search_project", &["offset", "output", "literal"]),
         ("get_file", &["line_numbers"]),
     ];

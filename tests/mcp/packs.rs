@@ -885,3 +885,47 @@ fn repeated_detail_packs_follow_every_edit_and_match_the_cli() {
     assert!(edited.contains("return a * b"), "{edited}");
     assert_eq!(edited, cli_pack(&fx.root, &["--detail", "compact"]));
 }
+
+#[test]
+fn detail_overrides_keep_key_files_full_in_a_reduced_pack() {
+    let fx = Fixture::new();
+    let source = "// why this matters\nfn body() {\n    let inner_marker = 1;\n}\n";
+    fx.write("src/key.rs", source).write("src/other.rs", source);
+    let mut mcp = Mcp::start(&fx.root);
+    let pack = |mcp: &mut Mcp, args: Value| all_texts(&mcp.call("pack_context", args)).join("\n");
+    let args = json!({"detail": "signatures", "detail_overrides": {"src/key*": "full"}});
+    let mixed = pack(&mut mcp, args);
+    let section = |name: &str| {
+        let start = mixed.find(&format!("### {name}")).unwrap();
+        mixed[start..].split("\n### ").next().unwrap().to_string()
+    };
+    assert!(section("src/key.rs").contains("inner_marker"), "{mixed}");
+    assert!(
+        section("src/key.rs").contains("why this matters"),
+        "{mixed}"
+    );
+    assert!(!section("src/other.rs").contains("inner_marker"), "{mixed}");
+    // The same from the command line; without overrides nothing changes.
+    let cli = cli_pack(
+        &fx.root,
+        &[
+            "--detail",
+            "signatures",
+            "--detail-override",
+            "src/key*=full",
+        ],
+    );
+    assert_eq!(cli.matches("inner_marker").count(), 1, "{cli}");
+    let plain = pack(&mut mcp, json!({"detail": "signatures"}));
+    assert!(!plain.contains("inner_marker"), "{plain}");
+    // Bad details and globs name what is valid.
+    for (bad, valid) in [
+        (json!({"a": "tiny"}), "full, compact, signatures"),
+        (json!({"[": "full"}), "globs with"),
+        (json!(["full"]), "must be an object"),
+    ] {
+        let err = mcp.call_err("pack_context", json!({"detail_overrides": bad}));
+        assert_eq!(code_of(&err), "DPX-MCP-INVALID-ARGUMENTS", "{err}");
+        assert!(err.contains(valid), "{err}");
+    }
+}

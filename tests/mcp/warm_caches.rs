@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::common::{Fixture, Mcp, one_spot};
+use crate::common::{Fixture, Mcp, all_texts, one_spot};
 use serde_json::json;
 
 /// Rewrite `path` in place with `content` (same length), then set its modification time back
@@ -142,4 +142,32 @@ fn a_warm_tree_and_search_see_files_added_removed_renamed_and_newly_ignored() {
         "{listed}"
     );
     assert!(!found(&mut mcp).contains("marker_two"));
+}
+
+#[test]
+fn a_file_binary_past_its_first_8_kib_is_binary_in_every_tool() {
+    let fx = Fixture::new();
+    fx.write("late.txt", format!("{}\0tail\n", "a".repeat(9_000)))
+        .write("notes.md", "hello\n");
+    let_files_age();
+    let mut mcp = Mcp::start(&fx.root);
+    // The listing checks the first 8 KiB: the first pack finds it binary only when reading,
+    // and says so instead of leaving it out silently.
+    let pack = all_texts(&mcp.call("pack_context", json!({}))).join("\n");
+    assert!(
+        pack.contains("1 selected file listed as text turned out binary when read"),
+        "{pack}"
+    );
+    assert!(!pack.contains("aaaa"), "{pack}");
+    // From then on every tool treats it as binary.
+    let tree = one_spot(&mcp.call_ok("get_tree", json!({}))).inner;
+    assert!(tree.contains("late.txt (binary)"), "{tree}");
+    let pack = all_texts(&mcp.call("pack_context", json!({}))).join("\n");
+    assert!(pack.contains("late.txt (binary)"), "{pack}");
+    assert!(!pack.contains("turned out binary"), "{pack}");
+    let file = mcp.call("get_file", json!({"path": "late.txt"}));
+    assert!(
+        file.to_string().contains("is a binary file"),
+        "the answer of any binary file: {file}"
+    );
 }

@@ -61,6 +61,7 @@ fn reference(root: &ProjectRoot, engine: &Engine, pattern: &str, ignore_case: bo
         transform_cache: None,
         facts: None,
         measure_only: false,
+        overrides: None,
     };
     let mut out = String::new();
     let mut matches = 0;
