@@ -251,7 +251,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for (format, container, with_type) in TARGETS {
-        for entry in entries(with_type) {
+        for mut entry in entries(with_type) {
+            // Extra keys (Claude Code's alwaysLoad, Copilot CLI's tools) are for JSON clients;
+            // the one TOML client, Codex, takes a command and its arguments only.
+            if format == Format::Toml {
+                entry.extra.clear();
+            }
             check(text, format, container, &entry);
         }
     }
