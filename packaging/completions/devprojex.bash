@@ -34,14 +34,23 @@ _devprojex() {
             devprojex,mcp)
                 cmd="devprojex__subcmd__mcp"
                 ;;
+            devprojex,outline)
+                cmd="devprojex__subcmd__outline"
+                ;;
             devprojex,pack)
                 cmd="devprojex__subcmd__pack"
                 ;;
             devprojex,profile)
                 cmd="devprojex__subcmd__profile"
                 ;;
+            devprojex,references)
+                cmd="devprojex__subcmd__references"
+                ;;
             devprojex,related)
                 cmd="devprojex__subcmd__related"
+                ;;
+            devprojex,relevant)
+                cmd="devprojex__subcmd__relevant"
                 ;;
             devprojex,scan)
                 cmd="devprojex__subcmd__scan"
@@ -79,14 +88,23 @@ _devprojex() {
             devprojex__subcmd__help,mcp)
                 cmd="devprojex__subcmd__help__subcmd__mcp"
                 ;;
+            devprojex__subcmd__help,outline)
+                cmd="devprojex__subcmd__help__subcmd__outline"
+                ;;
             devprojex__subcmd__help,pack)
                 cmd="devprojex__subcmd__help__subcmd__pack"
                 ;;
             devprojex__subcmd__help,profile)
                 cmd="devprojex__subcmd__help__subcmd__profile"
                 ;;
+            devprojex__subcmd__help,references)
+                cmd="devprojex__subcmd__help__subcmd__references"
+                ;;
             devprojex__subcmd__help,related)
                 cmd="devprojex__subcmd__help__subcmd__related"
+                ;;
+            devprojex__subcmd__help,relevant)
+                cmd="devprojex__subcmd__help__subcmd__relevant"
                 ;;
             devprojex__subcmd__help,scan)
                 cmd="devprojex__subcmd__help__subcmd__scan"
@@ -188,7 +206,7 @@ _devprojex() {
 
     case "${cmd}" in
         devprojex)
-            opts="-h -V --help --version tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help"
+            opts="-h -V --help --version tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -304,7 +322,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__help)
-            opts="tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help"
+            opts="tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -388,6 +406,20 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__help__subcmd__outline)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -513,7 +545,35 @@ _devprojex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        devprojex__subcmd__help__subcmd__references)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         devprojex__subcmd__help__subcmd__related)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__help__subcmd__relevant)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -665,8 +725,34 @@ _devprojex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        devprojex__subcmd__outline)
+            opts="-h -V --project --git-mode --hide-private-data --allow-remote --format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         devprojex__subcmd__pack)
-            opts="-o -q -h -V --branch --paths --include-patterns --exclude-patterns --profile --detail --tracked-only --git-scope --max-tokens --max-file-bytes --view --format --git-mode --hide-private-data --allow-remote --tokenizer --output --quiet --help --version"
+            opts="-o -q -h -V --branch --paths --include-patterns --exclude-patterns --profile --detail --tracked-only --git-scope --max-tokens --max-file-bytes --view --format --tokenizer --query --rank --detail-override --detail-overrides --git-mode --hide-private-data --allow-remote --query-file --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -716,11 +802,31 @@ _devprojex() {
                     COMPREPLY=($(compgen -W "markdown text json xml" -- "${cur}"))
                     return 0
                     ;;
+                --tokenizer)
+                    COMPREPLY=($(compgen -W "o200k cl100k" -- "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rank)
+                    COMPREPLY=($(compgen -W "relevance centrality" -- "${cur}"))
+                    return 0
+                    ;;
+                --detail-overrides)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --detail-override)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --git-mode)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --tokenizer)
+                --query-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -985,6 +1091,80 @@ _devprojex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        devprojex__subcmd__references)
+            opts="-h -V --branch --at --kind --include-imports --include-patterns --exclude-patterns --tracked-only --git-scope --max-results --offset --paths --profile --max-file-bytes --git-mode --hide-private-data --allow-remote --format --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kind)
+                    COMPREPLY=($(compgen -W "function method type class struct enum trait interface constant macro module" -- "${cur}"))
+                    return 0
+                    ;;
+                --include-imports)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --include-patterns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-patterns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-results)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-file-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         devprojex__subcmd__related)
             opts="-h -V --branch --direction --depth --paths --include-patterns --exclude-patterns --profile --tracked-only --git-scope --max-file-bytes --max-results --project --git-mode --hide-private-data --allow-remote --format --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1055,6 +1235,68 @@ _devprojex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        devprojex__subcmd__relevant)
+            opts="-h -V --branch --query --include-patterns --exclude-patterns --tracked-only --git-scope --max-file-bytes --max-results --query-file --paths --profile --git-mode --hide-private-data --allow-remote --format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include-patterns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-patterns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-file-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-results)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --query-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         devprojex__subcmd__scan)
             opts="-h -V --paths --include-patterns --exclude-patterns --profile --tracked-only --git-scope --max-file-bytes --branch --git-mode --hide-private-data --allow-remote --format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1106,7 +1348,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__search)
-            opts="-h -V --branch --include-patterns --exclude-patterns --tracked-only --git-scope --max-file-bytes --context-lines --ignore-case --max-results --paths --profile --git-mode --hide-private-data --allow-remote --case-sensitive --timeout --help --version"
+            opts="-h -V --branch --include-patterns --exclude-patterns --tracked-only --git-scope --max-file-bytes --context-lines --ignore-case --max-results --offset --output --literal --paths --profile --git-mode --hide-private-data --allow-remote --case-sensitive --timeout --format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1144,6 +1386,14 @@ _devprojex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "matches files count" -- "${cur}"))
+                    return 0
+                    ;;
                 --paths)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1158,6 +1408,10 @@ _devprojex() {
                     ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1186,14 +1440,14 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__setup)
-            opts="-y -h -V --client --scope --root --name --hide-private-data --allow-remote --git-mode --command-path --dry-run --remove --force --allow-dev-build --yes --help --version status help"
+            opts="-y -h -V --client --scope --root --allow-broad-root --name --hide-private-data --allow-remote --git-mode --command-path --dry-run --remove --force --allow-dev-build --yes --help --version status help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --client)
-                    COMPREPLY=($(compgen -W "all claude-code claude-desktop codex antigravity cursor vscode vscode-insiders" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "all claude-code claude-desktop codex antigravity cursor vscode vscode-insiders gemini-cli copilot-cli windsurf zed" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -1266,14 +1520,14 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__setup__subcmd__status)
-            opts="-h -V --client --scope --root --name --hide-private-data --allow-remote --git-mode --command-path --help --version"
+            opts="-h -V --client --scope --root --allow-broad-root --name --hide-private-data --allow-remote --git-mode --command-path --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --client)
-                    COMPREPLY=($(compgen -W "all claude-code claude-desktop codex antigravity cursor vscode vscode-insiders" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "all claude-code claude-desktop codex antigravity cursor vscode vscode-insiders gemini-cli copilot-cli windsurf zed" -- "${cur}"))
                     return 0
                     ;;
                 --scope)

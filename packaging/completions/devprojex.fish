@@ -32,22 +32,25 @@ complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "pack" -d 'Write
 complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "search" -d 'Grep-style search over redacted file contents'
 complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "symbols" -d 'Where a name is defined: functions, types, classes, constants, macros, modules (15 languages)'
 complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "related" -d 'Files linked to one file by static imports: what it imports and what imports it'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "references" -d 'Every use of a defined name, each labelled resolved or name-only'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "outline" -d 'One file\'s definitions in order, with their start and end lines'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "relevant" -d 'The files that matter for a task, ranked, with reasons and line ranges (no model)'
 complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "scan" -d 'List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found'
 complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "mcp" -d 'Run the read-only MCP server over stdio'
 complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "profile" -d 'Manage the per-project `local` profile and validate portable profiles'
-complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "setup" -d 'Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code'
+complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "setup" -d 'Register the MCP server in your clients: Claude Code, Claude Desktop, Codex, Antigravity, Cursor, VS Code, Gemini CLI, Copilot CLI, Windsurf and Zed'
 complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "doctor" -d 'Check the binary, the roots, Git, and every configured client entry'
 complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "self-update" -d 'Update this standalone devprojex to the latest release (sha256-verified)'
 complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "completion" -d 'Print shell completions'
 complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c devprojex -n "__fish_devprojex_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l branch -d 'Branch to check out; valid only when project is a Git URL' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l include-patterns -d 'Project-relative globs using \'/\' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l exclude-patterns -d 'Project-relative globs using \'/\' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l git-scope -d 'Narrow to Git state: \'staged\', \'changes\', or \'diff:<ref>..<ref>\'. Content always comes from the working tree' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-depth -d 'Show entries down to this depth (top level = 1)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l format -d 'Output format (default markdown). markdown and text are for reading; json and xml have escaping guarantees for parsing' -r -f -a "markdown\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l branch -d 'Branch of a Git URL project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l exclude-patterns -d 'Globs of files to leave out' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-file-bytes -d 'Skip files larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-depth -d 'Depth to show (top level = 1)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l format -d 'Output format (default markdown)' -r -f -a "markdown\t''
 text\t''
 json\t''
 xml\t''"
@@ -55,80 +58,93 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l paths -d 'E
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-lines -d 'At most this many document lines (markdown/text end with a truncation trailer; json/xml fail)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l tracked-only -d 'Select only files in the Git index (default false). Cannot weaken a tracked profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l tracked-only -d 'Only files in the Git index'
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -s V -l version -d 'Print version'
-complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l branch -d 'Branch to check out; valid only when project is a Git URL' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l paths -d 'Existing project-relative files or folders to narrow to; at most 256 entries' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l include-patterns -d 'Project-relative globs using \'/\' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l exclude-patterns -d 'Project-relative globs using \'/\' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l detail -d 'Code reduction: full (default) changes nothing, compact removes comments and blank lines, signatures also collapses function bodies. Combine with max_tokens to fit more files' -r -f -a "full\t'No reduction: the text as it is'
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l branch -d 'Branch of a Git URL project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l paths -d 'Project-relative files or folders to narrow to' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l exclude-patterns -d 'Globs of files to leave out' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l profile -d 'standard (default), local, or a profile JSON path in the project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l detail -d 'full (default); compact drops comments and blank lines; signatures also function bodies' -r -f -a "full\t'No reduction: the text as it is'
 compact\t'Ordinary comments and blank lines removed'
 signatures\t'`Compact` plus function and method bodies collapsed to a placeholder'"
-complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l git-scope -d 'Narrow to Git state: \'staged\', \'changes\', or \'diff:<ref>..<ref>\'. Content always comes from the working tree' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l top-files -d 'How many of the largest files by tokens to list (default 10)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l top-files -d 'Largest files to list (default 10)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l max-file-bytes -d 'Skip files larger than this many bytes' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l format -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l tokenizer -d 'Also count exact tokens of this encoding: o200k (GPT-4o and later) or cl100k (GPT-4)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l tree -d 'Tokens per folder in tree order, with each folder\'s share, down to DEPTH levels (all levels without DEPTH). Put it after the project path: `analyze . --tree 2`' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l tracked-only -d 'Select only files in the Git index (default false). Cannot weaken a tracked profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l tracked-only -d 'Only files in the Git index'
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c devprojex -n "__fish_devprojex_using_subcommand analyze" -s V -l version -d 'Print version'
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l branch -d 'Branch to check out; valid only when project is a Git URL' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l paths -d 'Existing project-relative files or folders to narrow to; at most 256 entries' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l include-patterns -d 'Project-relative globs using \'/\' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l exclude-patterns -d 'Project-relative globs using \'/\' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l detail -d 'Code reduction: full (default) changes nothing, compact removes comments and blank lines, signatures also collapses function bodies. Combine with max_tokens to fit more files' -r -f -a "full\t'No reduction: the text as it is'
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l branch -d 'Branch of a Git URL project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l paths -d 'Project-relative files or folders to narrow to' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l exclude-patterns -d 'Globs of files to leave out' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l profile -d 'standard (default), local, or a profile JSON path in the project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l detail -d 'full (default); compact drops comments and blank lines; signatures also function bodies' -r -f -a "full\t'No reduction: the text as it is'
 compact\t'Ordinary comments and blank lines removed'
 signatures\t'`Compact` plus function and method bodies collapsed to a placeholder'"
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l git-scope -d 'Narrow to Git state: \'staged\', \'changes\', or \'diff:<ref>..<ref>\'. Content always comes from the working tree' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-tokens -d 'Budget of estimated content tokens (one per four characters, rounded up per file). Default: unlimited' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l view -d 'What the pack contains (default tree-content)' -r -f -a "tree-content\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-tokens -d 'Budget of estimated content tokens (characters / 4 per file). Default unlimited' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-file-bytes -d 'Skip files larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l view -d 'What the pack holds (default tree-content)' -r -f -a "tree-content\t''
 content\t''
 tree\t''"
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l format -d 'Output format (default markdown). markdown and text are for reading; json and xml have escaping guarantees for parsing' -r -f -a "markdown\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l format -d 'Output format (default markdown)' -r -f -a "markdown\t''
 text\t''
 json\t''
 xml\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l tokenizer -d 'Make max_tokens exact in this encoding' -r -f -a "o200k\t''
+cl100k\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l query -d 'A task: files by relevance, max_tokens filled best-first (full, signatures, names)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l rank -d 'relevance (default with query) or centrality (a repository map)' -r -f -a "relevance\t'By relevance to `query` (the default when a query is given)'
+centrality\t'The most central files first (whose definitions the most other files use): a repository map, without a query'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l detail-overrides -l detail-override -d '{glob: detail}' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l tokenizer -d 'Make --max-tokens exact in this encoding: o200k (GPT-4o and later) or cl100k (GPT-4)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l query-file -d 'Read the query from this file (UTF-8 text, at most 8,000 characters) instead of --query' -r -F
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -s o -l output -d 'Write to this file (atomically replaced) instead of stdout. A file inside the project is never packed into itself' -r -F
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l tracked-only -d 'Select only files in the Git index (default false). Cannot weaken a tracked profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l tracked-only -d 'Only files in the Git index'
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -s q -l quiet -d 'Print nothing on stderr except errors (no budget report, summary or warnings)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -s V -l version -d 'Print version'
-complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l branch -d 'Branch to check out; valid only when project is a Git URL' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l include-patterns -d 'Project-relative globs using \'/\' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l exclude-patterns -d 'Project-relative globs using \'/\' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l git-scope -d 'Narrow to Git state: \'staged\', \'changes\', or \'diff:<ref>..<ref>\'. Content always comes from the working tree' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l context-lines -d 'Lines of context around each match (default 2)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l branch -d 'Branch of a Git URL project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l exclude-patterns -d 'Globs of files to leave out' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l max-file-bytes -d 'Skip files larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l context-lines -d 'Context lines around a match (default 2)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l ignore-case -d 'Case-insensitive matching (default true)' -r -f -a "true\t''
 false\t''"
-complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l max-results -d 'Maximum matching lines (default 50, at most 200)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l max-results -d 'Maximum matching lines or files (default 50)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l offset -d 'Matching lines (or files) to skip; a capped answer names the next offset' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l output -d 'files: paths; count: path:count, most first (default matches)' -r -f -a "matches\t''
+files\t''
+count\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l paths -d 'Existing project-relative files or folders to narrow to; at most 256 entries' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l timeout -d 'Stop after this many seconds with what was found (the default is no limit; the MCP server\'s limit is 2 seconds)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l tracked-only -d 'Select only files in the Git index (default false). Cannot weaken a tracked profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l format -d 'Output format: grep-style lines, or a JSON document of the groups and counts' -r -f -a "text\t''
+json\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l tracked-only -d 'Only files in the Git index'
+complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l literal -d 'Treat pattern as a fixed string, not a regex'
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -l case-sensitive -d 'Match case exactly (the same as --ignore-case=false)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand search" -s V -l version -d 'Print version'
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l branch -d 'Branch to check out; valid only when project is a Git URL' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l kind -d 'Only definitions of this kind (default: all). \'trait\' and \'interface\' match each other' -r -f -a "function\t'A free function (also a nested or local one)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l branch -d 'Branch of a Git URL project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l kind -d 'Only this kind (default all); trait and interface match each other' -r -f -a "function\t'A free function (also a nested or local one)'
 method\t'A function inside a class, struct, impl, trait, interface, object or extension'
 type\t'A type alias or typedef, a Go named type that is not a struct or interface, a delegate'
 class\t'A class, record, object (Scala, Kotlin), actor (Swift)'
@@ -139,13 +155,13 @@ interface\t'An interface (Java, Kotlin, C#, Go, TypeScript), protocol (Swift), a
 constant\t'A constant: Rust `const`/`static`, Go `const`, enumerators and enum constants, Java `static final` and C# `const` fields, Kotlin `const val`, PHP `const`, Ruby constants, and upper-case module-level `const`/assignments in JavaScript, TypeScript and Python'
 macro\t'A C/C++ `#define` or a Rust `macro_rules!`'
 module\t'A module or namespace: Rust `mod`, C++/C#/PHP `namespace`, Ruby `module`, TypeScript `namespace`/`module`'"
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l match -d 'How name is compared with definition names (default exact)' -r -f -a "exact\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l match -d 'How name is compared (default exact)' -r -f -a "exact\t''
 prefix\t''
 substring\t''"
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l include-patterns -d 'Project-relative globs using \'/\' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l exclude-patterns -d 'Project-relative globs using \'/\' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l git-scope -d 'Narrow to Git state: \'staged\', \'changes\', or \'diff:<ref>..<ref>\'. Content always comes from the working tree' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l max-results -d 'Maximum definitions (default 50, at most 200)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l exclude-patterns -d 'Globs of files to leave out' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l max-results -d 'Maximum definitions (default 50)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l paths -d 'Existing project-relative files or folders to narrow to; at most 256 entries' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
@@ -153,33 +169,91 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l git-mode
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l format -r -f -a "text\t''
 json\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l timeout -d 'Stop after this many seconds with what was found (default: run to completion)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l tracked-only -d 'Select only files in the Git index (default false). Cannot weaken a tracked profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l tracked-only -d 'Only files in the Git index'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -s V -l version -d 'Print version'
-complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l branch -d 'Branch to check out; valid only when project is a Git URL' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l direction -d 'imports: what the file uses; importers: what uses it; both (default)' -r -f -a "imports\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l branch -d 'Branch of a Git URL project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l direction -d 'imports, importers, or both (default)' -r -f -a "imports\t''
 importers\t''
 both\t''"
-complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l depth -d 'Follow imports this many steps (default 1, at most 3)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l paths -d 'Existing project-relative files or folders to narrow to; at most 256 entries' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l include-patterns -d 'Project-relative globs using \'/\' (a file must match one); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l exclude-patterns -d 'Project-relative globs using \'/\' (matching files are removed); at most 256 patterns of at most 512 characters. A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l git-scope -d 'Narrow to Git state: \'staged\', \'changes\', or \'diff:<ref>..<ref>\'. Content always comes from the working tree' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l max-results -d 'Maximum related files, imports and importers together (default 50, at most 200)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l depth -d 'Import steps to follow (default 1)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l paths -d 'Project-relative files or folders to narrow to' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l exclude-patterns -d 'Globs of files to leave out' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l profile -d 'standard (default), local, or a profile JSON path in the project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l max-file-bytes -d 'Skip files larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l max-results -d 'Maximum related files (default 50)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l project -d 'The project folder (default: the Git checkout holding PATH, else the current directory)' -r -F
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l format -r -f -a "text\t''
 json\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l timeout -d 'Stop after this many seconds with what was found (default: run to completion)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l tracked-only -d 'Select only files in the Git index (default false). Cannot weaken a tracked profile'
+complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l tracked-only -d 'Only files in the Git index'
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l branch -d 'Branch of a Git URL project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l at -d 'path:line of one definition, when several share the name' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l kind -d 'Only this kind (default all); trait and interface match each other' -r -f -a "function\t'A free function (also a nested or local one)'
+method\t'A function inside a class, struct, impl, trait, interface, object or extension'
+type\t'A type alias or typedef, a Go named type that is not a struct or interface, a delegate'
+class\t'A class, record, object (Scala, Kotlin), actor (Swift)'
+struct\t'A struct or union'
+enum\t'An enumeration'
+trait\t'A trait (Rust, PHP, Scala)'
+interface\t'An interface (Java, Kotlin, C#, Go, TypeScript), protocol (Swift), annotation type'
+constant\t'A constant: Rust `const`/`static`, Go `const`, enumerators and enum constants, Java `static final` and C# `const` fields, Kotlin `const val`, PHP `const`, Ruby constants, and upper-case module-level `const`/assignments in JavaScript, TypeScript and Python'
+macro\t'A C/C++ `#define` or a Rust `macro_rules!`'
+module\t'A module or namespace: Rust `mod`, C++/C#/PHP `namespace`, Ruby `module`, TypeScript `namespace`/`module`'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l include-imports -d 'Include uses in imports (default true)' -r -f -a "true\t''
+false\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l exclude-patterns -d 'Globs of files to leave out' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l max-results -d 'References per page (default 100)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l offset -d 'References to skip: the next page' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l paths -d 'Project-relative files or folders to narrow to' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l format -r -f -a "text\t''
+json\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l timeout -d 'Stop after this many seconds with what was found (default: run to completion)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l tracked-only -d 'Only files in the Git index'
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand outline" -l project -d 'The project folder (default: the Git checkout holding FILE, else the current directory)' -r -F
+complete -c devprojex -n "__fish_devprojex_using_subcommand outline" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand outline" -l format -r -f -a "text\t''
+json\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand outline" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand outline" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand outline" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand outline" -s V -l version -d 'Print version'
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l branch -d 'Branch of a Git URL project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l query -d 'The task, in words or code' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l exclude-patterns -d 'Globs of files to leave out' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l max-file-bytes -d 'Skip files larger than this many bytes' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l max-results -d 'Maximum ranked files (default 20)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l query-file -d 'Read the query from this file (UTF-8 text, at most 8,000 characters) instead of --query' -r -F
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l paths -d 'Existing project-relative files or folders to narrow to; at most 256 entries' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l format -r -f -a "text\t''
+json\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l tracked-only -d 'Only files in the Git index'
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -s h -l help -d 'Print help'
+complete -c devprojex -n "__fish_devprojex_using_subcommand relevant" -s V -l version -d 'Print version'
 complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l paths -d 'Existing project-relative files or folders to narrow to; at most 256 entries' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l include-patterns -d 'Project-relative globs using \'/\' (a file must match one). A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand scan" -l exclude-patterns -d 'Project-relative globs using \'/\' (matching files are removed). A pattern without \'/\' matches names at any depth. Globs only narrow the selection' -r
@@ -252,10 +326,14 @@ codex\t'OpenAI Codex'
 antigravity\t'Google Antigravity'
 cursor\t'Cursor'
 vscode\t'Visual Studio Code'
-vscode-insiders\t'Visual Studio Code Insiders'"
-complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l scope -d '`user`: the user\'s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml)' -r -f -a "user\t'The user\'s own config, used in every project'
+vscode-insiders\t'Visual Studio Code Insiders'
+gemini-cli\t'Gemini CLI'
+copilot-cli\t'GitHub Copilot CLI'
+windsurf\t'Windsurf'
+zed\t'Zed'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l scope -d '`user`: the user\'s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml, .gemini/settings.json)' -r -f -a "user\t'The user\'s own config, used in every project'
 project\t'The current repository (a file that can be committed)'"
-complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l root -d 'Pin the server to this project folder (repeatable; `~` is expanded). Default: each client\'s own way to the project (see above); Claude Desktop and Antigravity need it' -r -F
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l root -d 'Pin the server to this project folder (repeatable; `~` is expanded). Default: each client\'s own way to the project (see above); Claude Desktop, Antigravity and Windsurf need it. `/`, a drive root and the home folder are refused (see --allow-broad-root)' -r -F
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l name -d 'Name of the server entry' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l git-mode -d 'Bake `--git-mode MODE` into the server command line' -r -f -a "none\t'No git awareness'
 gitignore\t'Honour `.gitignore`'
@@ -263,6 +341,7 @@ tracked\t'Only tracked files'"
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l command-path -d 'How to write the command: `auto` writes `devprojex` when the client would find this binary through its own PATH (desktop apps do not get the shell\'s), else its stable absolute path (Homebrew\'s `bin/devprojex`, never a versioned Cellar path)' -r -f -a "auto\t'`devprojex` when the client would find this binary through its own `PATH` (a desktop app\'s `PATH` is not the shell\'s), else this binary\'s stable absolute path'
 absolute\t'Always the stable absolute path of the running binary'
 name\t'Always the plain name `devprojex` (it must then be on the client\'s `PATH`)'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l allow-broad-root -d 'Accept a --root that is `/`, a drive root, the home folder or a folder above it: the server then reads every file there (SSH keys, browser profiles, other projects)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l hide-private-data -d 'Bake `--hide-private-data` into the server command line'
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l allow-remote -d 'Bake `--allow-remote` into the server command line'
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and not __fish_seen_subcommand_from status help" -l dry-run -d 'Show a unified diff of each file instead of writing'
@@ -281,10 +360,14 @@ codex\t'OpenAI Codex'
 antigravity\t'Google Antigravity'
 cursor\t'Cursor'
 vscode\t'Visual Studio Code'
-vscode-insiders\t'Visual Studio Code Insiders'"
-complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l scope -d '`user`: the user\'s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml)' -r -f -a "user\t'The user\'s own config, used in every project'
+vscode-insiders\t'Visual Studio Code Insiders'
+gemini-cli\t'Gemini CLI'
+copilot-cli\t'GitHub Copilot CLI'
+windsurf\t'Windsurf'
+zed\t'Zed'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l scope -d '`user`: the user\'s own config. `project`: files in the current repository (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml, .gemini/settings.json)' -r -f -a "user\t'The user\'s own config, used in every project'
 project\t'The current repository (a file that can be committed)'"
-complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l root -d 'Pin the server to this project folder (repeatable; `~` is expanded). Default: each client\'s own way to the project (see above); Claude Desktop and Antigravity need it' -r -F
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l root -d 'Pin the server to this project folder (repeatable; `~` is expanded). Default: each client\'s own way to the project (see above); Claude Desktop, Antigravity and Windsurf need it. `/`, a drive root and the home folder are refused (see --allow-broad-root)' -r -F
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l name -d 'Name of the server entry' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l git-mode -d 'Bake `--git-mode MODE` into the server command line' -r -f -a "none\t'No git awareness'
 gitignore\t'Honour `.gitignore`'
@@ -292,6 +375,7 @@ tracked\t'Only tracked files'"
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l command-path -d 'How to write the command: `auto` writes `devprojex` when the client would find this binary through its own PATH (desktop apps do not get the shell\'s), else its stable absolute path (Homebrew\'s `bin/devprojex`, never a versioned Cellar path)' -r -f -a "auto\t'`devprojex` when the client would find this binary through its own `PATH` (a desktop app\'s `PATH` is not the shell\'s), else this binary\'s stable absolute path'
 absolute\t'Always the stable absolute path of the running binary'
 name\t'Always the plain name `devprojex` (it must then be on the client\'s `PATH`)'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l allow-broad-root -d 'Accept a --root that is `/`, a drive root, the home folder or a folder above it: the server then reads every file there (SSH keys, browser profiles, other projects)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l hide-private-data -d 'Bake `--hide-private-data` into the server command line'
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -l allow-remote -d 'Bake `--allow-remote` into the server command line'
 complete -c devprojex -n "__fish_devprojex_using_subcommand setup; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -310,21 +394,24 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand completion" -s h -l 
 complete -c devprojex -n "__fish_devprojex_using_subcommand completion" -s V -l version -d 'Print version'
 complete -c devprojex -n "__fish_devprojex_using_subcommand man" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand man" -s V -l version -d 'Print version'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "tree" -d 'Print the effective file tree'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "analyze" -d 'File, character and token metrics, and the largest files'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "pack" -d 'Write a context pack (tree and file contents) that fits a token budget'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "search" -d 'Grep-style search over redacted file contents'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "symbols" -d 'Where a name is defined: functions, types, classes, constants, macros, modules (15 languages)'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "related" -d 'Files linked to one file by static imports: what it imports and what imports it'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "scan" -d 'List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "mcp" -d 'Run the read-only MCP server over stdio'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "profile" -d 'Manage the per-project `local` profile and validate portable profiles'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "setup" -d 'Register the MCP server in Claude Code, Claude Desktop, Codex, Antigravity, Cursor and VS Code'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "doctor" -d 'Check the binary, the roots, Git, and every configured client entry'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "self-update" -d 'Update this standalone devprojex to the latest release (sha256-verified)'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "completion" -d 'Print shell completions'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related scan mcp profile setup doctor self-update completion man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "tree" -d 'Print the effective file tree'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "analyze" -d 'File, character and token metrics, and the largest files'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "pack" -d 'Write a context pack (tree and file contents) that fits a token budget'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "search" -d 'Grep-style search over redacted file contents'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "symbols" -d 'Where a name is defined: functions, types, classes, constants, macros, modules (15 languages)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "related" -d 'Files linked to one file by static imports: what it imports and what imports it'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "references" -d 'Every use of a defined name, each labelled resolved or name-only'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "outline" -d 'One file\'s definitions in order, with their start and end lines'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "relevant" -d 'The files that matter for a task, ranked, with reasons and line ranges (no model)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "scan" -d 'List secrets found in the project (file, line, rule; never the secret). Exit 1 when any is found'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "mcp" -d 'Run the read-only MCP server over stdio'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "profile" -d 'Manage the per-project `local` profile and validate portable profiles'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "setup" -d 'Register the MCP server in your clients: Claude Code, Claude Desktop, Codex, Antigravity, Cursor, VS Code, Gemini CLI, Copilot CLI, Windsurf and Zed'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "doctor" -d 'Check the binary, the roots, Git, and every configured client entry'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "self-update" -d 'Update this standalone devprojex to the latest release (sha256-verified)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "completion" -d 'Print shell completions'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand help; and not __fish_seen_subcommand_from tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "show" -d 'Print the project\'s local profile (or the built-in standard one when none is saved)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "save" -d 'Save selection settings as the project\'s local profile'
 complete -c devprojex -n "__fish_devprojex_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "export" -d 'Write the local profile to a portable profile file'
