@@ -1,8 +1,10 @@
 //! `find_references`: every use of a defined name, each labelled `resolved` (proved through
 //! scope, imports or the receiver) or `name-only` (spelled the same, not proved).
 //!
-//! The files that contain the name (a literal screen of the raw bytes, as `find_symbol` does)
-//! are redacted and parsed once: their definitions give the targets, their identifiers the uses
+//! The files whose redacted text contains the name (`ContentPipeline::load_matching`, the screen
+//! `find_symbol` uses: every file is redacted before it is screened, so neither the answer nor
+//! its time tells what a secret holds) are parsed once: their definitions give the targets,
+//! their identifiers the uses
 //! (`devprojex_symbols::references`). A use in another file is resolved through the import
 //! graph `related_files` keeps: the file must import the target's file (or, in Go, share its
 //! package folder). Every line shown is cut from redacted text.
