@@ -3,8 +3,12 @@
 //! The ranker sees the effective selection through the same open-verify-read path as every
 //! other tool: each text file is read, redacted and tokenized once into its terms
 //! ([`devprojex_rank::FileTerms`], kept by the server in [`index::RelevanceIndex`]); HEAD's
-//! history is read once per HEAD. The answer's reasons and line ranges come from the redacted
-//! text of the ranked files, read again, and their real definitions.
+//! history is read once per HEAD, its messages redacted. The answer's reasons and line ranges
+//! come from the redacted text of the ranked files, read again, and their real definitions.
+//!
+//! No oracle on secrets (issue 35): every file of the selection is tokenized from its redacted
+//! text whatever the query, and commit messages are redacted before they are tokenized, so
+//! neither the ranking nor the time it takes depends on what a secret holds.
 
 pub(crate) mod index;
 mod pack;
@@ -274,9 +278,12 @@ impl Engine {
         }
         let commits =
             devprojex_git::head_history(&root.path, limits::RELEVANCE_HISTORY_COMMITS).ok()?;
+        // Messages are redacted like file text: a secret pasted into a commit message must not
+        // move a ranking that a query spelling it could observe (issue 35's oracle).
+        let redactor = self.redactor();
         let history = Arc::new(History::build(commits.into_iter().map(|c| {
             devprojex_rank::Commit {
-                message: c.message,
+                message: redactor.redact(&c.message).text.into_owned(),
                 files: c.files,
             }
         })));

@@ -136,6 +136,40 @@ fn secrets_stay_out_of_reasons_and_ranges() {
     assert!(!body.to_lowercase().contains("ab3de6gh9"), "{body}");
 }
 
+/// A secret pasted into a commit message moves no ranking: messages are redacted before they
+/// are tokenized, so the right token and a wrong one of the same shape get the same answer.
+#[test]
+fn a_secret_in_a_commit_message_is_no_oracle() {
+    let fx = hooks_project(true);
+    fx.write(
+        "docs/tokens.md",
+        "# Tokens\n\nA GitHub token starts with ghp and is kept in the environment.\n",
+    );
+    common::git(&fx.root, &["add", "-A"]);
+    common::git(&fx.root, &["commit", "-qm", "docs: tokens"]);
+    fx.write("src/util/strings.py", "def trim(text):\n    return text\n");
+    common::git(
+        &fx.root,
+        &[
+            "commit",
+            "-qam",
+            "util: use ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6 for the mirror",
+        ],
+    );
+    let mut mcp = Mcp::start(&fx.root);
+    let mut answer = |token: &str| {
+        let text = mcp.call_ok(
+            "relevant_files",
+            json!({"query": format!("the {token} token")}),
+        );
+        split(&text).0
+    };
+    let right = answer("ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6");
+    let wrong = answer("ghp_zY8xW7vU6tS5rQ4pO3nM2lK1jI0hG9fE8dC7");
+    assert_eq!(right, wrong);
+    assert!(!right.contains("src/util/strings.py"), "{right}");
+}
+
 #[test]
 fn the_selection_arguments_narrow_the_ranking() {
     let fx = hooks_project(true);
