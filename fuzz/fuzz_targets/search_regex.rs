@@ -115,6 +115,7 @@ fuzz_target!(|data: &[u8]| {
                 context,
                 max_matches,
                 deadline: None,
+                count_only: false,
             }
             .file(text);
             assert!(!result.timed_out);

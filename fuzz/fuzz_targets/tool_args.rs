@@ -16,7 +16,7 @@
 use std::sync::OnceLock;
 
 use devprojex::error::ErrorKind;
-use devprojex::mcp::tools::{Call, TOOL_ORDER, argument_names, tool_list};
+use devprojex::mcp::tools::{Call, TOOL_ORDER, argument_names, tools_with_checked_schemas};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 
@@ -31,7 +31,9 @@ struct Schema {
 fn schemas() -> &'static [Schema] {
     static SCHEMAS: OnceLock<Vec<Schema>> = OnceLock::new();
     SCHEMAS.get_or_init(|| {
-        tool_list(false, None)
+        // the schemas calls are checked against (the listed ones give a repeated argument by
+        // its type alone)
+        tools_with_checked_schemas(false, None)
             .into_iter()
             .map(|tool| Schema {
                 tool: tool.name.to_string(),
@@ -104,6 +106,18 @@ fn fits(schema: &Value, raw: &Value) -> bool {
                     && items.iter().all(|item| {
                         item.as_str()
                             .is_some_and(|s| !s.is_empty() && s.chars().count() <= max_chars)
+                    })
+            })
+        }
+        // `detail_overrides`: globs of 1 to 512 characters to one of the values' choices
+        "object" => {
+            let max_entries = limit(schema, "maxProperties").unwrap_or(u64::MAX) as usize;
+            raw.as_object().is_some_and(|map| {
+                map.len() <= max_entries
+                    && map.iter().all(|(glob, detail)| {
+                        !glob.trim().is_empty()
+                            && glob.chars().count() <= 512
+                            && fits(&schema["additionalProperties"], detail)
                     })
             })
         }
