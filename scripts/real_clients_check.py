@@ -439,10 +439,13 @@ def check_reverse(env, stand_in):
 
     loaded, tool_search = claude_session_tools(env, stand_in)
     key_tools = sorted(f"mcp__devprojex__{name}" for name in always_loaded_tools(env))
-    if not tool_search or sorted(loaded) != key_tools:
-        fail(f"without the entry's alwaysLoad a session with tool search on should load only the key "
-             f"tools {key_tools} (their _meta) and defer the rest; it loaded {sorted(loaded)}")
-    ok(f"without the entry's alwaysLoad: the {len(loaded)} key tools loaded (_meta), the rest deferred")
+    # Claude Code 2.1.197 defers every tool of an entry without alwaysLoad, the key tools' own
+    # _meta included (measured here); a later version may load those. Never any other tool.
+    if not tool_search or not set(loaded) <= set(key_tools):
+        fail(f"without the entry's alwaysLoad a session with tool search on should defer every tool "
+             f"but the key tools {key_tools} (their _meta); it loaded {sorted(loaded)}")
+    ok(f"without the entry's alwaysLoad: {len(loaded)} of the {len(key_tools)} key tools loaded "
+       f"(their _meta), the rest deferred")
 
     _, out = env.run(env.devprojex, "setup", "status")
     if "local scope of" not in out or "alwaysLoad" not in out or out.count("present, current") < 3:
