@@ -781,9 +781,24 @@ pub fn rule_match_count(rule_id: &str, text: &str) -> Option<usize> {
     Some(starts.len())
 }
 
+/// Pairs up to this many are ordered by a stable sort: a counting sort's pass over every rule
+/// costs more than sorting a few pairs (the views of escaped regions and the text of base64
+/// blobs are small texts, each with its own pass).
+const FEW_RUNS: usize = 32;
+
 /// Order the (rule, segment) pairs by the rules' run rank, keeping segment order within a rule:
-/// a counting sort, since the pairs arrive in segment order and there are a few hundred rules.
+/// a counting sort, since the pairs arrive in segment order and there are a few hundred rules
+/// (a stable sort for a few pairs: the same order).
 fn group_by_rule(run_rank: &[u16], runs: &mut Vec<(u16, u32)>) {
+    if runs.len() <= FEW_RUNS {
+        runs.sort_by_key(|&(r, _)| run_rank[r as usize]);
+    } else {
+        group_by_counting(run_rank, runs);
+    }
+}
+
+/// [`group_by_rule`] by a counting sort.
+fn group_by_counting(run_rank: &[u16], runs: &mut Vec<(u16, u32)>) {
     let mut start = vec![0u32; run_rank.len() + 1];
     for &(r, _) in runs.iter() {
         start[run_rank[r as usize] as usize + 1] += 1;
@@ -1268,6 +1283,27 @@ mod tests {
                 let kept: Vec<(usize, usize)> = spans.iter().map(|s| (s.start, s.end)).collect();
                 proptest::prop_assert_eq!(&kept, &expected);
             }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn both_groupings_give_the_stable_order(
+            ranks in proptest::collection::vec(0u16..40, 1..40),
+            picks in proptest::collection::vec((0usize..40, 0u32..1000), 0..100),
+        ) {
+            // a rank for each rule, below the number of rules (as `run_rank` gives them)
+            let ranks: Vec<u16> = ranks.iter().map(|&k| k % ranks.len() as u16).collect();
+            let runs: Vec<(u16, u32)> =
+                picks.iter().map(|&(r, s)| ((r % ranks.len()) as u16, s)).collect();
+            let mut expected = runs.clone();
+            expected.sort_by_key(|&(r, _)| ranks[r as usize]);
+            let mut counted = runs.clone();
+            group_by_counting(&ranks, &mut counted);
+            proptest::prop_assert_eq!(&counted, &expected);
+            let mut grouped = runs;
+            group_by_rule(&ranks, &mut grouped);
+            proptest::prop_assert_eq!(&grouped, &expected);
         }
     }
 
