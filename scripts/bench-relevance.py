@@ -490,6 +490,19 @@ def speed(args):
         messages = ["fix the memory leak in the page allocator when a task exits"] * args.queries
     files = len(git(args.project, "ls-files", check=False).splitlines())
     print(f"{args.project}: {files} tracked files, {len(messages)} queries", flush=True)
+    # the baseline, timed in the same run: ripgrep listing the files that hold any word of the
+    # query (case-insensitive) - one plain lexical pass over the same tree, without a ranking
+    def rg_run(query):
+        words = sorted({w.lower() for w in IDENT.findall(query) if len(w) >= 3})
+        command = ["rg", "-l", "-i", "-F", "--no-messages"]
+        for word in words:
+            command += ["-e", word]
+        started = time.perf_counter()
+        child = subprocess.Popen(command + ["--", args.project], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+        _, _, usage = os.wait4(child.pid, 0)
+        return time.perf_counter() - started, usage.ru_utime + usage.ru_stime
+
     server = McpServer(args.binary, args.project)
     server.initialize()
     walls, cpus = [], []
@@ -512,8 +525,18 @@ def speed(args):
           f"max {walls[-1] * 1000:.0f} ms; median cpu {cpus[len(cpus) // 2] * 1000:.0f} ms")
     print(f"server peak RSS: {peak_rss_mb(server.pid):.0f} MB")
     server.close()
-    cli_walls, cli_cpus, cli_rss = [], [], []
+    rg_runs = [rg_run(query) for query in messages]
+    rg_median = sorted(w for w, _ in rg_runs)[len(rg_runs) // 2]
+    rg_cpu = sorted(c for _, c in rg_runs)[len(rg_runs) // 2]
+    print(f"baseline, rg -l -i of the query's words ({len(rg_runs)} queries): median wall "
+          f"{rg_median * 1000:.0f} ms, cpu {rg_cpu * 1000:.0f} ms; server warm median = "
+          f"{walls[len(walls) // 2] / rg_median:.2f}x rg (wall), "
+          f"{cpus[len(cpus) // 2] / max(rg_cpu, 1e-3):.2f}x rg (cpu)")
+    cli_walls, cli_cpus, cli_rss, cli_rg, cli_rg_cpu = [], [], [], [], []
     for query in messages[: args.cli_runs]:
+        wall, cpu = rg_run(query)
+        cli_rg.append(wall)
+        cli_rg_cpu.append(cpu)
         started = time.perf_counter()
         child = subprocess.Popen([args.binary, "relevant", args.project, "--query", query],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -521,9 +544,14 @@ def speed(args):
         cli_walls.append(time.perf_counter() - started)
         cli_cpus.append(usage.ru_utime + usage.ru_stime)
         cli_rss.append(usage.ru_maxrss / 1024)
+    ratios = sorted(w / r for w, r in zip(cli_walls, cli_rg))
     cli_walls.sort()
+    cli_rg.sort()
     print(f"CLI, cold ({len(cli_walls)} runs): median wall {cli_walls[len(cli_walls) // 2]:.2f} s, "
-          f"median cpu {sorted(cli_cpus)[len(cli_cpus) // 2]:.2f} s, peak RSS {max(cli_rss):.0f} MB")
+          f"median cpu {sorted(cli_cpus)[len(cli_cpus) // 2]:.2f} s, peak RSS {max(cli_rss):.0f} MB; "
+          f"rg before each: median wall {cli_rg[len(cli_rg) // 2]:.2f} s, cpu "
+          f"{sorted(cli_rg_cpu)[len(cli_rg_cpu) // 2]:.2f} s; "
+          f"median ratio {ratios[len(ratios) // 2]:.2f}x rg (wall)")
 
 
 def report_files(args):
