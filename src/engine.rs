@@ -26,6 +26,7 @@ use crate::select::globs::PatternSet;
 use crate::select::{self, Entry, GitMode, Selection, SelectionSpec, SelectionWarnings};
 use crate::tokens::{Counter, Encoding};
 
+mod diff_pack;
 mod exact_pack;
 mod token_map;
 
@@ -879,12 +880,18 @@ impl Engine {
                 "max_tokens must be an integer of at least 1",
             ));
         }
+        if request.view == View::Diff {
+            self.check_diff_request(request)?;
+        }
         let order = crate::relevance::order_of(request)?;
         hooks.report("selection", 0, 1);
         let overrides = DetailOverrides::compile(&request.detail_overrides)?.map(Arc::new);
         let (prepared, selection) = self.select_with(root, request, true, Uses::Stats, caches)?;
         let selection = mark_known_binary(selection, caches);
         hooks.report("selection", 1, 1);
+        if request.view == View::Diff {
+            return self.pack_diff(root, request, &prepared, selection, out, caches, hooks);
+        }
         if let Some(order) = order.filter(|_| request.view != View::Tree) {
             if overrides.is_some() {
                 // a ranked pack grades each file's detail by its rank
@@ -966,6 +973,32 @@ impl Engine {
             },
             out,
         ))
+    }
+
+    /// `view: "diff"` takes a scope and shows whole lines: the options that reorder or reduce
+    /// files do not apply, and are refused rather than ignored.
+    fn check_diff_request(&self, request: &Request) -> Result<()> {
+        let refuse = |what: &str| {
+            Err(DpxError::invalid_arguments(format!(
+                "view 'diff' {what}; or use view tree-content, content or tree"
+            )))
+        };
+        if request.git_scope.is_none() {
+            return refuse("needs git_scope: staged, changes or diff:<ref>..<ref>");
+        }
+        if request.query.is_some() || request.rank.is_some() {
+            return refuse("lists changed files in path order; drop query and rank");
+        }
+        if request.detail.is_some_and(|d| d != Detail::Full) || !request.detail_overrides.is_empty()
+        {
+            return refuse("shows whole lines; drop detail and detail_overrides");
+        }
+        if self.counter.is_some() && request.max_tokens.is_some() {
+            return refuse(
+                "budgets estimated tokens (characters / 4), and this pack's budget would be exact (tokenizer); drop tokenizer or max_tokens",
+            );
+        }
+        Ok(())
     }
 
     /// Grep-style search over redacted content.

@@ -259,7 +259,7 @@ pub struct PackContextArgs {
     #[arg(long = "git-scope", value_name = "SCOPE")]
     #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
     pub git_scope: Option<String>,
-    /// Budget of estimated content tokens (characters / 4 per file). Default unlimited.
+    /// Estimated content tokens (characters / 4 per file); default unlimited.
     #[arg(long = "max-tokens", value_parser = parse_positive_decimal)]
     #[schemars(range(min = 1))]
     pub max_tokens: Option<u64>,
@@ -267,7 +267,7 @@ pub struct PackContextArgs {
     #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_file_bytes: Option<u64>,
-    /// What the pack holds (default tree-content).
+    /// Default tree-content; diff needs git_scope.
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub view: View,

@@ -468,7 +468,7 @@ fn mcp_without_the_flag_keeps_the_specified_schemas_and_results() {
     assert!(tool(&tools["result"], "pack_context")["inputSchema"]["properties"]["max_tokens"]["description"]
         .as_str()
         .unwrap()
-        .starts_with("Budget of estimated content tokens"));
+        .starts_with("Estimated content tokens"));
     let result = mcp.call("analyze", json!({}));
     let text = result["structuredContent"].to_string();
     assert!(
