@@ -118,7 +118,7 @@ pub struct GetTreeArgs {
     #[arg(long = "max-depth", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_depth: Option<u64>,
-    /// Output format (default markdown).
+    /// Default markdown.
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
@@ -271,7 +271,7 @@ pub struct PackContextArgs {
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub view: View,
-    /// Output format (default markdown).
+    /// Default markdown.
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
@@ -282,7 +282,7 @@ pub struct PackContextArgs {
     #[arg(long, value_name = "TEXT")]
     #[schemars(length(min = 1, max = limits::MAX_QUERY_CHARS))]
     pub query: Option<String>,
-    /// relevance (default with query) or centrality (a repository map).
+    /// relevance (default with query), centrality (repository map), paths (as listed).
     #[arg(long, value_enum)]
     pub rank: Option<PackRank>,
     /// {glob: detail}.
