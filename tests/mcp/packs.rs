@@ -997,3 +997,37 @@ fn rank_paths_keeps_the_agents_order_of_paths() {
         assert!(text.contains(expected), "{args}: {text}");
     }
 }
+
+/// A stored default pack whose preview is its whole tree says where its files start, so the
+/// agent does not read the tree twice (issue 40 item 4: fewer calls for large packs).
+#[test]
+fn a_stored_pack_whose_preview_is_its_whole_tree_says_where_the_files_start() {
+    let fx = stored_project();
+    let mut mcp = Mcp::start(&fx.root);
+    let text = first_text(&mcp.call("pack_context", json!({})));
+    let (id, _) = stored_pack_id(&text).unwrap();
+    let trailer = &text[one_spot(&text).end..];
+    let line: u64 = trailer
+        .split("call read_pack with start_line=")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|n| n.trim_end_matches('.').parse().ok())
+        .unwrap_or_else(|| panic!("no start line in: {trailer}"));
+    let from_there = one_spot(&first_text(&mcp.call(
+        "read_pack",
+        json!({"pack_id": id, "start_line": line, "end_line": line + 3}),
+    )))
+    .inner;
+    assert!(from_there.starts_with("## Files\n"), "{from_there}");
+    // everything before that line is the heading and the tree the preview showed
+    let head = one_spot(&first_text(&mcp.call(
+        "read_pack",
+        json!({"pack_id": id, "start_line": 1, "end_line": line - 1}),
+    )))
+    .inner;
+    let preview = one_spot(&text).inner;
+    assert!(head.contains(preview.trim_end()), "{head}");
+    // other formats and views keep the plain answer
+    let json_pack = first_text(&mcp.call("pack_context", json!({"format": "json"})));
+    assert!(!json_pack.contains("files start at line"), "{json_pack}");
+}
