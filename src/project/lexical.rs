@@ -3,7 +3,9 @@
 //! an automounted share or open a device before it has been judged.
 //!
 //! Rules (identical on every OS except where [`Platform`] says otherwise):
-//! - `/` and `\` are both separators, so Windows-style relative paths work everywhere;
+//! - `/` and `\` are both separators, so Windows-style relative paths work everywhere (on Unix,
+//!   where `\` is also a name character, [`literal_unix_reading`] gives the reading with `/`
+//!   alone separating; `ProjectRoot::lexical` prefers it when it names an existing path);
 //! - `.` and empty components are dropped, `..` removes the previous component, and a `..`
 //!   that would climb above the root is a root violation;
 //! - drive forms (`C:\x`, `C:x`), UNC and device forms (`\\server\share`, `//server/share`,
