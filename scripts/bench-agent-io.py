@@ -19,7 +19,9 @@ and prints:
 - small answers: characters of the whole answer, of the project data inside the spotlight block,
   and of everything around it (wrapper plus trailer), for a 3-line `get_file` and a few other
   calls;
-- packs of 10k to 60k o200k tokens: how many calls read each whole (pack_context, then read_pack
+- a one-line change in a 10 KB file: `git diff --staged` against `pack_context` `view: "diff"`
+  and `view: "content"`, in characters;
+- packs of 10k to 50k o200k tokens: how many calls read each whole (pack_context, then read_pack
   as its trailers say), beside the fewest the spec's limits allow.
 """
 import base64
@@ -177,7 +179,44 @@ def main():
             whole, data, around = answer_sizes(result, payload)
             print(f"  {label:<28} {whole:>4} / {data:>4} / {around:>4}")
         server.close()
+    diff_cost(binary)
     pack_calls(binary, encoding)
+
+
+def diff_cost(binary):
+    """Characters of a staged one-line change in a 10 KB file: `git diff --staged`, the whole
+    `pack_context` answer with `view: "diff"`, and with `view: "content"` (the file whole)."""
+    from mcp_stdio import McpServer
+    with tempfile.TemporaryDirectory() as root:
+        def git(*args):
+            return subprocess.run(["git", "-c", "user.name=b", "-c", "user.email=b@b.invalid",
+                                   "-c", "commit.gpgsign=false", *args], cwd=root, check=True,
+                                  capture_output=True, text=True).stdout
+        body = "".join(f"    let field_{n:03} = source.read_field({n});\n" for n in range(230))
+        os.makedirs(os.path.join(root, "src"))
+        path = os.path.join(root, "src", "big.rs")
+        with open(path, "w") as f:
+            f.write(f"fn load() {{\n{body}}}\n")
+        git("init", "-q")
+        git("add", ".")
+        git("commit", "-qm", "init")
+        with open(path, "w") as f:
+            f.write(f"fn load() {{\n{body.replace('read_field(115)', 'read_field(115).trim()')}}}\n")
+        git("add", ".")
+        git_diff = git("diff", "--staged")
+        server = McpServer(binary, root)
+        server.request("initialize", {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "bench-agent-io", "version": "1"}})
+        server._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+        def answer(view):
+            result = server.call_tool("pack_context", {"git_scope": "staged", "view": view})["result"]
+            return sum(len(b["text"]) for b in result["content"] if b.get("type") == "text")
+        diff, content = answer("diff"), answer("content")
+        server.close()
+        print(f"one changed line in a {os.path.getsize(path):,}-byte file (characters): git diff --staged "
+              f"{len(git_diff):,}; pack_context view diff {diff:,}; view content {content:,}")
 
 
 def pack_calls(binary, encoding):
