@@ -262,3 +262,45 @@ fn a_diff_view_needs_a_scope_and_refuses_what_does_not_apply() {
     );
     assert!(!content.contains("@@ "), "{content}");
 }
+
+/// A submodule's own changes appear under its folder for `staged` and `changes`, as its files
+/// do in the selection; the superproject's gitlink (a commit id, not a file) is no diff.
+#[test]
+fn a_submodules_changes_are_diffed_under_its_folder() {
+    let fx = Fixture::new();
+    let sub = tempfile::tempdir().unwrap();
+    std::fs::write(sub.path().join("lib.rs"), "pub fn one() {}\n").unwrap();
+    git(sub.path(), &["init", "-q"]);
+    git(sub.path(), &["add", "."]);
+    git(sub.path(), &["commit", "-qm", "sub"]);
+    fx.write("top.rs", "fn top() {}\n");
+    git(&fx.root, &["init", "-q"]);
+    git(
+        &fx.root,
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            sub.path().to_str().unwrap(),
+            "vendor/sub",
+        ],
+    );
+    git(&fx.root, &["add", "."]);
+    git(&fx.root, &["commit", "-qm", "top"]);
+    fx.write("vendor/sub/lib.rs", "pub fn one() {}\npub fn two() {}\n");
+    let inner = fx.path("vendor/sub");
+    git(&inner, &["add", "lib.rs"]);
+
+    let mut mcp = Mcp::start(&fx.root);
+    for scope in ["staged", "changes"] {
+        let doc = diff_doc(&mut mcp, &fx, json!({"git_scope": scope, "view": "diff"}));
+        assert!(
+            doc.contains("--- a/vendor/sub/lib.rs\n+++ b/vendor/sub/lib.rs\n"),
+            "{scope}: {doc}"
+        );
+        assert!(doc.contains("+pub fn two() {}"), "{scope}: {doc}");
+        assert!(!doc.contains("Subproject commit"), "{scope}: {doc}");
+    }
+}
