@@ -71,7 +71,7 @@ impl Engine {
             .filter(|entry| matches!(entry.kind, EntryKind::File | EntryKind::Symlink))
             .map(|entry| (entry.relative.as_str(), entry))
             .collect();
-        let by_name = AbsentFileFilter::new(&prepared.spec);
+        let by_name = AbsentFileFilter::new(root, &prepared.spec);
         // Full detail: a diff shows whole lines of both sides.
         let pipeline = self.pipeline(Detail::Full, caches);
         let header = self.header(root);
@@ -238,7 +238,7 @@ fn shown_change<'e>(
     root: &ProjectRoot,
     change: &FileChange,
     selected: &HashMap<&str, &'e Entry>,
-    by_name: &AbsentFileFilter,
+    by_name: &AbsentFileFilter<'_>,
 ) -> Option<(FileChange, Option<&'e Entry>)> {
     let entry = selected.get(change.path.as_str()).copied();
     let kept = match change.new {

@@ -304,3 +304,30 @@ fn a_submodules_changes_are_diffed_under_its_folder() {
         assert!(!doc.contains("Subproject commit"), "{scope}: {doc}");
     }
 }
+
+/// A deleted file is judged by name by the selection's rules, also when its folder went with it:
+/// the rules above a missing folder still apply (here a root `.gitignore` pattern).
+#[test]
+fn deleted_files_below_deleted_folders_follow_the_rules_above_them() {
+    let fx = Fixture::new();
+    fx.write(".gitignore", "*.log\n")
+        .write("logs/deep/app.log", "ignored but force-added\n")
+        .write("gone/deep/kept.txt", "an ordinary file\n");
+    git(&fx.root, &["init", "-q"]);
+    git(&fx.root, &["add", "."]);
+    git(&fx.root, &["add", "-f", "logs/deep/app.log"]);
+    git(&fx.root, &["commit", "-qm", "init"]);
+    std::fs::remove_dir_all(fx.path("logs")).unwrap();
+    std::fs::remove_dir_all(fx.path("gone")).unwrap();
+    let mut mcp = Mcp::start(&fx.root);
+    let doc = diff_doc(
+        &mut mcp,
+        &fx,
+        json!({"git_scope": "changes", "view": "diff"}),
+    );
+    assert!(
+        doc.contains("--- a/gone/deep/kept.txt\n+++ /dev/null\n"),
+        "{doc}"
+    );
+    assert!(!doc.contains("app.log"), "{doc}");
+}
