@@ -84,9 +84,15 @@ impl Engine {
         };
         let mut budget = request.max_tokens.map(BudgetReport::new);
         let total = changes.files.len() as u64;
+        // progress at most every 100 ms, as the other packs report it
+        let mut last_report = Instant::now();
+        hooks.report("transformation", 0, total);
         for (done, change) in changes.files.iter().enumerate() {
             hooks.check_cancelled()?;
-            hooks.report("transformation", done as u64, total);
+            if last_report.elapsed() >= Duration::from_millis(100) {
+                hooks.report("transformation", done as u64, total);
+                last_report = Instant::now();
+            }
             let Some((change, entry)) = shown_change(root, change, &selected, &by_name) else {
                 continue;
             };
@@ -240,6 +246,11 @@ fn shown_change<'e>(
     selected: &HashMap<&str, &'e Entry>,
     by_name: &AbsentFileFilter<'_>,
 ) -> Option<(FileChange, Option<&'e Entry>)> {
+    // Git's paths are relative and clean; one from a crafted object database that is not is
+    // never looked up, not even by a stat
+    if !clean(&change.path) || change.old_path.as_deref().is_some_and(|old| !clean(old)) {
+        return None;
+    }
     let entry = selected.get(change.path.as_str()).copied();
     let kept = match change.new {
         // read from the working tree: only a selected file
@@ -266,6 +277,15 @@ fn shown_change<'e>(
         return None;
     }
     Some((change, entry))
+}
+
+/// A relative path of plain names: no empty, `.` or `..` part, no leading `/` (and on Windows,
+/// where they separate or name drives, no `\` or `:`).
+fn clean(relative: &str) -> bool {
+    !(cfg!(windows) && relative.contains(['\\', ':']))
+        && relative
+            .split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..")
 }
 
 /// Whether the working tree has anything at `relative` (judged by name only, inside the root).
@@ -318,4 +338,43 @@ fn unified_diff(old_label: &str, new_label: &str, old: &str, new: &str, renamed:
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_clean_relative_paths_are_looked_up() {
+        for good in ["a.txt", "src/main.rs", "dir/a\\b.txt"] {
+            assert_eq!(
+                clean(good),
+                !cfg!(windows) || !good.contains('\\'),
+                "{good}"
+            );
+        }
+        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a//b", "./a", "a/."] {
+            assert!(!clean(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_diff_without_line_changes_says_why() {
+        let same = "one\ntwo\n";
+        let renamed = unified_diff("a/old", "b/new", same, same, true);
+        assert_eq!(
+            renamed,
+            "--- a/old\n+++ b/new\nRenamed without line changes.\n"
+        );
+        let unchanged = unified_diff("a/x", "b/x", same, same, false);
+        assert!(
+            unchanged.ends_with("only redacted text changed).\n"),
+            "{unchanged}"
+        );
+        let missing_newline = unified_diff("a/x", "b/x", "one", "two", false);
+        assert!(
+            missing_newline.contains("\\ No newline at end of file"),
+            "{missing_newline}"
+        );
+    }
 }
