@@ -1007,11 +1007,6 @@ impl Engine {
         {
             return refuse("shows whole lines; drop detail and detail_overrides");
         }
-        if self.counter.is_some() && request.max_tokens.is_some() {
-            return refuse(
-                "budgets estimated tokens (characters / 4), and this pack's budget would be exact (tokenizer); drop tokenizer or max_tokens",
-            );
-        }
         Ok(())
     }
 

@@ -35,8 +35,9 @@ use crate::error::Result;
 use crate::limits;
 use crate::project::ProjectRoot;
 use crate::render::View;
-use crate::render::pack::{BudgetReport, PackMetrics, PackWriter};
+use crate::render::pack::{BudgetReport, PackLayout, PackMetrics, PackWriter};
 use crate::select::{AbsentFileFilter, Entry, EntryKind, Selection};
+use crate::tokens::Counter;
 use devprojex_detail::Detail;
 
 /// One side of a file, ready to compare.
@@ -76,13 +77,12 @@ impl Engine {
         let pipeline = self.pipeline(Detail::Full, caches);
         let header = self.header(root);
         let label = |s: &str| self.label(s);
-        let mut writer = PackWriter::new(out, request.format, View::Diff, &header, &label);
-        writer.begin(&[]).map_err(output_error)?;
         let mut metrics = PackMetrics {
             basis: "diff",
             ..Default::default()
         };
-        let mut budget = request.max_tokens.map(BudgetReport::new);
+        // every file's diff first: an exact budget measures the document they make
+        let mut sections: Vec<(String, TextContent)> = Vec::new();
         let total = changes.files.len() as u64;
         // progress at most every 100 ms, as the other packs report it
         let mut last_report = Instant::now();
@@ -150,15 +150,39 @@ impl Engine {
             metrics.tokens += content.tokens;
             metrics.lines += content.lines;
             metrics.redactions += redactions as u64;
-            if admit(&mut budget, || self.label(&change.path), &content) {
-                writer.file(&change.path, &content).map_err(output_error)?;
-            }
+            sections.push((change.path, content));
         }
         hooks.report("transformation", total, total);
-        if let Some(report) = &mut budget {
-            report.trim();
-        }
         hooks.report("output", 0, 1);
+        let layout = PackLayout {
+            format: request.format,
+            view: View::Diff,
+            header: &header,
+            label: &label,
+        };
+        let (admitted, budget) = match (self.counter(), request.max_tokens) {
+            (Some(counter), Some(max_tokens)) => {
+                exact_admission(&layout, &sections, &metrics, counter, max_tokens)?
+            }
+            (_, max_tokens) => {
+                let mut budget = max_tokens.map(BudgetReport::new);
+                let admitted = sections
+                    .iter()
+                    .map(|(path, content)| admit(&mut budget, || self.label(path), content))
+                    .collect();
+                if let Some(report) = &mut budget {
+                    report.trim();
+                }
+                (admitted, budget)
+            }
+        };
+        let mut writer = PackWriter::new(out, request.format, View::Diff, &header, &label);
+        writer.begin(&[]).map_err(output_error)?;
+        for ((path, content), admitted) in sections.iter().zip(&admitted) {
+            if *admitted {
+                writer.file(path, content).map_err(output_error)?;
+            }
+        }
         let out = writer
             .finish(&metrics, budget.as_ref())
             .map_err(output_error)?;
@@ -228,6 +252,73 @@ impl Engine {
     fn redacted(&self, text: &str) -> Side {
         let redacted = self.redactor().redact(text);
         Side::Text(redacted.text.into_owned(), redacted.findings.len())
+    }
+}
+
+/// Which sections an exact budget of `max_tokens` admits, and its report: files in order while
+/// the sum of their exact counts fits beside the empty document's; then, while the complete
+/// document (headings, fences, markup, report) counts more than the budget, the last admitted
+/// file goes. The document's count is the report's `document_tokens`.
+fn exact_admission(
+    layout: &PackLayout<'_>,
+    sections: &[(String, TextContent)],
+    metrics: &PackMetrics,
+    counter: &Counter,
+    max_tokens: u64,
+) -> Result<(Vec<bool>, Option<BudgetReport>)> {
+    let report_for = |admitted: &[bool], tokens: &[u64]| {
+        let mut report = BudgetReport::exact(max_tokens, counter.encoding().name());
+        for (((path, _), admitted), tokens) in sections.iter().zip(admitted).zip(tokens) {
+            if *admitted {
+                report.included_files += 1;
+                report.included_tokens += tokens;
+            } else {
+                report.skip(&(layout.label)(path), *tokens);
+            }
+        }
+        report.trim();
+        report
+    };
+    let document = |admitted: &[bool], report: &BudgetReport| -> Result<u64> {
+        let mut out = Vec::new();
+        layout.write_begin(&mut out, &[]).map_err(output_error)?;
+        let mut first = true;
+        for ((path, content), admitted) in sections.iter().zip(admitted) {
+            if *admitted {
+                layout
+                    .write_file(&mut out, path, content, first)
+                    .map_err(output_error)?;
+                first = false;
+            }
+        }
+        layout
+            .write_finish(&mut out, metrics, Some(report), !first)
+            .map_err(output_error)?;
+        Ok(counter.count(&String::from_utf8_lossy(&out)))
+    };
+    let tokens: Vec<u64> = sections
+        .iter()
+        .map(|(_, content)| counter.count(&content.text))
+        .collect();
+    let mut admitted = vec![false; sections.len()];
+    let mut running = document(&admitted, &report_for(&admitted, &tokens))?;
+    for (index, cost) in tokens.iter().enumerate() {
+        if running + cost <= max_tokens {
+            admitted[index] = true;
+            running += cost;
+        }
+    }
+    loop {
+        let mut report = report_for(&admitted, &tokens);
+        let total = document(&admitted, &report)?;
+        let last = admitted.iter().rposition(|a| *a);
+        match last {
+            Some(index) if total > max_tokens => admitted[index] = false,
+            _ => {
+                report.document_tokens = Some(total);
+                return Ok((admitted, Some(report)));
+            }
+        }
     }
 }
 
