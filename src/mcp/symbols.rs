@@ -35,12 +35,17 @@ pub fn find_symbol(
 ) -> Result<CallToolResult> {
     let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
     let request = args.request();
+    let name = args.lookup()?;
+    if let Some(path) = &args.outline {
+        return outline(state, root, args, path);
+    }
     let options = SymbolOptions {
-        name: args.name.clone(),
+        name: name.to_string(),
         kind: args.kind,
         mode: args.match_mode,
         max_results: args.max_results as usize,
         deadline: Some(Duration::from_secs(limits::SYMBOL_DEADLINE_SECS)),
+        include_body: args.include_body,
     };
     let outcome = state.engine.find_symbol(
         root,
@@ -77,6 +82,35 @@ pub fn find_symbol(
         &outcome.warnings,
     );
     append_trailer(&mut text, trailer, &covered);
+    Ok(text_result(vec![text]))
+}
+
+/// `find_symbol` `outline`: one file's definitions in order.
+fn outline(
+    state: &ServerState,
+    root: &crate::project::ProjectRoot,
+    args: &FindSymbolArgs,
+    path: &str,
+) -> Result<CallToolResult> {
+    let entries = state
+        .engine
+        .outline(root, &args.request(), path, args.kind)?;
+    if entries.is_empty() {
+        return Ok(text_result(vec![
+            "[No definitions in this file.]".to_string(),
+        ]));
+    }
+    let (body, size_cut) =
+        cut_to_chars(&crate::symbols::outline_text(&entries), RESPONSE_CHAR_LIMIT);
+    let mut text = Spotlight::new(&[&body]).wrap("outline", &body);
+    let mut trailer = Vec::new();
+    if size_cut {
+        trailer.push(format!(
+            "[Outline truncated at 50,000 characters ({} definitions in all). Narrow with kind.]",
+            entries.len()
+        ));
+    }
+    append_trailer(&mut text, trailer, &Coverage::default());
     Ok(text_result(vec![text]))
 }
 

@@ -192,6 +192,7 @@ impl Engine {
             mode: MatchMode::Exact,
             max_results: 1,
             deadline: None,
+            include_body: false,
         })?;
         let at = options.at.as_deref().map(parse_at).transpose()?;
         let started = Instant::now();
@@ -338,6 +339,8 @@ impl Engine {
                     name: definition.name.clone(),
                     signature: definition.signature.clone(),
                     container: definition.container.clone(),
+                    body: None,
+                    body_truncated: false,
                 });
                 targets.push(TargetDef {
                     path: file.path.clone(),
@@ -567,6 +570,7 @@ impl Engine {
                     mode: MatchMode::Substring,
                     max_results: limits::MAX_SYMBOL_RESULTS,
                     deadline: Some(Duration::from_secs(2)),
+                    include_body: false,
                 },
                 caches,
                 Hooks::default(),

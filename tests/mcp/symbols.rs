@@ -185,12 +185,90 @@ fn find_symbol_signatures_are_redacted() {
     assert!(!text.contains("ghp_aB3d"), "{text}");
 }
 
+/// `include_body`: each definition's redacted lines, numbered, inside the untrusted block; a
+/// body over 400 lines is cut there and the trailer says how to read the rest.
+#[test]
+fn find_symbol_include_body_gives_redacted_numbered_bodies_up_to_400_lines() {
+    let fx = Fixture::new();
+    let long: String = (0..450).map(|i| format!("    x{i} = {i}\n")).collect();
+    fx.write(
+        "auth.py",
+        format!(
+            "import os\n\ndef login(user):\n    token = \"ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6\"\n    return user, token\n\n\ndef huge():\n{long}    return 0\n"
+        ),
+    );
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok(
+        "find_symbol",
+        json!({"name": "login", "include_body": true}),
+    );
+    let (body, trailer) = split(&text);
+    assert_eq!(
+        body,
+        "auth.py:3: function login\n     3\tdef login(user):\n     4\t    token = \"[REDACTED:github-pat]\"\n     5\t    return user, token\n"
+    );
+    assert!(trailer.trim().is_empty(), "{trailer}");
+    assert!(!text.contains("ghp_aB3d"), "{text}");
+    // without the argument, the answer is the one it always was
+    let text = mcp.call_ok("find_symbol", json!({"name": "login"}));
+    assert_eq!(
+        split(&text).0,
+        "auth.py:3: function login\n    def login(user):\n"
+    );
+
+    let text = mcp.call_ok("find_symbol", json!({"name": "huge", "include_body": true}));
+    let (body, trailer) = split(&text);
+    let lines: Vec<&str> = body.lines().collect();
+    assert_eq!(lines.len(), 1 + 400, "{body}");
+    assert_eq!(lines[1], "     8\tdef huge():");
+    assert_eq!(lines[400], "   407\t    x398 = 398");
+    assert!(
+        trailer.contains("[1 body cut at 400 lines or 50,000 characters; read the rest with get_file start_line/end_line.]"),
+        "{trailer}"
+    );
+}
+
+/// `outline`: one file's definitions in order with their line ranges, narrowed by `kind`;
+/// a file outside the selection gets the answer a missing one gets.
+#[test]
+fn find_symbol_outline_lists_one_files_definitions_in_order() {
+    let fx = definitions_project();
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok("find_symbol", json!({"outline": "src/lib.rs"}));
+    let (body, trailer) = split(&text);
+    assert_eq!(
+        body,
+        "1-1: module shapes\n3-5: struct Point\n8-10: method area (in impl Point)\n14-16: method fmt (in impl std::fmt::Display for Point)\n19-19: constant MAX_POINTS\n21-25: macro square\n"
+    );
+    assert!(trailer.trim().is_empty(), "{trailer}");
+    let text = mcp.call_ok(
+        "find_symbol",
+        json!({"outline": "./shapes.py", "kind": "function"}),
+    );
+    assert_eq!(split(&text).0, "6-7: function area\n");
+    let hidden = mcp.call_err("find_symbol", json!({"outline": "ignored/hidden.py"}));
+    let missing = mcp.call_err("find_symbol", json!({"outline": "ignored/nothing.py"}));
+    assert_eq!(code_of(&hidden), "DPX-MCP-PATH-NOT-FOUND", "{hidden}");
+    assert_eq!(
+        hidden.replace("hidden", "nothing"),
+        missing,
+        "an excluded file reads like a missing one"
+    );
+    let text = mcp.call_err("find_symbol", json!({"outline": "README.md"}));
+    assert!(text.contains("not a source file"), "{text}");
+}
+
 #[test]
 fn find_symbol_rejects_bad_arguments_with_codes() {
     let fx = definitions_project();
     let mut mcp = Mcp::start(&fx.root);
     for (args, needle) in [
-        (json!({}), "name is required"),
+        (json!({}), "needs name"),
+        (json!({"name": "x", "outline": "shapes.py"}), "not both"),
+        (
+            json!({"outline": "shapes.py", "include_body": true}),
+            "include_body needs a name",
+        ),
         (json!({"name": ""}), "name is empty"),
         (
             json!({"name": "x", "kind": "variable"}),
