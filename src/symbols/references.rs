@@ -685,8 +685,12 @@ pub fn references_trailer(outcome: &ReferencesOutcome, cli: bool) -> Vec<String>
     }
     if outcome.unparsed_files > 0 {
         trailer.push(format!(
-            "[{} files that contain the name were not parsed (larger than 4 MiB).]",
-            outcome.unparsed_files
+            "[{} not parsed (larger than 4 MiB).]",
+            crate::select::plural(
+                outcome.unparsed_files,
+                "file that contains the name was",
+                "files that contain the name were"
+            )
         ));
     }
     trailer

@@ -258,6 +258,51 @@ fn find_symbol_outline_lists_one_files_definitions_in_order() {
     assert!(text.contains("not a source file"), "{text}");
 }
 
+/// Issue 39 item 5: a 10 MB one-line bundle holding a million uses of the name is screened,
+/// counted as not parsed and named in the trailer; the small file's uses and definition are
+/// answered, memory stays a few times the file, and the outline of the bundle is a clear error.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_ten_megabyte_line_is_counted_not_parsed_and_memory_stays_bounded() {
+    let fx = Fixture::new();
+    let calls = "parse(a);".repeat(1_120_000);
+    fx.write("dist/bundle.js", format!("var a=1;{calls}\n"))
+        .write(
+            "lib.js",
+            "function parse(x) {\n  return x;\n}\nmodule.exports = { parse };\nparse(1);\n",
+        );
+    assert!(calls.len() > 10_000_000);
+    let mut mcp = Mcp::start(&fx.root);
+    let peak_kb = |pid: u32| -> u64 {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    };
+    let before = peak_kb(mcp.child.id());
+    let text = mcp.call_ok("find_references", json!({"name": "parse"}));
+    let (body, trailer) = split(&text);
+    assert!(body.contains("lib.js:5:1: resolved: parse(1);"), "{body}");
+    assert!(!body.contains("bundle.js"), "{body}");
+    assert!(
+        trailer.contains("[1 file that contains the name was not parsed (larger than 4 MiB).]"),
+        "{trailer}"
+    );
+    let text = mcp.call_ok("find_symbol", json!({"name": "parse"}));
+    let (body, trailer) = split(&text);
+    assert_eq!(body, "lib.js:1: function parse\n    function parse(x) {\n");
+    assert!(
+        trailer.contains("[1 file that contains the name is larger than 4 MiB and not parsed.]"),
+        "{trailer}"
+    );
+    let text = mcp.call_err("find_symbol", json!({"outline": "dist/bundle.js"}));
+    assert!(text.contains("larger than 4 MiB"), "{text}");
+    let grown_mb = peak_kb(mcp.child.id()).saturating_sub(before) / 1024;
+    assert!(grown_mb <= 10 * 10, "peak memory grew by {grown_mb} MB");
+}
+
 #[test]
 fn find_symbol_rejects_bad_arguments_with_codes() {
     let fx = definitions_project();
@@ -745,7 +790,8 @@ fn the_new_tools_are_text_tools_after_get_file() {
         assert_eq!(tool["annotations"]["openWorldHint"], false);
         assert_eq!(tool["inputSchema"]["additionalProperties"], false);
     }
-    assert_eq!(tools[7]["inputSchema"]["required"], json!(["name"]));
+    // name or outline: one of the two, checked by the handler
+    assert_eq!(tools[7]["inputSchema"]["required"], json!([]));
     assert_eq!(tools[8]["inputSchema"]["required"], json!(["path"]));
     let result = mcp.call("find_symbol", json!({"name": "area"}));
     assert!(result.get("structuredContent").is_none(), "{result}");

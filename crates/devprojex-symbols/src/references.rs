@@ -118,6 +118,12 @@ fn walk(
     // (function start byte or FILE_LEVEL, variable) -> type name
     let mut types: HashMap<(usize, String), String> = HashMap::new();
     let mut visited = 0usize;
+    // (byte, column) of the last occurrence: uses come in source order, so the columns of a
+    // long line are counted once in all, not from the line's start for every use
+    let mut last_column: (usize, usize) = (0, 1);
+    // the nodes above the cursor, root first: `Node::parent` searches down from the root,
+    // which costs the width of every level (a bundle's object of 100,000 entries) per call
+    let mut ancestors: Vec<Node<'_>> = Vec::new();
     let mut cursor = root.walk();
     loop {
         let node = cursor.node();
@@ -132,7 +138,7 @@ fn walk(
             if is_import(kind, node) {
                 imports.push(node.id());
             }
-            if let Some((function, frame_name)) = frame_of(lang, node, src) {
+            if let Some((function, frame_name)) = frame_of(lang, node, src, &ancestors) {
                 frames.push(Frame {
                     node_id: node.id(),
                     start_byte: node.start_byte(),
@@ -149,8 +155,15 @@ fn walk(
                 && src.get(node.byte_range()) == Some(name)
                 && pending.len() < MAX_OCCURRENCES_PER_FILE
             {
-                let mut found =
-                    occurrence(lang, node, src, &line_starts, &frames, !imports.is_empty());
+                let mut found = occurrence(
+                    node,
+                    src,
+                    &line_starts,
+                    &mut last_column,
+                    &frames,
+                    &ancestors,
+                    !imports.is_empty(),
+                );
                 if let Access::Member { receiver } = &found.occurrence.access {
                     let scopes = frames
                         .iter()
@@ -167,6 +180,7 @@ fn walk(
             }
         }
         if cursor.goto_first_child() {
+            ancestors.push(node);
             continue;
         }
         loop {
@@ -183,6 +197,7 @@ fn walk(
             if !cursor.goto_parent() {
                 return Some(settle(pending));
             }
+            ancestors.pop();
         }
     }
 }
@@ -213,20 +228,27 @@ fn settle(pending: Vec<Pending>) -> Vec<Occurrence> {
 }
 
 fn occurrence(
-    lang: Lang,
     node: Node<'_>,
     src: &str,
     line_starts: &[usize],
+    last_column: &mut (usize, usize),
     frames: &[Frame],
+    ancestors: &[Node<'_>],
     import: bool,
 ) -> Pending {
     let row = node.start_position().row;
     let line_start = line_starts.get(row).copied().unwrap_or(0);
+    let (from, counted) = if last_column.0 >= line_start && last_column.0 <= node.start_byte() {
+        *last_column
+    } else {
+        (line_start, 1)
+    };
     let column = src
-        .get(line_start..node.start_byte())
-        .map_or(1, |before| before.chars().count() + 1);
-    let access = access_of(node, src);
-    let binding = !import && is_binding(node);
+        .get(from..node.start_byte())
+        .map_or(1, |before| counted + before.chars().count());
+    *last_column = (node.start_byte(), column);
+    let access = access_of(node, src, ancestors);
+    let binding = !import && is_binding(node, ancestors);
     let mut functions: Vec<usize> = frames
         .iter()
         .filter(|f| f.function)
@@ -235,7 +257,7 @@ fn occurrence(
     // the name of a function binds in the scope around it, not in its own body
     // (C and C++ put the name inside a declarator in the head: the head's name is the frame's)
     let own_frame = frames.last().filter(|f| {
-        node.parent().is_some_and(|p| p.id() == f.node_id)
+        ancestors.last().is_some_and(|p| p.id() == f.node_id)
             || f.function
                 && node.start_byte() < f.body_start
                 && src.get(node.byte_range()) == Some(f.name.as_str())
@@ -264,7 +286,6 @@ fn occurrence(
         .filter(|f| !f.function && !f.name.is_empty())
         .map(|f| f.name.clone())
         .collect();
-    let _ = lang;
     Pending {
         occurrence: Occurrence {
             line: row + 1,
@@ -450,8 +471,8 @@ fn short(text: &str) -> String {
 }
 
 /// How `node` is reached, from its parent.
-fn access_of<'t>(node: Node<'t>, src: &str) -> Access {
-    let Some(parent) = node.parent() else {
+fn access_of<'t>(node: Node<'t>, src: &str, ancestors: &[Node<'t>]) -> Access {
+    let Some(parent) = parent_of(ancestors, node) else {
         return Access::Bare;
     };
     let text_of = |n: Node<'_>| short(src.get(n.byte_range()).unwrap_or(""));
@@ -497,7 +518,7 @@ fn access_of<'t>(node: Node<'t>, src: &str) -> Access {
             .or_else(|| {
                 // Kotlin's navigation_suffix: the receiver is the parent's first child
                 (parent.kind() == "navigation_suffix")
-                    .then(|| parent.parent().and_then(|g| g.named_child(0)))
+                    .then(|| parent_of(ancestors, parent).and_then(|g| g.named_child(0)))
                     .flatten()
             });
             match receiver {
@@ -599,6 +620,15 @@ fn is_pattern_group(kind: &str) -> bool {
     )
 }
 
+/// The parent of `node`, which is the cursor's node (its parent is the last of `ancestors`) or
+/// one of `ancestors`.
+fn parent_of<'t>(ancestors: &[Node<'t>], node: Node<'t>) -> Option<Node<'t>> {
+    match ancestors.iter().rposition(|a| a.id() == node.id()) {
+        Some(at) => at.checked_sub(1).map(|i| ancestors[i]),
+        None => ancestors.last().copied(),
+    }
+}
+
 fn field_is(parent: Node<'_>, field: &str, node: Node<'_>) -> bool {
     parent
         .child_by_field_name(field)
@@ -608,8 +638,8 @@ fn field_is(parent: Node<'_>, field: &str, node: Node<'_>) -> bool {
 /// Whether the identifier `node` names what it defines or binds: a definition's name, a
 /// declarator, a pattern of `let`/`for`/parameters, the target of a Python assignment, a
 /// parameter.
-fn is_binding(node: Node<'_>) -> bool {
-    let Some(parent) = node.parent() else {
+fn is_binding<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> bool {
+    let Some(parent) = parent_of(ancestors, node) else {
         return false;
     };
     // C: `RUN_TEST(name);` in a body reads as a declaration of `name` in parentheses; it is
@@ -651,7 +681,7 @@ fn is_binding(node: Node<'_>) -> bool {
             return false;
         }
         child = holder;
-        match holder.parent() {
+        match parent_of(ancestors, holder) {
             Some(p) => holder = p,
             None => return false,
         }
@@ -694,7 +724,12 @@ fn is_binding(node: Node<'_>) -> bool {
 
 /// Whether `node` opens a frame: `(is a function, its name)`. Classes, impls, traits,
 /// modules and namespaces are frames too, named for `self`/`this` and qualified labels.
-fn frame_of(lang: Lang, node: Node<'_>, src: &str) -> Option<(bool, String)> {
+fn frame_of<'t>(
+    lang: Lang,
+    node: Node<'t>,
+    src: &str,
+    ancestors: &[Node<'t>],
+) -> Option<(bool, String)> {
     let kind = node.kind();
     let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("").trim().to_string();
     let name_field = || node.child_by_field_name("name").map(text_of);
@@ -761,7 +796,7 @@ fn frame_of(lang: Lang, node: Node<'_>, src: &str) -> Option<(bool, String)> {
             }
             _ => name_field(),
         }
-        .or_else(|| bound_name(node, src))
+        .or_else(|| bound_name(node, src, ancestors))
         .unwrap_or_default();
         return Some((true, name));
     }
@@ -813,8 +848,8 @@ fn frame_of(lang: Lang, node: Node<'_>, src: &str) -> Option<(bool, String)> {
 
 /// The name an anonymous function is bound to: `const f = () => {}`, `f: function () {}`,
 /// `obj.f = function () {}`.
-fn bound_name(node: Node<'_>, src: &str) -> Option<String> {
-    let parent = node.parent()?;
+fn bound_name<'t>(node: Node<'t>, src: &str, ancestors: &[Node<'t>]) -> Option<String> {
+    let parent = parent_of(ancestors, node)?;
     let target = match parent.kind() {
         "variable_declarator" => parent.child_by_field_name("name"),
         "pair" => parent.child_by_field_name("key"),
