@@ -32,6 +32,14 @@ pub struct Coverage {
 }
 
 impl Coverage {
+    /// Nothing left out yet, with the selection's warnings.
+    pub fn of(warnings: &SelectionWarnings) -> Self {
+        Self {
+            warnings: warnings.clone(),
+            ..Self::default()
+        }
+    }
+
     /// The trusted diagnostic lines: the selection's warnings, then the partial-content notice.
     pub fn notices(&self) -> Vec<String> {
         let mut lines = self.warnings.messages();

@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'File, character and token metrics, and the largest files')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Write a context pack (tree and file contents) that fits a token budget')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Grep-style search over redacted file contents')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'One file by line range, secrets redacted: what the get_file tool shows an agent')
             [CompletionResult]::new('symbols', 'symbols', [CompletionResultType]::ParameterValue, 'Where a name is defined: functions, types, classes, constants, macros, modules (15 languages)')
             [CompletionResult]::new('related', 'related', [CompletionResultType]::ParameterValue, 'Files linked to one file by static imports: what it imports and what imports it')
             [CompletionResult]::new('references', 'references', [CompletionResultType]::ParameterValue, 'Every use of a defined name, each labelled resolved or name-only')
@@ -142,6 +143,22 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
             [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
             [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Match case exactly (the same as --ignore-case=false)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'devprojex;get' {
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Branch of a Git URL project')
+            [CompletionResult]::new('--start-line', '--start-line', [CompletionResultType]::ParameterName, 'First line, 1-based (default 1)')
+            [CompletionResult]::new('--end-line', '--end-line', [CompletionResultType]::ParameterName, 'Last line, inclusive')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder (default: the Git checkout holding PATH, else the current directory)')
+            [CompletionResult]::new('--git-mode', '--git-mode', [CompletionResultType]::ParameterName, 'Git baseline: none (alias off), gitignore (default), tracked')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: the file''s text, or a JSON document of the slice and its line numbers')
+            [CompletionResult]::new('--line-numbers', '--line-numbers', [CompletionResultType]::ParameterName, 'Prefix lines with their number and a tab, as cat -n')
+            [CompletionResult]::new('--hide-private-data', '--hide-private-data', [CompletionResultType]::ParameterName, 'Also hide private data (e-mails, IPs, user and host names) in the output')
+            [CompletionResult]::new('--allow-remote', '--allow-remote', [CompletionResultType]::ParameterName, 'Accept a Git URL as the project (cloned into the user cache; the only network use)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -478,6 +495,7 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'File, character and token metrics, and the largest files')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Write a context pack (tree and file contents) that fits a token budget')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Grep-style search over redacted file contents')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'One file by line range, secrets redacted: what the get_file tool shows an agent')
             [CompletionResult]::new('symbols', 'symbols', [CompletionResultType]::ParameterValue, 'Where a name is defined: functions, types, classes, constants, macros, modules (15 languages)')
             [CompletionResult]::new('related', 'related', [CompletionResultType]::ParameterValue, 'Files linked to one file by static imports: what it imports and what imports it')
             [CompletionResult]::new('references', 'references', [CompletionResultType]::ParameterValue, 'Every use of a defined name, each labelled resolved or name-only')
@@ -504,6 +522,9 @@ Register-ArgumentCompleter -Native -CommandName 'devprojex' -ScriptBlock {
             break
         }
         'devprojex;help;search' {
+            break
+        }
+        'devprojex;help;get' {
             break
         }
         'devprojex;help;symbols' {

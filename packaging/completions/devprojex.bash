@@ -25,6 +25,9 @@ _devprojex() {
             devprojex,doctor)
                 cmd="devprojex__subcmd__doctor"
                 ;;
+            devprojex,get)
+                cmd="devprojex__subcmd__get"
+                ;;
             devprojex,help)
                 cmd="devprojex__subcmd__help"
                 ;;
@@ -78,6 +81,9 @@ _devprojex() {
                 ;;
             devprojex__subcmd__help,doctor)
                 cmd="devprojex__subcmd__help__subcmd__doctor"
+                ;;
+            devprojex__subcmd__help,get)
+                cmd="devprojex__subcmd__help__subcmd__get"
                 ;;
             devprojex__subcmd__help,help)
                 cmd="devprojex__subcmd__help__subcmd__help"
@@ -206,7 +212,7 @@ _devprojex() {
 
     case "${cmd}" in
         devprojex)
-            opts="-h -V --help --version tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help"
+            opts="-h -V --help --version tree analyze pack search get symbols related references outline relevant scan mcp profile setup doctor self-update completion man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -321,8 +327,46 @@ _devprojex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        devprojex__subcmd__get)
+            opts="-h -V --branch --start-line --end-line --line-numbers --project --git-mode --hide-private-data --allow-remote --format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --start-line)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --end-line)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         devprojex__subcmd__help)
-            opts="tree analyze pack search symbols related references outline relevant scan mcp profile setup doctor self-update completion man help"
+            opts="tree analyze pack search get symbols related references outline relevant scan mcp profile setup doctor self-update completion man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -364,6 +408,20 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        devprojex__subcmd__help__subcmd__get)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -269,7 +269,8 @@ mod tests {
     }
 
     /// Every MCP argument of a tool with a command has its flag there (kebab-case), except the
-    /// ones a command takes otherwise: `project` (the PATH argument or `--project`), `pack_id`.
+    /// ones a command takes otherwise: `project` (the PATH argument or `--project`). Only
+    /// `read_pack` has no command: its pack id lives only as long as its server.
     #[test]
     fn every_argument_has_its_cli_twin() {
         let cli = crate::cli::Cli::command();
@@ -278,6 +279,7 @@ mod tests {
             (AnalyzeArgs::NAME, "analyze"),
             (PackContextArgs::NAME, "pack"),
             (SearchProjectArgs::NAME, "search"),
+            (GetFileArgs::NAME, "get"),
             (FindSymbolArgs::NAME, "symbols"),
             (RelatedFilesArgs::NAME, "related"),
             (FindReferencesArgs::NAME, "references"),
@@ -330,6 +332,7 @@ mod tests {
         same::<AnalyzeArgs>(json!({}), &[]);
         same::<PackContextArgs>(json!({}), &[]);
         same::<SearchProjectArgs>(json!({"pattern": "p"}), &["p"]);
+        same::<GetFileArgs>(json!({"path": "a.rs"}), &["a.rs"]);
         same::<FindSymbolArgs>(json!({"name": "n"}), &["n"]);
         same::<RelatedFilesArgs>(json!({"path": "a.rs"}), &["a.rs"]);
         same::<FindReferencesArgs>(json!({"name": "n"}), &["n"]);

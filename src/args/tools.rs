@@ -513,7 +513,7 @@ impl SearchProjectArgs {
     }
 }
 
-/// `get_file` (no CLI twin yet; the flags are ready for one).
+/// `get_file` and `devprojex get`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct GetFileArgs {

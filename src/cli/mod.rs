@@ -2,6 +2,7 @@
 //! calls the engine; nothing here knows how selection or rendering works.
 
 mod commands;
+mod get_cmd;
 mod profile_cmd;
 mod references_cmd;
 mod relevant_cmd;
@@ -52,6 +53,11 @@ pub enum Command {
         after_help = "Examples:\n  devprojex search 'TODO|FIXME' .\n  devprojex search 'fn \\w+_test' . --case-sensitive --context-lines 0"
     )]
     Search(SearchCommand),
+    /// One file by line range, secrets redacted: what the get_file tool shows an agent.
+    #[command(
+        after_help = "Examples:\n  devprojex get src/main.rs\n  devprojex get src/engine.rs --start-line 120 --end-line 180 --line-numbers\n  devprojex get lib/app.ts --project ~/code/app --format json\n\nAt most 1,000 lines or 50,000 characters a call, as for the tool; stderr names the --start-line that reads on.\nThe project is --project, else the Git checkout holding PATH, else the current directory."
+    )]
+    Get(get_cmd::GetCommand),
     /// Where a name is defined: functions, types, classes, constants, macros, modules (15 languages).
     #[command(
         after_help = "Examples:\n  devprojex symbols copy_process /path/to/linux\n  devprojex symbols Parser.parse . --kind method\n  devprojex symbols parse_ . --match prefix --format json\n\nExit codes: 0 definitions found, 1 none found, 2 invalid usage."
@@ -335,6 +341,7 @@ pub fn main() -> ExitCode {
         Command::Search(args) => commands::search(args),
         Command::Scan(args) => commands::scan(args),
         Command::Symbols(args) => symbols_cmd::symbols(args),
+        Command::Get(args) => get_cmd::get(args),
         Command::Related(args) => symbols_cmd::related(args),
         Command::References(args) => references_cmd::references(args),
         Command::Outline(args) => references_cmd::outline(args),

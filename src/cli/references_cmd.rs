@@ -10,7 +10,6 @@ use super::ProcessArgs;
 use super::commands::{open_root, print_trailer, write_stdout};
 use super::symbols_cmd::OutputFormat;
 use crate::args::FindReferencesArgs;
-use crate::coverage::Coverage;
 use crate::engine::{Engine, Hooks};
 use crate::error::{DpxError, ErrorKind, Result};
 
@@ -63,13 +62,6 @@ pub fn references(args: ReferencesCommand) -> Result<ExitCode> {
             write_stdout(&(text + "\n"))?
         }
     }
-    let coverage = Coverage {
-        withheld_files: outcome.withheld_files as u64,
-        unreadable_files: outcome.unreadable_files as u64,
-        warnings: outcome.warnings.clone(),
-        stopped: None,
-        ..Coverage::default()
-    };
     let mut trailer = crate::symbols::references_trailer(&outcome, true);
     if nothing {
         let near = if outcome.near_names.is_empty() {
@@ -86,7 +78,7 @@ pub fn references(args: ReferencesCommand) -> Result<ExitCode> {
             outcome.searched_files
         ));
     }
-    print_trailer(&coverage, trailer);
+    print_trailer(&outcome.coverage, trailer);
     Ok(if nothing {
         ExitCode::from(1)
     } else {

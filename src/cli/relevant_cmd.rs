@@ -9,7 +9,6 @@ use clap::{Args, ValueEnum};
 use super::commands::{open_root, print_trailer, write_stdout};
 use super::{NarrowingArgs, ProcessArgs};
 use crate::args::RelevantFilesArgs;
-use crate::coverage::Coverage;
 use crate::engine::{Engine, Hooks};
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::relevance::{RelevanceOptions, relevance_text, relevance_trailer};
@@ -92,14 +91,7 @@ pub fn relevant(args: RelevantCommand) -> Result<ExitCode> {
             write_stdout(&(text + "\n"))?
         }
     }
-    let coverage = Coverage {
-        withheld_files: outcome.withheld_files as u64,
-        unreadable_files: outcome.unreadable_files as u64,
-        warnings: outcome.warnings.clone(),
-        stopped: None,
-        ..Coverage::default()
-    };
-    print_trailer(&coverage, relevance_trailer(&outcome, true));
+    print_trailer(&outcome.coverage, relevance_trailer(&outcome, true));
     Ok(if outcome.files.is_empty() {
         ExitCode::from(1)
     } else {

@@ -10,7 +10,6 @@ use clap::{Args, ValueEnum};
 use super::commands::{open_root, print_trailer, write_stdout};
 use super::{NarrowingArgs, ProcessArgs};
 use crate::args::{FindSymbolArgs, RelatedFilesArgs};
-use crate::coverage::Coverage;
 use crate::engine::{Engine, Hooks};
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::project::ProjectRoot;
@@ -95,18 +94,11 @@ pub fn symbols(args: SymbolsCommand) -> Result<ExitCode> {
             "definitions": outcome.hits,
             "searchedFiles": outcome.searched_files,
             "parsedFiles": outcome.parsed_files,
-            "truncated": outcome.stopped.is_some(),
+            "truncated": outcome.coverage.stopped.is_some(),
         }))?)?,
     }
-    let coverage = Coverage {
-        withheld_files: outcome.withheld_files as u64,
-        unreadable_files: outcome.unreadable_files as u64,
-        warnings: outcome.warnings.clone(),
-        stopped: None,
-        ..Coverage::default()
-    };
     print_trailer(
-        &coverage,
+        &outcome.coverage,
         crate::symbols::symbols_trailer(&outcome, options.max_results, true),
     );
     Ok(if outcome.hits.is_empty() {
@@ -204,15 +196,8 @@ pub fn related(args: RelatedCommand) -> Result<ExitCode> {
             "pendingFiles": outcome.pending_files,
         }))?)?,
     }
-    let coverage = Coverage {
-        withheld_files: outcome.withheld_files as u64,
-        unreadable_files: outcome.unreadable_files as u64,
-        warnings: outcome.warnings.clone(),
-        stopped: None,
-        ..Coverage::default()
-    };
     print_trailer(
-        &coverage,
+        &outcome.coverage,
         crate::symbols::related_trailer(&outcome, options.max_results, true),
     );
     Ok(ExitCode::SUCCESS)

@@ -4,12 +4,9 @@ use std::time::Duration;
 
 use rmcp::model::CallToolResult;
 
-use super::server::{
-    RESPONSE_CHAR_LIMIT, ServerState, append_trailer, cut_to_chars, resolve_project, text_result,
-};
+use super::server::{ServerState, TextAnswer, resolve_project};
 use super::spotlight::Spotlight;
 use crate::args::FindReferencesArgs;
-use crate::coverage::Coverage;
 use crate::engine::Hooks;
 use crate::error::Result;
 use crate::limits;
@@ -31,8 +28,7 @@ pub fn find_references(
             cancelled: hooks.cancelled,
         },
     )?;
-    let mut trailer = Vec::new();
-    let mut text = if outcome.definitions.is_empty() && outcome.total == 0 {
+    let nothing = (outcome.definitions.is_empty() && outcome.total == 0).then(|| {
         let near = if outcome.near_names.is_empty() {
             String::new()
         } else {
@@ -43,24 +39,18 @@ pub fn find_references(
             "No definition or use of the name found in {} searched source files. Names are case-sensitive; find_symbol with match=substring lists definitions.{near}",
             outcome.searched_files
         )
+    });
+    let body = if nothing.is_some() {
+        String::new()
     } else {
-        let (body, size_cut) = cut_to_chars(
-            &crate::symbols::references_text(&outcome),
-            RESPONSE_CHAR_LIMIT,
-        );
-        if size_cut {
-            trailer.push("[References truncated at 50,000 characters. Lower max_results and page with offset, or narrow with at, kind, paths or include_patterns.]".to_string());
-        }
-        Spotlight::new(&[&body]).wrap("references", &body)
+        crate::symbols::references_text(&outcome)
     };
-    trailer.extend(crate::symbols::references_trailer(&outcome, false));
-    let covered = Coverage {
-        withheld_files: outcome.withheld_files as u64,
-        unreadable_files: outcome.unreadable_files as u64,
-        warnings: outcome.warnings.clone(),
-        stopped: None,
-        ..Coverage::default()
-    };
-    append_trailer(&mut text, trailer, &covered);
-    Ok(text_result(vec![text]))
+    Ok(TextAnswer {
+        what: "references",
+        nothing,
+        cut_note: "[References truncated at 50,000 characters. Lower max_results and page with offset, or narrow with at, kind, paths or include_patterns.]",
+        notes: crate::symbols::references_trailer(&outcome, false),
+        coverage: &outcome.coverage,
+    }
+    .render(&body))
 }

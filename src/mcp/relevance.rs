@@ -3,12 +3,8 @@
 
 use rmcp::model::CallToolResult;
 
-use super::server::{
-    RESPONSE_CHAR_LIMIT, ServerState, append_trailer, cut_to_chars, resolve_project, text_result,
-};
-use super::spotlight::Spotlight;
+use super::server::{ServerState, TextAnswer, resolve_project};
 use crate::args::RelevantFilesArgs;
-use crate::coverage::Coverage;
 use crate::engine::Hooks;
 use crate::error::Result;
 use crate::relevance::{RelevanceOptions, relevance_text, relevance_trailer};
@@ -33,27 +29,17 @@ pub fn relevant_files(
             cancelled: hooks.cancelled,
         },
     )?;
-    let (body, size_cut) = cut_to_chars(&relevance_text(&outcome), RESPONSE_CHAR_LIMIT);
-    let mut text = if outcome.files.is_empty() {
-        format!(
-            "No file of the {} searched text files matches the query.",
-            outcome.searched_files
-        )
-    } else {
-        Spotlight::new(&[&body]).wrap("ranked files", &body)
-    };
-    let mut trailer = Vec::new();
-    if size_cut {
-        trailer.push("[Ranked files truncated at 50,000 characters. Lower max_results or narrow with include_patterns.]".to_string());
+    Ok(TextAnswer {
+        what: "ranked files",
+        nothing: outcome.files.is_empty().then(|| {
+            format!(
+                "No file of the {} searched text files matches the query.",
+                outcome.searched_files
+            )
+        }),
+        cut_note: "[Ranked files truncated at 50,000 characters. Lower max_results or narrow with include_patterns.]",
+        notes: relevance_trailer(&outcome, false),
+        coverage: &outcome.coverage,
     }
-    trailer.extend(relevance_trailer(&outcome, false));
-    let covered = Coverage {
-        withheld_files: outcome.withheld_files as u64,
-        unreadable_files: outcome.unreadable_files as u64,
-        warnings: outcome.warnings.clone(),
-        stopped: None,
-        ..Coverage::default()
-    };
-    append_trailer(&mut text, trailer, &covered);
-    Ok(text_result(vec![text]))
+    .render(&relevance_text(&outcome)))
 }

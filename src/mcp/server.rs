@@ -478,6 +478,40 @@ const BUDGET_REPORT_CHARS: usize = 10_000;
 /// Room for the preview's trailing note.
 const PREVIEW_NOTE_CHARS: usize = 120;
 
+/// How a text tool (find_symbol, related_files, find_references, relevant_files) answers.
+pub(super) struct TextAnswer<'a> {
+    /// What the spotlighted block holds ("definitions", "ranked files", ...).
+    pub what: &'static str,
+    /// The sentence given instead of the block when nothing was found (`None`: always a block).
+    pub nothing: Option<String>,
+    /// The note added when the block was cut at the 50,000-character limit: how to narrow.
+    pub cut_note: &'static str,
+    /// The tool's own trailer lines (stops, skips, paging).
+    pub notes: Vec<String>,
+    pub coverage: &'a Coverage,
+}
+
+impl TextAnswer<'_> {
+    /// The rendered body cut at the response limit and spotlighted (or the nothing-found
+    /// sentence), then the cut note, the tool's notes and the coverage's notices.
+    pub(super) fn render(self, body: &str) -> CallToolResult {
+        let mut notes = Vec::new();
+        let mut text = match self.nothing {
+            Some(sentence) => sentence,
+            None => {
+                let (body, size_cut) = cut_to_chars(body, RESPONSE_CHAR_LIMIT);
+                if size_cut {
+                    notes.push(self.cut_note.to_string());
+                }
+                Spotlight::new(&[&body]).wrap(self.what, &body)
+            }
+        };
+        notes.extend(self.notes);
+        append_trailer(&mut text, notes, self.coverage);
+        text_result(vec![text])
+    }
+}
+
 /// Cut text at a line boundary so it has at most `limit` characters.
 pub(super) fn cut_to_chars(text: &str, limit: usize) -> (String, bool) {
     if text.chars().count() <= limit {

@@ -5,28 +5,12 @@ use std::time::Duration;
 
 use rmcp::model::CallToolResult;
 
-use super::server::{
-    RESPONSE_CHAR_LIMIT, ServerState, append_trailer, cut_to_chars, resolve_project, text_result,
-};
-use super::spotlight::Spotlight;
+use super::server::{ServerState, TextAnswer, resolve_project};
 use crate::args::{FindSymbolArgs, RelatedFilesArgs};
-use crate::coverage::Coverage;
 use crate::engine::Hooks;
 use crate::error::Result;
 use crate::limits;
-use crate::select::SelectionWarnings;
 use crate::symbols::{RelatedOptions, SymbolOptions};
-
-/// What a lookup covered (its stop is in the tool's own trailer line).
-fn coverage(withheld: usize, unreadable: usize, warnings: &SelectionWarnings) -> Coverage {
-    Coverage {
-        withheld_files: withheld as u64,
-        unreadable_files: unreadable as u64,
-        warnings: warnings.clone(),
-        stopped: None,
-        ..Coverage::default()
-    }
-}
 
 pub fn find_symbol(
     state: &ServerState,
@@ -57,32 +41,19 @@ pub fn find_symbol(
             cancelled: hooks.cancelled,
         },
     )?;
-    let (body, size_cut) =
-        cut_to_chars(&crate::symbols::symbols_text(&outcome), RESPONSE_CHAR_LIMIT);
-    let mut text = if outcome.hits.is_empty() {
-        format!(
-            "No definitions found in {} searched source files.",
-            outcome.searched_files
-        )
-    } else {
-        Spotlight::new(&[&body]).wrap("definitions", &body)
-    };
-    let mut trailer = Vec::new();
-    if size_cut {
-        trailer.push("[Definitions truncated at 50,000 characters. Narrow with include_patterns or kind, or lower max_results.]".to_string());
+    Ok(TextAnswer {
+        what: "definitions",
+        nothing: outcome.hits.is_empty().then(|| {
+            format!(
+                "No definitions found in {} searched source files.",
+                outcome.searched_files
+            )
+        }),
+        cut_note: "[Definitions truncated at 50,000 characters. Narrow with include_patterns or kind, or lower max_results.]",
+        notes: crate::symbols::symbols_trailer(&outcome, options.max_results, false),
+        coverage: &outcome.coverage,
     }
-    trailer.extend(crate::symbols::symbols_trailer(
-        &outcome,
-        options.max_results,
-        false,
-    ));
-    let covered = coverage(
-        outcome.withheld_files,
-        outcome.unreadable_files,
-        &outcome.warnings,
-    );
-    append_trailer(&mut text, trailer, &covered);
-    Ok(text_result(vec![text]))
+    .render(&crate::symbols::symbols_text(&outcome)))
 }
 
 /// `find_symbol` `outline`: one file's definitions in order.
@@ -95,23 +66,16 @@ fn outline(
     let entries = state
         .engine
         .outline(root, &args.request(), path, args.kind)?;
-    if entries.is_empty() {
-        return Ok(text_result(vec![
-            "[No definitions in this file.]".to_string(),
-        ]));
+    Ok(TextAnswer {
+        what: "outline",
+        nothing: entries
+            .is_empty()
+            .then(|| "No definitions in this file.".to_string()),
+        cut_note: "[Outline truncated at 50,000 characters. Narrow with kind.]",
+        notes: Vec::new(),
+        coverage: &crate::coverage::Coverage::default(),
     }
-    let (body, size_cut) =
-        cut_to_chars(&crate::symbols::outline_text(&entries), RESPONSE_CHAR_LIMIT);
-    let mut text = Spotlight::new(&[&body]).wrap("outline", &body);
-    let mut trailer = Vec::new();
-    if size_cut {
-        trailer.push(format!(
-            "[Outline truncated at 50,000 characters ({} definitions in all). Narrow with kind.]",
-            entries.len()
-        ));
-    }
-    append_trailer(&mut text, trailer, &Coverage::default());
-    Ok(text_result(vec![text]))
+    .render(&crate::symbols::outline_text(&entries)))
 }
 
 pub fn related_files(
@@ -137,23 +101,12 @@ pub fn related_files(
             cancelled: hooks.cancelled,
         },
     )?;
-    let (body, size_cut) =
-        cut_to_chars(&crate::symbols::related_text(&outcome), RESPONSE_CHAR_LIMIT);
-    let mut text = Spotlight::new(&[&body]).wrap("related files", &body);
-    let mut trailer = Vec::new();
-    if size_cut {
-        trailer.push("[Related files truncated at 50,000 characters. Lower depth or max_results, or choose one direction.]".to_string());
+    Ok(TextAnswer {
+        what: "related files",
+        nothing: None,
+        cut_note: "[Related files truncated at 50,000 characters. Lower depth or max_results, or choose one direction.]",
+        notes: crate::symbols::related_trailer(&outcome, options.max_results, false),
+        coverage: &outcome.coverage,
     }
-    trailer.extend(crate::symbols::related_trailer(
-        &outcome,
-        options.max_results,
-        false,
-    ));
-    let covered = coverage(
-        outcome.withheld_files,
-        outcome.unreadable_files,
-        &outcome.warnings,
-    );
-    append_trailer(&mut text, trailer, &covered);
-    Ok(text_result(vec![text]))
+    .render(&crate::symbols::related_text(&outcome)))
 }

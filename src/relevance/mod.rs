@@ -23,11 +23,12 @@ use serde::Serialize;
 
 use crate::caches::Caches;
 use crate::content::Content;
+use crate::coverage::Coverage;
 use crate::engine::{Engine, Hooks, Request};
 use crate::error::{DpxError, Result};
 use crate::limits;
 use crate::project::ProjectRoot;
-use crate::select::{Entry, SelectionWarnings};
+use crate::select::Entry;
 
 pub use index::RelevanceIndex;
 pub(crate) use pack::order_of;
@@ -78,9 +79,8 @@ pub struct RelevanceOutcome {
     pub searched_files: usize,
     /// Commits of HEAD's history that took part (0: no Git history).
     pub history_commits: usize,
-    pub withheld_files: usize,
-    pub unreadable_files: usize,
-    pub warnings: SelectionWarnings,
+    /// Withheld and unreadable files and the selection's warnings.
+    pub coverage: Coverage,
 }
 
 /// The ranked selection before it is shown: what `pack --query` orders by.
@@ -165,7 +165,7 @@ impl Engine {
         let (_, selection) = self.select(root, request, caches)?;
         let entries: Vec<&Entry> = selection.files().filter(|e| !e.binary).collect();
         let mut outcome = RelevanceOutcome {
-            warnings: selection.warnings.clone(),
+            coverage: Coverage::of(&selection.warnings),
             ..RelevanceOutcome::default()
         };
         let terms = self.file_terms(root, &entries, caches, hooks, &mut outcome)?;
@@ -255,8 +255,8 @@ impl Engine {
                     fresh.push((entries[i], Arc::clone(&t)));
                     terms[i] = Some(t);
                 }
-                Read::Withheld => outcome.withheld_files += 1,
-                Read::Unreadable => outcome.unreadable_files += 1,
+                Read::Withheld => outcome.coverage.withheld_files += 1,
+                Read::Unreadable => outcome.coverage.unreadable_files += 1,
                 Read::Skipped => {}
             }
         }

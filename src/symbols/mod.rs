@@ -25,11 +25,12 @@ use serde::Serialize;
 
 use crate::caches::Caches;
 use crate::content::Content;
+use crate::coverage::Coverage;
 use crate::engine::{Engine, Hooks, Request, SearchStop};
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::limits;
 use crate::project::ProjectRoot;
-use crate::select::{self, Entry, Selection, SelectionWarnings};
+use crate::select::{self, Entry, Selection};
 
 pub use index::SymbolIndex;
 pub use outline::{OutlineEntry, outline_text};
@@ -143,10 +144,6 @@ pub struct SymbolOutcome {
     pub searched_files: usize,
     /// Files that contain the name and were parsed.
     pub parsed_files: usize,
-    /// Files over the 16 MiB inspection boundary (not searched).
-    pub withheld_files: usize,
-    /// Files that could not be read (not searched).
-    pub unreadable_files: usize,
     /// Files that contain the name but are too large to parse (over 4 MiB).
     pub unparsed_files: usize,
     /// Files that contain the name but are nested too deeply to index (skipped).
@@ -156,8 +153,8 @@ pub struct SymbolOutcome {
     pub over_budget_files: usize,
     /// Files that contain the name but on which the parser failed (skipped).
     pub failed_files: usize,
-    pub stopped: Option<SearchStop>,
-    pub warnings: SelectionWarnings,
+    /// Withheld and unreadable files, the selection's warnings, and why the lookup stopped.
+    pub coverage: Coverage,
 }
 
 /// A parsed `name`: what to screen for, and how to compare names and scopes.
@@ -358,9 +355,8 @@ pub struct RelatedOutcome {
     /// Why the imports of `path` are unknown, when it was skipped (too deeply nested, too
     /// large, or the parser failed on it).
     pub skipped: Option<Skip>,
-    pub withheld_files: usize,
-    pub unreadable_files: usize,
-    pub warnings: SelectionWarnings,
+    /// Withheld and unreadable files and the selection's warnings (a stop is `pending_files`).
+    pub coverage: Coverage,
 }
 
 /// Extensions the two tools read (source files and the configuration files of imports).
@@ -435,7 +431,7 @@ impl Engine {
         let needle = memchr::memmem::Finder::new(query.name.as_bytes());
         let cache = caches.map(|c| &c.symbols);
         let mut outcome = SymbolOutcome {
-            warnings: selection.warnings.clone(),
+            coverage: Coverage::of(&selection.warnings),
             ..SymbolOutcome::default()
         };
         enum Found {
@@ -524,11 +520,11 @@ impl Engine {
                 };
                 match found {
                     Found::Withheld => {
-                        outcome.withheld_files += 1;
+                        outcome.coverage.withheld_files += 1;
                         return Ok(());
                     }
                     Found::Unreadable => {
-                        outcome.unreadable_files += 1;
+                        outcome.coverage.unreadable_files += 1;
                         return Ok(());
                     }
                     Found::Screened => {}
@@ -556,7 +552,9 @@ impl Engine {
         );
         match halted {
             Ok(()) => {}
-            Err(crate::ordered::Stopped::Sink(Halt::Stopped(stop))) => outcome.stopped = Some(stop),
+            Err(crate::ordered::Stopped::Sink(Halt::Stopped(stop))) => {
+                outcome.coverage.stopped = Some(stop)
+            }
             Err(crate::ordered::Stopped::Sink(Halt::Failed(e))) => return Err(e),
             Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
         }
@@ -631,9 +629,11 @@ impl Engine {
             path: target.to_string(),
             direction: options.direction,
             depth: options.depth,
-            warnings: selection.warnings.clone(),
-            withheld_files: project.withheld_files,
-            unreadable_files: project.unreadable_files,
+            coverage: Coverage {
+                withheld_files: project.withheld_files as u64,
+                unreadable_files: project.unreadable_files as u64,
+                ..Coverage::of(&selection.warnings)
+            },
             pending_files: project.pending_files,
             ..RelatedOutcome::default()
         };
@@ -673,8 +673,8 @@ impl Engine {
                     let importers = if options.depth == 1 {
                         let direct =
                             project.direct_importers(file, &pipeline, deadline, &cancelled)?;
-                        outcome.withheld_files += direct.withheld_files;
-                        outcome.unreadable_files += direct.unreadable_files;
+                        outcome.coverage.withheld_files += direct.withheld_files as u64;
+                        outcome.coverage.unreadable_files += direct.unreadable_files as u64;
                         outcome.pending_files += direct.pending_files;
                         direct
                             .importers

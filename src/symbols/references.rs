@@ -25,11 +25,12 @@ use super::{
 };
 use crate::caches::Caches;
 use crate::content::Content;
+use crate::coverage::Coverage;
 use crate::engine::{Engine, Hooks, Request, SearchStop};
 use crate::error::{DpxError, Result};
 use crate::limits;
 use crate::project::ProjectRoot;
-use crate::select::{Entry, SelectionWarnings};
+use crate::select::Entry;
 
 /// What a reference's confidence rests on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -95,11 +96,9 @@ pub struct ReferencesOutcome {
     pub near_names: Vec<String>,
     pub searched_files: usize,
     pub parsed_files: usize,
-    pub withheld_files: usize,
-    pub unreadable_files: usize,
     pub unparsed_files: usize,
-    pub stopped: Option<SearchStop>,
-    pub warnings: SelectionWarnings,
+    /// Withheld and unreadable files, the selection's warnings, and why the lookup stopped.
+    pub coverage: Coverage,
 }
 
 /// What one file gave.
@@ -206,7 +205,7 @@ impl Engine {
         let needle = memchr::memmem::Finder::new(query.name.as_bytes());
         let mut outcome = ReferencesOutcome {
             name: query.name.clone(),
-            warnings: selection.warnings.clone(),
+            coverage: Coverage::of(&selection.warnings),
             offset: options.offset,
             ..ReferencesOutcome::default()
         };
@@ -287,14 +286,14 @@ impl Engine {
                     return Err(cancelled_error());
                 }
                 let Some(found) = found else {
-                    outcome.stopped = Some(SearchStop::Deadline);
+                    outcome.coverage.stopped = Some(SearchStop::Deadline);
                     return Err(DpxError::cancelled());
                 };
                 outcome.searched_files += 1;
                 match found {
                     Found::Screened => {}
-                    Found::Withheld => outcome.withheld_files += 1,
-                    Found::Unreadable => outcome.unreadable_files += 1,
+                    Found::Withheld => outcome.coverage.withheld_files += 1,
+                    Found::Unreadable => outcome.coverage.unreadable_files += 1,
                     Found::Unparsed => outcome.unparsed_files += 1,
                     Found::Parsed(file) => {
                         outcome.parsed_files += 1;
@@ -309,7 +308,7 @@ impl Engine {
         match halted {
             Ok(()) => {}
             // the deadline: answer with what was read
-            Err(crate::ordered::Stopped::Sink(_)) if outcome.stopped.is_some() => {}
+            Err(crate::ordered::Stopped::Sink(_)) if outcome.coverage.stopped.is_some() => {}
             Err(crate::ordered::Stopped::Sink(e)) => return Err(e),
             Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
         }
@@ -677,7 +676,7 @@ pub fn references_trailer(outcome: &ReferencesOutcome, cli: bool) -> Vec<String>
             outcome.offset, outcome.total
         ));
     }
-    if outcome.stopped.is_some() {
+    if outcome.coverage.stopped.is_some() {
         trailer.push(format!(
             "[References incomplete: the time limit was reached after {} files. Narrow with {narrow}.]",
             outcome.searched_files
@@ -707,7 +706,7 @@ pub fn references_json(outcome: &ReferencesOutcome, project: &str) -> serde_json
         "resolved": outcome.resolved,
         "offset": outcome.offset,
         "nearNames": outcome.near_names,
-        "truncated": outcome.stopped.is_some(),
+        "truncated": outcome.coverage.stopped.is_some(),
     })
 }
 

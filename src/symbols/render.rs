@@ -109,7 +109,7 @@ pub fn symbols_trailer(outcome: &SymbolOutcome, max_results: usize, cli: bool) -
             "max_results",
         )
     };
-    match outcome.stopped {
+    match outcome.coverage.stopped {
         Some(crate::engine::SearchStop::MaxResults) => trailer.push(format!(
             "[Definitions truncated: stopped at {raise}={max_results}. Narrow with {narrow}, use {exact}, or raise {raise} (at most {}).]",
             crate::limits::MAX_SYMBOL_RESULTS
@@ -244,6 +244,7 @@ pub fn related_trailer(outcome: &RelatedOutcome, max_results: usize, cli: bool) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::coverage::Coverage;
     use crate::engine::SearchStop;
 
     fn related(unresolved: usize, ambiguous: usize, truncated: usize, pending: usize) -> String {
@@ -291,7 +292,10 @@ mod tests {
         let outcome = SymbolOutcome {
             searched_files: 1,
             unparsed_files: 1,
-            stopped: Some(SearchStop::Deadline),
+            coverage: Coverage {
+                stopped: Some(SearchStop::Deadline),
+                ..Coverage::default()
+            },
             ..SymbolOutcome::default()
         };
         let one = symbols_trailer(&outcome, 5, false).join("\n");
@@ -305,7 +309,10 @@ mod tests {
         let outcome = SymbolOutcome {
             searched_files: 7,
             unparsed_files: 2,
-            stopped: Some(SearchStop::MaxResults),
+            coverage: Coverage {
+                stopped: Some(SearchStop::MaxResults),
+                ..Coverage::default()
+            },
             ..SymbolOutcome::default()
         };
         let mcp = symbols_trailer(&outcome, 5, false).join("\n");

@@ -6,6 +6,7 @@ mod common;
 
 mod commands;
 mod exact_tokens;
+mod get;
 mod git_options;
 mod outputs;
 mod references;
