@@ -126,6 +126,10 @@ struct TargetDef {
     /// A method: reached through a receiver, or bare only from its own class in the
     /// languages with an implicit `this`.
     method: bool,
+    /// The container is a value, not a type: a JavaScript/TypeScript object a member is
+    /// assigned to or written in (`response.json = …`, `const api = { get() {} }`), whose
+    /// label is its bare name. Another file's `response.json()` means its own `response`.
+    container_is_value: bool,
 }
 
 impl TargetDef {
@@ -350,6 +354,12 @@ impl Engine {
                     container: definition.scope.iter().last().map(str::to_string),
                     module_names: module_names(&file.path, lang),
                     method: definition.kind == Kind::Method,
+                    container_is_value: matches!(
+                        lang,
+                        Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+                    ) && definition.container.is_some()
+                        && definition.container.as_deref()
+                            == definition.scope.iter().last().map(|s| &*s),
                 });
             }
         }
@@ -801,6 +811,7 @@ fn judge(
                     && container.is_some()
                     && occurrence.classes.last().map(String::as_str) == container;
                 let by_container = container == Some(receiver)
+                    && (!t.container_is_value || t.path == path)
                     || container.is_some()
                         && (occurrence.receiver_type.as_deref() == container
                             || constructed == container);

@@ -188,3 +188,33 @@ fn outline_lists_one_files_definitions_with_their_end_lines() {
     let missing = run(&["outline", "pkg/none.py", "--project", "."], &fx.root);
     assert_eq!(missing.status.code(), Some(1), "{}", stderr(&missing));
 }
+
+/// A member assigned to an object (`response.json = …`) has a value for container, not a
+/// type: another file's `response.json()` means that file's own `response` (name-only); in
+/// its own file the object is the one meant (resolved).
+#[test]
+fn a_member_of_an_object_is_proved_only_in_its_own_file() {
+    let fx = Fixture::new();
+    fx.write(
+        "lib/client.js",
+        "function decorate(response) {\n  response.json = async () => 1;\n  return response.json();\n}\nmodule.exports = decorate;\n",
+    )
+    .write(
+        "test/server.js",
+        "function handler(request, response) {\n  response.json({ok: true});\n}\n",
+    );
+    let output = run(
+        &["references", "json", ".", "--at", "lib/client.js:2"],
+        &fx.root,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("lib/client.js:3:19: resolved (in decorate): return response.json();"),
+        "{text}"
+    );
+    assert!(
+        text.contains("test/server.js:2:12: name-only (in handler): response.json({ok: true});"),
+        "{text}"
+    );
+}

@@ -174,6 +174,7 @@ fn walk(
                     found.occurrence.receiver_type = scopes
                         .into_iter()
                         .find_map(|scope| types.get(&(scope, receiver.clone())))
+                        .filter(|t| !t.is_empty())
                         .cloned();
                 }
                 pending.push(found);
@@ -374,6 +375,8 @@ fn note_type(
     types: &mut HashMap<(usize, String), String>,
 ) {
     let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("").trim().to_string();
+    // directly in a class body (no function between): a field declaration
+    let in_class_body = frames.last().is_some_and(|f| !f.function);
     let (variable, type_text, value) = match node.kind() {
         // Python `x: T`, `x: T = ...`; TS `(x: T)`; Rust `x: T`; Go `x *T`; Java `T x`
         "typed_parameter" | "typed_default_parameter" => (
@@ -393,11 +396,19 @@ fn note_type(
             node.child_by_field_name("type"),
             None,
         ),
-        "assignment" => (
+        "assignment" | "assignment_expression" => (
             node.child_by_field_name("left")
-                .filter(|n| n.kind() == "identifier"),
+                .filter(|n| n.kind() == "identifier" || attribute_of_self(*n, src).is_some()),
             node.child_by_field_name("type"),
             node.child_by_field_name("right"),
+        ),
+        // TypeScript `private parser: Parser;`, `parser = new Parser()` in a class body
+        "public_field_definition" | "field_definition" => (
+            node.child_by_field_name("name")
+                .or_else(|| node.child_by_field_name("property"))
+                .filter(|n| n.kind() == "property_identifier"),
+            node.child_by_field_name("type"),
+            node.child_by_field_name("value"),
         ),
         "variable_declarator" => (
             node.child_by_field_name("name")
@@ -426,6 +437,39 @@ fn note_type(
         .and_then(|t| type_name(&text_of(t)))
         .or_else(|| value.and_then(|v| constructed_type(v, src)));
     let Some(found) = found else { return };
+    // An attribute of the instance (`self.parser = Parser()`, `this.parser = new Parser()`,
+    // a field `parser: Parser` in the class body, a TypeScript parameter property) is known
+    // in every method of the file, under its receiver text `self.parser`/`this.parser`;
+    // two classes of the file that type it differently leave it unknown.
+    let attribute = attribute_of_self(variable, src).or_else(|| {
+        let field = matches!(node.kind(), "public_field_definition" | "field_definition")
+            || in_class_body && matches!(node.kind(), "assignment");
+        let own = if node.kind() == "assignment" {
+            "self"
+        } else {
+            "this"
+        };
+        let parameter_property = node.kind() == "required_parameter"
+            && (0..node.named_child_count())
+                .filter_map(|i| node.named_child(i as u32))
+                .any(|c| c.kind() == "accessibility_modifier" || c.kind() == "readonly");
+        (field || parameter_property).then(|| format!("{own}.{}", text_of(variable)))
+    });
+    if let Some(attribute) = attribute {
+        let key = (FILE_LEVEL, attribute);
+        match types.get(&key) {
+            Some(known) if *known != found => {
+                types.insert(key, String::new());
+            }
+            Some(_) => {}
+            None => {
+                types.insert(key, found.clone());
+            }
+        }
+        if node.kind() != "required_parameter" {
+            return;
+        }
+    }
     // a parameter belongs to the function it is a parameter of (the innermost frame open)
     let scope = frames
         .iter()
@@ -433,6 +477,16 @@ fn note_type(
         .find(|f| f.function)
         .map_or(FILE_LEVEL, |f| f.start_byte);
     types.insert((scope, text_of(variable)), found);
+}
+
+/// `self.x`, `this.x` (a Python attribute or a JavaScript member of the instance): its text.
+fn attribute_of_self(node: Node<'_>, src: &str) -> Option<String> {
+    if !matches!(node.kind(), "attribute" | "member_expression") {
+        return None;
+    }
+    let object = node.child_by_field_name("object")?;
+    let own = src.get(object.byte_range())?;
+    matches!(own, "self" | "this").then(|| src.get(node.byte_range()).unwrap_or("").to_string())
 }
 
 /// Leaf kinds that spell a name in the 15 grammars.
@@ -982,6 +1036,34 @@ mod tests {
             receiver_types("a.rs", rust, "parse"),
             [(3, Some("Parser".to_string()))]
         );
+    }
+
+    /// Attributes of the instance are typed in every method of the file: `self.x = T()`, a
+    /// class-level `x: T`, TypeScript fields and parameter properties; two classes typing one
+    /// attribute differently leave it unknown.
+    #[test]
+    fn attributes_of_the_instance_are_typed_across_methods() {
+        let python = "class App:\n    parser: Parser\n\n    def __init__(self):\n        self.other = Parser()\n\n    def run(self):\n        self.parser.parse()\n        self.other.parse()\n        self.unknown.parse()\n";
+        assert_eq!(
+            receiver_types("a.py", python, "parse"),
+            [
+                (8, Some("Parser".to_string())),
+                (9, Some("Parser".to_string())),
+                (10, None),
+            ]
+        );
+        let ts = "class Api {\n  private client: Client;\n  other = new Client();\n  constructor(private readonly third: Client, plain: Client) {}\n  go() {\n    this.client.send();\n    this.other.send();\n    this.third.send();\n    this.plain.send();\n  }\n}\n";
+        assert_eq!(
+            receiver_types("a.ts", ts, "send"),
+            [
+                (6, Some("Client".to_string())),
+                (7, Some("Client".to_string())),
+                (8, Some("Client".to_string())),
+                (9, None),
+            ]
+        );
+        let two = "class A:\n    def __init__(self):\n        self.x = Parser()\n\nclass B:\n    def __init__(self):\n        self.x = Lexer()\n\n    def run(self):\n        self.x.parse()\n";
+        assert_eq!(receiver_types("a.py", two, "parse"), [(10, None)]);
     }
 
     #[test]
