@@ -358,8 +358,7 @@ impl Engine {
                         lang,
                         Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
                     ) && definition.container.is_some()
-                        && definition.container.as_deref()
-                            == definition.scope.iter().last().map(|s| &*s),
+                        && definition.container.as_deref() == definition.scope.iter().last(),
                 });
             }
         }
