@@ -46,10 +46,11 @@ def tracked(root, language):
     return [f for f in files if f.endswith(EXTENSIONS[language]) and not f.endswith(".d.ts")]
 
 
-def definitions(root, files):
-    subprocess.run(["cargo", "build", "--quiet", "--locked", "-p", "devprojex-symbols", "--example", "definitions"],
-                   cwd=ROOT, check=True)
-    binary = os.path.join(ROOT, "target", "debug", "examples", "definitions")
+def definitions(root, files, binary=None):
+    if binary is None:
+        subprocess.run(["cargo", "build", "--quiet", "--locked", "-p", "devprojex-symbols", "--example",
+                        "definitions"], cwd=ROOT, check=True)
+        binary = os.path.join(ROOT, "target", "debug", "examples", "definitions")
     out = subprocess.run([binary], cwd=root, input="\n".join(files), capture_output=True, text=True,
                          check=True).stdout
     rows = []
@@ -354,6 +355,8 @@ def main():
     parser.add_argument("language", choices=sorted(EXTENSIONS))
     parser.add_argument("dir")
     parser.add_argument("--binary")
+    parser.add_argument("--definitions", help="devprojex-symbols' definitions example, for the sample "
+                        "(default: built in target/debug)")
     parser.add_argument("--sample", type=int, default=40)
     parser.add_argument("--seed", type=int, default=39)
     parser.add_argument("--python", choices=["pyright", "jedi"], default="pyright",
@@ -367,7 +370,7 @@ def main():
     binary = os.path.abspath(args.binary)
     root = os.path.realpath(args.dir)
     files = tracked(root, args.language)
-    rows = definitions(root, files)
+    rows = definitions(root, files, args.definitions and os.path.abspath(args.definitions))
     random.Random(args.seed).shuffle(rows)
     samples = []
     for path, line, _kind, name in rows:

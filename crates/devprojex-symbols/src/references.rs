@@ -86,6 +86,13 @@ struct Frame {
     name: String,
 }
 
+impl Frame {
+    /// A function, or a nameless frame (the root `module` of a Python file).
+    fn not_a_class(&self) -> bool {
+        self.function || self.name.is_empty()
+    }
+}
+
 /// An occurrence before its scope is known: the byte offsets of the functions around it,
 /// innermost last.
 struct Pending {
@@ -117,6 +124,8 @@ fn walk(
     let mut pending: Vec<Pending> = Vec::new();
     // (function start byte or FILE_LEVEL, variable) -> type name
     let mut types: HashMap<(usize, String), String> = HashMap::new();
+    // free function name -> the type it returns ("" when its returns disagree)
+    let mut returns: HashMap<String, String> = HashMap::new();
     let mut visited = 0usize;
     // (byte, column) of the last occurrence: uses come in source order, so the columns of a
     // long line are counted once in all, not from the line's start for every use
@@ -139,6 +148,16 @@ fn walk(
                 imports.push(node.id());
             }
             if let Some((function, frame_name)) = frame_of(lang, node, src, &ancestors) {
+                // a free function's declared result (`-> Parser`, `): Parser`, Go's result)
+                if function && frames.iter().all(Frame::not_a_class) {
+                    let declared = node
+                        .child_by_field_name("return_type")
+                        .or_else(|| node.child_by_field_name("result"))
+                        .and_then(|t| type_name(src.get(t.byte_range()).unwrap_or("")));
+                    if let Some(declared) = declared {
+                        note_return(&mut returns, &frame_name, declared);
+                    }
+                }
                 frames.push(Frame {
                     node_id: node.id(),
                     start_byte: node.start_byte(),
@@ -150,6 +169,15 @@ fn walk(
                 });
             }
             note_type(node, src, &frames, &mut types);
+            // `return Parser(...)`, `return new Parser()`: the free function around returns one
+            if matches!(kind, "return_statement" | "return_expression")
+                && let Some(value) = node.named_child(0)
+                && let Some(constructed) = constructed_type(value, src)
+                && let Some(at) = frames.iter().rposition(|f| f.function)
+                && frames[..at].iter().all(Frame::not_a_class)
+            {
+                note_return(&mut returns, &frames[at].name, constructed);
+            }
             if node.child_count() == 0
                 && is_identifier(kind)
                 && src.get(node.byte_range()) == Some(name)
@@ -175,7 +203,11 @@ fn walk(
                         .into_iter()
                         .find_map(|scope| types.get(&(scope, receiver.clone())))
                         .filter(|t| !t.is_empty())
-                        .cloned();
+                        .cloned()
+                        // `Parser(...).parse()`, `make_parser().parse()`
+                        .or_else(|| {
+                            receiver_node(node, &ancestors).and_then(|r| call_type(r, src))
+                        });
                 }
                 pending.push(found);
             }
@@ -196,7 +228,7 @@ fn walk(
                 break;
             }
             if !cursor.goto_parent() {
-                return Some(settle(pending));
+                return Some(settle(pending, &returns));
             }
             ancestors.pop();
         }
@@ -205,7 +237,7 @@ fn walk(
 
 /// Each bare use's scope: the innermost function around it that binds the name (anywhere in
 /// its body, as Python decides; a use before a `let` in Rust or JavaScript is rare enough).
-fn settle(pending: Vec<Pending>) -> Vec<Occurrence> {
+fn settle(pending: Vec<Pending>, returns: &HashMap<String, String>) -> Vec<Occurrence> {
     let binding: std::collections::HashSet<usize> = pending
         .iter()
         .filter(|p| p.binds)
@@ -215,6 +247,14 @@ fn settle(pending: Vec<Pending>) -> Vec<Occurrence> {
         .into_iter()
         .map(|p| {
             let mut occurrence = p.occurrence;
+            // a receiver assigned from a call of a file's function: what that function returns
+            if let Some(function) = occurrence
+                .receiver_type
+                .as_deref()
+                .and_then(|t| t.strip_prefix(RETURN_OF))
+            {
+                occurrence.receiver_type = returns.get(function).filter(|t| !t.is_empty()).cloned();
+            }
             if occurrence.access == Access::Bare || occurrence.definition {
                 occurrence.scope = p
                     .functions
@@ -366,6 +406,61 @@ fn constructed_type(value: Node<'_>, src: &str) -> Option<String> {
     }
 }
 
+/// The mark of a type still to be read from a function's returns (a control character, which
+/// no type name holds), followed by the function's name.
+const RETURN_OF: &str = "\u{1}";
+
+/// What `function` returns, noted; two different types make it unknown.
+fn note_return(returns: &mut HashMap<String, String>, function: &str, found: String) {
+    match returns.get(function) {
+        Some(known) if *known != found => {
+            returns.insert(function.to_string(), String::new());
+        }
+        Some(_) => {}
+        None => {
+            returns.insert(function.to_string(), found);
+        }
+    }
+}
+
+/// The type a call gives: a constructor's (`Parser(…)`, `new Parser()`), or, for a bare call
+/// of a function (`make_parser()`), the mark of that function's returns, settled once the
+/// whole file is read.
+fn call_type(value: Node<'_>, src: &str) -> Option<String> {
+    constructed_type(value, src).or_else(|| {
+        let value = match value.kind() {
+            "await" | "await_expression" => value.named_child(0)?,
+            _ => value,
+        };
+        if !matches!(value.kind(), "call" | "call_expression") {
+            return None;
+        }
+        let function = value.child_by_field_name("function")?;
+        (function.kind() == "identifier").then(|| {
+            format!(
+                "{RETURN_OF}{}",
+                src.get(function.byte_range()).unwrap_or("")
+            )
+        })
+    })
+}
+
+/// The receiver of the member `node`: its parent's object (the node before it).
+fn receiver_node<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Option<Node<'t>> {
+    let parent = *ancestors.last()?;
+    [
+        "value",
+        "object",
+        "operand",
+        "argument",
+        "expression",
+        "receiver",
+    ]
+    .iter()
+    .find_map(|f| parent.child_by_field_name(f))
+    .filter(|c| c.id() != node.id() && c.start_byte() < node.start_byte())
+}
+
 /// Records what a binding says of a variable's type: annotated parameters and locals, locals
 /// assigned from a constructor.
 fn note_type(
@@ -376,7 +471,7 @@ fn note_type(
 ) {
     let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("").trim().to_string();
     // directly in a class body (no function between): a field declaration
-    let in_class_body = frames.last().is_some_and(|f| !f.function);
+    let in_class_body = frames.last().is_some_and(|f| !f.not_a_class());
     let (variable, type_text, value) = match node.kind() {
         // Python `x: T`, `x: T = ...`; TS `(x: T)`; Rust `x: T`; Go `x *T`; Java `T x`
         "typed_parameter" | "typed_default_parameter" => (
@@ -435,7 +530,7 @@ fn note_type(
     let Some(variable) = variable else { return };
     let found = type_text
         .and_then(|t| type_name(&text_of(t)))
-        .or_else(|| value.and_then(|v| constructed_type(v, src)));
+        .or_else(|| value.and_then(|v| call_type(v, src)));
     let Some(found) = found else { return };
     // An attribute of the instance (`self.parser = Parser()`, `this.parser = new Parser()`,
     // a field `parser: Parser` in the class body, a TypeScript parameter property) is known
@@ -1038,6 +1133,31 @@ mod tests {
         );
     }
 
+    /// A receiver made by a call: a constructor with its module (`requests.Request(…)`), or a
+    /// free function of the file whose declared result or returned constructor says the type,
+    /// wherever the function stands in the file; functions returning two types say nothing.
+    #[test]
+    fn receivers_are_typed_through_calls_and_the_files_functions() {
+        let python = "def run():\n    p = make()\n    p.parse()\n    make().parse()\n    mod.Parser(1,\n        2).parse()\n    either().parse()\n\ndef make() -> Parser:\n    return load()\n\ndef either():\n    if x:\n        return Parser()\n    return Lexer()\n";
+        assert_eq!(
+            receiver_types("a.py", python, "parse"),
+            [
+                (3, Some("Parser".to_string())),
+                (4, Some("Parser".to_string())),
+                (6, Some("Parser".to_string())),
+                (7, None),
+            ]
+        );
+        let js = "function createProgram() {\n  return new commander.Command();\n}\nconst program = createProgram();\nprogram.parseOptions([]);\ncreateProgram().parseOptions([]);\n";
+        assert_eq!(
+            receiver_types("a.js", js, "parseOptions"),
+            [
+                (5, Some("Command".to_string())),
+                (6, Some("Command".to_string()))
+            ]
+        );
+    }
+
     /// Attributes of the instance are typed in every method of the file: `self.x = T()`, a
     /// class-level `x: T`, TypeScript fields and parameter properties; two classes typing one
     /// attribute differently leave it unknown.
@@ -1061,6 +1181,11 @@ mod tests {
                 (8, Some("Client".to_string())),
                 (9, None),
             ]
+        );
+        let module = "p: Parser = load()\n\ndef f():\n    p.parse()\n";
+        assert_eq!(
+            receiver_types("a.py", module, "parse"),
+            [(4, Some("Parser".to_string()))]
         );
         let two = "class A:\n    def __init__(self):\n        self.x = Parser()\n\nclass B:\n    def __init__(self):\n        self.x = Lexer()\n\n    def run(self):\n        self.x.parse()\n";
         assert_eq!(receiver_types("a.py", two, "parse"), [(10, None)]);
