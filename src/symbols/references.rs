@@ -814,7 +814,12 @@ fn judge(
                     || container.is_some()
                         && (occurrence.receiver_type.as_deref() == container
                             || constructed == container);
-                let by_module = imports_target && t.module_names.iter().any(|m| m == receiver);
+                // the module itself (`utils.f`), or a name an import binds to it
+                // (`const u = require('./utils')`, `from . import _types as _t`)
+                let by_module = imports_target
+                    && t.module_names
+                        .iter()
+                        .any(|m| m == receiver || occurrence.receiver_module.as_ref() == Some(m));
                 let same_file_self = t.path == path && self_receiver;
                 self_receiver || by_container || by_module || same_file_self
             });

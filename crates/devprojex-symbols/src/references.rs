@@ -55,6 +55,10 @@ pub struct Occurrence {
     /// `&Parser{}`, `Parser::new()`), a Go method's receiver. The type's last name, without
     /// pointers or generic arguments.
     pub receiver_type: Option<String>,
+    /// For a member use whose receiver is a module bound by an import of the file
+    /// (`import * as commander from '../index.js'`, `const utils = require('./utils')`,
+    /// `from . import _types as _t`): the module's name, as its file or folder spells it.
+    pub receiver_module: Option<String>,
 }
 
 /// The occurrences of `name` in a file, in source order. `None` for a language without a
@@ -126,6 +130,8 @@ fn walk(
     let mut types: HashMap<(usize, String), String> = HashMap::new();
     // free function name -> the type it returns ("" when its returns disagree)
     let mut returns: HashMap<String, String> = HashMap::new();
+    // names bound to a module of the project by an import or a `require` -> the module's name
+    let mut modules: HashMap<String, String> = HashMap::new();
     let mut visited = 0usize;
     // (byte, column) of the last occurrence: uses come in source order, so the columns of a
     // long line are counted once in all, not from the line's start for every use
@@ -169,6 +175,7 @@ fn walk(
                 });
             }
             note_type(node, src, &frames, &mut types);
+            note_module(node, src, &mut modules);
             // `return Parser(...)`, `return new Parser()`: the free function around returns one
             if matches!(kind, "return_statement" | "return_expression")
                 && let Some(value) = node.named_child(0)
@@ -208,6 +215,7 @@ fn walk(
                         .or_else(|| {
                             receiver_node(node, &ancestors).and_then(|r| call_type(r, src))
                         });
+                    found.occurrence.receiver_module = modules.get(receiver).cloned();
                 }
                 pending.push(found);
             }
@@ -338,6 +346,7 @@ fn occurrence(
             classes,
             scope: None,
             receiver_type: None,
+            receiver_module: None,
         },
         functions,
         binds: binding,
@@ -403,6 +412,108 @@ fn constructed_type(value: Node<'_>, src: &str) -> Option<String> {
             constructed_type(value.named_child(0)?, src)
         }
         _ => None,
+    }
+}
+
+/// A module's name from an import's specifier: `'../lib/command.js'` -> `command`,
+/// `'./utils'` -> `utils`, `._types` (Python) -> `_types`, `a.b.c` -> `c`; a folder's `index`
+/// or `__init__` gives the folder (`'../lib/index.js'` -> `lib`). `None` for `..`, `.`, a
+/// package (no `./` or `../` start in JavaScript: not a file of the project).
+fn module_of_specifier(specifier: &str, python: bool) -> Option<String> {
+    let specifier = specifier.trim().trim_matches(['"', '\'', '`']);
+    if !python && !specifier.starts_with('.') {
+        return None;
+    }
+    let parts: Vec<&str> = if python {
+        specifier.split('.').filter(|p| !p.is_empty()).collect()
+    } else {
+        specifier
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect()
+    };
+    let mut parts = parts.into_iter().rev();
+    let last = parts.next()?;
+    let stem = if python {
+        last
+    } else {
+        last.split('.').next().unwrap_or(last)
+    };
+    let name = if matches!(stem, "index" | "__init__") {
+        parts.next()?
+    } else {
+        stem
+    };
+    (!name.is_empty() && name != "..").then(|| name.to_string())
+}
+
+/// Records a name bound to a module: `import * as m from './m'`, `import m from './m'`,
+/// `const m = require('./m')` (JavaScript); `import a.b as m`, `from . import m as n`
+/// (Python).
+fn note_module(node: Node<'_>, src: &str, modules: &mut HashMap<String, String>) {
+    let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("").trim();
+    match node.kind() {
+        // JavaScript: `import * as m from './m'`, `import m from './m'`
+        "import_statement" if node.child_by_field_name("source").is_some() => {
+            let Some(module) = node
+                .child_by_field_name("source")
+                .and_then(|s| module_of_specifier(text_of(s), false))
+            else {
+                return;
+            };
+            let clause = (0..node.named_child_count())
+                .filter_map(|i| node.named_child(i as u32))
+                .find(|c| c.kind() == "import_clause");
+            for part in clause.into_iter().flat_map(|c| {
+                (0..c.named_child_count()).filter_map(move |i| c.named_child(i as u32))
+            }) {
+                let binding = match part.kind() {
+                    "identifier" => Some(part),
+                    "namespace_import" => part.named_child(0),
+                    _ => None,
+                };
+                if let Some(binding) = binding {
+                    modules.insert(text_of(binding).to_string(), module.clone());
+                }
+            }
+        }
+        // `const m = require('./m')`
+        "variable_declarator" => {
+            let (Some(name), Some(value)) = (
+                node.child_by_field_name("name")
+                    .filter(|n| n.kind() == "identifier"),
+                node.child_by_field_name("value"),
+            ) else {
+                return;
+            };
+            if value.kind() != "call_expression"
+                || value
+                    .child_by_field_name("function")
+                    .is_none_or(|f| text_of(f) != "require")
+            {
+                return;
+            }
+            let specifier = value
+                .child_by_field_name("arguments")
+                .and_then(|a| a.named_child(0))
+                .filter(|a| a.kind() == "string");
+            if let Some(module) = specifier.and_then(|s| module_of_specifier(text_of(s), false)) {
+                modules.insert(text_of(name).to_string(), module);
+            }
+        }
+        // Python: `import a.b as m`, `from . import m as n`, `from .pkg import m as n`
+        "aliased_import" => {
+            let (Some(name), Some(alias)) = (
+                node.child_by_field_name("name"),
+                node.child_by_field_name("alias"),
+            ) else {
+                return;
+            };
+            if let Some(module) = module_of_specifier(text_of(name), true) {
+                modules.insert(text_of(alias).to_string(), module);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -1154,6 +1265,38 @@ mod tests {
             [
                 (5, Some("Command".to_string())),
                 (6, Some("Command".to_string()))
+            ]
+        );
+    }
+
+    /// A member whose receiver an import binds to a module of the project carries that
+    /// module's name; a package (no `./`) or an unknown receiver carries none.
+    #[test]
+    fn receivers_bound_to_modules_name_the_module() {
+        let modules = |path: &str, text: &str, name: &str| -> Vec<(usize, Option<String>)> {
+            occurrences(path, text, name, None)
+                .unwrap()
+                .into_iter()
+                .filter(|o| matches!(o.access, Access::Member { .. }))
+                .map(|o| (o.line, o.receiver_module))
+                .collect()
+        };
+        let js = "const u = require('./lib/utils');\nimport * as ns from '../src/index.js';\nconst pkg = require('utils');\nu.f();\nns.f();\npkg.f();\nother.f();\n";
+        assert_eq!(
+            modules("a.js", js, "f"),
+            [
+                (4, Some("utils".to_string())),
+                (5, Some("src".to_string())),
+                (6, None),
+                (7, None)
+            ]
+        );
+        let python = "from . import _types as _t\nimport a.b.models as m\n\n_t.f()\nm.f()\n";
+        assert_eq!(
+            modules("a.py", python, "f"),
+            [
+                (4, Some("_types".to_string())),
+                (5, Some("models".to_string()))
             ]
         );
     }
