@@ -406,6 +406,34 @@ impl Engine {
             deadline,
             &pipeline,
         );
+        // One re-export further: a file that imports a target's file and names the target in
+        // an import (`from .helpers import get_flashed_messages` in `flask/__init__.py`,
+        // `export { parse } from './parser'`) passes it on to the files importing it, which
+        // reach it bare or through that file's module name (`flask.get_flashed_messages`).
+        let reexporters: Vec<&FileUses> = uses
+            .iter()
+            .filter(|f| importing.contains(f.path.as_str()))
+            .filter(|f| f.occurrences.iter().any(|o| o.import))
+            .collect();
+        let reexporter_files: HashSet<&str> = reexporters.iter().map(|f| f.path.as_str()).collect();
+        let reexport_modules: Vec<String> = reexporters
+            .iter()
+            .flat_map(|f| module_names(&f.path, Lang::of_path(&f.path)))
+            .collect();
+        let importing_reexport = if reexporter_files.is_empty() {
+            HashSet::new()
+        } else {
+            self.files_importing(
+                root,
+                request,
+                caches,
+                &uses,
+                &reexporter_files,
+                &HashSet::new(),
+                deadline,
+                &pipeline,
+            )
+        };
         // Go: package folders where another file-level definition of the name lives (its
         // files' bare uses mean that one)
         let go_hidden_dirs: HashSet<&str> = uses
@@ -433,7 +461,9 @@ impl Engine {
                 .collect();
             let hidden_here = own_defs.iter().any(|d| d.container.is_none())
                 || go_hidden_dirs.contains(devprojex_symbols::resolve::dir_of(&file.path));
-            let imports_target = importing.contains(file.path.as_str());
+            let via_reexport = !importing.contains(file.path.as_str())
+                && importing_reexport.contains(file.path.as_str());
+            let imports_target = importing.contains(file.path.as_str()) || via_reexport;
             let file_dir = devprojex_symbols::resolve::dir_of(&file.path);
             for occurrence in &file.occurrences {
                 if occurrence.definition {
@@ -448,6 +478,7 @@ impl Engine {
                     file_dir,
                     &targets,
                     imports_target,
+                    if via_reexport { &reexport_modules } else { &[] },
                     hidden_here,
                 );
                 let Some(confidence) = confidence else {
@@ -727,6 +758,7 @@ fn judge(
     dir: &str,
     targets: &[TargetDef],
     imports_target: bool,
+    reexport_modules: &[String],
     hidden_here: bool,
 ) -> Option<Confidence> {
     let in_same_file = |t: &&TargetDef| t.path == path;
@@ -819,6 +851,7 @@ fn judge(
                 let by_module = imports_target
                     && t.module_names
                         .iter()
+                        .chain(reexport_modules)
                         .any(|m| m == receiver || occurrence.receiver_module.as_ref() == Some(m));
                 let same_file_self = t.path == path && self_receiver;
                 self_receiver || by_container || by_module || same_file_self

@@ -218,3 +218,34 @@ fn a_member_of_an_object_is_proved_only_in_its_own_file() {
         "{text}"
     );
 }
+
+/// A package that re-exports a function (`from .helpers import f as f` in `__init__.py`)
+/// passes it on: `flask.f()` in a file importing the package is resolved, another receiver
+/// is not.
+#[test]
+fn a_reexport_proves_the_uses_through_the_package() {
+    let fx = Fixture::new();
+    fx.write(
+        "flask/__init__.py",
+        "from .helpers import get_flashed_messages as get_flashed_messages\n",
+    )
+    .write(
+        "flask/helpers.py",
+        "def get_flashed_messages():\n    return []\n",
+    )
+    .write(
+        "test_basic.py",
+        "import flask\n\n\ndef test():\n    flask.get_flashed_messages()\n    other.get_flashed_messages()\n",
+    );
+    let output = run(&["references", "get_flashed_messages", "."], &fx.root);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("test_basic.py:5:11: resolved (in test): flask.get_flashed_messages()"),
+        "{text}"
+    );
+    assert!(
+        text.contains("test_basic.py:6:11: name-only (in test): other.get_flashed_messages()"),
+        "{text}"
+    );
+}
