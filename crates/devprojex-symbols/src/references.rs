@@ -177,13 +177,20 @@ fn walk(
             note_type(node, src, &frames, &mut types);
             note_module(node, src, &mut modules);
             // `return Parser(...)`, `return new Parser()`: the free function around returns one
+            // (or a local typed so: `const p = new Parser(); …; return p;`)
             if matches!(kind, "return_statement" | "return_expression")
                 && let Some(value) = node.named_child(0)
-                && let Some(constructed) = constructed_type(value, src)
                 && let Some(at) = frames.iter().rposition(|f| f.function)
                 && frames[..at].iter().all(Frame::not_a_class)
+                && let Some(returned) = constructed_type(value, src).or_else(|| {
+                    let local = (
+                        frames[at].start_byte,
+                        src.get(value.byte_range())?.to_string(),
+                    );
+                    types.get(&local).filter(|t| !t.is_empty()).cloned()
+                })
             {
-                note_return(&mut returns, &frames[at].name, constructed);
+                note_return(&mut returns, &frames[at].name, returned);
             }
             if node.child_count() == 0
                 && is_identifier(kind)
@@ -1259,12 +1266,12 @@ mod tests {
                 (7, None),
             ]
         );
-        let js = "function createProgram() {\n  return new commander.Command();\n}\nconst program = createProgram();\nprogram.parseOptions([]);\ncreateProgram().parseOptions([]);\n";
+        let js = "function createProgram() {\n  const p = new commander.Command();\n  return p;\n}\nconst program = createProgram();\nprogram.parseOptions([]);\ncreateProgram().parseOptions([]);\n";
         assert_eq!(
             receiver_types("a.js", js, "parseOptions"),
             [
-                (5, Some("Command".to_string())),
-                (6, Some("Command".to_string()))
+                (6, Some("Command".to_string())),
+                (7, Some("Command".to_string()))
             ]
         );
     }
