@@ -469,6 +469,13 @@ impl Engine {
                 if occurrence.definition {
                     continue;
                 }
+                // another definition's own name: `app2.response.shout = function …` defines a
+                // second `shout`, it does not use the first
+                if matches!(occurrence.access, Access::Member { .. })
+                    && own_defs.iter().any(|d| d.line == occurrence.line)
+                {
+                    continue;
+                }
                 if occurrence.import && !options.include_imports {
                     continue;
                 }

@@ -191,13 +191,14 @@ fn outline_lists_one_files_definitions_with_their_end_lines() {
 
 /// A member assigned to an object (`response.json = …`) has a value for container, not a
 /// type: another file's `response.json()` means that file's own `response` (name-only); in
-/// its own file the object is the one meant (resolved).
+/// its own file the object is the one meant (resolved). Another such assignment of the name
+/// is another definition, not a use.
 #[test]
 fn a_member_of_an_object_is_proved_only_in_its_own_file() {
     let fx = Fixture::new();
     fx.write(
         "lib/client.js",
-        "function decorate(response) {\n  response.json = async () => 1;\n  return response.json();\n}\nmodule.exports = decorate;\n",
+        "function decorate(response) {\n  response.json = async () => 1;\n  return response.json();\n}\nmodule.exports = decorate;\nfunction again(other) {\n  other.json = () => 2;\n}\n",
     )
     .write(
         "test/server.js",
@@ -217,6 +218,8 @@ fn a_member_of_an_object_is_proved_only_in_its_own_file() {
         text.contains("test/server.js:2:12: name-only (in handler): response.json({ok: true});"),
         "{text}"
     );
+    // `other.json = …` defines another `json`; it is no use of this one
+    assert!(!text.contains("other.json"), "{text}");
 }
 
 /// A package that re-exports a function (`from .helpers import f as f` in `__init__.py`)
