@@ -41,6 +41,8 @@ pub const MAX_FILE_CHARS: usize = 50_000;
 /// Definitions of one `find_symbol` answer, and files of one `related_files` answer.
 pub const MAX_SYMBOL_RESULTS: usize = 200;
 pub const DEFAULT_SYMBOL_RESULTS: usize = 50;
+/// Lines of one definition's body `find_symbol` `include_body` shows (issue 39).
+pub const MAX_SYMBOL_BODY_LINES: usize = 400;
 /// Unicode scalar values of a symbol name (`find_symbol`'s `name`).
 pub const MAX_SYMBOL_NAME_CHARS: usize = 256;
 /// Import hops `related_files` follows at most.

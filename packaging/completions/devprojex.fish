@@ -159,7 +159,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand get" -l allow-remote
 complete -c devprojex -n "__fish_devprojex_using_subcommand get" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand get" -s V -l version -d 'Print version'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l branch -d 'Branch of a Git URL project' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l kind -d 'Only this kind (default all); trait and interface match each other' -r -f -a "function\t'A free function (also a nested or local one)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l kind -d 'Only this kind; trait matches interface' -r -f -a "function\t'A free function (also a nested or local one)'
 method\t'A function inside a class, struct, impl, trait, interface, object or extension'
 type\t'A type alias or typedef, a Go named type that is not a struct or interface, a delegate'
 class\t'A class, record, object (Scala, Kotlin), actor (Swift)'
@@ -170,13 +170,14 @@ interface\t'An interface (Java, Kotlin, C#, Go, TypeScript), protocol (Swift), a
 constant\t'A constant: Rust `const`/`static`, Go `const`, enumerators and enum constants, Java `static final` and C# `const` fields, Kotlin `const val`, PHP `const`, Ruby constants, and upper-case module-level `const`/assignments in JavaScript, TypeScript and Python'
 macro\t'A C/C++ `#define` or a Rust `macro_rules!`'
 module\t'A module or namespace: Rust `mod`, C++/C#/PHP `namespace`, Ruby `module`, TypeScript `namespace`/`module`'"
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l match -d 'How name is compared (default exact)' -r -f -a "exact\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l match -d 'Name comparison (default exact)' -r -f -a "exact\t''
 prefix\t''
 substring\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l exclude-patterns -d 'Globs of files to leave out' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l max-results -d 'Maximum definitions (default 50)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l outline -d 'A file to outline instead of name' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l paths -d 'Existing project-relative files or folders to narrow to; at most 256 entries' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
@@ -185,6 +186,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l format -
 json\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l timeout -d 'Stop after this many seconds with what was found (default: run to completion)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l tracked-only -d 'Only files in the Git index'
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l include-body -d 'Add bodies (up to 400 lines)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -212,8 +214,8 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l allow-re
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -s V -l version -d 'Print version'
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l branch -d 'Branch of a Git URL project' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l at -d 'path:line of one definition, when several share the name' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l kind -d 'Only this kind (default all); trait and interface match each other' -r -f -a "function\t'A free function (also a nested or local one)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l at -d 'path:line of the definition meant' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l kind -d 'Only this kind; trait matches interface' -r -f -a "function\t'A free function (also a nested or local one)'
 method\t'A function inside a class, struct, impl, trait, interface, object or extension'
 type\t'A type alias or typedef, a Go named type that is not a struct or interface, a delegate'
 class\t'A class, record, object (Scala, Kotlin), actor (Swift)'
@@ -224,13 +226,13 @@ interface\t'An interface (Java, Kotlin, C#, Go, TypeScript), protocol (Swift), a
 constant\t'A constant: Rust `const`/`static`, Go `const`, enumerators and enum constants, Java `static final` and C# `const` fields, Kotlin `const val`, PHP `const`, Ruby constants, and upper-case module-level `const`/assignments in JavaScript, TypeScript and Python'
 macro\t'A C/C++ `#define` or a Rust `macro_rules!`'
 module\t'A module or namespace: Rust `mod`, C++/C#/PHP `namespace`, Ruby `module`, TypeScript `namespace`/`module`'"
-complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l include-imports -d 'Include uses in imports (default true)' -r -f -a "true\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l include-imports -d 'Count imports (default true)' -r -f -a "true\t''
 false\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l exclude-patterns -d 'Globs of files to leave out' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l max-results -d 'References per page (default 100)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l offset -d 'References to skip: the next page' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l offset -d 'References to skip' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l paths -d 'Project-relative files or folders to narrow to' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r

@@ -233,11 +233,11 @@ pub fn tools_with_checked_schemas(allow_remote: bool, encoding: Option<Encoding>
             .with_annotations(annotations("Search project", true, remote)),
         tool::<GetFileArgs>("Get file", "One file, secrets redacted; use it instead of cat. At most 1,000 lines or 50,000 characters a call.")
             .with_annotations(annotations("Get file", true, remote)),
-        tool::<FindSymbolArgs>("Find symbol definitions", "Where a name is defined, with its signature (15 languages); use it instead of grep.")
+        tool::<FindSymbolArgs>("Find symbol definitions", "Definitions of a name, with signatures (15 languages); use it instead of grep.")
             .with_annotations(annotations("Find symbol definitions", true, remote)),
-        tool::<RelatedFilesArgs>("Related files", "Files linked to one file by imports, both ways, each with its import line. Use it to find what a change affects.")
+        tool::<RelatedFilesArgs>("Related files", "Files importing or imported by one file, with the import lines: what a change affects.")
             .with_annotations(annotations("Related files", true, remote)),
-        tool::<FindReferencesArgs>("Find references", "Uses of a defined name (not in comments or strings), each resolved (scope, import, receiver) or name-only: call sites.")
+        tool::<FindReferencesArgs>("Find references", "Uses of a defined name, resolved or name-only; never in comments or strings.")
             .with_annotations(annotations("Find references", true, remote)),
         tool::<RelevantFilesArgs>("Relevant files", "Files that matter for a task, ranked, with reasons and lines to read; call it first.")
             .with_annotations(annotations("Relevant files", true, remote)),
