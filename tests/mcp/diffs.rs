@@ -332,3 +332,24 @@ fn deleted_files_below_deleted_folders_follow_the_rules_above_them() {
     );
     assert!(!doc.contains("app.log"), "{doc}");
 }
+
+/// A name with a newline stays on its `---`/`+++` line (control characters as pictures, as in
+/// trees), so it cannot forge diff lines.
+#[test]
+#[cfg(unix)] // Windows names cannot hold a newline
+fn diff_headers_keep_odd_names_on_one_line() {
+    let fx = Fixture::new();
+    fx.write("odd\n+forged.txt", "one\n");
+    git(&fx.root, &["init", "-q"]);
+    git(&fx.root, &["add", "."]);
+    git(&fx.root, &["commit", "-qm", "init"]);
+    fx.write("odd\n+forged.txt", "two\n");
+    let mut mcp = Mcp::start(&fx.root);
+    let doc = diff_doc(
+        &mut mcp,
+        &fx,
+        json!({"git_scope": "changes", "view": "diff"}),
+    );
+    assert!(doc.contains("--- a/odd\u{240A}+forged.txt\n"), "{doc}");
+    assert!(!doc.lines().any(|l| l == "+forged.txt"), "{doc}");
+}
