@@ -301,8 +301,12 @@ fn the_search_deadline_holds_inside_one_large_file() {
 #[test]
 fn search_memory_is_bounded_by_the_file_not_its_lines() {
     let fx = Fixture::new();
-    fx.write("lines.txt", "a\n".repeat(8 * 1024 * 1024 - 8));
+    fx.write("lines.txt", "a\n".repeat(8 * 1024 * 1024 - 8))
+        .write("small.txt", "a\n");
     let mut mcp = Mcp::start(&fx.root);
+    // The first search pages in the code it runs: not memory the file costs.
+    let warm = json!({"pattern": "a", "context_lines": 50, "include_patterns": ["small.txt"]});
+    assert_eq!(mcp.call("search_project", warm)["isError"], json!(false));
     let peak_kb = |pid: u32| -> u64 {
         std::fs::read_to_string(format!("/proc/{pid}/status"))
             .unwrap()
