@@ -326,8 +326,9 @@ def run(args):
         if not os.path.exists(checkout):
             subprocess.run(["git", "clone", "-q", "--no-checkout", mirror(args.mirrors, repo),
                             checkout], check=True)
-        tasks = entry["tasks"][: args.limit] if args.limit else entry["tasks"]
-        for number, task in enumerate(tasks):
+        tasks = entry["tasks"][args.offset:]
+        tasks = tasks[: args.limit] if args.limit else tasks
+        for number, task in enumerate(tasks, start=args.offset):
             sha = task["commit"]
             gold = task["gold"]
             if args.issues:
@@ -596,6 +597,8 @@ def main():
     bench.add_argument("--work", default="/tmp/bench-relevance")
     bench.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "devprojex"))
     bench.add_argument("--limit", type=int, default=0, help="tasks per repository (0: all)")
+    bench.add_argument("--offset", type=int, default=0,
+                       help="skip the first N tasks of each repository (runs split over tasks)")
     bench.add_argument("--repos", nargs="*", default=[])
     bench.add_argument("--aider", action="store_true")
     bench.add_argument("--ablation", action="store_true")
