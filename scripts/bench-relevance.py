@@ -12,10 +12,14 @@ rename files are skipped.
     scripts/bench-relevance.py make-tasks --mirrors /work/.mirror \\
         pallets/flask psf/requests spf13/cobra gin-gonic/gin sharkdp/fd expressjs/express \\
         colinhacks/zod jqlang/jq google/gson jhy/jsoup
-    # the figures (docs/relevance.md)
+    # the figures (docs/relevance.md has the exact commands; runs can be split over
+    # repositories and tasks, and `report` joins their --results files)
     scripts/bench-relevance.py run --mirrors /work/.mirror [--binary target/release/devprojex] \\
-        [--aider] [--ablation] [--budget] [--issues]
-    # speed and memory: warm server and cold CLI on one project (serialize kernel runs)
+        [--limit N] [--offset N] [--aider] [--ablation [--ablation-limit N]] [--budget] \\
+        [--issues] [--results FILE]
+    scripts/bench-relevance.py report FILE...
+    # speed and memory: warm server and cold CLI on one project, ripgrep over the query's words
+    # as the baseline in the same run (serialize kernel runs)
     scripts/bench-relevance.py speed [--binary target/release/devprojex] /tmp/rails
     flock /tmp/kernel.lock scripts/bench-relevance.py speed /tmp/kernel-corpus
 
