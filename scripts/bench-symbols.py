@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""find_symbol and related_files on a large tree (the kernel corpus), cold and warm.
+"""find_symbol, find_references and related_files on a large tree (the kernel corpus), cold and
+warm.
 
     cargo build --release --locked
     scripts/bench-symbols.py [--binary target/release/devprojex] [--runs 3] \
@@ -86,6 +87,17 @@ def main():
         server.close()
     describe(f"find_symbol {args.name}, cold server", walls, cpus, base)
     print("  " + " | ".join(line for line in text.splitlines() if ": function " in line or ": method " in line)[:300])
+
+    walls, cpus = [], []
+    for _ in range(args.runs):
+        server = McpServer(args.binary, root)
+        server.initialize()
+        wall, cpu, text = timed_call(server, "find_references", {"name": args.name})
+        walls.append(wall)
+        cpus.append(cpu)
+        server.close()
+    describe(f"find_references {args.name}, cold server", walls, cpus, base)
+    print("  " + (text.splitlines()[0] if text else "")[:300])
 
     cold, cold_cpu, warm, warm_cpu = [], [], [], []
     imports_cold, text = [], ""

@@ -2,6 +2,7 @@
 """Recall of devprojex-symbols' definitions against Universal Ctags (Debian's `universal-ctags`).
 
     scripts/compare-ctags.py [--definitions BIN] [--examples N] DIR...
+    scripts/compare-ctags.py --outline target/debug/devprojex [--files N] DIR...
 
 For each DIR (a checkout), the files of the 13 languages both tools parse (ctags has no Scala or
 Swift parser) are listed with `git ls-files` (or a walk when DIR is not a Git checkout), given
@@ -12,6 +13,10 @@ the same definition in the same file. "Same line" is reported beside it. Kinds a
 function, type and class kinds of each language (macros are reported on their own line); see
 COMPARED below and, for the figures and the kinds where devprojex deliberately differs,
 docs/symbols.md.
+
+With --outline, each file (or N files spread over each DIR) is outlined by the real command,
+`devprojex outline FILE --project DIR --format json` (find_symbol's `outline` shares its engine),
+and the script also prints how many files reach recall 0.95 on their own, and the worst ones.
 
 Universal Ctags is installed from Debian (`universal-ctags`, needs root) when `ctags` is missing
 or is another ctags. Exit status 1 when the overall recall is below 0.95.
@@ -173,26 +178,67 @@ def our_definitions(binary, root, files):
             yield parts[0], int(parts[1]), parts[2], parts[3]
 
 
+def outline_definitions(binary, root, files, unselected):
+    """The definitions `devprojex outline FILE --format json` lists, file by file (the command
+    an agent runs, or `find_symbol` `outline` over MCP, which shares its engine). Files outside
+    devprojex's default selection (DPX-MCP-PATH-NOT-FOUND) go to `unselected`."""
+    for path in files:
+        proc = subprocess.run([binary, "outline", path, "--project", ".", "--format", "json"],
+                              cwd=root, capture_output=True)
+        if proc.returncode != 0:
+            error = proc.stderr.decode(errors="replace").strip()
+            if "DPX-MCP-PATH-NOT-FOUND" in error:
+                unselected.add(path)
+            else:
+                print(f"  outline {path}: exit {proc.returncode}: {error[:200]}")
+            continue
+        for entry in json.loads(proc.stdout)["definitions"]:
+            yield path, entry["line"], entry["kind"], entry["name"]
+
+
+def sample(files, count):
+    """`count` files spread evenly over the sorted list (deterministic, every folder's share)."""
+    if count <= 0 or count >= len(files):
+        return files
+    step = len(files) / count
+    return [files[int(i * step)] for i in range(count)]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--definitions", help="the definitions example (default: built in target/release)")
+    parser.add_argument("--outline", metavar="DEVPROJEX",
+                        help="compare `DEVPROJEX outline FILE` file by file instead of the example")
+    parser.add_argument("--files", type=int, default=0,
+                        help="with --outline: files sampled per directory (default all)")
     parser.add_argument("--examples", type=int, default=5, help="missed tags shown per kind")
     parser.add_argument("dirs", nargs="+")
     args = parser.parse_args()
     ensure_command("ctags", "universal-ctags", ["ctags", "--output-format=json", "--version"])
-    if args.definitions is None:
+    if args.outline:
+        args.outline = os.path.abspath(args.outline)
+    elif args.definitions is None:
         cargo_release("-p", "devprojex-symbols", "--example", "definitions")
         args.definitions = os.path.join(ROOT, "target", "release", "examples", "definitions")
-    args.definitions = os.path.abspath(args.definitions)
+    if args.definitions:
+        args.definitions = os.path.abspath(args.definitions)
     total_tags = total_found = total_line = 0
     all_tags, all_found, all_line = collections.Counter(), collections.Counter(), collections.Counter()
+    # with --outline: (directory, file) -> [tags compared, found]
+    per_file = collections.defaultdict(lambda: [0, 0])
     for root in args.dirs:
         files = list_files(root)
+        unselected = set()
+        if args.outline:
+            files = sample(files, args.files)
+            definitions = outline_definitions(args.outline, root, files, unselected)
+        else:
+            definitions = our_definitions(args.definitions, root, files)
         ours = collections.defaultdict(set)
         ours_lines = set()
         ours_at = set()
         count = 0
-        for path, line, kind, name in our_definitions(args.definitions, root, files):
+        for path, line, kind, name in definitions:
             ours[(path, comparable(name))].add(kind)
             ours_lines.add((path, comparable(name), line))
             ours_at.add((path, line, kind))
@@ -209,7 +255,7 @@ def main():
         lines_of = {}
         for tag in ctags_tags(root, files):
             language, kind, name, path = tag.get("language"), tag.get("kind"), tag.get("name"), tag.get("path")
-            if name is None or path is None or is_anonymous(name):
+            if name is None or path is None or is_anonymous(name) or path in unselected:
                 continue
             if kind in MACRO_KINDS and language in ("C", "C++", "C#", "PHP"):
                 macros += 1
@@ -265,8 +311,10 @@ def main():
                 imported += 1
                 continue
             per_lang[language] += 1
+            per_file[(root, path)][0] += 1
             if (path, comparable(name)) in ours:
                 found_lang[language] += 1
+                per_file[(root, path)][1] += 1
                 if (path, comparable(name), tag.get("line")) in ours_lines:
                     line_lang[language] += 1
             else:
@@ -287,6 +335,9 @@ def main():
                   f"  same line {line_lang[language] / n:.4f}")
         if tags:
             print(f"  all         {found:>7}/{tags:<7} recall {found / tags:.4f}  same line {lines / tags:.4f}")
+        if unselected:
+            print(f"  not compared: {len(unselected)} files outside devprojex's default selection "
+                  "(built-in exclusions such as vendored test folders)")
         if object_literals:
             print(f"  not compared: {object_literals} JavaScript/TypeScript object literals ctags calls classes")
         if lambda_parameters:
@@ -327,6 +378,13 @@ def main():
                       f"  same line {all_line[language] / n:.4f}")
         recall = total_found / total_tags
         print(f"== overall: {total_found}/{total_tags} recall {recall:.4f}, same line {total_line / total_tags:.4f}")
+        if args.outline:
+            good = sum(1 for tags, found in per_file.values() if found >= 0.95 * tags)
+            print(f"== outline: {good}/{len(per_file)} files with ctags tags have recall >= 0.95")
+            worst = sorted(per_file.items(), key=lambda kv: kv[1][1] / kv[1][0])[:args.examples]
+            for (root, path), (tags, found) in worst:
+                if found < tags:
+                    print(f"  {os.path.basename(root)}/{path}: {found}/{tags}")
         return 0 if recall >= 0.95 else 1
     return 0
 

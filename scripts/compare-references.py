@@ -46,10 +46,11 @@ def tracked(root, language):
     return [f for f in files if f.endswith(EXTENSIONS[language]) and not f.endswith(".d.ts")]
 
 
-def definitions(root, files):
-    subprocess.run(["cargo", "build", "--quiet", "--locked", "-p", "devprojex-symbols", "--example", "definitions"],
-                   cwd=ROOT, check=True)
-    binary = os.path.join(ROOT, "target", "debug", "examples", "definitions")
+def definitions(root, files, binary=None):
+    if binary is None:
+        subprocess.run(["cargo", "build", "--quiet", "--locked", "-p", "devprojex-symbols", "--example",
+                        "definitions"], cwd=ROOT, check=True)
+        binary = os.path.join(ROOT, "target", "debug", "examples", "definitions")
     out = subprocess.run([binary], cwd=root, input="\n".join(files), capture_output=True, text=True,
                          check=True).stdout
     rows = []
@@ -88,7 +89,12 @@ def ours(binary, root, path, line, name):
     value = json.loads(proc.stdout)
     every = {(r["path"], r["line"]) for r in value["references"]}
     resolved = {(r["path"], r["line"]) for r in value["references"] if r["confidence"] == "resolved"}
+    TEXTS.update({(r["path"], r["line"]): r["text"].strip() for r in value["references"]})
     return every, resolved
+
+
+# (path, line) -> our redacted line, for --show
+TEXTS = {}
 
 
 # ---- Python: Jedi ------------------------------------------------------------------------------
@@ -349,10 +355,14 @@ def main():
     parser.add_argument("language", choices=sorted(EXTENSIONS))
     parser.add_argument("dir")
     parser.add_argument("--binary")
+    parser.add_argument("--definitions", help="devprojex-symbols' definitions example, for the sample "
+                        "(default: built in target/debug)")
     parser.add_argument("--sample", type=int, default=40)
     parser.add_argument("--seed", type=int, default=39)
     parser.add_argument("--python", choices=["pyright", "jedi"], default="pyright",
                         help="the Python analyser (default pyright, over its language server)")
+    parser.add_argument("--show", type=int, default=0, metavar="N",
+                        help="also print N of the analyser's references we list as name-only, with their lines")
     args = parser.parse_args()
     if args.binary is None:
         cargo_release("--bin", "devprojex")
@@ -360,7 +370,7 @@ def main():
     binary = os.path.abspath(args.binary)
     root = os.path.realpath(args.dir)
     files = tracked(root, args.language)
-    rows = definitions(root, files)
+    rows = definitions(root, files, args.definitions and os.path.abspath(args.definitions))
     random.Random(args.seed).shuffle(rows)
     samples = []
     for path, line, _kind, name in rows:
@@ -380,7 +390,7 @@ def main():
     else:
         theirs = ts_references(root, samples, files)
     totals = {"hits": 0, "ours": 0, "theirs": 0, "resolved_hits": 0, "resolved": 0, "compared": 0}
-    misses, extras = [], []
+    misses, extras, unproved = [], [], []
     compared_files = set(files)
     for (path, line, _column, name), reference in zip(samples, theirs):
         if reference is None:
@@ -400,6 +410,7 @@ def main():
         totals["resolved"] += len(resolved)
         misses += [f"{name}: {p}:{l}" for p, l in sorted(reference - every)]
         extras += [f"{name}: {p}:{l}" for p, l in sorted(resolved - reference)]
+        unproved += [f"{name}: {p}:{l}: {TEXTS.get((p, l), '')}" for p, l in sorted((reference & every) - resolved)]
 
     def ratio(a, b):
         return a / b if b else 1.0
@@ -414,6 +425,14 @@ def main():
         print("  missed, e.g.: " + "; ".join(misses[:8]))
     if extras:
         print("  resolved, only ours, e.g.: " + "; ".join(extras[:8]))
+    if args.show:
+        print(f"  name-only, the analyser's too ({len(unproved)}):")
+        for item in unproved[:args.show]:
+            print("    " + item)
+        print(f"  resolved, only ours ({len(extras)}):")
+        for item in extras[:args.show]:
+            path, line = item.split(": ", 1)[1].rsplit(":", 1)
+            print(f"    {item}: {TEXTS.get((path, int(line)), '')}")
     return 0
 
 

@@ -853,7 +853,7 @@ _devprojex() {
                     return 0
                     ;;
                 --view)
-                    COMPREPLY=($(compgen -W "tree-content content tree" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "tree-content content tree diff" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -869,7 +869,7 @@ _devprojex() {
                     return 0
                     ;;
                 --rank)
-                    COMPREPLY=($(compgen -W "relevance centrality" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "relevance centrality paths" -- "${cur}"))
                     return 0
                     ;;
                 --detail-overrides)
@@ -1616,7 +1616,7 @@ _devprojex() {
             return 0
             ;;
         devprojex__subcmd__symbols)
-            opts="-h -V --branch --kind --match --include-patterns --exclude-patterns --tracked-only --git-scope --max-results --paths --profile --max-file-bytes --git-mode --hide-private-data --allow-remote --format --timeout --help --version"
+            opts="-h -V --branch --kind --match --include-patterns --exclude-patterns --tracked-only --git-scope --max-results --include-body --outline --paths --profile --max-file-bytes --git-mode --hide-private-data --allow-remote --format --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1647,6 +1647,10 @@ _devprojex() {
                     return 0
                     ;;
                 --max-results)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --outline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

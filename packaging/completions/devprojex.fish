@@ -51,7 +51,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l exclude-pat
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-file-bytes -d 'Skip files larger than this many bytes' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-depth -d 'Depth to show (top level = 1)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l format -d 'Output format (default markdown)' -r -f -a "markdown\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l format -d 'Default markdown' -r -f -a "markdown\t''
 text\t''
 json\t''
 xml\t''"
@@ -94,20 +94,22 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l detail -d '
 compact\t'Ordinary comments and blank lines removed'
 signatures\t'`Compact` plus function and method bodies collapsed to a placeholder'"
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-tokens -d 'Budget of estimated content tokens (characters / 4 per file). Default unlimited' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-tokens -d 'Estimated content tokens (characters / 4 per file); default unlimited' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-file-bytes -d 'Skip files larger than this many bytes' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l view -d 'What the pack holds (default tree-content)' -r -f -a "tree-content\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l view -d 'Default tree-content; diff needs git_scope' -r -f -a "tree-content\t''
 content\t''
-tree\t''"
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l format -d 'Output format (default markdown)' -r -f -a "markdown\t''
+tree\t''
+diff\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l format -d 'Default markdown' -r -f -a "markdown\t''
 text\t''
 json\t''
 xml\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l tokenizer -d 'Make max_tokens exact in this encoding' -r -f -a "o200k\t''
 cl100k\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l query -d 'A task: files by relevance, max_tokens filled best-first (full, signatures, names)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l rank -d 'relevance (default with query) or centrality (a repository map)' -r -f -a "relevance\t'By relevance to `query` (the default when a query is given)'
-centrality\t'The most central files first (whose definitions the most other files use): a repository map, without a query'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l rank -d 'relevance (default with query), centrality (repository map), paths (as listed)' -r -f -a "relevance\t'By relevance to `query` (the default when a query is given)'
+centrality\t'The most central files first (whose definitions the most other files use): a repository map, without a query'
+paths\t'In the order of `paths` (an extension: the spec\'s packs take files in path order): the files of the first entry, then of the second, and so on, each entry\'s in path order'"
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l detail-overrides -l detail-override -d '{glob: detail}' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l query-file -d 'Read the query from this file (UTF-8 text, at most 8,000 characters) instead of --query' -r -F
@@ -157,7 +159,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand get" -l allow-remote
 complete -c devprojex -n "__fish_devprojex_using_subcommand get" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand get" -s V -l version -d 'Print version'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l branch -d 'Branch of a Git URL project' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l kind -d 'Only this kind (default all); trait and interface match each other' -r -f -a "function\t'A free function (also a nested or local one)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l kind -d 'Only this kind; trait matches interface' -r -f -a "function\t'A free function (also a nested or local one)'
 method\t'A function inside a class, struct, impl, trait, interface, object or extension'
 type\t'A type alias or typedef, a Go named type that is not a struct or interface, a delegate'
 class\t'A class, record, object (Scala, Kotlin), actor (Swift)'
@@ -168,13 +170,14 @@ interface\t'An interface (Java, Kotlin, C#, Go, TypeScript), protocol (Swift), a
 constant\t'A constant: Rust `const`/`static`, Go `const`, enumerators and enum constants, Java `static final` and C# `const` fields, Kotlin `const val`, PHP `const`, Ruby constants, and upper-case module-level `const`/assignments in JavaScript, TypeScript and Python'
 macro\t'A C/C++ `#define` or a Rust `macro_rules!`'
 module\t'A module or namespace: Rust `mod`, C++/C#/PHP `namespace`, Ruby `module`, TypeScript `namespace`/`module`'"
-complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l match -d 'How name is compared (default exact)' -r -f -a "exact\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l match -d 'Name comparison (default exact)' -r -f -a "exact\t''
 prefix\t''
 substring\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l exclude-patterns -d 'Globs of files to leave out' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l max-results -d 'Maximum definitions (default 50)' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l outline -d 'A file to outline instead of name' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l paths -d 'Existing project-relative files or folders to narrow to; at most 256 entries' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r
@@ -183,6 +186,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l format -
 json\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l timeout -d 'Stop after this many seconds with what was found (default: run to completion)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l tracked-only -d 'Only files in the Git index'
+complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l include-body -d 'Add bodies (up to 400 lines)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l hide-private-data -d 'Also hide private data (e-mails, IPs, user and host names) in the output'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -l allow-remote -d 'Accept a Git URL as the project (cloned into the user cache; the only network use)'
 complete -c devprojex -n "__fish_devprojex_using_subcommand symbols" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -210,8 +214,8 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand related" -l allow-re
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -s h -l help -d 'Print help'
 complete -c devprojex -n "__fish_devprojex_using_subcommand related" -s V -l version -d 'Print version'
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l branch -d 'Branch of a Git URL project' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l at -d 'path:line of one definition, when several share the name' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l kind -d 'Only this kind (default all); trait and interface match each other' -r -f -a "function\t'A free function (also a nested or local one)'
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l at -d 'path:line of the definition meant' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l kind -d 'Only this kind; trait matches interface' -r -f -a "function\t'A free function (also a nested or local one)'
 method\t'A function inside a class, struct, impl, trait, interface, object or extension'
 type\t'A type alias or typedef, a Go named type that is not a struct or interface, a delegate'
 class\t'A class, record, object (Scala, Kotlin), actor (Swift)'
@@ -222,13 +226,13 @@ interface\t'An interface (Java, Kotlin, C#, Go, TypeScript), protocol (Swift), a
 constant\t'A constant: Rust `const`/`static`, Go `const`, enumerators and enum constants, Java `static final` and C# `const` fields, Kotlin `const val`, PHP `const`, Ruby constants, and upper-case module-level `const`/assignments in JavaScript, TypeScript and Python'
 macro\t'A C/C++ `#define` or a Rust `macro_rules!`'
 module\t'A module or namespace: Rust `mod`, C++/C#/PHP `namespace`, Ruby `module`, TypeScript `namespace`/`module`'"
-complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l include-imports -d 'Include uses in imports (default true)' -r -f -a "true\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l include-imports -d 'Count imports (default true)' -r -f -a "true\t''
 false\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l include-patterns -d 'Globs files must match (without \'/\': at any depth)' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l exclude-patterns -d 'Globs of files to leave out' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l max-results -d 'References per page (default 100)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l offset -d 'References to skip: the next page' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l offset -d 'References to skip' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l paths -d 'Project-relative files or folders to narrow to' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l profile -d '\'standard\' (default), \'local\', or a portable profile JSON path inside the project' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand references" -l max-file-bytes -d 'Remove files strictly larger than this many bytes' -r

@@ -118,7 +118,7 @@ pub struct GetTreeArgs {
     #[arg(long = "max-depth", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_depth: Option<u64>,
-    /// Output format (default markdown).
+    /// Default markdown.
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
@@ -259,7 +259,7 @@ pub struct PackContextArgs {
     #[arg(long = "git-scope", value_name = "SCOPE")]
     #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
     pub git_scope: Option<String>,
-    /// Budget of estimated content tokens (characters / 4 per file). Default unlimited.
+    /// Estimated content tokens (characters / 4 per file); default unlimited.
     #[arg(long = "max-tokens", value_parser = parse_positive_decimal)]
     #[schemars(range(min = 1))]
     pub max_tokens: Option<u64>,
@@ -267,11 +267,11 @@ pub struct PackContextArgs {
     #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_file_bytes: Option<u64>,
-    /// What the pack holds (default tree-content).
+    /// Default tree-content; diff needs git_scope.
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub view: View,
-    /// Output format (default markdown).
+    /// Default markdown.
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
@@ -282,7 +282,7 @@ pub struct PackContextArgs {
     #[arg(long, value_name = "TEXT")]
     #[schemars(length(min = 1, max = limits::MAX_QUERY_CHARS))]
     pub query: Option<String>,
-    /// relevance (default with query) or centrality (a repository map).
+    /// relevance (default with query), centrality (repository map), paths (as listed).
     #[arg(long, value_enum)]
     pub rank: Option<PackRank>,
     /// {glob: detail}.
@@ -558,13 +558,14 @@ pub struct FindSymbolArgs {
     #[arg(long, requires = "allow_remote")]
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
-    /// Case-sensitive name; qualify to narrow: Parser.parse, net::Parser::parse.
+    /// Case-sensitive; qualify to narrow: Parser.parse, net::Parser::parse.
+    #[arg(required_unless_present = "outline")]
     #[schemars(length(min = 1, max = crate::limits::MAX_SYMBOL_NAME_CHARS))]
-    pub name: String,
-    /// Only this kind (default all); trait and interface match each other.
+    pub name: Option<String>,
+    /// Only this kind; trait matches interface.
     #[arg(long, value_enum)]
     pub kind: Option<Kind>,
-    /// How name is compared (default exact).
+    /// Name comparison (default exact).
     #[arg(long = "match", value_enum, default_value_t, hide_default_value = true)]
     #[serde(rename = "match", default)]
     pub match_mode: MatchMode,
@@ -591,6 +592,14 @@ pub struct FindSymbolArgs {
     #[schemars(range(min = 1, max = crate::limits::MAX_SYMBOL_RESULTS))]
     #[serde(default = "default_symbol_results")]
     pub max_results: u64,
+    /// Add bodies (up to 400 lines).
+    #[arg(long = "include-body")]
+    #[serde(default)]
+    pub include_body: bool,
+    /// A file to outline instead of name.
+    #[arg(long, value_name = "FILE", conflicts_with = "name")]
+    #[schemars(length(min = 1, max = limits::MAX_PATH_CHARS))]
+    pub outline: Option<String>,
 }
 
 impl ToolArgs for FindSymbolArgs {
@@ -598,6 +607,23 @@ impl ToolArgs for FindSymbolArgs {
 }
 
 impl FindSymbolArgs {
+    /// The name to look up, or `""` with `outline`: exactly one of the two is given.
+    pub fn lookup(&self) -> crate::error::Result<&str> {
+        match (&self.name, &self.outline) {
+            (Some(name), None) => Ok(name),
+            (None, Some(_)) if self.include_body => Err(crate::error::DpxError::invalid_arguments(
+                "include_body needs a name: outline lists one file's definitions with their lines; pass name (and include_body) to read one",
+            )),
+            (None, Some(_)) => Ok(""),
+            (Some(_), Some(_)) => Err(crate::error::DpxError::invalid_arguments(
+                "pass name or outline, not both: name looks a definition up in every file, outline lists one file's definitions",
+            )),
+            (None, None) => Err(crate::error::DpxError::invalid_arguments(
+                "find_symbol needs name (a definition to look up, such as 'Parser.parse') or outline (a project-relative file whose definitions to list)",
+            )),
+        }
+    }
+
     pub fn request(&self) -> Request {
         Request {
             include_patterns: self.include_patterns.clone(),
@@ -712,17 +738,17 @@ pub struct FindReferencesArgs {
     #[arg(long, requires = "allow_remote")]
     #[schemars(length(max = limits::MAX_BRANCH_CHARS))]
     pub branch: Option<String>,
-    /// Case-sensitive name; qualify to narrow: Parser.parse, net::Parser::parse.
+    /// Case-sensitive; qualify to narrow: Parser.parse, net::Parser::parse.
     #[schemars(length(min = 1, max = limits::MAX_SYMBOL_NAME_CHARS))]
     pub name: String,
-    /// path:line of one definition, when several share the name.
+    /// path:line of the definition meant.
     #[arg(long, value_name = "FILE:LINE")]
     #[schemars(length(min = 1, max = limits::MAX_PATH_CHARS))]
     pub at: Option<String>,
-    /// Only this kind (default all); trait and interface match each other.
+    /// Only this kind; trait matches interface.
     #[arg(long, value_enum)]
     pub kind: Option<Kind>,
-    /// Include uses in imports (default true).
+    /// Count imports (default true).
     #[arg(long = "include-imports", default_value_t = true, action = clap::ArgAction::Set, hide_default_value = true, value_name = "BOOL")]
     #[serde(default = "default_true")]
     pub include_imports: bool,
@@ -749,7 +775,7 @@ pub struct FindReferencesArgs {
     #[schemars(range(min = 1, max = limits::MAX_REFERENCE_RESULTS))]
     #[serde(default = "default_reference_results")]
     pub max_results: u64,
-    /// References to skip: the next page.
+    /// References to skip.
     #[arg(long, default_value_t = 0, hide_default_value = true)]
     #[schemars(range(min = 0, max = limits::MAX_REFERENCE_OFFSET))]
     #[serde(default)]

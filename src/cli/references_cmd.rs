@@ -109,17 +109,26 @@ pub fn outline(args: OutlineCommand) -> Result<ExitCode> {
         git_mode: args.process.git_mode,
         ..crate::engine::Request::default()
     };
-    let entries = engine.outline(&root, &request, &relative)?;
-    match args.format {
-        OutputFormat::Text => write_stdout(&crate::symbols::outline_text(&entries))?,
+    let entries = engine.outline(&root, &request, &relative, None)?;
+    print_outline(&relative, &entries, args.format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An outline on stdout (`outline`, `symbols --outline`).
+pub(super) fn print_outline(
+    path: &str,
+    entries: &[crate::symbols::OutlineEntry],
+    format: OutputFormat,
+) -> Result<()> {
+    match format {
+        OutputFormat::Text => write_stdout(&crate::symbols::outline_text(entries)),
         OutputFormat::Json => {
             let text = serde_json::to_string_pretty(&serde_json::json!({
-                "path": relative,
+                "path": path,
                 "definitions": entries,
             }))
             .map_err(|e| DpxError::new(ErrorKind::OutputFailed, e.to_string()))?;
-            write_stdout(&(text + "\n"))?
+            write_stdout(&(text + "\n"))
         }
     }
-    Ok(ExitCode::SUCCESS)
 }

@@ -72,12 +72,19 @@ pub fn symbols(args: SymbolsCommand) -> Result<ExitCode> {
     let mut request = args.tool.request();
     args.narrowing.apply(&mut request, &args.process);
     request.max_file_bytes = args.max_file_bytes;
+    let name = args.tool.lookup()?;
+    if let Some(path) = &args.tool.outline {
+        let entries = engine.outline(&root, &request, path, args.tool.kind)?;
+        super::references_cmd::print_outline(path, &entries, args.format)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let options = SymbolOptions {
-        name: args.tool.name.clone(),
+        name: name.to_string(),
         kind: args.tool.kind,
         mode: args.tool.match_mode,
         max_results: args.tool.max_results as usize,
         deadline: args.timeout.map(Duration::from_secs_f64),
+        include_body: args.tool.include_body,
     };
     let outcome = engine.find_symbol(&root, &request, &options, None, Hooks::default())?;
     match args.format {

@@ -19,12 +19,17 @@ pub fn find_symbol(
 ) -> Result<CallToolResult> {
     let root = &resolve_project(state, args.project.as_deref(), args.branch.as_deref())?;
     let request = args.request();
+    let name = args.lookup()?;
+    if let Some(path) = &args.outline {
+        return outline(state, root, args, path);
+    }
     let options = SymbolOptions {
-        name: args.name.clone(),
+        name: name.to_string(),
         kind: args.kind,
         mode: args.match_mode,
         max_results: args.max_results as usize,
         deadline: Some(Duration::from_secs(limits::SYMBOL_DEADLINE_SECS)),
+        include_body: args.include_body,
     };
     let outcome = state.engine.find_symbol(
         root,
@@ -49,6 +54,28 @@ pub fn find_symbol(
         coverage: &outcome.coverage,
     }
     .render(&crate::symbols::symbols_text(&outcome)))
+}
+
+/// `find_symbol` `outline`: one file's definitions in order.
+fn outline(
+    state: &ServerState,
+    root: &crate::project::ProjectRoot,
+    args: &FindSymbolArgs,
+    path: &str,
+) -> Result<CallToolResult> {
+    let entries = state
+        .engine
+        .outline(root, &args.request(), path, args.kind)?;
+    Ok(TextAnswer {
+        what: "outline",
+        nothing: entries
+            .is_empty()
+            .then(|| "No definitions in this file.".to_string()),
+        cut_note: "[Outline truncated at 50,000 characters. Narrow with kind.]",
+        notes: Vec::new(),
+        coverage: &crate::coverage::Coverage::default(),
+    }
+    .render(&crate::symbols::outline_text(&entries)))
 }
 
 pub fn related_files(

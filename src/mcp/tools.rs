@@ -224,7 +224,7 @@ pub fn tools_with_checked_schemas(allow_remote: bool, encoding: Option<Encoding>
         })
             .with_annotations(annotations("Analyze project size", true, remote))
             .with_raw_output_schema(analyze_output_schema(encoding.is_some())),
-        Tool::new(PackContextArgs::NAME, "Tree and contents of a selection in one document, within an optional max_tokens budget; over 50,000 characters, a pack_id for read_pack.", pack_context_input_schema(encoding))
+        Tool::new(PackContextArgs::NAME, "A selection's tree and contents in one document, within max_tokens if given; over 50,000 characters, a pack_id for read_pack.", pack_context_input_schema(encoding))
             .with_title("Pack context")
             .with_annotations(annotations("Pack context", false, remote)),
         tool::<ReadPackArgs>("Read stored pack", "Lines of a stored pack, at most 1,000 lines or 50,000 characters a call.")
@@ -233,11 +233,11 @@ pub fn tools_with_checked_schemas(allow_remote: bool, encoding: Option<Encoding>
             .with_annotations(annotations("Search project", true, remote)),
         tool::<GetFileArgs>("Get file", "One file, secrets redacted; use it instead of cat. At most 1,000 lines or 50,000 characters a call.")
             .with_annotations(annotations("Get file", true, remote)),
-        tool::<FindSymbolArgs>("Find symbol definitions", "Where a name is defined, with its signature (15 languages); use it instead of grep.")
+        tool::<FindSymbolArgs>("Find symbol definitions", "Definitions of a name, with signatures (15 languages); use it instead of grep.")
             .with_annotations(annotations("Find symbol definitions", true, remote)),
-        tool::<RelatedFilesArgs>("Related files", "Files linked to one file by imports, both ways, each with its import line. Use it to find what a change affects.")
+        tool::<RelatedFilesArgs>("Related files", "Files importing or imported by one file, with the import lines: what a change affects.")
             .with_annotations(annotations("Related files", true, remote)),
-        tool::<FindReferencesArgs>("Find references", "Uses of a defined name (not in comments or strings), each resolved (scope, import, receiver) or name-only: call sites.")
+        tool::<FindReferencesArgs>("Find references", "Uses of a defined name, resolved or name-only; never in comments or strings.")
             .with_annotations(annotations("Find references", true, remote)),
         tool::<RelevantFilesArgs>("Relevant files", "Files that matter for a task, ranked, with reasons and lines to read; call it first.")
             .with_annotations(annotations("Relevant files", true, remote)),

@@ -78,6 +78,8 @@ pub struct SymbolOptions {
     pub max_results: usize,
     /// The MCP limit (10 seconds); the CLI runs to completion unless `--timeout` is given.
     pub deadline: Option<Duration>,
+    /// Give each definition's redacted body ([`definition_body`]).
+    pub include_body: bool,
 }
 
 /// One definition found.
@@ -95,6 +97,43 @@ pub struct SymbolHit {
     /// The enclosing container, such as `impl Display for Point` or `class Parser`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container: Option<String>,
+    /// Lines `line..=endLine` of the redacted text (`include_body`), at most
+    /// [`limits::MAX_SYMBOL_BODY_LINES`] lines and [`limits::MAX_FILE_CHARS`] characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// The body was cut at one of those bounds.
+    #[serde(rename = "bodyTruncated", skip_serializing_if = "std::ops::Not::not")]
+    pub body_truncated: bool,
+}
+
+/// Lines `line..=end_line` (1-based) of `text`, cut at [`limits::MAX_SYMBOL_BODY_LINES`] lines
+/// and [`limits::MAX_FILE_CHARS`] characters (whole characters; a minified line is cut inside).
+/// The second value says whether anything was cut.
+pub fn definition_body(text: &str, line: usize, end_line: usize) -> (String, bool) {
+    let wanted = end_line.saturating_sub(line) + 1;
+    let shown = wanted.min(limits::MAX_SYMBOL_BODY_LINES);
+    let mut body = String::new();
+    let mut chars = 0;
+    let mut cut = wanted > shown;
+    for piece in text
+        .split_inclusive('\n')
+        .skip(line.saturating_sub(1))
+        .take(shown)
+    {
+        let count = piece.chars().count();
+        if chars + count > limits::MAX_FILE_CHARS {
+            body.extend(piece.chars().take(limits::MAX_FILE_CHARS - chars));
+            body.push('\n');
+            cut = true;
+            break;
+        }
+        chars += count;
+        body.push_str(piece);
+    }
+    if !body.is_empty() && !body.ends_with('\n') {
+        body.push('\n');
+    }
+    (body, cut)
 }
 
 /// The outcome of a lookup.
@@ -450,6 +489,17 @@ impl Engine {
                                         name: d.name.clone(),
                                         signature: d.signature.clone(),
                                         container: d.container.clone(),
+                                        body: None,
+                                        body_truncated: false,
+                                    })
+                                    .map(|mut hit| {
+                                        if options.include_body {
+                                            let (body, cut) =
+                                                definition_body(&text.text, hit.line, hit.end_line);
+                                            hit.body = Some(body);
+                                            hit.body_truncated = cut;
+                                        }
+                                        hit
                                     })
                                     .collect(),
                             ),
@@ -794,6 +844,7 @@ mod tests {
             mode: MatchMode::Exact,
             max_results: 50,
             deadline: None,
+            include_body: false,
         })
         .unwrap()
     }

@@ -126,6 +126,10 @@ struct TargetDef {
     /// A method: reached through a receiver, or bare only from its own class in the
     /// languages with an implicit `this`.
     method: bool,
+    /// The container is a value, not a type: a JavaScript/TypeScript object a member is
+    /// assigned to or written in (`response.json = …`, `const api = { get() {} }`), whose
+    /// label is its bare name. Another file's `response.json()` means its own `response`.
+    container_is_value: bool,
 }
 
 impl TargetDef {
@@ -191,6 +195,7 @@ impl Engine {
             mode: MatchMode::Exact,
             max_results: 1,
             deadline: None,
+            include_body: false,
         })?;
         let at = options.at.as_deref().map(parse_at).transpose()?;
         let started = Instant::now();
@@ -337,6 +342,8 @@ impl Engine {
                     name: definition.name.clone(),
                     signature: definition.signature.clone(),
                     container: definition.container.clone(),
+                    body: None,
+                    body_truncated: false,
                 });
                 targets.push(TargetDef {
                     path: file.path.clone(),
@@ -347,6 +354,11 @@ impl Engine {
                     container: definition.scope.iter().last().map(str::to_string),
                     module_names: module_names(&file.path, lang),
                     method: definition.kind == Kind::Method,
+                    container_is_value: matches!(
+                        lang,
+                        Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+                    ) && definition.container.is_some()
+                        && definition.container.as_deref() == definition.scope.iter().last(),
                 });
             }
         }
@@ -394,6 +406,34 @@ impl Engine {
             deadline,
             &pipeline,
         );
+        // One re-export further: a file that imports a target's file and names the target in
+        // an import (`from .helpers import get_flashed_messages` in `flask/__init__.py`,
+        // `export { parse } from './parser'`) passes it on to the files importing it, which
+        // reach it bare or through that file's module name (`flask.get_flashed_messages`).
+        let reexporters: Vec<&FileUses> = uses
+            .iter()
+            .filter(|f| importing.contains(f.path.as_str()))
+            .filter(|f| f.occurrences.iter().any(|o| o.import))
+            .collect();
+        let reexporter_files: HashSet<&str> = reexporters.iter().map(|f| f.path.as_str()).collect();
+        let reexport_modules: Vec<String> = reexporters
+            .iter()
+            .flat_map(|f| module_names(&f.path, Lang::of_path(&f.path)))
+            .collect();
+        let importing_reexport = if reexporter_files.is_empty() {
+            HashSet::new()
+        } else {
+            self.files_importing(
+                root,
+                request,
+                caches,
+                &uses,
+                &reexporter_files,
+                &HashSet::new(),
+                deadline,
+                &pipeline,
+            )
+        };
         // Go: package folders where another file-level definition of the name lives (its
         // files' bare uses mean that one)
         let go_hidden_dirs: HashSet<&str> = uses
@@ -421,10 +461,19 @@ impl Engine {
                 .collect();
             let hidden_here = own_defs.iter().any(|d| d.container.is_none())
                 || go_hidden_dirs.contains(devprojex_symbols::resolve::dir_of(&file.path));
-            let imports_target = importing.contains(file.path.as_str());
+            let via_reexport = !importing.contains(file.path.as_str())
+                && importing_reexport.contains(file.path.as_str());
+            let imports_target = importing.contains(file.path.as_str()) || via_reexport;
             let file_dir = devprojex_symbols::resolve::dir_of(&file.path);
             for occurrence in &file.occurrences {
                 if occurrence.definition {
+                    continue;
+                }
+                // another definition's own name: `app2.response.shout = function …` defines a
+                // second `shout`, it does not use the first
+                if matches!(occurrence.access, Access::Member { .. })
+                    && own_defs.iter().any(|d| d.line == occurrence.line)
+                {
                     continue;
                 }
                 if occurrence.import && !options.include_imports {
@@ -436,6 +485,7 @@ impl Engine {
                     file_dir,
                     &targets,
                     imports_target,
+                    if via_reexport { &reexport_modules } else { &[] },
                     hidden_here,
                 );
                 let Some(confidence) = confidence else {
@@ -566,6 +616,7 @@ impl Engine {
                     mode: MatchMode::Substring,
                     max_results: limits::MAX_SYMBOL_RESULTS,
                     deadline: Some(Duration::from_secs(2)),
+                    include_body: false,
                 },
                 caches,
                 Hooks::default(),
@@ -680,8 +731,12 @@ pub fn references_trailer(outcome: &ReferencesOutcome, cli: bool) -> Vec<String>
     }
     if outcome.unparsed_files > 0 {
         trailer.push(format!(
-            "[{} files that contain the name were not parsed (larger than 4 MiB).]",
-            outcome.unparsed_files
+            "[{} not parsed (larger than 4 MiB).]",
+            crate::select::plural(
+                outcome.unparsed_files,
+                "file that contains the name was",
+                "files that contain the name were"
+            )
         ));
     }
     trailer
@@ -710,6 +765,7 @@ fn judge(
     dir: &str,
     targets: &[TargetDef],
     imports_target: bool,
+    reexport_modules: &[String],
     hidden_here: bool,
 ) -> Option<Confidence> {
     let in_same_file = |t: &&TargetDef| t.path == path;
@@ -793,10 +849,17 @@ fn judge(
                     && container.is_some()
                     && occurrence.classes.last().map(String::as_str) == container;
                 let by_container = container == Some(receiver)
+                    && (!t.container_is_value || t.path == path)
                     || container.is_some()
                         && (occurrence.receiver_type.as_deref() == container
                             || constructed == container);
-                let by_module = imports_target && t.module_names.iter().any(|m| m == receiver);
+                // the module itself (`utils.f`), or a name an import binds to it
+                // (`const u = require('./utils')`, `from . import _types as _t`)
+                let by_module = imports_target
+                    && t.module_names
+                        .iter()
+                        .chain(reexport_modules)
+                        .any(|m| m == receiver || occurrence.receiver_module.as_ref() == Some(m));
                 let same_file_self = t.path == path && self_receiver;
                 self_receiver || by_container || by_module || same_file_self
             });

@@ -20,9 +20,15 @@ pub fn symbols_text(outcome: &SymbolOutcome) -> String {
             out.push_str(&format!(" (in {})", text_line(container)));
         }
         out.push('\n');
-        out.push_str("    ");
-        out.push_str(&text_line(&hit.signature));
-        out.push('\n');
+        match &hit.body {
+            // numbered as get_file's line_numbers: the lines, not the head alone
+            Some(body) => out.push_str(&crate::render::numbered_lines(body, hit.line)),
+            None => {
+                out.push_str("    ");
+                out.push_str(&text_line(&hit.signature));
+                out.push('\n');
+            }
+        }
     }
     out
 }
@@ -118,6 +124,20 @@ pub fn symbols_trailer(outcome: &SymbolOutcome, max_results: usize, cli: bool) -
             plural(outcome.searched_files, "file", "files")
         )),
         None => {}
+    }
+    let cut_bodies = outcome.hits.iter().filter(|h| h.body_truncated).count();
+    if cut_bodies > 0 {
+        let read = if cli {
+            "read the rest from the file"
+        } else {
+            "read the rest with get_file start_line/end_line"
+        };
+        trailer.push(format!(
+            "[{} cut at {} lines or {} characters; {read}.]",
+            plural(cut_bodies, "body", "bodies"),
+            crate::limits::MAX_SYMBOL_BODY_LINES,
+            crate::render::tree::group_thousands(crate::limits::MAX_FILE_CHARS),
+        ));
     }
     if outcome.unparsed_files > 0 {
         trailer.push(format!(

@@ -188,3 +188,67 @@ fn outline_lists_one_files_definitions_with_their_end_lines() {
     let missing = run(&["outline", "pkg/none.py", "--project", "."], &fx.root);
     assert_eq!(missing.status.code(), Some(1), "{}", stderr(&missing));
 }
+
+/// A member assigned to an object (`response.json = …`) has a value for container, not a
+/// type: another file's `response.json()` means that file's own `response` (name-only); in
+/// its own file the object is the one meant (resolved). Another such assignment of the name
+/// is another definition, not a use.
+#[test]
+fn a_member_of_an_object_is_proved_only_in_its_own_file() {
+    let fx = Fixture::new();
+    fx.write(
+        "lib/client.js",
+        "function decorate(response) {\n  response.json = async () => 1;\n  return response.json();\n}\nmodule.exports = decorate;\nfunction again(other) {\n  other.json = () => 2;\n}\n",
+    )
+    .write(
+        "test/server.js",
+        "function handler(request, response) {\n  response.json({ok: true});\n}\n",
+    );
+    let output = run(
+        &["references", "json", ".", "--at", "lib/client.js:2"],
+        &fx.root,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("lib/client.js:3:19: resolved (in decorate): return response.json();"),
+        "{text}"
+    );
+    assert!(
+        text.contains("test/server.js:2:12: name-only (in handler): response.json({ok: true});"),
+        "{text}"
+    );
+    // `other.json = …` defines another `json`; it is no use of this one
+    assert!(!text.contains("other.json"), "{text}");
+}
+
+/// A package that re-exports a function (`from .helpers import f as f` in `__init__.py`)
+/// passes it on: `flask.f()` in a file importing the package is resolved, another receiver
+/// is not.
+#[test]
+fn a_reexport_proves_the_uses_through_the_package() {
+    let fx = Fixture::new();
+    fx.write(
+        "flask/__init__.py",
+        "from .helpers import get_flashed_messages as get_flashed_messages\n",
+    )
+    .write(
+        "flask/helpers.py",
+        "def get_flashed_messages():\n    return []\n",
+    )
+    .write(
+        "test_basic.py",
+        "import flask\n\n\ndef test():\n    flask.get_flashed_messages()\n    other.get_flashed_messages()\n",
+    );
+    let output = run(&["references", "get_flashed_messages", "."], &fx.root);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("test_basic.py:5:11: resolved (in test): flask.get_flashed_messages()"),
+        "{text}"
+    );
+    assert!(
+        text.contains("test_basic.py:6:11: name-only (in test): other.get_flashed_messages()"),
+        "{text}"
+    );
+}

@@ -185,6 +185,42 @@ fn symbols_output_is_the_tools_payload() {
     assert_eq!(one_spot(&text).inner, stdout(&output));
 }
 
+/// `--include-body` and `--outline` print what the tool's `include_body` and `outline` answer;
+/// the JSON carries the body.
+#[test]
+fn include_body_and_outline_are_the_tools_payloads() {
+    let fx = project();
+    let mut mcp = Mcp::start(&fx.root);
+    for (argv, args) in [
+        (
+            vec!["symbols", "new", ".", "--include-body"],
+            json!({"name": "new", "include_body": true}),
+        ),
+        (
+            vec!["symbols", "--outline", "src/parser.rs"],
+            json!({"outline": "src/parser.rs"}),
+        ),
+    ] {
+        let output = run(&argv, &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let text = mcp.call_ok("find_symbol", args);
+        assert_eq!(one_spot(&text).inner, stdout(&output), "{argv:?}");
+    }
+    let json = run(
+        &["symbols", "new", "--include-body", "--format", "json"],
+        &fx.root,
+    );
+    let value: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let first = &value["definitions"][0];
+    let lines = first["endLine"].as_u64().unwrap() - first["line"].as_u64().unwrap() + 1;
+    assert_eq!(
+        first["body"].as_str().unwrap().lines().count() as u64,
+        lines,
+        "{value}"
+    );
+    assert!(first.get("bodyTruncated").is_none(), "{value}");
+}
+
 #[test]
 fn related_follows_imports_of_the_go_package_at_the_module_root() {
     // cobra's shape: `package cobra` at the module root, imported by doc/

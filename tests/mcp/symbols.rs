@@ -1,6 +1,6 @@
 //! `find_symbol` and `related_files` over MCP stdio: the real binary, raw JSON-RPC.
 
-use crate::common::{self, Fixture, Mcp, code_of, one_spot};
+use crate::common::{Fixture, Mcp, code_of, one_spot};
 use serde_json::json;
 
 /// The payload of a tool's spotlighted block, and the trusted text after it.
@@ -185,12 +185,135 @@ fn find_symbol_signatures_are_redacted() {
     assert!(!text.contains("ghp_aB3d"), "{text}");
 }
 
+/// `include_body`: each definition's redacted lines, numbered, inside the untrusted block; a
+/// body over 400 lines is cut there and the trailer says how to read the rest.
+#[test]
+fn find_symbol_include_body_gives_redacted_numbered_bodies_up_to_400_lines() {
+    let fx = Fixture::new();
+    let long: String = (0..450).map(|i| format!("    x{i} = {i}\n")).collect();
+    fx.write(
+        "auth.py",
+        format!(
+            "import os\n\ndef login(user):\n    token = \"ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6\"\n    return user, token\n\n\ndef huge():\n{long}    return 0\n"
+        ),
+    );
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok(
+        "find_symbol",
+        json!({"name": "login", "include_body": true}),
+    );
+    let (body, trailer) = split(&text);
+    assert_eq!(
+        body,
+        "auth.py:3: function login\n     3\tdef login(user):\n     4\t    token = \"[REDACTED:github-pat]\"\n     5\t    return user, token\n"
+    );
+    assert!(trailer.trim().is_empty(), "{trailer}");
+    assert!(!text.contains("ghp_aB3d"), "{text}");
+    // without the argument, the answer is the one it always was
+    let text = mcp.call_ok("find_symbol", json!({"name": "login"}));
+    assert_eq!(
+        split(&text).0,
+        "auth.py:3: function login\n    def login(user):\n"
+    );
+
+    let text = mcp.call_ok("find_symbol", json!({"name": "huge", "include_body": true}));
+    let (body, trailer) = split(&text);
+    let lines: Vec<&str> = body.lines().collect();
+    assert_eq!(lines.len(), 1 + 400, "{body}");
+    assert_eq!(lines[1], "     8\tdef huge():");
+    assert_eq!(lines[400], "   407\t    x398 = 398");
+    assert!(
+        trailer.contains("[1 body cut at 400 lines or 50,000 characters; read the rest with get_file start_line/end_line.]"),
+        "{trailer}"
+    );
+}
+
+/// `outline`: one file's definitions in order with their line ranges, narrowed by `kind`;
+/// a file outside the selection gets the answer a missing one gets.
+#[test]
+fn find_symbol_outline_lists_one_files_definitions_in_order() {
+    let fx = definitions_project();
+    let mut mcp = Mcp::start(&fx.root);
+    let text = mcp.call_ok("find_symbol", json!({"outline": "src/lib.rs"}));
+    let (body, trailer) = split(&text);
+    assert_eq!(
+        body,
+        "1-1: module shapes\n3-5: struct Point\n8-10: method area (in impl Point)\n14-16: method fmt (in impl std::fmt::Display for Point)\n19-19: constant MAX_POINTS\n21-25: macro square\n"
+    );
+    assert!(trailer.trim().is_empty(), "{trailer}");
+    let text = mcp.call_ok(
+        "find_symbol",
+        json!({"outline": "./shapes.py", "kind": "function"}),
+    );
+    assert_eq!(split(&text).0, "6-7: function area\n");
+    let hidden = mcp.call_err("find_symbol", json!({"outline": "ignored/hidden.py"}));
+    let missing = mcp.call_err("find_symbol", json!({"outline": "ignored/nothing.py"}));
+    assert_eq!(code_of(&hidden), "DPX-MCP-PATH-NOT-FOUND", "{hidden}");
+    assert_eq!(
+        hidden.replace("hidden", "nothing"),
+        missing,
+        "an excluded file reads like a missing one"
+    );
+    let text = mcp.call_err("find_symbol", json!({"outline": "README.md"}));
+    assert!(text.contains("not a source file"), "{text}");
+}
+
+/// Issue 39 item 5: a 10 MB one-line bundle holding a million uses of the name is screened,
+/// counted as not parsed and named in the trailer; the small file's uses and definition are
+/// answered, memory stays a few times the file, and the outline of the bundle is a clear error.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_ten_megabyte_line_is_counted_not_parsed_and_memory_stays_bounded() {
+    let fx = Fixture::new();
+    let calls = "parse(a);".repeat(1_120_000);
+    fx.write("dist/bundle.js", format!("var a=1;{calls}\n"))
+        .write(
+            "lib.js",
+            "function parse(x) {\n  return x;\n}\nmodule.exports = { parse };\nparse(1);\n",
+        );
+    assert!(calls.len() > 10_000_000);
+    let mut mcp = Mcp::start(&fx.root);
+    let peak_kb = |pid: u32| -> u64 {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    };
+    let before = peak_kb(mcp.child.id());
+    let text = mcp.call_ok("find_references", json!({"name": "parse"}));
+    let (body, trailer) = split(&text);
+    assert!(body.contains("lib.js:5:1: resolved: parse(1);"), "{body}");
+    assert!(!body.contains("bundle.js"), "{body}");
+    assert!(
+        trailer.contains("[1 file that contains the name was not parsed (larger than 4 MiB).]"),
+        "{trailer}"
+    );
+    let text = mcp.call_ok("find_symbol", json!({"name": "parse"}));
+    let (body, trailer) = split(&text);
+    assert_eq!(body, "lib.js:1: function parse\n    function parse(x) {\n");
+    assert!(
+        trailer.contains("[1 file that contains the name is larger than 4 MiB and not parsed.]"),
+        "{trailer}"
+    );
+    let text = mcp.call_err("find_symbol", json!({"outline": "dist/bundle.js"}));
+    assert!(text.contains("larger than 4 MiB"), "{text}");
+    let grown_mb = peak_kb(mcp.child.id()).saturating_sub(before) / 1024;
+    assert!(grown_mb <= 10 * 10, "peak memory grew by {grown_mb} MB");
+}
+
 #[test]
 fn find_symbol_rejects_bad_arguments_with_codes() {
     let fx = definitions_project();
     let mut mcp = Mcp::start(&fx.root);
     for (args, needle) in [
-        (json!({}), "name is required"),
+        (json!({}), "needs name"),
+        (json!({"name": "x", "outline": "shapes.py"}), "not both"),
+        (
+            json!({"outline": "shapes.py", "include_body": true}),
+            "include_body needs a name",
+        ),
         (json!({"name": ""}), "name is empty"),
         (
             json!({"name": "x", "kind": "variable"}),
@@ -569,7 +692,7 @@ fn related_files_rejects_paths_outside_and_bad_arguments() {
     let outside = Fixture::named("outside");
     outside.write("secret.h", "int secret;\n");
     #[cfg(unix)]
-    common::symlink(outside.path("secret.h"), fx.path("include/linux/secret.h"));
+    crate::common::symlink(outside.path("secret.h"), fx.path("include/linux/secret.h"));
     fx.write("kernel/leak.c", "#include <linux/secret.h>\n");
     let mut mcp = Mcp::start(&fx.root);
     for (args, code) in [
@@ -667,7 +790,8 @@ fn the_new_tools_are_text_tools_after_get_file() {
         assert_eq!(tool["annotations"]["openWorldHint"], false);
         assert_eq!(tool["inputSchema"]["additionalProperties"], false);
     }
-    assert_eq!(tools[7]["inputSchema"]["required"], json!(["name"]));
+    // name or outline: one of the two, checked by the handler
+    assert_eq!(tools[7]["inputSchema"]["required"], json!([]));
     assert_eq!(tools[8]["inputSchema"]["required"], json!(["path"]));
     let result = mcp.call("find_symbol", json!({"name": "area"}));
     assert!(result.get("structuredContent").is_none(), "{result}");
@@ -740,6 +864,7 @@ fn a_kept_selection_never_hides_an_edit() {
 }
 
 /// A minified bundle: one line of `pairs` methods of an object (1.8 MB for 60,000).
+#[cfg(target_os = "linux")]
 fn one_line_bundle(pairs: usize) -> String {
     let body: Vec<String> = (0..pairs)
         .map(|i| format!("k{i}:function(){{return {i}}}"))

@@ -237,6 +237,9 @@ pub(crate) fn extract(
     // per ancestor of the current node: whether it is a function (what `inside_function`
     // asks, without walking up: a parent step costs the node's depth in tree-sitter)
     let mut ancestors_function: Vec<bool> = Vec::new();
+    // the nodes above the cursor, root first (`Node::parent` searches down from the root,
+    // which costs the width of every level: a bundle's object of 100,000 entries per call)
+    let mut ancestors: Vec<Node<'_>> = Vec::new();
     let mut functions_above = 0usize;
     loop {
         visited = visited.wrapping_add(1);
@@ -245,7 +248,7 @@ pub(crate) fn extract(
         }
         let node = cursor.node();
         if node.is_named() {
-            let found = classify(lang, node, src, functions_above > 0);
+            let found = classify(lang, node, src, functions_above > 0, &ancestors);
             for (kind, name_node) in &found.defs {
                 let name = match &found.rename {
                     Some(name) => name.clone(),
@@ -308,7 +311,7 @@ pub(crate) fn extract(
                     return Err(Skip::TooDeeplyNested);
                 }
                 let owner = if found.until_parent_end {
-                    node.parent().map_or(node.id(), |p| p.id())
+                    ancestors.last().map_or(node.id(), |p| p.id())
                 } else {
                     node.id()
                 };
@@ -328,6 +331,7 @@ pub(crate) fn extract(
         if ancestors_function.len() < crate::MAX_SYNTAX_DEPTH && cursor.goto_first_child() {
             let function = is_function_like(node.kind());
             ancestors_function.push(function);
+            ancestors.push(node);
             functions_above += usize::from(function);
             continue;
         }
@@ -342,6 +346,7 @@ pub(crate) fn extract(
             if !cursor.goto_parent() {
                 return Ok(out);
             }
+            ancestors.pop();
             if ancestors_function.pop() == Some(true) {
                 functions_above -= 1;
             }
@@ -545,16 +550,25 @@ fn container(
 }
 
 /// What `node` defines; `inside_function`: one of its ancestors is a function.
-fn classify<'t>(lang: Lang, node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
+fn classify<'t>(
+    lang: Lang,
+    node: Node<'t>,
+    src: &str,
+    inside_function: bool,
+    ancestors: &[Node<'t>],
+) -> Found<'t> {
+    let parent = ancestors.last().copied();
     match lang {
         Lang::Rust => rust(node, src),
         Lang::Go => go(node, src),
-        Lang::Python => python(node, src, inside_function),
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => javascript(node, src, inside_function),
-        Lang::Java => java(node, src),
+        Lang::Python => python(node, src, inside_function, parent),
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
+            javascript(node, src, inside_function, ancestors)
+        }
+        Lang::Java => java(node, src, parent),
         Lang::Kotlin => kotlin(node, src),
         Lang::CSharp => csharp(node, src),
-        Lang::C | Lang::Cpp => c_family(lang, node, src, inside_function),
+        Lang::C | Lang::Cpp => c_family(lang, node, src, inside_function, parent),
         Lang::Php => php(node, src),
         Lang::Ruby => ruby(node, src, inside_function),
         Lang::Scala => scala(node, src),
@@ -663,16 +677,19 @@ fn go<'t>(node: Node<'t>, src: &str) -> Found<'t> {
     }
 }
 
-fn python<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
+fn python<'t>(
+    node: Node<'t>,
+    src: &str,
+    inside_function: bool,
+    parent: Option<Node<'t>>,
+) -> Found<'t> {
     let name = field(node, "name");
     match node.kind() {
         "function_definition" => def_container(Kind::Function, name, "def", false, src),
         "class_definition" => def_container(Kind::Class, name, "class", true, src),
         "assignment" => {
             // `NAME = ...` at module or class level
-            let in_statement = node
-                .parent()
-                .is_some_and(|p| p.kind() == "expression_statement");
+            let in_statement = parent.is_some_and(|p| p.kind() == "expression_statement");
             let left = field(node, "left").filter(|l| l.kind() == "identifier");
             match left {
                 Some(left)
@@ -687,7 +704,18 @@ fn python<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
     }
 }
 
-fn javascript<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
+fn javascript<'t>(
+    node: Node<'t>,
+    src: &str,
+    inside_function: bool,
+    ancestors: &[Node<'t>],
+) -> Found<'t> {
+    let parent = ancestors.last().copied();
+    // the object's own parent, one level further up
+    let owner = |object: Node<'t>| {
+        let above = ancestors.len().checked_sub(2).map(|i| ancestors[i]);
+        object_owner(object, above, src)
+    };
     let name = field(node, "name");
     match node.kind() {
         "function_declaration" | "generator_function_declaration" => {
@@ -698,11 +726,11 @@ fn javascript<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t>
             def_container(Kind::Class, name, "class", true, src)
         }
         "method_definition" => {
-            if node.parent().is_some_and(|p| p.kind() == "class_body") {
+            if parent.is_some_and(|p| p.kind() == "class_body") {
                 return def_container(Kind::Method, name, "method", false, src);
             }
             // `const api = { get() {} }`: a method of the object a name is bound to
-            match node.parent().and_then(|object| object_owner(object, src)) {
+            match parent.and_then(owner) {
                 Some(owner) => {
                     let mut found = def_container(Kind::Method, name, "method", false, src);
                     found.qualifier = Some(owner);
@@ -723,7 +751,7 @@ fn javascript<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t>
             }
             let key = field(node, "key")
                 .filter(|k| matches!(k.kind(), "property_identifier" | "string" | "identifier"));
-            match node.parent().and_then(|object| object_owner(object, src)) {
+            match parent.and_then(owner) {
                 Some(owner) if key.is_some() => {
                     let mut found = one(Kind::Method, key);
                     found.qualifier = Some(owner);
@@ -735,10 +763,14 @@ fn javascript<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t>
         "function_expression" | "function" | "generator_function" => {
             // a named function expression where no binding names it (`defineGetter(req,
             // 'host', function host() {})`)
-            let bound = node.parent().is_some_and(|p| match p.kind() {
+            let bound = parent.is_some_and(|p| match p.kind() {
                 "variable_declarator" => true,
                 "assignment_expression" => !is_module_exports(field(p, "left"), src),
-                "pair" => p.parent().and_then(|o| object_owner(o, src)).is_some(),
+                "pair" => {
+                    let object = ancestors.len().checked_sub(2).map(|i| ancestors[i]);
+                    let above = ancestors.len().checked_sub(3).map(|i| ancestors[i]);
+                    object.and_then(|o| object_owner(o, above, src)).is_some()
+                }
                 _ => false,
             });
             if bound || name.is_none() {
@@ -771,7 +803,7 @@ fn javascript<'t>(node: Node<'t>, src: &str, inside_function: bool) -> Found<'t>
                 ) => def_container(Kind::Function, Some(name), "function", false, src),
                 Some("class") => def_container(Kind::Class, Some(name), "class", true, src),
                 _ => {
-                    let is_const = node.parent().is_some_and(|p| {
+                    let is_const = parent.is_some_and(|p| {
                         p.kind() == "lexical_declaration"
                             && p.child(0).is_some_and(|k| k.kind() == "const")
                     });
@@ -824,11 +856,11 @@ const MAX_OWNER_BYTES: usize = 1024;
 
 /// The name an object literal is bound to: `const api = {...}`, `api = {...}`,
 /// `module.exports = {...}` (`module.exports`).
-fn object_owner(object: Node<'_>, src: &str) -> Option<String> {
+fn object_owner(object: Node<'_>, parent: Option<Node<'_>>, src: &str) -> Option<String> {
     if object.kind() != "object" {
         return None;
     }
-    let parent = object.parent()?;
+    let parent = parent?;
     let owner = match parent.kind() {
         "variable_declarator" => field(parent, "name").filter(|n| n.kind() == "identifier"),
         "assignment_expression" => field(parent, "left"),
@@ -848,7 +880,7 @@ fn has_modifier(node: Node<'_>, src: &str, word: &str) -> bool {
     })
 }
 
-fn java<'t>(node: Node<'t>, src: &str) -> Found<'t> {
+fn java<'t>(node: Node<'t>, src: &str, parent: Option<Node<'t>>) -> Found<'t> {
     let name = field(node, "name");
     match node.kind() {
         "class_declaration" | "record_declaration" => {
@@ -865,7 +897,7 @@ fn java<'t>(node: Node<'t>, src: &str) -> Found<'t> {
         "annotation_type_element_declaration" => one(Kind::Method, name),
         "enum_constant" => one(Kind::Constant, name),
         "field_declaration" | "constant_declaration" => {
-            let in_interface = node.parent().is_some_and(|p| p.kind() == "interface_body");
+            let in_interface = parent.is_some_and(|p| p.kind() == "interface_body");
             let constant = node.kind() == "constant_declaration"
                 || in_interface
                 || (has_modifier(node, src, "static") && has_modifier(node, src, "final"));
@@ -1112,11 +1144,12 @@ fn misread_function_type_name(mut declarator: Node<'_>) -> Option<Node<'_>> {
 /// `SYSCALL_DEFINE3(read, unsigned int, fd, ...) { ... }` at the top level of a C file: the
 /// grammar sees a macro call (missing its `;`) and then a bare block. The macro expands to a
 /// function; its first argument is the name the source spells and a reader searches for.
-fn macro_defined_function<'t>(node: Node<'t>, src: &str) -> Option<Node<'t>> {
-    if !node
-        .parent()
-        .is_some_and(|p| p.kind() == "translation_unit" || p.kind().starts_with("preproc_"))
-    {
+fn macro_defined_function<'t>(
+    node: Node<'t>,
+    parent: Option<Node<'t>>,
+    src: &str,
+) -> Option<Node<'t>> {
+    if !parent.is_some_and(|p| p.kind() == "translation_unit" || p.kind().starts_with("preproc_")) {
         return None;
     }
     let last = node.child(node.child_count().checked_sub(1)? as u32)?;
@@ -1161,7 +1194,13 @@ fn declares_function(mut node: Node<'_>) -> bool {
     false
 }
 
-fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str, inside_function: bool) -> Found<'t> {
+fn c_family<'t>(
+    lang: Lang,
+    node: Node<'t>,
+    src: &str,
+    inside_function: bool,
+    parent: Option<Node<'t>>,
+) -> Found<'t> {
     let name = field(node, "name");
     let has_body = field(node, "body").is_some();
     match node.kind() {
@@ -1228,7 +1267,7 @@ fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str, inside_function: bool) ->
         }
         "alias_declaration" => one(Kind::Type, name),
         "expression_statement" if lang == Lang::C => {
-            one(Kind::Function, macro_defined_function(node, src))
+            one(Kind::Function, macro_defined_function(node, parent, src))
         }
         "namespace_definition" => match name {
             Some(_) => def_container(Kind::Module, name, "namespace", false, src),
@@ -1237,9 +1276,7 @@ fn c_family<'t>(lang: Lang, node: Node<'t>, src: &str, inside_function: bool) ->
         // member function declarations inside a class body: the place an agent looks first
         "field_declaration" | "declaration"
             if lang == Lang::Cpp
-                && node
-                    .parent()
-                    .is_some_and(|p| p.kind() == "field_declaration_list") =>
+                && parent.is_some_and(|p| p.kind() == "field_declaration_list") =>
         {
             let mut cursor = node.walk();
             let names: Vec<Node<'t>> = node
