@@ -12,10 +12,14 @@ rename files are skipped.
     scripts/bench-relevance.py make-tasks --mirrors /work/.mirror \\
         pallets/flask psf/requests spf13/cobra gin-gonic/gin sharkdp/fd expressjs/express \\
         colinhacks/zod jqlang/jq google/gson jhy/jsoup
-    # the figures (docs/relevance.md)
+    # the figures (docs/relevance.md has the exact commands; runs can be split over
+    # repositories and tasks, and `report` joins their --results files)
     scripts/bench-relevance.py run --mirrors /work/.mirror [--binary target/release/devprojex] \\
-        [--aider] [--ablation] [--budget] [--issues]
-    # speed and memory: warm server and cold CLI on one project (serialize kernel runs)
+        [--limit N] [--offset N] [--aider] [--ablation [--ablation-limit N]] [--budget] \\
+        [--issues] [--results FILE]
+    scripts/bench-relevance.py report FILE...
+    # speed and memory: warm server and cold CLI on one project, ripgrep over the query's words
+    # as the baseline in the same run (serialize kernel runs)
     scripts/bench-relevance.py speed [--binary target/release/devprojex] /tmp/rails
     flock /tmp/kernel.lock scripts/bench-relevance.py speed /tmp/kernel-corpus
 
@@ -326,8 +330,9 @@ def run(args):
         if not os.path.exists(checkout):
             subprocess.run(["git", "clone", "-q", "--no-checkout", mirror(args.mirrors, repo),
                             checkout], check=True)
-        tasks = entry["tasks"][: args.limit] if args.limit else entry["tasks"]
-        for number, task in enumerate(tasks):
+        tasks = entry["tasks"][args.offset:]
+        tasks = tasks[: args.limit] if args.limit else tasks
+        for number, task in enumerate(tasks, start=args.offset):
             sha = task["commit"]
             gold = task["gold"]
             if args.issues:
@@ -596,6 +601,8 @@ def main():
     bench.add_argument("--work", default="/tmp/bench-relevance")
     bench.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "devprojex"))
     bench.add_argument("--limit", type=int, default=0, help="tasks per repository (0: all)")
+    bench.add_argument("--offset", type=int, default=0,
+                       help="skip the first N tasks of each repository (runs split over tasks)")
     bench.add_argument("--repos", nargs="*", default=[])
     bench.add_argument("--aider", action="store_true")
     bench.add_argument("--ablation", action="store_true")
