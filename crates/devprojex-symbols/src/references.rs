@@ -305,6 +305,16 @@ fn occurrence(
     *last_column = (node.start_byte(), column);
     let access = access_of(node, src, ancestors);
     let binding = !import && is_binding(node, ancestors);
+    // a named function or class expression names itself (`route.all(function handle() {})`):
+    // a definition, not a use, but bound only inside itself, not in the scope around it
+    let names_itself = !binding
+        && ancestors.last().is_some_and(|p| {
+            field_is(*p, "name", node)
+                && matches!(
+                    p.kind(),
+                    "function_expression" | "function" | "generator_function" | "class"
+                )
+        });
     let mut functions: Vec<usize> = frames
         .iter()
         .filter(|f| f.function)
@@ -347,7 +357,7 @@ fn occurrence(
             line: row + 1,
             column,
             import,
-            definition: binding,
+            definition: binding || names_itself,
             access,
             container,
             classes,
@@ -925,6 +935,7 @@ fn is_binding<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> bool {
     if field_is(parent, "name", node) && defines_by_name(parent.kind()) {
         return true;
     }
+
     // C and C++ declarators: `int x`, `*p`, `f(void)` (not a qualified `ns::f`)
     if field_is(parent, "declarator", node)
         && (parent.kind().contains("declarator")
@@ -1274,6 +1285,19 @@ mod tests {
                 (7, Some("Command".to_string()))
             ]
         );
+    }
+
+    /// A named function expression's name is its own definition, not a use.
+    #[test]
+    fn a_named_function_expression_names_itself() {
+        let js = "function handle() {}\nfunction f() {\n  route.all(function handle(req) {});\n  handle();\n}\n";
+        let found: Vec<(usize, bool, Option<usize>)> = occurrences("a.js", js, "handle", None)
+            .unwrap()
+            .into_iter()
+            .map(|o| (o.line, o.definition, o.scope))
+            .collect();
+        // the call in f still means the file's `handle` (no scope binds it)
+        assert_eq!(found, [(1, true, None), (3, true, None), (4, false, None)]);
     }
 
     /// A member whose receiver an import binds to a module of the project carries that
