@@ -18,7 +18,11 @@ and prints:
 - the `initialize` instructions: characters;
 - small answers: characters of the whole answer, of the project data inside the spotlight block,
   and of everything around it (wrapper plus trailer), for a 3-line `get_file` and a few other
-  calls.
+  calls;
+- a one-line change in a 10 KB file: `git diff --staged` against `pack_context` `view: "diff"`
+  and `view: "content"`, in characters;
+- packs of 10k to 50k o200k tokens: how many calls read each whole (pack_context, then read_pack
+  as its trailers say), beside the fewest the spec's limits allow.
 """
 import base64
 import glob
@@ -175,6 +179,118 @@ def main():
             whole, data, around = answer_sizes(result, payload)
             print(f"  {label:<28} {whole:>4} / {data:>4} / {around:>4}")
         server.close()
+    diff_cost(binary)
+    pack_calls(binary, encoding)
+
+
+def diff_cost(binary):
+    """Characters of a staged one-line change in a 10 KB file: `git diff --staged`, the whole
+    `pack_context` answer with `view: "diff"`, and with `view: "content"` (the file whole)."""
+    from mcp_stdio import McpServer
+    with tempfile.TemporaryDirectory() as root:
+        def git(*args):
+            return subprocess.run(["git", "-c", "user.name=b", "-c", "user.email=b@b.invalid",
+                                   "-c", "commit.gpgsign=false", *args], cwd=root, check=True,
+                                  capture_output=True, text=True).stdout
+        body = "".join(f"    let field_{n:03} = source.read_field({n});\n" for n in range(230))
+        os.makedirs(os.path.join(root, "src"))
+        path = os.path.join(root, "src", "big.rs")
+        with open(path, "w") as f:
+            f.write(f"fn load() {{\n{body}}}\n")
+        git("init", "-q")
+        git("add", ".")
+        git("commit", "-qm", "init")
+        with open(path, "w") as f:
+            f.write(f"fn load() {{\n{body.replace('read_field(115)', 'read_field(115).trim()')}}}\n")
+        git("add", ".")
+        git_diff = git("diff", "--staged")
+        server = McpServer(binary, root)
+        server.request("initialize", {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "bench-agent-io", "version": "1"}})
+        server._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+        def answer(view):
+            result = server.call_tool("pack_context", {"git_scope": "staged", "view": view})["result"]
+            return sum(len(b["text"]) for b in result["content"] if b.get("type") == "text")
+        diff, content = answer("diff"), answer("content")
+        server.close()
+        print(f"one changed line in a {os.path.getsize(path):,}-byte file (characters): git diff --staged "
+              f"{len(git_diff):,}; pack_context view diff {diff:,}; view content {content:,}")
+
+
+def pack_calls(binary, encoding):
+    """Calls an agent makes to read a whole pack (pack_context, then read_pack as the answers
+    say), for packs of 10k to 50k o200k tokens, against the fewest the spec allows: one call
+    inline through 50,000 characters; else the stored answer, then at most 1,000 lines or
+    50,000 characters per read_pack call."""
+    import math
+    print("packs (default view and format): tokens (o200k) and characters read, lines of the pack,")
+    print("tree lines not read again (the stored answer showed them), calls, and the fewest calls")
+    print("the spec's limits allow for reading every line:")
+    for shape, per_file, folders in (("200-line files, one folder", 200, 1),
+                                      ("40-line files, 20 folders", 40, 20)):
+        print(f"  {shape}:")
+        print("    tokens  characters  lines  skipped  calls  fewest")
+        for target in (10_000, 12_500, 20_000, 30_000, 40_000, 50_000):
+            with tempfile.TemporaryDirectory() as root:
+                write_code(root, target * 3, per_file, folders)  # about 3 characters a token
+                document, skipped, calls = read_whole_pack(binary, root)
+            characters = len(document)
+            lines = document.count("\n") + skipped
+            fewest = 1 if characters <= 50_000 else \
+                1 + max(math.ceil(lines / 1000), math.ceil(characters / 50_000))
+            print(f"    {len(encoding.encode(document)):>6}  {characters:>10}  {lines:>5}"
+                  f"  {skipped:>7}  {calls:>5}  {fewest:>5}")
+
+
+def write_code(root, characters, per_file, folders):
+    """Rust-like files of `per_file` lines of about 40 characters, spread over `folders`."""
+    line_no, written, files = 0, 0, 0
+    while written < characters:
+        lines = []
+        for _ in range(per_file):
+            line_no += 1
+            lines.append(f"    let value_{line_no} = compute({line_no}, &ctx);\n")
+        text = f"fn part_{files}() {{\n" + "".join(lines) + "}\n"
+        full = os.path.join(root, "src", f"module_{files % folders:02}", f"part_{files:04}.rs")
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w") as f:
+            f.write(text)
+        written += len(text)
+        files += 1
+
+
+def read_whole_pack(binary, root):
+    """(the pack document as read, lines the stored answer said to skip, calls)."""
+    import re
+    from mcp_stdio import McpServer
+    server = McpServer(binary, root)
+    server.request("initialize", {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "bench-agent-io", "version": "1"}})
+    server._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    result = server.call_tool("pack_context", {})["result"]
+    calls, text = 1, result["content"][0]["text"]
+    stored = re.search(r"Pack stored as '([^']+)'", text)
+    if not stored:
+        server.close()
+        return spot_payload(result), 0, calls
+    # the stored answer may say where the files start (its preview was the whole tree)
+    skip = re.search(r"start_line=(\d+)", text)
+    start = int(skip.group(1)) if skip else 1
+    skipped, parts = start - 1, []
+    while True:
+        result = server.call_tool("read_pack", {"pack_id": stored.group(1), "start_line": start})["result"]
+        calls += 1
+        text = result["content"][0]["text"]
+        parts.append(spot_payload(result) + "\n")
+        following = re.search(r"start_line=(\d+)", text.rsplit("[Showing lines", 1)[-1])
+        if not following:
+            break
+        start = int(following.group(1))
+    server.close()
+    return "".join(parts), skipped, calls
 
 
 def spot_payload(result):

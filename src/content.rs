@@ -359,6 +359,15 @@ pub enum Screened {
     Unreadable,
 }
 
+/// Bytes read from Git (a blob within the inspection boundary) as text, or `None` when they are
+/// binary: a NUL byte in text that is not UTF-16, the rule files read from disk follow.
+pub fn decode_blob(bytes: Vec<u8>) -> Option<String> {
+    if memchr::memchr(0, &bytes).is_some() && devprojex_redact::decode_utf16(&bytes).is_none() {
+        return None;
+    }
+    Some(decode_owned(bytes))
+}
+
 /// [`decode_lossy`] into an owned string, reusing the buffer when the bytes are valid UTF-8.
 fn decode_owned(bytes: Vec<u8>) -> String {
     // UTF-16 text holds NUL bytes, which are valid UTF-8: it is recognised first

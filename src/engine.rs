@@ -26,6 +26,7 @@ use crate::select::globs::PatternSet;
 use crate::select::{self, Entry, GitMode, Selection, SelectionSpec, SelectionWarnings};
 use crate::tokens::{Counter, Encoding};
 
+mod diff_pack;
 mod exact_pack;
 mod token_map;
 
@@ -879,12 +880,18 @@ impl Engine {
                 "max_tokens must be an integer of at least 1",
             ));
         }
+        if request.view == View::Diff {
+            self.check_diff_request(request)?;
+        }
         let order = crate::relevance::order_of(request)?;
         hooks.report("selection", 0, 1);
         let overrides = DetailOverrides::compile(&request.detail_overrides)?.map(Arc::new);
         let (prepared, selection) = self.select_with(root, request, true, Uses::Stats, caches)?;
         let selection = mark_known_binary(selection, caches);
         hooks.report("selection", 1, 1);
+        if request.view == View::Diff {
+            return self.pack_diff(root, request, &prepared, selection, out, caches, hooks);
+        }
         if let Some(order) = order.filter(|_| request.view != View::Tree) {
             if overrides.is_some() {
                 // a ranked pack grades each file's detail by its rank
@@ -901,18 +908,32 @@ impl Engine {
             overrides,
             ..self.pipeline(prepared.detail, caches)
         };
+        // `rank: "paths"`: the request's paths, resolved and deduplicated in the order given
+        // (the last path filter; profile paths come first)
+        let paths_order = (request.rank == Some(crate::relevance::PackRank::Paths))
+            .then(|| prepared.spec.path_filters.last().cloned())
+            .flatten();
         if let (Some(counter), Some(max_tokens)) = (self.counter.as_deref(), request.max_tokens) {
             let budget = exact_pack::ExactBudget {
                 counter,
                 max_tokens,
             };
-            return self.pack_exact(root, request, selection, budget, &pipeline, out, hooks);
+            return self.pack_exact(
+                root,
+                request,
+                selection,
+                budget,
+                &pipeline,
+                paths_order.as_deref(),
+                out,
+                hooks,
+            );
         }
         let header = self.header(root);
         let label = |s: &str| self.label(s);
         let mut writer = PackWriter::new(out, request.format, request.view, &header, &label);
         writer.begin(&selection.entries).map_err(output_error)?;
-        let files: Vec<&Entry> = selection.files().collect();
+        let files = pack_files(&selection, paths_order.as_deref());
         let mut metrics = PackMetrics {
             files: files.len() as u64,
             bytes: files.iter().map(|f| f.size).sum(),
@@ -966,6 +987,27 @@ impl Engine {
             },
             out,
         ))
+    }
+
+    /// `view: "diff"` takes a scope and shows whole lines: the options that reorder or reduce
+    /// files do not apply, and are refused rather than ignored.
+    fn check_diff_request(&self, request: &Request) -> Result<()> {
+        let refuse = |what: &str| {
+            Err(DpxError::invalid_arguments(format!(
+                "view 'diff' {what}; or use view tree-content, content or tree"
+            )))
+        };
+        if request.git_scope.is_none() {
+            return refuse("needs git_scope: staged, changes or diff:<ref>..<ref>");
+        }
+        if request.query.is_some() || request.rank.is_some() {
+            return refuse("lists changed files in path order; drop query and rank");
+        }
+        if request.detail.is_some_and(|d| d != Detail::Full) || !request.detail_overrides.is_empty()
+        {
+            return refuse("shows whole lines; drop detail and detail_overrides");
+        }
+        Ok(())
     }
 
     /// Grep-style search over redacted content.
@@ -1408,6 +1450,29 @@ impl Engine {
 /// The selection with the files a content read of this server already found binary marked
 /// as binary (same stat), so trees and packs list them as every other tool treats them. The
 /// command line keeps no facts: its packs say how many they found (`Coverage::late_binary_files`).
+/// The files of a pack in the order the budget considers and the document writes them: the
+/// selection's deterministic order, or, with `rank: "paths"`, the files of the first `paths`
+/// entry, then of the second, and so on (a stable sort: each entry's files keep their order).
+fn pack_files<'s>(selection: &'s Selection, paths_order: Option<&[String]>) -> Vec<&'s Entry> {
+    let mut files: Vec<&Entry> = selection.files().collect();
+    if let Some(order) = paths_order {
+        let rank = |relative: &str| {
+            order
+                .iter()
+                .position(|path| {
+                    path.is_empty()
+                        || relative == path
+                        || relative
+                            .strip_prefix(path.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                })
+                .unwrap_or(usize::MAX)
+        };
+        files.sort_by_cached_key(|entry| rank(&entry.relative));
+    }
+    files
+}
+
 fn mark_known_binary(selection: Arc<Selection>, caches: Option<&Caches>) -> Arc<Selection> {
     let Some(caches) = caches else {
         return selection;

@@ -103,6 +103,12 @@ pub fn scoped(root: &ProjectRoot, scope: &str) -> Result<ScopedPaths> {
     })
 }
 
+/// The changed files of a Git scope with both sides, for `view: "diff"`.
+pub fn changes(root: &ProjectRoot, scope: &str) -> Result<devprojex_git::ScopeChanges> {
+    let scope = validate_scope(scope)?;
+    devprojex_git::scope_changes(&root.path, &scope).map_err(|e| to_dpx_at(root, e))
+}
+
 /// The RepoCache folder: `$DEVPROJEX_CACHE_DIR/repos` or the OS cache dir.
 pub fn repo_cache_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("DEVPROJEX_CACHE_DIR").filter(|v| !v.is_empty()) {

@@ -86,3 +86,10 @@ pub const RELEVANCE_HISTORY_COMMITS: usize = 3000;
 /// Memory the MCP server gives to the ranker's per-file terms (hashes and counts, about
 /// 2 KiB for a typical source file).
 pub const SERVER_RELEVANCE_CACHE_BYTES: usize = 256 * 1024 * 1024;
+
+/// `pack_context` `view: "diff"`: unchanged lines around each change (as `git diff`).
+pub const DIFF_CONTEXT_LINES: usize = 3;
+/// Longest diff shown for one file, in lines; the rest is cut with a note.
+pub const MAX_DIFF_LINES_PER_FILE: usize = 5_000;
+/// Time one file's diff may take before the diff falls back to a coarser (still correct) one.
+pub const DIFF_FILE_DEADLINE_MS: u64 = 1_000;

@@ -853,7 +853,7 @@ _devprojex() {
                     return 0
                     ;;
                 --view)
-                    COMPREPLY=($(compgen -W "tree-content content tree" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "tree-content content tree diff" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -869,7 +869,7 @@ _devprojex() {
                     return 0
                     ;;
                 --rank)
-                    COMPREPLY=($(compgen -W "relevance centrality" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "relevance centrality paths" -- "${cur}"))
                     return 0
                     ;;
                 --detail-overrides)

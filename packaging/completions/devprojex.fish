@@ -51,7 +51,7 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l exclude-pat
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-file-bytes -d 'Skip files larger than this many bytes' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l max-depth -d 'Depth to show (top level = 1)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l format -d 'Output format (default markdown)' -r -f -a "markdown\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand tree" -l format -d 'Default markdown' -r -f -a "markdown\t''
 text\t''
 json\t''
 xml\t''"
@@ -94,20 +94,22 @@ complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l detail -d '
 compact\t'Ordinary comments and blank lines removed'
 signatures\t'`Compact` plus function and method bodies collapsed to a placeholder'"
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l git-scope -d 'Only files changed: staged, changes, or diff:<ref>..<ref>' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-tokens -d 'Budget of estimated content tokens (characters / 4 per file). Default unlimited' -r
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-tokens -d 'Estimated content tokens (characters / 4 per file); default unlimited' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l max-file-bytes -d 'Skip files larger than this many bytes' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l view -d 'What the pack holds (default tree-content)' -r -f -a "tree-content\t''
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l view -d 'Default tree-content; diff needs git_scope' -r -f -a "tree-content\t''
 content\t''
-tree\t''"
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l format -d 'Output format (default markdown)' -r -f -a "markdown\t''
+tree\t''
+diff\t''"
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l format -d 'Default markdown' -r -f -a "markdown\t''
 text\t''
 json\t''
 xml\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l tokenizer -d 'Make max_tokens exact in this encoding' -r -f -a "o200k\t''
 cl100k\t''"
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l query -d 'A task: files by relevance, max_tokens filled best-first (full, signatures, names)' -r
-complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l rank -d 'relevance (default with query) or centrality (a repository map)' -r -f -a "relevance\t'By relevance to `query` (the default when a query is given)'
-centrality\t'The most central files first (whose definitions the most other files use): a repository map, without a query'"
+complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l rank -d 'relevance (default with query), centrality (repository map), paths (as listed)' -r -f -a "relevance\t'By relevance to `query` (the default when a query is given)'
+centrality\t'The most central files first (whose definitions the most other files use): a repository map, without a query'
+paths\t'In the order of `paths` (an extension: the spec\'s packs take files in path order): the files of the first entry, then of the second, and so on, each entry\'s in path order'"
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l detail-overrides -l detail-override -d '{glob: detail}' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l git-mode -d 'Git baseline: none (alias off), gitignore (default), tracked' -r
 complete -c devprojex -n "__fish_devprojex_using_subcommand pack" -l query-file -d 'Read the query from this file (UTF-8 text, at most 8,000 characters) instead of --query' -r -F

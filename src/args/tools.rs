@@ -118,7 +118,7 @@ pub struct GetTreeArgs {
     #[arg(long = "max-depth", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_depth: Option<u64>,
-    /// Output format (default markdown).
+    /// Default markdown.
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
@@ -259,7 +259,7 @@ pub struct PackContextArgs {
     #[arg(long = "git-scope", value_name = "SCOPE")]
     #[schemars(length(max = limits::MAX_GIT_SCOPE_CHARS))]
     pub git_scope: Option<String>,
-    /// Budget of estimated content tokens (characters / 4 per file). Default unlimited.
+    /// Estimated content tokens (characters / 4 per file); default unlimited.
     #[arg(long = "max-tokens", value_parser = parse_positive_decimal)]
     #[schemars(range(min = 1))]
     pub max_tokens: Option<u64>,
@@ -267,11 +267,11 @@ pub struct PackContextArgs {
     #[arg(long = "max-file-bytes", value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     #[schemars(range(min = 1))]
     pub max_file_bytes: Option<u64>,
-    /// What the pack holds (default tree-content).
+    /// Default tree-content; diff needs git_scope.
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub view: View,
-    /// Output format (default markdown).
+    /// Default markdown.
     #[arg(long, value_enum, default_value_t, hide_default_value = true)]
     #[serde(default)]
     pub format: Format,
@@ -282,7 +282,7 @@ pub struct PackContextArgs {
     #[arg(long, value_name = "TEXT")]
     #[schemars(length(min = 1, max = limits::MAX_QUERY_CHARS))]
     pub query: Option<String>,
-    /// relevance (default with query) or centrality (a repository map).
+    /// relevance (default with query), centrality (repository map), paths (as listed).
     #[arg(long, value_enum)]
     pub rank: Option<PackRank>,
     /// {glob: detail}.

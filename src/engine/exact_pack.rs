@@ -330,6 +330,7 @@ impl Engine {
         selection: Arc<Selection>,
         budget: ExactBudget<'_>,
         pipeline: &ContentPipeline,
+        paths_order: Option<&[String]>,
         out: W,
         hooks: Hooks<'_>,
     ) -> Result<(PackOutcome, W)> {
@@ -353,7 +354,7 @@ impl Engine {
         let header_alone =
             header_core + counter.count(&format!("{header_tail}{}", seams.empty_trailer_head));
 
-        let files: Vec<&Entry> = selection.files().collect();
+        let files = super::pack_files(&selection, paths_order);
         let mut metrics = PackMetrics {
             files: files.len() as u64,
             bytes: files.iter().map(|f| f.size).sum(),

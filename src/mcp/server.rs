@@ -18,11 +18,11 @@ use super::tools::Call;
 use crate::args::{AnalyzeArgs, GetFileArgs, GetTreeArgs, PackContextArgs, ReadPackArgs};
 use crate::caches::Caches;
 use crate::coverage::Coverage;
-use crate::engine::{Engine, Hooks, ProgressEvent};
+use crate::engine::{Engine, Hooks, ProgressEvent, Request};
 use crate::error::{DpxError, ErrorKind, Result};
 use crate::limits;
 use crate::project::ProjectRoot;
-use crate::render::Format;
+use crate::render::{Format, View};
 
 /// The largest useful payload of one text response.
 pub const RESPONSE_CHAR_LIMIT: usize = 50_000;
@@ -456,6 +456,9 @@ fn pack_context(
         first.push_str(&format!("\n[Tree preview shows depth {shown} of {total}; the stored pack is complete. Read it with read_pack.]"));
     } else if preview.truncated {
         first.push_str("\n[Tree preview truncated to fit the response; the stored pack is complete. Read it with read_pack.]");
+    } else if let Some(line) = files_line(state, &id, &request, &preview.text) {
+        // the whole tree is above: reading it again costs lines of every read_pack call
+        first.push_str(&format!("\n[The preview is the pack's whole tree; its files start at line {line}: call read_pack with start_line={line}.]"));
     }
     let mut blocks = vec![first];
     blocks.extend(budget);
@@ -471,6 +474,19 @@ fn pack_context(
         );
     }
     Ok(text_result(blocks))
+}
+
+/// The line where the files of a stored default pack (Markdown, tree-content) start, when its
+/// `## Tree` section is exactly `tree` (the preview, shown whole): the document begins
+/// `# Project context: NAME`, a blank line, `## Tree`, a blank line, the tree, a blank line,
+/// `## Files`. Checked against the stored line, so another layout gives `None`.
+fn files_line(state: &ServerState, id: &str, request: &Request, tree: &str) -> Option<u64> {
+    if request.view != View::TreeContent || request.format != Format::Markdown {
+        return None;
+    }
+    let line = 4 + tree.lines().count() as u64 + 2;
+    let slice = state.store.read(id, line, Some(line), 1, 100).ok()?;
+    (slice.text.trim_end() == "## Files").then_some(line)
 }
 
 /// The most characters a budget report takes in a `pack_context` response.

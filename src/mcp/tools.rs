@@ -224,7 +224,7 @@ pub fn tools_with_checked_schemas(allow_remote: bool, encoding: Option<Encoding>
         })
             .with_annotations(annotations("Analyze project size", true, remote))
             .with_raw_output_schema(analyze_output_schema(encoding.is_some())),
-        Tool::new(PackContextArgs::NAME, "Tree and contents of a selection in one document, within an optional max_tokens budget; over 50,000 characters, a pack_id for read_pack.", pack_context_input_schema(encoding))
+        Tool::new(PackContextArgs::NAME, "A selection's tree and contents in one document, within max_tokens if given; over 50,000 characters, a pack_id for read_pack.", pack_context_input_schema(encoding))
             .with_title("Pack context")
             .with_annotations(annotations("Pack context", false, remote)),
         tool::<ReadPackArgs>("Read stored pack", "Lines of a stored pack, at most 1,000 lines or 50,000 characters a call.")

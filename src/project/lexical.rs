@@ -3,7 +3,9 @@
 //! an automounted share or open a device before it has been judged.
 //!
 //! Rules (identical on every OS except where [`Platform`] says otherwise):
-//! - `/` and `\` are both separators, so Windows-style relative paths work everywhere;
+//! - `/` and `\` are both separators, so Windows-style relative paths work everywhere (on Unix,
+//!   where `\` is also a name character, [`literal_unix_reading`] gives the reading with `/`
+//!   alone separating; `ProjectRoot::lexical` prefers it when it names an existing path);
 //! - `.` and empty components are dropped, `..` removes the previous component, and a `..`
 //!   that would climb above the root is a root violation;
 //! - drive forms (`C:\x`, `C:x`), UNC and device forms (`\\server\share`, `//server/share`,
@@ -496,6 +498,34 @@ pub fn resolve_lexically(input: &str, root: &RootSpellings) -> Result<LexicalPat
     Ok(LexicalPath(relative.join("/")))
 }
 
+/// The path `input` names when `\` is an ordinary name character, as it is on Unix (Git and
+/// the walk list `a\b.txt` as one name): `/` alone separates, `.` and empty parts drop, `..`
+/// removes the previous part. `None` on Windows (where `\` only separates), for input without a
+/// `\`, for absolute input and for input that climbs above the root, so this reading never
+/// names anything outside it. [`resolve_lexically`] reads `\` as a separator instead (the
+/// Windows-style spelling of a relative path); the caller chooses this reading only when it
+/// names an existing file or folder of the project.
+pub fn literal_unix_reading(input: &str, root: &RootSpellings) -> Option<LexicalPath> {
+    if root.platform.style() != HostStyle::Unix
+        || !input.contains('\\')
+        || input.contains('\0')
+        || input.starts_with('/')
+    {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in input.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(LexicalPath(parts.join("/")))
+}
+
 /// A component Windows would not open as the file it names. `Err(None)` is a root violation.
 fn check_windows_component(part: &str, shown: &str) -> std::result::Result<(), Option<DpxError>> {
     if part.contains(':') {
@@ -613,6 +643,30 @@ mod tests {
             &spellings(Platform::Windows, r"C:\Users\dev\project", &[]),
         )
         .map(|p| p.0)
+    }
+
+    #[test]
+    fn a_backslash_is_a_name_character_in_the_literal_unix_reading_only() {
+        let linux_root = spellings(Platform::Linux, "/srv/project", &[]);
+        let literal = |input: &str| literal_unix_reading(input, &linux_root).map(|p| p.0);
+        assert_eq!(
+            literal(r"\backslash.txt").as_deref(),
+            Some(r"\backslash.txt")
+        );
+        assert_eq!(literal(r"dir/a\b.txt").as_deref(), Some(r"dir/a\b.txt"));
+        // `..\x` is one name here: no climb; `..` as a part still climbs, never above the root
+        assert_eq!(literal(r"..\x").as_deref(), Some(r"..\x"));
+        assert_eq!(literal(r"a/../..\x").as_deref(), Some(r"..\x"));
+        assert_eq!(literal(r"../a\b"), None);
+        assert_eq!(literal(r"/srv/project/a\b"), None);
+        assert_eq!(literal("plain/name.txt"), None);
+        // the separator reading is unchanged: a leading `\` is still refused there
+        assert!(linux(r"\backslash.txt").is_err());
+        assert_eq!(linux(r"src\main.rs").unwrap(), "src/main.rs");
+        // Windows names cannot hold a `\`: no literal reading
+        let windows_root = spellings(Platform::Windows, r"C:\Users\dev\project", &[]);
+        assert_eq!(literal_unix_reading(r"\backslash.txt", &windows_root), None);
+        assert_eq!(literal_unix_reading(r"a\b.txt", &windows_root), None);
     }
 
     #[test]

@@ -131,6 +131,9 @@ impl ProjectRoot {
     /// [`resolve_lexically`] against this root. A violation names the root by its address (for
     /// a remote checkout the URL, never its RepoCache path).
     pub fn lexical(&self, input: &str) -> Result<LexicalPath> {
+        if let Some(literal) = self.existing_literal(input) {
+            return Ok(literal);
+        }
         resolve_lexically(input, &self.spellings).map_err(|err| {
             if err.kind == ErrorKind::RootViolation {
                 root_violation(input, self)
@@ -138,6 +141,27 @@ impl ProjectRoot {
                 err
             }
         })
+    }
+
+    /// On Unix a `\` is a name character: the tree lists `\backslash.txt` as it is. The path
+    /// `input` read that way ([`lexical::literal_unix_reading`], never above the root), when it
+    /// names a file or folder that exists inside the root (walked from the root's handle,
+    /// following in-root links only). Otherwise `\` stays a separator, so the Windows-style
+    /// `src\main.rs` keeps working; an existing literal name wins, since it is the name the
+    /// listing shows.
+    fn existing_literal(&self, input: &str) -> Option<LexicalPath> {
+        let literal = lexical::literal_unix_reading(input, &self.spellings)?;
+        let components: Vec<OsString> = literal
+            .as_str()
+            .split('/')
+            .filter(|p| !p.is_empty())
+            .map(OsString::from)
+            .collect();
+        if components.is_empty() {
+            return None;
+        }
+        jail::resolve_beneath(&self.dir, &self.spellings, &components).ok()?;
+        Some(literal)
     }
 
     /// Resolve a caller-supplied path inside the root: lexical checks, then a walk from the

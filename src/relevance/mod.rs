@@ -45,6 +45,9 @@ pub enum PackRank {
     /// The most central files first (whose definitions the most other files use): a
     /// repository map, without a query.
     Centrality,
+    /// In the order of `paths` (an extension: the spec's packs take files in path order): the
+    /// files of the first entry, then of the second, and so on, each entry's in path order.
+    Paths,
 }
 
 /// `relevant_files` parameters.

@@ -43,6 +43,16 @@ pub(crate) fn order_of(request: &Request) -> Result<Option<Order>> {
             "rank 'relevance' needs a query; pass query (the task), or rank 'centrality' for a repository map",
         )),
         (None, Some(PackRank::Centrality)) => Ok(Some(Order::Centrality)),
+        (None, Some(PackRank::Paths)) if request.paths.is_empty() => {
+            Err(DpxError::invalid_arguments(
+                "rank 'paths' orders files as paths lists them; pass paths, or drop rank",
+            ))
+        }
+        // not a ranking: the pack takes its files in the order of paths (`Engine::pack`)
+        (None, Some(PackRank::Paths)) => Ok(None),
+        (Some(_), Some(PackRank::Paths)) => Err(DpxError::invalid_arguments(
+            "rank 'paths' keeps the order of paths, without a query; drop query, or drop rank to order by relevance to the query",
+        )),
         (Some(_), Some(PackRank::Centrality)) => Err(DpxError::invalid_arguments(
             "rank 'centrality' orders without a query; drop query, or drop rank to order by relevance to the query",
         )),

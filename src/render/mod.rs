@@ -59,6 +59,9 @@ pub enum View {
     TreeContent,
     Content,
     Tree,
+    // The unified diff of `git_scope` (an extension; needs a scope). A plain comment: a doc
+    // comment would make the schema a `oneOf`.
+    Diff,
 }
 
 impl View {
@@ -67,6 +70,7 @@ impl View {
             Self::TreeContent => "tree-content",
             Self::Content => "content",
             Self::Tree => "tree",
+            Self::Diff => "diff",
         }
     }
 }

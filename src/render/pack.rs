@@ -347,7 +347,7 @@ impl PackLayout<'_> {
                     out.write_all(tree.text.as_bytes())?;
                     writeln!(out, "\n## Files")?;
                 }
-                View::Content => {
+                View::Content | View::Diff => {
                     writeln!(out, "Root: {}", markdown_inline(&address))?;
                 }
                 View::Tree => {
@@ -374,7 +374,7 @@ impl PackLayout<'_> {
                     .map_err(io::Error::other)?;
                     out.write_all(tree.text.as_bytes())?;
                 }
-                View::Content => writeln!(out, "Root: {}", text_line(&address))?,
+                View::Content | View::Diff => writeln!(out, "Root: {}", text_line(&address))?,
             },
             Format::Json => {
                 write!(
@@ -384,7 +384,7 @@ impl PackLayout<'_> {
                     json_string(&self.header.name),
                     self.view.as_str()
                 )?;
-                if self.view != View::Content {
+                if !matches!(self.view, View::Content | View::Diff) {
                     out.write_all(b",\n\"tree\":[\n")?;
                     for (i, entry) in entries.iter().enumerate() {
                         out.write_all(json_entry(entry, label).as_bytes())?;
@@ -405,7 +405,7 @@ impl PackLayout<'_> {
                     xml_attribute(&self.header.name),
                     self.view.as_str()
                 )?;
-                if self.view != View::Content {
+                if !matches!(self.view, View::Content | View::Diff) {
                     writeln!(out, "<tree>")?;
                     for entry in entries {
                         writeln!(out, "{}", xml_entry(entry, label))?;
@@ -430,11 +430,16 @@ impl PackLayout<'_> {
     ) -> io::Result<()> {
         let path = (self.label)(relative);
         let text = content.text.as_str();
+        let language = if self.view == View::Diff {
+            "diff"
+        } else {
+            language_tag(relative)
+        };
         match self.format {
             Format::Markdown => {
                 let fence = markdown_fence(text);
                 writeln!(out, "\n### {}\n", markdown_heading(&path))?;
-                writeln!(out, "{fence}{}", language_tag(relative))?;
+                writeln!(out, "{fence}{language}")?;
                 out.write_all(text.as_bytes())?;
                 if !text.is_empty() && !text.ends_with('\n') {
                     out.write_all(b"\n")?;
@@ -457,7 +462,7 @@ impl PackLayout<'_> {
                     out,
                     "\n{{\"path\":{},\"language\":{},\"characters\":{},\"tokens\":{},\"lines\":{},\"content\":{}}}",
                     json_string(&path),
-                    json_string(language_tag(relative)),
+                    json_string(language),
                     content.characters,
                     content.tokens,
                     content.lines,
@@ -469,7 +474,7 @@ impl PackLayout<'_> {
                     out,
                     "<file path=\"{}\" language=\"{}\" characters=\"{}\" tokens=\"{}\" lines=\"{}\">{}</file>",
                     xml_attribute(&path),
-                    language_tag(relative),
+                    language,
                     content.characters,
                     content.tokens,
                     content.lines,

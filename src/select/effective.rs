@@ -49,6 +49,32 @@ pub fn check_path_under(
     )
 }
 
+/// The rest of a path below a folder that does not exist (`state`, a missing folder's state),
+/// judged by name with the rules of the folders above it.
+fn judge_missing(
+    rules: &Rules,
+    mut state: DirState,
+    parts: &[&str],
+    is_dir: bool,
+) -> Option<Exclusion> {
+    for (index, part) in parts.iter().enumerate() {
+        let kind = if index + 1 == parts.len() && !is_dir {
+            NodeKind::File
+        } else {
+            NodeKind::Dir
+        };
+        let rel = join(&state.rel, part);
+        if let Verdict::Excluded(why) = rules.judge(&state, 0, (part, &rel), kind) {
+            return Some(match why {
+                ExclusionKind::GitIgnore => Exclusion::GitIgnored,
+                _ => Exclusion::ProductRule,
+            });
+        }
+        state = state.missing_child(rel);
+    }
+    None
+}
+
 pub(super) fn check_with(
     rules: &Rules,
     root: &ProjectRoot,
@@ -79,9 +105,14 @@ pub(super) fn check_with(
         if last {
             break;
         }
-        // A component that cannot be opened as a folder is not excluded by a rule; the
-        // caller's own open reports what it is.
-        let child = dir.open_dir(std::ffi::OsStr::new(part)).ok()?;
+        // A folder that is not there (that of a deleted file, which a diff shows) adds no ignore
+        // file or markers: the rules above it judge the rest of the path by name. Anything
+        // else that cannot be listed is not excluded by a rule; the caller's own open reports
+        // what it is.
+        let Ok(child) = dir.open_dir(std::ffi::OsStr::new(part)) else {
+            let missing = state.missing_child(rel);
+            return judge_missing(rules, missing, &parts[index + 1..], is_dir);
+        };
         let child_listing = child.list().ok()?;
         let id = child.stat_self().ok().and_then(|m| m.id);
         state = rules.child_state(

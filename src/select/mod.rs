@@ -447,6 +447,53 @@ pub fn allow_list_holds(set: &BTreeSet<String>, relative: &str, names: NameRules
     set.iter().any(|listed| names.key(listed) == key)
 }
 
+/// The request's and profile's filters for files that are not in the working tree (the old
+/// or deleted side of a diff), judged by name as the walk and [`keep_file`] judge a listed file.
+/// Git allow-lists do not apply: the scope itself names these files.
+pub struct AbsentFileFilter<'r> {
+    root: &'r ProjectRoot,
+    keyed: SelectionSpec,
+}
+
+impl<'r> AbsentFileFilter<'r> {
+    pub fn new(root: &'r ProjectRoot, spec: &SelectionSpec) -> Self {
+        let without_allow_lists = SelectionSpec {
+            allow_lists: Vec::new(),
+            ..spec.clone()
+        };
+        Self {
+            root,
+            keyed: without_allow_lists.with_keys(),
+        }
+    }
+
+    /// Whether a file at `relative` of `size` bytes would be selected by name: the product and
+    /// ignore rules (of the folders that still exist, above a missing one), then the request's
+    /// and profile's filters.
+    pub fn keeps(&self, relative: &str, size: u64) -> bool {
+        let keyed = &self.keyed;
+        if effective::check_path_under(self.root, relative, keyed.git_mode, keyed.exclusions, false)
+            .is_some()
+        {
+            return false;
+        }
+        let ex = &self.keyed.exclusions;
+        let folders = relative.rsplit_once('/').map_or("", |(dir, _)| dir);
+        if (ex.dot_folders || ex.hidden_folders && cfg!(not(windows)))
+            && folders.split('/').any(|name| name.starts_with('.'))
+        {
+            return false;
+        }
+        let entry = Entry {
+            relative: relative.to_owned(),
+            kind: EntryKind::File,
+            size,
+            ..Entry::default()
+        };
+        keep_file(&entry, &self.keyed).is_ok()
+    }
+}
+
 fn insert_ancestors(relative: &str, set: &mut HashSet<String>) {
     let mut rel = relative;
     while let Some(slash) = rel.rfind('/') {

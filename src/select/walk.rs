@@ -59,6 +59,18 @@ pub(super) struct DirState {
     ancestors: Arc<Vec<FileId>>,
 }
 
+impl DirState {
+    /// The state of a folder named `rel` that does not exist (the folder of a deleted file,
+    /// judged by name): it adds no ignore file and no markers of its own.
+    pub(super) fn missing_child(&self, rel: String) -> DirState {
+        DirState {
+            raw: self.raw.join(rel.rsplit('/').next().unwrap_or_default()),
+            rel,
+            ..self.clone()
+        }
+    }
+}
+
 /// The judgement of one name in a folder.
 pub(super) enum Verdict {
     Keep,

@@ -468,7 +468,7 @@ fn mcp_without_the_flag_keeps_the_specified_schemas_and_results() {
     assert!(tool(&tools["result"], "pack_context")["inputSchema"]["properties"]["max_tokens"]["description"]
         .as_str()
         .unwrap()
-        .starts_with("Budget of estimated content tokens"));
+        .starts_with("Estimated content tokens"));
     let result = mcp.call("analyze", json!({}));
     let text = result["structuredContent"].to_string();
     assert!(
@@ -545,5 +545,60 @@ fn mcp_with_the_flag_counts_exactly_and_fits_pack_context_to_the_budget() {
             "{}",
             report.inner
         );
+    }
+}
+
+/// `view: "diff"` with an exact budget (issue 40): the complete diff document counts at most
+/// `max_tokens` in the encoding, and the report says its count.
+#[test]
+fn an_exact_budget_bounds_a_diff_document_too() {
+    let fx = project();
+    common::git(&fx.root, &["init", "-q"]);
+    common::git(&fx.root, &["add", "."]);
+    common::git(&fx.root, &["commit", "-qm", "init"]);
+    fx.write(
+        "src/main.rs",
+        "fn main() {\n    println!(\"changed\");\n}\n",
+    )
+    .write("src/lib.rs", "pub fn only() {}\n")
+    .write("src/new.rs", "pub fn brand_new() -> u8 {\n    7\n}\n");
+    let diff_pack = |max: u64, format: &str| {
+        let out_path = fx.base().join(format!("diff-{max}-{format}.out"));
+        let out = run(
+            &fx.root,
+            &[
+                "pack",
+                fx.root.to_str().unwrap(),
+                "--git-scope",
+                "changes",
+                "--view",
+                "diff",
+                "--tokenizer",
+                "o200k",
+                "--max-tokens",
+                &max.to_string(),
+                "--format",
+                format,
+                "-o",
+                out_path.to_str().unwrap(),
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{stderr}");
+        (std::fs::read_to_string(&out_path).unwrap(), stderr)
+    };
+    for format in FORMATS {
+        let (whole, _) = diff_pack(u64::MAX / 2, format);
+        assert!(whole.contains("+pub fn brand_new()"), "{whole}");
+        let full = Encoding::O200k.count(&whole);
+        for max in [full, full - 1, full / 2] {
+            let (document, stderr) = diff_pack(max, format);
+            let count = Encoding::O200k.count(&document);
+            assert!(count <= max, "{format}: {count} > {max}");
+            assert_eq!(reported_document_tokens(&stderr), count, "{format} {max}");
+            if max < full {
+                assert!(stderr.contains("Skipped: "), "{stderr}");
+            }
+        }
     }
 }

@@ -223,3 +223,81 @@ fn tracked_mode_server_follows_the_index_between_calls() {
         "{listing}"
     );
 }
+
+/// `pack --view diff` (issue 40 item 3): the CLI twin of `pack_context` `view: "diff"`.
+#[test]
+fn pack_shows_the_diff_of_a_scope() {
+    let fx = repo();
+    let out = common::run(
+        &["pack", ".", "--git-scope", "changes", "--view", "diff"],
+        &fx.root,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // a.txt modified, b.txt and c.txt new, old.txt deleted: all four, as git diff shows them
+    for expected in [
+        "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+a changed\n",
+        "--- /dev/null\n+++ b/b.txt\n",
+        "--- /dev/null\n+++ b/c.txt\n",
+        "--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-old\n",
+    ] {
+        assert!(stdout.contains(expected), "{expected:?} not in:\n{stdout}");
+    }
+    assert!(
+        !stdout.contains("x.log"),
+        "an ignored file is no change: {stdout}"
+    );
+    // no scope: a usage error that says what is valid
+    let out = common::run(&["pack", ".", "--view", "diff"], &fx.root);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs git_scope"));
+}
+
+/// A file's diff stops after 5,000 lines with a note that says how many are left out.
+#[test]
+fn a_long_diff_is_cut_with_a_note() {
+    let fx = Fixture::new();
+    let old: String = (0..3000).map(|n| format!("old line {n}\n")).collect();
+    fx.write("big.txt", &old);
+    git(&fx.root, &["init", "-q"]);
+    git(&fx.root, &["add", "."]);
+    git(&fx.root, &["commit", "-qm", "init"]);
+    let new: String = (0..3000).map(|n| format!("new line {n}\n")).collect();
+    fx.write("big.txt", &new);
+    let out = common::run(
+        &[
+            "pack",
+            ".",
+            "--git-scope",
+            "changes",
+            "--view",
+            "diff",
+            "--format",
+            "text",
+        ],
+        &fx.root,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // 3,000 removed + 3,000 added + the hunk header: 6,001 lines, 5,000 shown
+    assert!(
+        stdout.contains(
+            "[Diff cut after 5000 lines; 1001 more lines of this file's diff are not shown."
+        ),
+        "{}",
+        &stdout[stdout.len().saturating_sub(400)..]
+    );
+    let shown = stdout
+        .lines()
+        .filter(|l| l.starts_with('-') || l.starts_with('+') || l.starts_with("@@"))
+        .count();
+    assert_eq!(shown, 5000 + 2, "5,000 diff lines plus the ---/+++ header");
+}

@@ -9,6 +9,7 @@ mod answer_bounds;
 mod backpressure;
 mod client;
 mod contract;
+mod diffs;
 mod pack_store;
 mod packs;
 mod protocol;

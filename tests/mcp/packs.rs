@@ -929,3 +929,105 @@ fn detail_overrides_keep_key_files_full_in_a_reduced_pack() {
         assert!(err.contains(valid), "{err}");
     }
 }
+
+/// `rank: "paths"` (issue 40 item 4): the pack takes its files in the order `paths` lists them,
+/// so the agent's priority wins the budget; without it the spec's path order stays.
+#[test]
+fn rank_paths_keeps_the_agents_order_of_paths() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "fn a() {}\n".repeat(20))
+        .write("b/x.rs", "fn x() {}\n")
+        .write("b/y.rs", "fn y() {}\n")
+        .write("c.rs", "fn c() {}\n".repeat(20));
+    let mut mcp = Mcp::start(&fx.root);
+    let headings = |doc: &str| -> Vec<String> {
+        doc.lines()
+            .filter_map(|l| l.strip_prefix("### "))
+            .map(str::to_string)
+            .collect()
+    };
+    let paths = json!(["c.rs", "b", "a.rs"]);
+    let (ordered, _) = pack_document(
+        &mut mcp,
+        json!({"paths": paths, "rank": "paths", "view": "content"}),
+    );
+    assert_eq!(headings(&ordered), ["c.rs", "b/x.rs", "b/y.rs", "a.rs"]);
+    // default: the deterministic selection order of the spec (folders first)
+    let (default, _) = pack_document(&mut mcp, json!({"paths": paths, "view": "content"}));
+    assert_eq!(headings(&default), ["b/x.rs", "b/y.rs", "a.rs", "c.rs"]);
+    // a budget for one large file: the first listed wins it
+    // (estimated: c.rs is 50 tokens; exact: about 100, and the budget covers the headings too)
+    for extra in [
+        json!({"max_tokens": 60}),
+        json!({"max_tokens": 160, "tokenizer": "o200k"}),
+    ] {
+        let mut args = json!({"paths": paths, "rank": "paths", "view": "content"});
+        args.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let (budgeted, _) = pack_document(&mut mcp, args.clone());
+        let included = headings(&budgeted);
+        assert_eq!(
+            included.first().map(String::as_str),
+            Some("c.rs"),
+            "{args}: {budgeted}"
+        );
+        assert!(
+            !included.contains(&"a.rs".to_string()),
+            "{args}: {budgeted}"
+        );
+    }
+    // the CLI twin
+    let cli = cli_pack(
+        &fx.root,
+        &[
+            "--view", "content", "--rank", "paths", "--paths", "c.rs", "b", "a.rs",
+        ],
+    );
+    assert_eq!(headings(&cli), ["c.rs", "b/x.rs", "b/y.rs", "a.rs"]);
+    // what does not go with it says so
+    for (args, expected) in [
+        (json!({"rank": "paths"}), "pass paths"),
+        (
+            json!({"rank": "paths", "paths": ["a.rs"], "query": "a"}),
+            "drop query",
+        ),
+    ] {
+        let text = mcp.call_err("pack_context", args.clone());
+        assert!(text.contains(expected), "{args}: {text}");
+    }
+}
+
+/// A stored default pack whose preview is its whole tree says where its files start, so the
+/// agent does not read the tree twice (issue 40 item 4: fewer calls for large packs).
+#[test]
+fn a_stored_pack_whose_preview_is_its_whole_tree_says_where_the_files_start() {
+    let fx = stored_project();
+    let mut mcp = Mcp::start(&fx.root);
+    let text = first_text(&mcp.call("pack_context", json!({})));
+    let (id, _) = stored_pack_id(&text).unwrap();
+    let trailer = &text[one_spot(&text).end..];
+    let line: u64 = trailer
+        .split("call read_pack with start_line=")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|n| n.trim_end_matches('.').parse().ok())
+        .unwrap_or_else(|| panic!("no start line in: {trailer}"));
+    let from_there = one_spot(&first_text(&mcp.call(
+        "read_pack",
+        json!({"pack_id": id, "start_line": line, "end_line": line + 3}),
+    )))
+    .inner;
+    assert!(from_there.starts_with("## Files\n"), "{from_there}");
+    // everything before that line is the heading and the tree the preview showed
+    let head = one_spot(&first_text(&mcp.call(
+        "read_pack",
+        json!({"pack_id": id, "start_line": 1, "end_line": line - 1}),
+    )))
+    .inner;
+    let preview = one_spot(&text).inner;
+    assert!(head.contains(preview.trim_end()), "{head}");
+    // other formats and views keep the plain answer
+    let json_pack = first_text(&mcp.call("pack_context", json!({"format": "json"})));
+    assert!(!json_pack.contains("files start at line"), "{json_pack}");
+}

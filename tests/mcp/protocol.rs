@@ -1825,9 +1825,10 @@ fn input_schemas_carry_the_spec_limits() {
         prop("get_tree", "format")["enum"],
         json!(["markdown", "text", "json", "xml"])
     );
+    // the spec's three views, then the extension `diff` (issue 40: needs git_scope)
     assert_eq!(
         prop("pack_context", "view")["enum"],
-        json!(["tree-content", "content", "tree"])
+        json!(["tree-content", "content", "tree", "diff"])
     );
     assert_eq!(
         prop("pack_context", "detail")["enum"],

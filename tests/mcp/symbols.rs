@@ -1,6 +1,6 @@
 //! `find_symbol` and `related_files` over MCP stdio: the real binary, raw JSON-RPC.
 
-use crate::common::{self, Fixture, Mcp, code_of, one_spot};
+use crate::common::{Fixture, Mcp, code_of, one_spot};
 use serde_json::json;
 
 /// The payload of a tool's spotlighted block, and the trusted text after it.
@@ -692,7 +692,7 @@ fn related_files_rejects_paths_outside_and_bad_arguments() {
     let outside = Fixture::named("outside");
     outside.write("secret.h", "int secret;\n");
     #[cfg(unix)]
-    common::symlink(outside.path("secret.h"), fx.path("include/linux/secret.h"));
+    crate::common::symlink(outside.path("secret.h"), fx.path("include/linux/secret.h"));
     fx.write("kernel/leak.c", "#include <linux/secret.h>\n");
     let mut mcp = Mcp::start(&fx.root);
     for (args, code) in [
@@ -864,6 +864,7 @@ fn a_kept_selection_never_hides_an_edit() {
 }
 
 /// A minified bundle: one line of `pairs` methods of an object (1.8 MB for 60,000).
+#[cfg(target_os = "linux")]
 fn one_line_bundle(pairs: usize) -> String {
     let body: Vec<String> = (0..pairs)
         .map(|i| format!("k{i}:function(){{return {i}}}"))

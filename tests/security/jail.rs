@@ -323,3 +323,49 @@ fn search_memory_is_bounded_by_the_file_not_its_lines() {
     let grown_mb = (peak_kb(pid).saturating_sub(before)) / 1024;
     assert!(grown_mb <= 4 * 16, "peak memory grew by {grown_mb} MB");
 }
+
+/// On Unix a `\` is a name character (issue 40 item 8): a real in-project file named with one is
+/// listed and readable by the name the tree shows; read as a separator instead, `\` keeps
+/// Windows-style relative paths working, and no reading ever leaves the root.
+#[test]
+fn a_backslash_in_a_name_is_reachable_and_never_an_escape() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.txt"), "OUTSIDE\n").unwrap();
+    let fx = Fixture::new();
+    fx.write("\\backslash.txt", "leading backslash\n")
+        .write("dir/a\\b.txt", "inner backslash\n")
+        .write("..\\dots.txt", "dots then backslash\n")
+        .write("src/main.rs", "fn main() {}\n");
+    common::symlink(outside.path().join("secret.txt"), fx.path("\\out.txt"));
+    let mut mcp = Mcp::start(&fx.root);
+    let tree = first_text(&mcp.call("get_tree", json!({"format": "text"})));
+    assert!(tree.contains("\\backslash.txt"), "{tree}");
+    for (path, expected) in [
+        ("\\backslash.txt", "leading backslash"),
+        ("dir/a\\b.txt", "inner backslash"),
+        ("..\\dots.txt", "dots then backslash"),
+        // no such literal name: `\` separates, as in Windows-style input
+        ("src\\main.rs", "fn main() {}"),
+    ] {
+        let text = first_text(&mcp.call("get_file", json!({"path": path})));
+        assert!(text.contains(expected), "{path}: {text}");
+    }
+    // a pack and a search find it under the same name
+    let pack = mcp.call_ok(
+        "pack_context",
+        json!({"paths": ["\\backslash.txt"], "view": "content"}),
+    );
+    assert!(pack.contains("leading backslash"), "{pack}");
+    // escapes stay escapes: no literal file by that name, so `\` separates and `..` climbs
+    for path in ["..\\..\\etc\\passwd", "\\etc\\passwd", "..\\secret.txt"] {
+        let text = mcp.call_err("get_file", json!({"path": path}));
+        assert!(text.starts_with("DPX-MCP-ROOT-VIOLATION"), "{path}: {text}");
+    }
+    // a literal name that is a link out of the root is refused, whatever the reading
+    let text = mcp.call_err("get_file", json!({"path": "\\out.txt"}));
+    assert!(!text.contains("OUTSIDE"), "{text}");
+    assert!(
+        text.starts_with("DPX-MCP-ROOT-VIOLATION") || text.starts_with("DPX-MCP-PATH-NOT-FOUND"),
+        "{text}"
+    );
+}

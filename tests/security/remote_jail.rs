@@ -11,7 +11,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{self, Fixture, Mcp, one_spot};
+#[cfg(unix)]
+use crate::common;
+use crate::common::{Fixture, Mcp, one_spot};
 use serde_json::{Value, json};
 
 const SECRET: &str = "TOP SECRET outside the root";

@@ -3,6 +3,7 @@
 //! - [`tracked_paths`]: the files in the Git index under a project root (`tracked_only`).
 //! - [`head_history`]: HEAD's commits and the files each changed (relevance ranking).
 //! - [`GitScope`] and [`scope_paths`]: `staged`, `changes`, `diff:<ref>..<ref>` (`git_scope`).
+//! - [`scope_changes`]: a scope's changed files with both sides, for diffs (`view: "diff"`).
 //! - [`RemoteSource`], [`RepoCache`] and [`RemoteSession`]: Git URLs as projects
 //!   (`--allow-remote`), cloned shallowly into the user cache, published atomically, leased for the
 //!   session.
@@ -14,6 +15,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod changes;
 mod config;
 mod error;
 mod history;
@@ -21,6 +23,7 @@ mod jail;
 mod local;
 mod remote;
 
+pub use changes::{BlobRead, DiffSide, FileChange, ScopeChanges, scope_changes};
 pub use config::ignore_case;
 pub use error::{GitError, GitErrorKind};
 pub use history::{CommitFiles, head_commit, head_history};

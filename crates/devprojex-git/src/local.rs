@@ -12,7 +12,7 @@ use crate::error::{GitError, echo};
 pub(crate) const NESTED_REPO_DEPTH: usize = 3;
 
 /// How deep submodules inside submodules are followed.
-const SUBMODULE_DEPTH: usize = 8;
+pub(crate) const SUBMODULE_DEPTH: usize = 8;
 
 /// Longest `git_scope` value, in Unicode scalar values.
 pub const MAX_SCOPE_CHARS: usize = 4096;
@@ -410,7 +410,7 @@ pub(crate) fn map_path(path: &BStr, in_repo: &str, out: &str) -> Option<String> 
 
 /// Initialized submodules (gitlinks with a `.git` in their directory) under the root, as
 /// `(repository, out prefix)`.
-fn submodules(
+pub(crate) fn submodules(
     root: &Path,
     repo: &gix::Repository,
     index: &gix::index::State,
@@ -634,7 +634,7 @@ pub fn scope_paths(root: &Path, scope: &GitScope) -> Result<ScopeSelection, GitE
 }
 
 /// A path that can be read from the working tree (a file or a symbolic link, not a directory).
-fn present(path: &Path) -> bool {
+pub(crate) fn present(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_dir())
 }
 
@@ -677,6 +677,37 @@ fn index_change_into(
     }
 }
 
+/// What a status walk reports to: the repository it is in, then that repository's changes
+/// (submodules follow their parent, each announced by `enter`).
+pub(crate) trait StatusSink {
+    /// The following changes are of `repo`; `in_repo`/`out` map its paths ([`map_path`]).
+    fn enter(&mut self, repo: &gix::Repository, in_repo: &str, out: &str);
+    /// A difference between `HEAD` and the index.
+    fn index_change(&mut self, change: &gix::diff::index::ChangeRef<'_, '_>);
+    /// A status item (`changes` only): index against `HEAD` or working tree against index.
+    fn status_item(&mut self, item: gix::status::Item);
+}
+
+/// The paths a scope selects, as [`scope_paths`] collects them.
+struct SeenSink<'s> {
+    seen: &'s mut Seen,
+    in_repo: String,
+    out: String,
+}
+
+impl StatusSink for SeenSink<'_> {
+    fn enter(&mut self, _: &gix::Repository, in_repo: &str, out: &str) {
+        self.in_repo = in_repo.to_owned();
+        self.out = out.to_owned();
+    }
+    fn index_change(&mut self, change: &gix::diff::index::ChangeRef<'_, '_>) {
+        index_change_into(change, self.seen, &self.in_repo, &self.out);
+    }
+    fn status_item(&mut self, item: gix::status::Item) {
+        status_item_into(item, self.seen, &self.in_repo, &self.out);
+    }
+}
+
 fn status_into(
     root: &Path,
     repo: &gix::Repository,
@@ -686,9 +717,28 @@ fn status_into(
     seen: &mut Seen,
     depth: usize,
 ) -> Result<(), GitError> {
+    let mut sink = SeenSink {
+        seen,
+        in_repo: String::new(),
+        out: String::new(),
+    };
+    walk_status(root, repo, in_repo, out, worktree, &mut sink, depth)
+}
+
+/// Walk `staged` (`worktree` false) or `changes` of `repo` and its initialized submodules.
+pub(crate) fn walk_status(
+    root: &Path,
+    repo: &gix::Repository,
+    in_repo: &str,
+    out: &str,
+    worktree: bool,
+    sink: &mut dyn StatusSink,
+    depth: usize,
+) -> Result<(), GitError> {
     let index = repo
         .index_or_empty()
         .map_err(|e| state_err(root, "the Git index cannot be read", e))?;
+    sink.enter(repo, in_repo, out);
     if worktree {
         let dirwalk = repo
             .dirwalk_options()
@@ -713,7 +763,7 @@ fn status_into(
             .map_err(|e| state_err(root, "Git status cannot be computed", e))?;
         for item in iter {
             let item = item.map_err(|e| state_err(root, "Git status failed", e))?;
-            status_item_into(item, seen, in_repo, out);
+            sink.status_item(item);
         }
     } else {
         let head_tree = repo
@@ -725,7 +775,7 @@ fn status_into(
             None,
             gix::status::tree_index::TrackRenames::AsConfigured,
             |change, _, _| {
-                index_change_into(&change, seen, in_repo, out);
+                sink.index_change(&change);
                 Ok(std::ops::ControlFlow::Continue(()))
             },
         )
@@ -733,7 +783,7 @@ fn status_into(
     }
     if depth < SUBMODULE_DEPTH && index.entries().iter().any(|e| e.mode.is_submodule()) {
         for (sub, sub_out) in submodules(root, repo, &index, in_repo, out)? {
-            status_into(root, &sub, "", &sub_out, worktree, seen, depth + 1)?;
+            walk_status(root, &sub, "", &sub_out, worktree, sink, depth + 1)?;
         }
     }
     Ok(())
@@ -851,7 +901,10 @@ fn resolve_base(repo: &gix::Repository, base: Option<&str>) -> Result<gix::Objec
 }
 
 /// Resolve one side of `diff:<a>..<b>` to its tree, with messages that say what exists.
-fn resolve_tree<'r>(repo: &'r gix::Repository, spec: &str) -> Result<gix::Tree<'r>, GitError> {
+pub(crate) fn resolve_tree<'r>(
+    repo: &'r gix::Repository,
+    spec: &str,
+) -> Result<gix::Tree<'r>, GitError> {
     let invalid = |reason: String| GitError::InvalidRef {
         spec: echo(spec),
         reason,

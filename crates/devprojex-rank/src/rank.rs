@@ -176,25 +176,37 @@ impl FileClass {
         {
             return Self::Test;
         }
+        let in_docs = folders
+            .iter()
+            .any(|f| matches!(*f, "doc" | "docs" | "documentation"));
+        let code = terms::is_code_path(path);
         if matches!(ext, "md" | "rst" | "txt" | "adoc" | "markdown" | "rdoc")
-            || folders
-                .iter()
-                .any(|f| matches!(*f, "doc" | "docs" | "documentation"))
+            || (in_docs && !code)
             || stem == "changelog"
             || stem == "license"
         {
             return Self::Docs;
         }
         // everything else that is no program (configuration, data, build and CI files)
-        if !terms::is_code_path(path) || folders.iter().any(|f| f.starts_with('.')) {
+        if !code || folders.iter().any(|f| f.starts_with('.')) {
             return Self::Data;
         }
-        if folders.iter().any(|f| {
-            matches!(
-                *f,
-                "example" | "examples" | "sample" | "samples" | "bench" | "benches" | "benchmarks"
-            )
-        }) {
+        // a program in a docs folder is the docs site's code (its configuration, its
+        // components), ranked like examples rather than like prose
+        if in_docs
+            || folders.iter().any(|f| {
+                matches!(
+                    *f,
+                    "example"
+                        | "examples"
+                        | "sample"
+                        | "samples"
+                        | "bench"
+                        | "benches"
+                        | "benchmarks"
+                )
+            })
+        {
             return Self::Example;
         }
         Self::Source
@@ -204,11 +216,10 @@ impl FileClass {
     pub fn prior(self) -> f64 {
         match self {
             Self::Source => 1.0,
-            Self::Example => 0.7,
-            Self::Data => 0.55,
-            Self::Test => 0.5,
-            Self::Docs => 0.4,
-            Self::Vendored | Self::Generated => 0.3,
+            Self::Example => 0.6,
+            Self::Data | Self::Test => 0.4,
+            Self::Docs => 0.3,
+            Self::Vendored | Self::Generated => 0.2,
         }
     }
 }
@@ -824,6 +835,15 @@ mod tests {
         assert_eq!(FileClass::of("tests/test_api.py"), FileClass::Test);
         assert_eq!(FileClass::of("src/Foo.test.ts"), FileClass::Test);
         assert_eq!(FileClass::of("docs/guide.md"), FileClass::Docs);
+        assert_eq!(FileClass::of("docs/_static/site.json"), FileClass::Docs);
+        // a docs site's own code ranks like examples, above prose and configuration
+        assert_eq!(FileClass::of("docs/conf.py"), FileClass::Example);
+        assert_eq!(
+            FileClass::of("packages/docs/components/ecosystem.tsx"),
+            FileClass::Example
+        );
+        assert!(FileClass::Example.prior() > FileClass::Docs.prior());
+        assert!(FileClass::Test.prior() < FileClass::Source.prior());
         assert_eq!(FileClass::of("vendor/x/y.go"), FileClass::Vendored);
         assert_eq!(
             FileClass::of("app/src/test/java/FooTest.java"),

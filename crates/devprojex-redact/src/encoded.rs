@@ -211,8 +211,8 @@ fn next_run_with(
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::{
-        __m256i, _mm256_add_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8,
+        __m256i, _mm256_add_epi8, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
     };
 
     /// [`super::next_run`]: only called once AVX2 was detected.
@@ -233,24 +233,71 @@ mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn alnum_mask(chunk: &[u8; 64]) -> u64 {
+        let (low, high) = chunk.split_at(32);
+        let bits = |half: &[u8]| {
+            let half: &[u8; 32] = half.try_into().expect("halves of 32");
+            u64::from(_mm256_movemask_epi8(alnum_bytes(load(half))) as u32)
+        };
+        bits(low) | bits(high) << 32
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn load(block: &[u8; 32]) -> __m256i {
+        // SAFETY: the load reads the 32 bytes of `block`, unaligned loads being what
+        // `_mm256_loadu_si256` is for.
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm256_loadu_si256(block.as_ptr().cast::<__m256i>())
+        }
+    }
+
+    /// All ones in the bytes of `v` that are ASCII letters or digits.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn alnum_bytes(v: __m256i) -> __m256i {
         // see `super::sse2::alnum_mask`: the same range checks, 32 bytes at a time
         let shift = |lo: u8| _mm256_set1_epi8(0x80u8.wrapping_sub(lo) as i8);
         let limit = |len: i8| _mm256_set1_epi8(i8::MIN + len);
-        let (digit_shift, digit_limit) = (shift(b'0'), limit(10));
-        let (letter_shift, letter_limit) = (shift(b'a'), limit(26));
-        let lower_case = _mm256_set1_epi8(0x20);
-        let p = chunk.as_ptr();
-        let bits = |offset: usize| {
-            // SAFETY: the load reads 32 bytes inside `chunk` (at 0 or 32 of its 64),
-            // unaligned loads being what `_mm256_loadu_si256` is for.
-            #[allow(unsafe_code)]
-            let v = unsafe { _mm256_loadu_si256(p.add(offset).cast::<__m256i>()) };
-            let digit = _mm256_cmpgt_epi8(digit_limit, _mm256_add_epi8(v, digit_shift));
-            let folded = _mm256_or_si256(v, lower_case);
-            let letter = _mm256_cmpgt_epi8(letter_limit, _mm256_add_epi8(folded, letter_shift));
-            u64::from(_mm256_movemask_epi8(_mm256_or_si256(digit, letter)) as u32)
-        };
-        bits(0) | bits(32) << 32
+        let digit = _mm256_cmpgt_epi8(limit(10), _mm256_add_epi8(v, shift(b'0')));
+        let folded = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+        let letter = _mm256_cmpgt_epi8(limit(26), _mm256_add_epi8(folded, shift(b'a')));
+        _mm256_or_si256(digit, letter)
+    }
+
+    /// For 32 bytes: bit `i` set where `block[i]` is a byte of either base64 alphabet.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn base64_mask(block: &[u8; 32]) -> u32 {
+        let v = load(block);
+        let is = |b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
+        let signs = _mm256_or_si256(
+            _mm256_or_si256(is(b'+'), is(b'/')),
+            _mm256_or_si256(is(b'-'), is(b'_')),
+        );
+        _mm256_movemask_epi8(_mm256_or_si256(alnum_bytes(v), signs)) as u32
+    }
+
+    /// [`super::base64_end`]: only called once AVX2 was detected.
+    pub(super) fn base64_end(bytes: &[u8], from: usize, to: usize) -> usize {
+        // SAFETY: the caller checked with `is_x86_feature_detected!` that the processor has
+        // AVX2, which is all `base64_end_32` and the masks it inlines require.
+        #[allow(unsafe_code)]
+        unsafe {
+            base64_end_32(bytes, from, to)
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn base64_end_32(bytes: &[u8], mut from: usize, to: usize) -> usize {
+        while let Some(block) = bytes[..to].get(from..from + 32) {
+            let mask = base64_mask(block.try_into().expect("32 bytes"));
+            if mask != u32::MAX {
+                return from + mask.trailing_ones() as usize;
+            }
+            from += 32;
+        }
+        super::base64_end_bytewise(bytes, from, to)
     }
 
     /// The AVX2 mask, where the processor has AVX2 (the tests' comparison).
@@ -259,6 +306,14 @@ mod avx2 {
         // SAFETY: called only once AVX2 is detected
         #[allow(unsafe_code)]
         std::arch::is_x86_feature_detected!("avx2").then(|| unsafe { alnum_mask(chunk) })
+    }
+
+    /// The AVX2 base64 mask, where the processor has AVX2 (the tests' comparison).
+    #[cfg(test)]
+    pub(super) fn base64_mask_if_supported(block: &[u8; 32]) -> Option<u32> {
+        // SAFETY: called only once AVX2 is detected
+        #[allow(unsafe_code)]
+        std::arch::is_x86_feature_detected!("avx2").then(|| unsafe { base64_mask(block) })
     }
 }
 
@@ -277,6 +332,26 @@ const BASE64_BYTE: [bool; 256] = {
     }
     table
 };
+
+/// The first byte from `from` on that is not a base64 byte (`to` if there is none): with AVX2
+/// 32 bytes at a time where the processor has it (a text dense with tokens spends most of the
+/// blob search here, a byte at a time), else a byte at a time.
+fn base64_end(bytes: &[u8], from: usize, to: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return avx2::base64_end(bytes, from, to);
+    }
+    base64_end_bytewise(bytes, from, to)
+}
+
+/// [`base64_end`] a byte at a time (other processors, the last bytes, and the tests'
+/// reference).
+fn base64_end_bytewise(bytes: &[u8], from: usize, to: usize) -> usize {
+    from + bytes[from..to]
+        .iter()
+        .take_while(|&&b| base64_byte(b))
+        .count()
+}
 
 /// The whole blob around a run starting at `run`: base64 bytes on both sides, then up to two
 /// `=` of padding.
@@ -300,10 +375,7 @@ fn widen(bytes: &[u8], run: usize, from: usize, to: usize) -> (usize, usize) {
         }
     }
     // the run's first sixteen bytes are letters and digits
-    let mut end = (run + MIN_RUN).min(to);
-    while end < to && base64_byte(bytes[end]) {
-        end += 1;
-    }
+    let mut end = base64_end(bytes, (run + MIN_RUN).min(to), to);
     let mut pad = 0;
     while pad < 2 && end < to && bytes[end] == b'=' {
         end += 1;
@@ -510,6 +582,48 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             if let Some(wide) = avx2::alnum_mask_if_supported(chunk) {
                 assert_eq!(wide, alnum_mask_bytewise(chunk), "AVX2 at {offset}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_vector_base64_compare_is_the_byte_compare() {
+        // every byte value in every lane
+        let all: Vec<u8> = (0..=255u8).cycle().take(256 + 32).collect();
+        for offset in 0..256 {
+            let block: &[u8; 32] = all[offset..offset + 32].try_into().unwrap();
+            let by_definition = (block.iter().enumerate())
+                .fold(0u32, |m, (i, &b)| m | u32::from(base64_byte(b)) << i);
+            #[cfg(target_arch = "x86_64")]
+            if let Some(wide) = avx2::base64_mask_if_supported(block) {
+                assert_eq!(wide, by_definition, "AVX2 at {offset}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn the_base64_end_is_the_byte_loops(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "a", "Z", "7", "_", "-", "+", "/", "=", " ", "\n", "\u{e9}", "abcdefgh",
+                    "QWERTYUIOPASDFGHJKLZXCVBNM0123456789+/", ".", "%",
+                ]),
+                0..80,
+            ),
+            cut in 0usize..8,
+        ) {
+            let text = parts.concat();
+            let bytes = text.as_bytes();
+            let to = bytes.len() - cut.min(bytes.len());
+            for from in 0..=to {
+                proptest::prop_assert_eq!(
+                    base64_end(bytes, from, to),
+                    base64_end_bytewise(bytes, from, to),
+                    "from {} to {}", from, to
+                );
             }
         }
     }

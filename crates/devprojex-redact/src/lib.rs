@@ -781,9 +781,24 @@ pub fn rule_match_count(rule_id: &str, text: &str) -> Option<usize> {
     Some(starts.len())
 }
 
+/// Pairs up to this many are ordered by a stable sort: a counting sort's pass over every rule
+/// costs more than sorting a few pairs (the views of escaped regions and the text of base64
+/// blobs are small texts, each with its own pass).
+const FEW_RUNS: usize = 32;
+
 /// Order the (rule, segment) pairs by the rules' run rank, keeping segment order within a rule:
-/// a counting sort, since the pairs arrive in segment order and there are a few hundred rules.
+/// a counting sort, since the pairs arrive in segment order and there are a few hundred rules
+/// (a stable sort for a few pairs: the same order).
 fn group_by_rule(run_rank: &[u16], runs: &mut Vec<(u16, u32)>) {
+    if runs.len() <= FEW_RUNS {
+        runs.sort_by_key(|&(r, _)| run_rank[r as usize]);
+    } else {
+        group_by_counting(run_rank, runs);
+    }
+}
+
+/// [`group_by_rule`] by a counting sort.
+fn group_by_counting(run_rank: &[u16], runs: &mut Vec<(u16, u32)>) {
     let mut start = vec![0u32; run_rank.len() + 1];
     for &(r, _) in runs.iter() {
         start[run_rank[r as usize] as usize + 1] += 1;
@@ -1019,11 +1034,17 @@ enum Utf16Order {
     Big,
 }
 
+/// Code units a sample must hold before UTF-16 text is guessed without a byte-order mark: a
+/// pattern in two or three units is chance (`te\0t`, a few bytes of a binary format, reads as
+/// two "characters" with a NUL high byte), while a file of eight characters or more shows it.
+const MIN_GUESSED_UTF16_UNITS: usize = 8;
+
 /// Whether `bytes` (a whole file, or its first bytes) is UTF-16 text, and in which order: a
 /// byte-order mark (not UTF-32's), or without one the pattern of text that is mostly ASCII, a
 /// NUL as the high byte of most code units and never as the low byte of one (checked on the
-/// first [`SNIFF_BYTES`]). Either way the sample must decode without unpaired surrogates, NUL
-/// or control characters other than white space.
+/// first [`SNIFF_BYTES`], which must hold [`MIN_GUESSED_UTF16_UNITS`] units). Either way the
+/// sample must decode without unpaired surrogates, NUL or control characters other than white
+/// space.
 fn utf16_order(bytes: &[u8]) -> Option<Utf16Order> {
     let order = match bytes {
         [0xff, 0xfe, 0, 0, ..] => return None, // UTF-32 LE
@@ -1031,7 +1052,7 @@ fn utf16_order(bytes: &[u8]) -> Option<Utf16Order> {
         [0xfe, 0xff, ..] => Utf16Order::Big,
         _ => {
             let sample = &bytes[..bytes.len().min(SNIFF_BYTES) & !1];
-            if sample.len() < 4 || memchr::memchr(0, sample).is_none() {
+            if sample.len() < 2 * MIN_GUESSED_UTF16_UNITS || memchr::memchr(0, sample).is_none() {
                 return None;
             }
             let (mut zero_even, mut zero_odd) = (0usize, 0usize);
@@ -1263,6 +1284,53 @@ mod tests {
                 proptest::prop_assert_eq!(&kept, &expected);
             }
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn both_groupings_give_the_stable_order(
+            ranks in proptest::collection::vec(0u16..40, 1..40),
+            picks in proptest::collection::vec((0usize..40, 0u32..1000), 0..100),
+        ) {
+            // a rank for each rule, below the number of rules (as `run_rank` gives them)
+            let ranks: Vec<u16> = ranks.iter().map(|&k| k % ranks.len() as u16).collect();
+            let runs: Vec<(u16, u32)> =
+                picks.iter().map(|&(r, s)| ((r % ranks.len()) as u16, s)).collect();
+            let mut expected = runs.clone();
+            expected.sort_by_key(|&(r, _)| ranks[r as usize]);
+            let mut counted = runs.clone();
+            group_by_counting(&ranks, &mut counted);
+            proptest::prop_assert_eq!(&counted, &expected);
+            let mut grouped = runs;
+            group_by_rule(&ranks, &mut grouped);
+            proptest::prop_assert_eq!(&grouped, &expected);
+        }
+    }
+
+    fn utf16le(text: &str) -> Vec<u8> {
+        text.encode_utf16().flat_map(u16::to_le_bytes).collect()
+    }
+
+    #[test]
+    fn a_few_bytes_with_a_nul_are_binary_not_utf16() {
+        // a few units that happen to fit the pattern (`te` and `\0t`): binary, as before
+        // UTF-16 was read
+        for bytes in [&b"te\0t"[..], b"te\0t\n", b"ab\0c\0d\0e\0f\0g\0"] {
+            assert!(looks_binary(bytes), "{bytes:?}");
+            assert_eq!(decode_utf16(bytes), None, "{bytes:?}");
+        }
+        // seven characters without a byte-order mark are too few to tell; eight are text
+        assert!(looks_binary(&utf16le("a=1\r\nb=")));
+        assert_eq!(
+            decode_utf16(&utf16le("a=1\r\nb=2")).as_deref(),
+            Some("a=1\r\nb=2")
+        );
+        assert!(!looks_binary(&utf16le("a=1\r\nb=2")));
+        // with a byte-order mark, any length is text
+        let mut marked = vec![0xff, 0xfe];
+        marked.extend(utf16le("ok"));
+        assert_eq!(decode_utf16(&marked).as_deref(), Some("ok"));
+        assert_eq!(decode_lossy(&marked), "ok");
     }
 
     #[test]

@@ -227,6 +227,13 @@ const VALUE_STOP: [bool; 256] = {
     table
 };
 
+/// [`VALUE_STOP`] and `&`: the end of a query parameter's value (`?token=...&next=...`).
+const QUERY_VALUE_STOP: [bool; 256] = {
+    let mut table = VALUE_STOP;
+    table[b'&' as usize] = true;
+    table
+};
+
 fn is_key_byte(b: u8) -> bool {
     KEY_BYTE[b as usize]
 }
@@ -528,7 +535,12 @@ fn parse_at(
         let mut e = vs0;
         // a query parameter (`?token=...&next=...`) ends at the next `&`
         let query = matches!(before, b'?' | b'&');
-        while e < le && !VALUE_STOP[bytes[e] as usize] && !(query && bytes[e] == b'&') {
+        let stop = if query {
+            &QUERY_VALUE_STOP
+        } else {
+            &VALUE_STOP
+        };
+        while e < le && !stop[bytes[e] as usize] {
             e += 1;
         }
         if bytes.get(e) == Some(&b'(') {
