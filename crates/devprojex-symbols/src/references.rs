@@ -425,7 +425,7 @@ fn constructed_type(value: Node<'_>, src: &str) -> Option<String> {
                 .or_else(|| value.named_child(0))?;
             constructed_type(inner, src)
         }
-        "expression_list" if value.named_child_count() == 1 => {
+        "expression_list" | "parenthesized_expression" if value.named_child_count() == 1 => {
             constructed_type(value.named_child(0)?, src)
         }
         _ => None,
@@ -629,7 +629,12 @@ fn note_type(
         "public_field_definition" | "field_definition" => (
             node.child_by_field_name("name")
                 .or_else(|| node.child_by_field_name("property"))
-                .filter(|n| n.kind() == "property_identifier"),
+                .filter(|n| {
+                    matches!(
+                        n.kind(),
+                        "property_identifier" | "private_property_identifier"
+                    )
+                }),
             node.child_by_field_name("type"),
             node.child_by_field_name("value"),
         ),
@@ -1277,6 +1282,11 @@ mod tests {
                 (7, None),
             ]
         );
+        let ts = "(new PQueue()).concurrency = 1;\n";
+        assert_eq!(
+            receiver_types("a.ts", ts, "concurrency"),
+            [(1, Some("PQueue".to_string()))]
+        );
         let js = "function createProgram() {\n  const p = new commander.Command();\n  return p;\n}\nconst program = createProgram();\nprogram.parseOptions([]);\ncreateProgram().parseOptions([]);\n";
         assert_eq!(
             receiver_types("a.js", js, "parseOptions"),
@@ -1345,6 +1355,12 @@ mod tests {
                 (9, Some("Parser".to_string())),
                 (10, None),
             ]
+        );
+        let private =
+            "class Q {\n  #queue = new Heap();\n  run() {\n    this.#queue.remove(1);\n  }\n}\n";
+        assert_eq!(
+            receiver_types("a.ts", private, "remove"),
+            [(4, Some("Heap".to_string()))]
         );
         let ts = "class Api {\n  private client: Client;\n  other = new Client();\n  constructor(private readonly third: Client, plain: Client) {}\n  go() {\n    this.client.send();\n    this.other.send();\n    this.third.send();\n    this.plain.send();\n  }\n}\n";
         assert_eq!(
