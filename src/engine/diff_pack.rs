@@ -35,6 +35,7 @@ use crate::error::Result;
 use crate::limits;
 use crate::project::ProjectRoot;
 use crate::render::View;
+use crate::render::escape::text_line;
 use crate::render::pack::{BudgetReport, PackLayout, PackMetrics, PackWriter};
 use crate::select::{AbsentFileFilter, Entry, EntryKind, Selection};
 use crate::tokens::Counter;
@@ -98,16 +99,17 @@ impl Engine {
             };
             let old = self.side(root, &changes, &change, &change.old, None, &pipeline);
             let new = self.side(root, &changes, &change, &change.new, entry, &pipeline);
+            // one line each, whatever the names hold (control characters as pictures)
             let old_label = match change.old {
                 DiffSide::Absent => "/dev/null".to_owned(),
                 _ => format!(
                     "a/{}",
-                    self.label(change.old_path.as_ref().unwrap_or(&change.path))
+                    text_line(&self.label(change.old_path.as_ref().unwrap_or(&change.path)))
                 ),
             };
             let new_label = match change.new {
                 DiffSide::Absent => "/dev/null".to_owned(),
-                _ => format!("b/{}", self.label(&change.path)),
+                _ => format!("b/{}", text_line(&self.label(&change.path))),
             };
             let mut redactions = 0;
             let text = match (&old, &new) {

@@ -452,6 +452,8 @@ pub fn allow_list_holds(set: &BTreeSet<String>, relative: &str, names: NameRules
 /// Git allow-lists do not apply: the scope itself names these files.
 pub struct AbsentFileFilter<'r> {
     root: &'r ProjectRoot,
+    /// The product and ignore rules, read once (ignore files above the root, global excludes).
+    rules: walk::Rules,
     keyed: SelectionSpec,
 }
 
@@ -463,6 +465,7 @@ impl<'r> AbsentFileFilter<'r> {
         };
         Self {
             root,
+            rules: walk::Rules::new(root, spec.git_mode, spec.exclusions),
             keyed: without_allow_lists.with_keys(),
         }
     }
@@ -471,10 +474,7 @@ impl<'r> AbsentFileFilter<'r> {
     /// ignore rules (of the folders that still exist, above a missing one), then the request's
     /// and profile's filters.
     pub fn keeps(&self, relative: &str, size: u64) -> bool {
-        let keyed = &self.keyed;
-        if effective::check_path_under(self.root, relative, keyed.git_mode, keyed.exclusions, false)
-            .is_some()
-        {
+        if effective::check_with(&self.rules, self.root, relative, false).is_some() {
             return false;
         }
         let ex = &self.keyed.exclusions;

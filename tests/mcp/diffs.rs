@@ -159,6 +159,7 @@ fn a_small_change_costs_about_what_git_diff_shows() {
 }
 
 #[test]
+#[cfg(unix)] // the swapped-in symbolic link
 fn a_diff_never_shows_secrets_binaries_huge_files_or_files_outside() {
     let fx = Fixture::new();
     let secret = "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6";
@@ -330,4 +331,25 @@ fn deleted_files_below_deleted_folders_follow_the_rules_above_them() {
         "{doc}"
     );
     assert!(!doc.contains("app.log"), "{doc}");
+}
+
+/// A name with a newline stays on its `---`/`+++` line (control characters as pictures, as in
+/// trees), so it cannot forge diff lines.
+#[test]
+#[cfg(unix)] // Windows names cannot hold a newline
+fn diff_headers_keep_odd_names_on_one_line() {
+    let fx = Fixture::new();
+    fx.write("odd\n+forged.txt", "one\n");
+    git(&fx.root, &["init", "-q"]);
+    git(&fx.root, &["add", "."]);
+    git(&fx.root, &["commit", "-qm", "init"]);
+    fx.write("odd\n+forged.txt", "two\n");
+    let mut mcp = Mcp::start(&fx.root);
+    let doc = diff_doc(
+        &mut mcp,
+        &fx,
+        json!({"git_scope": "changes", "view": "diff"}),
+    );
+    assert!(doc.contains("--- a/odd\u{240A}+forged.txt\n"), "{doc}");
+    assert!(!doc.lines().any(|l| l == "+forged.txt"), "{doc}");
 }
