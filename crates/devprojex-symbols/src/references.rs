@@ -305,6 +305,16 @@ fn occurrence(
     *last_column = (node.start_byte(), column);
     let access = access_of(node, src, ancestors);
     let binding = !import && is_binding(node, ancestors);
+    // a named function or class expression names itself (`route.all(function handle() {})`):
+    // a definition, not a use, but bound only inside itself, not in the scope around it
+    let names_itself = !binding
+        && ancestors.last().is_some_and(|p| {
+            field_is(*p, "name", node)
+                && matches!(
+                    p.kind(),
+                    "function_expression" | "function" | "generator_function" | "class"
+                )
+        });
     let mut functions: Vec<usize> = frames
         .iter()
         .filter(|f| f.function)
@@ -347,7 +357,7 @@ fn occurrence(
             line: row + 1,
             column,
             import,
-            definition: binding,
+            definition: binding || names_itself,
             access,
             container,
             classes,
@@ -415,7 +425,7 @@ fn constructed_type(value: Node<'_>, src: &str) -> Option<String> {
                 .or_else(|| value.named_child(0))?;
             constructed_type(inner, src)
         }
-        "expression_list" if value.named_child_count() == 1 => {
+        "expression_list" | "parenthesized_expression" if value.named_child_count() == 1 => {
             constructed_type(value.named_child(0)?, src)
         }
         _ => None,
@@ -619,7 +629,12 @@ fn note_type(
         "public_field_definition" | "field_definition" => (
             node.child_by_field_name("name")
                 .or_else(|| node.child_by_field_name("property"))
-                .filter(|n| n.kind() == "property_identifier"),
+                .filter(|n| {
+                    matches!(
+                        n.kind(),
+                        "property_identifier" | "private_property_identifier"
+                    )
+                }),
             node.child_by_field_name("type"),
             node.child_by_field_name("value"),
         ),
@@ -925,6 +940,7 @@ fn is_binding<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> bool {
     if field_is(parent, "name", node) && defines_by_name(parent.kind()) {
         return true;
     }
+
     // C and C++ declarators: `int x`, `*p`, `f(void)` (not a qualified `ns::f`)
     if field_is(parent, "declarator", node)
         && (parent.kind().contains("declarator")
@@ -1266,6 +1282,11 @@ mod tests {
                 (7, None),
             ]
         );
+        let ts = "(new PQueue()).concurrency = 1;\n";
+        assert_eq!(
+            receiver_types("a.ts", ts, "concurrency"),
+            [(1, Some("PQueue".to_string()))]
+        );
         let js = "function createProgram() {\n  const p = new commander.Command();\n  return p;\n}\nconst program = createProgram();\nprogram.parseOptions([]);\ncreateProgram().parseOptions([]);\n";
         assert_eq!(
             receiver_types("a.js", js, "parseOptions"),
@@ -1274,6 +1295,19 @@ mod tests {
                 (7, Some("Command".to_string()))
             ]
         );
+    }
+
+    /// A named function expression's name is its own definition, not a use.
+    #[test]
+    fn a_named_function_expression_names_itself() {
+        let js = "function handle() {}\nfunction f() {\n  route.all(function handle(req) {});\n  handle();\n}\n";
+        let found: Vec<(usize, bool, Option<usize>)> = occurrences("a.js", js, "handle", None)
+            .unwrap()
+            .into_iter()
+            .map(|o| (o.line, o.definition, o.scope))
+            .collect();
+        // the call in f still means the file's `handle` (no scope binds it)
+        assert_eq!(found, [(1, true, None), (3, true, None), (4, false, None)]);
     }
 
     /// A member whose receiver an import binds to a module of the project carries that
@@ -1321,6 +1355,12 @@ mod tests {
                 (9, Some("Parser".to_string())),
                 (10, None),
             ]
+        );
+        let private =
+            "class Q {\n  #queue = new Heap();\n  run() {\n    this.#queue.remove(1);\n  }\n}\n";
+        assert_eq!(
+            receiver_types("a.ts", private, "remove"),
+            [(4, Some("Heap".to_string()))]
         );
         let ts = "class Api {\n  private client: Client;\n  other = new Client();\n  constructor(private readonly third: Client, plain: Client) {}\n  go() {\n    this.client.send();\n    this.other.send();\n    this.third.send();\n    this.plain.send();\n  }\n}\n";
         assert_eq!(
