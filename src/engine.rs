@@ -86,6 +86,14 @@ pub struct Hooks<'a> {
 }
 
 impl Hooks<'_> {
+    /// The same cancellation, without progress: for the tools that report none.
+    pub fn cancel_only(self) -> Self {
+        Self {
+            progress: None,
+            ..self
+        }
+    }
+
     fn report(&self, phase: &'static str, done: u64, total: u64) {
         if let Some(progress) = self.progress {
             progress(ProgressEvent { phase, done, total });

@@ -430,10 +430,7 @@ impl Engine {
             root,
             &chosen,
             pipeline,
-            Hooks {
-                progress: None,
-                ..hooks
-            },
+            hooks.cancel_only(),
             "output",
             |entry, content| {
                 let Content::Text(text) = content else {

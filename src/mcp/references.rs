@@ -23,10 +23,7 @@ pub fn find_references(
         &args.request(),
         &options,
         Some(&state.caches),
-        Hooks {
-            progress: None,
-            cancelled: hooks.cancelled,
-        },
+        hooks.cancel_only(),
     )?;
     let nothing = (outcome.definitions.is_empty() && outcome.total == 0).then(|| {
         let near = if outcome.near_names.is_empty() {

@@ -24,10 +24,7 @@ pub fn relevant_files(
         &args.request(),
         &options,
         Some(&state.caches),
-        Hooks {
-            progress: None,
-            cancelled: hooks.cancelled,
-        },
+        hooks.cancel_only(),
     )?;
     Ok(TextAnswer {
         what: "ranked files",

@@ -32,10 +32,7 @@ pub(super) fn search_project(
         &request,
         &options,
         Some(&state.caches),
-        Hooks {
-            progress: None,
-            cancelled: hooks.cancelled,
-        },
+        hooks.cancel_only(),
     )?;
     let listing = options.output != SearchOutput::Matches;
     let rendered = if listing {

@@ -36,10 +36,7 @@ pub fn find_symbol(
         &request,
         &options,
         Some(&state.caches),
-        Hooks {
-            progress: None,
-            cancelled: hooks.cancelled,
-        },
+        hooks.cancel_only(),
     )?;
     Ok(TextAnswer {
         what: "definitions",
@@ -96,10 +93,7 @@ pub fn related_files(
         &args.request(),
         &options,
         Some(&state.caches),
-        Hooks {
-            progress: None,
-            cancelled: hooks.cancelled,
-        },
+        hooks.cancel_only(),
     )?;
     Ok(TextAnswer {
         what: "related files",
