@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use devprojex_detail::Detail;
-use devprojex_symbols::references::{Access, Occurrence};
+use devprojex_symbols::references::{Access, Occurrence, ResultType, TypeOf};
 use devprojex_symbols::resolve::Target;
 use devprojex_symbols::{Definition, Kind, Lang};
 use serde::Serialize;
@@ -170,6 +170,98 @@ fn module_names(path: &str, lang: Option<Lang>) -> Vec<String> {
     }
     names.retain(|n| !n.is_empty());
     names
+}
+
+/// Function and method names a lookup of results across files reads at most (a file whose
+/// receivers wait on more is left as it is: each name is a screen over every file).
+const MAX_RESULT_NAMES: usize = 64;
+
+/// Languages that call each other's functions: JavaScript and TypeScript are one.
+fn lang_family(lang: Lang) -> Lang {
+    match lang {
+        Lang::Tsx | Lang::JavaScript => Lang::TypeScript,
+        other => other,
+    }
+}
+
+/// Whether a receiver's type waits on a call of a bare function name (`make()`), which
+/// only the file's imports tell apart.
+fn waits_on_a_bare_call(waiting: &TypeOf) -> bool {
+    match waiting {
+        TypeOf::Named(_) => false,
+        TypeOf::Result { module, .. } => module.is_none(),
+        TypeOf::MethodResult { receiver, .. } => waits_on_a_bare_call(receiver),
+    }
+}
+
+/// What the functions and methods named in receivers return, file by file.
+#[derive(Default)]
+struct ResultIndex {
+    /// Free function name -> (path, what it returns).
+    functions: HashMap<String, Vec<(String, TypeOf)>>,
+    /// (class, method) -> (path, what it returns).
+    methods: HashMap<(String, String), Vec<(String, TypeOf)>>,
+}
+
+/// Receiver chains longer than this are left untyped.
+const MAX_RESOLVE_DEPTH: usize = 12;
+
+struct ResultResolver<'a> {
+    index: &'a ResultIndex,
+    /// The files each bare caller imports.
+    imported: &'a HashMap<&'a str, HashSet<&'a str>>,
+}
+
+impl ResultResolver<'_> {
+    /// The type `waiting` names, seen from the file `from`; `None` unless every definition
+    /// it can mean returns the same type.
+    fn resolve(&self, waiting: &TypeOf, from: &str, depth: usize) -> Option<String> {
+        if depth > MAX_RESOLVE_DEPTH {
+            return None;
+        }
+        let family = Lang::of_path(from).map(lang_family);
+        let same_family = |path: &str| Lang::of_path(path).map(lang_family) == family;
+        let candidates: Vec<&(String, TypeOf)> = match waiting {
+            TypeOf::Named(name) => return (!name.is_empty()).then(|| name.clone()),
+            TypeOf::Result { function, module } => {
+                let go = family == Some(Lang::Go);
+                let from_dir = devprojex_symbols::resolve::dir_of(from);
+                self.index
+                    .functions
+                    .get(function)?
+                    .iter()
+                    .filter(|(path, _)| same_family(path))
+                    .filter(|(path, _)| match module {
+                        Some(module) => module_names(path, Lang::of_path(path)).contains(module),
+                        // Go: the same package; elsewhere a file the caller imports
+                        None if go => devprojex_symbols::resolve::dir_of(path) == from_dir,
+                        None => self
+                            .imported
+                            .get(from)
+                            .is_some_and(|files| files.contains(path.as_str())),
+                    })
+                    .collect()
+            }
+            TypeOf::MethodResult { receiver, method } => {
+                let class = self.resolve(receiver, from, depth + 1)?;
+                self.index
+                    .methods
+                    .get(&(class, method.clone()))?
+                    .iter()
+                    .filter(|(path, _)| same_family(path))
+                    .collect()
+            }
+        };
+        let mut agreed: Option<String> = None;
+        for (path, result) in candidates {
+            let found = self.resolve(result, path, depth + 1)?;
+            match &agreed {
+                Some(before) if *before != found => return None,
+                _ => agreed = Some(found),
+            }
+        }
+        agreed
+    }
 }
 
 impl Engine {
@@ -389,6 +481,10 @@ impl Engine {
                 query.name
             )));
         }
+        // receivers typed by what other files' functions and methods return
+        self.type_receivers_across_files(
+            root, request, caches, &files, &mut uses, deadline, &pipeline,
+        );
         // which files import the targets' files (resolution through imports)
         let target_files: HashSet<&str> = targets.iter().map(|t| t.path.as_str()).collect();
         let target_dirs: HashSet<&str> = targets
@@ -536,12 +632,40 @@ impl Engine {
         deadline: Option<Instant>,
         pipeline: &crate::content::ContentPipeline,
     ) -> HashSet<&'u str> {
-        let mut out = HashSet::new();
-        let candidates: Vec<&FileUses> = uses
+        let candidates: Vec<&str> = uses
             .iter()
-            .filter(|f| !target_files.contains(f.path.as_str()))
+            .map(|f| f.path.as_str())
+            .filter(|path| !target_files.contains(path))
             .collect();
         if candidates.is_empty() || target_files.is_empty() {
+            return HashSet::new();
+        }
+        let edges = self.import_edges(root, request, caches, &candidates, deadline, pipeline);
+        candidates
+            .into_iter()
+            .filter(|path| {
+                edges.get(*path).is_some_and(|targets| {
+                    targets.iter().any(|target| match target {
+                        Target::File(path) => target_files.contains(path.as_str()),
+                        Target::Folder(dir) => target_dirs.contains(dir.as_str()),
+                    })
+                })
+            })
+            .collect()
+    }
+
+    /// The resolved imports of each of `files`, through the import graph `related_files` keeps.
+    fn import_edges(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        caches: Option<&Caches>,
+        files: &[&str],
+        deadline: Option<Instant>,
+        pipeline: &crate::content::ContentPipeline,
+    ) -> HashMap<String, Vec<Target>> {
+        let mut out = HashMap::new();
+        if files.is_empty() {
             return out;
         }
         let Ok(selection) = self.select_sources(root, request, true, true, caches) else {
@@ -565,17 +689,128 @@ impl Engine {
         else {
             return out;
         };
-        for file in candidates {
-            let edges = project.imports_of(&file.path, &entries, pipeline, deadline);
-            let leads = edges.edges.iter().any(|(target, _)| match target {
-                Target::File(path) => target_files.contains(path.as_str()),
-                Target::Folder(dir) => target_dirs.contains(dir.as_str()),
-            });
-            if leads {
-                out.insert(file.path.as_str());
-            }
+        for file in files {
+            let edges = project.imports_of(file, &entries, pipeline, deadline);
+            out.insert(
+                file.to_string(),
+                edges.edges.into_iter().map(|(target, _)| target).collect(),
+            );
         }
         out
+    }
+
+    /// Types the receivers of `uses` that wait on what another file's function or method
+    /// returns (`c, _ := CreateTestContext(w)`, `router.Group("/v1").GET`): the functions
+    /// and methods of that name are read from the files of the selection that spell one, and
+    /// a receiver is typed only when the definitions it can mean (the same Go package, a file
+    /// the using file imports, a module its qualifier names, a method of the receiver's
+    /// class) all return one type.
+    #[allow(clippy::too_many_arguments)]
+    fn type_receivers_across_files(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        caches: Option<&Caches>,
+        files: &[&Entry],
+        uses: &mut [FileUses],
+        deadline: Option<Instant>,
+        pipeline: &crate::content::ContentPipeline,
+    ) {
+        use rayon::prelude::*;
+        let mut names: HashSet<&str> = HashSet::new();
+        let mut languages: HashSet<Lang> = HashSet::new();
+        let mut bare_callers: Vec<&str> = Vec::new();
+        for file in uses.iter() {
+            let lang = Lang::of_path(&file.path);
+            for waiting in file
+                .occurrences
+                .iter()
+                .filter_map(|o| o.receiver_result.as_ref())
+            {
+                names.extend(waiting.functions());
+                languages.extend(lang.map(lang_family));
+                if lang != Some(Lang::Go) && waits_on_a_bare_call(waiting) {
+                    bare_callers.push(&file.path);
+                }
+            }
+        }
+        if names.is_empty() || names.len() > MAX_RESULT_NAMES {
+            return;
+        }
+        bare_callers.dedup();
+        let finders: Vec<memchr::memmem::Finder<'_>> = names
+            .iter()
+            .map(|n| memchr::memmem::Finder::new(n.as_bytes()))
+            .collect();
+        let found: Vec<(String, Vec<ResultType>)> = files
+            .par_iter()
+            .filter(|entry| {
+                Lang::of_path(&entry.relative).is_some_and(|l| languages.contains(&lang_family(l)))
+            })
+            .filter_map(|entry| {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return None;
+                }
+                let Content::Text(text) = pipeline.load(root, entry) else {
+                    return None;
+                };
+                let bytes = text.text.as_bytes();
+                if !finders.iter().any(|f| f.find(bytes).is_some()) {
+                    return None;
+                }
+                let results = devprojex_symbols::references::result_types(
+                    &entry.relative,
+                    &text.text,
+                    deadline,
+                )?;
+                Some((entry.relative.clone(), results))
+            })
+            .collect();
+        let mut index = ResultIndex::default();
+        for (path, results) in found {
+            for result in results {
+                match result.key.split_once('.') {
+                    Some((class, method)) if names.contains(method) => index
+                        .methods
+                        .entry((class.to_string(), method.to_string()))
+                        .or_default()
+                        .push((path.clone(), result.result)),
+                    None if names.contains(result.key.as_str()) => index
+                        .functions
+                        .entry(result.key)
+                        .or_default()
+                        .push((path.clone(), result.result)),
+                    _ => {}
+                }
+            }
+        }
+        let imports = self.import_edges(root, request, caches, &bare_callers, deadline, pipeline);
+        let imported: HashMap<&str, HashSet<&str>> = imports
+            .iter()
+            .map(|(file, targets)| {
+                (
+                    file.as_str(),
+                    targets
+                        .iter()
+                        .filter_map(|t| match t {
+                            Target::File(path) => Some(path.as_str()),
+                            Target::Folder(_) => None,
+                        })
+                        .collect(),
+                )
+            })
+            .collect();
+        let resolver = ResultResolver {
+            index: &index,
+            imported: &imported,
+        };
+        for file in uses.iter_mut() {
+            for occurrence in &mut file.occurrences {
+                if let Some(waiting) = occurrence.receiver_result.take() {
+                    occurrence.receiver_type = resolver.resolve(&waiting, &file.path, 0);
+                }
+            }
+        }
     }
 
     /// Definition names like `name` (another case, a prefix or a part of it), for the hint
