@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use devprojex_detail::Detail;
-use devprojex_symbols::references::{Access, Occurrence, ResultType, TypeOf};
+use devprojex_symbols::references::{Access, FileTypes, Occurrence, TypeOf};
 use devprojex_symbols::resolve::Target;
 use devprojex_symbols::{Definition, Kind, Lang};
 use serde::Serialize;
@@ -194,9 +194,39 @@ fn waits_on_a_bare_call(waiting: &TypeOf) -> bool {
     }
 }
 
+/// Rounds of reading files for types: the names receivers wait on, then the bases of the
+/// classes found, then their bases.
+const MAX_TYPE_ROUNDS: usize = 3;
+
+/// Base classes followed above a receiver's class.
+const MAX_BASE_DEPTH: usize = 4;
+
+/// file -> the files it imports.
+fn imported_files(imports: &HashMap<String, Vec<Target>>) -> HashMap<&str, HashSet<&str>> {
+    imports
+        .iter()
+        .map(|(file, targets)| {
+            (
+                file.as_str(),
+                targets
+                    .iter()
+                    .filter_map(|t| match t {
+                        Target::File(path) => Some(path.as_str()),
+                        Target::Folder(_) => None,
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
 /// What the functions and methods named in receivers return, file by file.
 #[derive(Default)]
 struct ResultIndex {
+    /// Class -> what it extends (empty when two classes of the name disagree).
+    bases: HashMap<String, Vec<String>>,
+    /// The files read.
+    read: HashSet<String>,
     /// Free function name -> (path, what it returns).
     functions: HashMap<String, Vec<(String, TypeOf)>>,
     /// (class, method) -> (path, what it returns).
@@ -213,6 +243,32 @@ struct ResultResolver<'a> {
 }
 
 impl ResultResolver<'_> {
+    /// The one class among `class`'s bases (the nearest level that has any) that is in
+    /// `defining`; `None` when no base, or two, define it.
+    fn defining_base(&self, class: &str, defining: &HashSet<String>) -> Option<String> {
+        let mut level: Vec<&str> = vec![class];
+        for _ in 0..MAX_BASE_DEPTH {
+            let above: Vec<&str> = level
+                .iter()
+                .filter_map(|c| self.index.bases.get(*c))
+                .flatten()
+                .map(String::as_str)
+                .collect();
+            let found: HashSet<&str> = above
+                .iter()
+                .copied()
+                .filter(|c| defining.contains(*c))
+                .collect();
+            match found.len() {
+                0 if above.is_empty() => return None,
+                0 => level = above,
+                1 => return found.into_iter().next().map(str::to_string),
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// The type `waiting` names, seen from the file `from`; `None` unless every definition
     /// it can mean returns the same type.
     fn resolve(&self, waiting: &TypeOf, from: &str, depth: usize) -> Option<String> {
@@ -244,6 +300,18 @@ impl ResultResolver<'_> {
             }
             TypeOf::MethodResult { receiver, method } => {
                 let class = self.resolve(receiver, from, depth + 1)?;
+                let defining: HashSet<String> = self
+                    .index
+                    .methods
+                    .keys()
+                    .filter(|(_, m)| m == method)
+                    .map(|(c, _)| c.clone())
+                    .collect();
+                let class = if defining.contains(&class) {
+                    class
+                } else {
+                    self.defining_base(&class, &defining)?
+                };
                 self.index
                     .methods
                     .get(&(class, method.clone()))?
@@ -483,7 +551,14 @@ impl Engine {
         }
         // receivers typed by what other files' functions and methods return
         self.type_receivers_across_files(
-            root, request, caches, &files, &mut uses, deadline, &pipeline,
+            root,
+            request,
+            caches,
+            &files,
+            &mut uses,
+            &query.name,
+            deadline,
+            &pipeline,
         );
         // which files import the targets' files (resolution through imports)
         let target_files: HashSet<&str> = targets.iter().map(|t| t.path.as_str()).collect();
@@ -704,7 +779,9 @@ impl Engine {
     /// and methods of that name are read from the files of the selection that spell one, and
     /// a receiver is typed only when the definitions it can mean (the same Go package, a file
     /// the using file imports, a module its qualifier names, a method of the receiver's
-    /// class) all return one type.
+    /// class) all return one type. A receiver whose class does not define the name is then
+    /// typed by the base class (Go: the embedded struct) that does, as a method call on it
+    /// reaches that one.
     #[allow(clippy::too_many_arguments)]
     fn type_receivers_across_files(
         &self,
@@ -713,39 +790,139 @@ impl Engine {
         caches: Option<&Caches>,
         files: &[&Entry],
         uses: &mut [FileUses],
+        name: &str,
         deadline: Option<Instant>,
         pipeline: &crate::content::ContentPipeline,
     ) {
-        use rayon::prelude::*;
-        let mut names: HashSet<&str> = HashSet::new();
+        // the classes that define the name themselves
+        let defining: HashSet<String> = uses
+            .iter()
+            .flat_map(|f| &f.definitions)
+            .filter(|d| d.name == name)
+            .filter_map(|d| d.scope.iter().last().map(str::to_string))
+            .collect();
         let mut languages: HashSet<Lang> = HashSet::new();
         let mut bare_callers: Vec<&str> = Vec::new();
+        let mut wanted: HashSet<String> = HashSet::new();
         for file in uses.iter() {
             let lang = Lang::of_path(&file.path);
-            for waiting in file
-                .occurrences
-                .iter()
-                .filter_map(|o| o.receiver_result.as_ref())
-            {
-                names.extend(waiting.functions());
-                languages.extend(lang.map(lang_family));
-                if lang != Some(Lang::Go) && waits_on_a_bare_call(waiting) {
-                    bare_callers.push(&file.path);
+            for occurrence in &file.occurrences {
+                if let Some(waiting) = &occurrence.receiver_result {
+                    wanted.extend(waiting.functions().into_iter().map(str::to_string));
+                    languages.extend(lang.map(lang_family));
+                    if lang != Some(Lang::Go) && waits_on_a_bare_call(waiting) {
+                        bare_callers.push(&file.path);
+                    }
+                }
+                if let Some(class) = &occurrence.receiver_type
+                    && !defining.contains(class)
+                {
+                    wanted.insert(class.clone());
+                    languages.extend(lang.map(lang_family));
                 }
             }
         }
-        if names.is_empty() || names.len() > MAX_RESULT_NAMES {
+        if wanted.is_empty() {
             return;
         }
         bare_callers.dedup();
+        let bare_callers: Vec<String> = bare_callers.into_iter().map(str::to_string).collect();
+        let mut index = ResultIndex::default();
+        let mut screened: HashSet<String> = HashSet::new();
+        let mut imports: HashMap<String, Vec<Target>> = HashMap::new();
+        // a round reads the files spelling the names wanted; the bases and results it finds
+        // may want more (a base's base, a type a function returns)
+        for round in 0..MAX_TYPE_ROUNDS {
+            let names: Vec<String> = wanted
+                .iter()
+                .filter(|n| !screened.contains(*n))
+                .cloned()
+                .collect();
+            if names.is_empty() || screened.len() + names.len() > MAX_RESULT_NAMES {
+                break;
+            }
+            screened.extend(names.iter().cloned());
+            self.read_types(
+                root, files, &names, &languages, deadline, pipeline, &mut index,
+            );
+            if round == 0 {
+                let callers: Vec<&str> = bare_callers.iter().map(String::as_str).collect();
+                imports = self.import_edges(root, request, caches, &callers, deadline, pipeline);
+            }
+            let imported = imported_files(&imports);
+            let resolver = ResultResolver {
+                index: &index,
+                imported: &imported,
+            };
+            for file in uses.iter() {
+                for occurrence in &file.occurrences {
+                    let class = match &occurrence.receiver_result {
+                        Some(waiting) => resolver.resolve(waiting, &file.path, 0),
+                        None => occurrence.receiver_type.clone(),
+                    };
+                    if let Some(class) = class {
+                        // its bases, when it does not define the name
+                        let mut next = vec![class];
+                        for _ in 0..MAX_BASE_DEPTH {
+                            let mut above = Vec::new();
+                            for class in next {
+                                if defining.contains(&class) {
+                                    continue;
+                                }
+                                if let Some(bases) = index.bases.get(&class) {
+                                    above.extend(bases.iter().cloned());
+                                }
+                                wanted.insert(class);
+                            }
+                            next = above;
+                        }
+                    }
+                }
+            }
+        }
+        let imported = imported_files(&imports);
+        let resolver = ResultResolver {
+            index: &index,
+            imported: &imported,
+        };
+        for file in uses.iter_mut() {
+            for occurrence in &mut file.occurrences {
+                if let Some(waiting) = occurrence.receiver_result.take() {
+                    occurrence.receiver_type = resolver.resolve(&waiting, &file.path, 0);
+                }
+                if let Some(class) = &occurrence.receiver_type
+                    && !defining.contains(class)
+                    && let Some(base) = resolver.defining_base(class, &defining)
+                {
+                    occurrence.receiver_type = Some(base);
+                }
+            }
+        }
+    }
+
+    /// Reads what the files spelling one of `names` tell of their functions' results and
+    /// their classes' bases, into `index`.
+    #[allow(clippy::too_many_arguments)]
+    fn read_types(
+        &self,
+        root: &ProjectRoot,
+        files: &[&Entry],
+        names: &[String],
+        languages: &HashSet<Lang>,
+        deadline: Option<Instant>,
+        pipeline: &crate::content::ContentPipeline,
+        index: &mut ResultIndex,
+    ) {
+        use rayon::prelude::*;
         let finders: Vec<memchr::memmem::Finder<'_>> = names
             .iter()
             .map(|n| memchr::memmem::Finder::new(n.as_bytes()))
             .collect();
-        let found: Vec<(String, Vec<ResultType>)> = files
+        let found: Vec<(String, FileTypes)> = files
             .par_iter()
             .filter(|entry| {
                 Lang::of_path(&entry.relative).is_some_and(|l| languages.contains(&lang_family(l)))
+                    && !index.read.contains(&entry.relative)
             })
             .filter_map(|entry| {
                 if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -758,58 +935,42 @@ impl Engine {
                 if !finders.iter().any(|f| f.find(bytes).is_some()) {
                     return None;
                 }
-                let results = devprojex_symbols::references::result_types(
+                let types = devprojex_symbols::references::result_types(
                     &entry.relative,
                     &text.text,
                     deadline,
                 )?;
-                Some((entry.relative.clone(), results))
+                Some((entry.relative.clone(), types))
             })
             .collect();
-        let mut index = ResultIndex::default();
-        for (path, results) in found {
-            for result in results {
+        for (path, types) in found {
+            for result in types.results {
                 match result.key.split_once('.') {
-                    Some((class, method)) if names.contains(method) => index
+                    Some((class, method)) => index
                         .methods
                         .entry((class.to_string(), method.to_string()))
                         .or_default()
                         .push((path.clone(), result.result)),
-                    None if names.contains(result.key.as_str()) => index
+                    None => index
                         .functions
                         .entry(result.key)
                         .or_default()
                         .push((path.clone(), result.result)),
-                    _ => {}
                 }
             }
-        }
-        let imports = self.import_edges(root, request, caches, &bare_callers, deadline, pipeline);
-        let imported: HashMap<&str, HashSet<&str>> = imports
-            .iter()
-            .map(|(file, targets)| {
-                (
-                    file.as_str(),
-                    targets
-                        .iter()
-                        .filter_map(|t| match t {
-                            Target::File(path) => Some(path.as_str()),
-                            Target::Folder(_) => None,
-                        })
-                        .collect(),
-                )
-            })
-            .collect();
-        let resolver = ResultResolver {
-            index: &index,
-            imported: &imported,
-        };
-        for file in uses.iter_mut() {
-            for occurrence in &mut file.occurrences {
-                if let Some(waiting) = occurrence.receiver_result.take() {
-                    occurrence.receiver_type = resolver.resolve(&waiting, &file.path, 0);
+            for (class, bases) in types.bases {
+                match index.bases.get(&class) {
+                    // two classes of one name that extend different ones: neither is followed
+                    Some(before) if *before != bases => {
+                        index.bases.insert(class, Vec::new());
+                    }
+                    Some(_) => {}
+                    None => {
+                        index.bases.insert(class, bases);
+                    }
                 }
             }
+            index.read.insert(path);
         }
     }
 

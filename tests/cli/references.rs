@@ -256,7 +256,8 @@ fn a_reexport_proves_the_uses_through_the_package() {
 /// A receiver made by a function or method of another file is typed by what that one
 /// returns: a Go function of the same package (its first result), a method's declared result
 /// (`router.Group("/v1")`), a JSDoc `@return {T}` or `return this` in a chain, a Python
-/// function the file imports. Two definitions that return different types prove nothing.
+/// function the file imports; a method the receiver's class gets from a base (a Go embedded
+/// struct). Two definitions that return different types prove nothing.
 #[test]
 fn receivers_made_by_other_files_functions_are_typed_by_their_results() {
     let fx = Fixture::new();
@@ -271,7 +272,11 @@ fn receivers_made_by_other_files_functions_are_typed_by_their_results() {
         )
         .write(
             "gin/use_test.go",
-            "package gin\n\nfunc TestX() {\n\tc, _ := CreateTestContext()\n\tc.Handle(\"x\")\n\tvar g RouterGroup\n\tv1 := g.Group(\"/v1\")\n\tv1.Handle(\"y\")\n\tg.Group(\"/v2\").Handle(\"z\")\n}\n",
+            "package gin\n\nfunc TestX() {\n\tc, _ := CreateTestContext()\n\tc.Handle(\"x\")\n\tvar g RouterGroup\n\tv1 := g.Group(\"/v1\")\n\tv1.Handle(\"y\")\n\tg.Group(\"/v2\").Handle(\"z\")\n}\n\nfunc TestY() {\n\trouter := New()\n\trouter.Handle(\"a\")\n\trouter.Group(\"/x\").Handle(\"b\")\n}\n",
+        )
+        .write(
+            "gin/engine.go",
+            "package gin\n\ntype Engine struct {\n\tRouterGroup\n\tname string\n}\n\nfunc New() *Engine {\n\treturn &Engine{}\n}\n",
         )
         .write(
             "lib/command.js",
@@ -307,6 +312,9 @@ fn receivers_made_by_other_files_functions_are_typed_by_their_results() {
     assert!(group.contains("gin/use_test.go:8:5: resolved"), "{group}");
     assert!(group.contains("gin/use_test.go:9:17: resolved"), "{group}");
     assert!(group.contains("gin/use_test.go:5:4: name-only"), "{group}");
+    // the Engine embeds RouterGroup: its Handle is RouterGroup's
+    assert!(group.contains("gin/use_test.go:14:9: resolved"), "{group}");
+    assert!(group.contains("gin/use_test.go:15:21: resolved"), "{group}");
     let context = uses("Handle", "gin/context.go:5");
     assert!(
         context.contains("gin/use_test.go:5:4: resolved"),

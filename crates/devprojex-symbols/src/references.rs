@@ -117,6 +117,15 @@ impl TypeOf {
     }
 }
 
+/// What a file tells of its functions' results and its classes' bases.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileTypes {
+    pub results: Vec<ResultType>,
+    /// Each class and what it extends (Python bases, `extends`, Go's embedded struct fields):
+    /// a method it does not define is looked up there.
+    pub bases: Vec<(String, Vec<String>)>,
+}
+
 /// What one function or method of a file returns: `key` is the function's name, or
 /// `Class.method` for a method (Go: `Receiver.Method`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,7 +158,7 @@ pub fn occurrences(
 /// method's result, to be looked up further. Functions whose returns disagree, or say
 /// nothing, are listed with an unknown type: another file's function of the same name is
 /// not them. `None` for a language without a grammar, a file too large, a deadline reached.
-pub fn result_types(path: &str, text: &str, deadline: Option<Instant>) -> Option<Vec<ResultType>> {
+pub fn result_types(path: &str, text: &str, deadline: Option<Instant>) -> Option<FileTypes> {
     let lang = Lang::of_file(path, text)?;
     let stop = || deadline.is_some_and(|d| Instant::now() >= d);
     let tree = crate::parse(lang, text, &stop).ok()?;
@@ -173,7 +182,12 @@ pub fn result_types(path: &str, text: &str, deadline: Option<Instant>) -> Option
             }),
     );
     out.sort_by(|a, b| a.key.cmp(&b.key));
-    Some(out)
+    let mut bases: Vec<(String, Vec<String>)> = walked.bases.into_iter().collect();
+    bases.sort();
+    Some(FileTypes {
+        results: out,
+        bases,
+    })
 }
 
 #[derive(Debug)]
@@ -219,6 +233,8 @@ struct Walked {
     returns: HashMap<String, TypeOf>,
     /// The return keys of every function and method the file defines.
     functions: std::collections::HashSet<String>,
+    /// Class -> what it extends.
+    bases: HashMap<String, Vec<String>>,
 }
 
 /// Links of a receiver chain followed (`a.b().c().d()`): more says nothing useful and would
@@ -336,6 +352,93 @@ impl Known<'_> {
     }
 }
 
+/// A class and what it extends: Python's bases, JavaScript's and TypeScript's `extends`, a
+/// Go struct's embedded fields (`type Engine struct { RouterGroup; … }`).
+fn class_bases<'t>(node: Node<'t>, src: &str) -> Option<(String, Vec<String>)> {
+    let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
+    fn children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+        (0..n.named_child_count())
+            .filter_map(|i| n.named_child(i as u32))
+            .collect()
+    }
+    let mut out = Vec::new();
+    match node.kind() {
+        "class_definition" => {
+            for base in node
+                .child_by_field_name("superclasses")
+                .map(children)
+                .unwrap_or_default()
+            {
+                if matches!(base.kind(), "identifier" | "attribute") {
+                    out.extend(type_name(text_of(base)));
+                }
+            }
+        }
+        "class_declaration" | "class" | "abstract_class_declaration" => {
+            for heritage in children(node)
+                .into_iter()
+                .filter(|c| c.kind() == "class_heritage")
+            {
+                for clause in children(heritage) {
+                    match clause.kind() {
+                        "extends_clause" => out.extend(
+                            children(clause)
+                                .into_iter()
+                                .filter(|v| v.kind() != "type_arguments")
+                                .filter_map(|v| type_name(text_of(v))),
+                        ),
+                        "implements_clause" => {}
+                        _ => out.extend(type_name(text_of(clause))),
+                    }
+                }
+            }
+        }
+        "type_spec" => {
+            let fields = node
+                .child_by_field_name("type")
+                .filter(|t| t.kind() == "struct_type")
+                .map(children)
+                .unwrap_or_default();
+            for list in fields
+                .into_iter()
+                .filter(|c| c.kind() == "field_declaration_list")
+            {
+                for field in children(list) {
+                    if field.kind() == "field_declaration"
+                        && field.child_by_field_name("name").is_none()
+                        && let Some(embedded) = field.child_by_field_name("type")
+                    {
+                        out.extend(type_name(text_of(embedded)));
+                    }
+                }
+            }
+        }
+        _ => return None,
+    }
+    let name = type_name(text_of(node.child_by_field_name("name")?))?;
+    (!out.is_empty()).then_some((name, out))
+}
+
+/// A JSDoc comment's `@param {T} name` pairs (`[name]`, `name=default`, `options.x` skipped).
+fn jsdoc_params(doc: &str) -> Vec<(&str, &str)> {
+    doc.match_indices("@param")
+        .filter_map(|(at, _)| {
+            let rest = doc[at + "@param".len()..].trim_start();
+            let (type_text, rest) = rest.strip_prefix('{')?.split_once('}')?;
+            let name = rest
+                .trim_start()
+                .trim_start_matches('[')
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .next()?;
+            let after = rest
+                .trim_start()
+                .trim_start_matches('[')
+                .get(name.len()..)?;
+            (!name.is_empty() && !after.starts_with('.')).then_some((name, type_text.trim()))
+        })
+        .collect()
+}
+
 /// The key a function's results are noted under (given the frames around it): its name for
 /// a free function, `Class.method` for a method directly in a class; `None` for a function
 /// nested in a method or a lambda in a class body.
@@ -421,6 +524,7 @@ fn walk(
     let mut functions: std::collections::HashSet<String> = std::collections::HashSet::new();
     // the functions with a declared result: what their bodies return does not overrule it
     let mut declared_keys: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut bases: HashMap<String, Vec<String>> = HashMap::new();
     // names bound to a module of the project by an import or a `require` -> the module's name
     let mut modules: HashMap<String, String> = HashMap::new();
     // the end byte of the last JSDoc comment (`/** … */`) and its text
@@ -446,6 +550,9 @@ fn walk(
             if is_import(kind, node) {
                 imports.push(node.id());
             }
+            if let Some((class, extends)) = class_bases(node, src) {
+                bases.insert(class, extends);
+            }
             if kind == "comment"
                 && matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
                 && src
@@ -455,22 +562,37 @@ fn walk(
                 last_doc = Some((node.end_byte(), node));
             }
             if let Some((function, frame_name)) = frame_of(lang, node, src, &ancestors) {
-                if function && let Some(key) = return_key(&frames, &frame_name) {
-                    // a JSDoc comment just before the function (or the statement binding it:
-                    // `const f = function`, `X.prototype.y = function`)
-                    let jsdoc = last_doc
-                        .filter(|(end, _)| {
-                            src.get(*end..node.start_byte()).is_some_and(|between| {
+                // a JSDoc comment just before the function (or the statement binding it:
+                // `const f = function`, `X.prototype.y = function`)
+                let jsdoc = last_doc
+                    .filter(|(end, _)| {
+                        function
+                            && src.get(*end..node.start_byte()).is_some_and(|between| {
                                 between.len() < 200 && !between.contains([';', '{', '}', '(', ')'])
                             })
-                        })
-                        .and_then(|(_, doc)| src.get(doc.byte_range()));
+                    })
+                    .and_then(|(_, doc)| src.get(doc.byte_range()));
+                let key = if function {
+                    return_key(&frames, &frame_name)
+                } else {
+                    None
+                };
+                if let Some(key) = &key {
                     let class = class_of_method(&frames, &frame_name);
                     if let Some(declared) = declared_result(node, src, class.as_deref(), jsdoc) {
-                        note_return(&mut returns, &key, TypeOf::Named(declared));
+                        note_return(&mut returns, key, TypeOf::Named(declared));
                         declared_keys.insert(key.clone());
                     }
-                    functions.insert(key);
+                    functions.insert(key.clone());
+                }
+                // JSDoc `@param {Help} helper`: the parameter's type
+                for (parameter, type_text) in jsdoc.map(jsdoc_params).unwrap_or_default() {
+                    if let Some(found) = type_name(type_text) {
+                        types.insert(
+                            (node.start_byte(), parameter.to_string()),
+                            TypeOf::Named(found),
+                        );
+                    }
                 }
                 frames.push(Frame {
                     node_id: node.id(),
@@ -481,6 +603,25 @@ fn walk(
                     function,
                     name: frame_name,
                 });
+                // `(x) => make(x)`: an arrow's expression body is what it returns
+                if let Some(key) = key
+                    && !declared_keys.contains(&key)
+                    && node.kind() == "arrow_function"
+                    && let Some(body) = node
+                        .child_by_field_name("body")
+                        .filter(|b| b.kind() != "statement_block")
+                {
+                    let known = Known {
+                        lang,
+                        src,
+                        frames: &frames,
+                        types: &types,
+                        modules: &modules,
+                    };
+                    if let Some(returned) = known.type_of(body, 0) {
+                        note_return(&mut returns, &key, returned);
+                    }
+                }
             }
             let known = Known {
                 lang,
@@ -557,6 +698,7 @@ fn walk(
                     occurrences,
                     returns,
                     functions,
+                    bases,
                 });
             }
             ancestors.pop();
@@ -1707,6 +1849,72 @@ mod tests {
         );
     }
 
+    /// Classes list what they extend: Python bases, `extends`, Go's embedded fields.
+    #[test]
+    fn classes_list_their_bases() {
+        let bases = |path: &str, text: &str| result_types(path, text, None).unwrap().bases;
+        let one = |class: &str, extends: &[&str]| {
+            (
+                class.to_string(),
+                extends.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(
+            bases(
+                "a.py",
+                "class Flask(App, metaclass=M):\n    pass\nclass Plain:\n    pass\n"
+            ),
+            [one("Flask", &["App"])]
+        );
+        assert_eq!(
+            bases("a.js", "class Command extends EventEmitter {}\n"),
+            [one("Command", &["EventEmitter"])]
+        );
+        assert_eq!(
+            bases("a.ts", "class Ky<T> extends Base<T> implements I {}\n"),
+            [one("Ky", &["Base"])]
+        );
+        assert_eq!(
+            bases(
+                "a.go",
+                "package gin\n\ntype Engine struct {\n\tRouterGroup\n\t*Other\n\tname string\n}\n"
+            ),
+            [one("Engine", &["RouterGroup", "Other"])]
+        );
+    }
+
+    /// JSDoc `@param {Help} helper` types the parameter in the function it documents; an
+    /// arrow function's expression body is what it returns.
+    #[test]
+    fn jsdoc_parameters_and_arrow_bodies_are_typed() {
+        let js = "class Help {\n  /**\n   * @param {Command} cmd\n   * @param {Help} helper\n   * @param {object} [options.x]\n   */\n  formatHelp(cmd, helper) {\n    helper.padWidth(cmd);\n    cmd.padWidth();\n  }\n}\nfunction other(helper) {\n  helper.padWidth();\n}\n";
+        assert_eq!(
+            receiver_types("lib/help.js", js, "padWidth"),
+            [
+                (8, Some("Help".to_string())),
+                (9, Some("Command".to_string())),
+                (13, None)
+            ]
+        );
+        let ts = "function createInstance(): KyInstance {\n  const ky = {};\n  ky.create = (d) => createInstance();\n  return ky as KyInstance;\n}\n";
+        let results: Vec<(String, TypeOf)> = result_types("source/index.ts", ts, None)
+            .unwrap()
+            .results
+            .into_iter()
+            .map(|r| (r.key, r.result))
+            .collect();
+        assert_eq!(
+            results,
+            [
+                ("create".to_string(), TypeOf::Named("KyInstance".into())),
+                (
+                    "createInstance".to_string(),
+                    TypeOf::Named("KyInstance".into())
+                ),
+            ]
+        );
+    }
+
     /// What a file's functions and methods return: declared results (Go's first one), JSDoc
     /// `@return {T}`, `return this`, `): this`, a constructor; a method of the file called on
     /// its class settles in the file; two returns that disagree are unknown.
@@ -1715,6 +1923,7 @@ mod tests {
         let js = "class Command {\n  /**\n   * @return {Command} the new command\n   */\n  command(name) {\n    return make(name);\n  }\n  option(flags) {\n    return this;\n  }\n  either() {\n    if (a) return this;\n    return new Option();\n  }\n}\nfunction create() {\n  return new Command().option('x');\n}\n";
         let results: Vec<(String, TypeOf)> = result_types("lib/command.js", js, None)
             .unwrap()
+            .results
             .into_iter()
             .map(|r| (r.key, r.result))
             .collect();
@@ -1736,6 +1945,7 @@ mod tests {
         let go = "package gin\n\nfunc (group *RouterGroup) Group(path string) *RouterGroup {\n\treturn nil\n}\n\nfunc CreateTestContext(w int) (c *Context, r *Engine) {\n\treturn\n}\n\nfunc helper() {}\n";
         let results: Vec<(String, TypeOf)> = result_types("gin/a.go", go, None)
             .unwrap()
+            .results
             .into_iter()
             .map(|r| (r.key, r.result))
             .collect();
@@ -1757,6 +1967,7 @@ mod tests {
             "export class Ky {\n  extend(options: Options): this {\n    return this;\n  }\n}\n";
         let results: Vec<(String, TypeOf)> = result_types("source/ky.ts", ts, None)
             .unwrap()
+            .results
             .into_iter()
             .map(|r| (r.key, r.result))
             .collect();
