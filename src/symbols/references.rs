@@ -188,7 +188,7 @@ fn lang_family(lang: Lang) -> Lang {
 /// only the file's imports tell apart.
 fn waits_on_a_bare_call(waiting: &TypeOf) -> bool {
     match waiting {
-        TypeOf::Named(_) => false,
+        TypeOf::Named(_) | TypeOf::BaseOf(_) => false,
         TypeOf::Result { module, .. } => module.is_none(),
         TypeOf::MethodResult { receiver, .. } => waits_on_a_bare_call(receiver),
     }
@@ -279,6 +279,13 @@ impl ResultResolver<'_> {
         let same_family = |path: &str| Lang::of_path(path).map(lang_family) == family;
         let candidates: Vec<&(String, TypeOf)> = match waiting {
             TypeOf::Named(name) => return (!name.is_empty()).then(|| name.clone()),
+            // `super()`: the class's one base
+            TypeOf::BaseOf(class) => {
+                return match self.index.bases.get(class).map(Vec::as_slice) {
+                    Some([base]) => Some(base.clone()),
+                    _ => None,
+                };
+            }
             TypeOf::Result { function, module } => {
                 let go = family == Some(Lang::Go);
                 let from_dir = devprojex_symbols::resolve::dir_of(from);

@@ -82,6 +82,8 @@ pub enum TypeOf {
         receiver: Box<TypeOf>,
         method: String,
     },
+    /// The one base of a class: Python's `super()` in its methods.
+    BaseOf(String),
 }
 
 impl TypeOf {
@@ -104,6 +106,10 @@ impl TypeOf {
         loop {
             match current {
                 TypeOf::Named(_) => return out,
+                TypeOf::BaseOf(class) => {
+                    out.push(class.as_str());
+                    return out;
+                }
                 TypeOf::Result { function, .. } => {
                     out.push(function.as_str());
                     return out;
@@ -305,6 +311,9 @@ impl Known<'_> {
             "call" | "call_expression" => {
                 let function = value.child_by_field_name("function")?;
                 match function.kind() {
+                    "identifier" if self.lang == Lang::Python && text_of(function)? == "super" => {
+                        self.own_class().map(TypeOf::BaseOf)
+                    }
                     "identifier" => Some(TypeOf::Result {
                         function: text_of(function)?,
                         module: None,
@@ -726,7 +735,7 @@ fn settle_type(
         }
     };
     match found {
-        TypeOf::Named(_) => found.clone(),
+        TypeOf::Named(_) | TypeOf::BaseOf(_) => found.clone(),
         TypeOf::Result {
             function,
             module: None,
@@ -1834,6 +1843,12 @@ mod tests {
                 ),
                 (11, None, Some(result("New", Some("gin")))),
             ]
+        );
+        let python =
+            "class Option(Parameter):\n    def hint(self):\n        return super().hint()\n";
+        assert_eq!(
+            waiting("core.py", python, "hint"),
+            [(3, None, Some(TypeOf::BaseOf("Option".into())))]
         );
         let js = "const commander = require('../');\nconst u = require('./utils');\nconst program = new commander.Command();\nprogram.command('x').option('-a');\nconst made = u.make();\nmade.option('-b');\n";
         assert_eq!(
