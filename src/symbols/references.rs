@@ -190,7 +190,9 @@ fn waits_on_a_bare_call(waiting: &TypeOf) -> bool {
     match waiting {
         TypeOf::Named(_) | TypeOf::BaseOf(_) => false,
         TypeOf::Result { module, .. } => module.is_none(),
-        TypeOf::MethodResult { receiver, .. } => waits_on_a_bare_call(receiver),
+        TypeOf::MethodResult { receiver, .. } | TypeOf::FieldOf { receiver, .. } => {
+            waits_on_a_bare_call(receiver)
+        }
     }
 }
 
@@ -231,6 +233,8 @@ struct ResultIndex {
     functions: HashMap<String, Vec<(String, TypeOf)>>,
     /// (class, method) -> (path, what it returns).
     methods: HashMap<(String, String), Vec<(String, TypeOf)>>,
+    /// (class, attribute or field) -> (path, what it holds).
+    fields: HashMap<(String, String), Vec<(String, TypeOf)>>,
 }
 
 /// Receiver chains longer than this are left untyped.
@@ -305,13 +309,22 @@ impl ResultResolver<'_> {
                     })
                     .collect()
             }
-            TypeOf::MethodResult { receiver, method } => {
+            TypeOf::MethodResult {
+                receiver,
+                method: member,
+            }
+            | TypeOf::FieldOf {
+                receiver,
+                field: member,
+            } => {
+                let members = match waiting {
+                    TypeOf::MethodResult { .. } => &self.index.methods,
+                    _ => &self.index.fields,
+                };
                 let class = self.resolve(receiver, from, depth + 1)?;
-                let defining: HashSet<String> = self
-                    .index
-                    .methods
+                let defining: HashSet<String> = members
                     .keys()
-                    .filter(|(_, m)| m == method)
+                    .filter(|(_, m)| m == member)
                     .map(|(c, _)| c.clone())
                     .collect();
                 let class = if defining.contains(&class) {
@@ -319,9 +332,8 @@ impl ResultResolver<'_> {
                 } else {
                     self.defining_base(&class, &defining)?
                 };
-                self.index
-                    .methods
-                    .get(&(class, method.clone()))?
+                members
+                    .get(&(class, member.clone()))?
                     .iter()
                     .filter(|(path, _)| same_family(path))
                     .collect()
@@ -963,6 +975,15 @@ impl Engine {
                         .entry(result.key)
                         .or_default()
                         .push((path.clone(), result.result)),
+                }
+            }
+            for field in types.fields {
+                if let Some((class, name)) = field.key.split_once('.') {
+                    index
+                        .fields
+                        .entry((class.to_string(), name.to_string()))
+                        .or_default()
+                        .push((path.clone(), field.result));
                 }
             }
             for (class, bases) in types.bases {
