@@ -104,6 +104,8 @@ pub struct ReferencesOutcome {
 /// What one file gave.
 struct FileUses {
     path: String,
+    /// As the file was parsed (a `.h` may be C++).
+    lang: Option<Lang>,
     definitions: Vec<Definition>,
     occurrences: Vec<Occurrence>,
     /// The redacted text of the lines with an occurrence.
@@ -111,6 +113,7 @@ struct FileUses {
 }
 
 /// A definition the references are of, with what proves a use of it.
+#[derive(Clone)]
 struct TargetDef {
     path: String,
     dir: String,
@@ -130,12 +133,33 @@ struct TargetDef {
     /// assigned to or written in (`response.json = …`, `const api = { get() {} }`), whose
     /// label is its bare name. Another file's `response.json()` means its own `response`.
     container_is_value: bool,
+    /// In a file parsed as C: whether it is a struct, union or enum tag (`struct list`),
+    /// which C keeps apart from typedef names, functions and variables (`struct list *l`
+    /// uses the tag, `list *l` a typedef). `None` in other languages.
+    c_tag: Option<bool>,
 }
 
 impl TargetDef {
     fn file_level(&self) -> bool {
         self.scope.is_none()
     }
+}
+
+/// How far a chain of re-exports is followed (`export *` barrels of barrels).
+const REEXPORT_DEPTH: usize = 4;
+/// Files of one level of the chain whose importers are searched for `export *`.
+const REEXPORT_FRONTIER: usize = 64;
+
+/// How the targets reach other files: [`Engine::reach`].
+#[derive(Default)]
+struct Reach<'u> {
+    /// Files that use the name and import a target's file.
+    importing: HashSet<&'u str>,
+    /// Files that pass a target on (re-exports), whether or not they spell the name.
+    passers: Vec<String>,
+    /// Files that use the name and import a passer (not a target's file), with the lines of
+    /// those imports.
+    importing_passer: HashMap<&'u str, Vec<usize>>,
 }
 
 /// Receivers that name the enclosing class.
@@ -268,6 +292,7 @@ impl Engine {
                                     .collect();
                                 Found::Parsed(FileUses {
                                     path: entry.relative.clone(),
+                                    lang: Lang::of_file(&entry.relative, text),
                                     definitions: definitions
                                         .iter()
                                         .filter(|d| d.name == query.name)
@@ -359,6 +384,8 @@ impl Engine {
                         Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
                     ) && definition.container.is_some()
                         && definition.container.as_deref() == definition.scope.iter().last(),
+                    c_tag: (file.lang == Some(Lang::C))
+                        .then_some(matches!(definition.kind, Kind::Struct | Kind::Enum)),
                 });
             }
         }
@@ -389,14 +416,15 @@ impl Engine {
                 query.name
             )));
         }
-        // which files import the targets' files (resolution through imports)
+        // which files import the targets' files (resolution through imports), and which
+        // files pass the targets on to others (re-exports)
         let target_files: HashSet<&str> = targets.iter().map(|t| t.path.as_str()).collect();
         let target_dirs: HashSet<&str> = targets
             .iter()
             .filter(|t| t.lang == Some(Lang::Go))
             .map(|t| t.dir.as_str())
             .collect();
-        let importing = self.files_importing(
+        let reach = self.reach(
             root,
             request,
             caches,
@@ -406,34 +434,31 @@ impl Engine {
             deadline,
             &pipeline,
         );
-        // One re-export further: a file that imports a target's file and names the target in
-        // an import (`from .helpers import get_flashed_messages` in `flask/__init__.py`,
-        // `export { parse } from './parser'`) passes it on to the files importing it, which
-        // reach it bare or through that file's module name (`flask.get_flashed_messages`).
-        let reexporters: Vec<&FileUses> = uses
+        let importing = &reach.importing;
+        let reexport_modules: Vec<String> = reach
+            .passers
             .iter()
-            .filter(|f| importing.contains(f.path.as_str()))
-            .filter(|f| f.occurrences.iter().any(|o| o.import))
+            .flat_map(|f| module_names(f, Lang::of_path(f)))
             .collect();
-        let reexporter_files: HashSet<&str> = reexporters.iter().map(|f| f.path.as_str()).collect();
-        let reexport_modules: Vec<String> = reexporters
-            .iter()
-            .flat_map(|f| module_names(&f.path, Lang::of_path(&f.path)))
-            .collect();
-        let importing_reexport = if reexporter_files.is_empty() {
-            HashSet::new()
-        } else {
-            self.files_importing(
-                root,
-                request,
-                caches,
-                &uses,
-                &reexporter_files,
-                &HashSet::new(),
-                deadline,
-                &pipeline,
-            )
-        };
+        // C: tags and the other names live apart (a use after `struct` means a tag, any
+        // other use a typedef, function or variable)
+        let (c_tag_targets, c_plain_targets): (Vec<TargetDef>, Vec<TargetDef>) =
+            if targets.iter().any(|t| t.c_tag.is_some()) {
+                (
+                    targets
+                        .iter()
+                        .filter(|t| t.c_tag != Some(false))
+                        .cloned()
+                        .collect(),
+                    targets
+                        .iter()
+                        .filter(|t| t.c_tag != Some(true))
+                        .cloned()
+                        .collect(),
+                )
+            } else {
+                (Vec::new(), Vec::new())
+            };
         // Go: package folders where another file-level definition of the name lives (its
         // files' bare uses mean that one)
         let go_hidden_dirs: HashSet<&str> = uses
@@ -461,9 +486,19 @@ impl Engine {
                 .collect();
             let hidden_here = own_defs.iter().any(|d| d.container.is_none())
                 || go_hidden_dirs.contains(devprojex_symbols::resolve::dir_of(&file.path));
-            let via_reexport = !importing.contains(file.path.as_str())
-                && importing_reexport.contains(file.path.as_str());
+            let passed_on = reach.importing_passer.get(file.path.as_str());
+            let via_reexport = passed_on.is_some();
             let imports_target = importing.contains(file.path.as_str()) || via_reexport;
+            // through a re-export, a bare name is the target only when the file takes it from
+            // a file passing it on (`import { parse } from './index'`), not from elsewhere
+            let bare_imported = importing.contains(file.path.as_str())
+                || passed_on.is_some_and(|lines| {
+                    file.occurrences.iter().any(|o| {
+                        o.import_line
+                            .or(o.definition.then_some(o.line))
+                            .is_some_and(|l| lines.contains(&l))
+                    })
+                });
             let file_dir = devprojex_symbols::resolve::dir_of(&file.path);
             for occurrence in &file.occurrences {
                 if occurrence.definition {
@@ -479,12 +514,22 @@ impl Engine {
                 if occurrence.import && !options.include_imports {
                     continue;
                 }
+                let targets_here: &[TargetDef] = match (file.lang, occurrence.tag) {
+                    (Some(Lang::C), true) if !c_tag_targets.is_empty() => &c_tag_targets,
+                    (Some(Lang::C), false) if !c_plain_targets.is_empty() => &c_plain_targets,
+                    // the other namespace: another definition of the name
+                    (Some(Lang::C), _) if targets.iter().any(|t| t.c_tag.is_some()) => continue,
+                    _ => &targets,
+                };
                 let confidence = judge(
                     occurrence,
                     &file.path,
                     file_dir,
-                    &targets,
-                    imports_target,
+                    targets_here,
+                    Imported {
+                        file: imports_target,
+                        bare: bare_imported,
+                    },
                     if via_reexport { &reexport_modules } else { &[] },
                     hidden_here,
                 );
@@ -522,10 +567,16 @@ impl Engine {
         Ok(outcome)
     }
 
-    /// The files among `uses` whose imports lead to one of the target files (or, in Go, to
-    /// the package folder of one).
+    /// Which files among `uses` import the targets' files (or, in Go, the package folder of
+    /// one), and which files pass the targets on, with the files among `uses` importing those.
+    ///
+    /// A file passes a target on when it imports the target's file (or a file passing it on)
+    /// and either names it in an import (`from .helpers import get_flashed_messages` in
+    /// `flask/__init__.py`, `export { parse } from './parser'`) or re-exports that file whole
+    /// (`export * from './schemas.js'` in a barrel, found among the importers of the file even
+    /// when it does not spell the name). The chain is followed [`REEXPORT_DEPTH`] files deep.
     #[allow(clippy::too_many_arguments)]
-    fn files_importing<'u>(
+    fn reach<'u>(
         &self,
         root: &ProjectRoot,
         request: &Request,
@@ -535,13 +586,9 @@ impl Engine {
         target_dirs: &HashSet<&str>,
         deadline: Option<Instant>,
         pipeline: &crate::content::ContentPipeline,
-    ) -> HashSet<&'u str> {
-        let mut out = HashSet::new();
-        let candidates: Vec<&FileUses> = uses
-            .iter()
-            .filter(|f| !target_files.contains(f.path.as_str()))
-            .collect();
-        if candidates.is_empty() || target_files.is_empty() {
+    ) -> Reach<'u> {
+        let mut out = Reach::default();
+        if target_files.is_empty() {
             return out;
         }
         let Ok(selection) = self.select_sources(root, request, true, true, caches) else {
@@ -565,16 +612,97 @@ impl Engine {
         else {
             return out;
         };
-        for file in candidates {
-            let edges = project.imports_of(&file.path, &entries, pipeline, deadline);
-            let leads = edges.edges.iter().any(|(target, _)| match target {
-                Target::File(path) => target_files.contains(path.as_str()),
-                Target::Folder(dir) => target_dirs.contains(dir.as_str()),
-            });
-            if leads {
-                out.insert(file.path.as_str());
+        // the resolved imports of every file that uses the name
+        let candidates: Vec<(&FileUses, Vec<(Target, usize)>)> = uses
+            .iter()
+            .filter(|f| !target_files.contains(f.path.as_str()))
+            .map(|f| {
+                let edges = project.imports_of(&f.path, &entries, pipeline, deadline);
+                (f, edges.edges)
+            })
+            .collect();
+        let leads_to = |edges: &[(Target, usize)], files: &HashSet<&str>, dirs: &HashSet<&str>| {
+            edges
+                .iter()
+                .filter(|(target, _)| match target {
+                    Target::File(path) => files.contains(path.as_str()),
+                    Target::Folder(dir) => dirs.contains(dir.as_str()),
+                })
+                .map(|(_, line)| *line)
+                .collect::<Vec<usize>>()
+        };
+        for (file, edges) in &candidates {
+            if !leads_to(edges, target_files, target_dirs).is_empty() {
+                out.importing.insert(file.path.as_str());
             }
         }
+        // the chain of files passing the targets on
+        let mut passing: HashSet<String> = HashSet::new();
+        let mut frontier: Vec<String> = target_files.iter().map(|f| f.to_string()).collect();
+        let mut frontier_dirs: HashSet<&str> = target_dirs.clone();
+        for _ in 0..REEXPORT_DEPTH {
+            let frontier_files: HashSet<&str> = frontier.iter().map(String::as_str).collect();
+            let mut next: Vec<String> = Vec::new();
+            // by name: a file that uses the name imports it from the frontier
+            for (file, edges) in &candidates {
+                if passing.contains(&file.path)
+                    || !file.occurrences.iter().any(|o| o.import)
+                    || leads_to(edges, &frontier_files, &frontier_dirs).is_empty()
+                {
+                    continue;
+                }
+                next.push(file.path.clone());
+            }
+            // whole: `export * from` a frontier file (JavaScript and TypeScript)
+            for whole in frontier
+                .iter()
+                .filter(|f| {
+                    matches!(
+                        Lang::of_path(f),
+                        Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+                    )
+                })
+                .take(REEXPORT_FRONTIER)
+            {
+                let Ok(importers) = project.direct_importers(whole, pipeline, deadline, &|| false)
+                else {
+                    break;
+                };
+                for (entry, _) in importers.importers {
+                    let path = &entry.relative;
+                    if passing.contains(path)
+                        || target_files.contains(path.as_str())
+                        || next.contains(path)
+                    {
+                        continue;
+                    }
+                    if project.reexported_whole(path).iter().any(|f| f == whole) {
+                        next.push(path.clone());
+                    }
+                }
+            }
+            next.sort();
+            next.dedup();
+            next.retain(|f| !passing.contains(f));
+            if next.is_empty() {
+                break;
+            }
+            passing.extend(next.iter().cloned());
+            frontier = next;
+            frontier_dirs = HashSet::new();
+        }
+        let passing_files: HashSet<&str> = passing.iter().map(String::as_str).collect();
+        for (file, edges) in &candidates {
+            if out.importing.contains(file.path.as_str()) {
+                continue;
+            }
+            let lines = leads_to(edges, &passing_files, &HashSet::new());
+            if !lines.is_empty() {
+                out.importing_passer.insert(file.path.as_str(), lines);
+            }
+        }
+        out.passers = passing.into_iter().collect();
+        out.passers.sort();
         out
     }
 
@@ -757,6 +885,16 @@ pub fn references_json(outcome: &ReferencesOutcome, project: &str) -> serde_json
     })
 }
 
+/// How a file reaches the targets through its imports.
+#[derive(Clone, Copy)]
+struct Imported {
+    /// It imports a target's file, or a file passing a target on.
+    file: bool,
+    /// Its bare uses of the name mean the target: it imports a target's file, or takes the
+    /// name from a file passing it on.
+    bare: bool,
+}
+
 /// Whether a use means one of the targets, and how sure that is; `None`: it means something
 /// else (a local of the same name, another definition in its file).
 fn judge(
@@ -764,10 +902,11 @@ fn judge(
     path: &str,
     dir: &str,
     targets: &[TargetDef],
-    imports_target: bool,
+    imported: Imported,
     reexport_modules: &[String],
     hidden_here: bool,
 ) -> Option<Confidence> {
+    let imports_target = imported.file;
     let in_same_file = |t: &&TargetDef| t.path == path;
     // a local or nested definition is seen only inside the function that binds it
     if !targets.is_empty() && targets.iter().all(|t| !t.file_level()) {
@@ -825,7 +964,7 @@ fn judge(
             let same_package = targets.iter().any(|t| {
                 t.lang == Some(Lang::Go) && t.file_level() && t.dir == dir && t.path != path
             });
-            if same_package || imports_target {
+            if same_package || imported.bare {
                 return Some(Confidence::Resolved);
             }
             // Go reaches another package's names only through its name (`pkg.Name`)
