@@ -149,6 +149,9 @@ impl TargetDef {
 const REEXPORT_DEPTH: usize = 4;
 /// Files of one level of the chain whose importers are searched for `export *`.
 const REEXPORT_FRONTIER: usize = 64;
+/// How deep a C or C++ file's includes are followed, and how many files at most.
+const INCLUDE_DEPTH: usize = 4;
+const INCLUDES_WALKED: usize = 256;
 
 /// How the targets reach other files: [`Engine::reach`].
 #[derive(Default)]
@@ -160,6 +163,9 @@ struct Reach<'u> {
     /// Files that use the name and import a passer (not a target's file), with the lines of
     /// those imports.
     importing_passer: HashMap<&'u str, Vec<usize>>,
+    /// C and C++ files that use the name and reach a target's file, or a header that
+    /// declares it for the target's file, through their includes.
+    included: HashSet<&'u str>,
 }
 
 /// Receivers that name the enclosing class.
@@ -488,10 +494,12 @@ impl Engine {
                 || go_hidden_dirs.contains(devprojex_symbols::resolve::dir_of(&file.path));
             let passed_on = reach.importing_passer.get(file.path.as_str());
             let via_reexport = passed_on.is_some();
-            let imports_target = importing.contains(file.path.as_str()) || via_reexport;
+            let included = reach.included.contains(file.path.as_str());
+            let imports_target = importing.contains(file.path.as_str()) || via_reexport || included;
             // through a re-export, a bare name is the target only when the file takes it from
             // a file passing it on (`import { parse } from './index'`), not from elsewhere
             let bare_imported = importing.contains(file.path.as_str())
+                || included
                 || passed_on.is_some_and(|lines| {
                     file.occurrences.iter().any(|o| {
                         o.import_line
@@ -634,6 +642,69 @@ impl Engine {
         for (file, edges) in &candidates {
             if !leads_to(edges, target_files, target_dirs).is_empty() {
                 out.importing.insert(file.path.as_str());
+            }
+        }
+        // C and C++: a header passes on what it declares for the source file that includes
+        // it (`cJSON.h` for `cJSON.c`), and `#include` passes a header on whole, so each file
+        // using the name has its includes followed to such a header (or a target's file:
+        // cJSON's tests include `common.h`, which includes `../cJSON.c`)
+        let c_family = |p: &str| matches!(Lang::of_path(p), Some(Lang::C | Lang::Cpp));
+        let mut declaring: HashSet<String> = HashSet::new();
+        for target in target_files.iter().filter(|t| c_family(t)) {
+            declaring.insert(target.to_string());
+            for (edge, _) in project
+                .imports_of(target, &entries, pipeline, deadline)
+                .edges
+            {
+                let Target::File(header) = edge else { continue };
+                let declares = uses.iter().any(|f| {
+                    f.path == header && f.occurrences.iter().any(|o| o.container.is_none())
+                });
+                if declares {
+                    declaring.insert(header);
+                }
+            }
+        }
+        if !declaring.is_empty() {
+            for (file, edges) in &candidates {
+                if !c_family(&file.path) || out.importing.contains(file.path.as_str()) {
+                    continue;
+                }
+                if declaring.contains(&file.path) {
+                    out.included.insert(file.path.as_str());
+                    continue;
+                }
+                let mut seen: HashSet<String> = HashSet::new();
+                let mut level: Vec<String> = edges
+                    .iter()
+                    .filter_map(|(t, _)| match t {
+                        Target::File(p) => Some(p.clone()),
+                        Target::Folder(_) => None,
+                    })
+                    .collect();
+                'walk: for _ in 0..INCLUDE_DEPTH {
+                    let mut next = Vec::new();
+                    for header in level {
+                        if declaring.contains(&header) {
+                            out.included.insert(file.path.as_str());
+                            break 'walk;
+                        }
+                        if seen.len() >= INCLUDES_WALKED || !seen.insert(header.clone()) {
+                            continue;
+                        }
+                        next.extend(
+                            project
+                                .imports_of(&header, &entries, pipeline, deadline)
+                                .edges
+                                .into_iter()
+                                .filter_map(|(t, _)| match t {
+                                    Target::File(p) => Some(p),
+                                    Target::Folder(_) => None,
+                                }),
+                        );
+                    }
+                    level = next;
+                }
             }
         }
         // the chain of files passing the targets on
