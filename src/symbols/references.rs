@@ -110,6 +110,9 @@ struct FileUses {
     occurrences: Vec<Occurrence>,
     /// The redacted text of the lines with an occurrence.
     lines: HashMap<usize, String>,
+    /// C and C++: the file's macros whose body spells the name (`#define UNITY_END()
+    /// UnityEnd()`); their expansions are uses of it, as a compiler sees them.
+    macros_using: Vec<String>,
 }
 
 /// A definition the references are of, with what proves a use of it.
@@ -145,10 +148,53 @@ impl TargetDef {
     }
 }
 
+/// Macros whose expansions are searched for one name (`UNITY_END()` for `UnityEnd`).
+const MAX_EXPANDED_MACROS: usize = 8;
+
+/// The macros defined in `text` (besides `name` itself) whose lines spell `name` as a word.
+fn macros_spelling(text: &str, definitions: &[Definition], name: &str) -> Vec<String> {
+    let mut starts: Option<Vec<usize>> = None;
+    let mut out = Vec::new();
+    for definition in definitions
+        .iter()
+        .filter(|d| d.kind == Kind::Macro && d.name != name)
+    {
+        let starts = starts.get_or_insert_with(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+                .collect()
+        });
+        let (Some(&from), to) = (
+            starts.get(definition.line.saturating_sub(1)),
+            starts
+                .get(definition.end_line.max(definition.line))
+                .copied()
+                .unwrap_or(text.len()),
+        ) else {
+            continue;
+        };
+        let body = text.get(from..to).unwrap_or("");
+        let word = |at: usize| {
+            let before = body[..at].chars().next_back();
+            let after = body[at + name.len()..].chars().next();
+            // a member (`x.name`, `x->name`) is another name
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                && !body[..at].ends_with("->")
+                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        };
+        if memchr::memmem::find_iter(body.as_bytes(), name.as_bytes()).any(word)
+            && !out.contains(&definition.name)
+        {
+            out.push(definition.name.clone());
+        }
+    }
+    out
+}
+
 /// How far a chain of re-exports is followed (`export *` barrels of barrels).
 const REEXPORT_DEPTH: usize = 4;
 /// Files of one level of the chain whose importers are searched for `export *`.
-const REEXPORT_FRONTIER: usize = 64;
+const REEXPORT_FRONTIER: usize = 16;
 /// How deep a C or C++ file's includes are followed, and how many files at most.
 const INCLUDE_DEPTH: usize = 4;
 const INCLUDES_WALKED: usize = 256;
@@ -296,9 +342,16 @@ impl Engine {
                                     .filter(|(i, _)| wanted.contains(&(i + 1)))
                                     .map(|(i, l)| (i + 1, shorten(l.trim_end_matches('\r').trim())))
                                     .collect();
+                                let lang = Lang::of_file(&entry.relative, text);
+                                let macros_using = if matches!(lang, Some(Lang::C | Lang::Cpp)) {
+                                    macros_spelling(text, &definitions, &query.name)
+                                } else {
+                                    Vec::new()
+                                };
                                 Found::Parsed(FileUses {
                                     path: entry.relative.clone(),
-                                    lang: Lang::of_file(&entry.relative, text),
+                                    lang,
+                                    macros_using,
                                     definitions: definitions
                                         .iter()
                                         .filter(|d| d.name == query.name)
@@ -332,7 +385,7 @@ impl Engine {
                     Found::Unparsed => outcome.unparsed_files += 1,
                     Found::Parsed(file) => {
                         outcome.parsed_files += 1;
-                        if !file.occurrences.is_empty() {
+                        if !file.occurrences.is_empty() || !file.macros_using.is_empty() {
                             uses.push(file);
                         }
                     }
@@ -346,6 +399,21 @@ impl Engine {
             Err(crate::ordered::Stopped::Sink(_)) if outcome.coverage.stopped.is_some() => {}
             Err(crate::ordered::Stopped::Sink(e)) => return Err(e),
             Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
+        }
+        // C and C++: the expansions of macros whose body spells the name, as uses of it where
+        // they are expanded (the macro's body itself is no code a parser sees)
+        let macro_names: Vec<String> = {
+            let mut names: Vec<String> = uses
+                .iter()
+                .flat_map(|f| f.macros_using.iter().cloned())
+                .collect();
+            names.sort();
+            names.dedup();
+            names.truncate(MAX_EXPANDED_MACROS);
+            names
+        };
+        if !macro_names.is_empty() {
+            self.add_macro_expansions(root, &files, &pipeline, &macro_names, deadline, &mut uses);
         }
         // the definitions asked for
         let mut targets: Vec<TargetDef> = Vec::new();
@@ -575,6 +643,93 @@ impl Engine {
         Ok(outcome)
     }
 
+    /// The uses of `macros` (macros whose body spells the name) in the C and C++ files of
+    /// `files`, added to `uses` as bare uses of the name at the expansion.
+    fn add_macro_expansions(
+        &self,
+        root: &ProjectRoot,
+        files: &[&Entry],
+        pipeline: &crate::content::ContentPipeline,
+        macros: &[String],
+        deadline: Option<Instant>,
+        uses: &mut Vec<FileUses>,
+    ) {
+        use rayon::prelude::*;
+        let c_files: Vec<&Entry> = files
+            .iter()
+            .filter(|f| matches!(Lang::of_path(&f.relative), Some(Lang::C | Lang::Cpp)))
+            .copied()
+            .collect();
+        for name in macros {
+            let needle = memchr::memmem::Finder::new(name.as_bytes());
+            let found: Vec<(String, Vec<Occurrence>, HashMap<usize, String>)> = c_files
+                .par_iter()
+                .filter_map(|entry| {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        return None;
+                    }
+                    let Some(Content::Text(text)) = pipeline.load_matching(root, entry, &needle)
+                    else {
+                        return None;
+                    };
+                    let text = &text.text;
+                    let expansions: Vec<Occurrence> = devprojex_symbols::references::occurrences(
+                        &entry.relative,
+                        text,
+                        name,
+                        deadline,
+                    )?
+                    .into_iter()
+                    .filter(|o| !o.definition && !o.import && o.access == Access::Bare)
+                    .map(|mut o| {
+                        // the name as the expansion writes it: bare, at file level
+                        o.scope = None;
+                        o.tag = false;
+                        o
+                    })
+                    .collect();
+                    if expansions.is_empty() {
+                        return None;
+                    }
+                    let wanted: HashSet<usize> = expansions.iter().map(|o| o.line).collect();
+                    let lines: HashMap<usize, String> = text
+                        .lines()
+                        .enumerate()
+                        .filter(|(i, _)| wanted.contains(&(i + 1)))
+                        .map(|(i, l)| (i + 1, shorten(l.trim_end_matches('\r').trim())))
+                        .collect();
+                    // `#ifndef UNITY_END`, `#undef`: directives name the macro, they do not
+                    // expand it
+                    let expansions: Vec<Occurrence> = expansions
+                        .into_iter()
+                        .filter(|o| !lines.get(&o.line).is_some_and(|l| l.starts_with('#')))
+                        .collect();
+                    if expansions.is_empty() {
+                        return None;
+                    }
+                    Some((entry.relative.clone(), expansions, lines))
+                })
+                .collect();
+            for (path, expansions, lines) in found {
+                match uses.iter_mut().find(|f| f.path == path) {
+                    Some(file) => {
+                        file.occurrences.extend(expansions);
+                        file.occurrences.sort_by_key(|o| (o.line, o.column));
+                        file.lines.extend(lines);
+                    }
+                    None => uses.push(FileUses {
+                        lang: Lang::of_path(&path),
+                        path,
+                        definitions: Vec::new(),
+                        occurrences: expansions,
+                        lines,
+                        macros_using: Vec::new(),
+                    }),
+                }
+            }
+        }
+    }
+
     /// Which files among `uses` import the targets' files (or, in Go, the package folder of
     /// one), and which files pass the targets on, with the files among `uses` importing those.
     ///
@@ -650,19 +805,37 @@ impl Engine {
         // cJSON's tests include `common.h`, which includes `../cJSON.c`)
         let c_family = |p: &str| matches!(Lang::of_path(p), Some(Lang::C | Lang::Cpp));
         let mut declaring: HashSet<String> = HashSet::new();
+        let mut file_edges = |file: &str| {
+            project
+                .imports_of(file, &entries, pipeline, deadline)
+                .edges
+                .into_iter()
+                .filter_map(|(t, _)| match t {
+                    Target::File(p) => Some(p),
+                    Target::Folder(_) => None,
+                })
+                .collect::<Vec<String>>()
+        };
         for target in target_files.iter().filter(|t| c_family(t)) {
             declaring.insert(target.to_string());
-            for (edge, _) in project
-                .imports_of(target, &entries, pipeline, deadline)
-                .edges
-            {
-                let Target::File(header) = edge else { continue };
-                let declares = uses.iter().any(|f| {
-                    f.path == header && f.occurrences.iter().any(|o| o.container.is_none())
-                });
-                if declares {
-                    declaring.insert(header);
+            // the headers the target's file includes, directly or through others
+            let mut seen: HashSet<String> = HashSet::new();
+            let mut level = file_edges(target);
+            for _ in 0..INCLUDE_DEPTH {
+                let mut next = Vec::new();
+                for header in level {
+                    if seen.len() >= INCLUDES_WALKED || !seen.insert(header.clone()) {
+                        continue;
+                    }
+                    let declares = uses.iter().any(|f| {
+                        f.path == header && f.occurrences.iter().any(|o| o.container.is_none())
+                    });
+                    if declares {
+                        declaring.insert(header.clone());
+                    }
+                    next.extend(file_edges(&header));
                 }
+                level = next;
             }
         }
         if !declaring.is_empty() {
@@ -713,8 +886,8 @@ impl Engine {
         let mut frontier_dirs: HashSet<&str> = target_dirs.clone();
         for _ in 0..REEXPORT_DEPTH {
             let frontier_files: HashSet<&str> = frontier.iter().map(String::as_str).collect();
-            let mut next: Vec<String> = Vec::new();
             // by name: a file that uses the name imports it from the frontier
+            let mut named: Vec<String> = Vec::new();
             for (file, edges) in &candidates {
                 if passing.contains(&file.path)
                     || !file.occurrences.iter().any(|o| o.import)
@@ -722,8 +895,9 @@ impl Engine {
                 {
                     continue;
                 }
-                next.push(file.path.clone());
+                named.push(file.path.clone());
             }
+            let mut whole_files: Vec<String> = Vec::new();
             // whole: `export * from` a frontier file (JavaScript and TypeScript)
             for whole in frontier
                 .iter()
@@ -743,18 +917,21 @@ impl Engine {
                     let path = &entry.relative;
                     if passing.contains(path)
                         || target_files.contains(path.as_str())
-                        || next.contains(path)
+                        || whole_files.contains(path)
                     {
                         continue;
                     }
                     if project.reexported_whole(path).iter().any(|f| f == whole) {
-                        next.push(path.clone());
+                        whole_files.push(path.clone());
                     }
                 }
             }
-            next.sort();
-            next.dedup();
-            next.retain(|f| !passing.contains(f));
+            // the barrels first: the next level searches the importers of the first few only
+            // (a popular name is imported by many files that pass nothing on)
+            whole_files.sort();
+            named.sort();
+            named.retain(|f| !whole_files.contains(f));
+            let next: Vec<String> = whole_files.into_iter().chain(named).collect();
             if next.is_empty() {
                 break;
             }

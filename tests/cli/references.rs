@@ -307,14 +307,15 @@ fn export_star_barrels_pass_the_module_on() {
 }
 
 /// C: a function defined in `list.c` and declared in `list.h` is proved in a file that
-/// includes the header through another header; `struct list` is the tag, `list` the typedef,
+/// includes the header through another header, and so is the expansion of a macro whose body
+/// calls it (where a compiler sees the call); `struct list` is the tag, `list` the typedef,
 /// each with its own uses.
 #[test]
 fn c_includes_pass_declarations_on_and_tags_are_apart_from_typedefs() {
     let fx = Fixture::new();
     fx.write(
         "list.h",
-        "typedef struct list {\n  int n;\n} list;\n\nint list_len(const list *l);\n",
+        "typedef struct list {\n  int n;\n} list;\n\nint list_len(const list *l);\n#ifndef LIST_EMPTY\n#define LIST_EMPTY(l) \\\n  (list_len(l) == 0)\n#endif\n",
     )
     .write(
         "list.c",
@@ -323,7 +324,7 @@ fn c_includes_pass_declarations_on_and_tags_are_apart_from_typedefs() {
     .write("tests/common.h", "#include \"../list.h\"\n")
     .write(
         "tests/test_list.c",
-        "#include \"common.h\"\n\nint main(void) {\n  struct list a = {0};\n  list b = {1};\n  return list_len(&a) + list_len(&b);\n}\n",
+        "#include \"common.h\"\n\nint main(void) {\n  struct list a = {0};\n  list b = {1};\n  if (LIST_EMPTY(&a)) return 1;\n  return list_len(&a) + list_len(&b);\n}\n",
     )
     .write(
         "other.c",
@@ -337,10 +338,15 @@ fn c_includes_pass_declarations_on_and_tags_are_apart_from_typedefs() {
     let text = stdout(&output);
     assert!(
         text.contains(
-            "tests/test_list.c:6:10: resolved (in main): return list_len(&a) + list_len(&b);"
+            "tests/test_list.c:7:10: resolved (in main): return list_len(&a) + list_len(&b);"
         ),
         "{text}"
     );
+    assert!(
+        text.contains("tests/test_list.c:6:7: resolved (in main): if (LIST_EMPTY(&a)) return 1;"),
+        "{text}"
+    );
+    assert!(!text.contains("#ifndef"), "{text}");
     assert!(!text.contains("other.c"), "{text}");
     // the tag: `struct list` only
     let output = run(&["references", "list", ".", "--at", "list.h:1"], &fx.root);
