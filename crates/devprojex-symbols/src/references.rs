@@ -40,6 +40,12 @@ pub struct Occurrence {
     pub column: usize,
     /// Inside an import statement (or a re-export with a source).
     pub import: bool,
+    /// For an occurrence inside an import statement: the line where that statement starts
+    /// (the line its import edge carries), which tells which import brought the name.
+    pub import_line: Option<usize>,
+    /// C and C++: the name follows `struct`, `union` or `enum` (a tag, which C keeps apart
+    /// from typedef names, functions and variables).
+    pub tag: bool,
     /// The name of a definition or a binding (a function, a class, a variable, a parameter).
     pub definition: bool,
     pub access: Access,
@@ -573,8 +579,8 @@ fn walk(
         .chain(memchr::memchr_iter(b'\n', src.as_bytes()).map(|i| i + 1))
         .collect();
     let mut frames: Vec<Frame> = Vec::new();
-    // import statements the cursor is inside, by node id
-    let mut imports: Vec<usize> = Vec::new();
+    // import statements the cursor is inside: (node id, 1-based start line)
+    let mut imports: Vec<(usize, usize)> = Vec::new();
     let mut pending: Vec<Pending> = Vec::new();
     // (function start byte or FILE_LEVEL, variable) -> its type
     let mut types: HashMap<(usize, String), TypeOf> = HashMap::new();
@@ -608,7 +614,7 @@ fn walk(
         if node.is_named() {
             let kind = node.kind();
             if is_import(kind, node) {
-                imports.push(node.id());
+                imports.push((node.id(), node.start_position().row + 1));
             }
             if let Some((class, extends)) = class_bases(node, src) {
                 bases.insert(class, extends);
@@ -759,7 +765,7 @@ fn walk(
                     &mut last_column,
                     &frames,
                     &ancestors,
-                    !imports.is_empty(),
+                    imports.last().map(|(_, line)| *line),
                 );
                 if let Access::Member { receiver } = &found.occurrence.access {
                     let known = Known {
@@ -787,7 +793,7 @@ fn walk(
             while frames.last().is_some_and(|f| f.node_id == leaving) {
                 frames.pop();
             }
-            if imports.last() == Some(&leaving) {
+            if imports.last().is_some_and(|(id, _)| *id == leaving) {
                 imports.pop();
             }
             if cursor.goto_next_sibling() {
@@ -916,8 +922,9 @@ fn occurrence(
     last_column: &mut (usize, usize),
     frames: &[Frame],
     ancestors: &[Node<'_>],
-    import: bool,
+    import_line: Option<usize>,
 ) -> Pending {
+    let import = import_line.is_some();
     let row = node.start_position().row;
     let line_start = line_starts.get(row).copied().unwrap_or(0);
     let (from, counted) = if last_column.0 >= line_start && last_column.0 <= node.start_byte() {
@@ -983,6 +990,13 @@ fn occurrence(
             line: row + 1,
             column,
             import,
+            import_line,
+            tag: ancestors.last().is_some_and(|p| {
+                matches!(
+                    p.kind(),
+                    "struct_specifier" | "union_specifier" | "enum_specifier"
+                ) && field_is(*p, "name", node)
+            }),
             definition: binding || names_itself,
             access,
             container,
@@ -1554,10 +1568,11 @@ fn is_binding<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> bool {
     }
 
     // C and C++ declarators: `int x`, `*p`, `f(void)` (not a qualified `ns::f`)
+    // (`typedef unsigned long u64;` too: a second typedef in another `#if` branch defines)
     if field_is(parent, "declarator", node)
         && (parent.kind().contains("declarator")
             || parent.kind().contains("declaration")
-            || parent.kind() == "function_definition")
+            || matches!(parent.kind(), "function_definition" | "type_definition"))
     {
         return true;
     }
