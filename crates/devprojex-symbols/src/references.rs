@@ -31,6 +31,23 @@ pub enum Access {
     Path { qualifier: String },
 }
 
+/// What an identifier can name, by where it stands. Rust's syntax says it (other languages:
+/// always `Any`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Names {
+    /// Whatever is defined under the name.
+    #[default]
+    Any,
+    /// A macro: `name!(…)`, `crate::name!(…)`.
+    Macro,
+    /// A module, type, trait or enum: a path's qualifier (`name::x`, `name::y::x`,
+    /// `use name::{…}`), never a function.
+    Namespace,
+    /// A field: `x.name` not called, `Foo { name: … }`, a field pattern; never a function or
+    /// a method.
+    Field,
+}
+
 /// One identifier spelled like the name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Occurrence {
@@ -59,6 +76,8 @@ pub struct Occurrence {
     /// (`import * as commander from '../index.js'`, `const utils = require('./utils')`,
     /// `from . import _types as _t`): the module's name, as its file or folder spells it.
     pub receiver_module: Option<String>,
+    /// What it can name, by where it stands.
+    pub names: Names,
 }
 
 /// The occurrences of `name` in a file, in source order. `None` for a language without a
@@ -198,6 +217,7 @@ fn walk(
                 && pending.len() < MAX_OCCURRENCES_PER_FILE
             {
                 let mut found = occurrence(
+                    lang,
                     node,
                     src,
                     &line_starts,
@@ -219,9 +239,8 @@ fn walk(
                         .filter(|t| !t.is_empty())
                         .cloned()
                         // `Parser(...).parse()`, `make_parser().parse()`
-                        .or_else(|| {
-                            receiver_node(node, &ancestors).and_then(|r| call_type(r, src))
-                        });
+                        .or_else(|| receiver_node(node, &ancestors).and_then(|r| call_type(r, src)))
+                        .map(|t| own_type(t, &frames));
                     found.occurrence.receiver_module = modules.get(receiver).cloned();
                 }
                 pending.push(found);
@@ -283,7 +302,9 @@ fn settle(pending: Vec<Pending>, returns: &HashMap<String, String>) -> Vec<Occur
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn occurrence(
+    lang: Lang,
     node: Node<'_>,
     src: &str,
     line_starts: &[usize],
@@ -364,10 +385,60 @@ fn occurrence(
             scope: None,
             receiver_type: None,
             receiver_module: None,
+            names: if lang == Lang::Rust {
+                rust_names(node, ancestors)
+            } else {
+                Names::Any
+            },
         },
         functions,
         binds: binding,
     }
+}
+
+/// What a Rust identifier can name, by its place in the tree.
+fn rust_names<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Names {
+    let scoped = |n: Node<'_>| {
+        matches!(
+            n.kind(),
+            "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list"
+        )
+    };
+    let Some(parent) = parent_of(ancestors, node) else {
+        return Names::Any;
+    };
+    let grandparent = parent_of(ancestors, parent);
+    if parent.kind() == "macro_invocation" && field_is(parent, "macro", node) {
+        return Names::Macro;
+    }
+    if scoped(parent) && field_is(parent, "path", node) {
+        return Names::Namespace;
+    }
+    if scoped(parent) && field_is(parent, "name", node) {
+        return match grandparent {
+            Some(g) if g.kind() == "macro_invocation" && field_is(g, "macro", parent) => {
+                Names::Macro
+            }
+            Some(g) if scoped(g) && field_is(g, "path", parent) => Names::Namespace,
+            _ => Names::Any,
+        };
+    }
+    if node.kind() == "field_identifier" {
+        // `x.name()`, `x.name::<T>()`
+        let called = grandparent.is_some_and(|g| {
+            matches!(g.kind(), "call_expression" | "generic_function")
+                && field_is(g, "function", parent)
+        });
+        let field = match parent.kind() {
+            "field_expression" => field_is(parent, "field", node) && !called,
+            "field_initializer" | "field_pattern" | "base_field_initializer" => true,
+            _ => false,
+        };
+        if field {
+            return Names::Field;
+        }
+    }
+    Names::Any
 }
 
 /// The scope key of what is bound outside any function.
@@ -384,6 +455,15 @@ fn type_name(text: &str) -> Option<String> {
         .trim();
     let base = text.split(['<', '[', '(', '{', '|', ' ']).next()?.trim();
     let last = base.rsplit(['.', ':', '\\']).find(|s| !s.is_empty())?;
+    // Rust calls the pointee's methods through a `Box`, `Rc` or `Arc`
+    if matches!(last, "Box" | "Rc" | "Arc")
+        && let Some(inner) = text
+            .split_once('<')
+            .and_then(|(_, rest)| rest.rsplit_once('>'))
+            .map(|(inner, _)| inner)
+    {
+        return type_name(inner);
+    }
     (last.chars().next()?.is_alphabetic() || last.starts_with('_'))
         .then(|| last.to_string())
         .filter(|l| l.chars().all(|c| c.is_alphanumeric() || c == '_'))
@@ -644,6 +724,13 @@ fn note_type(
             node.child_by_field_name("type"),
             node.child_by_field_name("value"),
         ),
+        // a Rust (or Go) struct's field `parser: Parser`
+        "field_declaration" => (
+            node.child_by_field_name("name")
+                .filter(|n| n.kind() == "field_identifier"),
+            node.child_by_field_name("type"),
+            None,
+        ),
         "let_declaration" => (
             node.child_by_field_name("pattern")
                 .filter(|n| n.kind() == "identifier"),
@@ -664,15 +751,19 @@ fn note_type(
     let found = type_text
         .and_then(|t| type_name(&text_of(t)))
         .or_else(|| value.and_then(|v| call_type(v, src)));
-    let Some(found) = found else { return };
+    let Some(found) = found.map(|t| own_type(t, frames)) else {
+        return;
+    };
     // An attribute of the instance (`self.parser = Parser()`, `this.parser = new Parser()`,
     // a field `parser: Parser` in the class body, a TypeScript parameter property) is known
     // in every method of the file, under its receiver text `self.parser`/`this.parser`;
     // two classes of the file that type it differently leave it unknown.
     let attribute = attribute_of_self(variable, src).or_else(|| {
-        let field = matches!(node.kind(), "public_field_definition" | "field_definition")
-            || in_class_body && matches!(node.kind(), "assignment");
-        let own = if node.kind() == "assignment" {
+        let field = matches!(
+            node.kind(),
+            "public_field_definition" | "field_definition" | "field_declaration"
+        ) || in_class_body && matches!(node.kind(), "assignment");
+        let own = if matches!(node.kind(), "assignment" | "field_declaration") {
             "self"
         } else {
             "this"
@@ -705,6 +796,18 @@ fn note_type(
         .find(|f| f.function)
         .map_or(FILE_LEVEL, |f| f.start_byte);
     types.insert((scope, text_of(variable)), found);
+}
+
+/// `Self` (Rust, Python's `typing.Self`) means the type whose `impl` or class is around.
+fn own_type(found: String, frames: &[Frame]) -> String {
+    if found != "Self" {
+        return found;
+    }
+    frames
+        .iter()
+        .rev()
+        .find(|f| !f.function && !f.name.is_empty())
+        .map_or(found, |class| class.name.clone())
 }
 
 /// `self.x`, `this.x` (a Python attribute or a JavaScript member of the instance): its text.
@@ -1224,6 +1327,38 @@ mod tests {
                 (5, 21, "path cobra, in Gen".to_string()),
                 (6, 13, "path cobra, in Gen".to_string()),
             ]
+        );
+    }
+
+    #[test]
+    fn rust_places_say_what_a_name_can_be() {
+        let text = "use std::path::{Path, path};\n\nfn f(s: &S) {\n    path!(x);\n    crate::path!(x);\n    s.path;\n    s.path();\n    S { path: 1 };\n    path::join();\n    a::path::b();\n    path();\n}\n";
+        let names: Vec<(usize, Names)> = occurrences("src/a.rs", text, "path", None)
+            .unwrap()
+            .into_iter()
+            .map(|o| (o.line, o.names))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (1, Names::Namespace),
+                (1, Names::Any),
+                (4, Names::Macro),
+                (5, Names::Macro),
+                (6, Names::Field),
+                (7, Names::Any),
+                (8, Names::Field),
+                (9, Names::Namespace),
+                (10, Names::Namespace),
+                (11, Names::Any),
+            ]
+        );
+        // `Self` is the type of the `impl` around; a field's type types `self.field`; a
+        // `Box`/`Rc`/`Arc` calls its pointee's methods
+        let typed = "struct C {\n    t: Box<T>,\n}\n\nimpl C {\n    fn f(&self, o: &Self) {\n        o.run();\n        self.t.run();\n    }\n}\n";
+        assert_eq!(
+            receiver_types("src/a.rs", typed, "run"),
+            [(7, Some("C".to_string())), (8, Some("T".to_string()))]
         );
     }
 
