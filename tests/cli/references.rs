@@ -256,7 +256,8 @@ fn a_reexport_proves_the_uses_through_the_package() {
 /// Rust says by a name's place what it can mean: a macro (`format!`), a path's module
 /// (`std::path::…`) and a field (`self.exit_code`) are no uses of a function or method of the
 /// same name; `self.template` is typed by its struct's field, `other: &Self` by the `impl`
-/// around, and `crate::exec::job::helper()` reaches `src/exec/job.rs` by its path alone.
+/// around, `c.run()` inside `println!` is read from the macro's tokens, and
+/// `crate::exec::job::helper()` reaches `src/exec/job.rs` by its path alone.
 #[test]
 fn rust_paths_fields_macros_and_self_decide_what_a_name_means() {
     let fx = Fixture::new();
@@ -289,6 +290,12 @@ fn rust_paths_fields_macros_and_self_decide_what_a_name_means() {
         "{text}"
     );
     assert!(text.contains("src/exec/job.rs:30:35: resolved"), "{text}");
+    // a macro's arguments are tokens; the receiver is read from them
+    let text = references("run");
+    assert!(
+        text.contains("src/main.rs:5:22: resolved (in main): println!(\"{}\", c.run());"),
+        "{text}"
+    );
     let text = references("helper");
     assert!(
         text.contains("src/main.rs:6:23: resolved (in main): crate::exec::job::helper();"),

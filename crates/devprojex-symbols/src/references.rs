@@ -423,6 +423,19 @@ fn rust_names<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Names {
             _ => Names::Any,
         };
     }
+    // macro arguments are tokens: what comes after the name tells
+    if parent.kind() == "token_tree" {
+        let next = node.next_sibling();
+        let called = next.is_some_and(|n| {
+            n.kind() == "token_tree" && n.child(0).is_some_and(|open| open.kind() == "(")
+        });
+        return match next.map(|n| n.kind()) {
+            Some("!") => Names::Macro,
+            Some("::") => Names::Namespace,
+            _ if token_before(node) == Some(".") && !called => Names::Field,
+            _ => Names::Any,
+        };
+    }
     if node.kind() == "field_identifier" {
         // `x.name()`, `x.name::<T>()`
         let called = grandparent.is_some_and(|g| {
@@ -874,6 +887,16 @@ fn access_of<'t>(node: Node<'t>, src: &str, ancestors: &[Node<'t>]) -> Access {
             .filter(|c| c.id() != node.id() && c.start_byte() < node.start_byte())
     };
     match parent.kind() {
+        // Rust macro arguments are tokens: `x.name`, `a::b::name` read from the ones before
+        "token_tree" => match token_before(node) {
+            Some(".") => Access::Member {
+                receiver: short(&token_chain(node, src)),
+            },
+            Some("::") => Access::Path {
+                qualifier: short(&token_chain(node, src)),
+            },
+            _ => Access::Bare,
+        },
         // value.field, object.property, object.attribute, operand.field, object->name
         "field_expression"
         | "member_expression"
@@ -933,6 +956,48 @@ fn access_of<'t>(node: Node<'t>, src: &str, ancestors: &[Node<'t>]) -> Access {
         },
         _ => Access::Bare,
     }
+}
+
+/// The kind of the token before `node` among its siblings (`.`, `::`, an identifier).
+fn token_before<'t>(node: Node<'t>) -> Option<&'t str> {
+    node.prev_sibling().map(|p| p.kind())
+}
+
+/// The text of the tokens before a `.` or `::` that precedes `node` in a macro's token tree,
+/// as far back as they chain: `self.a` for `self.a.run`, `x::y` for `x::y::z`, `f(1)` for
+/// `f(1).run` (a parenthesised group goes with the name before it).
+fn token_chain(node: Node<'_>, src: &str) -> String {
+    let name_like = |n: &Node<'_>| is_identifier(n.kind()) || n.kind() == "self";
+    let Some(separator) = node.prev_sibling() else {
+        return String::new();
+    };
+    let end = separator.start_byte();
+    let mut start = end;
+    let mut current = separator.prev_sibling();
+    // backwards: a term (a name, a group, or a name and its group), then `.` or `::`, again
+    while let Some(token) = current {
+        if token.kind() == "token_tree" {
+            start = token.start_byte();
+            current = token.prev_sibling();
+            match current {
+                Some(name) if name_like(&name) => {
+                    start = name.start_byte();
+                    current = name.prev_sibling();
+                }
+                _ => break,
+            }
+        } else if name_like(&token) {
+            start = token.start_byte();
+            current = token.prev_sibling();
+        } else {
+            break;
+        }
+        match current {
+            Some(sep) if matches!(sep.kind(), "." | "::") => current = sep.prev_sibling(),
+            _ => break,
+        }
+    }
+    src.get(start..end).unwrap_or("").trim().to_string()
 }
 
 /// Kinds whose `name` field is the name of what they define (or bind).
@@ -1332,7 +1397,7 @@ mod tests {
 
     #[test]
     fn rust_places_say_what_a_name_can_be() {
-        let text = "use std::path::{Path, path};\n\nfn f(s: &S) {\n    path!(x);\n    crate::path!(x);\n    s.path;\n    s.path();\n    S { path: 1 };\n    path::join();\n    a::path::b();\n    path();\n}\n";
+        let text = "use std::path::{Path, path};\n\nfn f(s: &S) {\n    path!(x);\n    crate::path!(x);\n    s.path;\n    s.path();\n    S { path: 1 };\n    path::join();\n    a::path::b();\n    path();\n    assert!(path!(), path::x, s.path, s.path());\n}\n";
         let names: Vec<(usize, Names)> = occurrences("src/a.rs", text, "path", None)
             .unwrap()
             .into_iter()
@@ -1351,6 +1416,31 @@ mod tests {
                 (9, Names::Namespace),
                 (10, Names::Namespace),
                 (11, Names::Any),
+                (12, Names::Macro),
+                (12, Names::Namespace),
+                (12, Names::Field),
+                (12, Names::Any),
+            ]
+        );
+        // macro arguments are tokens: the receiver or qualifier is read from those before
+        let tokens = "fn f() {\n    assert_eq!(self.a.run(), x::y::run(c.f(1).run()));\n}\n";
+        let access: Vec<Access> = occurrences("src/a.rs", tokens, "run", None)
+            .unwrap()
+            .into_iter()
+            .map(|o| o.access)
+            .collect();
+        assert_eq!(
+            access,
+            [
+                Access::Member {
+                    receiver: "self.a".to_string()
+                },
+                Access::Path {
+                    qualifier: "x::y".to_string()
+                },
+                Access::Member {
+                    receiver: "c.f(1)".to_string()
+                },
             ]
         );
         // `Self` is the type of the `impl` around; a field's type types `self.field`; a
