@@ -223,17 +223,59 @@ def pyright_references(root, samples):
 RUST_ANALYZER = os.path.join(ANALYSERS, "rust-analyzer", "bin", "rust-analyzer")
 
 
+def rust_src_from_docs(out):
+    """The standard library's source, rebuilt from the toolchain's rust-docs component into
+    `out`/library: no rust-src component can be installed here, but rustdoc's source pages
+    (share/doc/rust/html/src/CRATE/PATH.rs.html) hold every documented file's text, line by
+    line. Returns the library folder, or None without those pages."""
+    import html
+    sysroot = subprocess.run(["rustc", "--print", "sysroot"], capture_output=True, text=True).stdout.strip()
+    docs = os.path.join(sysroot, "share", "doc", "rust", "html", "src")
+    if not os.path.isdir(os.path.join(docs, "core")):
+        return None
+    anchor = re.compile(r"<a href=#\d+ id=\d+ data-nosnippet>\d+</a>")
+    tag = re.compile(r"<[^>]*>")
+    opening, closing = '<pre class="rust"><code>', "</code></pre>"
+    library = os.path.join(out, "library")
+    for crate in os.listdir(docs):
+        for folder, _, names in os.walk(os.path.join(docs, crate)):
+            for name in names:
+                if not name.endswith(".rs.html"):
+                    continue
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    page = f.read()
+                start, end = page.find(opening), page.rfind(closing)
+                if start < 0 or end < 0:
+                    continue
+                code = html.unescape(tag.sub("", anchor.sub("", page[start + len(opening):end])))
+                rel = os.path.relpath(os.path.join(folder, name[:-len(".html")]), os.path.join(docs, crate))
+                target = os.path.join(library, crate, "src", rel)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "w", encoding="utf-8") as f:
+                    f.write(code)
+    return library
+
+
 def rust_analyzer_references(root, samples):
     """rust-analyzer over LSP on the repository's Cargo workspace, once it reports itself
     quiescent (workspace loaded). Its dependencies must be in Cargo's cache (`cargo fetch`
     once; the server runs with CARGO_NET_OFFLINE). Build scripts and procedural macros are
-    not run (nothing is compiled). There is no rust-src component here, so the standard
-    library is unknown to it: a method called on what std returns (`s.trim().parse()`,
-    `x.clone().run()`) has no type for it either."""
+    not run (nothing is compiled). The standard library's source comes from
+    rust_src_from_docs (no rust-src component here): without it, std's macros (`assert_eq!`,
+    `vec!`, `format!`) hide every use in their arguments, and impls of std's traits (`Ord`,
+    `Display`) and what std's methods return are unknown to it."""
+    import shutil
+    import tempfile
     env = {**os.environ, "CARGO_NET_OFFLINE": "true"}
     options = {"cargo": {"buildScripts": {"enable": False}, "allTargets": True},
                "procMacro": {"enable": False}, "checkOnSave": False,
                "cachePriming": {"enable": False}}
+    scratch = tempfile.mkdtemp(prefix="compare-references-rust-src-")
+    library = rust_src_from_docs(scratch)
+    if library:
+        options["cargo"]["sysrootSrc"] = library
+    else:
+        print("compare-references: no rust-docs pages; rust-analyzer runs without std", file=sys.stderr)
     lsp = Lsp([RUST_ANALYZER], root, options, {"experimental": {"serverStatusNotification": True}}, env)
     out = []
     try:
@@ -252,6 +294,7 @@ def rust_analyzer_references(root, samples):
             out.append(found)
     finally:
         lsp.close()
+        shutil.rmtree(scratch, ignore_errors=True)
     return out
 
 
