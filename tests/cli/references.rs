@@ -306,3 +306,90 @@ fn rust_paths_fields_macros_and_self_decide_what_a_name_means() {
         assert!(text.contains(&format!("{name}: 0 (")), "{text}");
     }
 }
+
+/// A receiver made by a function or method of another file is typed by what that one
+/// returns: a Go function of the same package (its first result), a method's declared result
+/// (`router.Group("/v1")`), a JSDoc `@return {T}` or `return this` in a chain, a Python
+/// function the file imports; a method the receiver's class gets from a base (a Go embedded
+/// struct). Two definitions that return different types prove nothing.
+#[test]
+fn receivers_made_by_other_files_functions_are_typed_by_their_results() {
+    let fx = Fixture::new();
+    fx.write("go.mod", "module example.com/gin\n\ngo 1.21\n")
+        .write(
+            "gin/routergroup.go",
+            "package gin\n\ntype RouterGroup struct{}\n\nfunc (group *RouterGroup) Group(path string) *RouterGroup {\n\treturn &RouterGroup{}\n}\n\nfunc (group *RouterGroup) Handle(path string) {}\n",
+        )
+        .write(
+            "gin/context.go",
+            "package gin\n\ntype Context struct{}\n\nfunc (c *Context) Handle(path string) {}\n\nfunc CreateTestContext() (c *Context, r *RouterGroup) {\n\treturn &Context{}, &RouterGroup{}\n}\n",
+        )
+        .write(
+            "gin/use_test.go",
+            "package gin\n\nfunc TestX() {\n\tc, _ := CreateTestContext()\n\tc.Handle(\"x\")\n\tvar g RouterGroup\n\tv1 := g.Group(\"/v1\")\n\tv1.Handle(\"y\")\n\tg.Group(\"/v2\").Handle(\"z\")\n}\n\nfunc TestY() {\n\trouter := New()\n\trouter.Handle(\"a\")\n\trouter.Group(\"/x\").Handle(\"b\")\n}\n",
+        )
+        .write(
+            "gin/engine.go",
+            "package gin\n\ntype Engine struct {\n\tRouterGroup\n\tname string\n}\n\nfunc New() *Engine {\n\treturn &Engine{}\n}\n",
+        )
+        .write(
+            "lib/command.js",
+            "class Command {\n  /**\n   * @return {Command} the new command\n   */\n  command(name) {\n    return build(name);\n  }\n\n  option(flags) {\n    return this;\n  }\n\n  action(fn) {}\n}\nexports.Command = Command;\n",
+        )
+        .write(
+            "lib/other.js",
+            "class Other {\n  option() {\n    return new Other();\n  }\n  action(fn) {}\n}\nexports.Other = Other;\n",
+        )
+        .write(
+            "tests/program.test.js",
+            "const commander = require('../lib/command.js');\nconst program = new commander.Command();\nprogram.command('run').option('-a').action(() => {});\nunknown.option('-b').action(() => {});\n",
+        )
+        .write("app/__init__.py", "")
+        .write(
+            "app/factory.py",
+            "from .parser import Parser\n\n\ndef make_parser() -> Parser:\n    return Parser()\n",
+        )
+        .write(
+            "app/parser.py",
+            "class Parser:\n    def parse(self):\n        return 1\n",
+        )
+        .write(
+            "app/use.py",
+            "from .factory import make_parser\n\n\ndef run():\n    p = make_parser()\n    p.parse()\n",
+        );
+    let uses = |name: &str, at: &str| {
+        let output = run(&["references", name, ".", "--at", at], &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let group = uses("Handle", "gin/routergroup.go:9");
+    assert!(group.contains("gin/use_test.go:8:5: resolved"), "{group}");
+    assert!(group.contains("gin/use_test.go:9:17: resolved"), "{group}");
+    assert!(group.contains("gin/use_test.go:5:4: name-only"), "{group}");
+    // the Engine embeds RouterGroup: its Handle is RouterGroup's
+    assert!(group.contains("gin/use_test.go:14:9: resolved"), "{group}");
+    assert!(group.contains("gin/use_test.go:15:21: resolved"), "{group}");
+    let context = uses("Handle", "gin/context.go:5");
+    assert!(
+        context.contains("gin/use_test.go:5:4: resolved"),
+        "{context}"
+    );
+    assert!(
+        context.contains("gin/use_test.go:8:5: name-only"),
+        "{context}"
+    );
+    let action = uses("action", "lib/command.js:13");
+    assert!(
+        action.contains("tests/program.test.js:3:37: resolved"),
+        "{action}"
+    );
+    assert!(
+        action.contains("tests/program.test.js:4:22: name-only"),
+        "{action}"
+    );
+    let parse = uses("parse", "app/parser.py:2");
+    assert!(
+        parse.contains("app/use.py:6:7: resolved (in run): p.parse()"),
+        "{parse}"
+    );
+}
