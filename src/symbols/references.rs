@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use devprojex_detail::Detail;
-use devprojex_symbols::references::{Access, FileTypes, Occurrence, TypeOf};
+use devprojex_symbols::references::{Access, FileTypes, Names, Occurrence, TypeOf};
 use devprojex_symbols::resolve::Target;
 use devprojex_symbols::{Definition, Kind, Lang};
 use serde::Serialize;
@@ -132,6 +132,7 @@ struct TargetDef {
     /// A method: reached through a receiver, or bare only from its own class in the
     /// languages with an implicit `this`.
     method: bool,
+    kind: Kind,
     /// The container is a value, not a type: a JavaScript/TypeScript object a member is
     /// assigned to or written in (`response.json = …`, `const api = { get() {} }`), whose
     /// label is its bare name. Another file's `response.json()` means its own `response`.
@@ -632,6 +633,7 @@ impl Engine {
                     container: definition.scope.iter().last().map(str::to_string),
                     module_names: module_names(&file.path, lang),
                     method: definition.kind == Kind::Method,
+                    kind: definition.kind,
                     container_is_value: matches!(
                         lang,
                         Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
@@ -1600,6 +1602,10 @@ fn judge(
 ) -> Option<Confidence> {
     let imports_target = imported.file;
     let in_same_file = |t: &&TargetDef| t.path == path;
+    let rust = Lang::of_path(path) == Some(Lang::Rust);
+    if rust && !targets.is_empty() && !rust_may_name(occurrence, targets) {
+        return None;
+    }
     // a local or nested definition is seen only inside the function that binds it
     if !targets.is_empty() && targets.iter().all(|t| !t.file_level()) {
         let seen = occurrence.access == Access::Bare
@@ -1707,9 +1713,11 @@ fn judge(
                 .unwrap_or(qualifier);
             let proved = targets.iter().any(|t| {
                 t.container.as_deref() == Some(last)
+                    // Rust's `impl` blocks of one type may sit in several files
                     || (last == "Self"
-                        && t.path == path
+                        && (t.path == path || rust)
                         && occurrence.classes.last() == t.container.as_ref())
+                    || rust && rust_path_reaches(qualifier, &t.path)
                     || (imports_target || t.path == path)
                         && (t.module_names.iter().any(|m| m == last)
                             || matches!(last, "crate" | "self" | "super"))
@@ -1723,9 +1731,71 @@ fn judge(
     }
 }
 
+/// Whether a Rust use can mean one of the targets, by what its place says it names, and by
+/// how it is reached: a macro is named only by `name!`; a path's qualifier is a module or a
+/// type, never a function; a field is never a function; a free function is never called
+/// as a method (`x.f()`) nor through a type (`Type::f()`).
+fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
+    let function = |t: &TargetDef| matches!(t.kind, Kind::Function | Kind::Method);
+    let may = |t: &TargetDef| match occurrence.names {
+        Names::Macro => t.kind == Kind::Macro,
+        Names::Any if t.kind == Kind::Macro => occurrence.import,
+        Names::Namespace => !function(t) && !matches!(t.kind, Kind::Macro | Kind::Constant),
+        Names::Field => !function(t),
+        Names::Any => match &occurrence.access {
+            Access::Member { .. } => t.kind != Kind::Function,
+            Access::Path { qualifier } if t.kind == Kind::Function => !qualifier
+                .rsplit("::")
+                .next()
+                .and_then(|last| last.chars().next())
+                .is_some_and(char::is_uppercase),
+            _ => true,
+        },
+    };
+    targets.iter().any(may)
+}
+
+/// Whether a Rust path's qualifier (`crate::exec::job`, `super::job`, `exec::job`) names the
+/// module of `target_path` (`src/exec/job.rs`, `src/exec/job/mod.rs`): its module names after
+/// `crate`/`self`/`super` end the file's path. A lone module name (`job::f`) needs the
+/// import edge the caller checks.
+fn rust_path_reaches(qualifier: &str, target_path: &str) -> bool {
+    let relative = qualifier.starts_with("crate::")
+        || qualifier.starts_with("self::")
+        || qualifier.starts_with("super::");
+    let segments: Vec<&str> = qualifier
+        .split("::")
+        .map(str::trim)
+        .filter(|s| !matches!(*s, "" | "crate" | "self" | "super"))
+        .collect();
+    if segments.is_empty() || !relative && segments.len() < 2 {
+        return false;
+    }
+    let mut modules: Vec<&str> = target_path
+        .strip_suffix(".rs")
+        .unwrap_or(target_path)
+        .split('/')
+        .collect();
+    if modules.last() == Some(&"mod") {
+        modules.pop();
+    }
+    modules.ends_with(&segments)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rust_paths_reach_module_files() {
+        assert!(rust_path_reaches("crate::exec::job", "src/exec/job.rs"));
+        assert!(rust_path_reaches("crate::exec", "src/exec/mod.rs"));
+        assert!(rust_path_reaches("super::job", "src/exec/job.rs"));
+        assert!(rust_path_reaches("exec::job", "src/exec/job.rs"));
+        assert!(!rust_path_reaches("job", "src/exec/job.rs"));
+        assert!(!rust_path_reaches("crate::walk", "src/exec/job.rs"));
+        assert!(!rust_path_reaches("crate::other::job", "src/exec/job.rs"));
+    }
 
     #[test]
     fn at_takes_a_path_and_a_line() {

@@ -253,6 +253,60 @@ fn a_reexport_proves_the_uses_through_the_package() {
     );
 }
 
+/// Rust says by a name's place what it can mean: a macro (`format!`), a path's module
+/// (`std::path::…`) and a field (`self.exit_code`) are no uses of a function or method of the
+/// same name; `self.template` is typed by its struct's field, `other: &Self` by the `impl`
+/// around, `c.run()` inside `println!` is read from the macro's tokens, and
+/// `crate::exec::job::helper()` reaches `src/exec/job.rs` by its path alone.
+#[test]
+fn rust_paths_fields_macros_and_self_decide_what_a_name_means() {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .write(
+        "src/main.rs",
+        "mod exec;\n\nfn main() {\n    let c = exec::job::Command::new();\n    println!(\"{}\", c.run());\n    crate::exec::job::helper();\n    let s = format!(\"{}\", 1);\n    let p = std::path::Path::new(&s);\n}\n",
+    )
+    .write("src/exec/mod.rs", "pub mod job;\n")
+    .write(
+        "src/exec/job.rs",
+        "pub struct Command {\n    exit_code: i32,\n    template: Box<Template>,\n}\n\npub struct Template;\n\nimpl Template {\n    pub fn generate(&self) -> String {\n        String::new()\n    }\n}\n\nimpl Command {\n    pub fn new() -> Self {\n        Command { exit_code: 0, template: Box::new(Template) }\n    }\n\n    pub fn exit_code(&self) -> i32 {\n        self.exit_code\n    }\n\n    pub fn run(&self) -> String {\n        self.template.generate()\n    }\n}\n\nimpl PartialEq for Command {\n    fn eq(&self, other: &Self) -> bool {\n        self.exit_code() == other.exit_code()\n    }\n}\n\npub fn helper() {}\n\npub fn format() {}\n\npub fn path() {}\n",
+    );
+    let references = |name: &str| {
+        let output = run(&["references", name, "."], &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let text = references("generate");
+    assert!(
+        text.contains("src/exec/job.rs:24:23: resolved (in Command.run): self.template.generate()"),
+        "{text}"
+    );
+    let text = references("exit_code");
+    assert!(
+        text.contains("exit_code: 2 (2 resolved, 0 name-only)"),
+        "{text}"
+    );
+    assert!(text.contains("src/exec/job.rs:30:35: resolved"), "{text}");
+    // a macro's arguments are tokens; the receiver is read from them
+    let text = references("run");
+    assert!(
+        text.contains("src/main.rs:5:22: resolved (in main): println!(\"{}\", c.run());"),
+        "{text}"
+    );
+    let text = references("helper");
+    assert!(
+        text.contains("src/main.rs:6:23: resolved (in main): crate::exec::job::helper();"),
+        "{text}"
+    );
+    for name in ["format", "path"] {
+        let text = references(name);
+        assert!(text.contains(&format!("{name}: 0 (")), "{text}");
+    }
+}
+
 /// A receiver made by a function or method of another file is typed by what that one
 /// returns: a Go function of the same package (its first result), a method's declared result
 /// (`router.Group("/v1")`), a JSDoc `@return {T}` or `return this` in a chain, a Python
