@@ -657,6 +657,23 @@ impl Engine {
             let file_dir = devprojex_symbols::resolve::dir_of(&file.path);
             for occurrence in &file.occurrences {
                 if occurrence.definition {
+                    // Python: another declaration of the name in the target's own scope
+                    // (`@overload` signatures, a property's setter) is the same symbol
+                    if redeclares_a_target(occurrence, file, &targets) {
+                        references.push(Reference {
+                            path: file.path.clone(),
+                            line: occurrence.line,
+                            column: occurrence.column,
+                            container: occurrence.container.clone(),
+                            confidence: Confidence::Resolved,
+                            import: false,
+                            text: file
+                                .lines
+                                .get(&occurrence.line)
+                                .cloned()
+                                .unwrap_or_default(),
+                        });
+                    }
                     continue;
                 }
                 // another definition's own name: `app2.response.shout = function …` defines a
@@ -1178,6 +1195,27 @@ pub fn references_json(outcome: &ReferencesOutcome, project: &str) -> serde_json
         "offset": outcome.offset,
         "nearNames": outcome.near_names,
         "truncated": outcome.coverage.stopped.is_some(),
+    })
+}
+
+/// Whether the definition `occurrence` is another declaration of a Python target in the same
+/// scope of its file: pyright's one symbol with several declarations (`@overload`
+/// signatures, `@x.setter`, a redefinition).
+fn redeclares_a_target(occurrence: &Occurrence, file: &FileUses, targets: &[TargetDef]) -> bool {
+    if Lang::of_path(&file.path) != Some(Lang::Python)
+        || targets
+            .iter()
+            .any(|t| t.path == file.path && t.line == occurrence.line)
+    {
+        return false;
+    }
+    let Some(declared) = file.definitions.iter().find(|d| d.line == occurrence.line) else {
+        return false;
+    };
+    targets.iter().any(|t| {
+        t.path == file.path
+            && t.file_level()
+            && declared.scope.iter().last() == t.container.as_deref()
     })
 }
 

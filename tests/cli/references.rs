@@ -339,3 +339,20 @@ fn receivers_made_by_other_files_functions_are_typed_by_their_results() {
         "{parse}"
     );
 }
+
+/// A Python name declared again in the same scope (`@overload` signatures) is one symbol:
+/// the other declarations are its references; another class's method of the name is not.
+#[test]
+fn python_overloads_are_references_of_each_other() {
+    let fx = Fixture::new();
+    fx.write(
+        "app.py",
+        "import typing as t\n\n\nclass App:\n    @t.overload\n    def get(self, name: str) -> str: ...\n    @t.overload\n    def get(self, name: int) -> int: ...\n    def get(self, name):\n        return name\n\n\nclass Other:\n    def get(self):\n        return 1\n",
+    );
+    let output = run(&["references", "get", ".", "--at", "app.py:9"], &fx.root);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("app.py:6:9: resolved"), "{text}");
+    assert!(text.contains("app.py:8:9: resolved"), "{text}");
+    assert!(!text.contains("app.py:14:"), "{text}");
+}
