@@ -585,6 +585,8 @@ fn walk(
     let mut declared_keys: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut bases: HashMap<String, Vec<String>> = HashMap::new();
     let mut fields: HashMap<String, TypeOf> = HashMap::new();
+    // variables typed by a node, set when the walk leaves it: (node id, key, type)
+    let mut deferred_types: Vec<(usize, (usize, String), TypeOf)> = Vec::new();
     // names bound to a module of the project by an import or a `require` -> the module's name
     let mut modules: HashMap<String, String> = HashMap::new();
     // the end byte of the last JSDoc comment (`/** … */`) and its text
@@ -718,7 +720,9 @@ fn walk(
                 {
                     note_return(&mut fields, &format!("{class}.{field}"), found.clone());
                 }
-                types.insert(variable, found);
+                // an assignment types its variable once its value is walked: `r = s.send(
+                // r.prepare())` reads the `r` from before
+                deferred_types.push((node.id(), variable, found));
             }
             // Go struct fields: `type Context struct { engine *Engine }`
             if kind == "field_declaration"
@@ -789,6 +793,14 @@ fn walk(
             }
             if imports.last() == Some(&leaving) {
                 imports.pop();
+            }
+            while deferred_types
+                .last()
+                .is_some_and(|(id, _, _)| *id == leaving)
+            {
+                if let Some((_, variable, found)) = deferred_types.pop() {
+                    types.insert(variable, found);
+                }
             }
             if cursor.goto_next_sibling() {
                 break;
@@ -1954,6 +1966,19 @@ mod tests {
                     Some(method_result(TypeOf::Named("RouterGroup".into()), "Group"))
                 ),
                 (11, None, Some(result("New", Some("gin")))),
+            ]
+        );
+        // a reassignment types its variable after its value: the `r` in the value is the old one
+        let python = "def f():\n    s = Session()\n    r = requests.Request()\n    r = s.send(r.prepare())\n    r.prepare()\n";
+        assert_eq!(
+            waiting("a.py", python, "prepare"),
+            [
+                (4, Some("Request".to_string()), None),
+                (
+                    5,
+                    None,
+                    Some(method_result(TypeOf::Named("Session".into()), "send"))
+                )
             ]
         );
         let python =
