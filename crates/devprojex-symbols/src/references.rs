@@ -1013,6 +1013,10 @@ fn occurrence(
 /// The scope key of what is bound outside any function.
 const FILE_LEVEL: usize = usize::MAX;
 
+/// The scope key of the attributes with a declared type (`self.x: T = …`, a field `x: T`),
+/// which assignments without one do not change.
+const DECLARED: usize = usize::MAX - 1;
+
 /// A type's last name: `*pkg.Parser` -> `Parser`, `Vec<T>` -> `Vec`, `Parser[int]` -> `Parser`.
 fn type_name(text: &str) -> Option<String> {
     let text = text
@@ -1284,10 +1288,11 @@ fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)
     let Some(variable) = variable else {
         return Vec::new();
     };
-    let found = type_text
+    let declared = type_text
         .and_then(|t| type_name(&text_of(t)))
-        .map(TypeOf::Named)
-        .or_else(|| value.and_then(|v| known.type_of(v, 0)));
+        .map(TypeOf::Named);
+    let annotated = declared.is_some();
+    let found = declared.or_else(|| value.and_then(|v| known.type_of(v, 0)));
     let Some(found) = found else {
         return Vec::new();
     };
@@ -1311,11 +1316,17 @@ fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)
         (field || parameter_property).then(|| format!("{own}.{}", text_of(variable)))
     });
     if let Some(attribute) = attribute {
-        let key = (FILE_LEVEL, attribute);
-        match known.types.get(&key) {
-            Some(before) if *before != found => out.push((key, TypeOf::unknown())),
-            Some(_) => {}
-            None => out.push((key, found.clone())),
+        // an annotated attribute (`self.type: ParamType = …`) keeps its declared type
+        if annotated {
+            out.push(((DECLARED, attribute.clone()), found.clone()));
+            out.push(((FILE_LEVEL, attribute), found.clone()));
+        } else if !known.types.contains_key(&(DECLARED, attribute.clone())) {
+            let key = (FILE_LEVEL, attribute);
+            match known.types.get(&key) {
+                Some(before) if *before != found => out.push((key, TypeOf::unknown())),
+                Some(_) => {}
+                None => out.push((key, found.clone())),
+            }
         }
         if node.kind() != "required_parameter" {
             return out;
@@ -2257,6 +2268,12 @@ mod tests {
         );
         let two = "class A:\n    def __init__(self):\n        self.x = Parser()\n\nclass B:\n    def __init__(self):\n        self.x = Lexer()\n\n    def run(self):\n        self.x.parse()\n";
         assert_eq!(receiver_types("a.py", two, "parse"), [(10, None)]);
+        // a declared type stays whatever is assigned without one
+        let declared = "class A:\n    def __init__(self):\n        self.x: Parser = make()\n\nclass B(A):\n    def __init__(self):\n        self.x = self.pick()\n\n    def run(self):\n        self.x.parse()\n";
+        assert_eq!(
+            receiver_types("a.py", declared, "parse"),
+            [(10, Some("Parser".to_string()))]
+        );
     }
 
     #[test]
