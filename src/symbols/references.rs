@@ -842,6 +842,13 @@ impl Engine {
         let mut wanted: HashSet<String> = HashSet::new();
         for file in uses.iter() {
             let lang = Lang::of_path(&file.path);
+            // the languages whose results, fields and bases the walk reads
+            if !matches!(
+                lang.map(lang_family),
+                Some(Lang::Go | Lang::Python | Lang::TypeScript)
+            ) {
+                continue;
+            }
             for occurrence in &file.occurrences {
                 if let Some(waiting) = &occurrence.receiver_result {
                     wanted.extend(waiting.functions().into_iter().map(str::to_string));
