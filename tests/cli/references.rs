@@ -253,6 +253,60 @@ fn a_reexport_proves_the_uses_through_the_package() {
     );
 }
 
+/// Rust says by a name's place what it can mean: a macro (`format!`), a path's module
+/// (`std::path::…`) and a field (`self.exit_code`) are no uses of a function or method of the
+/// same name; `self.template` is typed by its struct's field, `other: &Self` by the `impl`
+/// around, `c.run()` inside `println!` is read from the macro's tokens, and
+/// `crate::exec::job::helper()` reaches `src/exec/job.rs` by its path alone.
+#[test]
+fn rust_paths_fields_macros_and_self_decide_what_a_name_means() {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .write(
+        "src/main.rs",
+        "mod exec;\n\nfn main() {\n    let c = exec::job::Command::new();\n    println!(\"{}\", c.run());\n    crate::exec::job::helper();\n    let s = format!(\"{}\", 1);\n    let p = std::path::Path::new(&s);\n}\n",
+    )
+    .write("src/exec/mod.rs", "pub mod job;\n")
+    .write(
+        "src/exec/job.rs",
+        "pub struct Command {\n    exit_code: i32,\n    template: Box<Template>,\n}\n\npub struct Template;\n\nimpl Template {\n    pub fn generate(&self) -> String {\n        String::new()\n    }\n}\n\nimpl Command {\n    pub fn new() -> Self {\n        Command { exit_code: 0, template: Box::new(Template) }\n    }\n\n    pub fn exit_code(&self) -> i32 {\n        self.exit_code\n    }\n\n    pub fn run(&self) -> String {\n        self.template.generate()\n    }\n}\n\nimpl PartialEq for Command {\n    fn eq(&self, other: &Self) -> bool {\n        self.exit_code() == other.exit_code()\n    }\n}\n\npub fn helper() {}\n\npub fn format() {}\n\npub fn path() {}\n",
+    );
+    let references = |name: &str| {
+        let output = run(&["references", name, "."], &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let text = references("generate");
+    assert!(
+        text.contains("src/exec/job.rs:24:23: resolved (in Command.run): self.template.generate()"),
+        "{text}"
+    );
+    let text = references("exit_code");
+    assert!(
+        text.contains("exit_code: 2 (2 resolved, 0 name-only)"),
+        "{text}"
+    );
+    assert!(text.contains("src/exec/job.rs:30:35: resolved"), "{text}");
+    // a macro's arguments are tokens; the receiver is read from them
+    let text = references("run");
+    assert!(
+        text.contains("src/main.rs:5:22: resolved (in main): println!(\"{}\", c.run());"),
+        "{text}"
+    );
+    let text = references("helper");
+    assert!(
+        text.contains("src/main.rs:6:23: resolved (in main): crate::exec::job::helper();"),
+        "{text}"
+    );
+    for name in ["format", "path"] {
+        let text = references(name);
+        assert!(text.contains(&format!("{name}: 0 (")), "{text}");
+    }
+}
+
 /// A receiver made by a function or method of another file is typed by what that one
 /// returns: a Go function of the same package (its first result), a method's declared result
 /// (`router.Group("/v1")`), a JSDoc `@return {T}` or `return this` in a chain, a Python
@@ -355,4 +409,119 @@ fn python_overloads_are_references_of_each_other() {
     assert!(text.contains("app.py:6:9: resolved"), "{text}");
     assert!(text.contains("app.py:8:9: resolved"), "{text}");
     assert!(!text.contains("app.py:14:"), "{text}");
+}
+
+/// `export * from` barrels pass a module on whole, barrel after barrel, without spelling the
+/// name: `core.parse()` through `import * as core from "../core/index.js"` is resolved, and so
+/// is a bare `parse` imported from the outer barrel; a bare `parse` the file takes from another
+/// module is not.
+#[test]
+fn export_star_barrels_pass_the_module_on() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/core/api.ts",
+        "export function parse(text: string) {\n  return text;\n}\n",
+    )
+    .write(
+        "src/core/index.ts",
+        "export * from \"./api.js\";\nexport * as util from \"./util.js\";\n",
+    )
+    .write("src/core/util.ts", "export const x = 1;\n")
+    .write("src/index.ts", "export * from \"./core/index.js\";\n")
+    .write(
+        "src/classic/schemas.ts",
+        "import * as core from \"../core/index.js\";\n\nexport function run() {\n  return core.parse(\"a\");\n}\n",
+    )
+    .write(
+        "src/app.ts",
+        "import { parse } from \"./index.js\";\n\nparse(\"b\");\n",
+    )
+    .write(
+        "src/other.ts",
+        "import \"./index.js\";\nimport { parse } from \"./elsewhere.js\";\n\nparse(\"c\");\n",
+    )
+    .write(
+        "src/elsewhere.ts",
+        "export function parse(text: string) {\n  return text.length;\n}\n",
+    );
+    let output = run(
+        &["references", "parse", ".", "--at", "src/core/api.ts:1"],
+        &fx.root,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("src/classic/schemas.ts:4:15: resolved (in run): return core.parse(\"a\");"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/app.ts:3:1: resolved: parse(\"b\");"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/other.ts:4:1: name-only: parse(\"c\");"),
+        "{text}"
+    );
+}
+
+/// C: a function defined in `list.c` and declared in `list.h` is proved in a file that
+/// includes the header through another header, and so is the expansion of a macro whose body
+/// calls it (where a compiler sees the call); `struct list` is the tag, `list` the typedef,
+/// each with its own uses.
+#[test]
+fn c_includes_pass_declarations_on_and_tags_are_apart_from_typedefs() {
+    let fx = Fixture::new();
+    fx.write(
+        "list.h",
+        "typedef struct list {\n  int n;\n} list;\n\nint list_len(const list *l);\n#ifndef LIST_EMPTY\n#define LIST_EMPTY(l) \\\n  (list_len(l) == 0)\n#endif\n",
+    )
+    .write(
+        "list.c",
+        "#include \"list.h\"\n\nint list_len(const list *l) {\n  return l->n;\n}\n",
+    )
+    .write("tests/common.h", "#include \"../list.h\"\n")
+    .write(
+        "tests/test_list.c",
+        "#include \"common.h\"\n\nint main(void) {\n  struct list a = {0};\n  list b = {1};\n  if (LIST_EMPTY(&a)) return 1;\n  return list_len(&a) + list_len(&b);\n}\n",
+    )
+    .write(
+        "other.c",
+        "static int list_len(int x) {\n  return x;\n}\nint f(void) {\n  return list_len(1);\n}\n",
+    );
+    let output = run(
+        &["references", "list_len", ".", "--at", "list.c:3"],
+        &fx.root,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "tests/test_list.c:7:10: resolved (in main): return list_len(&a) + list_len(&b);"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("tests/test_list.c:6:7: resolved (in main): if (LIST_EMPTY(&a)) return 1;"),
+        "{text}"
+    );
+    assert!(!text.contains("#ifndef"), "{text}");
+    assert!(!text.contains("other.c"), "{text}");
+    // the tag: `struct list` only
+    let output = run(&["references", "list", ".", "--at", "list.h:1"], &fx.root);
+    let text = stdout(&output);
+    assert!(
+        text.contains("tests/test_list.c:4:10: resolved (in main): struct list a = {0};"),
+        "{text}"
+    );
+    assert!(!text.contains("list b = {1}"), "{text}");
+    assert!(!text.contains("const list *l"), "{text}");
+    // the typedef: the other uses
+    let output = run(&["references", "list", ".", "--at", "list.h:3"], &fx.root);
+    let text = stdout(&output);
+    assert!(
+        text.contains("tests/test_list.c:5:3: resolved (in main): list b = {1};"),
+        "{text}"
+    );
+    assert!(text.contains("list.c:3:20: resolved"), "{text}");
+    assert!(!text.contains("struct list a"), "{text}");
 }

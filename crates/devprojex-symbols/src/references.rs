@@ -31,6 +31,23 @@ pub enum Access {
     Path { qualifier: String },
 }
 
+/// What an identifier can name, by where it stands. Rust's syntax says it (other languages:
+/// always `Any`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Names {
+    /// Whatever is defined under the name.
+    #[default]
+    Any,
+    /// A macro: `name!(…)`, `crate::name!(…)`.
+    Macro,
+    /// A module, type, trait or enum: a path's qualifier (`name::x`, `name::y::x`,
+    /// `use name::{…}`), never a function.
+    Namespace,
+    /// A field: `x.name` not called, `Foo { name: … }`, a field pattern; never a function or
+    /// a method.
+    Field,
+}
+
 /// One identifier spelled like the name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Occurrence {
@@ -40,6 +57,12 @@ pub struct Occurrence {
     pub column: usize,
     /// Inside an import statement (or a re-export with a source).
     pub import: bool,
+    /// For an occurrence inside an import statement: the line where that statement starts
+    /// (the line its import edge carries), which tells which import brought the name.
+    pub import_line: Option<usize>,
+    /// C and C++: the name follows `struct`, `union` or `enum` (a tag, which C keeps apart
+    /// from typedef names, functions and variables).
+    pub tag: bool,
     /// The name of a definition or a binding (a function, a class, a variable, a parameter).
     pub definition: bool,
     pub access: Access,
@@ -59,6 +82,8 @@ pub struct Occurrence {
     /// (`import * as commander from '../index.js'`, `const utils = require('./utils')`,
     /// `from . import _types as _t`): the module's name, as its file or folder spells it.
     pub receiver_module: Option<String>,
+    /// What it can name, by where it stands.
+    pub names: Names,
     /// For a member use whose receiver's type the file alone does not settle, because it is
     /// what a function or method defined elsewhere returns (`c, _ := CreateTestContext(w)`,
     /// `router.Group("/v1").GET`, `program.command('x').option`): how to find it from the
@@ -573,8 +598,8 @@ fn walk(
         .chain(memchr::memchr_iter(b'\n', src.as_bytes()).map(|i| i + 1))
         .collect();
     let mut frames: Vec<Frame> = Vec::new();
-    // import statements the cursor is inside, by node id
-    let mut imports: Vec<usize> = Vec::new();
+    // import statements the cursor is inside: (node id, 1-based start line)
+    let mut imports: Vec<(usize, usize)> = Vec::new();
     let mut pending: Vec<Pending> = Vec::new();
     // (function start byte or FILE_LEVEL, variable) -> its type
     let mut types: HashMap<(usize, String), TypeOf> = HashMap::new();
@@ -610,7 +635,7 @@ fn walk(
         if node.is_named() {
             let kind = node.kind();
             if is_import(kind, node) {
-                imports.push(node.id());
+                imports.push((node.id(), node.start_position().row + 1));
             }
             if let Some((class, extends)) = class_bases(node, src) {
                 bases.insert(class, extends);
@@ -757,13 +782,14 @@ fn walk(
                 && pending.len() < MAX_OCCURRENCES_PER_FILE
             {
                 let mut found = occurrence(
+                    lang,
                     node,
                     src,
                     &line_starts,
                     &mut last_column,
                     &frames,
                     &ancestors,
-                    !imports.is_empty(),
+                    imports.last().map(|(_, line)| *line),
                 );
                 if let Access::Member { receiver } = &found.occurrence.access {
                     let known = Known {
@@ -791,7 +817,7 @@ fn walk(
             while frames.last().is_some_and(|f| f.node_id == leaving) {
                 frames.pop();
             }
-            if imports.last() == Some(&leaving) {
+            if imports.last().is_some_and(|(id, _)| *id == leaving) {
                 imports.pop();
             }
             while deferred_types
@@ -921,15 +947,18 @@ fn settle(pending: Vec<Pending>, file: &Settled<'_>) -> Vec<Occurrence> {
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn occurrence(
+    lang: Lang,
     node: Node<'_>,
     src: &str,
     line_starts: &[usize],
     last_column: &mut (usize, usize),
     frames: &[Frame],
     ancestors: &[Node<'_>],
-    import: bool,
+    import_line: Option<usize>,
 ) -> Pending {
+    let import = import_line.is_some();
     let row = node.start_position().row;
     let line_start = line_starts.get(row).copied().unwrap_or(0);
     let (from, counted) = if last_column.0 >= line_start && last_column.0 <= node.start_byte() {
@@ -995,6 +1024,13 @@ fn occurrence(
             line: row + 1,
             column,
             import,
+            import_line,
+            tag: ancestors.last().is_some_and(|p| {
+                matches!(
+                    p.kind(),
+                    "struct_specifier" | "union_specifier" | "enum_specifier"
+                ) && field_is(*p, "name", node)
+            }),
             definition: binding || names_itself,
             access,
             container,
@@ -1002,12 +1038,75 @@ fn occurrence(
             scope: None,
             receiver_type: None,
             receiver_module: None,
+            names: if lang == Lang::Rust {
+                rust_names(node, ancestors)
+            } else {
+                Names::Any
+            },
             receiver_result: None,
         },
         functions,
         binds: binding,
         receiver: None,
     }
+}
+
+/// What a Rust identifier can name, by its place in the tree.
+fn rust_names<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Names {
+    let scoped = |n: Node<'_>| {
+        matches!(
+            n.kind(),
+            "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list"
+        )
+    };
+    let Some(parent) = parent_of(ancestors, node) else {
+        return Names::Any;
+    };
+    let grandparent = parent_of(ancestors, parent);
+    if parent.kind() == "macro_invocation" && field_is(parent, "macro", node) {
+        return Names::Macro;
+    }
+    if scoped(parent) && field_is(parent, "path", node) {
+        return Names::Namespace;
+    }
+    if scoped(parent) && field_is(parent, "name", node) {
+        return match grandparent {
+            Some(g) if g.kind() == "macro_invocation" && field_is(g, "macro", parent) => {
+                Names::Macro
+            }
+            Some(g) if scoped(g) && field_is(g, "path", parent) => Names::Namespace,
+            _ => Names::Any,
+        };
+    }
+    // macro arguments are tokens: what comes after the name tells
+    if parent.kind() == "token_tree" {
+        let next = node.next_sibling();
+        let called = next.is_some_and(|n| {
+            n.kind() == "token_tree" && n.child(0).is_some_and(|open| open.kind() == "(")
+        });
+        return match next.map(|n| n.kind()) {
+            Some("!") => Names::Macro,
+            Some("::") => Names::Namespace,
+            _ if token_before(node) == Some(".") && !called => Names::Field,
+            _ => Names::Any,
+        };
+    }
+    if node.kind() == "field_identifier" {
+        // `x.name()`, `x.name::<T>()`
+        let called = grandparent.is_some_and(|g| {
+            matches!(g.kind(), "call_expression" | "generic_function")
+                && field_is(g, "function", parent)
+        });
+        let field = match parent.kind() {
+            "field_expression" => field_is(parent, "field", node) && !called,
+            "field_initializer" | "field_pattern" | "base_field_initializer" => true,
+            _ => false,
+        };
+        if field {
+            return Names::Field;
+        }
+    }
+    Names::Any
 }
 
 /// The scope key of what is bound outside any function.
@@ -1028,6 +1127,15 @@ fn type_name(text: &str) -> Option<String> {
         .trim();
     let base = text.split(['<', '[', '(', '{', '|', ' ']).next()?.trim();
     let last = base.rsplit(['.', ':', '\\']).find(|s| !s.is_empty())?;
+    // Rust calls the pointee's methods through a `Box`, `Rc` or `Arc`
+    if matches!(last, "Box" | "Rc" | "Arc")
+        && let Some(inner) = text
+            .split_once('<')
+            .and_then(|(_, rest)| rest.rsplit_once('>'))
+            .map(|(inner, _)| inner)
+    {
+        return type_name(inner);
+    }
     (last.chars().next()?.is_alphabetic() || last.starts_with('_'))
         .then(|| last.to_string())
         .filter(|l| l.chars().all(|c| c.is_alphanumeric() || c == '_'))
@@ -1260,6 +1368,13 @@ fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)
             node.child_by_field_name("type"),
             node.child_by_field_name("value"),
         ),
+        // a Rust (or Go) struct's field `parser: Parser`
+        "field_declaration" => (
+            node.child_by_field_name("name")
+                .filter(|n| n.kind() == "field_identifier"),
+            node.child_by_field_name("type"),
+            None,
+        ),
         "let_declaration" => (
             node.child_by_field_name("pattern")
                 .filter(|n| n.kind() == "identifier"),
@@ -1293,7 +1408,7 @@ fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)
         .map(TypeOf::Named);
     let annotated = declared.is_some();
     let found = declared.or_else(|| value.and_then(|v| known.type_of(v, 0)));
-    let Some(found) = found else {
+    let Some(found) = found.map(|t| own_type(t, frames)) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -1302,9 +1417,11 @@ fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)
     // in every method of the file, under its receiver text `self.parser`/`this.parser`;
     // two classes of the file that type it differently leave it unknown.
     let attribute = attribute_of_self(variable, src).or_else(|| {
-        let field = matches!(node.kind(), "public_field_definition" | "field_definition")
-            || in_class_body && matches!(node.kind(), "assignment");
-        let own = if node.kind() == "assignment" {
+        let field = matches!(
+            node.kind(),
+            "public_field_definition" | "field_definition" | "field_declaration"
+        ) || in_class_body && matches!(node.kind(), "assignment");
+        let own = if matches!(node.kind(), "assignment" | "field_declaration") {
             "self"
         } else {
             "this"
@@ -1340,6 +1457,18 @@ fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)
         .map_or(FILE_LEVEL, |f| f.start_byte);
     out.push(((scope, text_of(variable)), found));
     out
+}
+
+/// `Self` (Rust, Python's `typing.Self`) means the type whose `impl` or class is around.
+fn own_type(found: TypeOf, frames: &[Frame]) -> TypeOf {
+    if found.named() != Some("Self") {
+        return found;
+    }
+    frames
+        .iter()
+        .rev()
+        .find(|f| !f.function && !f.name.is_empty())
+        .map_or(found, |class| TypeOf::Named(class.name.clone()))
 }
 
 /// `self.x`, `this.x` (a Python attribute or a JavaScript member of the instance): its text.
@@ -1406,6 +1535,16 @@ fn access_of<'t>(node: Node<'t>, src: &str, ancestors: &[Node<'t>]) -> Access {
             .filter(|c| c.id() != node.id() && c.start_byte() < node.start_byte())
     };
     match parent.kind() {
+        // Rust macro arguments are tokens: `x.name`, `a::b::name` read from the ones before
+        "token_tree" => match token_before(node) {
+            Some(".") => Access::Member {
+                receiver: short(&token_chain(node, src)),
+            },
+            Some("::") => Access::Path {
+                qualifier: short(&token_chain(node, src)),
+            },
+            _ => Access::Bare,
+        },
         // value.field, object.property, object.attribute, operand.field, object->name
         "field_expression"
         | "member_expression"
@@ -1465,6 +1604,48 @@ fn access_of<'t>(node: Node<'t>, src: &str, ancestors: &[Node<'t>]) -> Access {
         },
         _ => Access::Bare,
     }
+}
+
+/// The kind of the token before `node` among its siblings (`.`, `::`, an identifier).
+fn token_before<'t>(node: Node<'t>) -> Option<&'t str> {
+    node.prev_sibling().map(|p| p.kind())
+}
+
+/// The text of the tokens before a `.` or `::` that precedes `node` in a macro's token tree,
+/// as far back as they chain: `self.a` for `self.a.run`, `x::y` for `x::y::z`, `f(1)` for
+/// `f(1).run` (a parenthesised group goes with the name before it).
+fn token_chain(node: Node<'_>, src: &str) -> String {
+    let name_like = |n: &Node<'_>| is_identifier(n.kind()) || n.kind() == "self";
+    let Some(separator) = node.prev_sibling() else {
+        return String::new();
+    };
+    let end = separator.start_byte();
+    let mut start = end;
+    let mut current = separator.prev_sibling();
+    // backwards: a term (a name, a group, or a name and its group), then `.` or `::`, again
+    while let Some(token) = current {
+        if token.kind() == "token_tree" {
+            start = token.start_byte();
+            current = token.prev_sibling();
+            match current {
+                Some(name) if name_like(&name) => {
+                    start = name.start_byte();
+                    current = name.prev_sibling();
+                }
+                _ => break,
+            }
+        } else if name_like(&token) {
+            start = token.start_byte();
+            current = token.prev_sibling();
+        } else {
+            break;
+        }
+        match current {
+            Some(sep) if matches!(sep.kind(), "." | "::") => current = sep.prev_sibling(),
+            _ => break,
+        }
+    }
+    src.get(start..end).unwrap_or("").trim().to_string()
 }
 
 /// Kinds whose `name` field is the name of what they define (or bind).
@@ -1577,10 +1758,11 @@ fn is_binding<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> bool {
     }
 
     // C and C++ declarators: `int x`, `*p`, `f(void)` (not a qualified `ns::f`)
+    // (`typedef unsigned long u64;` too: a second typedef in another `#if` branch defines)
     if field_is(parent, "declarator", node)
         && (parent.kind().contains("declarator")
             || parent.kind().contains("declaration")
-            || parent.kind() == "function_definition")
+            || matches!(parent.kind(), "function_definition" | "type_definition"))
     {
         return true;
     }
@@ -1859,6 +2041,63 @@ mod tests {
                 (5, 21, "path cobra, in Gen".to_string()),
                 (6, 13, "path cobra, in Gen".to_string()),
             ]
+        );
+    }
+
+    #[test]
+    fn rust_places_say_what_a_name_can_be() {
+        let text = "use std::path::{Path, path};\n\nfn f(s: &S) {\n    path!(x);\n    crate::path!(x);\n    s.path;\n    s.path();\n    S { path: 1 };\n    path::join();\n    a::path::b();\n    path();\n    assert!(path!(), path::x, s.path, s.path());\n}\n";
+        let names: Vec<(usize, Names)> = occurrences("src/a.rs", text, "path", None)
+            .unwrap()
+            .into_iter()
+            .map(|o| (o.line, o.names))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (1, Names::Namespace),
+                (1, Names::Any),
+                (4, Names::Macro),
+                (5, Names::Macro),
+                (6, Names::Field),
+                (7, Names::Any),
+                (8, Names::Field),
+                (9, Names::Namespace),
+                (10, Names::Namespace),
+                (11, Names::Any),
+                (12, Names::Macro),
+                (12, Names::Namespace),
+                (12, Names::Field),
+                (12, Names::Any),
+            ]
+        );
+        // macro arguments are tokens: the receiver or qualifier is read from those before
+        let tokens = "fn f() {\n    assert_eq!(self.a.run(), x::y::run(c.f(1).run()));\n}\n";
+        let access: Vec<Access> = occurrences("src/a.rs", tokens, "run", None)
+            .unwrap()
+            .into_iter()
+            .map(|o| o.access)
+            .collect();
+        assert_eq!(
+            access,
+            [
+                Access::Member {
+                    receiver: "self.a".to_string()
+                },
+                Access::Path {
+                    qualifier: "x::y".to_string()
+                },
+                Access::Member {
+                    receiver: "c.f(1)".to_string()
+                },
+            ]
+        );
+        // `Self` is the type of the `impl` around; a field's type types `self.field`; a
+        // `Box`/`Rc`/`Arc` calls its pointee's methods
+        let typed = "struct C {\n    t: Box<T>,\n}\n\nimpl C {\n    fn f(&self, o: &Self) {\n        o.run();\n        self.t.run();\n    }\n}\n";
+        assert_eq!(
+            receiver_types("src/a.rs", typed, "run"),
+            [(7, Some("C".to_string())), (8, Some("T".to_string()))]
         );
     }
 
