@@ -321,7 +321,13 @@ struct ResultResolver<'a> {
     index: &'a ResultIndex,
     /// The files each bare caller imports.
     imported: &'a HashMap<&'a str, HashSet<&'a str>>,
+    /// Steps left for the receiver being resolved: results that lead to several definitions
+    /// each, level after level, would otherwise cost their number to the power of the depth.
+    steps: std::cell::Cell<usize>,
 }
+
+/// Steps one receiver's resolution may take.
+const MAX_RESOLVE_STEPS: usize = 256;
 
 impl ResultResolver<'_> {
     /// The one class among `class`'s bases (the nearest level that has any) that is in
@@ -353,9 +359,14 @@ impl ResultResolver<'_> {
     /// The type `waiting` names, seen from the file `from`; `None` unless every definition
     /// it can mean returns the same type.
     fn resolve(&self, waiting: &TypeOf, from: &str, depth: usize) -> Option<String> {
-        if depth > MAX_RESOLVE_DEPTH {
+        if depth == 0 {
+            self.steps.set(MAX_RESOLVE_STEPS);
+        }
+        let steps = self.steps.get();
+        if depth > MAX_RESOLVE_DEPTH || steps == 0 {
             return None;
         }
+        self.steps.set(steps - 1);
         let family = Lang::of_path(from).map(lang_family);
         let same_family = |path: &str| Lang::of_path(path).map(lang_family) == family;
         let candidates: Vec<&(String, TypeOf)> = match waiting {
@@ -1294,6 +1305,7 @@ impl Engine {
             let resolver = ResultResolver {
                 index: &index,
                 imported: &imported,
+                steps: std::cell::Cell::new(MAX_RESOLVE_STEPS),
             };
             for file in uses.iter() {
                 for occurrence in &file.occurrences {
@@ -1325,6 +1337,7 @@ impl Engine {
         let resolver = ResultResolver {
             index: &index,
             imported: &imported,
+            steps: std::cell::Cell::new(MAX_RESOLVE_STEPS),
         };
         for file in uses.iter_mut() {
             for occurrence in &mut file.occurrences {
