@@ -1269,6 +1269,12 @@ fn judge(
                     || (imports_target || t.path == path)
                         && (t.module_names.iter().any(|m| m == last)
                             || matches!(last, "crate" | "self" | "super"))
+                    // a module passing it on (`core.$ZodRecordParams` in a type, through
+                    // `import * as core from "../core/index.js"`)
+                    || imports_target
+                        && reexport_modules.iter().any(|m| {
+                            m == last || occurrence.receiver_module.as_ref() == Some(m)
+                        })
             });
             Some(if proved {
                 Confidence::Resolved
