@@ -6,7 +6,9 @@
 LANG is python (pyright's language server, or Jedi with --python jedi), typescript or javascript (the TypeScript language service, the engine
 of tsserver, `findReferences`), or go (`gopls references`, in GOPATH mode on a copy, so the
 module's requirements need no download), or c (clangd over LSP, with a compile_commands.json
-that gives every .c file the folders of all headers, after its background index is built). The analysers come from
+that gives every .c file the folders of all headers, after its background index is built), or
+rust (rust-analyzer over LSP, built from crates.io's ra_ap_rust-analyzer; imports count on both
+sides, as it lists `use` lines). The analysers come from
 scripts/install-analysers.sh (into target/analysers, never committed).
 
 Definitions (functions, methods, classes, types) are sampled from devprojex-symbols'
@@ -37,6 +39,7 @@ EXTENSIONS = {
     "javascript": (".js", ".mjs", ".cjs", ".jsx"),
     "go": (".go",),
     "c": (".c", ".h"),
+    "rust": (".rs",),
 }
 KINDS = {"function", "method", "class", "struct", "interface", "type", "enum", "trait"}
 
@@ -75,7 +78,8 @@ def name_column(root, path, line, name):
     with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
         text = f.read().splitlines()[line - 1]
     at = -1
-    for keyword in ("def ", "class ", "function ", "func ", "interface ", "type ", "enum ", "struct "):
+    for keyword in ("def ", "class ", "function ", "func ", "interface ", "type ", "enum ", "struct ", "fn ",
+                    "trait "):
         k = text.find(keyword + name)
         if k >= 0:
             at = k + len(keyword)
@@ -87,9 +91,10 @@ def name_column(root, path, line, name):
     return at + 1 if at >= 0 else None
 
 
-def ours(binary, root, path, line, name):
+def ours(binary, root, path, line, name, include_imports=False):
     proc = subprocess.run([binary, "references", name, root, "--at", f"{path}:{line}", "--format", "json",
-                           "--max-results", "1000"], capture_output=True, text=True)
+                           "--max-results", "1000", *(["--include-imports", "true"] if include_imports else [])],
+                          capture_output=True, text=True)
     if proc.returncode not in (0, 1) or not proc.stdout.strip():
         return None, None
     value = json.loads(proc.stdout)
@@ -138,14 +143,15 @@ def jedi_references(root, samples):
 class Lsp:
     """A minimal LSP client over a server's stdio."""
 
-    def __init__(self, command, root):
+    def __init__(self, command, root, options=None, capabilities=None, env=None):
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, cwd=root)
+                                        stderr=subprocess.DEVNULL, cwd=root, env=env)
         self.next_id = 0
         uri = "file://" + root
         self.request("initialize", {"processId": os.getpid(), "rootUri": uri,
                                     "workspaceFolders": [{"uri": uri, "name": "root"}],
-                                    "capabilities": {}})
+                                    "capabilities": capabilities or {},
+                                    "initializationOptions": options})
         self.notify("initialized", {})
 
     def send(self, message):
@@ -159,6 +165,15 @@ class Lsp:
     def request(self, method, params):
         self.next_id += 1
         self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        return self.read_until(lambda message: message.get("id") == self.next_id and "method" not in message,
+                               lambda message: message.get("result"))
+
+    def wait_for(self, method, accept):
+        """Reads until the server sends the notification `method` with params `accept` likes."""
+        return self.read_until(lambda m: m.get("method") == method and "id" not in m and accept(m["params"]),
+                               lambda m: m["params"])
+
+    def read_until(self, wanted, value):
         while True:
             length = 0
             while True:
@@ -170,8 +185,8 @@ class Lsp:
                 if line.lower().startswith(b"content-length:"):
                     length = int(line.split(b":")[1])
             message = json.loads(self.process.stdout.read(length))
-            if message.get("id") == self.next_id and "method" not in message:
-                return message.get("result")
+            if wanted(message):
+                return value(message)
             if "method" in message and "id" in message:
                 # a request of the server's (configuration, progress): answer it empty
                 result = None
@@ -210,6 +225,86 @@ def pyright_references(root, samples):
             out.append(found)
     finally:
         lsp.close()
+    return out
+
+
+# ---- Rust: rust-analyzer, over the language server protocol ------------------------------------
+
+RUST_ANALYZER = os.path.join(ANALYSERS, "rust-analyzer", "bin", "rust-analyzer")
+
+
+def rust_src_from_docs(out):
+    """The standard library's source, rebuilt from the toolchain's rust-docs component into
+    `out`/library: no rust-src component can be installed here, but rustdoc's source pages
+    (share/doc/rust/html/src/CRATE/PATH.rs.html) hold every documented file's text, line by
+    line. Returns the library folder, or None without those pages."""
+    import html
+    sysroot = subprocess.run(["rustc", "--print", "sysroot"], capture_output=True, text=True).stdout.strip()
+    docs = os.path.join(sysroot, "share", "doc", "rust", "html", "src")
+    if not os.path.isdir(os.path.join(docs, "core")):
+        return None
+    anchor = re.compile(r"<a href=#\d+ id=\d+ data-nosnippet>\d+</a>")
+    tag = re.compile(r"<[^>]*>")
+    opening, closing = '<pre class="rust"><code>', "</code></pre>"
+    library = os.path.join(out, "library")
+    for crate in os.listdir(docs):
+        for folder, _, names in os.walk(os.path.join(docs, crate)):
+            for name in names:
+                if not name.endswith(".rs.html"):
+                    continue
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    page = f.read()
+                start, end = page.find(opening), page.rfind(closing)
+                if start < 0 or end < 0:
+                    continue
+                code = html.unescape(tag.sub("", anchor.sub("", page[start + len(opening):end])))
+                rel = os.path.relpath(os.path.join(folder, name[:-len(".html")]), os.path.join(docs, crate))
+                target = os.path.join(library, crate, "src", rel)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "w", encoding="utf-8") as f:
+                    f.write(code)
+    return library
+
+
+def rust_analyzer_references(root, samples):
+    """rust-analyzer over LSP on the repository's Cargo workspace, once it reports itself
+    quiescent (workspace loaded). Its dependencies must be in Cargo's cache (`cargo fetch`
+    once; the server runs with CARGO_NET_OFFLINE). Build scripts and procedural macros are
+    not run (nothing is compiled). The standard library's source comes from
+    rust_src_from_docs (no rust-src component here): without it, std's macros (`assert_eq!`,
+    `vec!`, `format!`) hide every use in their arguments, and impls of std's traits (`Ord`,
+    `Display`) and what std's methods return are unknown to it."""
+    import shutil
+    import tempfile
+    env = {**os.environ, "CARGO_NET_OFFLINE": "true"}
+    options = {"cargo": {"buildScripts": {"enable": False}, "allTargets": True},
+               "procMacro": {"enable": False}, "checkOnSave": False,
+               "cachePriming": {"enable": False}}
+    scratch = tempfile.mkdtemp(prefix="compare-references-rust-src-")
+    library = rust_src_from_docs(scratch)
+    if library:
+        options["cargo"]["sysrootSrc"] = library
+    else:
+        print("compare-references: no rust-docs pages; rust-analyzer runs without std", file=sys.stderr)
+    lsp = Lsp([RUST_ANALYZER], root, options, {"experimental": {"serverStatusNotification": True}}, env)
+    out = []
+    try:
+        lsp.wait_for("experimental/serverStatus", lambda status: status.get("quiescent"))
+        for path, line, column, _ in samples:
+            result = lsp.request("textDocument/references", {
+                "textDocument": {"uri": "file://" + os.path.join(root, path)},
+                "position": {"line": line - 1, "character": column - 1},
+                "context": {"includeDeclaration": False}})
+            found = set()
+            for location in result or []:
+                target = urllib.parse.unquote(location["uri"][len("file://"):])
+                rel = os.path.relpath(target, root).replace(os.sep, "/")
+                if not rel.startswith(".."):
+                    found.add((rel, location["range"]["start"]["line"] + 1))
+            out.append(found)
+    finally:
+        lsp.close()
+        shutil.rmtree(scratch, ignore_errors=True)
     return out
 
 
@@ -434,6 +529,8 @@ def main():
         theirs = clangd_references(root, samples, files)
     elif args.language == "go":
         theirs = gopls_references(root, samples, files)
+    elif args.language == "rust":
+        theirs = rust_analyzer_references(root, samples)
     else:
         theirs = ts_references(root, samples, files)
     totals = {"hits": 0, "ours": 0, "theirs": 0, "resolved_hits": 0, "resolved": 0, "compared": 0}
@@ -444,7 +541,9 @@ def main():
     for (path, line, _column, name), reference in zip(samples, theirs):
         if reference is None:
             continue
-        every, resolved = ours(binary, root, path, line, name)
+        # rust-analyzer lists `use` lines among the references (pyright's includeDeclaration:
+        # false leaves import aliases out, being declarations): ours lists imports for Rust too
+        every, resolved = ours(binary, root, path, line, name, include_imports=args.language == "rust")
         if every is None:
             continue
         reference = {r for r in reference if r[0] in compared_files} - {(path, line)}

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use devprojex_detail::Detail;
-use devprojex_symbols::references::{Access, Occurrence};
+use devprojex_symbols::references::{Access, FileTypes, Names, Occurrence, TypeOf};
 use devprojex_symbols::resolve::Target;
 use devprojex_symbols::{Definition, Kind, Lang};
 use serde::Serialize;
@@ -132,6 +132,7 @@ struct TargetDef {
     /// A method: reached through a receiver, or bare only from its own class in the
     /// languages with an implicit `this`.
     method: bool,
+    kind: Kind,
     /// The container is a value, not a type: a JavaScript/TypeScript object a member is
     /// assigned to or written in (`response.json = …`, `const api = { get() {} }`), whose
     /// label is its bare name. Another file's `response.json()` means its own `response`.
@@ -246,6 +247,185 @@ fn module_names(path: &str, lang: Option<Lang>) -> Vec<String> {
     }
     names.retain(|n| !n.is_empty());
     names
+}
+
+/// Function and method names a lookup of results across files reads at most (a file whose
+/// receivers wait on more is left as it is: each name is a screen over every file).
+const MAX_RESULT_NAMES: usize = 64;
+
+/// Languages that call each other's functions: JavaScript and TypeScript are one.
+fn lang_family(lang: Lang) -> Lang {
+    match lang {
+        Lang::Tsx | Lang::JavaScript => Lang::TypeScript,
+        other => other,
+    }
+}
+
+/// Whether a receiver's type waits on a call of a bare function name (`make()`), which
+/// only the file's imports tell apart.
+fn waits_on_a_bare_call(waiting: &TypeOf) -> bool {
+    match waiting {
+        TypeOf::Named(_) | TypeOf::BaseOf(_) => false,
+        TypeOf::Result { module, .. } => module.is_none(),
+        TypeOf::MethodResult { receiver, .. } | TypeOf::FieldOf { receiver, .. } => {
+            waits_on_a_bare_call(receiver)
+        }
+    }
+}
+
+/// Rounds of reading files for types: the names receivers wait on, then the bases of the
+/// classes found, then their bases.
+const MAX_TYPE_ROUNDS: usize = 3;
+
+/// Base classes followed above a receiver's class.
+const MAX_BASE_DEPTH: usize = 4;
+
+/// file -> the files it imports.
+fn imported_files(imports: &HashMap<String, Vec<Target>>) -> HashMap<&str, HashSet<&str>> {
+    imports
+        .iter()
+        .map(|(file, targets)| {
+            (
+                file.as_str(),
+                targets
+                    .iter()
+                    .filter_map(|t| match t {
+                        Target::File(path) => Some(path.as_str()),
+                        Target::Folder(_) => None,
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// What the functions and methods named in receivers return, file by file.
+#[derive(Default)]
+struct ResultIndex {
+    /// Class -> what it extends (empty when two classes of the name disagree).
+    bases: HashMap<String, Vec<String>>,
+    /// The files read.
+    read: HashSet<String>,
+    /// Free function name -> (path, what it returns).
+    functions: HashMap<String, Vec<(String, TypeOf)>>,
+    /// (class, method) -> (path, what it returns).
+    methods: HashMap<(String, String), Vec<(String, TypeOf)>>,
+    /// (class, attribute or field) -> (path, what it holds).
+    fields: HashMap<(String, String), Vec<(String, TypeOf)>>,
+}
+
+/// Receiver chains longer than this are left untyped.
+const MAX_RESOLVE_DEPTH: usize = 12;
+
+struct ResultResolver<'a> {
+    index: &'a ResultIndex,
+    /// The files each bare caller imports.
+    imported: &'a HashMap<&'a str, HashSet<&'a str>>,
+}
+
+impl ResultResolver<'_> {
+    /// The one class among `class`'s bases (the nearest level that has any) that is in
+    /// `defining`; `None` when no base, or two, define it.
+    fn defining_base(&self, class: &str, defining: &HashSet<String>) -> Option<String> {
+        let mut level: Vec<&str> = vec![class];
+        for _ in 0..MAX_BASE_DEPTH {
+            let above: Vec<&str> = level
+                .iter()
+                .filter_map(|c| self.index.bases.get(*c))
+                .flatten()
+                .map(String::as_str)
+                .collect();
+            let found: HashSet<&str> = above
+                .iter()
+                .copied()
+                .filter(|c| defining.contains(*c))
+                .collect();
+            match found.len() {
+                0 if above.is_empty() => return None,
+                0 => level = above,
+                1 => return found.into_iter().next().map(str::to_string),
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The type `waiting` names, seen from the file `from`; `None` unless every definition
+    /// it can mean returns the same type.
+    fn resolve(&self, waiting: &TypeOf, from: &str, depth: usize) -> Option<String> {
+        if depth > MAX_RESOLVE_DEPTH {
+            return None;
+        }
+        let family = Lang::of_path(from).map(lang_family);
+        let same_family = |path: &str| Lang::of_path(path).map(lang_family) == family;
+        let candidates: Vec<&(String, TypeOf)> = match waiting {
+            TypeOf::Named(name) => return (!name.is_empty()).then(|| name.clone()),
+            // `super()`: the class's one base
+            TypeOf::BaseOf(class) => {
+                return match self.index.bases.get(class).map(Vec::as_slice) {
+                    Some([base]) => Some(base.clone()),
+                    _ => None,
+                };
+            }
+            TypeOf::Result { function, module } => {
+                let go = family == Some(Lang::Go);
+                let from_dir = devprojex_symbols::resolve::dir_of(from);
+                self.index
+                    .functions
+                    .get(function)?
+                    .iter()
+                    .filter(|(path, _)| same_family(path))
+                    .filter(|(path, _)| match module {
+                        Some(module) => module_names(path, Lang::of_path(path)).contains(module),
+                        // Go: the same package; elsewhere a file the caller imports
+                        None if go => devprojex_symbols::resolve::dir_of(path) == from_dir,
+                        None => self
+                            .imported
+                            .get(from)
+                            .is_some_and(|files| files.contains(path.as_str())),
+                    })
+                    .collect()
+            }
+            TypeOf::MethodResult {
+                receiver,
+                method: member,
+            }
+            | TypeOf::FieldOf {
+                receiver,
+                field: member,
+            } => {
+                let members = match waiting {
+                    TypeOf::MethodResult { .. } => &self.index.methods,
+                    _ => &self.index.fields,
+                };
+                let class = self.resolve(receiver, from, depth + 1)?;
+                let defining: HashSet<String> = members
+                    .keys()
+                    .filter(|(_, m)| m == member)
+                    .map(|(c, _)| c.clone())
+                    .collect();
+                let class = if defining.contains(&class) {
+                    class
+                } else {
+                    self.defining_base(&class, &defining)?
+                };
+                members
+                    .get(&(class, member.clone()))?
+                    .iter()
+                    .filter(|(path, _)| same_family(path))
+                    .collect()
+            }
+        };
+        let mut agreed: Option<String> = None;
+        for (path, result) in candidates {
+            let found = self.resolve(result, path, depth + 1)?;
+            match &agreed {
+                Some(before) if *before != found => return None,
+                _ => agreed = Some(found),
+            }
+        }
+        agreed
+    }
 }
 
 impl Engine {
@@ -453,6 +633,7 @@ impl Engine {
                     container: definition.scope.iter().last().map(str::to_string),
                     module_names: module_names(&file.path, lang),
                     method: definition.kind == Kind::Method,
+                    kind: definition.kind,
                     container_is_value: matches!(
                         lang,
                         Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
@@ -490,6 +671,17 @@ impl Engine {
                 query.name
             )));
         }
+        // receivers typed by what other files' functions and methods return
+        self.type_receivers_across_files(
+            root,
+            request,
+            caches,
+            &files,
+            &mut uses,
+            &query.name,
+            deadline,
+            &pipeline,
+        );
         // which files import the targets' files (resolution through imports), and which
         // files pass the targets on to others (re-exports)
         let target_files: HashSet<&str> = targets.iter().map(|t| t.path.as_str()).collect();
@@ -954,6 +1146,260 @@ impl Engine {
         out
     }
 
+    /// The resolved imports of each of `files`, through the import graph `related_files` keeps.
+    fn import_edges(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        caches: Option<&Caches>,
+        files: &[&str],
+        deadline: Option<Instant>,
+        pipeline: &crate::content::ContentPipeline,
+    ) -> HashMap<String, Vec<Target>> {
+        let mut out = HashMap::new();
+        if files.is_empty() {
+            return out;
+        }
+        let Ok(selection) = self.select_sources(root, request, true, true, caches) else {
+            return out;
+        };
+        let entries: Vec<&Entry> = selection.files().collect();
+        let fresh;
+        let index = match caches {
+            Some(caches) => &caches.symbols,
+            None => {
+                fresh = SymbolIndex::new(0);
+                &fresh
+            }
+        };
+        let deadline = deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400));
+        let shared = index.root_index(root);
+        let Ok(mut project) =
+            index.project(&shared, root, &entries, pipeline, false, deadline, &|| {
+                false
+            })
+        else {
+            return out;
+        };
+        for file in files {
+            let edges = project.imports_of(file, &entries, pipeline, deadline);
+            out.insert(
+                file.to_string(),
+                edges.edges.into_iter().map(|(target, _)| target).collect(),
+            );
+        }
+        out
+    }
+
+    /// Types the receivers of `uses` that wait on what another file's function or method
+    /// returns (`c, _ := CreateTestContext(w)`, `router.Group("/v1").GET`): the functions
+    /// and methods of that name are read from the files of the selection that spell one, and
+    /// a receiver is typed only when the definitions it can mean (the same Go package, a file
+    /// the using file imports, a module its qualifier names, a method of the receiver's
+    /// class) all return one type. A receiver whose class does not define the name is then
+    /// typed by the base class (Go: the embedded struct) that does, as a method call on it
+    /// reaches that one.
+    #[allow(clippy::too_many_arguments)]
+    fn type_receivers_across_files(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        caches: Option<&Caches>,
+        files: &[&Entry],
+        uses: &mut [FileUses],
+        name: &str,
+        deadline: Option<Instant>,
+        pipeline: &crate::content::ContentPipeline,
+    ) {
+        // the classes that define the name themselves
+        let defining: HashSet<String> = uses
+            .iter()
+            .flat_map(|f| &f.definitions)
+            .filter(|d| d.name == name)
+            .filter_map(|d| d.scope.iter().last().map(str::to_string))
+            .collect();
+        let mut languages: HashSet<Lang> = HashSet::new();
+        let mut bare_callers: Vec<&str> = Vec::new();
+        let mut wanted: HashSet<String> = HashSet::new();
+        for file in uses.iter() {
+            let lang = Lang::of_path(&file.path);
+            for occurrence in &file.occurrences {
+                if let Some(waiting) = &occurrence.receiver_result {
+                    wanted.extend(waiting.functions().into_iter().map(str::to_string));
+                    languages.extend(lang.map(lang_family));
+                    if lang != Some(Lang::Go) && waits_on_a_bare_call(waiting) {
+                        bare_callers.push(&file.path);
+                    }
+                }
+                if let Some(class) = &occurrence.receiver_type
+                    && !defining.contains(class)
+                {
+                    wanted.insert(class.clone());
+                    languages.extend(lang.map(lang_family));
+                }
+            }
+        }
+        if wanted.is_empty() {
+            return;
+        }
+        bare_callers.dedup();
+        let bare_callers: Vec<String> = bare_callers.into_iter().map(str::to_string).collect();
+        let mut index = ResultIndex::default();
+        let mut screened: HashSet<String> = HashSet::new();
+        let mut imports: HashMap<String, Vec<Target>> = HashMap::new();
+        // a round reads the files spelling the names wanted; the bases and results it finds
+        // may want more (a base's base, a type a function returns)
+        for round in 0..MAX_TYPE_ROUNDS {
+            let names: Vec<String> = wanted
+                .iter()
+                .filter(|n| !screened.contains(*n))
+                .cloned()
+                .collect();
+            if names.is_empty() || screened.len() + names.len() > MAX_RESULT_NAMES {
+                break;
+            }
+            screened.extend(names.iter().cloned());
+            self.read_types(
+                root, files, &names, &languages, deadline, pipeline, &mut index,
+            );
+            if round == 0 {
+                let callers: Vec<&str> = bare_callers.iter().map(String::as_str).collect();
+                imports = self.import_edges(root, request, caches, &callers, deadline, pipeline);
+            }
+            let imported = imported_files(&imports);
+            let resolver = ResultResolver {
+                index: &index,
+                imported: &imported,
+            };
+            for file in uses.iter() {
+                for occurrence in &file.occurrences {
+                    let class = match &occurrence.receiver_result {
+                        Some(waiting) => resolver.resolve(waiting, &file.path, 0),
+                        None => occurrence.receiver_type.clone(),
+                    };
+                    if let Some(class) = class {
+                        // its bases, when it does not define the name
+                        let mut next = vec![class];
+                        for _ in 0..MAX_BASE_DEPTH {
+                            let mut above = Vec::new();
+                            for class in next {
+                                if defining.contains(&class) {
+                                    continue;
+                                }
+                                if let Some(bases) = index.bases.get(&class) {
+                                    above.extend(bases.iter().cloned());
+                                }
+                                wanted.insert(class);
+                            }
+                            next = above;
+                        }
+                    }
+                }
+            }
+        }
+        let imported = imported_files(&imports);
+        let resolver = ResultResolver {
+            index: &index,
+            imported: &imported,
+        };
+        for file in uses.iter_mut() {
+            for occurrence in &mut file.occurrences {
+                if let Some(waiting) = occurrence.receiver_result.take() {
+                    occurrence.receiver_type = resolver.resolve(&waiting, &file.path, 0);
+                }
+                if let Some(class) = &occurrence.receiver_type
+                    && !defining.contains(class)
+                    && let Some(base) = resolver.defining_base(class, &defining)
+                {
+                    occurrence.receiver_type = Some(base);
+                }
+            }
+        }
+    }
+
+    /// Reads what the files spelling one of `names` tell of their functions' results and
+    /// their classes' bases, into `index`.
+    #[allow(clippy::too_many_arguments)]
+    fn read_types(
+        &self,
+        root: &ProjectRoot,
+        files: &[&Entry],
+        names: &[String],
+        languages: &HashSet<Lang>,
+        deadline: Option<Instant>,
+        pipeline: &crate::content::ContentPipeline,
+        index: &mut ResultIndex,
+    ) {
+        use rayon::prelude::*;
+        let finders: Vec<memchr::memmem::Finder<'_>> = names
+            .iter()
+            .map(|n| memchr::memmem::Finder::new(n.as_bytes()))
+            .collect();
+        let found: Vec<(String, FileTypes)> = files
+            .par_iter()
+            .filter(|entry| {
+                Lang::of_path(&entry.relative).is_some_and(|l| languages.contains(&lang_family(l)))
+                    && !index.read.contains(&entry.relative)
+            })
+            .filter_map(|entry| {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return None;
+                }
+                let Content::Text(text) = pipeline.load(root, entry) else {
+                    return None;
+                };
+                let bytes = text.text.as_bytes();
+                if !finders.iter().any(|f| f.find(bytes).is_some()) {
+                    return None;
+                }
+                let types = devprojex_symbols::references::result_types(
+                    &entry.relative,
+                    &text.text,
+                    deadline,
+                )?;
+                Some((entry.relative.clone(), types))
+            })
+            .collect();
+        for (path, types) in found {
+            for result in types.results {
+                match result.key.split_once('.') {
+                    Some((class, method)) => index
+                        .methods
+                        .entry((class.to_string(), method.to_string()))
+                        .or_default()
+                        .push((path.clone(), result.result)),
+                    None => index
+                        .functions
+                        .entry(result.key)
+                        .or_default()
+                        .push((path.clone(), result.result)),
+                }
+            }
+            for field in types.fields {
+                if let Some((class, name)) = field.key.split_once('.') {
+                    index
+                        .fields
+                        .entry((class.to_string(), name.to_string()))
+                        .or_default()
+                        .push((path.clone(), field.result));
+                }
+            }
+            for (class, bases) in types.bases {
+                match index.bases.get(&class) {
+                    // two classes of one name that extend different ones: neither is followed
+                    Some(before) if *before != bases => {
+                        index.bases.insert(class, Vec::new());
+                    }
+                    Some(_) => {}
+                    None => {
+                        index.bases.insert(class, bases);
+                    }
+                }
+            }
+            index.read.insert(path);
+        }
+    }
+
     /// Definition names like `name` (another case, a prefix or a part of it), for the hint
     /// when nothing is found.
     fn near_names(
@@ -1156,6 +1602,10 @@ fn judge(
 ) -> Option<Confidence> {
     let imports_target = imported.file;
     let in_same_file = |t: &&TargetDef| t.path == path;
+    let rust = Lang::of_path(path) == Some(Lang::Rust);
+    if rust && !targets.is_empty() && !rust_may_name(occurrence, targets) {
+        return None;
+    }
     // a local or nested definition is seen only inside the function that binds it
     if !targets.is_empty() && targets.iter().all(|t| !t.file_level()) {
         let seen = occurrence.access == Access::Bare
@@ -1263,9 +1713,11 @@ fn judge(
                 .unwrap_or(qualifier);
             let proved = targets.iter().any(|t| {
                 t.container.as_deref() == Some(last)
+                    // Rust's `impl` blocks of one type may sit in several files
                     || (last == "Self"
-                        && t.path == path
+                        && (t.path == path || rust)
                         && occurrence.classes.last() == t.container.as_ref())
+                    || rust && rust_path_reaches(qualifier, &t.path)
                     || (imports_target || t.path == path)
                         && (t.module_names.iter().any(|m| m == last)
                             || matches!(last, "crate" | "self" | "super"))
@@ -1285,9 +1737,71 @@ fn judge(
     }
 }
 
+/// Whether a Rust use can mean one of the targets, by what its place says it names, and by
+/// how it is reached: a macro is named only by `name!`; a path's qualifier is a module or a
+/// type, never a function; a field is never a function; a free function is never called
+/// as a method (`x.f()`) nor through a type (`Type::f()`).
+fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
+    let function = |t: &TargetDef| matches!(t.kind, Kind::Function | Kind::Method);
+    let may = |t: &TargetDef| match occurrence.names {
+        Names::Macro => t.kind == Kind::Macro,
+        Names::Any if t.kind == Kind::Macro => occurrence.import,
+        Names::Namespace => !function(t) && !matches!(t.kind, Kind::Macro | Kind::Constant),
+        Names::Field => !function(t),
+        Names::Any => match &occurrence.access {
+            Access::Member { .. } => t.kind != Kind::Function,
+            Access::Path { qualifier } if t.kind == Kind::Function => !qualifier
+                .rsplit("::")
+                .next()
+                .and_then(|last| last.chars().next())
+                .is_some_and(char::is_uppercase),
+            _ => true,
+        },
+    };
+    targets.iter().any(may)
+}
+
+/// Whether a Rust path's qualifier (`crate::exec::job`, `super::job`, `exec::job`) names the
+/// module of `target_path` (`src/exec/job.rs`, `src/exec/job/mod.rs`): its module names after
+/// `crate`/`self`/`super` end the file's path. A lone module name (`job::f`) needs the
+/// import edge the caller checks.
+fn rust_path_reaches(qualifier: &str, target_path: &str) -> bool {
+    let relative = qualifier.starts_with("crate::")
+        || qualifier.starts_with("self::")
+        || qualifier.starts_with("super::");
+    let segments: Vec<&str> = qualifier
+        .split("::")
+        .map(str::trim)
+        .filter(|s| !matches!(*s, "" | "crate" | "self" | "super"))
+        .collect();
+    if segments.is_empty() || !relative && segments.len() < 2 {
+        return false;
+    }
+    let mut modules: Vec<&str> = target_path
+        .strip_suffix(".rs")
+        .unwrap_or(target_path)
+        .split('/')
+        .collect();
+    if modules.last() == Some(&"mod") {
+        modules.pop();
+    }
+    modules.ends_with(&segments)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rust_paths_reach_module_files() {
+        assert!(rust_path_reaches("crate::exec::job", "src/exec/job.rs"));
+        assert!(rust_path_reaches("crate::exec", "src/exec/mod.rs"));
+        assert!(rust_path_reaches("super::job", "src/exec/job.rs"));
+        assert!(rust_path_reaches("exec::job", "src/exec/job.rs"));
+        assert!(!rust_path_reaches("job", "src/exec/job.rs"));
+        assert!(!rust_path_reaches("crate::walk", "src/exec/job.rs"));
+        assert!(!rust_path_reaches("crate::other::job", "src/exec/job.rs"));
+    }
 
     #[test]
     fn at_takes_a_path_and_a_line() {
