@@ -149,8 +149,9 @@ impl TargetDef {
     }
 }
 
-/// Macros whose expansions are searched for one name (`UNITY_END()` for `UnityEnd`).
-const MAX_EXPANDED_MACROS: usize = 8;
+/// Macros whose expansions are searched for one name (`UNITY_END()` for `UnityEnd`): each is
+/// one more screen of the C and C++ files.
+const MAX_EXPANDED_MACROS: usize = 4;
 
 /// The macros defined in `text` (besides `name` itself) whose lines spell `name` as a word.
 fn macros_spelling(text: &str, definitions: &[Definition], name: &str) -> Vec<String> {
@@ -605,6 +606,10 @@ impl Engine {
         };
         if !macro_names.is_empty() {
             self.add_macro_expansions(root, &files, &pipeline, &macro_names, deadline, &mut uses);
+            // files the deadline skipped: the answer says it is incomplete
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                outcome.coverage.stopped = Some(SearchStop::Deadline);
+            }
         }
         // the definitions asked for
         let mut targets: Vec<TargetDef> = Vec::new();
@@ -1779,6 +1784,12 @@ fn judge(
                     || (imports_target || t.path == path)
                         && (t.module_names.iter().any(|m| m == last)
                             || matches!(last, "crate" | "self" | "super"))
+                    // a module passing it on (`core.$ZodRecordParams` in a type, through
+                    // `import * as core from "../core/index.js"`)
+                    || imports_target
+                        && reexport_modules.iter().any(|m| {
+                            m == last || occurrence.receiver_module.as_ref() == Some(m)
+                        })
             });
             Some(if proved {
                 Confidence::Resolved

@@ -420,7 +420,7 @@ fn export_star_barrels_pass_the_module_on() {
     let fx = Fixture::new();
     fx.write(
         "src/core/api.ts",
-        "export function parse(text: string) {\n  return text;\n}\n",
+        "export function parse(text: string) {\n  return text;\n}\nexport type ParseOptions = { strict: boolean };\n",
     )
     .write(
         "src/core/index.ts",
@@ -430,7 +430,7 @@ fn export_star_barrels_pass_the_module_on() {
     .write("src/index.ts", "export * from \"./core/index.js\";\n")
     .write(
         "src/classic/schemas.ts",
-        "import * as core from \"../core/index.js\";\n\nexport function run() {\n  return core.parse(\"a\");\n}\n",
+        "import * as core from \"../core/index.js\";\n\nexport function run(options?: core.ParseOptions) {\n  return core.parse(\"a\");\n}\n",
     )
     .write(
         "src/app.ts",
@@ -460,6 +460,24 @@ fn export_star_barrels_pass_the_module_on() {
     );
     assert!(
         text.contains("src/other.ts:4:1: name-only: parse(\"c\");"),
+        "{text}"
+    );
+    // a type through the module's name
+    let output = run(
+        &[
+            "references",
+            "ParseOptions",
+            ".",
+            "--at",
+            "src/core/api.ts:4",
+        ],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "src/classic/schemas.ts:3:36: resolved (in run): export function run(options?: core.ParseOptions) {"
+        ),
         "{text}"
     );
 }

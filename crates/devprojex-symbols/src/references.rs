@@ -78,7 +78,8 @@ pub struct Occurrence {
     /// `&Parser{}`, `Parser::new()`), a Go method's receiver. The type's last name, without
     /// pointers or generic arguments.
     pub receiver_type: Option<String>,
-    /// For a member use whose receiver is a module bound by an import of the file
+    /// For a member use (or a qualified name) whose receiver is a module bound by an import
+    /// of the file
     /// (`import * as commander from '../index.js'`, `const utils = require('./utils')`,
     /// `from . import _types as _t`): the module's name, as its file or folder spells it.
     pub receiver_module: Option<String>,
@@ -804,6 +805,10 @@ fn walk(
                         receiver_node(node, &ancestors).and_then(|r| known.type_of(r, 0))
                     });
                     found.occurrence.receiver_module = modules.get(receiver).cloned();
+                }
+                // `core.Params` in a type: the qualifier may be a module binding too
+                if let Access::Path { qualifier } = &found.occurrence.access {
+                    found.occurrence.receiver_module = modules.get(qualifier).cloned();
                 }
                 pending.push(found);
             }
