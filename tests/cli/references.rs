@@ -393,3 +393,46 @@ fn receivers_made_by_other_files_functions_are_typed_by_their_results() {
         "{parse}"
     );
 }
+
+/// Rust receivers made by calls: a builder chain of methods declared `-> &mut Self` or
+/// `-> &mut Builder` in another file, a trait's method without a body (`fn visit(&mut self)
+/// -> State;`) called on a `Box<dyn Trait>`, and `make()?` of a function declared
+/// `-> Result<T, E>`.
+#[test]
+fn rust_receivers_made_by_builder_chains_trait_methods_and_results() {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .write(
+        "src/builder.rs",
+        "pub struct Builder;\npub struct Searcher;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n    pub fn line_number(&mut self, yes: bool) -> &mut Builder {\n        self\n    }\n    pub fn heap(&mut self) -> &mut Self {\n        self\n    }\n    pub fn build(&self) -> Searcher {\n        Searcher\n    }\n}\n\npub enum State {\n    Quit,\n}\n\nimpl State {\n    pub fn is_quit(&self) -> bool {\n        true\n    }\n}\n\npub trait Visitor {\n    fn visit(&mut self) -> State;\n}\n\npub trait VisitorBuilder {\n    fn build(&mut self) -> Box<dyn Visitor>;\n}\n\npub fn make() -> Result<Builder, String> {\n    Ok(Builder)\n}\n",
+    )
+    .write(
+        "src/main.rs",
+        "mod builder;\nuse builder::{make, Builder, VisitorBuilder};\n\nfn main() {\n    let searcher = Builder::new()\n        .line_number(false)\n        .heap()\n        .build();\n}\n\nfn walk(b: &mut dyn VisitorBuilder) -> Result<(), String> {\n    let mut visitor = b.build();\n    if visitor.visit().is_quit() {\n        return Ok(());\n    }\n    make()?.heap();\n    Ok(())\n}\n",
+    );
+    let references = |name: &str, at: &str| {
+        let output = run(&["references", name, ".", "--at", at], &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let text = references("build", "src/builder.rs:14");
+    assert!(
+        text.contains("src/main.rs:8:10: resolved (in main): .build();"),
+        "{text}"
+    );
+    // the trait's `build` is another method: `b.build()` is not proved to be this one
+    assert!(text.contains("src/main.rs:12:25: name-only"), "{text}");
+    let text = references("is_quit", "src/builder.rs:24");
+    assert!(
+        text.contains("src/main.rs:13:24: resolved (in walk): if visitor.visit().is_quit() {"),
+        "{text}"
+    );
+    let text = references("heap", "src/builder.rs:11");
+    assert!(
+        text.contains("src/main.rs:16:13: resolved (in walk): make()?.heap();"),
+        "{text}"
+    );
+}
