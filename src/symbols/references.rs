@@ -131,6 +131,10 @@ struct TargetDef {
     /// assigned to or written in (`response.json = …`, `const api = { get() {} }`), whose
     /// label is its bare name. Another file's `response.json()` means its own `response`.
     container_is_value: bool,
+    /// A Rust method of a trait's `impl` (`impl Colorable for DirEntry`) whose type also has
+    /// an inherent method of the name (`impl DirEntry`): `x.f()` and `DirEntry::f()` call
+    /// that one, only the trait's path (`Colorable::f(&x)`) reaches this.
+    behind_inherent: bool,
 }
 
 impl TargetDef {
@@ -528,8 +532,33 @@ impl Engine {
                         Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
                     ) && definition.container.is_some()
                         && definition.container.as_deref() == definition.scope.iter().last(),
+                    behind_inherent: false,
                 });
             }
+        }
+        // Rust: the inherent methods of a name, by their type
+        let inherent: HashSet<&str> = uses
+            .iter()
+            .filter(|f| Lang::of_path(&f.path) == Some(Lang::Rust))
+            .flat_map(|f| &f.definitions)
+            .filter(|d| d.name == query.name && d.kind == Kind::Method)
+            .filter(|d| {
+                d.container
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("impl ") && !c.contains(" for "))
+            })
+            .filter_map(|d| d.scope.iter().last())
+            .collect();
+        for (target, hit) in targets.iter_mut().zip(&outcome.definitions) {
+            target.behind_inherent = target.lang == Some(Lang::Rust)
+                && hit
+                    .container
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("impl ") && c.contains(" for "))
+                && target
+                    .container
+                    .as_deref()
+                    .is_some_and(|c| inherent.contains(c));
         }
         if let Some((path, line)) = &at
             && targets.is_empty()
@@ -1306,10 +1335,23 @@ fn judge(
 /// Whether a Rust use can mean one of the targets, by what its place says it names, and by
 /// how it is reached: a macro is named only by `name!`; a path's qualifier is a module or a
 /// type, never a function; a field is never a function; a free function is never called
-/// as a method (`x.f()`) nor through a type (`Type::f()`).
+/// as a method (`x.f()`) nor through a type (`Type::f()`); a trait's method that an inherent
+/// method of its type hides is reached only through the trait.
 fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
     let function = |t: &TargetDef| matches!(t.kind, Kind::Function | Kind::Method);
     let may = |t: &TargetDef| match occurrence.names {
+        // `x.f()`, `Type::f()` mean the inherent method
+        _ if t.behind_inherent
+            && match &occurrence.access {
+                Access::Member { .. } => true,
+                Access::Path { qualifier } => {
+                    t.container.as_deref() == qualifier.rsplit("::").next() || qualifier == "Self"
+                }
+                Access::Bare => false,
+            } =>
+        {
+            false
+        }
         Names::Macro => t.kind == Kind::Macro,
         Names::Any if t.kind == Kind::Macro => occurrence.import,
         Names::Namespace => !function(t) && !matches!(t.kind, Kind::Macro | Kind::Constant),

@@ -397,7 +397,7 @@ fn receivers_made_by_other_files_functions_are_typed_by_their_results() {
 /// Rust receivers made by calls: a builder chain of methods declared `-> &mut Self` or
 /// `-> &mut Builder` in another file, a trait's method without a body (`fn visit(&mut self)
 /// -> State;`) called on a `Box<dyn Trait>`, and `make()?` of a function declared
-/// `-> Result<T, E>`.
+/// `-> Result<T, E>`. A trait's method that an inherent one of the type hides is no `x.f()`.
 #[test]
 fn rust_receivers_made_by_builder_chains_trait_methods_and_results() {
     let fx = Fixture::new();
@@ -407,7 +407,7 @@ fn rust_receivers_made_by_builder_chains_trait_methods_and_results() {
     )
     .write(
         "src/builder.rs",
-        "pub struct Builder;\npub struct Searcher;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n    pub fn line_number(&mut self, yes: bool) -> &mut Builder {\n        self\n    }\n    pub fn heap(&mut self) -> &mut Self {\n        self\n    }\n    pub fn build(&self) -> Searcher {\n        Searcher\n    }\n}\n\npub enum State {\n    Quit,\n}\n\nimpl State {\n    pub fn is_quit(&self) -> bool {\n        true\n    }\n}\n\npub trait Visitor {\n    fn visit(&mut self) -> State;\n}\n\npub trait VisitorBuilder {\n    fn build(&mut self) -> Box<dyn Visitor>;\n}\n\npub fn make() -> Result<Builder, String> {\n    Ok(Builder)\n}\n",
+        "pub struct Builder;\npub struct Searcher;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n    pub fn line_number(&mut self, yes: bool) -> &mut Builder {\n        self\n    }\n    pub fn heap(&mut self) -> &mut Self {\n        self\n    }\n    pub fn build(&self) -> Searcher {\n        Searcher\n    }\n}\n\npub enum State {\n    Quit,\n}\n\nimpl State {\n    pub fn is_quit(&self) -> bool {\n        true\n    }\n}\n\npub trait Visitor {\n    fn visit(&mut self) -> State;\n}\n\npub trait VisitorBuilder {\n    fn build(&mut self) -> Box<dyn Visitor>;\n}\n\npub fn make() -> Result<Builder, String> {\n    Ok(Builder)\n}\n\npub trait Heap {\n    fn heap(&mut self) -> &mut Self;\n}\n\nimpl Heap for Builder {\n    fn heap(&mut self) -> &mut Self {\n        self\n    }\n}\n",
     )
     .write(
         "src/main.rs",
@@ -435,4 +435,7 @@ fn rust_receivers_made_by_builder_chains_trait_methods_and_results() {
         text.contains("src/main.rs:16:13: resolved (in walk): make()?.heap();"),
         "{text}"
     );
+    // the trait's `heap` for Builder: the inherent `heap` hides it from `x.heap()`
+    let text = references("heap", "src/builder.rs:46");
+    assert!(text.contains("heap: 0 ("), "{text}");
 }
