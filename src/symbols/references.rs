@@ -135,6 +135,9 @@ struct TargetDef {
     /// an inherent method of the name (`impl DirEntry`): `x.f()` and `DirEntry::f()` call
     /// that one, only the trait's path (`Colorable::f(&x)`) reaches this.
     behind_inherent: bool,
+    /// A Rust associated type or constant (in an `impl` or a trait): named only through a
+    /// path (`Self::Captures`, `M::Captures`), never bare.
+    associated: bool,
 }
 
 impl TargetDef {
@@ -533,6 +536,12 @@ impl Engine {
                     ) && definition.container.is_some()
                         && definition.container.as_deref() == definition.scope.iter().last(),
                     behind_inherent: false,
+                    associated: lang == Some(Lang::Rust)
+                        && matches!(definition.kind, Kind::Type | Kind::Constant)
+                        && definition
+                            .container
+                            .as_deref()
+                            .is_some_and(|c| c.starts_with("impl ") || c.starts_with("trait ")),
                 });
             }
         }
@@ -686,6 +695,11 @@ impl Engine {
                     continue;
                 }
                 if occurrence.import && !options.include_imports {
+                    continue;
+                }
+                if Lang::of_path(&file.path) == Some(Lang::Rust)
+                    && names_own_member(occurrence, &own_defs)
+                {
                     continue;
                 }
                 let confidence = judge(
@@ -1336,10 +1350,12 @@ fn judge(
 /// how it is reached: a macro is named only by `name!`; a path's qualifier is a module or a
 /// type, never a function; a field is never a function; a free function is never called
 /// as a method (`x.f()`) nor through a type (`Type::f()`); a trait's method that an inherent
-/// method of its type hides is reached only through the trait.
+/// method of its type hides is reached only through the trait; an associated type or
+/// constant only through a path.
 fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
     let function = |t: &TargetDef| matches!(t.kind, Kind::Function | Kind::Method);
     let may = |t: &TargetDef| match occurrence.names {
+        _ if t.associated && occurrence.access == Access::Bare && !occurrence.import => false,
         // `x.f()`, `Type::f()` mean the inherent method
         _ if t.behind_inherent
             && match &occurrence.access {
@@ -1367,6 +1383,23 @@ fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
         },
     };
     targets.iter().any(may)
+}
+
+/// Whether a Rust use names a member of a type its own file defines the name in:
+/// `Glob::unmatched()`, or `g.unmatched()` with `g` typed `Glob`, in a file with its own
+/// `impl Glob { fn unmatched … }` (a file's own type hides another of the same name).
+fn names_own_member(occurrence: &Occurrence, own_defs: &[&Definition]) -> bool {
+    let class = match &occurrence.access {
+        Access::Path { qualifier } => qualifier.rsplit("::").next(),
+        Access::Member { .. } => occurrence.receiver_type.as_deref(),
+        Access::Bare => None,
+    };
+    class.is_some_and(|class| {
+        class != "Self"
+            && own_defs
+                .iter()
+                .any(|d| d.scope.iter().last() == Some(class))
+    })
 }
 
 /// Whether a Rust path's qualifier (`crate::exec::job`, `super::job`, `exec::job`) names the

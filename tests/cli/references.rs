@@ -439,3 +439,44 @@ fn rust_receivers_made_by_builder_chains_trait_methods_and_results() {
     let text = references("heap", "src/builder.rs:46");
     assert!(text.contains("heap: 0 ("), "{text}");
 }
+
+/// Rust: a file's own type hides another of the same name (`Glob::unmatched()` in a file with
+/// its own `impl Glob`), and an associated type is named only through a path
+/// (`Self::Captures`), never bare (a bare `Captures` is the type of that name).
+#[test]
+fn rust_own_types_hide_others_and_associated_types_need_a_path() {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .write(
+        "src/a.rs",
+        "pub struct Glob;\n\nimpl Glob {\n    pub fn unmatched() -> Glob {\n        Glob\n    }\n}\n",
+    )
+    .write(
+        "src/b.rs",
+        "pub struct Glob;\n\nimpl Glob {\n    pub fn unmatched() -> Glob {\n        Glob\n    }\n}\n\nfn f() -> Glob {\n    Glob::unmatched()\n}\n",
+    )
+    .write(
+        "src/m.rs",
+        "pub trait Matcher {\n    type Captures;\n    fn new_captures(&self) -> Self::Captures;\n}\n\npub struct Captures;\npub struct R;\n\nimpl Matcher for R {\n    type Captures = Captures;\n    fn new_captures(&self) -> Self::Captures {\n        Captures\n    }\n}\n",
+    );
+    let output = run(
+        &["references", "unmatched", ".", "--at", "src/a.rs:4"],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    assert!(text.contains("unmatched: 0 ("), "{text}");
+    let output = run(
+        &["references", "Captures", ".", "--at", "src/m.rs:10"],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("src/m.rs:11:37: resolved (in R.new_captures): fn new_captures(&self) -> Self::Captures {"),
+        "{text}"
+    );
+    assert!(!text.contains("src/m.rs:12:"), "{text}");
+    assert!(!text.contains("src/m.rs:10:21"), "{text}");
+}
