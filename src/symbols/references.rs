@@ -698,7 +698,7 @@ impl Engine {
                     continue;
                 }
                 if Lang::of_path(&file.path) == Some(Lang::Rust)
-                    && names_own_member(occurrence, &own_defs)
+                    && names_own_member(occurrence, &file.path, &own_defs, &targets)
                 {
                     continue;
                 }
@@ -1388,14 +1388,23 @@ fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
 /// Whether a Rust use names a member of a type its own file defines the name in:
 /// `Glob::unmatched()`, or `g.unmatched()` with `g` typed `Glob`, in a file with its own
 /// `impl Glob { fn unmatched … }` (a file's own type hides another of the same name).
-fn names_own_member(occurrence: &Occurrence, own_defs: &[&Definition]) -> bool {
+fn names_own_member(
+    occurrence: &Occurrence,
+    path: &str,
+    own_defs: &[&Definition],
+    targets: &[TargetDef],
+) -> bool {
     let class = match &occurrence.access {
         Access::Path { qualifier } => qualifier.rsplit("::").next(),
         Access::Member { .. } => occurrence.receiver_type.as_deref(),
         Access::Bare => None,
     };
+    // (another `impl` block of a target's type in the target's file is no other type)
     class.is_some_and(|class| {
         class != "Self"
+            && !targets
+                .iter()
+                .any(|t| t.path == path && t.container.as_deref() == Some(class))
             && own_defs
                 .iter()
                 .any(|d| d.scope.iter().last() == Some(class))

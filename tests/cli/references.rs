@@ -452,7 +452,7 @@ fn rust_own_types_hide_others_and_associated_types_need_a_path() {
     )
     .write(
         "src/a.rs",
-        "pub struct Glob;\n\nimpl Glob {\n    pub fn unmatched() -> Glob {\n        Glob\n    }\n}\n",
+        "pub struct Glob;\n\nimpl Glob {\n    pub fn unmatched() -> Glob {\n        Glob\n    }\n}\n\npub trait Named {\n    fn unmatched() -> Self;\n}\n\nimpl Named for Glob {\n    fn unmatched() -> Glob {\n        Glob::unmatched()\n    }\n}\n",
     )
     .write(
         "src/b.rs",
@@ -467,7 +467,12 @@ fn rust_own_types_hide_others_and_associated_types_need_a_path() {
         &fx.root,
     );
     let text = stdout(&output);
-    assert!(text.contains("unmatched: 0 ("), "{text}");
+    // b.rs's `Glob` is its own; another `impl` block of the target's type is no other type
+    assert!(
+        text.contains("unmatched: 1 (1 resolved, 0 name-only)")
+            && text.contains("src/a.rs:15:15: resolved"),
+        "{text}"
+    );
     let output = run(
         &["references", "Captures", ".", "--at", "src/m.rs:10"],
         &fx.root,
