@@ -45,8 +45,14 @@ KINDS = {"function", "method", "class", "struct", "interface", "type", "enum", "
 
 
 def tracked(root, language):
-    files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
-    return [f for f in files if f.endswith(EXTENSIONS[language]) and not f.endswith(".d.ts")]
+    """The language's files Git tracks that no ignore rule matches: what devprojex's default
+    selection sees (a tracked file a `.gitignore` matches, such as cJSON's `tests/unity/test/`
+    under its `test` rule, is hidden from it, so neither side is compared there)."""
+    def git(*args):
+        return set(subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
+                                  check=True).stdout.splitlines())
+    files = git("ls-files") - git("ls-files", "--cached", "--ignored", "--exclude-standard")
+    return sorted(f for f in files if f.endswith(EXTENSIONS[language]) and not f.endswith(".d.ts"))
 
 
 def definitions(root, files, binary=None):
@@ -95,11 +101,15 @@ def ours(binary, root, path, line, name, include_imports=False):
     every = {(r["path"], r["line"]) for r in value["references"]}
     resolved = {(r["path"], r["line"]) for r in value["references"] if r["confidence"] == "resolved"}
     TEXTS.update({(r["path"], r["line"]): r["text"].strip() for r in value["references"]})
+    for r in value["references"]:
+        COLUMNS.setdefault((name, r["path"], r["line"]), r["column"])
     return every, resolved
 
 
 # (path, line) -> our redacted line, for --show
 TEXTS = {}
+# (name, path, line) -> the column of our first use of name on that line
+COLUMNS = {}
 
 
 # ---- Python: Jedi ------------------------------------------------------------------------------
@@ -327,7 +337,16 @@ def clangd_references(root, samples, files):
                         "text": f.read()}})
         time.sleep(min(60, 5 + len(files) // 4))
         out = []
+        opened = {rel for rel in files if rel.endswith(".c")}
         for path, line, column, _ in samples:
+            # clangd answers only for open documents: a header asked about is opened first
+            # (unopened, its references came back empty)
+            if path not in opened:
+                opened.add(path)
+                with open(os.path.join(copy, path), encoding="utf-8", errors="replace") as f:
+                    lsp.notify("textDocument/didOpen", {"textDocument": {
+                        "uri": "file://" + os.path.join(copy, path), "languageId": "c", "version": 1,
+                        "text": f.read()}})
             result = lsp.request("textDocument/references", {
                 "textDocument": {"uri": "file://" + os.path.join(copy, path)},
                 "position": {"line": line - 1, "character": column - 1},
@@ -377,6 +396,22 @@ const host = {
 };
 const service = ts.createLanguageService(host, ts.createDocumentRegistry());
 const out = [];
+if (input.definitions) {
+  // go-to-definition at each position: where the service says the name there is defined
+  for (const [rel, line, column] of input.definitions) {
+    const file = path.join(root, rel);
+    const source = service.getProgram().getSourceFile(file);
+    if (!source) { out.push([]); continue; }
+    const position = ts.getPositionOfLineAndCharacter(source, line - 1, column - 1);
+    out.push((service.getDefinitionAtPosition(file, position) || []).map(d => {
+      const target = service.getProgram().getSourceFile(d.fileName);
+      const at = target ? ts.getLineAndCharacterOfPosition(target, d.textSpan.start) : { line: -1 };
+      return [path.relative(root, d.fileName).split(path.sep).join("/"), at.line + 1];
+    }));
+  }
+  process.stdout.write(JSON.stringify(out));
+  process.exit(0);
+}
 for (const [rel, line, column] of input.samples) {
   const file = path.join(root, rel);
   const source = service.getProgram().getSourceFile(file);
@@ -405,6 +440,18 @@ def ts_references(root, samples, files):
                           input=json.dumps({"files": files, "samples": [[p, l, c] for p, l, c, _ in samples]}),
                           capture_output=True, text=True, check=True)
     return [None if found is None else {(p, l) for p, l in found} for found in json.loads(proc.stdout)]
+
+
+def ts_definitions(root, files, positions):
+    """The language service's go-to-definition at each `(path, line, column)`: sets of
+    `(path, line)`. findReferences does not follow CommonJS (`exports.f = f` read through
+    `require('./m').f`: from the use it lists the export line only, and from the function not
+    the use), while go-to-definition from such a use lands on the function."""
+    module = os.path.join(ANALYSERS, "node", "node_modules", "typescript")
+    proc = subprocess.run(["node", "-e", TS_HELPER, "--", module, root],
+                          input=json.dumps({"files": files, "samples": [], "definitions": positions}),
+                          capture_output=True, text=True, check=True)
+    return [{(p, l) for p, l in found} for found in json.loads(proc.stdout)]
 
 
 # ---- Go: gopls ---------------------------------------------------------------------------------
@@ -488,6 +535,8 @@ def main():
         theirs = ts_references(root, samples, files)
     totals = {"hits": 0, "ours": 0, "theirs": 0, "resolved_hits": 0, "resolved": 0, "compared": 0}
     misses, extras, unproved = [], [], []
+    # (definition path, line, name, use path, line): our resolved uses the analyser's references lack
+    extra_uses = []
     compared_files = set(files)
     for (path, line, _column, name), reference in zip(samples, theirs):
         if reference is None:
@@ -497,7 +546,7 @@ def main():
         every, resolved = ours(binary, root, path, line, name, include_imports=args.language == "rust")
         if every is None:
             continue
-        reference = reference - {(path, line)}
+        reference = {r for r in reference if r[0] in compared_files} - {(path, line)}
         # the analyser saw the language's files only (a JavaScript run gives it no .ts file)
         every = {r for r in every if r[0] in compared_files} - {(path, line)}
         resolved = {r for r in resolved if r[0] in compared_files} - {(path, line)}
@@ -509,6 +558,7 @@ def main():
         totals["resolved"] += len(resolved)
         misses += [f"{name}: {p}:{l}" for p, l in sorted(reference - every)]
         extras += [f"{name}: {p}:{l}" for p, l in sorted(resolved - reference)]
+        extra_uses += [(path, line, name, p, l) for p, l in sorted(resolved - reference)]
         unproved += [f"{name}: {p}:{l}: {TEXTS.get((p, l), '')}" for p, l in sorted((reference & every) - resolved)]
 
     def ratio(a, b):
@@ -520,6 +570,14 @@ def main():
     print(f"  resolved: precision {totals['resolved_hits']}/{totals['resolved']} = "
           f"{ratio(totals['resolved_hits'], totals['resolved']):.2f}, recall {totals['resolved_hits']}/"
           f"{totals['theirs']} = {ratio(totals['resolved_hits'], totals['theirs']):.2f}")
+    if args.language in ("typescript", "javascript") and extra_uses:
+        # the analyser's own go-to-definition from each of our resolved uses its references lack
+        landed = ts_definitions(root, files, [[p, l, COLUMNS[(name, p, l)]] for _, _, name, p, l in extra_uses])
+        confirmed = [u for u, found in zip(extra_uses, landed) if (u[0], u[1]) in found]
+        hits = totals["resolved_hits"] + len(confirmed)
+        print(f"  resolved, with the analyser's go-to-definition from our other uses: precision {hits}/"
+              f"{totals['resolved']} = {ratio(hits, totals['resolved']):.2f} ({len(confirmed)} of "
+              f"{len(extra_uses)} land on the definition)")
     if misses:
         print("  missed, e.g.: " + "; ".join(misses[:8]))
     if extras:
@@ -532,6 +590,12 @@ def main():
         for item in extras[:args.show]:
             path, line = item.split(": ", 1)[1].rsplit(":", 1)
             print(f"    {item}: {TEXTS.get((path, int(line)), '')}")
+        print(f"  missed, the analyser's only ({len(misses)}):")
+        for item in misses[:args.show]:
+            path, line = item.split(": ", 1)[1].rsplit(":", 1)
+            with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+                text = f.read().splitlines()[int(line) - 1].strip()
+            print(f"    {item}: {text[:160]}")
     return 0
 
 

@@ -104,13 +104,19 @@ pub struct ReferencesOutcome {
 /// What one file gave.
 struct FileUses {
     path: String,
+    /// As the file was parsed (a `.h` may be C++).
+    lang: Option<Lang>,
     definitions: Vec<Definition>,
     occurrences: Vec<Occurrence>,
     /// The redacted text of the lines with an occurrence.
     lines: HashMap<usize, String>,
+    /// C and C++: the file's macros whose body spells the name (`#define UNITY_END()
+    /// UnityEnd()`); their expansions are uses of it, as a compiler sees them.
+    macros_using: Vec<String>,
 }
 
 /// A definition the references are of, with what proves a use of it.
+#[derive(Clone)]
 struct TargetDef {
     path: String,
     dir: String,
@@ -138,12 +144,82 @@ struct TargetDef {
     /// A Rust associated type or constant (in an `impl` or a trait): named only through a
     /// path (`Self::Captures`, `M::Captures`), never bare.
     associated: bool,
+    /// In a file parsed as C: whether it is a struct, union or enum tag (`struct list`),
+    /// which C keeps apart from typedef names, functions and variables (`struct list *l`
+    /// uses the tag, `list *l` a typedef). `None` in other languages.
+    c_tag: Option<bool>,
 }
 
 impl TargetDef {
     fn file_level(&self) -> bool {
         self.scope.is_none()
     }
+}
+
+/// Macros whose expansions are searched for one name (`UNITY_END()` for `UnityEnd`).
+const MAX_EXPANDED_MACROS: usize = 8;
+
+/// The macros defined in `text` (besides `name` itself) whose lines spell `name` as a word.
+fn macros_spelling(text: &str, definitions: &[Definition], name: &str) -> Vec<String> {
+    let mut starts: Option<Vec<usize>> = None;
+    let mut out = Vec::new();
+    for definition in definitions
+        .iter()
+        .filter(|d| d.kind == Kind::Macro && d.name != name)
+    {
+        let starts = starts.get_or_insert_with(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+                .collect()
+        });
+        let (Some(&from), to) = (
+            starts.get(definition.line.saturating_sub(1)),
+            starts
+                .get(definition.end_line.max(definition.line))
+                .copied()
+                .unwrap_or(text.len()),
+        ) else {
+            continue;
+        };
+        let body = text.get(from..to).unwrap_or("");
+        let word = |at: usize| {
+            let before = body[..at].chars().next_back();
+            let after = body[at + name.len()..].chars().next();
+            // a member (`x.name`, `x->name`) is another name
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                && !body[..at].ends_with("->")
+                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        };
+        if memchr::memmem::find_iter(body.as_bytes(), name.as_bytes()).any(word)
+            && !out.contains(&definition.name)
+        {
+            out.push(definition.name.clone());
+        }
+    }
+    out
+}
+
+/// How far a chain of re-exports is followed (`export *` barrels of barrels).
+const REEXPORT_DEPTH: usize = 4;
+/// Files of one level of the chain whose importers are searched for `export *`.
+const REEXPORT_FRONTIER: usize = 16;
+/// How deep a C or C++ file's includes are followed, and how many files at most.
+const INCLUDE_DEPTH: usize = 4;
+const INCLUDES_WALKED: usize = 256;
+
+/// How the targets reach other files: [`Engine::reach`].
+#[derive(Default)]
+struct Reach<'u> {
+    /// Files that use the name and import a target's file.
+    importing: HashSet<&'u str>,
+    /// Files that pass a target on (re-exports), whether or not they spell the name.
+    passers: Vec<String>,
+    /// Files that use the name and import a passer (not a target's file), with the lines of
+    /// those imports.
+    importing_passer: HashMap<&'u str, Vec<usize>>,
+    /// C and C++ files that use the name and reach a target's file, or a header that
+    /// declares it for the target's file, through their includes.
+    included: HashSet<&'u str>,
 }
 
 /// Receivers that name the enclosing class.
@@ -198,7 +274,9 @@ fn waits_on_a_bare_call(waiting: &TypeOf) -> bool {
     match waiting {
         TypeOf::Named(_) | TypeOf::BaseOf(_) => false,
         TypeOf::Result { module, .. } => module.is_none(),
-        TypeOf::MethodResult { receiver, .. } => waits_on_a_bare_call(receiver),
+        TypeOf::MethodResult { receiver, .. } | TypeOf::FieldOf { receiver, .. } => {
+            waits_on_a_bare_call(receiver)
+        }
     }
 }
 
@@ -239,6 +317,8 @@ struct ResultIndex {
     functions: HashMap<String, Vec<(String, TypeOf)>>,
     /// (class, method) -> (path, what it returns).
     methods: HashMap<(String, String), Vec<(String, TypeOf)>>,
+    /// (class, attribute or field) -> (path, what it holds).
+    fields: HashMap<(String, String), Vec<(String, TypeOf)>>,
 }
 
 /// Receiver chains longer than this are left untyped.
@@ -313,13 +393,22 @@ impl ResultResolver<'_> {
                     })
                     .collect()
             }
-            TypeOf::MethodResult { receiver, method } => {
+            TypeOf::MethodResult {
+                receiver,
+                method: member,
+            }
+            | TypeOf::FieldOf {
+                receiver,
+                field: member,
+            } => {
+                let members = match waiting {
+                    TypeOf::MethodResult { .. } => &self.index.methods,
+                    _ => &self.index.fields,
+                };
                 let class = self.resolve(receiver, from, depth + 1)?;
-                let defining: HashSet<String> = self
-                    .index
-                    .methods
+                let defining: HashSet<String> = members
                     .keys()
-                    .filter(|(_, m)| m == method)
+                    .filter(|(_, m)| m == member)
                     .map(|(c, _)| c.clone())
                     .collect();
                 let class = if defining.contains(&class) {
@@ -327,9 +416,8 @@ impl ResultResolver<'_> {
                 } else {
                     self.defining_base(&class, &defining)?
                 };
-                self.index
-                    .methods
-                    .get(&(class, method.clone()))?
+                members
+                    .get(&(class, member.clone()))?
                     .iter()
                     .filter(|(path, _)| same_family(path))
                     .collect()
@@ -441,8 +529,16 @@ impl Engine {
                                     .filter(|(i, _)| wanted.contains(&(i + 1)))
                                     .map(|(i, l)| (i + 1, shorten(l.trim_end_matches('\r').trim())))
                                     .collect();
+                                let lang = Lang::of_file(&entry.relative, text);
+                                let macros_using = if matches!(lang, Some(Lang::C | Lang::Cpp)) {
+                                    macros_spelling(text, &definitions, &query.name)
+                                } else {
+                                    Vec::new()
+                                };
                                 Found::Parsed(FileUses {
                                     path: entry.relative.clone(),
+                                    lang,
+                                    macros_using,
                                     definitions: definitions
                                         .iter()
                                         .filter(|d| d.name == query.name)
@@ -476,7 +572,7 @@ impl Engine {
                     Found::Unparsed => outcome.unparsed_files += 1,
                     Found::Parsed(file) => {
                         outcome.parsed_files += 1;
-                        if !file.occurrences.is_empty() {
+                        if !file.occurrences.is_empty() || !file.macros_using.is_empty() {
                             uses.push(file);
                         }
                     }
@@ -490,6 +586,21 @@ impl Engine {
             Err(crate::ordered::Stopped::Sink(_)) if outcome.coverage.stopped.is_some() => {}
             Err(crate::ordered::Stopped::Sink(e)) => return Err(e),
             Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
+        }
+        // C and C++: the expansions of macros whose body spells the name, as uses of it where
+        // they are expanded (the macro's body itself is no code a parser sees)
+        let macro_names: Vec<String> = {
+            let mut names: Vec<String> = uses
+                .iter()
+                .flat_map(|f| f.macros_using.iter().cloned())
+                .collect();
+            names.sort();
+            names.dedup();
+            names.truncate(MAX_EXPANDED_MACROS);
+            names
+        };
+        if !macro_names.is_empty() {
+            self.add_macro_expansions(root, &files, &pipeline, &macro_names, deadline, &mut uses);
         }
         // the definitions asked for
         let mut targets: Vec<TargetDef> = Vec::new();
@@ -542,6 +653,8 @@ impl Engine {
                             .container
                             .as_deref()
                             .is_some_and(|c| c.starts_with("impl ") || c.starts_with("trait ")),
+                    c_tag: (file.lang == Some(Lang::C))
+                        .then_some(matches!(definition.kind, Kind::Struct | Kind::Enum)),
                 });
             }
         }
@@ -607,14 +720,15 @@ impl Engine {
             deadline,
             &pipeline,
         );
-        // which files import the targets' files (resolution through imports)
+        // which files import the targets' files (resolution through imports), and which
+        // files pass the targets on to others (re-exports)
         let target_files: HashSet<&str> = targets.iter().map(|t| t.path.as_str()).collect();
         let target_dirs: HashSet<&str> = targets
             .iter()
             .filter(|t| t.lang == Some(Lang::Go))
             .map(|t| t.dir.as_str())
             .collect();
-        let importing = self.files_importing(
+        let reach = self.reach(
             root,
             request,
             caches,
@@ -624,34 +738,31 @@ impl Engine {
             deadline,
             &pipeline,
         );
-        // One re-export further: a file that imports a target's file and names the target in
-        // an import (`from .helpers import get_flashed_messages` in `flask/__init__.py`,
-        // `export { parse } from './parser'`) passes it on to the files importing it, which
-        // reach it bare or through that file's module name (`flask.get_flashed_messages`).
-        let reexporters: Vec<&FileUses> = uses
+        let importing = &reach.importing;
+        let reexport_modules: Vec<String> = reach
+            .passers
             .iter()
-            .filter(|f| importing.contains(f.path.as_str()))
-            .filter(|f| f.occurrences.iter().any(|o| o.import))
+            .flat_map(|f| module_names(f, Lang::of_path(f)))
             .collect();
-        let reexporter_files: HashSet<&str> = reexporters.iter().map(|f| f.path.as_str()).collect();
-        let reexport_modules: Vec<String> = reexporters
-            .iter()
-            .flat_map(|f| module_names(&f.path, Lang::of_path(&f.path)))
-            .collect();
-        let importing_reexport = if reexporter_files.is_empty() {
-            HashSet::new()
-        } else {
-            self.files_importing(
-                root,
-                request,
-                caches,
-                &uses,
-                &reexporter_files,
-                &HashSet::new(),
-                deadline,
-                &pipeline,
-            )
-        };
+        // C: tags and the other names live apart (a use after `struct` means a tag, any
+        // other use a typedef, function or variable)
+        let (c_tag_targets, c_plain_targets): (Vec<TargetDef>, Vec<TargetDef>) =
+            if targets.iter().any(|t| t.c_tag.is_some()) {
+                (
+                    targets
+                        .iter()
+                        .filter(|t| t.c_tag != Some(false))
+                        .cloned()
+                        .collect(),
+                    targets
+                        .iter()
+                        .filter(|t| t.c_tag != Some(true))
+                        .cloned()
+                        .collect(),
+                )
+            } else {
+                (Vec::new(), Vec::new())
+            };
         // Go: package folders where another file-level definition of the name lives (its
         // files' bare uses mean that one)
         let go_hidden_dirs: HashSet<&str> = uses
@@ -679,9 +790,21 @@ impl Engine {
                 .collect();
             let hidden_here = own_defs.iter().any(|d| d.container.is_none())
                 || go_hidden_dirs.contains(devprojex_symbols::resolve::dir_of(&file.path));
-            let via_reexport = !importing.contains(file.path.as_str())
-                && importing_reexport.contains(file.path.as_str());
-            let imports_target = importing.contains(file.path.as_str()) || via_reexport;
+            let passed_on = reach.importing_passer.get(file.path.as_str());
+            let via_reexport = passed_on.is_some();
+            let included = reach.included.contains(file.path.as_str());
+            let imports_target = importing.contains(file.path.as_str()) || via_reexport || included;
+            // through a re-export, a bare name is the target only when the file takes it from
+            // a file passing it on (`import { parse } from './index'`), not from elsewhere
+            let bare_imported = importing.contains(file.path.as_str())
+                || included
+                || passed_on.is_some_and(|lines| {
+                    file.occurrences.iter().any(|o| {
+                        o.import_line
+                            .or(o.definition.then_some(o.line))
+                            .is_some_and(|l| lines.contains(&l))
+                    })
+                });
             let file_dir = devprojex_symbols::resolve::dir_of(&file.path);
             for occurrence in &file.occurrences {
                 if occurrence.definition {
@@ -697,17 +820,27 @@ impl Engine {
                 if occurrence.import && !options.include_imports {
                     continue;
                 }
-                if Lang::of_path(&file.path) == Some(Lang::Rust)
+                if file.lang == Some(Lang::Rust)
                     && names_own_member(occurrence, &file.path, &own_defs, &targets)
                 {
                     continue;
                 }
+                let targets_here: &[TargetDef] = match (file.lang, occurrence.tag) {
+                    (Some(Lang::C), true) if !c_tag_targets.is_empty() => &c_tag_targets,
+                    (Some(Lang::C), false) if !c_plain_targets.is_empty() => &c_plain_targets,
+                    // the other namespace: another definition of the name
+                    (Some(Lang::C), _) if targets.iter().any(|t| t.c_tag.is_some()) => continue,
+                    _ => &targets,
+                };
                 let confidence = judge(
                     occurrence,
                     &file.path,
                     file_dir,
-                    &targets,
-                    imports_target,
+                    targets_here,
+                    Imported {
+                        file: imports_target,
+                        bare: bare_imported,
+                    },
                     if via_reexport { &reexport_modules } else { &[] },
                     hidden_here,
                 );
@@ -745,10 +878,103 @@ impl Engine {
         Ok(outcome)
     }
 
-    /// The files among `uses` whose imports lead to one of the target files (or, in Go, to
-    /// the package folder of one).
+    /// The uses of `macros` (macros whose body spells the name) in the C and C++ files of
+    /// `files`, added to `uses` as bare uses of the name at the expansion.
+    fn add_macro_expansions(
+        &self,
+        root: &ProjectRoot,
+        files: &[&Entry],
+        pipeline: &crate::content::ContentPipeline,
+        macros: &[String],
+        deadline: Option<Instant>,
+        uses: &mut Vec<FileUses>,
+    ) {
+        use rayon::prelude::*;
+        let c_files: Vec<&Entry> = files
+            .iter()
+            .filter(|f| matches!(Lang::of_path(&f.relative), Some(Lang::C | Lang::Cpp)))
+            .copied()
+            .collect();
+        for name in macros {
+            let needle = memchr::memmem::Finder::new(name.as_bytes());
+            let found: Vec<(String, Vec<Occurrence>, HashMap<usize, String>)> = c_files
+                .par_iter()
+                .filter_map(|entry| {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        return None;
+                    }
+                    let Some(Content::Text(text)) = pipeline.load_matching(root, entry, &needle)
+                    else {
+                        return None;
+                    };
+                    let text = &text.text;
+                    let expansions: Vec<Occurrence> = devprojex_symbols::references::occurrences(
+                        &entry.relative,
+                        text,
+                        name,
+                        deadline,
+                    )?
+                    .into_iter()
+                    .filter(|o| !o.definition && !o.import && o.access == Access::Bare)
+                    .map(|mut o| {
+                        // the name as the expansion writes it: bare, at file level
+                        o.scope = None;
+                        o.tag = false;
+                        o
+                    })
+                    .collect();
+                    if expansions.is_empty() {
+                        return None;
+                    }
+                    let wanted: HashSet<usize> = expansions.iter().map(|o| o.line).collect();
+                    let lines: HashMap<usize, String> = text
+                        .lines()
+                        .enumerate()
+                        .filter(|(i, _)| wanted.contains(&(i + 1)))
+                        .map(|(i, l)| (i + 1, shorten(l.trim_end_matches('\r').trim())))
+                        .collect();
+                    // `#ifndef UNITY_END`, `#undef`: directives name the macro, they do not
+                    // expand it
+                    let expansions: Vec<Occurrence> = expansions
+                        .into_iter()
+                        .filter(|o| !lines.get(&o.line).is_some_and(|l| l.starts_with('#')))
+                        .collect();
+                    if expansions.is_empty() {
+                        return None;
+                    }
+                    Some((entry.relative.clone(), expansions, lines))
+                })
+                .collect();
+            for (path, expansions, lines) in found {
+                match uses.iter_mut().find(|f| f.path == path) {
+                    Some(file) => {
+                        file.occurrences.extend(expansions);
+                        file.occurrences.sort_by_key(|o| (o.line, o.column));
+                        file.lines.extend(lines);
+                    }
+                    None => uses.push(FileUses {
+                        lang: Lang::of_path(&path),
+                        path,
+                        definitions: Vec::new(),
+                        occurrences: expansions,
+                        lines,
+                        macros_using: Vec::new(),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Which files among `uses` import the targets' files (or, in Go, the package folder of
+    /// one), and which files pass the targets on, with the files among `uses` importing those.
+    ///
+    /// A file passes a target on when it imports the target's file (or a file passing it on)
+    /// and either names it in an import (`from .helpers import get_flashed_messages` in
+    /// `flask/__init__.py`, `export { parse } from './parser'`) or re-exports that file whole
+    /// (`export * from './schemas.js'` in a barrel, found among the importers of the file even
+    /// when it does not spell the name). The chain is followed [`REEXPORT_DEPTH`] files deep.
     #[allow(clippy::too_many_arguments)]
-    fn files_importing<'u>(
+    fn reach<'u>(
         &self,
         root: &ProjectRoot,
         request: &Request,
@@ -758,27 +984,209 @@ impl Engine {
         target_dirs: &HashSet<&str>,
         deadline: Option<Instant>,
         pipeline: &crate::content::ContentPipeline,
-    ) -> HashSet<&'u str> {
-        let candidates: Vec<&str> = uses
-            .iter()
-            .map(|f| f.path.as_str())
-            .filter(|path| !target_files.contains(path))
-            .collect();
-        if candidates.is_empty() || target_files.is_empty() {
-            return HashSet::new();
+    ) -> Reach<'u> {
+        let mut out = Reach::default();
+        if target_files.is_empty() {
+            return out;
         }
-        let edges = self.import_edges(root, request, caches, &candidates, deadline, pipeline);
-        candidates
-            .into_iter()
-            .filter(|path| {
-                edges.get(*path).is_some_and(|targets| {
-                    targets.iter().any(|target| match target {
-                        Target::File(path) => target_files.contains(path.as_str()),
-                        Target::Folder(dir) => target_dirs.contains(dir.as_str()),
-                    })
-                })
+        let Ok(selection) = self.select_sources(root, request, true, true, caches) else {
+            return out;
+        };
+        let entries: Vec<&Entry> = selection.files().collect();
+        let fresh;
+        let index = match caches {
+            Some(caches) => &caches.symbols,
+            None => {
+                fresh = SymbolIndex::new(0);
+                &fresh
+            }
+        };
+        let deadline = deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400));
+        let shared = index.root_index(root);
+        let Ok(mut project) =
+            index.project(&shared, root, &entries, pipeline, false, deadline, &|| {
+                false
             })
-            .collect()
+        else {
+            return out;
+        };
+        // the resolved imports of every file that uses the name
+        let candidates: Vec<(&FileUses, Vec<(Target, usize)>)> = uses
+            .iter()
+            .filter(|f| !target_files.contains(f.path.as_str()))
+            .map(|f| {
+                let edges = project.imports_of(&f.path, &entries, pipeline, deadline);
+                (f, edges.edges)
+            })
+            .collect();
+        let leads_to = |edges: &[(Target, usize)], files: &HashSet<&str>, dirs: &HashSet<&str>| {
+            edges
+                .iter()
+                .filter(|(target, _)| match target {
+                    Target::File(path) => files.contains(path.as_str()),
+                    Target::Folder(dir) => dirs.contains(dir.as_str()),
+                })
+                .map(|(_, line)| *line)
+                .collect::<Vec<usize>>()
+        };
+        for (file, edges) in &candidates {
+            if !leads_to(edges, target_files, target_dirs).is_empty() {
+                out.importing.insert(file.path.as_str());
+            }
+        }
+        // C and C++: a header passes on what it declares for the source file that includes
+        // it (`cJSON.h` for `cJSON.c`), and `#include` passes a header on whole, so each file
+        // using the name has its includes followed to such a header (or a target's file:
+        // cJSON's tests include `common.h`, which includes `../cJSON.c`)
+        let c_family = |p: &str| matches!(Lang::of_path(p), Some(Lang::C | Lang::Cpp));
+        let mut declaring: HashSet<String> = HashSet::new();
+        let mut file_edges = |file: &str| {
+            project
+                .imports_of(file, &entries, pipeline, deadline)
+                .edges
+                .into_iter()
+                .filter_map(|(t, _)| match t {
+                    Target::File(p) => Some(p),
+                    Target::Folder(_) => None,
+                })
+                .collect::<Vec<String>>()
+        };
+        for target in target_files.iter().filter(|t| c_family(t)) {
+            declaring.insert(target.to_string());
+            // the headers the target's file includes, directly or through others
+            let mut seen: HashSet<String> = HashSet::new();
+            let mut level = file_edges(target);
+            for _ in 0..INCLUDE_DEPTH {
+                let mut next = Vec::new();
+                for header in level {
+                    if seen.len() >= INCLUDES_WALKED || !seen.insert(header.clone()) {
+                        continue;
+                    }
+                    let declares = uses.iter().any(|f| {
+                        f.path == header && f.occurrences.iter().any(|o| o.container.is_none())
+                    });
+                    if declares {
+                        declaring.insert(header.clone());
+                    }
+                    next.extend(file_edges(&header));
+                }
+                level = next;
+            }
+        }
+        if !declaring.is_empty() {
+            for (file, edges) in &candidates {
+                if !c_family(&file.path) || out.importing.contains(file.path.as_str()) {
+                    continue;
+                }
+                if declaring.contains(&file.path) {
+                    out.included.insert(file.path.as_str());
+                    continue;
+                }
+                let mut seen: HashSet<String> = HashSet::new();
+                let mut level: Vec<String> = edges
+                    .iter()
+                    .filter_map(|(t, _)| match t {
+                        Target::File(p) => Some(p.clone()),
+                        Target::Folder(_) => None,
+                    })
+                    .collect();
+                'walk: for _ in 0..INCLUDE_DEPTH {
+                    let mut next = Vec::new();
+                    for header in level {
+                        if declaring.contains(&header) {
+                            out.included.insert(file.path.as_str());
+                            break 'walk;
+                        }
+                        if seen.len() >= INCLUDES_WALKED || !seen.insert(header.clone()) {
+                            continue;
+                        }
+                        next.extend(
+                            project
+                                .imports_of(&header, &entries, pipeline, deadline)
+                                .edges
+                                .into_iter()
+                                .filter_map(|(t, _)| match t {
+                                    Target::File(p) => Some(p),
+                                    Target::Folder(_) => None,
+                                }),
+                        );
+                    }
+                    level = next;
+                }
+            }
+        }
+        // the chain of files passing the targets on
+        let mut passing: HashSet<String> = HashSet::new();
+        let mut frontier: Vec<String> = target_files.iter().map(|f| f.to_string()).collect();
+        let mut frontier_dirs: HashSet<&str> = target_dirs.clone();
+        for _ in 0..REEXPORT_DEPTH {
+            let frontier_files: HashSet<&str> = frontier.iter().map(String::as_str).collect();
+            // by name: a file that uses the name imports it from the frontier
+            let mut named: Vec<String> = Vec::new();
+            for (file, edges) in &candidates {
+                if passing.contains(&file.path)
+                    || !file.occurrences.iter().any(|o| o.import)
+                    || leads_to(edges, &frontier_files, &frontier_dirs).is_empty()
+                {
+                    continue;
+                }
+                named.push(file.path.clone());
+            }
+            let mut whole_files: Vec<String> = Vec::new();
+            // whole: `export * from` a frontier file (JavaScript and TypeScript)
+            for whole in frontier
+                .iter()
+                .filter(|f| {
+                    matches!(
+                        Lang::of_path(f),
+                        Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+                    )
+                })
+                .take(REEXPORT_FRONTIER)
+            {
+                let Ok(importers) = project.direct_importers(whole, pipeline, deadline, &|| false)
+                else {
+                    break;
+                };
+                for (entry, _) in importers.importers {
+                    let path = &entry.relative;
+                    if passing.contains(path)
+                        || target_files.contains(path.as_str())
+                        || whole_files.contains(path)
+                    {
+                        continue;
+                    }
+                    if project.reexported_whole(path).iter().any(|f| f == whole) {
+                        whole_files.push(path.clone());
+                    }
+                }
+            }
+            // the barrels first: the next level searches the importers of the first few only
+            // (a popular name is imported by many files that pass nothing on)
+            whole_files.sort();
+            named.sort();
+            named.retain(|f| !whole_files.contains(f));
+            let next: Vec<String> = whole_files.into_iter().chain(named).collect();
+            if next.is_empty() {
+                break;
+            }
+            passing.extend(next.iter().cloned());
+            frontier = next;
+            frontier_dirs = HashSet::new();
+        }
+        let passing_files: HashSet<&str> = passing.iter().map(String::as_str).collect();
+        for (file, edges) in &candidates {
+            if out.importing.contains(file.path.as_str()) {
+                continue;
+            }
+            let lines = leads_to(edges, &passing_files, &HashSet::new());
+            if !lines.is_empty() {
+                out.importing_passer.insert(file.path.as_str(), lines);
+            }
+        }
+        out.passers = passing.into_iter().collect();
+        out.passers.sort();
+        out
     }
 
     /// The resolved imports of each of `files`, through the import graph `related_files` keeps.
@@ -1010,6 +1418,15 @@ impl Engine {
                         .push((path.clone(), result.result)),
                 }
             }
+            for field in types.fields {
+                if let Some((class, name)) = field.key.split_once('.') {
+                    index
+                        .fields
+                        .entry((class.to_string(), name.to_string()))
+                        .or_default()
+                        .push((path.clone(), field.result));
+                }
+            }
             for (class, bases) in types.bases {
                 match index.bases.get(&class) {
                     // two classes of one name that extend different ones: neither is followed
@@ -1205,6 +1622,16 @@ pub fn references_json(outcome: &ReferencesOutcome, project: &str) -> serde_json
     })
 }
 
+/// How a file reaches the targets through its imports.
+#[derive(Clone, Copy)]
+struct Imported {
+    /// It imports a target's file, or a file passing a target on.
+    file: bool,
+    /// Its bare uses of the name mean the target: it imports a target's file, or takes the
+    /// name from a file passing it on.
+    bare: bool,
+}
+
 /// Whether a use means one of the targets, and how sure that is; `None`: it means something
 /// else (a local of the same name, another definition in its file).
 fn judge(
@@ -1212,10 +1639,11 @@ fn judge(
     path: &str,
     dir: &str,
     targets: &[TargetDef],
-    imports_target: bool,
+    imported: Imported,
     reexport_modules: &[String],
     hidden_here: bool,
 ) -> Option<Confidence> {
+    let imports_target = imported.file;
     let in_same_file = |t: &&TargetDef| t.path == path;
     let rust = Lang::of_path(path) == Some(Lang::Rust);
     if rust && !targets.is_empty() && !rust_may_name(occurrence, targets) {
@@ -1277,7 +1705,7 @@ fn judge(
             let same_package = targets.iter().any(|t| {
                 t.lang == Some(Lang::Go) && t.file_level() && t.dir == dir && t.path != path
             });
-            if same_package || imports_target {
+            if same_package || imported.bare {
                 return Some(Confidence::Resolved);
             }
             // Go reaches another package's names only through its name (`pkg.Name`)

@@ -485,3 +485,118 @@ fn rust_own_types_hide_others_and_associated_types_need_a_path() {
     assert!(!text.contains("src/m.rs:12:"), "{text}");
     assert!(!text.contains("src/m.rs:10:21"), "{text}");
 }
+
+/// `export * from` barrels pass a module on whole, barrel after barrel, without spelling the
+/// name: `core.parse()` through `import * as core from "../core/index.js"` is resolved, and so
+/// is a bare `parse` imported from the outer barrel; a bare `parse` the file takes from another
+/// module is not.
+#[test]
+fn export_star_barrels_pass_the_module_on() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/core/api.ts",
+        "export function parse(text: string) {\n  return text;\n}\n",
+    )
+    .write(
+        "src/core/index.ts",
+        "export * from \"./api.js\";\nexport * as util from \"./util.js\";\n",
+    )
+    .write("src/core/util.ts", "export const x = 1;\n")
+    .write("src/index.ts", "export * from \"./core/index.js\";\n")
+    .write(
+        "src/classic/schemas.ts",
+        "import * as core from \"../core/index.js\";\n\nexport function run() {\n  return core.parse(\"a\");\n}\n",
+    )
+    .write(
+        "src/app.ts",
+        "import { parse } from \"./index.js\";\n\nparse(\"b\");\n",
+    )
+    .write(
+        "src/other.ts",
+        "import \"./index.js\";\nimport { parse } from \"./elsewhere.js\";\n\nparse(\"c\");\n",
+    )
+    .write(
+        "src/elsewhere.ts",
+        "export function parse(text: string) {\n  return text.length;\n}\n",
+    );
+    let output = run(
+        &["references", "parse", ".", "--at", "src/core/api.ts:1"],
+        &fx.root,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("src/classic/schemas.ts:4:15: resolved (in run): return core.parse(\"a\");"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/app.ts:3:1: resolved: parse(\"b\");"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/other.ts:4:1: name-only: parse(\"c\");"),
+        "{text}"
+    );
+}
+
+/// C: a function defined in `list.c` and declared in `list.h` is proved in a file that
+/// includes the header through another header, and so is the expansion of a macro whose body
+/// calls it (where a compiler sees the call); `struct list` is the tag, `list` the typedef,
+/// each with its own uses.
+#[test]
+fn c_includes_pass_declarations_on_and_tags_are_apart_from_typedefs() {
+    let fx = Fixture::new();
+    fx.write(
+        "list.h",
+        "typedef struct list {\n  int n;\n} list;\n\nint list_len(const list *l);\n#ifndef LIST_EMPTY\n#define LIST_EMPTY(l) \\\n  (list_len(l) == 0)\n#endif\n",
+    )
+    .write(
+        "list.c",
+        "#include \"list.h\"\n\nint list_len(const list *l) {\n  return l->n;\n}\n",
+    )
+    .write("tests/common.h", "#include \"../list.h\"\n")
+    .write(
+        "tests/test_list.c",
+        "#include \"common.h\"\n\nint main(void) {\n  struct list a = {0};\n  list b = {1};\n  if (LIST_EMPTY(&a)) return 1;\n  return list_len(&a) + list_len(&b);\n}\n",
+    )
+    .write(
+        "other.c",
+        "static int list_len(int x) {\n  return x;\n}\nint f(void) {\n  return list_len(1);\n}\n",
+    );
+    let output = run(
+        &["references", "list_len", ".", "--at", "list.c:3"],
+        &fx.root,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "tests/test_list.c:7:10: resolved (in main): return list_len(&a) + list_len(&b);"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("tests/test_list.c:6:7: resolved (in main): if (LIST_EMPTY(&a)) return 1;"),
+        "{text}"
+    );
+    assert!(!text.contains("#ifndef"), "{text}");
+    assert!(!text.contains("other.c"), "{text}");
+    // the tag: `struct list` only
+    let output = run(&["references", "list", ".", "--at", "list.h:1"], &fx.root);
+    let text = stdout(&output);
+    assert!(
+        text.contains("tests/test_list.c:4:10: resolved (in main): struct list a = {0};"),
+        "{text}"
+    );
+    assert!(!text.contains("list b = {1}"), "{text}");
+    assert!(!text.contains("const list *l"), "{text}");
+    // the typedef: the other uses
+    let output = run(&["references", "list", ".", "--at", "list.h:3"], &fx.root);
+    let text = stdout(&output);
+    assert!(
+        text.contains("tests/test_list.c:5:3: resolved (in main): list b = {1};"),
+        "{text}"
+    );
+    assert!(text.contains("list.c:3:20: resolved"), "{text}");
+    assert!(!text.contains("struct list a"), "{text}");
+}

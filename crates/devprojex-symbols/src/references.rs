@@ -57,6 +57,12 @@ pub struct Occurrence {
     pub column: usize,
     /// Inside an import statement (or a re-export with a source).
     pub import: bool,
+    /// For an occurrence inside an import statement: the line where that statement starts
+    /// (the line its import edge carries), which tells which import brought the name.
+    pub import_line: Option<usize>,
+    /// C and C++: the name follows `struct`, `union` or `enum` (a tag, which C keeps apart
+    /// from typedef names, functions and variables).
+    pub tag: bool,
     /// The name of a definition or a binding (a function, a class, a variable, a parameter).
     pub definition: bool,
     pub access: Access,
@@ -103,6 +109,11 @@ pub enum TypeOf {
     },
     /// The one base of a class: Python's `super()` in its methods.
     BaseOf(String),
+    /// What the attribute or field `field` of a `receiver` holds: `c.engine`, `self.app`.
+    FieldOf {
+        receiver: Box<TypeOf>,
+        field: String,
+    },
 }
 
 impl TypeOf {
@@ -133,8 +144,15 @@ impl TypeOf {
                     out.push(function.as_str());
                     return out;
                 }
-                TypeOf::MethodResult { receiver, method } => {
-                    out.push(method.as_str());
+                TypeOf::MethodResult {
+                    receiver,
+                    method: member,
+                }
+                | TypeOf::FieldOf {
+                    receiver,
+                    field: member,
+                } => {
+                    out.push(member.as_str());
                     current = receiver;
                 }
             }
@@ -146,6 +164,8 @@ impl TypeOf {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileTypes {
     pub results: Vec<ResultType>,
+    /// What the attributes and fields of the file's classes hold (`Class.field`).
+    pub fields: Vec<ResultType>,
     /// Each class and what it extends (Python bases, `extends`, Go's embedded struct fields):
     /// a method it does not define is looked up there.
     pub bases: Vec<(String, Vec<String>)>,
@@ -188,12 +208,17 @@ pub fn result_types(path: &str, text: &str, deadline: Option<Instant>) -> Option
     let stop = || deadline.is_some_and(|d| Instant::now() >= d);
     let tree = crate::parse(lang, text, &stop).ok()?;
     let walked = walk(lang, tree.root_node(), text, None, deadline)?;
+    let file = Settled {
+        returns: &walked.returns,
+        functions: &walked.functions,
+        fields: &walked.fields,
+    };
     let mut out: Vec<ResultType> = walked
         .returns
         .iter()
         .map(|(key, result)| ResultType {
             key: key.clone(),
-            result: settle_type(result, &walked.returns, &walked.functions, 0),
+            result: settle_type(result, &file, 0),
         })
         .collect();
     out.extend(
@@ -207,10 +232,20 @@ pub fn result_types(path: &str, text: &str, deadline: Option<Instant>) -> Option
             }),
     );
     out.sort_by(|a, b| a.key.cmp(&b.key));
-    let mut bases: Vec<(String, Vec<String>)> = walked.bases.into_iter().collect();
+    let mut bases: Vec<(String, Vec<String>)> = walked.bases.clone().into_iter().collect();
     bases.sort();
+    let mut fields: Vec<ResultType> = walked
+        .fields
+        .iter()
+        .map(|(key, held)| ResultType {
+            key: key.clone(),
+            result: settle_type(held, &file, 0),
+        })
+        .collect();
+    fields.sort_by(|a, b| a.key.cmp(&b.key));
     Some(FileTypes {
         results: out,
+        fields,
         bases,
     })
 }
@@ -260,6 +295,8 @@ struct Walked {
     functions: std::collections::HashSet<String>,
     /// Class -> what it extends.
     bases: HashMap<String, Vec<String>>,
+    /// `Class.field` -> what the attribute or field holds.
+    fields: HashMap<String, TypeOf>,
 }
 
 /// Links of a receiver chain followed (`a.b().c().d()`): more says nothing useful and would
@@ -333,8 +370,28 @@ impl Known<'_> {
             "identifier" if self.lang == Lang::Python && text_of(value)? == "self" => {
                 self.own_class().map(TypeOf::Named)
             }
-            "identifier" | "attribute" | "member_expression" | "field_expression" => {
-                self.variable(&text_of(value)?).cloned()
+            "identifier" => self.variable(&text_of(value)?).cloned(),
+            // `self.parser` typed in the file, or the field of a typed value: `c.engine`
+            "attribute" | "member_expression" | "selector_expression" | "field_expression" => {
+                if let Some(known) = self.variable(&text_of(value)?) {
+                    return Some(known.clone());
+                }
+                let object = value
+                    .child_by_field_name("object")
+                    .or_else(|| value.child_by_field_name("operand"))
+                    .or_else(|| value.child_by_field_name("value"))?;
+                let field = value
+                    .child_by_field_name("property")
+                    .or_else(|| value.child_by_field_name("attribute"))
+                    .or_else(|| value.child_by_field_name("field"))?;
+                let receiver = self.type_of(object, depth + 1)?;
+                if matches!(&receiver, TypeOf::Named(n) if n.is_empty()) {
+                    return None;
+                }
+                Some(TypeOf::FieldOf {
+                    receiver: Box::new(receiver),
+                    field: text_of(field)?,
+                })
             }
             "call" | "call_expression" => {
                 let function = value.child_by_field_name("function")?;
@@ -377,7 +434,7 @@ impl Known<'_> {
                             }
                         }
                         let receiver = self.type_of(object, depth + 1)?;
-                        if receiver.named() == Some("") {
+                        if matches!(&receiver, TypeOf::Named(n) if n.is_empty()) {
                             return None;
                         }
                         // Rust: a declared `Result<T, E>`/`Option<T>` is typed as T already, and
@@ -579,8 +636,8 @@ fn walk(
         .chain(memchr::memchr_iter(b'\n', src.as_bytes()).map(|i| i + 1))
         .collect();
     let mut frames: Vec<Frame> = Vec::new();
-    // import statements the cursor is inside, by node id
-    let mut imports: Vec<usize> = Vec::new();
+    // import statements the cursor is inside: (node id, 1-based start line)
+    let mut imports: Vec<(usize, usize)> = Vec::new();
     let mut pending: Vec<Pending> = Vec::new();
     // (function start byte or FILE_LEVEL, variable) -> its type
     let mut types: HashMap<(usize, String), TypeOf> = HashMap::new();
@@ -590,6 +647,7 @@ fn walk(
     // the functions with a declared result: what their bodies return does not overrule it
     let mut declared_keys: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut bases: HashMap<String, Vec<String>> = HashMap::new();
+    let mut fields: HashMap<String, TypeOf> = HashMap::new();
     // names bound to a module of the project by an import or a `require` -> the module's name
     let mut modules: HashMap<String, String> = HashMap::new();
     // the end byte of the last JSDoc comment (`/** … */`) and its text
@@ -613,7 +671,7 @@ fn walk(
         if node.is_named() {
             let kind = node.kind();
             if is_import(kind, node) {
-                imports.push(node.id());
+                imports.push((node.id(), node.start_position().row + 1));
             }
             if let Some((class, extends)) = class_bases(node, src) {
                 bases.insert(class, extends);
@@ -721,8 +779,49 @@ fn walk(
             {
                 note_return(&mut returns, &key, returned);
             }
+            // a class's own attributes, for the files that reach them (`c.engine`, `app.json`)
+            let class_here = known.own_class().or_else(|| {
+                frames
+                    .last()
+                    .filter(|f| !f.not_a_class())
+                    .map(|f| f.name.clone())
+            });
             for (variable, found) in note_type(node, &known) {
+                if variable.0 == FILE_LEVEL
+                    && let Some(class) = &class_here
+                    && let Some(field) = variable
+                        .1
+                        .strip_prefix("self.")
+                        .or_else(|| variable.1.strip_prefix("this."))
+                {
+                    note_return(&mut fields, &format!("{class}.{field}"), found.clone());
+                }
                 types.insert(variable, found);
+            }
+            // Go struct fields: `type Context struct { engine *Engine }`
+            if kind == "field_declaration"
+                && lang == Lang::Go
+                && let [.., spec, _, _] = ancestors.as_slice()
+                && spec.kind() == "type_spec"
+                && let Some(class) = spec
+                    .child_by_field_name("name")
+                    .and_then(|n| src.get(n.byte_range()))
+                && let Some(held) = node
+                    .child_by_field_name("type")
+                    .and_then(|t| type_name(src.get(t.byte_range())?))
+            {
+                for i in 0..node.named_child_count() {
+                    if let Some(name) = node.named_child(i as u32)
+                        && name.kind() == "field_identifier"
+                        && let Some(field) = src.get(name.byte_range())
+                    {
+                        note_return(
+                            &mut fields,
+                            &format!("{class}.{field}"),
+                            TypeOf::Named(held.clone()),
+                        );
+                    }
+                }
             }
             note_module(node, src, &mut modules);
             if node.child_count() == 0
@@ -739,7 +838,7 @@ fn walk(
                     &mut last_column,
                     &frames,
                     &ancestors,
-                    !imports.is_empty(),
+                    imports.last().map(|(_, line)| *line),
                 );
                 if let Access::Member { receiver } = &found.occurrence.access {
                     let known = Known {
@@ -767,19 +866,27 @@ fn walk(
             while frames.last().is_some_and(|f| f.node_id == leaving) {
                 frames.pop();
             }
-            if imports.last() == Some(&leaving) {
+            if imports.last().is_some_and(|(id, _)| *id == leaving) {
                 imports.pop();
             }
             if cursor.goto_next_sibling() {
                 break;
             }
             if !cursor.goto_parent() {
-                let occurrences = settle(pending, &returns, &functions);
+                let occurrences = settle(
+                    pending,
+                    &Settled {
+                        returns: &returns,
+                        functions: &functions,
+                        fields: &fields,
+                    },
+                );
                 return Some(Walked {
                     occurrences,
                     returns,
                     functions,
                     bases,
+                    fields,
                 });
             }
             ancestors.pop();
@@ -789,20 +896,15 @@ fn walk(
 
 /// `found` with what the file's own functions return put in: a call of a function the file
 /// defines becomes its result; a call of another file's function stays to be looked up.
-fn settle_type(
-    found: &TypeOf,
-    returns: &HashMap<String, TypeOf>,
-    functions: &std::collections::HashSet<String>,
-    depth: usize,
-) -> TypeOf {
+fn settle_type(found: &TypeOf, file: &Settled<'_>, depth: usize) -> TypeOf {
     if depth > MAX_CHAIN {
         return TypeOf::unknown();
     }
-    let local = |key: &str| -> Option<TypeOf> {
-        match returns.get(key) {
-            Some(result) => Some(settle_type(result, returns, functions, depth + 1)),
+    let local = |map: &HashMap<String, TypeOf>, key: &str, defined: bool| -> Option<TypeOf> {
+        match map.get(key) {
+            Some(result) => Some(settle_type(result, file, depth + 1)),
             // defined here without a known result: not another file's function
-            None if functions.contains(key) => Some(TypeOf::unknown()),
+            None if defined => Some(TypeOf::unknown()),
             None => None,
         }
     };
@@ -811,34 +913,51 @@ fn settle_type(
         TypeOf::Result {
             function,
             module: None,
-        } => local(function).unwrap_or_else(|| found.clone()),
+        } => local(file.returns, function, file.functions.contains(function))
+            .unwrap_or_else(|| found.clone()),
         TypeOf::Result { .. } => found.clone(),
-        TypeOf::MethodResult { receiver, method } => {
-            match settle_type(receiver, returns, functions, depth + 1) {
-                TypeOf::Named(class) if class.is_empty() => TypeOf::unknown(),
-                TypeOf::Named(class) => {
-                    local(&format!("{class}.{method}")).unwrap_or_else(|| TypeOf::MethodResult {
+        TypeOf::MethodResult { receiver, method } => match settle_type(receiver, file, depth + 1) {
+            TypeOf::Named(class) if class.is_empty() => TypeOf::unknown(),
+            TypeOf::Named(class) => {
+                let key = format!("{class}.{method}");
+                local(file.returns, &key, file.functions.contains(&key)).unwrap_or_else(|| {
+                    TypeOf::MethodResult {
                         receiver: Box::new(TypeOf::Named(class)),
                         method: method.clone(),
-                    })
-                }
-                other => TypeOf::MethodResult {
-                    receiver: Box::new(other),
-                    method: method.clone(),
-                },
+                    }
+                })
             }
-        }
+            other => TypeOf::MethodResult {
+                receiver: Box::new(other),
+                method: method.clone(),
+            },
+        },
+        TypeOf::FieldOf { receiver, field } => match settle_type(receiver, file, depth + 1) {
+            TypeOf::Named(class) if class.is_empty() => TypeOf::unknown(),
+            TypeOf::Named(class) => local(file.fields, &format!("{class}.{field}"), false)
+                .unwrap_or_else(|| TypeOf::FieldOf {
+                    receiver: Box::new(TypeOf::Named(class)),
+                    field: field.clone(),
+                }),
+            other => TypeOf::FieldOf {
+                receiver: Box::new(other),
+                field: field.clone(),
+            },
+        },
     }
+}
+
+/// What a file says of its functions and attributes, to settle types with.
+struct Settled<'a> {
+    returns: &'a HashMap<String, TypeOf>,
+    functions: &'a std::collections::HashSet<String>,
+    fields: &'a HashMap<String, TypeOf>,
 }
 
 /// Each bare use's scope: the innermost function around it that binds the name (anywhere in
 /// its body, as Python decides; a use before a `let` in Rust or JavaScript is rare enough).
 /// Each member use's receiver type, with what the file's functions return.
-fn settle(
-    pending: Vec<Pending>,
-    returns: &HashMap<String, TypeOf>,
-    functions: &std::collections::HashSet<String>,
-) -> Vec<Occurrence> {
+fn settle(pending: Vec<Pending>, file: &Settled<'_>) -> Vec<Occurrence> {
     let binding: std::collections::HashSet<usize> = pending
         .iter()
         .filter(|p| p.binds)
@@ -849,7 +968,7 @@ fn settle(
         .map(|p| {
             let mut occurrence = p.occurrence;
             if let Some(receiver) = &p.receiver {
-                match settle_type(receiver, returns, functions, 0) {
+                match settle_type(receiver, file, 0) {
                     TypeOf::Named(name) => {
                         occurrence.receiver_type = (!name.is_empty()).then_some(name);
                     }
@@ -878,8 +997,9 @@ fn occurrence(
     last_column: &mut (usize, usize),
     frames: &[Frame],
     ancestors: &[Node<'_>],
-    import: bool,
+    import_line: Option<usize>,
 ) -> Pending {
+    let import = import_line.is_some();
     let row = node.start_position().row;
     let line_start = line_starts.get(row).copied().unwrap_or(0);
     let (from, counted) = if last_column.0 >= line_start && last_column.0 <= node.start_byte() {
@@ -945,6 +1065,13 @@ fn occurrence(
             line: row + 1,
             column,
             import,
+            import_line,
+            tag: ancestors.last().is_some_and(|p| {
+                matches!(
+                    p.kind(),
+                    "struct_specifier" | "union_specifier" | "enum_specifier"
+                ) && field_is(*p, "name", node)
+            }),
             definition: binding || names_itself,
             access,
             container,
@@ -1661,10 +1788,11 @@ fn is_binding<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> bool {
     }
 
     // C and C++ declarators: `int x`, `*p`, `f(void)` (not a qualified `ns::f`)
+    // (`typedef unsigned long u64;` too: a second typedef in another `#if` branch defines)
     if field_is(parent, "declarator", node)
         && (parent.kind().contains("declarator")
             || parent.kind().contains("declaration")
-            || parent.kind() == "function_definition")
+            || matches!(parent.kind(), "function_definition" | "type_definition"))
     {
         return true;
     }
@@ -2171,6 +2299,52 @@ mod tests {
                 "package gin\n\ntype Engine struct {\n\tRouterGroup\n\t*Other\n\tname string\n}\n"
             ),
             [one("Engine", &["RouterGroup", "Other"])]
+        );
+    }
+
+    /// Attributes and fields of a class are listed with what they hold; a receiver that is
+    /// the field of a typed value waits on it (`c.engine.Handle()`).
+    #[test]
+    fn fields_are_listed_and_waited_on() {
+        let go = "package gin\n\ntype Context struct {\n\tengine *Engine\n\ta, b int\n}\n\nfunc (c *Context) Run() {\n\tc.engine.Handle()\n\tc.other.Handle()\n}\n";
+        let fields: Vec<(String, TypeOf)> = result_types("gin/context.go", go, None)
+            .unwrap()
+            .fields
+            .into_iter()
+            .map(|r| (r.key, r.result))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("Context.a".to_string(), TypeOf::Named("int".into())),
+                ("Context.b".to_string(), TypeOf::Named("int".into())),
+                ("Context.engine".to_string(), TypeOf::Named("Engine".into())),
+            ]
+        );
+        assert_eq!(
+            waiting("gin/context.go", go, "Handle"),
+            [
+                (9, Some("Engine".to_string()), None),
+                (
+                    10,
+                    None,
+                    Some(TypeOf::FieldOf {
+                        receiver: Box::new(TypeOf::Named("Context".into())),
+                        field: "other".into()
+                    })
+                ),
+            ]
+        );
+        let python = "class App:\n    def __init__(self):\n        self.json = Provider()\n";
+        let fields: Vec<(String, TypeOf)> = result_types("app.py", python, None)
+            .unwrap()
+            .fields
+            .into_iter()
+            .map(|r| (r.key, r.result))
+            .collect();
+        assert_eq!(
+            fields,
+            [("App.json".to_string(), TypeOf::Named("Provider".into()))]
         );
     }
 
