@@ -600,3 +600,21 @@ fn c_includes_pass_declarations_on_and_tags_are_apart_from_typedefs() {
     assert!(text.contains("list.c:3:20: resolved"), "{text}");
     assert!(!text.contains("struct list a"), "{text}");
 }
+
+/// Two structs of a file with a field of one name and different types: `self.visitor` in
+/// `Worker`'s methods is `Worker`'s field (`Box<dyn ParallelVisitor>`), whose trait method
+/// gives the receiver of `is_quit`.
+#[test]
+fn a_field_two_structs_type_differently_is_each_structs_own() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/lib.rs",
+        "pub enum WalkState {\n    Quit,\n}\nimpl WalkState {\n    fn is_quit(&self) -> bool {\n        true\n    }\n}\npub trait ParallelVisitor {\n    fn visit(&mut self, e: u8) -> WalkState;\n}\nstruct FnVisitorImp {\n    visitor: u8,\n}\nstruct Worker<'s> {\n    visitor: Box<dyn ParallelVisitor + 's>,\n}\nimpl<'s> Worker<'s> {\n    fn run_one(&mut self, work: u8) -> WalkState {\n        let state = self.visitor.visit(work);\n        if state.is_quit() {\n            return state;\n        }\n        WalkState::Quit\n    }\n}\n",
+    );
+    let output = run(&["references", "is_quit", "."], &fx.root);
+    let text = stdout(&output);
+    assert!(
+        text.contains("src/lib.rs:21:18: resolved (in Worker.run_one): if state.is_quit() {"),
+        "{text}"
+    );
+}

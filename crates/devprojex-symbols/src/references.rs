@@ -373,7 +373,11 @@ impl Known<'_> {
             "identifier" => self.variable(&text_of(value)?).cloned(),
             // `self.parser` typed in the file, or the field of a typed value: `c.engine`
             "attribute" | "member_expression" | "selector_expression" | "field_expression" => {
-                if let Some(known) = self.variable(&text_of(value)?) {
+                // (two classes of the file that type `self.x` differently: the class's own)
+                if let Some(known) = self
+                    .variable(&text_of(value)?)
+                    .filter(|k| !matches!(k, TypeOf::Named(n) if n.is_empty()))
+                {
                     return Some(known.clone());
                 }
                 let object = value
@@ -795,6 +799,14 @@ fn walk(
                         .or_else(|| variable.1.strip_prefix("this."))
                 {
                     note_return(&mut fields, &format!("{class}.{field}"), found.clone());
+                }
+                // an attribute of the instance is known under `self.x` in every method of
+                // the file; two classes that type it differently leave it unknown there
+                let attribute = variable.0 == FILE_LEVEL
+                    && (variable.1.starts_with("self.") || variable.1.starts_with("this."));
+                if attribute && types.get(&variable).is_some_and(|before| *before != found) {
+                    types.insert(variable, TypeOf::unknown());
+                    continue;
                 }
                 types.insert(variable, found);
             }
@@ -1469,12 +1481,8 @@ fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)
         (field || parameter_property).then(|| format!("{own}.{}", text_of(variable)))
     });
     if let Some(attribute) = attribute {
-        let key = (FILE_LEVEL, attribute);
-        match known.types.get(&key) {
-            Some(before) if *before != found => out.push((key, TypeOf::unknown())),
-            Some(_) => {}
-            None => out.push((key, found.clone())),
-        }
+        // what this class's attribute holds: the caller merges it with other classes' ones
+        out.push(((FILE_LEVEL, attribute), found.clone()));
         if node.kind() != "required_parameter" {
             return out;
         }
