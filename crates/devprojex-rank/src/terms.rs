@@ -465,12 +465,29 @@ pub struct Posting {
 }
 
 /// A file's terms, sorted by term for binary search: what the ranker knows of a file.
+///
+/// Kept compact, since a server holds one per file (26 million terms on the Linux kernel):
+/// 5 bytes a term instead of a [`Posting`]'s 8. Most text counts are small, and most terms
+/// are neither defined nor in the path; the rest is kept aside.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileTerms {
-    pub postings: Vec<Posting>,
+    /// Sorted.
+    terms: Box<[Term]>,
+    /// Per term: its text count, or [`MANY`] when that is in `many`; [`HAS_FIELDS`] when its
+    /// defined or path count is not zero (then it is in `fields`).
+    counts: Box<[u8]>,
+    /// `(index, text count)` of the terms with a count of [`MANY`] or more, by index.
+    many: Box<[(u32, u16)]>,
+    /// `(index, (defined, path))` of the terms flagged [`HAS_FIELDS`], by index.
+    fields: Box<[(u32, (u8, u8))]>,
     /// Term occurrences in the text (the body field's length).
     pub length: u32,
 }
+
+/// A text count kept aside in [`FileTerms::many`].
+const MANY: u8 = 0x7f;
+/// The flag of a term with fields in [`FileTerms::fields`].
+const HAS_FIELDS: u8 = 0x80;
 
 /// Whether [`defined_names`] can find anything in `line`, told whether the line holds a defining
 /// keyword ([`is_defining`]): the same tests it starts with, so most lines of a body are passed over after
@@ -664,22 +681,109 @@ impl FileTerms {
         }
         let mut postings: Vec<Posting> = counts.into_values().collect();
         postings.sort_unstable_by_key(|p| p.term);
-        postings.shrink_to_fit();
-        Self { postings, length }
+        Self::from_postings(&postings, length)
+    }
+
+    /// The compact form of `postings` (sorted by term).
+    pub fn from_postings(postings: &[Posting], length: u32) -> Self {
+        let mut many = Vec::new();
+        let mut fields = Vec::new();
+        let counts = postings
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut count = match u8::try_from(p.body) {
+                    Ok(body) if body < MANY => body,
+                    _ => {
+                        many.push((i as u32, p.body));
+                        MANY
+                    }
+                };
+                if p.defined > 0 || p.path > 0 {
+                    fields.push((i as u32, (p.defined, p.path)));
+                    count |= HAS_FIELDS;
+                }
+                count
+            })
+            .collect();
+        Self {
+            terms: postings.iter().map(|p| p.term).collect(),
+            counts,
+            many: many.into_boxed_slice(),
+            fields: fields.into_boxed_slice(),
+            length,
+        }
     }
 
     /// The counts of `term`, if the file has it.
-    pub fn get(&self, term: Term) -> Option<&Posting> {
-        self.postings
-            .binary_search_by_key(&term, |p| p.term)
-            .ok()
-            .map(|i| &self.postings[i])
+    pub fn get(&self, term: Term) -> Option<Posting> {
+        let i = self.terms.binary_search(&term).ok()?;
+        let count = self.counts[i];
+        let body = match count & !HAS_FIELDS {
+            MANY => aside(&self.many, i).unwrap_or(0),
+            small => u16::from(small),
+        };
+        let (defined, path) = match count & HAS_FIELDS {
+            0 => (0, 0),
+            _ => aside(&self.fields, i).unwrap_or((0, 0)),
+        };
+        Some(Posting {
+            term,
+            body,
+            defined,
+            path,
+        })
+    }
+
+    /// Each term's counts, by term.
+    pub fn iter(&self) -> impl Iterator<Item = Posting> + '_ {
+        // the lists kept aside are in term order too: each flagged term takes the next entry
+        let mut many = self.many.iter();
+        let mut fields = self.fields.iter();
+        self.terms
+            .iter()
+            .zip(self.counts.iter())
+            .map(move |(&term, &count)| {
+                let body = match count & !HAS_FIELDS {
+                    MANY => many.next().map_or(0, |m| m.1),
+                    small => u16::from(small),
+                };
+                let (defined, path) = match count & HAS_FIELDS {
+                    0 => (0, 0),
+                    _ => fields.next().map_or((0, 0), |f| f.1),
+                };
+                Posting {
+                    term,
+                    body,
+                    defined,
+                    path,
+                }
+            })
+    }
+
+    /// Its number of distinct terms.
+    pub fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
     }
 
     /// Bytes held (for cache accounting).
     pub fn cost(&self) -> usize {
-        std::mem::size_of::<Self>() + self.postings.capacity() * std::mem::size_of::<Posting>()
+        std::mem::size_of::<Self>()
+            + self.terms.len() * std::mem::size_of::<Term>()
+            + self.counts.len()
+            + self.many.len() * std::mem::size_of::<(u32, u16)>()
+            + self.fields.len() * std::mem::size_of::<(u32, (u8, u8))>()
     }
+}
+
+/// The entry of the `i`th term in a list kept aside ([`FileTerms`]' `many` or `fields`).
+fn aside<T: Copy>(list: &[(u32, T)], i: usize) -> Option<T> {
+    let at = list.binary_search_by_key(&(i as u32), |e| e.0).ok()?;
+    Some(list[at].1)
 }
 
 /// Extensions of programming languages: only their files define names.
@@ -970,7 +1074,26 @@ mod tests {
         }
         let mut postings: Vec<Posting> = counts.into_values().collect();
         postings.sort_unstable_by_key(|p| p.term);
-        FileTerms { postings, length }
+        FileTerms::from_postings(&postings, length)
+    }
+
+    #[test]
+    fn compact_terms_give_back_their_postings() {
+        let postings: Vec<Posting> = (0..400u32)
+            .map(|i| Posting {
+                term: i * 7 + 3,
+                body: [1, 2, 126, 127, 128, 255, 256, u16::MAX][i as usize % 8],
+                defined: if i % 5 == 0 { (i % 256) as u8 } else { 0 },
+                path: u8::from(i % 3 == 0),
+            })
+            .collect();
+        let terms = FileTerms::from_postings(&postings, 9);
+        assert_eq!(terms.iter().collect::<Vec<_>>(), postings);
+        assert_eq!(terms.len(), postings.len());
+        for p in &postings {
+            assert_eq!(terms.get(p.term), Some(*p));
+            assert_eq!(terms.get(p.term + 1), None);
+        }
     }
 
     #[test]
