@@ -8,10 +8,11 @@ the parent, so the history the ranker reads stops there), and the answer is the 
 source files it modified. Merges, reverts, version bumps and commits that add, delete or
 rename files are skipped.
 
-    # the task lists (committed: commit ids and gold files only)
+    # the task lists (committed: commit ids and gold files only; the repositories named are
+    # rebuilt, the others kept)
     scripts/bench-relevance.py make-tasks --mirrors /work/.mirror \\
         pallets/flask psf/requests spf13/cobra gin-gonic/gin sharkdp/fd expressjs/express \\
-        colinhacks/zod jqlang/jq google/gson jhy/jsoup
+        colinhacks/zod jqlang/jq google/gson jhy/jsoup BurntSushi/ripgrep
     # the figures (docs/relevance.md has the exact commands; runs can be split over
     # repositories and tasks, and `report` joins their --results files)
     scripts/bench-relevance.py run --mirrors /work/.mirror [--binary target/release/devprojex] \\
@@ -56,7 +57,8 @@ LANGUAGE = {
 }
 SKIP_MESSAGE = re.compile(
     r"^(revert|merge|bump|release|prepare|version|v?\d+\.\d+|update (the )?changelog|"
-    r"chore\(release\)|chore\(deps\)|changelog)|\bbump(ed)? (the )?version\b|\bversion bump\b",
+    r"chore\(release\)|chore\(deps\)|changelog)|\bbump(ed)? (the )?version\b|\bversion bump\b|"
+    r"^\[maven-release-plugin\]|\bprepare (for )?release\b",
     re.IGNORECASE,
 )
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -94,7 +96,11 @@ def mirror(mirrors, repo):
 
 
 def make_tasks(args):
+    # the repositories named are (re)built; the others of an existing list are kept
     out = {"repos": {}}
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            out = json.load(f)
     for repo in args.repos:
         src = mirror(args.mirrors, repo)
         log = git(src, "log", "--first-parent", "--format=%H%x00%P%x00%s", "HEAD")
@@ -413,8 +419,9 @@ def mean(values):
 
 
 # Repositories never looked at while the ranker was built (its weights and signals were set on
-# the others): their figures say how it does on code it was not tuned to.
-HELD_OUT = ["jqlang/jq", "google/gson", "jhy/jsoup"]
+# the others): their figures say how it does on code it was not tuned to. google/gson was held
+# out until its misses were read (issue 41's second stop); BurntSushi/ripgrep took its place.
+HELD_OUT = ["jqlang/jq", "jhy/jsoup", "BurntSushi/ripgrep"]
 
 
 def report(results, task_list, timings):

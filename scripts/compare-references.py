@@ -6,7 +6,9 @@
 LANG is python (pyright's language server, or Jedi with --python jedi), typescript or javascript (the TypeScript language service, the engine
 of tsserver, `findReferences`), or go (`gopls references`, in GOPATH mode on a copy, so the
 module's requirements need no download), or c (clangd over LSP, with a compile_commands.json
-that gives every .c file the folders of all headers, after its background index is built). The analysers come from
+that gives every .c file the folders of all headers, after its background index is built), or
+rust (rust-analyzer over LSP, built from crates.io's ra_ap_rust-analyzer; imports count on both
+sides, as it lists `use` lines). The analysers come from
 scripts/install-analysers.sh (into target/analysers, never committed).
 
 Definitions (functions, methods, classes, types) are sampled from devprojex-symbols'
@@ -37,13 +39,20 @@ EXTENSIONS = {
     "javascript": (".js", ".mjs", ".cjs", ".jsx"),
     "go": (".go",),
     "c": (".c", ".h"),
+    "rust": (".rs",),
 }
 KINDS = {"function", "method", "class", "struct", "interface", "type", "enum", "trait"}
 
 
 def tracked(root, language):
-    files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
-    return [f for f in files if f.endswith(EXTENSIONS[language]) and not f.endswith(".d.ts")]
+    """The language's files Git tracks that no ignore rule matches: what devprojex's default
+    selection sees (a tracked file a `.gitignore` matches, such as cJSON's `tests/unity/test/`
+    under its `test` rule, is hidden from it, so neither side is compared there)."""
+    def git(*args):
+        return set(subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
+                                  check=True).stdout.splitlines())
+    files = git("ls-files") - git("ls-files", "--cached", "--ignored", "--exclude-standard")
+    return sorted(f for f in files if f.endswith(EXTENSIONS[language]) and not f.endswith(".d.ts"))
 
 
 def definitions(root, files, binary=None):
@@ -69,7 +78,8 @@ def name_column(root, path, line, name):
     with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
         text = f.read().splitlines()[line - 1]
     at = -1
-    for keyword in ("def ", "class ", "function ", "func ", "interface ", "type ", "enum ", "struct "):
+    for keyword in ("def ", "class ", "function ", "func ", "interface ", "type ", "enum ", "struct ", "fn ",
+                    "trait "):
         k = text.find(keyword + name)
         if k >= 0:
             at = k + len(keyword)
@@ -81,20 +91,25 @@ def name_column(root, path, line, name):
     return at + 1 if at >= 0 else None
 
 
-def ours(binary, root, path, line, name):
+def ours(binary, root, path, line, name, include_imports=False):
     proc = subprocess.run([binary, "references", name, root, "--at", f"{path}:{line}", "--format", "json",
-                           "--max-results", "1000"], capture_output=True, text=True)
+                           "--max-results", "1000", *(["--include-imports", "true"] if include_imports else [])],
+                          capture_output=True, text=True)
     if proc.returncode not in (0, 1) or not proc.stdout.strip():
         return None, None
     value = json.loads(proc.stdout)
     every = {(r["path"], r["line"]) for r in value["references"]}
     resolved = {(r["path"], r["line"]) for r in value["references"] if r["confidence"] == "resolved"}
     TEXTS.update({(r["path"], r["line"]): r["text"].strip() for r in value["references"]})
+    for r in value["references"]:
+        COLUMNS.setdefault((name, r["path"], r["line"]), r["column"])
     return every, resolved
 
 
 # (path, line) -> our redacted line, for --show
 TEXTS = {}
+# (name, path, line) -> the column of our first use of name on that line
+COLUMNS = {}
 
 
 # ---- Python: Jedi ------------------------------------------------------------------------------
@@ -128,14 +143,15 @@ def jedi_references(root, samples):
 class Lsp:
     """A minimal LSP client over a server's stdio."""
 
-    def __init__(self, command, root):
+    def __init__(self, command, root, options=None, capabilities=None, env=None):
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, cwd=root)
+                                        stderr=subprocess.DEVNULL, cwd=root, env=env)
         self.next_id = 0
         uri = "file://" + root
         self.request("initialize", {"processId": os.getpid(), "rootUri": uri,
                                     "workspaceFolders": [{"uri": uri, "name": "root"}],
-                                    "capabilities": {}})
+                                    "capabilities": capabilities or {},
+                                    "initializationOptions": options})
         self.notify("initialized", {})
 
     def send(self, message):
@@ -149,6 +165,15 @@ class Lsp:
     def request(self, method, params):
         self.next_id += 1
         self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        return self.read_until(lambda message: message.get("id") == self.next_id and "method" not in message,
+                               lambda message: message.get("result"))
+
+    def wait_for(self, method, accept):
+        """Reads until the server sends the notification `method` with params `accept` likes."""
+        return self.read_until(lambda m: m.get("method") == method and "id" not in m and accept(m["params"]),
+                               lambda m: m["params"])
+
+    def read_until(self, wanted, value):
         while True:
             length = 0
             while True:
@@ -160,8 +185,8 @@ class Lsp:
                 if line.lower().startswith(b"content-length:"):
                     length = int(line.split(b":")[1])
             message = json.loads(self.process.stdout.read(length))
-            if message.get("id") == self.next_id and "method" not in message:
-                return message.get("result")
+            if wanted(message):
+                return value(message)
             if "method" in message and "id" in message:
                 # a request of the server's (configuration, progress): answer it empty
                 result = None
@@ -203,6 +228,86 @@ def pyright_references(root, samples):
     return out
 
 
+# ---- Rust: rust-analyzer, over the language server protocol ------------------------------------
+
+RUST_ANALYZER = os.path.join(ANALYSERS, "rust-analyzer", "bin", "rust-analyzer")
+
+
+def rust_src_from_docs(out):
+    """The standard library's source, rebuilt from the toolchain's rust-docs component into
+    `out`/library: no rust-src component can be installed here, but rustdoc's source pages
+    (share/doc/rust/html/src/CRATE/PATH.rs.html) hold every documented file's text, line by
+    line. Returns the library folder, or None without those pages."""
+    import html
+    sysroot = subprocess.run(["rustc", "--print", "sysroot"], capture_output=True, text=True).stdout.strip()
+    docs = os.path.join(sysroot, "share", "doc", "rust", "html", "src")
+    if not os.path.isdir(os.path.join(docs, "core")):
+        return None
+    anchor = re.compile(r"<a href=#\d+ id=\d+ data-nosnippet>\d+</a>")
+    tag = re.compile(r"<[^>]*>")
+    opening, closing = '<pre class="rust"><code>', "</code></pre>"
+    library = os.path.join(out, "library")
+    for crate in os.listdir(docs):
+        for folder, _, names in os.walk(os.path.join(docs, crate)):
+            for name in names:
+                if not name.endswith(".rs.html"):
+                    continue
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    page = f.read()
+                start, end = page.find(opening), page.rfind(closing)
+                if start < 0 or end < 0:
+                    continue
+                code = html.unescape(tag.sub("", anchor.sub("", page[start + len(opening):end])))
+                rel = os.path.relpath(os.path.join(folder, name[:-len(".html")]), os.path.join(docs, crate))
+                target = os.path.join(library, crate, "src", rel)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "w", encoding="utf-8") as f:
+                    f.write(code)
+    return library
+
+
+def rust_analyzer_references(root, samples):
+    """rust-analyzer over LSP on the repository's Cargo workspace, once it reports itself
+    quiescent (workspace loaded). Its dependencies must be in Cargo's cache (`cargo fetch`
+    once; the server runs with CARGO_NET_OFFLINE). Build scripts and procedural macros are
+    not run (nothing is compiled). The standard library's source comes from
+    rust_src_from_docs (no rust-src component here): without it, std's macros (`assert_eq!`,
+    `vec!`, `format!`) hide every use in their arguments, and impls of std's traits (`Ord`,
+    `Display`) and what std's methods return are unknown to it."""
+    import shutil
+    import tempfile
+    env = {**os.environ, "CARGO_NET_OFFLINE": "true"}
+    options = {"cargo": {"buildScripts": {"enable": False}, "allTargets": True},
+               "procMacro": {"enable": False}, "checkOnSave": False,
+               "cachePriming": {"enable": False}}
+    scratch = tempfile.mkdtemp(prefix="compare-references-rust-src-")
+    library = rust_src_from_docs(scratch)
+    if library:
+        options["cargo"]["sysrootSrc"] = library
+    else:
+        print("compare-references: no rust-docs pages; rust-analyzer runs without std", file=sys.stderr)
+    lsp = Lsp([RUST_ANALYZER], root, options, {"experimental": {"serverStatusNotification": True}}, env)
+    out = []
+    try:
+        lsp.wait_for("experimental/serverStatus", lambda status: status.get("quiescent"))
+        for path, line, column, _ in samples:
+            result = lsp.request("textDocument/references", {
+                "textDocument": {"uri": "file://" + os.path.join(root, path)},
+                "position": {"line": line - 1, "character": column - 1},
+                "context": {"includeDeclaration": False}})
+            found = set()
+            for location in result or []:
+                target = urllib.parse.unquote(location["uri"][len("file://"):])
+                rel = os.path.relpath(target, root).replace(os.sep, "/")
+                if not rel.startswith(".."):
+                    found.add((rel, location["range"]["start"]["line"] + 1))
+            out.append(found)
+    finally:
+        lsp.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return out
+
+
 # ---- C: clangd ---------------------------------------------------------------------------------
 
 def clangd_references(root, samples, files):
@@ -232,7 +337,16 @@ def clangd_references(root, samples, files):
                         "text": f.read()}})
         time.sleep(min(60, 5 + len(files) // 4))
         out = []
+        opened = {rel for rel in files if rel.endswith(".c")}
         for path, line, column, _ in samples:
+            # clangd answers only for open documents: a header asked about is opened first
+            # (unopened, its references came back empty)
+            if path not in opened:
+                opened.add(path)
+                with open(os.path.join(copy, path), encoding="utf-8", errors="replace") as f:
+                    lsp.notify("textDocument/didOpen", {"textDocument": {
+                        "uri": "file://" + os.path.join(copy, path), "languageId": "c", "version": 1,
+                        "text": f.read()}})
             result = lsp.request("textDocument/references", {
                 "textDocument": {"uri": "file://" + os.path.join(copy, path)},
                 "position": {"line": line - 1, "character": column - 1},
@@ -282,6 +396,22 @@ const host = {
 };
 const service = ts.createLanguageService(host, ts.createDocumentRegistry());
 const out = [];
+if (input.definitions) {
+  // go-to-definition at each position: where the service says the name there is defined
+  for (const [rel, line, column] of input.definitions) {
+    const file = path.join(root, rel);
+    const source = service.getProgram().getSourceFile(file);
+    if (!source) { out.push([]); continue; }
+    const position = ts.getPositionOfLineAndCharacter(source, line - 1, column - 1);
+    out.push((service.getDefinitionAtPosition(file, position) || []).map(d => {
+      const target = service.getProgram().getSourceFile(d.fileName);
+      const at = target ? ts.getLineAndCharacterOfPosition(target, d.textSpan.start) : { line: -1 };
+      return [path.relative(root, d.fileName).split(path.sep).join("/"), at.line + 1];
+    }));
+  }
+  process.stdout.write(JSON.stringify(out));
+  process.exit(0);
+}
 for (const [rel, line, column] of input.samples) {
   const file = path.join(root, rel);
   const source = service.getProgram().getSourceFile(file);
@@ -310,6 +440,18 @@ def ts_references(root, samples, files):
                           input=json.dumps({"files": files, "samples": [[p, l, c] for p, l, c, _ in samples]}),
                           capture_output=True, text=True, check=True)
     return [None if found is None else {(p, l) for p, l in found} for found in json.loads(proc.stdout)]
+
+
+def ts_definitions(root, files, positions):
+    """The language service's go-to-definition at each `(path, line, column)`: sets of
+    `(path, line)`. findReferences does not follow CommonJS (`exports.f = f` read through
+    `require('./m').f`: from the use it lists the export line only, and from the function not
+    the use), while go-to-definition from such a use lands on the function."""
+    module = os.path.join(ANALYSERS, "node", "node_modules", "typescript")
+    proc = subprocess.run(["node", "-e", TS_HELPER, "--", module, root],
+                          input=json.dumps({"files": files, "samples": [], "definitions": positions}),
+                          capture_output=True, text=True, check=True)
+    return [{(p, l) for p, l in found} for found in json.loads(proc.stdout)]
 
 
 # ---- Go: gopls ---------------------------------------------------------------------------------
@@ -387,18 +529,24 @@ def main():
         theirs = clangd_references(root, samples, files)
     elif args.language == "go":
         theirs = gopls_references(root, samples, files)
+    elif args.language == "rust":
+        theirs = rust_analyzer_references(root, samples)
     else:
         theirs = ts_references(root, samples, files)
     totals = {"hits": 0, "ours": 0, "theirs": 0, "resolved_hits": 0, "resolved": 0, "compared": 0}
     misses, extras, unproved = [], [], []
+    # (definition path, line, name, use path, line): our resolved uses the analyser's references lack
+    extra_uses = []
     compared_files = set(files)
     for (path, line, _column, name), reference in zip(samples, theirs):
         if reference is None:
             continue
-        every, resolved = ours(binary, root, path, line, name)
+        # rust-analyzer lists `use` lines among the references (pyright's includeDeclaration:
+        # false leaves import aliases out, being declarations): ours lists imports for Rust too
+        every, resolved = ours(binary, root, path, line, name, include_imports=args.language == "rust")
         if every is None:
             continue
-        reference = reference - {(path, line)}
+        reference = {r for r in reference if r[0] in compared_files} - {(path, line)}
         # the analyser saw the language's files only (a JavaScript run gives it no .ts file)
         every = {r for r in every if r[0] in compared_files} - {(path, line)}
         resolved = {r for r in resolved if r[0] in compared_files} - {(path, line)}
@@ -410,6 +558,7 @@ def main():
         totals["resolved"] += len(resolved)
         misses += [f"{name}: {p}:{l}" for p, l in sorted(reference - every)]
         extras += [f"{name}: {p}:{l}" for p, l in sorted(resolved - reference)]
+        extra_uses += [(path, line, name, p, l) for p, l in sorted(resolved - reference)]
         unproved += [f"{name}: {p}:{l}: {TEXTS.get((p, l), '')}" for p, l in sorted((reference & every) - resolved)]
 
     def ratio(a, b):
@@ -421,6 +570,14 @@ def main():
     print(f"  resolved: precision {totals['resolved_hits']}/{totals['resolved']} = "
           f"{ratio(totals['resolved_hits'], totals['resolved']):.2f}, recall {totals['resolved_hits']}/"
           f"{totals['theirs']} = {ratio(totals['resolved_hits'], totals['theirs']):.2f}")
+    if args.language in ("typescript", "javascript") and extra_uses:
+        # the analyser's own go-to-definition from each of our resolved uses its references lack
+        landed = ts_definitions(root, files, [[p, l, COLUMNS[(name, p, l)]] for _, _, name, p, l in extra_uses])
+        confirmed = [u for u, found in zip(extra_uses, landed) if (u[0], u[1]) in found]
+        hits = totals["resolved_hits"] + len(confirmed)
+        print(f"  resolved, with the analyser's go-to-definition from our other uses: precision {hits}/"
+              f"{totals['resolved']} = {ratio(hits, totals['resolved']):.2f} ({len(confirmed)} of "
+              f"{len(extra_uses)} land on the definition)")
     if misses:
         print("  missed, e.g.: " + "; ".join(misses[:8]))
     if extras:
@@ -433,6 +590,12 @@ def main():
         for item in extras[:args.show]:
             path, line = item.split(": ", 1)[1].rsplit(":", 1)
             print(f"    {item}: {TEXTS.get((path, int(line)), '')}")
+        print(f"  missed, the analyser's only ({len(misses)}):")
+        for item in misses[:args.show]:
+            path, line = item.split(": ", 1)[1].rsplit(":", 1)
+            with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+                text = f.read().splitlines()[int(line) - 1].strip()
+            print(f"    {item}: {text[:160]}")
     return 0
 
 

@@ -773,6 +773,35 @@ impl<'a> ProjectGraph<'a> {
         }
     }
 
+    /// The files `file` re-exports whole (`export * from "./x"`), as far as its import facts
+    /// are known (after [`ProjectGraph::imports_of`] or [`ProjectGraph::direct_importers`]
+    /// found it).
+    pub fn reexported_whole(&mut self, file: &str) -> Vec<String> {
+        let state = self.state();
+        let Some(facts) = state.facts.get(file).map(|f| Arc::clone(&f.facts)) else {
+            return Vec::new();
+        };
+        let view = &state.view.as_ref().expect("view built in prepare").view;
+        facts
+            .imports
+            .iter()
+            .filter(|i| {
+                matches!(
+                    i.spec,
+                    Spec::Js {
+                        reexports_all: true,
+                        ..
+                    }
+                )
+            })
+            .flat_map(|i| view.resolve(file, &i.spec))
+            .filter_map(|t| match t {
+                Target::File(path) => Some(path),
+                Target::Folder(_) => None,
+            })
+            .collect()
+    }
+
     /// Files whose imports lead to `file` (or to its package folder), with the line.
     pub fn importers_of(&mut self, file: &str) -> Vec<(String, usize)> {
         self.ensure_reverse();

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use devprojex_detail::Detail;
-use devprojex_symbols::references::{Access, Occurrence};
+use devprojex_symbols::references::{Access, FileTypes, Names, Occurrence, TypeOf};
 use devprojex_symbols::resolve::Target;
 use devprojex_symbols::{Definition, Kind, Lang};
 use serde::Serialize;
@@ -104,13 +104,19 @@ pub struct ReferencesOutcome {
 /// What one file gave.
 struct FileUses {
     path: String,
+    /// As the file was parsed (a `.h` may be C++).
+    lang: Option<Lang>,
     definitions: Vec<Definition>,
     occurrences: Vec<Occurrence>,
     /// The redacted text of the lines with an occurrence.
     lines: HashMap<usize, String>,
+    /// C and C++: the file's macros whose body spells the name (`#define UNITY_END()
+    /// UnityEnd()`); their expansions are uses of it, as a compiler sees them.
+    macros_using: Vec<String>,
 }
 
 /// A definition the references are of, with what proves a use of it.
+#[derive(Clone)]
 struct TargetDef {
     path: String,
     dir: String,
@@ -126,16 +132,87 @@ struct TargetDef {
     /// A method: reached through a receiver, or bare only from its own class in the
     /// languages with an implicit `this`.
     method: bool,
+    kind: Kind,
     /// The container is a value, not a type: a JavaScript/TypeScript object a member is
     /// assigned to or written in (`response.json = …`, `const api = { get() {} }`), whose
     /// label is its bare name. Another file's `response.json()` means its own `response`.
     container_is_value: bool,
+    /// In a file parsed as C: whether it is a struct, union or enum tag (`struct list`),
+    /// which C keeps apart from typedef names, functions and variables (`struct list *l`
+    /// uses the tag, `list *l` a typedef). `None` in other languages.
+    c_tag: Option<bool>,
 }
 
 impl TargetDef {
     fn file_level(&self) -> bool {
         self.scope.is_none()
     }
+}
+
+/// Macros whose expansions are searched for one name (`UNITY_END()` for `UnityEnd`).
+const MAX_EXPANDED_MACROS: usize = 8;
+
+/// The macros defined in `text` (besides `name` itself) whose lines spell `name` as a word.
+fn macros_spelling(text: &str, definitions: &[Definition], name: &str) -> Vec<String> {
+    let mut starts: Option<Vec<usize>> = None;
+    let mut out = Vec::new();
+    for definition in definitions
+        .iter()
+        .filter(|d| d.kind == Kind::Macro && d.name != name)
+    {
+        let starts = starts.get_or_insert_with(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+                .collect()
+        });
+        let (Some(&from), to) = (
+            starts.get(definition.line.saturating_sub(1)),
+            starts
+                .get(definition.end_line.max(definition.line))
+                .copied()
+                .unwrap_or(text.len()),
+        ) else {
+            continue;
+        };
+        let body = text.get(from..to).unwrap_or("");
+        let word = |at: usize| {
+            let before = body[..at].chars().next_back();
+            let after = body[at + name.len()..].chars().next();
+            // a member (`x.name`, `x->name`) is another name
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                && !body[..at].ends_with("->")
+                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        };
+        if memchr::memmem::find_iter(body.as_bytes(), name.as_bytes()).any(word)
+            && !out.contains(&definition.name)
+        {
+            out.push(definition.name.clone());
+        }
+    }
+    out
+}
+
+/// How far a chain of re-exports is followed (`export *` barrels of barrels).
+const REEXPORT_DEPTH: usize = 4;
+/// Files of one level of the chain whose importers are searched for `export *`.
+const REEXPORT_FRONTIER: usize = 16;
+/// How deep a C or C++ file's includes are followed, and how many files at most.
+const INCLUDE_DEPTH: usize = 4;
+const INCLUDES_WALKED: usize = 256;
+
+/// How the targets reach other files: [`Engine::reach`].
+#[derive(Default)]
+struct Reach<'u> {
+    /// Files that use the name and import a target's file.
+    importing: HashSet<&'u str>,
+    /// Files that pass a target on (re-exports), whether or not they spell the name.
+    passers: Vec<String>,
+    /// Files that use the name and import a passer (not a target's file), with the lines of
+    /// those imports.
+    importing_passer: HashMap<&'u str, Vec<usize>>,
+    /// C and C++ files that use the name and reach a target's file, or a header that
+    /// declares it for the target's file, through their includes.
+    included: HashSet<&'u str>,
 }
 
 /// Receivers that name the enclosing class.
@@ -170,6 +247,185 @@ fn module_names(path: &str, lang: Option<Lang>) -> Vec<String> {
     }
     names.retain(|n| !n.is_empty());
     names
+}
+
+/// Function and method names a lookup of results across files reads at most (a file whose
+/// receivers wait on more is left as it is: each name is a screen over every file).
+const MAX_RESULT_NAMES: usize = 64;
+
+/// Languages that call each other's functions: JavaScript and TypeScript are one.
+fn lang_family(lang: Lang) -> Lang {
+    match lang {
+        Lang::Tsx | Lang::JavaScript => Lang::TypeScript,
+        other => other,
+    }
+}
+
+/// Whether a receiver's type waits on a call of a bare function name (`make()`), which
+/// only the file's imports tell apart.
+fn waits_on_a_bare_call(waiting: &TypeOf) -> bool {
+    match waiting {
+        TypeOf::Named(_) | TypeOf::BaseOf(_) => false,
+        TypeOf::Result { module, .. } => module.is_none(),
+        TypeOf::MethodResult { receiver, .. } | TypeOf::FieldOf { receiver, .. } => {
+            waits_on_a_bare_call(receiver)
+        }
+    }
+}
+
+/// Rounds of reading files for types: the names receivers wait on, then the bases of the
+/// classes found, then their bases.
+const MAX_TYPE_ROUNDS: usize = 3;
+
+/// Base classes followed above a receiver's class.
+const MAX_BASE_DEPTH: usize = 4;
+
+/// file -> the files it imports.
+fn imported_files(imports: &HashMap<String, Vec<Target>>) -> HashMap<&str, HashSet<&str>> {
+    imports
+        .iter()
+        .map(|(file, targets)| {
+            (
+                file.as_str(),
+                targets
+                    .iter()
+                    .filter_map(|t| match t {
+                        Target::File(path) => Some(path.as_str()),
+                        Target::Folder(_) => None,
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// What the functions and methods named in receivers return, file by file.
+#[derive(Default)]
+struct ResultIndex {
+    /// Class -> what it extends (empty when two classes of the name disagree).
+    bases: HashMap<String, Vec<String>>,
+    /// The files read.
+    read: HashSet<String>,
+    /// Free function name -> (path, what it returns).
+    functions: HashMap<String, Vec<(String, TypeOf)>>,
+    /// (class, method) -> (path, what it returns).
+    methods: HashMap<(String, String), Vec<(String, TypeOf)>>,
+    /// (class, attribute or field) -> (path, what it holds).
+    fields: HashMap<(String, String), Vec<(String, TypeOf)>>,
+}
+
+/// Receiver chains longer than this are left untyped.
+const MAX_RESOLVE_DEPTH: usize = 12;
+
+struct ResultResolver<'a> {
+    index: &'a ResultIndex,
+    /// The files each bare caller imports.
+    imported: &'a HashMap<&'a str, HashSet<&'a str>>,
+}
+
+impl ResultResolver<'_> {
+    /// The one class among `class`'s bases (the nearest level that has any) that is in
+    /// `defining`; `None` when no base, or two, define it.
+    fn defining_base(&self, class: &str, defining: &HashSet<String>) -> Option<String> {
+        let mut level: Vec<&str> = vec![class];
+        for _ in 0..MAX_BASE_DEPTH {
+            let above: Vec<&str> = level
+                .iter()
+                .filter_map(|c| self.index.bases.get(*c))
+                .flatten()
+                .map(String::as_str)
+                .collect();
+            let found: HashSet<&str> = above
+                .iter()
+                .copied()
+                .filter(|c| defining.contains(*c))
+                .collect();
+            match found.len() {
+                0 if above.is_empty() => return None,
+                0 => level = above,
+                1 => return found.into_iter().next().map(str::to_string),
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The type `waiting` names, seen from the file `from`; `None` unless every definition
+    /// it can mean returns the same type.
+    fn resolve(&self, waiting: &TypeOf, from: &str, depth: usize) -> Option<String> {
+        if depth > MAX_RESOLVE_DEPTH {
+            return None;
+        }
+        let family = Lang::of_path(from).map(lang_family);
+        let same_family = |path: &str| Lang::of_path(path).map(lang_family) == family;
+        let candidates: Vec<&(String, TypeOf)> = match waiting {
+            TypeOf::Named(name) => return (!name.is_empty()).then(|| name.clone()),
+            // `super()`: the class's one base
+            TypeOf::BaseOf(class) => {
+                return match self.index.bases.get(class).map(Vec::as_slice) {
+                    Some([base]) => Some(base.clone()),
+                    _ => None,
+                };
+            }
+            TypeOf::Result { function, module } => {
+                let go = family == Some(Lang::Go);
+                let from_dir = devprojex_symbols::resolve::dir_of(from);
+                self.index
+                    .functions
+                    .get(function)?
+                    .iter()
+                    .filter(|(path, _)| same_family(path))
+                    .filter(|(path, _)| match module {
+                        Some(module) => module_names(path, Lang::of_path(path)).contains(module),
+                        // Go: the same package; elsewhere a file the caller imports
+                        None if go => devprojex_symbols::resolve::dir_of(path) == from_dir,
+                        None => self
+                            .imported
+                            .get(from)
+                            .is_some_and(|files| files.contains(path.as_str())),
+                    })
+                    .collect()
+            }
+            TypeOf::MethodResult {
+                receiver,
+                method: member,
+            }
+            | TypeOf::FieldOf {
+                receiver,
+                field: member,
+            } => {
+                let members = match waiting {
+                    TypeOf::MethodResult { .. } => &self.index.methods,
+                    _ => &self.index.fields,
+                };
+                let class = self.resolve(receiver, from, depth + 1)?;
+                let defining: HashSet<String> = members
+                    .keys()
+                    .filter(|(_, m)| m == member)
+                    .map(|(c, _)| c.clone())
+                    .collect();
+                let class = if defining.contains(&class) {
+                    class
+                } else {
+                    self.defining_base(&class, &defining)?
+                };
+                members
+                    .get(&(class, member.clone()))?
+                    .iter()
+                    .filter(|(path, _)| same_family(path))
+                    .collect()
+            }
+        };
+        let mut agreed: Option<String> = None;
+        for (path, result) in candidates {
+            let found = self.resolve(result, path, depth + 1)?;
+            match &agreed {
+                Some(before) if *before != found => return None,
+                _ => agreed = Some(found),
+            }
+        }
+        agreed
+    }
 }
 
 impl Engine {
@@ -266,8 +522,16 @@ impl Engine {
                                     .filter(|(i, _)| wanted.contains(&(i + 1)))
                                     .map(|(i, l)| (i + 1, shorten(l.trim_end_matches('\r').trim())))
                                     .collect();
+                                let lang = Lang::of_file(&entry.relative, text);
+                                let macros_using = if matches!(lang, Some(Lang::C | Lang::Cpp)) {
+                                    macros_spelling(text, &definitions, &query.name)
+                                } else {
+                                    Vec::new()
+                                };
                                 Found::Parsed(FileUses {
                                     path: entry.relative.clone(),
+                                    lang,
+                                    macros_using,
                                     definitions: definitions
                                         .iter()
                                         .filter(|d| d.name == query.name)
@@ -301,7 +565,7 @@ impl Engine {
                     Found::Unparsed => outcome.unparsed_files += 1,
                     Found::Parsed(file) => {
                         outcome.parsed_files += 1;
-                        if !file.occurrences.is_empty() {
+                        if !file.occurrences.is_empty() || !file.macros_using.is_empty() {
                             uses.push(file);
                         }
                     }
@@ -315,6 +579,21 @@ impl Engine {
             Err(crate::ordered::Stopped::Sink(_)) if outcome.coverage.stopped.is_some() => {}
             Err(crate::ordered::Stopped::Sink(e)) => return Err(e),
             Err(crate::ordered::Stopped::WorkerPanicked) => return Err(worker_failed()),
+        }
+        // C and C++: the expansions of macros whose body spells the name, as uses of it where
+        // they are expanded (the macro's body itself is no code a parser sees)
+        let macro_names: Vec<String> = {
+            let mut names: Vec<String> = uses
+                .iter()
+                .flat_map(|f| f.macros_using.iter().cloned())
+                .collect();
+            names.sort();
+            names.dedup();
+            names.truncate(MAX_EXPANDED_MACROS);
+            names
+        };
+        if !macro_names.is_empty() {
+            self.add_macro_expansions(root, &files, &pipeline, &macro_names, deadline, &mut uses);
         }
         // the definitions asked for
         let mut targets: Vec<TargetDef> = Vec::new();
@@ -354,11 +633,14 @@ impl Engine {
                     container: definition.scope.iter().last().map(str::to_string),
                     module_names: module_names(&file.path, lang),
                     method: definition.kind == Kind::Method,
+                    kind: definition.kind,
                     container_is_value: matches!(
                         lang,
                         Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
                     ) && definition.container.is_some()
                         && definition.container.as_deref() == definition.scope.iter().last(),
+                    c_tag: (file.lang == Some(Lang::C))
+                        .then_some(matches!(definition.kind, Kind::Struct | Kind::Enum)),
                 });
             }
         }
@@ -389,14 +671,26 @@ impl Engine {
                 query.name
             )));
         }
-        // which files import the targets' files (resolution through imports)
+        // receivers typed by what other files' functions and methods return
+        self.type_receivers_across_files(
+            root,
+            request,
+            caches,
+            &files,
+            &mut uses,
+            &query.name,
+            deadline,
+            &pipeline,
+        );
+        // which files import the targets' files (resolution through imports), and which
+        // files pass the targets on to others (re-exports)
         let target_files: HashSet<&str> = targets.iter().map(|t| t.path.as_str()).collect();
         let target_dirs: HashSet<&str> = targets
             .iter()
             .filter(|t| t.lang == Some(Lang::Go))
             .map(|t| t.dir.as_str())
             .collect();
-        let importing = self.files_importing(
+        let reach = self.reach(
             root,
             request,
             caches,
@@ -406,34 +700,31 @@ impl Engine {
             deadline,
             &pipeline,
         );
-        // One re-export further: a file that imports a target's file and names the target in
-        // an import (`from .helpers import get_flashed_messages` in `flask/__init__.py`,
-        // `export { parse } from './parser'`) passes it on to the files importing it, which
-        // reach it bare or through that file's module name (`flask.get_flashed_messages`).
-        let reexporters: Vec<&FileUses> = uses
+        let importing = &reach.importing;
+        let reexport_modules: Vec<String> = reach
+            .passers
             .iter()
-            .filter(|f| importing.contains(f.path.as_str()))
-            .filter(|f| f.occurrences.iter().any(|o| o.import))
+            .flat_map(|f| module_names(f, Lang::of_path(f)))
             .collect();
-        let reexporter_files: HashSet<&str> = reexporters.iter().map(|f| f.path.as_str()).collect();
-        let reexport_modules: Vec<String> = reexporters
-            .iter()
-            .flat_map(|f| module_names(&f.path, Lang::of_path(&f.path)))
-            .collect();
-        let importing_reexport = if reexporter_files.is_empty() {
-            HashSet::new()
-        } else {
-            self.files_importing(
-                root,
-                request,
-                caches,
-                &uses,
-                &reexporter_files,
-                &HashSet::new(),
-                deadline,
-                &pipeline,
-            )
-        };
+        // C: tags and the other names live apart (a use after `struct` means a tag, any
+        // other use a typedef, function or variable)
+        let (c_tag_targets, c_plain_targets): (Vec<TargetDef>, Vec<TargetDef>) =
+            if targets.iter().any(|t| t.c_tag.is_some()) {
+                (
+                    targets
+                        .iter()
+                        .filter(|t| t.c_tag != Some(false))
+                        .cloned()
+                        .collect(),
+                    targets
+                        .iter()
+                        .filter(|t| t.c_tag != Some(true))
+                        .cloned()
+                        .collect(),
+                )
+            } else {
+                (Vec::new(), Vec::new())
+            };
         // Go: package folders where another file-level definition of the name lives (its
         // files' bare uses mean that one)
         let go_hidden_dirs: HashSet<&str> = uses
@@ -461,9 +752,21 @@ impl Engine {
                 .collect();
             let hidden_here = own_defs.iter().any(|d| d.container.is_none())
                 || go_hidden_dirs.contains(devprojex_symbols::resolve::dir_of(&file.path));
-            let via_reexport = !importing.contains(file.path.as_str())
-                && importing_reexport.contains(file.path.as_str());
-            let imports_target = importing.contains(file.path.as_str()) || via_reexport;
+            let passed_on = reach.importing_passer.get(file.path.as_str());
+            let via_reexport = passed_on.is_some();
+            let included = reach.included.contains(file.path.as_str());
+            let imports_target = importing.contains(file.path.as_str()) || via_reexport || included;
+            // through a re-export, a bare name is the target only when the file takes it from
+            // a file passing it on (`import { parse } from './index'`), not from elsewhere
+            let bare_imported = importing.contains(file.path.as_str())
+                || included
+                || passed_on.is_some_and(|lines| {
+                    file.occurrences.iter().any(|o| {
+                        o.import_line
+                            .or(o.definition.then_some(o.line))
+                            .is_some_and(|l| lines.contains(&l))
+                    })
+                });
             let file_dir = devprojex_symbols::resolve::dir_of(&file.path);
             for occurrence in &file.occurrences {
                 if occurrence.definition {
@@ -479,12 +782,22 @@ impl Engine {
                 if occurrence.import && !options.include_imports {
                     continue;
                 }
+                let targets_here: &[TargetDef] = match (file.lang, occurrence.tag) {
+                    (Some(Lang::C), true) if !c_tag_targets.is_empty() => &c_tag_targets,
+                    (Some(Lang::C), false) if !c_plain_targets.is_empty() => &c_plain_targets,
+                    // the other namespace: another definition of the name
+                    (Some(Lang::C), _) if targets.iter().any(|t| t.c_tag.is_some()) => continue,
+                    _ => &targets,
+                };
                 let confidence = judge(
                     occurrence,
                     &file.path,
                     file_dir,
-                    &targets,
-                    imports_target,
+                    targets_here,
+                    Imported {
+                        file: imports_target,
+                        bare: bare_imported,
+                    },
                     if via_reexport { &reexport_modules } else { &[] },
                     hidden_here,
                 );
@@ -522,10 +835,103 @@ impl Engine {
         Ok(outcome)
     }
 
-    /// The files among `uses` whose imports lead to one of the target files (or, in Go, to
-    /// the package folder of one).
+    /// The uses of `macros` (macros whose body spells the name) in the C and C++ files of
+    /// `files`, added to `uses` as bare uses of the name at the expansion.
+    fn add_macro_expansions(
+        &self,
+        root: &ProjectRoot,
+        files: &[&Entry],
+        pipeline: &crate::content::ContentPipeline,
+        macros: &[String],
+        deadline: Option<Instant>,
+        uses: &mut Vec<FileUses>,
+    ) {
+        use rayon::prelude::*;
+        let c_files: Vec<&Entry> = files
+            .iter()
+            .filter(|f| matches!(Lang::of_path(&f.relative), Some(Lang::C | Lang::Cpp)))
+            .copied()
+            .collect();
+        for name in macros {
+            let needle = memchr::memmem::Finder::new(name.as_bytes());
+            let found: Vec<(String, Vec<Occurrence>, HashMap<usize, String>)> = c_files
+                .par_iter()
+                .filter_map(|entry| {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        return None;
+                    }
+                    let Some(Content::Text(text)) = pipeline.load_matching(root, entry, &needle)
+                    else {
+                        return None;
+                    };
+                    let text = &text.text;
+                    let expansions: Vec<Occurrence> = devprojex_symbols::references::occurrences(
+                        &entry.relative,
+                        text,
+                        name,
+                        deadline,
+                    )?
+                    .into_iter()
+                    .filter(|o| !o.definition && !o.import && o.access == Access::Bare)
+                    .map(|mut o| {
+                        // the name as the expansion writes it: bare, at file level
+                        o.scope = None;
+                        o.tag = false;
+                        o
+                    })
+                    .collect();
+                    if expansions.is_empty() {
+                        return None;
+                    }
+                    let wanted: HashSet<usize> = expansions.iter().map(|o| o.line).collect();
+                    let lines: HashMap<usize, String> = text
+                        .lines()
+                        .enumerate()
+                        .filter(|(i, _)| wanted.contains(&(i + 1)))
+                        .map(|(i, l)| (i + 1, shorten(l.trim_end_matches('\r').trim())))
+                        .collect();
+                    // `#ifndef UNITY_END`, `#undef`: directives name the macro, they do not
+                    // expand it
+                    let expansions: Vec<Occurrence> = expansions
+                        .into_iter()
+                        .filter(|o| !lines.get(&o.line).is_some_and(|l| l.starts_with('#')))
+                        .collect();
+                    if expansions.is_empty() {
+                        return None;
+                    }
+                    Some((entry.relative.clone(), expansions, lines))
+                })
+                .collect();
+            for (path, expansions, lines) in found {
+                match uses.iter_mut().find(|f| f.path == path) {
+                    Some(file) => {
+                        file.occurrences.extend(expansions);
+                        file.occurrences.sort_by_key(|o| (o.line, o.column));
+                        file.lines.extend(lines);
+                    }
+                    None => uses.push(FileUses {
+                        lang: Lang::of_path(&path),
+                        path,
+                        definitions: Vec::new(),
+                        occurrences: expansions,
+                        lines,
+                        macros_using: Vec::new(),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Which files among `uses` import the targets' files (or, in Go, the package folder of
+    /// one), and which files pass the targets on, with the files among `uses` importing those.
+    ///
+    /// A file passes a target on when it imports the target's file (or a file passing it on)
+    /// and either names it in an import (`from .helpers import get_flashed_messages` in
+    /// `flask/__init__.py`, `export { parse } from './parser'`) or re-exports that file whole
+    /// (`export * from './schemas.js'` in a barrel, found among the importers of the file even
+    /// when it does not spell the name). The chain is followed [`REEXPORT_DEPTH`] files deep.
     #[allow(clippy::too_many_arguments)]
-    fn files_importing<'u>(
+    fn reach<'u>(
         &self,
         root: &ProjectRoot,
         request: &Request,
@@ -535,13 +941,9 @@ impl Engine {
         target_dirs: &HashSet<&str>,
         deadline: Option<Instant>,
         pipeline: &crate::content::ContentPipeline,
-    ) -> HashSet<&'u str> {
-        let mut out = HashSet::new();
-        let candidates: Vec<&FileUses> = uses
-            .iter()
-            .filter(|f| !target_files.contains(f.path.as_str()))
-            .collect();
-        if candidates.is_empty() || target_files.is_empty() {
+    ) -> Reach<'u> {
+        let mut out = Reach::default();
+        if target_files.is_empty() {
             return out;
         }
         let Ok(selection) = self.select_sources(root, request, true, true, caches) else {
@@ -565,17 +967,437 @@ impl Engine {
         else {
             return out;
         };
-        for file in candidates {
-            let edges = project.imports_of(&file.path, &entries, pipeline, deadline);
-            let leads = edges.edges.iter().any(|(target, _)| match target {
-                Target::File(path) => target_files.contains(path.as_str()),
-                Target::Folder(dir) => target_dirs.contains(dir.as_str()),
-            });
-            if leads {
-                out.insert(file.path.as_str());
+        // the resolved imports of every file that uses the name
+        let candidates: Vec<(&FileUses, Vec<(Target, usize)>)> = uses
+            .iter()
+            .filter(|f| !target_files.contains(f.path.as_str()))
+            .map(|f| {
+                let edges = project.imports_of(&f.path, &entries, pipeline, deadline);
+                (f, edges.edges)
+            })
+            .collect();
+        let leads_to = |edges: &[(Target, usize)], files: &HashSet<&str>, dirs: &HashSet<&str>| {
+            edges
+                .iter()
+                .filter(|(target, _)| match target {
+                    Target::File(path) => files.contains(path.as_str()),
+                    Target::Folder(dir) => dirs.contains(dir.as_str()),
+                })
+                .map(|(_, line)| *line)
+                .collect::<Vec<usize>>()
+        };
+        for (file, edges) in &candidates {
+            if !leads_to(edges, target_files, target_dirs).is_empty() {
+                out.importing.insert(file.path.as_str());
             }
         }
+        // C and C++: a header passes on what it declares for the source file that includes
+        // it (`cJSON.h` for `cJSON.c`), and `#include` passes a header on whole, so each file
+        // using the name has its includes followed to such a header (or a target's file:
+        // cJSON's tests include `common.h`, which includes `../cJSON.c`)
+        let c_family = |p: &str| matches!(Lang::of_path(p), Some(Lang::C | Lang::Cpp));
+        let mut declaring: HashSet<String> = HashSet::new();
+        let mut file_edges = |file: &str| {
+            project
+                .imports_of(file, &entries, pipeline, deadline)
+                .edges
+                .into_iter()
+                .filter_map(|(t, _)| match t {
+                    Target::File(p) => Some(p),
+                    Target::Folder(_) => None,
+                })
+                .collect::<Vec<String>>()
+        };
+        for target in target_files.iter().filter(|t| c_family(t)) {
+            declaring.insert(target.to_string());
+            // the headers the target's file includes, directly or through others
+            let mut seen: HashSet<String> = HashSet::new();
+            let mut level = file_edges(target);
+            for _ in 0..INCLUDE_DEPTH {
+                let mut next = Vec::new();
+                for header in level {
+                    if seen.len() >= INCLUDES_WALKED || !seen.insert(header.clone()) {
+                        continue;
+                    }
+                    let declares = uses.iter().any(|f| {
+                        f.path == header && f.occurrences.iter().any(|o| o.container.is_none())
+                    });
+                    if declares {
+                        declaring.insert(header.clone());
+                    }
+                    next.extend(file_edges(&header));
+                }
+                level = next;
+            }
+        }
+        if !declaring.is_empty() {
+            for (file, edges) in &candidates {
+                if !c_family(&file.path) || out.importing.contains(file.path.as_str()) {
+                    continue;
+                }
+                if declaring.contains(&file.path) {
+                    out.included.insert(file.path.as_str());
+                    continue;
+                }
+                let mut seen: HashSet<String> = HashSet::new();
+                let mut level: Vec<String> = edges
+                    .iter()
+                    .filter_map(|(t, _)| match t {
+                        Target::File(p) => Some(p.clone()),
+                        Target::Folder(_) => None,
+                    })
+                    .collect();
+                'walk: for _ in 0..INCLUDE_DEPTH {
+                    let mut next = Vec::new();
+                    for header in level {
+                        if declaring.contains(&header) {
+                            out.included.insert(file.path.as_str());
+                            break 'walk;
+                        }
+                        if seen.len() >= INCLUDES_WALKED || !seen.insert(header.clone()) {
+                            continue;
+                        }
+                        next.extend(
+                            project
+                                .imports_of(&header, &entries, pipeline, deadline)
+                                .edges
+                                .into_iter()
+                                .filter_map(|(t, _)| match t {
+                                    Target::File(p) => Some(p),
+                                    Target::Folder(_) => None,
+                                }),
+                        );
+                    }
+                    level = next;
+                }
+            }
+        }
+        // the chain of files passing the targets on
+        let mut passing: HashSet<String> = HashSet::new();
+        let mut frontier: Vec<String> = target_files.iter().map(|f| f.to_string()).collect();
+        let mut frontier_dirs: HashSet<&str> = target_dirs.clone();
+        for _ in 0..REEXPORT_DEPTH {
+            let frontier_files: HashSet<&str> = frontier.iter().map(String::as_str).collect();
+            // by name: a file that uses the name imports it from the frontier
+            let mut named: Vec<String> = Vec::new();
+            for (file, edges) in &candidates {
+                if passing.contains(&file.path)
+                    || !file.occurrences.iter().any(|o| o.import)
+                    || leads_to(edges, &frontier_files, &frontier_dirs).is_empty()
+                {
+                    continue;
+                }
+                named.push(file.path.clone());
+            }
+            let mut whole_files: Vec<String> = Vec::new();
+            // whole: `export * from` a frontier file (JavaScript and TypeScript)
+            for whole in frontier
+                .iter()
+                .filter(|f| {
+                    matches!(
+                        Lang::of_path(f),
+                        Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+                    )
+                })
+                .take(REEXPORT_FRONTIER)
+            {
+                let Ok(importers) = project.direct_importers(whole, pipeline, deadline, &|| false)
+                else {
+                    break;
+                };
+                for (entry, _) in importers.importers {
+                    let path = &entry.relative;
+                    if passing.contains(path)
+                        || target_files.contains(path.as_str())
+                        || whole_files.contains(path)
+                    {
+                        continue;
+                    }
+                    if project.reexported_whole(path).iter().any(|f| f == whole) {
+                        whole_files.push(path.clone());
+                    }
+                }
+            }
+            // the barrels first: the next level searches the importers of the first few only
+            // (a popular name is imported by many files that pass nothing on)
+            whole_files.sort();
+            named.sort();
+            named.retain(|f| !whole_files.contains(f));
+            let next: Vec<String> = whole_files.into_iter().chain(named).collect();
+            if next.is_empty() {
+                break;
+            }
+            passing.extend(next.iter().cloned());
+            frontier = next;
+            frontier_dirs = HashSet::new();
+        }
+        let passing_files: HashSet<&str> = passing.iter().map(String::as_str).collect();
+        for (file, edges) in &candidates {
+            if out.importing.contains(file.path.as_str()) {
+                continue;
+            }
+            let lines = leads_to(edges, &passing_files, &HashSet::new());
+            if !lines.is_empty() {
+                out.importing_passer.insert(file.path.as_str(), lines);
+            }
+        }
+        out.passers = passing.into_iter().collect();
+        out.passers.sort();
         out
+    }
+
+    /// The resolved imports of each of `files`, through the import graph `related_files` keeps.
+    fn import_edges(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        caches: Option<&Caches>,
+        files: &[&str],
+        deadline: Option<Instant>,
+        pipeline: &crate::content::ContentPipeline,
+    ) -> HashMap<String, Vec<Target>> {
+        let mut out = HashMap::new();
+        if files.is_empty() {
+            return out;
+        }
+        let Ok(selection) = self.select_sources(root, request, true, true, caches) else {
+            return out;
+        };
+        let entries: Vec<&Entry> = selection.files().collect();
+        let fresh;
+        let index = match caches {
+            Some(caches) => &caches.symbols,
+            None => {
+                fresh = SymbolIndex::new(0);
+                &fresh
+            }
+        };
+        let deadline = deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400));
+        let shared = index.root_index(root);
+        let Ok(mut project) =
+            index.project(&shared, root, &entries, pipeline, false, deadline, &|| {
+                false
+            })
+        else {
+            return out;
+        };
+        for file in files {
+            let edges = project.imports_of(file, &entries, pipeline, deadline);
+            out.insert(
+                file.to_string(),
+                edges.edges.into_iter().map(|(target, _)| target).collect(),
+            );
+        }
+        out
+    }
+
+    /// Types the receivers of `uses` that wait on what another file's function or method
+    /// returns (`c, _ := CreateTestContext(w)`, `router.Group("/v1").GET`): the functions
+    /// and methods of that name are read from the files of the selection that spell one, and
+    /// a receiver is typed only when the definitions it can mean (the same Go package, a file
+    /// the using file imports, a module its qualifier names, a method of the receiver's
+    /// class) all return one type. A receiver whose class does not define the name is then
+    /// typed by the base class (Go: the embedded struct) that does, as a method call on it
+    /// reaches that one.
+    #[allow(clippy::too_many_arguments)]
+    fn type_receivers_across_files(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        caches: Option<&Caches>,
+        files: &[&Entry],
+        uses: &mut [FileUses],
+        name: &str,
+        deadline: Option<Instant>,
+        pipeline: &crate::content::ContentPipeline,
+    ) {
+        // the classes that define the name themselves
+        let defining: HashSet<String> = uses
+            .iter()
+            .flat_map(|f| &f.definitions)
+            .filter(|d| d.name == name)
+            .filter_map(|d| d.scope.iter().last().map(str::to_string))
+            .collect();
+        let mut languages: HashSet<Lang> = HashSet::new();
+        let mut bare_callers: Vec<&str> = Vec::new();
+        let mut wanted: HashSet<String> = HashSet::new();
+        for file in uses.iter() {
+            let lang = Lang::of_path(&file.path);
+            for occurrence in &file.occurrences {
+                if let Some(waiting) = &occurrence.receiver_result {
+                    wanted.extend(waiting.functions().into_iter().map(str::to_string));
+                    languages.extend(lang.map(lang_family));
+                    if lang != Some(Lang::Go) && waits_on_a_bare_call(waiting) {
+                        bare_callers.push(&file.path);
+                    }
+                }
+                if let Some(class) = &occurrence.receiver_type
+                    && !defining.contains(class)
+                {
+                    wanted.insert(class.clone());
+                    languages.extend(lang.map(lang_family));
+                }
+            }
+        }
+        if wanted.is_empty() {
+            return;
+        }
+        bare_callers.dedup();
+        let bare_callers: Vec<String> = bare_callers.into_iter().map(str::to_string).collect();
+        let mut index = ResultIndex::default();
+        let mut screened: HashSet<String> = HashSet::new();
+        let mut imports: HashMap<String, Vec<Target>> = HashMap::new();
+        // a round reads the files spelling the names wanted; the bases and results it finds
+        // may want more (a base's base, a type a function returns)
+        for round in 0..MAX_TYPE_ROUNDS {
+            let names: Vec<String> = wanted
+                .iter()
+                .filter(|n| !screened.contains(*n))
+                .cloned()
+                .collect();
+            if names.is_empty() || screened.len() + names.len() > MAX_RESULT_NAMES {
+                break;
+            }
+            screened.extend(names.iter().cloned());
+            self.read_types(
+                root, files, &names, &languages, deadline, pipeline, &mut index,
+            );
+            if round == 0 {
+                let callers: Vec<&str> = bare_callers.iter().map(String::as_str).collect();
+                imports = self.import_edges(root, request, caches, &callers, deadline, pipeline);
+            }
+            let imported = imported_files(&imports);
+            let resolver = ResultResolver {
+                index: &index,
+                imported: &imported,
+            };
+            for file in uses.iter() {
+                for occurrence in &file.occurrences {
+                    let class = match &occurrence.receiver_result {
+                        Some(waiting) => resolver.resolve(waiting, &file.path, 0),
+                        None => occurrence.receiver_type.clone(),
+                    };
+                    if let Some(class) = class {
+                        // its bases, when it does not define the name
+                        let mut next = vec![class];
+                        for _ in 0..MAX_BASE_DEPTH {
+                            let mut above = Vec::new();
+                            for class in next {
+                                if defining.contains(&class) {
+                                    continue;
+                                }
+                                if let Some(bases) = index.bases.get(&class) {
+                                    above.extend(bases.iter().cloned());
+                                }
+                                wanted.insert(class);
+                            }
+                            next = above;
+                        }
+                    }
+                }
+            }
+        }
+        let imported = imported_files(&imports);
+        let resolver = ResultResolver {
+            index: &index,
+            imported: &imported,
+        };
+        for file in uses.iter_mut() {
+            for occurrence in &mut file.occurrences {
+                if let Some(waiting) = occurrence.receiver_result.take() {
+                    occurrence.receiver_type = resolver.resolve(&waiting, &file.path, 0);
+                }
+                if let Some(class) = &occurrence.receiver_type
+                    && !defining.contains(class)
+                    && let Some(base) = resolver.defining_base(class, &defining)
+                {
+                    occurrence.receiver_type = Some(base);
+                }
+            }
+        }
+    }
+
+    /// Reads what the files spelling one of `names` tell of their functions' results and
+    /// their classes' bases, into `index`.
+    #[allow(clippy::too_many_arguments)]
+    fn read_types(
+        &self,
+        root: &ProjectRoot,
+        files: &[&Entry],
+        names: &[String],
+        languages: &HashSet<Lang>,
+        deadline: Option<Instant>,
+        pipeline: &crate::content::ContentPipeline,
+        index: &mut ResultIndex,
+    ) {
+        use rayon::prelude::*;
+        let finders: Vec<memchr::memmem::Finder<'_>> = names
+            .iter()
+            .map(|n| memchr::memmem::Finder::new(n.as_bytes()))
+            .collect();
+        let found: Vec<(String, FileTypes)> = files
+            .par_iter()
+            .filter(|entry| {
+                Lang::of_path(&entry.relative).is_some_and(|l| languages.contains(&lang_family(l)))
+                    && !index.read.contains(&entry.relative)
+            })
+            .filter_map(|entry| {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return None;
+                }
+                let Content::Text(text) = pipeline.load(root, entry) else {
+                    return None;
+                };
+                let bytes = text.text.as_bytes();
+                if !finders.iter().any(|f| f.find(bytes).is_some()) {
+                    return None;
+                }
+                let types = devprojex_symbols::references::result_types(
+                    &entry.relative,
+                    &text.text,
+                    deadline,
+                )?;
+                Some((entry.relative.clone(), types))
+            })
+            .collect();
+        for (path, types) in found {
+            for result in types.results {
+                match result.key.split_once('.') {
+                    Some((class, method)) => index
+                        .methods
+                        .entry((class.to_string(), method.to_string()))
+                        .or_default()
+                        .push((path.clone(), result.result)),
+                    None => index
+                        .functions
+                        .entry(result.key)
+                        .or_default()
+                        .push((path.clone(), result.result)),
+                }
+            }
+            for field in types.fields {
+                if let Some((class, name)) = field.key.split_once('.') {
+                    index
+                        .fields
+                        .entry((class.to_string(), name.to_string()))
+                        .or_default()
+                        .push((path.clone(), field.result));
+                }
+            }
+            for (class, bases) in types.bases {
+                match index.bases.get(&class) {
+                    // two classes of one name that extend different ones: neither is followed
+                    Some(before) if *before != bases => {
+                        index.bases.insert(class, Vec::new());
+                    }
+                    Some(_) => {}
+                    None => {
+                        index.bases.insert(class, bases);
+                    }
+                }
+            }
+            index.read.insert(path);
+        }
     }
 
     /// Definition names like `name` (another case, a prefix or a part of it), for the hint
@@ -757,6 +1579,16 @@ pub fn references_json(outcome: &ReferencesOutcome, project: &str) -> serde_json
     })
 }
 
+/// How a file reaches the targets through its imports.
+#[derive(Clone, Copy)]
+struct Imported {
+    /// It imports a target's file, or a file passing a target on.
+    file: bool,
+    /// Its bare uses of the name mean the target: it imports a target's file, or takes the
+    /// name from a file passing it on.
+    bare: bool,
+}
+
 /// Whether a use means one of the targets, and how sure that is; `None`: it means something
 /// else (a local of the same name, another definition in its file).
 fn judge(
@@ -764,11 +1596,16 @@ fn judge(
     path: &str,
     dir: &str,
     targets: &[TargetDef],
-    imports_target: bool,
+    imported: Imported,
     reexport_modules: &[String],
     hidden_here: bool,
 ) -> Option<Confidence> {
+    let imports_target = imported.file;
     let in_same_file = |t: &&TargetDef| t.path == path;
+    let rust = Lang::of_path(path) == Some(Lang::Rust);
+    if rust && !targets.is_empty() && !rust_may_name(occurrence, targets) {
+        return None;
+    }
     // a local or nested definition is seen only inside the function that binds it
     if !targets.is_empty() && targets.iter().all(|t| !t.file_level()) {
         let seen = occurrence.access == Access::Bare
@@ -825,7 +1662,7 @@ fn judge(
             let same_package = targets.iter().any(|t| {
                 t.lang == Some(Lang::Go) && t.file_level() && t.dir == dir && t.path != path
             });
-            if same_package || imports_target {
+            if same_package || imported.bare {
                 return Some(Confidence::Resolved);
             }
             // Go reaches another package's names only through its name (`pkg.Name`)
@@ -876,9 +1713,11 @@ fn judge(
                 .unwrap_or(qualifier);
             let proved = targets.iter().any(|t| {
                 t.container.as_deref() == Some(last)
+                    // Rust's `impl` blocks of one type may sit in several files
                     || (last == "Self"
-                        && t.path == path
+                        && (t.path == path || rust)
                         && occurrence.classes.last() == t.container.as_ref())
+                    || rust && rust_path_reaches(qualifier, &t.path)
                     || (imports_target || t.path == path)
                         && (t.module_names.iter().any(|m| m == last)
                             || matches!(last, "crate" | "self" | "super"))
@@ -892,9 +1731,71 @@ fn judge(
     }
 }
 
+/// Whether a Rust use can mean one of the targets, by what its place says it names, and by
+/// how it is reached: a macro is named only by `name!`; a path's qualifier is a module or a
+/// type, never a function; a field is never a function; a free function is never called
+/// as a method (`x.f()`) nor through a type (`Type::f()`).
+fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
+    let function = |t: &TargetDef| matches!(t.kind, Kind::Function | Kind::Method);
+    let may = |t: &TargetDef| match occurrence.names {
+        Names::Macro => t.kind == Kind::Macro,
+        Names::Any if t.kind == Kind::Macro => occurrence.import,
+        Names::Namespace => !function(t) && !matches!(t.kind, Kind::Macro | Kind::Constant),
+        Names::Field => !function(t),
+        Names::Any => match &occurrence.access {
+            Access::Member { .. } => t.kind != Kind::Function,
+            Access::Path { qualifier } if t.kind == Kind::Function => !qualifier
+                .rsplit("::")
+                .next()
+                .and_then(|last| last.chars().next())
+                .is_some_and(char::is_uppercase),
+            _ => true,
+        },
+    };
+    targets.iter().any(may)
+}
+
+/// Whether a Rust path's qualifier (`crate::exec::job`, `super::job`, `exec::job`) names the
+/// module of `target_path` (`src/exec/job.rs`, `src/exec/job/mod.rs`): its module names after
+/// `crate`/`self`/`super` end the file's path. A lone module name (`job::f`) needs the
+/// import edge the caller checks.
+fn rust_path_reaches(qualifier: &str, target_path: &str) -> bool {
+    let relative = qualifier.starts_with("crate::")
+        || qualifier.starts_with("self::")
+        || qualifier.starts_with("super::");
+    let segments: Vec<&str> = qualifier
+        .split("::")
+        .map(str::trim)
+        .filter(|s| !matches!(*s, "" | "crate" | "self" | "super"))
+        .collect();
+    if segments.is_empty() || !relative && segments.len() < 2 {
+        return false;
+    }
+    let mut modules: Vec<&str> = target_path
+        .strip_suffix(".rs")
+        .unwrap_or(target_path)
+        .split('/')
+        .collect();
+    if modules.last() == Some(&"mod") {
+        modules.pop();
+    }
+    modules.ends_with(&segments)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rust_paths_reach_module_files() {
+        assert!(rust_path_reaches("crate::exec::job", "src/exec/job.rs"));
+        assert!(rust_path_reaches("crate::exec", "src/exec/mod.rs"));
+        assert!(rust_path_reaches("super::job", "src/exec/job.rs"));
+        assert!(rust_path_reaches("exec::job", "src/exec/job.rs"));
+        assert!(!rust_path_reaches("job", "src/exec/job.rs"));
+        assert!(!rust_path_reaches("crate::walk", "src/exec/job.rs"));
+        assert!(!rust_path_reaches("crate::other::job", "src/exec/job.rs"));
+    }
 
     #[test]
     fn at_takes_a_path_and_a_line() {

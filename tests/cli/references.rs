@@ -252,3 +252,259 @@ fn a_reexport_proves_the_uses_through_the_package() {
         "{text}"
     );
 }
+
+/// Rust says by a name's place what it can mean: a macro (`format!`), a path's module
+/// (`std::path::…`) and a field (`self.exit_code`) are no uses of a function or method of the
+/// same name; `self.template` is typed by its struct's field, `other: &Self` by the `impl`
+/// around, `c.run()` inside `println!` is read from the macro's tokens, and
+/// `crate::exec::job::helper()` reaches `src/exec/job.rs` by its path alone.
+#[test]
+fn rust_paths_fields_macros_and_self_decide_what_a_name_means() {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .write(
+        "src/main.rs",
+        "mod exec;\n\nfn main() {\n    let c = exec::job::Command::new();\n    println!(\"{}\", c.run());\n    crate::exec::job::helper();\n    let s = format!(\"{}\", 1);\n    let p = std::path::Path::new(&s);\n}\n",
+    )
+    .write("src/exec/mod.rs", "pub mod job;\n")
+    .write(
+        "src/exec/job.rs",
+        "pub struct Command {\n    exit_code: i32,\n    template: Box<Template>,\n}\n\npub struct Template;\n\nimpl Template {\n    pub fn generate(&self) -> String {\n        String::new()\n    }\n}\n\nimpl Command {\n    pub fn new() -> Self {\n        Command { exit_code: 0, template: Box::new(Template) }\n    }\n\n    pub fn exit_code(&self) -> i32 {\n        self.exit_code\n    }\n\n    pub fn run(&self) -> String {\n        self.template.generate()\n    }\n}\n\nimpl PartialEq for Command {\n    fn eq(&self, other: &Self) -> bool {\n        self.exit_code() == other.exit_code()\n    }\n}\n\npub fn helper() {}\n\npub fn format() {}\n\npub fn path() {}\n",
+    );
+    let references = |name: &str| {
+        let output = run(&["references", name, "."], &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let text = references("generate");
+    assert!(
+        text.contains("src/exec/job.rs:24:23: resolved (in Command.run): self.template.generate()"),
+        "{text}"
+    );
+    let text = references("exit_code");
+    assert!(
+        text.contains("exit_code: 2 (2 resolved, 0 name-only)"),
+        "{text}"
+    );
+    assert!(text.contains("src/exec/job.rs:30:35: resolved"), "{text}");
+    // a macro's arguments are tokens; the receiver is read from them
+    let text = references("run");
+    assert!(
+        text.contains("src/main.rs:5:22: resolved (in main): println!(\"{}\", c.run());"),
+        "{text}"
+    );
+    let text = references("helper");
+    assert!(
+        text.contains("src/main.rs:6:23: resolved (in main): crate::exec::job::helper();"),
+        "{text}"
+    );
+    for name in ["format", "path"] {
+        let text = references(name);
+        assert!(text.contains(&format!("{name}: 0 (")), "{text}");
+    }
+}
+
+/// A receiver made by a function or method of another file is typed by what that one
+/// returns: a Go function of the same package (its first result), a method's declared result
+/// (`router.Group("/v1")`), a JSDoc `@return {T}` or `return this` in a chain, a Python
+/// function the file imports; a method the receiver's class gets from a base (a Go embedded
+/// struct). Two definitions that return different types prove nothing.
+#[test]
+fn receivers_made_by_other_files_functions_are_typed_by_their_results() {
+    let fx = Fixture::new();
+    fx.write("go.mod", "module example.com/gin\n\ngo 1.21\n")
+        .write(
+            "gin/routergroup.go",
+            "package gin\n\ntype RouterGroup struct{}\n\nfunc (group *RouterGroup) Group(path string) *RouterGroup {\n\treturn &RouterGroup{}\n}\n\nfunc (group *RouterGroup) Handle(path string) {}\n",
+        )
+        .write(
+            "gin/context.go",
+            "package gin\n\ntype Context struct{}\n\nfunc (c *Context) Handle(path string) {}\n\nfunc CreateTestContext() (c *Context, r *RouterGroup) {\n\treturn &Context{}, &RouterGroup{}\n}\n",
+        )
+        .write(
+            "gin/use_test.go",
+            "package gin\n\nfunc TestX() {\n\tc, _ := CreateTestContext()\n\tc.Handle(\"x\")\n\tvar g RouterGroup\n\tv1 := g.Group(\"/v1\")\n\tv1.Handle(\"y\")\n\tg.Group(\"/v2\").Handle(\"z\")\n}\n\nfunc TestY() {\n\trouter := New()\n\trouter.Handle(\"a\")\n\trouter.Group(\"/x\").Handle(\"b\")\n}\n",
+        )
+        .write(
+            "gin/engine.go",
+            "package gin\n\ntype Engine struct {\n\tRouterGroup\n\tname string\n}\n\nfunc New() *Engine {\n\treturn &Engine{}\n}\n",
+        )
+        .write(
+            "lib/command.js",
+            "class Command {\n  /**\n   * @return {Command} the new command\n   */\n  command(name) {\n    return build(name);\n  }\n\n  option(flags) {\n    return this;\n  }\n\n  action(fn) {}\n}\nexports.Command = Command;\n",
+        )
+        .write(
+            "lib/other.js",
+            "class Other {\n  option() {\n    return new Other();\n  }\n  action(fn) {}\n}\nexports.Other = Other;\n",
+        )
+        .write(
+            "tests/program.test.js",
+            "const commander = require('../lib/command.js');\nconst program = new commander.Command();\nprogram.command('run').option('-a').action(() => {});\nunknown.option('-b').action(() => {});\n",
+        )
+        .write("app/__init__.py", "")
+        .write(
+            "app/factory.py",
+            "from .parser import Parser\n\n\ndef make_parser() -> Parser:\n    return Parser()\n",
+        )
+        .write(
+            "app/parser.py",
+            "class Parser:\n    def parse(self):\n        return 1\n",
+        )
+        .write(
+            "app/use.py",
+            "from .factory import make_parser\n\n\ndef run():\n    p = make_parser()\n    p.parse()\n",
+        );
+    let uses = |name: &str, at: &str| {
+        let output = run(&["references", name, ".", "--at", at], &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let group = uses("Handle", "gin/routergroup.go:9");
+    assert!(group.contains("gin/use_test.go:8:5: resolved"), "{group}");
+    assert!(group.contains("gin/use_test.go:9:17: resolved"), "{group}");
+    assert!(group.contains("gin/use_test.go:5:4: name-only"), "{group}");
+    // the Engine embeds RouterGroup: its Handle is RouterGroup's
+    assert!(group.contains("gin/use_test.go:14:9: resolved"), "{group}");
+    assert!(group.contains("gin/use_test.go:15:21: resolved"), "{group}");
+    let context = uses("Handle", "gin/context.go:5");
+    assert!(
+        context.contains("gin/use_test.go:5:4: resolved"),
+        "{context}"
+    );
+    assert!(
+        context.contains("gin/use_test.go:8:5: name-only"),
+        "{context}"
+    );
+    let action = uses("action", "lib/command.js:13");
+    assert!(
+        action.contains("tests/program.test.js:3:37: resolved"),
+        "{action}"
+    );
+    assert!(
+        action.contains("tests/program.test.js:4:22: name-only"),
+        "{action}"
+    );
+    let parse = uses("parse", "app/parser.py:2");
+    assert!(
+        parse.contains("app/use.py:6:7: resolved (in run): p.parse()"),
+        "{parse}"
+    );
+}
+
+/// `export * from` barrels pass a module on whole, barrel after barrel, without spelling the
+/// name: `core.parse()` through `import * as core from "../core/index.js"` is resolved, and so
+/// is a bare `parse` imported from the outer barrel; a bare `parse` the file takes from another
+/// module is not.
+#[test]
+fn export_star_barrels_pass_the_module_on() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/core/api.ts",
+        "export function parse(text: string) {\n  return text;\n}\n",
+    )
+    .write(
+        "src/core/index.ts",
+        "export * from \"./api.js\";\nexport * as util from \"./util.js\";\n",
+    )
+    .write("src/core/util.ts", "export const x = 1;\n")
+    .write("src/index.ts", "export * from \"./core/index.js\";\n")
+    .write(
+        "src/classic/schemas.ts",
+        "import * as core from \"../core/index.js\";\n\nexport function run() {\n  return core.parse(\"a\");\n}\n",
+    )
+    .write(
+        "src/app.ts",
+        "import { parse } from \"./index.js\";\n\nparse(\"b\");\n",
+    )
+    .write(
+        "src/other.ts",
+        "import \"./index.js\";\nimport { parse } from \"./elsewhere.js\";\n\nparse(\"c\");\n",
+    )
+    .write(
+        "src/elsewhere.ts",
+        "export function parse(text: string) {\n  return text.length;\n}\n",
+    );
+    let output = run(
+        &["references", "parse", ".", "--at", "src/core/api.ts:1"],
+        &fx.root,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("src/classic/schemas.ts:4:15: resolved (in run): return core.parse(\"a\");"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/app.ts:3:1: resolved: parse(\"b\");"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/other.ts:4:1: name-only: parse(\"c\");"),
+        "{text}"
+    );
+}
+
+/// C: a function defined in `list.c` and declared in `list.h` is proved in a file that
+/// includes the header through another header, and so is the expansion of a macro whose body
+/// calls it (where a compiler sees the call); `struct list` is the tag, `list` the typedef,
+/// each with its own uses.
+#[test]
+fn c_includes_pass_declarations_on_and_tags_are_apart_from_typedefs() {
+    let fx = Fixture::new();
+    fx.write(
+        "list.h",
+        "typedef struct list {\n  int n;\n} list;\n\nint list_len(const list *l);\n#ifndef LIST_EMPTY\n#define LIST_EMPTY(l) \\\n  (list_len(l) == 0)\n#endif\n",
+    )
+    .write(
+        "list.c",
+        "#include \"list.h\"\n\nint list_len(const list *l) {\n  return l->n;\n}\n",
+    )
+    .write("tests/common.h", "#include \"../list.h\"\n")
+    .write(
+        "tests/test_list.c",
+        "#include \"common.h\"\n\nint main(void) {\n  struct list a = {0};\n  list b = {1};\n  if (LIST_EMPTY(&a)) return 1;\n  return list_len(&a) + list_len(&b);\n}\n",
+    )
+    .write(
+        "other.c",
+        "static int list_len(int x) {\n  return x;\n}\nint f(void) {\n  return list_len(1);\n}\n",
+    );
+    let output = run(
+        &["references", "list_len", ".", "--at", "list.c:3"],
+        &fx.root,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "tests/test_list.c:7:10: resolved (in main): return list_len(&a) + list_len(&b);"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("tests/test_list.c:6:7: resolved (in main): if (LIST_EMPTY(&a)) return 1;"),
+        "{text}"
+    );
+    assert!(!text.contains("#ifndef"), "{text}");
+    assert!(!text.contains("other.c"), "{text}");
+    // the tag: `struct list` only
+    let output = run(&["references", "list", ".", "--at", "list.h:1"], &fx.root);
+    let text = stdout(&output);
+    assert!(
+        text.contains("tests/test_list.c:4:10: resolved (in main): struct list a = {0};"),
+        "{text}"
+    );
+    assert!(!text.contains("list b = {1}"), "{text}");
+    assert!(!text.contains("const list *l"), "{text}");
+    // the typedef: the other uses
+    let output = run(&["references", "list", ".", "--at", "list.h:3"], &fx.root);
+    let text = stdout(&output);
+    assert!(
+        text.contains("tests/test_list.c:5:3: resolved (in main): list b = {1};"),
+        "{text}"
+    );
+    assert!(text.contains("list.c:3:20: resolved"), "{text}");
+    assert!(!text.contains("struct list a"), "{text}");
+}

@@ -85,8 +85,12 @@ pub enum Spec {
         names: Vec<String>,
     },
     /// A JavaScript/TypeScript module specifier (`import`, `export ... from`, `require`,
-    /// `import()`, `import x = require()`).
-    Js { specifier: String },
+    /// `import()`, `import x = require()`). `reexports_all`: `export * from "./x"`, which makes
+    /// every export of the module the file's own (not `export * as ns from`, a namespace).
+    Js {
+        specifier: String,
+        reexports_all: bool,
+    },
     /// A Go import path.
     Go { path: String },
     /// A Java/Kotlin/Scala import of a qualified name; `wildcard` for `a.b.*`.
@@ -594,7 +598,21 @@ fn javascript(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
             if let Some(source) = node.child_by_field_name("source")
                 && let Some(specifier) = string_value(source, src)
             {
-                push(facts, node, Spec::Js { specifier });
+                let reexports_all = node.kind() == "export_statement"
+                    && (0..node.child_count())
+                        .filter_map(|i| node.child(i as u32))
+                        .any(|c| c.kind() == "*")
+                    && !(0..node.named_child_count())
+                        .filter_map(|i| node.named_child(i as u32))
+                        .any(|c| c.kind() == "namespace_export");
+                push(
+                    facts,
+                    node,
+                    Spec::Js {
+                        specifier,
+                        reexports_all,
+                    },
+                );
                 return true;
             }
             // `import fs = require("fs")`
@@ -604,7 +622,14 @@ fn javascript(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
             if let Some(source) = clause.and_then(|c| c.child_by_field_name("source"))
                 && let Some(specifier) = string_value(source, src)
             {
-                push(facts, node, Spec::Js { specifier });
+                push(
+                    facts,
+                    node,
+                    Spec::Js {
+                        specifier,
+                        reexports_all: false,
+                    },
+                );
                 return true;
             }
             // `export function ...` holds code with `require()` calls
@@ -626,7 +651,14 @@ fn javascript(node: Node<'_>, src: &str, facts: &mut FileFacts) -> bool {
                     argument.filter(|a| matches!(a.kind(), "string" | "template_string"))
                     && let Some(specifier) = string_value(argument, src)
                 {
-                    push(facts, node, Spec::Js { specifier });
+                    push(
+                        facts,
+                        node,
+                        Spec::Js {
+                            specifier,
+                            reexports_all: false,
+                        },
+                    );
                     return true;
                 }
             }
@@ -1233,6 +1265,33 @@ fn ends_in_comment(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_export_star_reexports_the_whole_module_and_a_namespace_export_does_not() {
+        let text = "export * from './a';\nexport * as ns from './b';\nexport { x } from './c';\nimport * as m from './d';\nconst r = require('./e');\n";
+        let specs: Vec<(String, bool)> = scan("index.ts", text)
+            .unwrap()
+            .imports
+            .into_iter()
+            .map(|i| match i.spec {
+                Spec::Js {
+                    specifier,
+                    reexports_all,
+                } => (specifier, reexports_all),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            specs,
+            [
+                ("./a".to_string(), true),
+                ("./b".to_string(), false),
+                ("./c".to_string(), false),
+                ("./d".to_string(), false),
+                ("./e".to_string(), false),
+            ]
+        );
+    }
 
     fn includes(text: &str) -> Vec<(usize, String, bool)> {
         scan_includes(text)

@@ -31,6 +31,23 @@ pub enum Access {
     Path { qualifier: String },
 }
 
+/// What an identifier can name, by where it stands. Rust's syntax says it (other languages:
+/// always `Any`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Names {
+    /// Whatever is defined under the name.
+    #[default]
+    Any,
+    /// A macro: `name!(…)`, `crate::name!(…)`.
+    Macro,
+    /// A module, type, trait or enum: a path's qualifier (`name::x`, `name::y::x`,
+    /// `use name::{…}`), never a function.
+    Namespace,
+    /// A field: `x.name` not called, `Foo { name: … }`, a field pattern; never a function or
+    /// a method.
+    Field,
+}
+
 /// One identifier spelled like the name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Occurrence {
@@ -40,6 +57,12 @@ pub struct Occurrence {
     pub column: usize,
     /// Inside an import statement (or a re-export with a source).
     pub import: bool,
+    /// For an occurrence inside an import statement: the line where that statement starts
+    /// (the line its import edge carries), which tells which import brought the name.
+    pub import_line: Option<usize>,
+    /// C and C++: the name follows `struct`, `union` or `enum` (a tag, which C keeps apart
+    /// from typedef names, functions and variables).
+    pub tag: bool,
     /// The name of a definition or a binding (a function, a class, a variable, a parameter).
     pub definition: bool,
     pub access: Access,
@@ -59,6 +82,101 @@ pub struct Occurrence {
     /// (`import * as commander from '../index.js'`, `const utils = require('./utils')`,
     /// `from . import _types as _t`): the module's name, as its file or folder spells it.
     pub receiver_module: Option<String>,
+    /// What it can name, by where it stands.
+    pub names: Names,
+    /// For a member use whose receiver's type the file alone does not settle, because it is
+    /// what a function or method defined elsewhere returns (`c, _ := CreateTestContext(w)`,
+    /// `router.Group("/v1").GET`, `program.command('x').option`): how to find it from the
+    /// other files' [`result_types`].
+    pub receiver_result: Option<TypeOf>,
+}
+
+/// A value's type as far as one file tells it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TypeOf {
+    /// A type's last name; empty when the file's sources disagree (unknown).
+    Named(String),
+    /// What a free function returns: `make_parser()`, or with the module its qualifier names
+    /// (a Go package `gin.New()`, a module an import binds `utils.make()`).
+    Result {
+        function: String,
+        module: Option<String>,
+    },
+    /// What the method `method` returns when called on a `receiver`: `router.Group("/v1")`.
+    MethodResult {
+        receiver: Box<TypeOf>,
+        method: String,
+    },
+    /// The one base of a class: Python's `super()` in its methods.
+    BaseOf(String),
+    /// What the attribute or field `field` of a `receiver` holds: `c.engine`, `self.app`.
+    FieldOf {
+        receiver: Box<TypeOf>,
+        field: String,
+    },
+}
+
+impl TypeOf {
+    fn unknown() -> TypeOf {
+        TypeOf::Named(String::new())
+    }
+
+    /// The type's name, when it is settled.
+    pub fn named(&self) -> Option<&str> {
+        match self {
+            TypeOf::Named(name) if !name.is_empty() => Some(name),
+            _ => None,
+        }
+    }
+
+    /// The names of the functions and methods the type waits on.
+    pub fn functions(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut current = self;
+        loop {
+            match current {
+                TypeOf::Named(_) => return out,
+                TypeOf::BaseOf(class) => {
+                    out.push(class.as_str());
+                    return out;
+                }
+                TypeOf::Result { function, .. } => {
+                    out.push(function.as_str());
+                    return out;
+                }
+                TypeOf::MethodResult {
+                    receiver,
+                    method: member,
+                }
+                | TypeOf::FieldOf {
+                    receiver,
+                    field: member,
+                } => {
+                    out.push(member.as_str());
+                    current = receiver;
+                }
+            }
+        }
+    }
+}
+
+/// What a file tells of its functions' results and its classes' bases.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileTypes {
+    pub results: Vec<ResultType>,
+    /// What the attributes and fields of the file's classes hold (`Class.field`).
+    pub fields: Vec<ResultType>,
+    /// Each class and what it extends (Python bases, `extends`, Go's embedded struct fields):
+    /// a method it does not define is looked up there.
+    pub bases: Vec<(String, Vec<String>)>,
+}
+
+/// What one function or method of a file returns: `key` is the function's name, or
+/// `Class.method` for a method (Go: `Receiver.Method`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultType {
+    pub key: String,
+    pub result: TypeOf,
 }
 
 /// The occurrences of `name` in a file, in source order. `None` for a language without a
@@ -76,7 +194,60 @@ pub fn occurrences(
     // the parse itself stops at the deadline too
     let stop = || deadline.is_some_and(|d| Instant::now() >= d);
     let tree = crate::parse(lang, text, &stop).ok()?;
-    walk(lang, tree.root_node(), text, name, deadline)
+    walk(lang, tree.root_node(), text, Some(name), deadline).map(|w| w.occurrences)
+}
+
+/// What the functions and methods of a file return, as far as the file tells it: a declared
+/// result (`-> T`, `): T`, Go's first result, JSDoc's `@return {T}`), `this`/`self` or a
+/// `this` result type (the class), a constructor, a typed local, or another function's or
+/// method's result, to be looked up further. Functions whose returns disagree, or say
+/// nothing, are listed with an unknown type: another file's function of the same name is
+/// not them. `None` for a language without a grammar, a file too large, a deadline reached.
+pub fn result_types(path: &str, text: &str, deadline: Option<Instant>) -> Option<FileTypes> {
+    let lang = Lang::of_file(path, text)?;
+    let stop = || deadline.is_some_and(|d| Instant::now() >= d);
+    let tree = crate::parse(lang, text, &stop).ok()?;
+    let walked = walk(lang, tree.root_node(), text, None, deadline)?;
+    let file = Settled {
+        returns: &walked.returns,
+        functions: &walked.functions,
+        fields: &walked.fields,
+    };
+    let mut out: Vec<ResultType> = walked
+        .returns
+        .iter()
+        .map(|(key, result)| ResultType {
+            key: key.clone(),
+            result: settle_type(result, &file, 0),
+        })
+        .collect();
+    out.extend(
+        walked
+            .functions
+            .iter()
+            .filter(|f| !walked.returns.contains_key(*f))
+            .map(|f| ResultType {
+                key: f.clone(),
+                result: TypeOf::unknown(),
+            }),
+    );
+    out.sort_by(|a, b| a.key.cmp(&b.key));
+    let mut bases: Vec<(String, Vec<String>)> = walked.bases.clone().into_iter().collect();
+    bases.sort();
+    let mut fields: Vec<ResultType> = walked
+        .fields
+        .iter()
+        .map(|(key, held)| ResultType {
+            key: key.clone(),
+            result: settle_type(held, &file, 0),
+        })
+        .collect();
+    fields.sort_by(|a, b| a.key.cmp(&b.key));
+    Some(FileTypes {
+        results: out,
+        fields,
+        bases,
+    })
 }
 
 #[derive(Debug)]
@@ -104,6 +275,8 @@ struct Pending {
     functions: Vec<usize>,
     /// A binding (a definition or a local) of the name, in `functions.last()`.
     binds: bool,
+    /// A member use's receiver type, before the file's functions' results are known.
+    receiver: Option<TypeOf>,
 }
 
 const DEADLINE_CHECK_NODES: usize = 4096;
@@ -112,26 +285,335 @@ const DEADLINE_CHECK_NODES: usize = 4096;
 /// answer shows at most a thousand a page anyway), and memory stays bounded.
 pub const MAX_OCCURRENCES_PER_FILE: usize = 100_000;
 
+/// What a walk gives: the name's occurrences (none when no name is asked), and what the
+/// file's functions return.
+struct Walked {
+    occurrences: Vec<Occurrence>,
+    /// Return key (`f`, `Class.m`) -> what it returns (unknown when its returns disagree).
+    returns: HashMap<String, TypeOf>,
+    /// The return keys of every function and method the file defines.
+    functions: std::collections::HashSet<String>,
+    /// Class -> what it extends.
+    bases: HashMap<String, Vec<String>>,
+    /// `Class.field` -> what the attribute or field holds.
+    fields: HashMap<String, TypeOf>,
+}
+
+/// Links of a receiver chain followed (`a.b().c().d()`): more says nothing useful and would
+/// let a generated chain cost its length squared.
+const MAX_CHAIN: usize = 12;
+
+/// Names longer than this are not kept in a type (generated code).
+const MAX_TYPE_NAME_CHARS: usize = 200;
+
+/// What the walk knows where it stands, to type an expression.
+struct Known<'a> {
+    lang: Lang,
+    src: &'a str,
+    frames: &'a [Frame],
+    types: &'a HashMap<(usize, String), TypeOf>,
+    modules: &'a HashMap<String, String>,
+}
+
+impl Known<'_> {
+    /// A variable's type in the innermost scope that types it.
+    fn variable(&self, name: &str) -> Option<&TypeOf> {
+        self.frames
+            .iter()
+            .rev()
+            .filter(|f| f.function)
+            .map(|f| f.start_byte)
+            .chain(std::iter::once(FILE_LEVEL))
+            .find_map(|scope| self.types.get(&(scope, name.to_string())))
+    }
+
+    /// The class of the innermost method (what `this`/`self` is).
+    fn own_class(&self) -> Option<String> {
+        let at = self.frames.iter().rposition(|f| f.function)?;
+        class_of_method(&self.frames[..at], &self.frames[at].name)
+    }
+
+    /// The type of the expression `value`: a constructor, a typed variable, `this`/`self`,
+    /// what a call of a function or method returns (`make()`, `pkg.New()`, `x.m()`), `x as T`.
+    fn type_of(&self, value: Node<'_>, depth: usize) -> Option<TypeOf> {
+        if depth > MAX_CHAIN {
+            return None;
+        }
+        let text_of = |n: Node<'_>| {
+            let text = self.src.get(n.byte_range()).unwrap_or("").trim();
+            (!text.is_empty() && text.chars().count() <= MAX_TYPE_NAME_CHARS)
+                .then(|| text.to_string())
+        };
+        // Go calls are never constructors (`NewParser()`, `CreateTestContext()` are
+        // functions; Go builds values with literals: `&Parser{}`)
+        let go_call = self.lang == Lang::Go && value.kind() == "call_expression";
+        if !go_call && let Some(constructed) = constructed_type(value, self.src) {
+            return Some(TypeOf::Named(constructed));
+        }
+        match value.kind() {
+            "await" | "await_expression" | "parenthesized_expression" | "non_null_expression" => {
+                self.type_of(value.named_child(0)?, depth + 1)
+            }
+            "as_expression" | "satisfies_expression" => {
+                type_name(self.src.get(value.named_child(1)?.byte_range())?).map(TypeOf::Named)
+            }
+            "this" => self.own_class().map(TypeOf::Named),
+            "identifier" if self.lang == Lang::Python && text_of(value)? == "self" => {
+                self.own_class().map(TypeOf::Named)
+            }
+            "identifier" => self.variable(&text_of(value)?).cloned(),
+            // `self.parser` typed in the file, or the field of a typed value: `c.engine`
+            "attribute" | "member_expression" | "selector_expression" => {
+                if let Some(known) = self.variable(&text_of(value)?) {
+                    return Some(known.clone());
+                }
+                let object = value
+                    .child_by_field_name("object")
+                    .or_else(|| value.child_by_field_name("operand"))?;
+                let field = value
+                    .child_by_field_name("property")
+                    .or_else(|| value.child_by_field_name("attribute"))
+                    .or_else(|| value.child_by_field_name("field"))?;
+                let receiver = self.type_of(object, depth + 1)?;
+                if matches!(&receiver, TypeOf::Named(n) if n.is_empty()) {
+                    return None;
+                }
+                Some(TypeOf::FieldOf {
+                    receiver: Box::new(receiver),
+                    field: text_of(field)?,
+                })
+            }
+            "call" | "call_expression" => {
+                let function = value.child_by_field_name("function")?;
+                match function.kind() {
+                    "identifier" if self.lang == Lang::Python && text_of(function)? == "super" => {
+                        self.own_class().map(TypeOf::BaseOf)
+                    }
+                    "identifier" => Some(TypeOf::Result {
+                        function: text_of(function)?,
+                        module: None,
+                    }),
+                    "member_expression" | "attribute" | "selector_expression" => {
+                        let object = function
+                            .child_by_field_name("object")
+                            .or_else(|| function.child_by_field_name("operand"))?;
+                        let method = function
+                            .child_by_field_name("property")
+                            .or_else(|| function.child_by_field_name("attribute"))
+                            .or_else(|| function.child_by_field_name("field"))?;
+                        let method = text_of(method)?;
+                        if object.kind() == "identifier" {
+                            let name = text_of(object)?;
+                            // `utils.make()`: a function of a module an import binds
+                            if let Some(module) = self.modules.get(&name) {
+                                return Some(TypeOf::Result {
+                                    function: method,
+                                    module: Some(module.clone()),
+                                });
+                            }
+                            // Go: `gin.New()`, a package's function (no variable is named so)
+                            if self.lang == Lang::Go && self.variable(&name).is_none() {
+                                return Some(TypeOf::Result {
+                                    function: method,
+                                    module: Some(name),
+                                });
+                            }
+                        }
+                        let receiver = self.type_of(object, depth + 1)?;
+                        if matches!(&receiver, TypeOf::Named(n) if n.is_empty()) {
+                            return None;
+                        }
+                        Some(TypeOf::MethodResult {
+                            receiver: Box::new(receiver),
+                            method,
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A class and what it extends: Python's bases, JavaScript's and TypeScript's `extends`, a
+/// Go struct's embedded fields (`type Engine struct { RouterGroup; … }`).
+fn class_bases<'t>(node: Node<'t>, src: &str) -> Option<(String, Vec<String>)> {
+    let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
+    fn children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+        (0..n.named_child_count())
+            .filter_map(|i| n.named_child(i as u32))
+            .collect()
+    }
+    let mut out = Vec::new();
+    match node.kind() {
+        "class_definition" => {
+            for base in node
+                .child_by_field_name("superclasses")
+                .map(children)
+                .unwrap_or_default()
+            {
+                if matches!(base.kind(), "identifier" | "attribute") {
+                    out.extend(type_name(text_of(base)));
+                }
+            }
+        }
+        "class_declaration" | "class" | "abstract_class_declaration" => {
+            for heritage in children(node)
+                .into_iter()
+                .filter(|c| c.kind() == "class_heritage")
+            {
+                for clause in children(heritage) {
+                    match clause.kind() {
+                        "extends_clause" => out.extend(
+                            children(clause)
+                                .into_iter()
+                                .filter(|v| v.kind() != "type_arguments")
+                                .filter_map(|v| type_name(text_of(v))),
+                        ),
+                        "implements_clause" => {}
+                        _ => out.extend(type_name(text_of(clause))),
+                    }
+                }
+            }
+        }
+        "type_spec" => {
+            let fields = node
+                .child_by_field_name("type")
+                .filter(|t| t.kind() == "struct_type")
+                .map(children)
+                .unwrap_or_default();
+            for list in fields
+                .into_iter()
+                .filter(|c| c.kind() == "field_declaration_list")
+            {
+                for field in children(list) {
+                    if field.kind() == "field_declaration"
+                        && field.child_by_field_name("name").is_none()
+                        && let Some(embedded) = field.child_by_field_name("type")
+                    {
+                        out.extend(type_name(text_of(embedded)));
+                    }
+                }
+            }
+        }
+        _ => return None,
+    }
+    let name = type_name(text_of(node.child_by_field_name("name")?))?;
+    (!out.is_empty()).then_some((name, out))
+}
+
+/// A JSDoc comment's `@param {T} name` pairs (`[name]`, `name=default`, `options.x` skipped).
+fn jsdoc_params(doc: &str) -> Vec<(&str, &str)> {
+    doc.match_indices("@param")
+        .filter_map(|(at, _)| {
+            let rest = doc[at + "@param".len()..].trim_start();
+            let (type_text, rest) = rest.strip_prefix('{')?.split_once('}')?;
+            let name = rest
+                .trim_start()
+                .trim_start_matches('[')
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .next()?;
+            let after = rest
+                .trim_start()
+                .trim_start_matches('[')
+                .get(name.len()..)?;
+            (!name.is_empty() && !after.starts_with('.')).then_some((name, type_text.trim()))
+        })
+        .collect()
+}
+
+/// The key a function's results are noted under (given the frames around it): its name for
+/// a free function, `Class.method` for a method directly in a class; `None` for a function
+/// nested in a method or a lambda in a class body.
+fn return_key(outer: &[Frame], name: &str) -> Option<String> {
+    if name.is_empty() {
+        return None;
+    }
+    if outer.iter().all(Frame::not_a_class) {
+        return Some(name.to_string());
+    }
+    class_of_method(outer, name).map(|class| format!("{class}.{name}"))
+}
+
+/// The class a method `name` (with the frames around it) belongs to: the frame just around
+/// it, when that is a named class; a Go method's receiver type.
+fn class_of_method(outer: &[Frame], name: &str) -> Option<String> {
+    match outer.last() {
+        Some(class) if !class.function && !class.name.is_empty() => Some(class.name.clone()),
+        _ if outer.iter().all(Frame::not_a_class) => name
+            .split_once('.')
+            .map(|(receiver, _)| receiver.to_string()),
+        _ => None,
+    }
+}
+
+/// A function's declared result: `-> T`, `): T` (`this`/`Self`: the class), Go's result (the
+/// first of several), or, in JavaScript and TypeScript, a JSDoc `@return {T}` just before it.
+fn declared_result(
+    node: Node<'_>,
+    src: &str,
+    class: Option<&str>,
+    jsdoc: Option<&str>,
+) -> Option<String> {
+    let declared = node
+        .child_by_field_name("return_type")
+        .or_else(|| node.child_by_field_name("result"))
+        .and_then(|t| {
+            // Go `(c *Context, r *Engine)`: the first result's type
+            let t = if t.kind() == "parameter_list" {
+                let first = t.named_child(0)?;
+                first.child_by_field_name("type").unwrap_or(first)
+            } else {
+                t
+            };
+            src.get(t.byte_range())
+        })
+        .map(|t| {
+            t.trim_start_matches(':')
+                .trim()
+                .trim_matches(['"', '\''])
+                .to_string()
+        })
+        .or_else(|| {
+            let doc = jsdoc?;
+            let at = doc.find("@returns").or_else(|| doc.find("@return"))?;
+            let rest = doc[at..].split_once('{')?.1;
+            Some(rest.split_once('}')?.0.trim().to_string())
+        })?;
+    match declared.as_str() {
+        "this" | "Self" | "Self@" => class.map(str::to_string),
+        _ => type_name(&declared),
+    }
+}
+
 fn walk(
     lang: Lang,
     root: Node<'_>,
     src: &str,
-    name: &str,
+    name: Option<&str>,
     deadline: Option<Instant>,
-) -> Option<Vec<Occurrence>> {
+) -> Option<Walked> {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(memchr::memchr_iter(b'\n', src.as_bytes()).map(|i| i + 1))
         .collect();
     let mut frames: Vec<Frame> = Vec::new();
-    // import statements the cursor is inside, by node id
-    let mut imports: Vec<usize> = Vec::new();
+    // import statements the cursor is inside: (node id, 1-based start line)
+    let mut imports: Vec<(usize, usize)> = Vec::new();
     let mut pending: Vec<Pending> = Vec::new();
-    // (function start byte or FILE_LEVEL, variable) -> type name
-    let mut types: HashMap<(usize, String), String> = HashMap::new();
-    // free function name -> the type it returns ("" when its returns disagree)
-    let mut returns: HashMap<String, String> = HashMap::new();
+    // (function start byte or FILE_LEVEL, variable) -> its type
+    let mut types: HashMap<(usize, String), TypeOf> = HashMap::new();
+    // return key (`f`, `Class.m`) -> what it returns (unknown when its returns disagree)
+    let mut returns: HashMap<String, TypeOf> = HashMap::new();
+    let mut functions: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // the functions with a declared result: what their bodies return does not overrule it
+    let mut declared_keys: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut bases: HashMap<String, Vec<String>> = HashMap::new();
+    let mut fields: HashMap<String, TypeOf> = HashMap::new();
     // names bound to a module of the project by an import or a `require` -> the module's name
     let mut modules: HashMap<String, String> = HashMap::new();
+    // the end byte of the last JSDoc comment (`/** … */`) and its text
+    let mut last_doc: Option<(usize, Node<'_>)> = None;
     let mut visited = 0usize;
     // (byte, column) of the last occurrence: uses come in source order, so the columns of a
     // long line are counted once in all, not from the line's start for every use
@@ -151,17 +633,50 @@ fn walk(
         if node.is_named() {
             let kind = node.kind();
             if is_import(kind, node) {
-                imports.push(node.id());
+                imports.push((node.id(), node.start_position().row + 1));
+            }
+            if let Some((class, extends)) = class_bases(node, src) {
+                bases.insert(class, extends);
+            }
+            if kind == "comment"
+                && matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+                && src
+                    .get(node.byte_range())
+                    .is_some_and(|c| c.starts_with("/**"))
+            {
+                last_doc = Some((node.end_byte(), node));
             }
             if let Some((function, frame_name)) = frame_of(lang, node, src, &ancestors) {
-                // a free function's declared result (`-> Parser`, `): Parser`, Go's result)
-                if function && frames.iter().all(Frame::not_a_class) {
-                    let declared = node
-                        .child_by_field_name("return_type")
-                        .or_else(|| node.child_by_field_name("result"))
-                        .and_then(|t| type_name(src.get(t.byte_range()).unwrap_or("")));
-                    if let Some(declared) = declared {
-                        note_return(&mut returns, &frame_name, declared);
+                // a JSDoc comment just before the function (or the statement binding it:
+                // `const f = function`, `X.prototype.y = function`)
+                let jsdoc = last_doc
+                    .filter(|(end, _)| {
+                        function
+                            && src.get(*end..node.start_byte()).is_some_and(|between| {
+                                between.len() < 200 && !between.contains([';', '{', '}', '(', ')'])
+                            })
+                    })
+                    .and_then(|(_, doc)| src.get(doc.byte_range()));
+                let key = if function {
+                    return_key(&frames, &frame_name)
+                } else {
+                    None
+                };
+                if let Some(key) = &key {
+                    let class = class_of_method(&frames, &frame_name);
+                    if let Some(declared) = declared_result(node, src, class.as_deref(), jsdoc) {
+                        note_return(&mut returns, key, TypeOf::Named(declared));
+                        declared_keys.insert(key.clone());
+                    }
+                    functions.insert(key.clone());
+                }
+                // JSDoc `@param {Help} helper`: the parameter's type
+                for (parameter, type_text) in jsdoc.map(jsdoc_params).unwrap_or_default() {
+                    if let Some(found) = type_name(type_text) {
+                        types.insert(
+                            (node.start_byte(), parameter.to_string()),
+                            TypeOf::Named(found),
+                        );
                     }
                 }
                 frames.push(Frame {
@@ -173,55 +688,117 @@ fn walk(
                     function,
                     name: frame_name,
                 });
+                // `(x) => make(x)`: an arrow's expression body is what it returns
+                if let Some(key) = key
+                    && !declared_keys.contains(&key)
+                    && node.kind() == "arrow_function"
+                    && let Some(body) = node
+                        .child_by_field_name("body")
+                        .filter(|b| b.kind() != "statement_block")
+                {
+                    let known = Known {
+                        lang,
+                        src,
+                        frames: &frames,
+                        types: &types,
+                        modules: &modules,
+                    };
+                    if let Some(returned) = known.type_of(body, 0) {
+                        note_return(&mut returns, &key, returned);
+                    }
+                }
             }
-            note_type(node, src, &frames, &mut types);
-            note_module(node, src, &mut modules);
-            // `return Parser(...)`, `return new Parser()`: the free function around returns one
-            // (or a local typed so: `const p = new Parser(); …; return p;`)
+            let known = Known {
+                lang,
+                src,
+                frames: &frames,
+                types: &types,
+                modules: &modules,
+            };
+            // `return Parser(...)`, `return new Parser()`, `return this`, `return make()`: what
+            // the function around returns (or a local typed so: `p = Parser(); …; return p`)
             if matches!(kind, "return_statement" | "return_expression")
                 && let Some(value) = node.named_child(0)
                 && let Some(at) = frames.iter().rposition(|f| f.function)
-                && frames[..at].iter().all(Frame::not_a_class)
-                && let Some(returned) = constructed_type(value, src).or_else(|| {
-                    let local = (
-                        frames[at].start_byte,
-                        src.get(value.byte_range())?.to_string(),
-                    );
-                    types.get(&local).filter(|t| !t.is_empty()).cloned()
-                })
+                && let Some(key) = return_key(&frames[..at], &frames[at].name)
+                && !declared_keys.contains(&key)
+                && let Some(returned) = known.type_of(value, 0)
             {
-                note_return(&mut returns, &frames[at].name, returned);
+                note_return(&mut returns, &key, returned);
             }
+            // a class's own attributes, for the files that reach them (`c.engine`, `app.json`)
+            let class_here = known.own_class().or_else(|| {
+                frames
+                    .last()
+                    .filter(|f| !f.not_a_class())
+                    .map(|f| f.name.clone())
+            });
+            for (variable, found) in note_type(node, &known) {
+                if variable.0 == FILE_LEVEL
+                    && let Some(class) = &class_here
+                    && let Some(field) = variable
+                        .1
+                        .strip_prefix("self.")
+                        .or_else(|| variable.1.strip_prefix("this."))
+                {
+                    note_return(&mut fields, &format!("{class}.{field}"), found.clone());
+                }
+                types.insert(variable, found);
+            }
+            // Go struct fields: `type Context struct { engine *Engine }`
+            if kind == "field_declaration"
+                && lang == Lang::Go
+                && let [.., spec, _, _] = ancestors.as_slice()
+                && spec.kind() == "type_spec"
+                && let Some(class) = spec
+                    .child_by_field_name("name")
+                    .and_then(|n| src.get(n.byte_range()))
+                && let Some(held) = node
+                    .child_by_field_name("type")
+                    .and_then(|t| type_name(src.get(t.byte_range())?))
+            {
+                for i in 0..node.named_child_count() {
+                    if let Some(name) = node.named_child(i as u32)
+                        && name.kind() == "field_identifier"
+                        && let Some(field) = src.get(name.byte_range())
+                    {
+                        note_return(
+                            &mut fields,
+                            &format!("{class}.{field}"),
+                            TypeOf::Named(held.clone()),
+                        );
+                    }
+                }
+            }
+            note_module(node, src, &mut modules);
             if node.child_count() == 0
                 && is_identifier(kind)
-                && src.get(node.byte_range()) == Some(name)
+                && name.is_some()
+                && src.get(node.byte_range()) == name
                 && pending.len() < MAX_OCCURRENCES_PER_FILE
             {
                 let mut found = occurrence(
+                    lang,
                     node,
                     src,
                     &line_starts,
                     &mut last_column,
                     &frames,
                     &ancestors,
-                    !imports.is_empty(),
+                    imports.last().map(|(_, line)| *line),
                 );
                 if let Access::Member { receiver } = &found.occurrence.access {
-                    let scopes = frames
-                        .iter()
-                        .rev()
-                        .filter(|f| f.function)
-                        .map(|f| f.start_byte)
-                        .chain(std::iter::once(FILE_LEVEL));
-                    found.occurrence.receiver_type = scopes
-                        .into_iter()
-                        .find_map(|scope| types.get(&(scope, receiver.clone())))
-                        .filter(|t| !t.is_empty())
-                        .cloned()
-                        // `Parser(...).parse()`, `make_parser().parse()`
-                        .or_else(|| {
-                            receiver_node(node, &ancestors).and_then(|r| call_type(r, src))
-                        });
+                    let known = Known {
+                        lang,
+                        src,
+                        frames: &frames,
+                        types: &types,
+                        modules: &modules,
+                    };
+                    found.receiver = known.variable(receiver).cloned().or_else(|| {
+                        // `Parser(...).parse()`, `make_parser().parse()`, `x.m().parse()`
+                        receiver_node(node, &ancestors).and_then(|r| known.type_of(r, 0))
+                    });
                     found.occurrence.receiver_module = modules.get(receiver).cloned();
                 }
                 pending.push(found);
@@ -236,23 +813,98 @@ fn walk(
             while frames.last().is_some_and(|f| f.node_id == leaving) {
                 frames.pop();
             }
-            if imports.last() == Some(&leaving) {
+            if imports.last().is_some_and(|(id, _)| *id == leaving) {
                 imports.pop();
             }
             if cursor.goto_next_sibling() {
                 break;
             }
             if !cursor.goto_parent() {
-                return Some(settle(pending, &returns));
+                let occurrences = settle(
+                    pending,
+                    &Settled {
+                        returns: &returns,
+                        functions: &functions,
+                        fields: &fields,
+                    },
+                );
+                return Some(Walked {
+                    occurrences,
+                    returns,
+                    functions,
+                    bases,
+                    fields,
+                });
             }
             ancestors.pop();
         }
     }
 }
 
+/// `found` with what the file's own functions return put in: a call of a function the file
+/// defines becomes its result; a call of another file's function stays to be looked up.
+fn settle_type(found: &TypeOf, file: &Settled<'_>, depth: usize) -> TypeOf {
+    if depth > MAX_CHAIN {
+        return TypeOf::unknown();
+    }
+    let local = |map: &HashMap<String, TypeOf>, key: &str, defined: bool| -> Option<TypeOf> {
+        match map.get(key) {
+            Some(result) => Some(settle_type(result, file, depth + 1)),
+            // defined here without a known result: not another file's function
+            None if defined => Some(TypeOf::unknown()),
+            None => None,
+        }
+    };
+    match found {
+        TypeOf::Named(_) | TypeOf::BaseOf(_) => found.clone(),
+        TypeOf::Result {
+            function,
+            module: None,
+        } => local(file.returns, function, file.functions.contains(function))
+            .unwrap_or_else(|| found.clone()),
+        TypeOf::Result { .. } => found.clone(),
+        TypeOf::MethodResult { receiver, method } => match settle_type(receiver, file, depth + 1) {
+            TypeOf::Named(class) if class.is_empty() => TypeOf::unknown(),
+            TypeOf::Named(class) => {
+                let key = format!("{class}.{method}");
+                local(file.returns, &key, file.functions.contains(&key)).unwrap_or_else(|| {
+                    TypeOf::MethodResult {
+                        receiver: Box::new(TypeOf::Named(class)),
+                        method: method.clone(),
+                    }
+                })
+            }
+            other => TypeOf::MethodResult {
+                receiver: Box::new(other),
+                method: method.clone(),
+            },
+        },
+        TypeOf::FieldOf { receiver, field } => match settle_type(receiver, file, depth + 1) {
+            TypeOf::Named(class) if class.is_empty() => TypeOf::unknown(),
+            TypeOf::Named(class) => local(file.fields, &format!("{class}.{field}"), false)
+                .unwrap_or_else(|| TypeOf::FieldOf {
+                    receiver: Box::new(TypeOf::Named(class)),
+                    field: field.clone(),
+                }),
+            other => TypeOf::FieldOf {
+                receiver: Box::new(other),
+                field: field.clone(),
+            },
+        },
+    }
+}
+
+/// What a file says of its functions and attributes, to settle types with.
+struct Settled<'a> {
+    returns: &'a HashMap<String, TypeOf>,
+    functions: &'a std::collections::HashSet<String>,
+    fields: &'a HashMap<String, TypeOf>,
+}
+
 /// Each bare use's scope: the innermost function around it that binds the name (anywhere in
 /// its body, as Python decides; a use before a `let` in Rust or JavaScript is rare enough).
-fn settle(pending: Vec<Pending>, returns: &HashMap<String, String>) -> Vec<Occurrence> {
+/// Each member use's receiver type, with what the file's functions return.
+fn settle(pending: Vec<Pending>, file: &Settled<'_>) -> Vec<Occurrence> {
     let binding: std::collections::HashSet<usize> = pending
         .iter()
         .filter(|p| p.binds)
@@ -262,13 +914,13 @@ fn settle(pending: Vec<Pending>, returns: &HashMap<String, String>) -> Vec<Occur
         .into_iter()
         .map(|p| {
             let mut occurrence = p.occurrence;
-            // a receiver assigned from a call of a file's function: what that function returns
-            if let Some(function) = occurrence
-                .receiver_type
-                .as_deref()
-                .and_then(|t| t.strip_prefix(RETURN_OF))
-            {
-                occurrence.receiver_type = returns.get(function).filter(|t| !t.is_empty()).cloned();
+            if let Some(receiver) = &p.receiver {
+                match settle_type(receiver, file, 0) {
+                    TypeOf::Named(name) => {
+                        occurrence.receiver_type = (!name.is_empty()).then_some(name);
+                    }
+                    other => occurrence.receiver_result = Some(other),
+                }
             }
             if occurrence.access == Access::Bare || occurrence.definition {
                 occurrence.scope = p
@@ -283,15 +935,18 @@ fn settle(pending: Vec<Pending>, returns: &HashMap<String, String>) -> Vec<Occur
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn occurrence(
+    lang: Lang,
     node: Node<'_>,
     src: &str,
     line_starts: &[usize],
     last_column: &mut (usize, usize),
     frames: &[Frame],
     ancestors: &[Node<'_>],
-    import: bool,
+    import_line: Option<usize>,
 ) -> Pending {
+    let import = import_line.is_some();
     let row = node.start_position().row;
     let line_start = line_starts.get(row).copied().unwrap_or(0);
     let (from, counted) = if last_column.0 >= line_start && last_column.0 <= node.start_byte() {
@@ -357,6 +1012,13 @@ fn occurrence(
             line: row + 1,
             column,
             import,
+            import_line,
+            tag: ancestors.last().is_some_and(|p| {
+                matches!(
+                    p.kind(),
+                    "struct_specifier" | "union_specifier" | "enum_specifier"
+                ) && field_is(*p, "name", node)
+            }),
             definition: binding || names_itself,
             access,
             container,
@@ -364,10 +1026,75 @@ fn occurrence(
             scope: None,
             receiver_type: None,
             receiver_module: None,
+            names: if lang == Lang::Rust {
+                rust_names(node, ancestors)
+            } else {
+                Names::Any
+            },
+            receiver_result: None,
         },
         functions,
         binds: binding,
+        receiver: None,
     }
+}
+
+/// What a Rust identifier can name, by its place in the tree.
+fn rust_names<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Names {
+    let scoped = |n: Node<'_>| {
+        matches!(
+            n.kind(),
+            "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list"
+        )
+    };
+    let Some(parent) = parent_of(ancestors, node) else {
+        return Names::Any;
+    };
+    let grandparent = parent_of(ancestors, parent);
+    if parent.kind() == "macro_invocation" && field_is(parent, "macro", node) {
+        return Names::Macro;
+    }
+    if scoped(parent) && field_is(parent, "path", node) {
+        return Names::Namespace;
+    }
+    if scoped(parent) && field_is(parent, "name", node) {
+        return match grandparent {
+            Some(g) if g.kind() == "macro_invocation" && field_is(g, "macro", parent) => {
+                Names::Macro
+            }
+            Some(g) if scoped(g) && field_is(g, "path", parent) => Names::Namespace,
+            _ => Names::Any,
+        };
+    }
+    // macro arguments are tokens: what comes after the name tells
+    if parent.kind() == "token_tree" {
+        let next = node.next_sibling();
+        let called = next.is_some_and(|n| {
+            n.kind() == "token_tree" && n.child(0).is_some_and(|open| open.kind() == "(")
+        });
+        return match next.map(|n| n.kind()) {
+            Some("!") => Names::Macro,
+            Some("::") => Names::Namespace,
+            _ if token_before(node) == Some(".") && !called => Names::Field,
+            _ => Names::Any,
+        };
+    }
+    if node.kind() == "field_identifier" {
+        // `x.name()`, `x.name::<T>()`
+        let called = grandparent.is_some_and(|g| {
+            matches!(g.kind(), "call_expression" | "generic_function")
+                && field_is(g, "function", parent)
+        });
+        let field = match parent.kind() {
+            "field_expression" => field_is(parent, "field", node) && !called,
+            "field_initializer" | "field_pattern" | "base_field_initializer" => true,
+            _ => false,
+        };
+        if field {
+            return Names::Field;
+        }
+    }
+    Names::Any
 }
 
 /// The scope key of what is bound outside any function.
@@ -384,6 +1111,15 @@ fn type_name(text: &str) -> Option<String> {
         .trim();
     let base = text.split(['<', '[', '(', '{', '|', ' ']).next()?.trim();
     let last = base.rsplit(['.', ':', '\\']).find(|s| !s.is_empty())?;
+    // Rust calls the pointee's methods through a `Box`, `Rc` or `Arc`
+    if matches!(last, "Box" | "Rc" | "Arc")
+        && let Some(inner) = text
+            .split_once('<')
+            .and_then(|(_, rest)| rest.rsplit_once('>'))
+            .map(|(inner, _)| inner)
+    {
+        return type_name(inner);
+    }
     (last.chars().next()?.is_alphabetic() || last.starts_with('_'))
         .then(|| last.to_string())
         .filter(|l| l.chars().all(|c| c.is_alphanumeric() || c == '_'))
@@ -534,43 +1270,17 @@ fn note_module(node: Node<'_>, src: &str, modules: &mut HashMap<String, String>)
     }
 }
 
-/// The mark of a type still to be read from a function's returns (a control character, which
-/// no type name holds), followed by the function's name.
-const RETURN_OF: &str = "\u{1}";
-
 /// What `function` returns, noted; two different types make it unknown.
-fn note_return(returns: &mut HashMap<String, String>, function: &str, found: String) {
+fn note_return(returns: &mut HashMap<String, TypeOf>, function: &str, found: TypeOf) {
     match returns.get(function) {
         Some(known) if *known != found => {
-            returns.insert(function.to_string(), String::new());
+            returns.insert(function.to_string(), TypeOf::unknown());
         }
         Some(_) => {}
         None => {
             returns.insert(function.to_string(), found);
         }
     }
-}
-
-/// The type a call gives: a constructor's (`Parser(…)`, `new Parser()`), or, for a bare call
-/// of a function (`make_parser()`), the mark of that function's returns, settled once the
-/// whole file is read.
-fn call_type(value: Node<'_>, src: &str) -> Option<String> {
-    constructed_type(value, src).or_else(|| {
-        let value = match value.kind() {
-            "await" | "await_expression" => value.named_child(0)?,
-            _ => value,
-        };
-        if !matches!(value.kind(), "call" | "call_expression") {
-            return None;
-        }
-        let function = value.child_by_field_name("function")?;
-        (function.kind() == "identifier").then(|| {
-            format!(
-                "{RETURN_OF}{}",
-                src.get(function.byte_range()).unwrap_or("")
-            )
-        })
-    })
 }
 
 /// The receiver of the member `node`: its parent's object (the node before it).
@@ -589,14 +1299,12 @@ fn receiver_node<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Option<Node<'t>>
     .filter(|c| c.id() != node.id() && c.start_byte() < node.start_byte())
 }
 
-/// Records what a binding says of a variable's type: annotated parameters and locals, locals
-/// assigned from a constructor.
-fn note_type(
-    node: Node<'_>,
-    src: &str,
-    frames: &[Frame],
-    types: &mut HashMap<(usize, String), String>,
-) {
+/// What a binding says of a variable's type: annotated parameters and locals, locals assigned
+/// from a constructor or a call, each with the scope key it is known under (an attribute of
+/// the instance at file level, a parameter property both ways).
+fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)> {
+    let src = known.src;
+    let frames = known.frames;
     let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("").trim().to_string();
     // directly in a class body (no function between): a field declaration
     let in_class_body = frames.last().is_some_and(|f| !f.not_a_class());
@@ -644,35 +1352,59 @@ fn note_type(
             node.child_by_field_name("type"),
             node.child_by_field_name("value"),
         ),
+        // a Rust (or Go) struct's field `parser: Parser`
+        "field_declaration" => (
+            node.child_by_field_name("name")
+                .filter(|n| n.kind() == "field_identifier"),
+            node.child_by_field_name("type"),
+            None,
+        ),
         "let_declaration" => (
             node.child_by_field_name("pattern")
                 .filter(|n| n.kind() == "identifier"),
             node.child_by_field_name("type"),
             node.child_by_field_name("value"),
         ),
-        "short_var_declaration" => (
+        // Go `c := f()`, `c, err := f()` (the first result), `var c = f()`, `var c T`
+        "short_var_declaration" | "var_spec" => (
             node.child_by_field_name("left")
-                .filter(|l| l.named_child_count() == 1)
                 .and_then(|l| l.named_child(0))
+                .or_else(|| node.child_by_field_name("name"))
                 .filter(|n| n.kind() == "identifier"),
-            None,
-            node.child_by_field_name("right"),
+            node.child_by_field_name("type"),
+            node.child_by_field_name("right")
+                .or_else(|| node.child_by_field_name("value"))
+                .and_then(|r| {
+                    if r.kind() == "expression_list" {
+                        r.named_child(0)
+                    } else {
+                        Some(r)
+                    }
+                }),
         ),
-        _ => return,
+        _ => return Vec::new(),
     };
-    let Some(variable) = variable else { return };
+    let Some(variable) = variable else {
+        return Vec::new();
+    };
     let found = type_text
         .and_then(|t| type_name(&text_of(t)))
-        .or_else(|| value.and_then(|v| call_type(v, src)));
-    let Some(found) = found else { return };
+        .map(TypeOf::Named)
+        .or_else(|| value.and_then(|v| known.type_of(v, 0)));
+    let Some(found) = found.map(|t| own_type(t, frames)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
     // An attribute of the instance (`self.parser = Parser()`, `this.parser = new Parser()`,
     // a field `parser: Parser` in the class body, a TypeScript parameter property) is known
     // in every method of the file, under its receiver text `self.parser`/`this.parser`;
     // two classes of the file that type it differently leave it unknown.
     let attribute = attribute_of_self(variable, src).or_else(|| {
-        let field = matches!(node.kind(), "public_field_definition" | "field_definition")
-            || in_class_body && matches!(node.kind(), "assignment");
-        let own = if node.kind() == "assignment" {
+        let field = matches!(
+            node.kind(),
+            "public_field_definition" | "field_definition" | "field_declaration"
+        ) || in_class_body && matches!(node.kind(), "assignment");
+        let own = if matches!(node.kind(), "assignment" | "field_declaration") {
             "self"
         } else {
             "this"
@@ -685,17 +1417,13 @@ fn note_type(
     });
     if let Some(attribute) = attribute {
         let key = (FILE_LEVEL, attribute);
-        match types.get(&key) {
-            Some(known) if *known != found => {
-                types.insert(key, String::new());
-            }
+        match known.types.get(&key) {
+            Some(before) if *before != found => out.push((key, TypeOf::unknown())),
             Some(_) => {}
-            None => {
-                types.insert(key, found.clone());
-            }
+            None => out.push((key, found.clone())),
         }
         if node.kind() != "required_parameter" {
-            return;
+            return out;
         }
     }
     // a parameter belongs to the function it is a parameter of (the innermost frame open)
@@ -704,7 +1432,20 @@ fn note_type(
         .rev()
         .find(|f| f.function)
         .map_or(FILE_LEVEL, |f| f.start_byte);
-    types.insert((scope, text_of(variable)), found);
+    out.push(((scope, text_of(variable)), found));
+    out
+}
+
+/// `Self` (Rust, Python's `typing.Self`) means the type whose `impl` or class is around.
+fn own_type(found: TypeOf, frames: &[Frame]) -> TypeOf {
+    if found.named() != Some("Self") {
+        return found;
+    }
+    frames
+        .iter()
+        .rev()
+        .find(|f| !f.function && !f.name.is_empty())
+        .map_or(found, |class| TypeOf::Named(class.name.clone()))
 }
 
 /// `self.x`, `this.x` (a Python attribute or a JavaScript member of the instance): its text.
@@ -771,6 +1512,16 @@ fn access_of<'t>(node: Node<'t>, src: &str, ancestors: &[Node<'t>]) -> Access {
             .filter(|c| c.id() != node.id() && c.start_byte() < node.start_byte())
     };
     match parent.kind() {
+        // Rust macro arguments are tokens: `x.name`, `a::b::name` read from the ones before
+        "token_tree" => match token_before(node) {
+            Some(".") => Access::Member {
+                receiver: short(&token_chain(node, src)),
+            },
+            Some("::") => Access::Path {
+                qualifier: short(&token_chain(node, src)),
+            },
+            _ => Access::Bare,
+        },
         // value.field, object.property, object.attribute, operand.field, object->name
         "field_expression"
         | "member_expression"
@@ -830,6 +1581,48 @@ fn access_of<'t>(node: Node<'t>, src: &str, ancestors: &[Node<'t>]) -> Access {
         },
         _ => Access::Bare,
     }
+}
+
+/// The kind of the token before `node` among its siblings (`.`, `::`, an identifier).
+fn token_before<'t>(node: Node<'t>) -> Option<&'t str> {
+    node.prev_sibling().map(|p| p.kind())
+}
+
+/// The text of the tokens before a `.` or `::` that precedes `node` in a macro's token tree,
+/// as far back as they chain: `self.a` for `self.a.run`, `x::y` for `x::y::z`, `f(1)` for
+/// `f(1).run` (a parenthesised group goes with the name before it).
+fn token_chain(node: Node<'_>, src: &str) -> String {
+    let name_like = |n: &Node<'_>| is_identifier(n.kind()) || n.kind() == "self";
+    let Some(separator) = node.prev_sibling() else {
+        return String::new();
+    };
+    let end = separator.start_byte();
+    let mut start = end;
+    let mut current = separator.prev_sibling();
+    // backwards: a term (a name, a group, or a name and its group), then `.` or `::`, again
+    while let Some(token) = current {
+        if token.kind() == "token_tree" {
+            start = token.start_byte();
+            current = token.prev_sibling();
+            match current {
+                Some(name) if name_like(&name) => {
+                    start = name.start_byte();
+                    current = name.prev_sibling();
+                }
+                _ => break,
+            }
+        } else if name_like(&token) {
+            start = token.start_byte();
+            current = token.prev_sibling();
+        } else {
+            break;
+        }
+        match current {
+            Some(sep) if matches!(sep.kind(), "." | "::") => current = sep.prev_sibling(),
+            _ => break,
+        }
+    }
+    src.get(start..end).unwrap_or("").trim().to_string()
 }
 
 /// Kinds whose `name` field is the name of what they define (or bind).
@@ -942,10 +1735,11 @@ fn is_binding<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> bool {
     }
 
     // C and C++ declarators: `int x`, `*p`, `f(void)` (not a qualified `ns::f`)
+    // (`typedef unsigned long u64;` too: a second typedef in another `#if` branch defines)
     if field_is(parent, "declarator", node)
         && (parent.kind().contains("declarator")
             || parent.kind().contains("declaration")
-            || parent.kind() == "function_definition")
+            || matches!(parent.kind(), "function_definition" | "type_definition"))
     {
         return true;
     }
@@ -1227,6 +2021,63 @@ mod tests {
         );
     }
 
+    #[test]
+    fn rust_places_say_what_a_name_can_be() {
+        let text = "use std::path::{Path, path};\n\nfn f(s: &S) {\n    path!(x);\n    crate::path!(x);\n    s.path;\n    s.path();\n    S { path: 1 };\n    path::join();\n    a::path::b();\n    path();\n    assert!(path!(), path::x, s.path, s.path());\n}\n";
+        let names: Vec<(usize, Names)> = occurrences("src/a.rs", text, "path", None)
+            .unwrap()
+            .into_iter()
+            .map(|o| (o.line, o.names))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (1, Names::Namespace),
+                (1, Names::Any),
+                (4, Names::Macro),
+                (5, Names::Macro),
+                (6, Names::Field),
+                (7, Names::Any),
+                (8, Names::Field),
+                (9, Names::Namespace),
+                (10, Names::Namespace),
+                (11, Names::Any),
+                (12, Names::Macro),
+                (12, Names::Namespace),
+                (12, Names::Field),
+                (12, Names::Any),
+            ]
+        );
+        // macro arguments are tokens: the receiver or qualifier is read from those before
+        let tokens = "fn f() {\n    assert_eq!(self.a.run(), x::y::run(c.f(1).run()));\n}\n";
+        let access: Vec<Access> = occurrences("src/a.rs", tokens, "run", None)
+            .unwrap()
+            .into_iter()
+            .map(|o| o.access)
+            .collect();
+        assert_eq!(
+            access,
+            [
+                Access::Member {
+                    receiver: "self.a".to_string()
+                },
+                Access::Path {
+                    qualifier: "x::y".to_string()
+                },
+                Access::Member {
+                    receiver: "c.f(1)".to_string()
+                },
+            ]
+        );
+        // `Self` is the type of the `impl` around; a field's type types `self.field`; a
+        // `Box`/`Rc`/`Arc` calls its pointee's methods
+        let typed = "struct C {\n    t: Box<T>,\n}\n\nimpl C {\n    fn f(&self, o: &Self) {\n        o.run();\n        self.t.run();\n    }\n}\n";
+        assert_eq!(
+            receiver_types("src/a.rs", typed, "run"),
+            [(7, Some("C".to_string())), (8, Some("T".to_string()))]
+        );
+    }
+
     fn receiver_types(path: &str, text: &str, name: &str) -> Vec<(usize, Option<String>)> {
         occurrences(path, text, name, None)
             .unwrap()
@@ -1294,6 +2145,247 @@ mod tests {
                 (6, Some("Command".to_string())),
                 (7, Some("Command".to_string()))
             ]
+        );
+    }
+
+    fn waiting(path: &str, text: &str, name: &str) -> Vec<(usize, Option<String>, Option<TypeOf>)> {
+        occurrences(path, text, name, None)
+            .unwrap()
+            .into_iter()
+            .filter(|o| matches!(o.access, Access::Member { .. }))
+            .map(|o| (o.line, o.receiver_type, o.receiver_result))
+            .collect()
+    }
+
+    fn result(function: &str, module: Option<&str>) -> TypeOf {
+        TypeOf::Result {
+            function: function.to_string(),
+            module: module.map(str::to_string),
+        }
+    }
+
+    fn method_result(receiver: TypeOf, method: &str) -> TypeOf {
+        TypeOf::MethodResult {
+            receiver: Box::new(receiver),
+            method: method.to_string(),
+        }
+    }
+
+    /// A receiver made by a function or method the file does not define keeps how to find
+    /// its type in the files that do: a Go package function (`c, _ := CreateTestContext(w)`,
+    /// the first result), a package-qualified one (`gin.New()`), a method of a typed receiver
+    /// (`g.Group("/v1")`), a chain (`program.command('x').option()`), a module's function.
+    #[test]
+    fn receivers_made_by_other_files_functions_wait_on_their_results() {
+        let go = "package gin\n\nfunc TestX() {\n\tc, _ := CreateTestContext()\n\tc.Handle(\"x\")\n\tvar g RouterGroup\n\tv1 := g.Group(\"/v1\")\n\tv1.Handle(\"y\")\n\tg.Group(\"/v2\").Handle(\"z\")\n\tr := gin.New()\n\tr.Handle(\"w\")\n}\n";
+        assert_eq!(
+            waiting("gin/a_test.go", go, "Handle"),
+            [
+                (5, None, Some(result("CreateTestContext", None))),
+                (
+                    8,
+                    None,
+                    Some(method_result(TypeOf::Named("RouterGroup".into()), "Group"))
+                ),
+                (
+                    9,
+                    None,
+                    Some(method_result(TypeOf::Named("RouterGroup".into()), "Group"))
+                ),
+                (11, None, Some(result("New", Some("gin")))),
+            ]
+        );
+        let python =
+            "class Option(Parameter):\n    def hint(self):\n        return super().hint()\n";
+        assert_eq!(
+            waiting("core.py", python, "hint"),
+            [(3, None, Some(TypeOf::BaseOf("Option".into())))]
+        );
+        let js = "const commander = require('../');\nconst u = require('./utils');\nconst program = new commander.Command();\nprogram.command('x').option('-a');\nconst made = u.make();\nmade.option('-b');\n";
+        assert_eq!(
+            waiting("tests/a.test.js", js, "option"),
+            [
+                (
+                    4,
+                    None,
+                    Some(method_result(TypeOf::Named("Command".into()), "command"))
+                ),
+                (6, None, Some(result("make", Some("utils")))),
+            ]
+        );
+    }
+
+    /// Classes list what they extend: Python bases, `extends`, Go's embedded fields.
+    #[test]
+    fn classes_list_their_bases() {
+        let bases = |path: &str, text: &str| result_types(path, text, None).unwrap().bases;
+        let one = |class: &str, extends: &[&str]| {
+            (
+                class.to_string(),
+                extends.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(
+            bases(
+                "a.py",
+                "class Flask(App, metaclass=M):\n    pass\nclass Plain:\n    pass\n"
+            ),
+            [one("Flask", &["App"])]
+        );
+        assert_eq!(
+            bases("a.js", "class Command extends EventEmitter {}\n"),
+            [one("Command", &["EventEmitter"])]
+        );
+        assert_eq!(
+            bases("a.ts", "class Ky<T> extends Base<T> implements I {}\n"),
+            [one("Ky", &["Base"])]
+        );
+        assert_eq!(
+            bases(
+                "a.go",
+                "package gin\n\ntype Engine struct {\n\tRouterGroup\n\t*Other\n\tname string\n}\n"
+            ),
+            [one("Engine", &["RouterGroup", "Other"])]
+        );
+    }
+
+    /// Attributes and fields of a class are listed with what they hold; a receiver that is
+    /// the field of a typed value waits on it (`c.engine.Handle()`).
+    #[test]
+    fn fields_are_listed_and_waited_on() {
+        let go = "package gin\n\ntype Context struct {\n\tengine *Engine\n\ta, b int\n}\n\nfunc (c *Context) Run() {\n\tc.engine.Handle()\n\tc.other.Handle()\n}\n";
+        let fields: Vec<(String, TypeOf)> = result_types("gin/context.go", go, None)
+            .unwrap()
+            .fields
+            .into_iter()
+            .map(|r| (r.key, r.result))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("Context.a".to_string(), TypeOf::Named("int".into())),
+                ("Context.b".to_string(), TypeOf::Named("int".into())),
+                ("Context.engine".to_string(), TypeOf::Named("Engine".into())),
+            ]
+        );
+        assert_eq!(
+            waiting("gin/context.go", go, "Handle"),
+            [
+                (9, Some("Engine".to_string()), None),
+                (
+                    10,
+                    None,
+                    Some(TypeOf::FieldOf {
+                        receiver: Box::new(TypeOf::Named("Context".into())),
+                        field: "other".into()
+                    })
+                ),
+            ]
+        );
+        let python = "class App:\n    def __init__(self):\n        self.json = Provider()\n";
+        let fields: Vec<(String, TypeOf)> = result_types("app.py", python, None)
+            .unwrap()
+            .fields
+            .into_iter()
+            .map(|r| (r.key, r.result))
+            .collect();
+        assert_eq!(
+            fields,
+            [("App.json".to_string(), TypeOf::Named("Provider".into()))]
+        );
+    }
+
+    /// JSDoc `@param {Help} helper` types the parameter in the function it documents; an
+    /// arrow function's expression body is what it returns.
+    #[test]
+    fn jsdoc_parameters_and_arrow_bodies_are_typed() {
+        let js = "class Help {\n  /**\n   * @param {Command} cmd\n   * @param {Help} helper\n   * @param {object} [options.x]\n   */\n  formatHelp(cmd, helper) {\n    helper.padWidth(cmd);\n    cmd.padWidth();\n  }\n}\nfunction other(helper) {\n  helper.padWidth();\n}\n";
+        assert_eq!(
+            receiver_types("lib/help.js", js, "padWidth"),
+            [
+                (8, Some("Help".to_string())),
+                (9, Some("Command".to_string())),
+                (13, None)
+            ]
+        );
+        let ts = "function createInstance(): KyInstance {\n  const ky = {};\n  ky.create = (d) => createInstance();\n  return ky as KyInstance;\n}\n";
+        let results: Vec<(String, TypeOf)> = result_types("source/index.ts", ts, None)
+            .unwrap()
+            .results
+            .into_iter()
+            .map(|r| (r.key, r.result))
+            .collect();
+        assert_eq!(
+            results,
+            [
+                ("create".to_string(), TypeOf::Named("KyInstance".into())),
+                (
+                    "createInstance".to_string(),
+                    TypeOf::Named("KyInstance".into())
+                ),
+            ]
+        );
+    }
+
+    /// What a file's functions and methods return: declared results (Go's first one), JSDoc
+    /// `@return {T}`, `return this`, `): this`, a constructor; a method of the file called on
+    /// its class settles in the file; two returns that disagree are unknown.
+    #[test]
+    fn result_types_of_functions_and_methods() {
+        let js = "class Command {\n  /**\n   * @return {Command} the new command\n   */\n  command(name) {\n    return make(name);\n  }\n  option(flags) {\n    return this;\n  }\n  either() {\n    if (a) return this;\n    return new Option();\n  }\n}\nfunction create() {\n  return new Command().option('x');\n}\n";
+        let results: Vec<(String, TypeOf)> = result_types("lib/command.js", js, None)
+            .unwrap()
+            .results
+            .into_iter()
+            .map(|r| (r.key, r.result))
+            .collect();
+        assert_eq!(
+            results,
+            [
+                (
+                    "Command.command".to_string(),
+                    TypeOf::Named("Command".into())
+                ),
+                ("Command.either".to_string(), TypeOf::unknown()),
+                (
+                    "Command.option".to_string(),
+                    TypeOf::Named("Command".into())
+                ),
+                ("create".to_string(), TypeOf::Named("Command".into())),
+            ]
+        );
+        let go = "package gin\n\nfunc (group *RouterGroup) Group(path string) *RouterGroup {\n\treturn nil\n}\n\nfunc CreateTestContext(w int) (c *Context, r *Engine) {\n\treturn\n}\n\nfunc helper() {}\n";
+        let results: Vec<(String, TypeOf)> = result_types("gin/a.go", go, None)
+            .unwrap()
+            .results
+            .into_iter()
+            .map(|r| (r.key, r.result))
+            .collect();
+        assert_eq!(
+            results,
+            [
+                (
+                    "CreateTestContext".to_string(),
+                    TypeOf::Named("Context".into())
+                ),
+                (
+                    "RouterGroup.Group".to_string(),
+                    TypeOf::Named("RouterGroup".into())
+                ),
+                ("helper".to_string(), TypeOf::unknown()),
+            ]
+        );
+        let ts =
+            "export class Ky {\n  extend(options: Options): this {\n    return this;\n  }\n}\n";
+        let results: Vec<(String, TypeOf)> = result_types("source/ky.ts", ts, None)
+            .unwrap()
+            .results
+            .into_iter()
+            .map(|r| (r.key, r.result))
+            .collect();
+        assert_eq!(
+            results,
+            [("Ky.extend".to_string(), TypeOf::Named("Ky".into()))]
         );
     }
 

@@ -287,7 +287,7 @@ impl ProjectView {
                 module,
                 names,
             } => self.resolve_python(from, *level, module, names),
-            Spec::Js { specifier } => self.resolve_js(from, specifier),
+            Spec::Js { specifier, .. } => self.resolve_js(from, specifier),
             Spec::Go { path } => self.resolve_go(from, path),
             Spec::Jvm { name, wildcard } => self.resolve_jvm(name, *wildcard),
             Spec::CSharp { name, type_import } => self.resolve_csharp(name, *type_import),
