@@ -373,6 +373,8 @@ def run(args):
                 if without is None and args.budget:
                     m["budget"] = devprojex_budget(args.binary, checkout, query_file, gold)
                 record(name, repo, m, sha)
+            if args.no_peers:
+                continue
             bm25, _ = bm25_rank(checkout, files, query)
             m = metrics(bm25, gold)
             if args.budget:
@@ -619,6 +621,9 @@ def main():
     bench.add_argument("--ablation-limit", type=int, default=0,
                        help="the ablation on the first N tasks of each repository only (0: all)")
     bench.add_argument("--budget", action="store_true", help="also build 20k-token packs")
+    bench.add_argument("--no-peers", action="store_true",
+                       help="devprojex only: no BM25, path order or Aider (to measure a change "
+                       "of the ranker against peers measured on the same tasks before)")
     bench.add_argument("--issues", action="store_true", help="the issue-text set")
     bench.add_argument("--issue-texts", help="a JSON file {\"owner/name#N\": \"title\\n\\nbody\"} "
                        "read before GitHub's API (kept outside the repository)")
