@@ -137,6 +137,13 @@ struct TargetDef {
     /// assigned to or written in (`response.json = …`, `const api = { get() {} }`), whose
     /// label is its bare name. Another file's `response.json()` means its own `response`.
     container_is_value: bool,
+    /// A Rust method of a trait's `impl` (`impl Colorable for DirEntry`) whose type also has
+    /// an inherent method of the name (`impl DirEntry`): `x.f()` and `DirEntry::f()` call
+    /// that one, only the trait's path (`Colorable::f(&x)`) reaches this.
+    behind_inherent: bool,
+    /// A Rust associated type or constant (in an `impl` or a trait): named only through a
+    /// path (`Self::Captures`, `M::Captures`), never bare.
+    associated: bool,
     /// In a file parsed as C: whether it is a struct, union or enum tag (`struct list`),
     /// which C keeps apart from typedef names, functions and variables (`struct list *l`
     /// uses the tag, `list *l` a typedef). `None` in other languages.
@@ -655,10 +662,41 @@ impl Engine {
                         Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
                     ) && definition.container.is_some()
                         && definition.container.as_deref() == definition.scope.iter().last(),
+                    behind_inherent: false,
+                    associated: lang == Some(Lang::Rust)
+                        && matches!(definition.kind, Kind::Type | Kind::Constant)
+                        && definition
+                            .container
+                            .as_deref()
+                            .is_some_and(|c| c.starts_with("impl ") || c.starts_with("trait ")),
                     c_tag: (file.lang == Some(Lang::C))
                         .then_some(matches!(definition.kind, Kind::Struct | Kind::Enum)),
                 });
             }
+        }
+        // Rust: the inherent methods of a name, by their type
+        let inherent: HashSet<&str> = uses
+            .iter()
+            .filter(|f| Lang::of_path(&f.path) == Some(Lang::Rust))
+            .flat_map(|f| &f.definitions)
+            .filter(|d| d.name == query.name && d.kind == Kind::Method)
+            .filter(|d| {
+                d.container
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("impl ") && !c.contains(" for "))
+            })
+            .filter_map(|d| d.scope.iter().last())
+            .collect();
+        for (target, hit) in targets.iter_mut().zip(&outcome.definitions) {
+            target.behind_inherent = target.lang == Some(Lang::Rust)
+                && hit
+                    .container
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("impl ") && c.contains(" for "))
+                && target
+                    .container
+                    .as_deref()
+                    .is_some_and(|c| inherent.contains(c));
         }
         if let Some((path, line)) = &at
             && targets.is_empty()
@@ -813,6 +851,11 @@ impl Engine {
                     continue;
                 }
                 if occurrence.import && !options.include_imports {
+                    continue;
+                }
+                if file.lang == Some(Lang::Rust)
+                    && names_own_member(occurrence, &file.path, &own_defs, &targets)
+                {
                     continue;
                 }
                 let targets_here: &[TargetDef] = match (file.lang, occurrence.tag) {
@@ -1259,7 +1302,7 @@ impl Engine {
             // the languages whose results, fields and bases the walk reads
             if !matches!(
                 lang.map(lang_family),
-                Some(Lang::Go | Lang::Python | Lang::TypeScript)
+                Some(Lang::Go | Lang::Python | Lang::TypeScript | Lang::Rust)
             ) {
                 continue;
             }
@@ -1808,10 +1851,25 @@ fn judge(
 /// Whether a Rust use can mean one of the targets, by what its place says it names, and by
 /// how it is reached: a macro is named only by `name!`; a path's qualifier is a module or a
 /// type, never a function; a field is never a function; a free function is never called
-/// as a method (`x.f()`) nor through a type (`Type::f()`).
+/// as a method (`x.f()`) nor through a type (`Type::f()`); a trait's method that an inherent
+/// method of its type hides is reached only through the trait; an associated type or
+/// constant only through a path.
 fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
     let function = |t: &TargetDef| matches!(t.kind, Kind::Function | Kind::Method);
     let may = |t: &TargetDef| match occurrence.names {
+        _ if t.associated && occurrence.access == Access::Bare && !occurrence.import => false,
+        // `x.f()`, `Type::f()` mean the inherent method
+        _ if t.behind_inherent
+            && match &occurrence.access {
+                Access::Member { .. } => true,
+                Access::Path { qualifier } => {
+                    t.container.as_deref() == qualifier.rsplit("::").next() || qualifier == "Self"
+                }
+                Access::Bare => false,
+            } =>
+        {
+            false
+        }
         Names::Macro => t.kind == Kind::Macro,
         Names::Any if t.kind == Kind::Macro => occurrence.import,
         Names::Namespace => !function(t) && !matches!(t.kind, Kind::Macro | Kind::Constant),
@@ -1827,6 +1885,32 @@ fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
         },
     };
     targets.iter().any(may)
+}
+
+/// Whether a Rust use names a member of a type its own file defines the name in:
+/// `Glob::unmatched()`, or `g.unmatched()` with `g` typed `Glob`, in a file with its own
+/// `impl Glob { fn unmatched … }` (a file's own type hides another of the same name).
+fn names_own_member(
+    occurrence: &Occurrence,
+    path: &str,
+    own_defs: &[&Definition],
+    targets: &[TargetDef],
+) -> bool {
+    let class = match &occurrence.access {
+        Access::Path { qualifier } => qualifier.rsplit("::").next(),
+        Access::Member { .. } => occurrence.receiver_type.as_deref(),
+        Access::Bare => None,
+    };
+    // (another `impl` block of a target's type in the target's file is no other type)
+    class.is_some_and(|class| {
+        class != "Self"
+            && !targets
+                .iter()
+                .any(|t| t.path == path && t.container.as_deref() == Some(class))
+            && own_defs
+                .iter()
+                .any(|d| d.scope.iter().last() == Some(class))
+    })
 }
 
 /// Whether a Rust path's qualifier (`crate::exec::job`, `super::job`, `exec::job`) names the

@@ -349,6 +349,10 @@ impl Known<'_> {
         // functions; Go builds values with literals: `&Parser{}`)
         let go_call = self.lang == Lang::Go && value.kind() == "call_expression";
         if !go_call && let Some(constructed) = constructed_type(value, self.src) {
+            // Rust's `Self::new()`, `Self { … }`: the type of the `impl` around
+            if constructed == "Self" {
+                return self.own_class().map(TypeOf::Named);
+            }
             return Some(TypeOf::Named(constructed));
         }
         match value.kind() {
@@ -358,19 +362,29 @@ impl Known<'_> {
             "as_expression" | "satisfies_expression" => {
                 type_name(self.src.get(value.named_child(1)?.byte_range())?).map(TypeOf::Named)
             }
+            // Rust: `make()?` has the type `make` is declared to give after its `Result` or
+            // `Option` (see `declared_result`); `&x`, `&mut x` the type of `x`
+            "try_expression" => self.type_of(value.named_child(0)?, depth + 1),
+            "reference_expression" => self.type_of(value.child_by_field_name("value")?, depth + 1),
             "this" => self.own_class().map(TypeOf::Named),
+            "self" if self.lang == Lang::Rust => self.own_class().map(TypeOf::Named),
             "identifier" if self.lang == Lang::Python && text_of(value)? == "self" => {
                 self.own_class().map(TypeOf::Named)
             }
             "identifier" => self.variable(&text_of(value)?).cloned(),
             // `self.parser` typed in the file, or the field of a typed value: `c.engine`
-            "attribute" | "member_expression" | "selector_expression" => {
-                if let Some(known) = self.variable(&text_of(value)?) {
+            "attribute" | "member_expression" | "selector_expression" | "field_expression" => {
+                // (two classes of the file that type `self.x` differently: the class's own)
+                if let Some(known) = self
+                    .variable(&text_of(value)?)
+                    .filter(|k| !matches!(k, TypeOf::Named(n) if n.is_empty()))
+                {
                     return Some(known.clone());
                 }
                 let object = value
                     .child_by_field_name("object")
-                    .or_else(|| value.child_by_field_name("operand"))?;
+                    .or_else(|| value.child_by_field_name("operand"))
+                    .or_else(|| value.child_by_field_name("value"))?;
                 let field = value
                     .child_by_field_name("property")
                     .or_else(|| value.child_by_field_name("attribute"))
@@ -394,10 +408,14 @@ impl Known<'_> {
                         function: text_of(function)?,
                         module: None,
                     }),
-                    "member_expression" | "attribute" | "selector_expression" => {
+                    "member_expression"
+                    | "attribute"
+                    | "selector_expression"
+                    | "field_expression" => {
                         let object = function
                             .child_by_field_name("object")
-                            .or_else(|| function.child_by_field_name("operand"))?;
+                            .or_else(|| function.child_by_field_name("operand"))
+                            .or_else(|| function.child_by_field_name("value"))?;
                         let method = function
                             .child_by_field_name("property")
                             .or_else(|| function.child_by_field_name("attribute"))
@@ -423,6 +441,16 @@ impl Known<'_> {
                         let receiver = self.type_of(object, depth + 1)?;
                         if matches!(&receiver, TypeOf::Named(n) if n.is_empty()) {
                             return None;
+                        }
+                        // Rust: a declared `Result<T, E>`/`Option<T>` is typed as T already, and
+                        // a clone is of the same type
+                        if self.lang == Lang::Rust
+                            && matches!(
+                                method.as_str(),
+                                "unwrap" | "expect" | "unwrap_or_default" | "clone"
+                            )
+                        {
+                            return Some(receiver);
                         }
                         Some(TypeOf::MethodResult {
                             receiver: Box::new(receiver),
@@ -584,7 +612,21 @@ fn declared_result(
         })?;
     match declared.as_str() {
         "this" | "Self" | "Self@" => class.map(str::to_string),
-        _ => type_name(&declared),
+        _ => match type_name(&declared)?.as_str() {
+            // Rust `-> &mut Self`
+            "Self" => class.map(str::to_string),
+            // Rust `-> Result<T, E>`, `-> Option<T>`, `-> io::Result<T>`: a caller reaches T
+            // through `?` (or `unwrap`), which is how a receiver is made from it
+            "Result" | "Option" if declared.contains('<') => {
+                let inner = declared.split_once('<')?.1;
+                let inner = inner.split(',').next()?.trim_end_matches('>').trim();
+                match type_name(inner)?.as_str() {
+                    "Self" => class.map(str::to_string),
+                    other => Some(other.to_string()),
+                }
+            }
+            other => Some(other.to_string()),
+        },
     }
 }
 
@@ -648,6 +690,21 @@ fn walk(
                     .is_some_and(|c| c.starts_with("/**"))
             {
                 last_doc = Some((node.end_byte(), node));
+            }
+            // a Rust trait's method without a body (`fn visit(&mut self) -> WalkState;`): what
+            // a call through the trait (`dyn Trait`, `impl Trait`) gives
+            if kind == "function_signature_item"
+                && let Some(method) = node
+                    .child_by_field_name("name")
+                    .and_then(|n| src.get(n.byte_range()))
+                && let Some(key) = return_key(&frames, method)
+            {
+                let class = class_of_method(&frames, method);
+                if let Some(declared) = declared_result(node, src, class.as_deref(), None) {
+                    note_return(&mut returns, &key, TypeOf::Named(declared));
+                    declared_keys.insert(key.clone());
+                }
+                functions.insert(key);
             }
             if let Some((function, frame_name)) = frame_of(lang, node, src, &ancestors) {
                 // a JSDoc comment just before the function (or the statement binding it:
