@@ -485,10 +485,11 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-def peak_rss_mb(pid):
+def peak_rss_mb(pid, field="VmHWM"):
+    """The peak resident memory of `pid` (`field="VmRSS"`: the current one)."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmHWM:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -532,7 +533,7 @@ def speed(args):
 
     server = McpServer(args.binary, args.project)
     server.initialize()
-    walls, cpus = [], []
+    walls, cpus, rss = [], [], []
     for i, query in enumerate([messages[0]] + messages):
         cpu = cpu_seconds(server.pid)
         started = time.perf_counter()
@@ -546,11 +547,13 @@ def speed(args):
         else:
             walls.append(wall)
             cpus.append(cpu_seconds(server.pid) - cpu)
+        rss.append(f"{peak_rss_mb(server.pid, 'VmRSS'):.0f}")
     walls.sort()
     cpus.sort()
     print(f"server, warm ({len(walls)} queries): median wall {walls[len(walls) // 2] * 1000:7.0f} ms, "
           f"max {walls[-1] * 1000:.0f} ms; median cpu {cpus[len(cpus) // 2] * 1000:.0f} ms")
-    print(f"server peak RSS: {peak_rss_mb(server.pid):.0f} MB")
+    print(f"server peak RSS: {peak_rss_mb(server.pid):.0f} MB; RSS after each call: "
+          f"{' '.join(rss)} MB")
     server.close()
     rg_runs = [rg_run(query) for query in messages]
     rg_median = sorted(w for w, _ in rg_runs)[len(rg_runs) // 2]

@@ -137,6 +137,13 @@ struct TargetDef {
     /// assigned to or written in (`response.json = …`, `const api = { get() {} }`), whose
     /// label is its bare name. Another file's `response.json()` means its own `response`.
     container_is_value: bool,
+    /// A Rust method of a trait's `impl` (`impl Colorable for DirEntry`) whose type also has
+    /// an inherent method of the name (`impl DirEntry`): `x.f()` and `DirEntry::f()` call
+    /// that one, only the trait's path (`Colorable::f(&x)`) reaches this.
+    behind_inherent: bool,
+    /// A Rust associated type or constant (in an `impl` or a trait): named only through a
+    /// path (`Self::Captures`, `M::Captures`), never bare.
+    associated: bool,
     /// In a file parsed as C: whether it is a struct, union or enum tag (`struct list`),
     /// which C keeps apart from typedef names, functions and variables (`struct list *l`
     /// uses the tag, `list *l` a typedef). `None` in other languages.
@@ -149,8 +156,9 @@ impl TargetDef {
     }
 }
 
-/// Macros whose expansions are searched for one name (`UNITY_END()` for `UnityEnd`).
-const MAX_EXPANDED_MACROS: usize = 8;
+/// Macros whose expansions are searched for one name (`UNITY_END()` for `UnityEnd`): each is
+/// one more screen of the C and C++ files.
+const MAX_EXPANDED_MACROS: usize = 4;
 
 /// The macros defined in `text` (besides `name` itself) whose lines spell `name` as a word.
 fn macros_spelling(text: &str, definitions: &[Definition], name: &str) -> Vec<String> {
@@ -321,7 +329,13 @@ struct ResultResolver<'a> {
     index: &'a ResultIndex,
     /// The files each bare caller imports.
     imported: &'a HashMap<&'a str, HashSet<&'a str>>,
+    /// Steps left for the receiver being resolved: results that lead to several definitions
+    /// each, level after level, would otherwise cost their number to the power of the depth.
+    steps: std::cell::Cell<usize>,
 }
+
+/// Steps one receiver's resolution may take.
+const MAX_RESOLVE_STEPS: usize = 256;
 
 impl ResultResolver<'_> {
     /// The one class among `class`'s bases (the nearest level that has any) that is in
@@ -353,9 +367,14 @@ impl ResultResolver<'_> {
     /// The type `waiting` names, seen from the file `from`; `None` unless every definition
     /// it can mean returns the same type.
     fn resolve(&self, waiting: &TypeOf, from: &str, depth: usize) -> Option<String> {
-        if depth > MAX_RESOLVE_DEPTH {
+        if depth == 0 {
+            self.steps.set(MAX_RESOLVE_STEPS);
+        }
+        let steps = self.steps.get();
+        if depth > MAX_RESOLVE_DEPTH || steps == 0 {
             return None;
         }
+        self.steps.set(steps - 1);
         let family = Lang::of_path(from).map(lang_family);
         let same_family = |path: &str| Lang::of_path(path).map(lang_family) == family;
         let candidates: Vec<&(String, TypeOf)> = match waiting {
@@ -594,6 +613,10 @@ impl Engine {
         };
         if !macro_names.is_empty() {
             self.add_macro_expansions(root, &files, &pipeline, &macro_names, deadline, &mut uses);
+            // files the deadline skipped: the answer says it is incomplete
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                outcome.coverage.stopped = Some(SearchStop::Deadline);
+            }
         }
         // the definitions asked for
         let mut targets: Vec<TargetDef> = Vec::new();
@@ -639,10 +662,41 @@ impl Engine {
                         Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
                     ) && definition.container.is_some()
                         && definition.container.as_deref() == definition.scope.iter().last(),
+                    behind_inherent: false,
+                    associated: lang == Some(Lang::Rust)
+                        && matches!(definition.kind, Kind::Type | Kind::Constant)
+                        && definition
+                            .container
+                            .as_deref()
+                            .is_some_and(|c| c.starts_with("impl ") || c.starts_with("trait ")),
                     c_tag: (file.lang == Some(Lang::C))
                         .then_some(matches!(definition.kind, Kind::Struct | Kind::Enum)),
                 });
             }
+        }
+        // Rust: the inherent methods of a name, by their type
+        let inherent: HashSet<&str> = uses
+            .iter()
+            .filter(|f| Lang::of_path(&f.path) == Some(Lang::Rust))
+            .flat_map(|f| &f.definitions)
+            .filter(|d| d.name == query.name && d.kind == Kind::Method)
+            .filter(|d| {
+                d.container
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("impl ") && !c.contains(" for "))
+            })
+            .filter_map(|d| d.scope.iter().last())
+            .collect();
+        for (target, hit) in targets.iter_mut().zip(&outcome.definitions) {
+            target.behind_inherent = target.lang == Some(Lang::Rust)
+                && hit
+                    .container
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("impl ") && c.contains(" for "))
+                && target
+                    .container
+                    .as_deref()
+                    .is_some_and(|c| inherent.contains(c));
         }
         if let Some((path, line)) = &at
             && targets.is_empty()
@@ -770,6 +824,23 @@ impl Engine {
             let file_dir = devprojex_symbols::resolve::dir_of(&file.path);
             for occurrence in &file.occurrences {
                 if occurrence.definition {
+                    // Python: another declaration of the name in the target's own scope
+                    // (`@overload` signatures, a property's setter) is the same symbol
+                    if redeclares_a_target(occurrence, file, &targets) {
+                        references.push(Reference {
+                            path: file.path.clone(),
+                            line: occurrence.line,
+                            column: occurrence.column,
+                            container: occurrence.container.clone(),
+                            confidence: Confidence::Resolved,
+                            import: false,
+                            text: file
+                                .lines
+                                .get(&occurrence.line)
+                                .cloned()
+                                .unwrap_or_default(),
+                        });
+                    }
                     continue;
                 }
                 // another definition's own name: `app2.response.shout = function …` defines a
@@ -780,6 +851,11 @@ impl Engine {
                     continue;
                 }
                 if occurrence.import && !options.include_imports {
+                    continue;
+                }
+                if file.lang == Some(Lang::Rust)
+                    && names_own_member(occurrence, &file.path, &own_defs, &targets)
+                {
                     continue;
                 }
                 let targets_here: &[TargetDef] = match (file.lang, occurrence.tag) {
@@ -1223,6 +1299,13 @@ impl Engine {
         let mut wanted: HashSet<String> = HashSet::new();
         for file in uses.iter() {
             let lang = Lang::of_path(&file.path);
+            // the languages whose results, fields and bases the walk reads
+            if !matches!(
+                lang.map(lang_family),
+                Some(Lang::Go | Lang::Python | Lang::TypeScript | Lang::Rust)
+            ) {
+                continue;
+            }
             for occurrence in &file.occurrences {
                 if let Some(waiting) = &occurrence.receiver_result {
                     wanted.extend(waiting.functions().into_iter().map(str::to_string));
@@ -1270,6 +1353,7 @@ impl Engine {
             let resolver = ResultResolver {
                 index: &index,
                 imported: &imported,
+                steps: std::cell::Cell::new(MAX_RESOLVE_STEPS),
             };
             for file in uses.iter() {
                 for occurrence in &file.occurrences {
@@ -1301,6 +1385,7 @@ impl Engine {
         let resolver = ResultResolver {
             index: &index,
             imported: &imported,
+            steps: std::cell::Cell::new(MAX_RESOLVE_STEPS),
         };
         for file in uses.iter_mut() {
             for occurrence in &mut file.occurrences {
@@ -1579,6 +1664,32 @@ pub fn references_json(outcome: &ReferencesOutcome, project: &str) -> serde_json
     })
 }
 
+/// Whether the definition `occurrence` is another declaration of a target in the same scope
+/// of its file, which the analysers take as one symbol: Python's `@overload` signatures,
+/// `@x.setter`, a redefinition (pyright); TypeScript's overload signatures and a `get`/`set`
+/// pair (the TypeScript service). Not a member assigned to an object (`res.json = …` twice
+/// are two values).
+fn redeclares_a_target(occurrence: &Occurrence, file: &FileUses, targets: &[TargetDef]) -> bool {
+    if !matches!(
+        Lang::of_path(&file.path),
+        Some(Lang::Python | Lang::TypeScript | Lang::Tsx)
+    ) || targets
+        .iter()
+        .any(|t| t.path == file.path && t.line == occurrence.line)
+    {
+        return false;
+    }
+    let Some(declared) = file.definitions.iter().find(|d| d.line == occurrence.line) else {
+        return false;
+    };
+    targets.iter().any(|t| {
+        t.path == file.path
+            && t.file_level()
+            && !t.container_is_value
+            && declared.scope.iter().last() == t.container.as_deref()
+    })
+}
+
 /// How a file reaches the targets through its imports.
 #[derive(Clone, Copy)]
 struct Imported {
@@ -1721,6 +1832,12 @@ fn judge(
                     || (imports_target || t.path == path)
                         && (t.module_names.iter().any(|m| m == last)
                             || matches!(last, "crate" | "self" | "super"))
+                    // a module passing it on (`core.$ZodRecordParams` in a type, through
+                    // `import * as core from "../core/index.js"`)
+                    || imports_target
+                        && reexport_modules.iter().any(|m| {
+                            m == last || occurrence.receiver_module.as_ref() == Some(m)
+                        })
             });
             Some(if proved {
                 Confidence::Resolved
@@ -1734,10 +1851,25 @@ fn judge(
 /// Whether a Rust use can mean one of the targets, by what its place says it names, and by
 /// how it is reached: a macro is named only by `name!`; a path's qualifier is a module or a
 /// type, never a function; a field is never a function; a free function is never called
-/// as a method (`x.f()`) nor through a type (`Type::f()`).
+/// as a method (`x.f()`) nor through a type (`Type::f()`); a trait's method that an inherent
+/// method of its type hides is reached only through the trait; an associated type or
+/// constant only through a path.
 fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
     let function = |t: &TargetDef| matches!(t.kind, Kind::Function | Kind::Method);
     let may = |t: &TargetDef| match occurrence.names {
+        _ if t.associated && occurrence.access == Access::Bare && !occurrence.import => false,
+        // `x.f()`, `Type::f()` mean the inherent method
+        _ if t.behind_inherent
+            && match &occurrence.access {
+                Access::Member { .. } => true,
+                Access::Path { qualifier } => {
+                    t.container.as_deref() == qualifier.rsplit("::").next() || qualifier == "Self"
+                }
+                Access::Bare => false,
+            } =>
+        {
+            false
+        }
         Names::Macro => t.kind == Kind::Macro,
         Names::Any if t.kind == Kind::Macro => occurrence.import,
         Names::Namespace => !function(t) && !matches!(t.kind, Kind::Macro | Kind::Constant),
@@ -1753,6 +1885,32 @@ fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
         },
     };
     targets.iter().any(may)
+}
+
+/// Whether a Rust use names a member of a type its own file defines the name in:
+/// `Glob::unmatched()`, or `g.unmatched()` with `g` typed `Glob`, in a file with its own
+/// `impl Glob { fn unmatched … }` (a file's own type hides another of the same name).
+fn names_own_member(
+    occurrence: &Occurrence,
+    path: &str,
+    own_defs: &[&Definition],
+    targets: &[TargetDef],
+) -> bool {
+    let class = match &occurrence.access {
+        Access::Path { qualifier } => qualifier.rsplit("::").next(),
+        Access::Member { .. } => occurrence.receiver_type.as_deref(),
+        Access::Bare => None,
+    };
+    // (another `impl` block of a target's type in the target's file is no other type)
+    class.is_some_and(|class| {
+        class != "Self"
+            && !targets
+                .iter()
+                .any(|t| t.path == path && t.container.as_deref() == Some(class))
+            && own_defs
+                .iter()
+                .any(|d| d.scope.iter().last() == Some(class))
+    })
 }
 
 /// Whether a Rust path's qualifier (`crate::exec::job`, `super::job`, `exec::job`) names the

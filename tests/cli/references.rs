@@ -394,6 +394,132 @@ fn receivers_made_by_other_files_functions_are_typed_by_their_results() {
     );
 }
 
+/// A name declared again in the same scope (Python `@overload` signatures, TypeScript
+/// overload signatures and accessor pairs) is one symbol: the other declarations are its
+/// references; another class's method of the name is not.
+#[test]
+fn python_overloads_are_references_of_each_other() {
+    let fx = Fixture::new();
+    fx.write(
+        "app.py",
+        "import typing as t\n\n\nclass App:\n    @t.overload\n    def get(self, name: str) -> str: ...\n    @t.overload\n    def get(self, name: int) -> int: ...\n    def get(self, name):\n        return name\n\n\nclass Other:\n    def get(self):\n        return 1\n",
+    );
+    let output = run(&["references", "get", ".", "--at", "app.py:9"], &fx.root);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("app.py:6:9: resolved"), "{text}");
+    assert!(text.contains("app.py:8:9: resolved"), "{text}");
+    assert!(!text.contains("app.py:14:"), "{text}");
+    // TypeScript: overload signatures and a get/set pair
+    fx.write(
+        "queue.ts",
+        "export class Queue {\n  remove(run: Run): void;\n  remove(id: string): void;\n  remove(x: unknown): void {}\n  get size(): number { return 1; }\n  set size(n: number) {}\n}\nexport class Other {\n  remove(): void {}\n}\n",
+    );
+    let output = run(
+        &["references", "remove", ".", "--at", "queue.ts:4"],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    assert!(text.contains("queue.ts:2:3: resolved"), "{text}");
+    assert!(text.contains("queue.ts:3:3: resolved"), "{text}");
+    assert!(!text.contains("queue.ts:9:"), "{text}");
+    let output = run(&["references", "size", ".", "--at", "queue.ts:5"], &fx.root);
+    let text = stdout(&output);
+    assert!(text.contains("queue.ts:6:7: resolved"), "{text}");
+}
+
+/// Rust receivers made by calls: a builder chain of methods declared `-> &mut Self` or
+/// `-> &mut Builder` in another file, a trait's method without a body (`fn visit(&mut self)
+/// -> State;`) called on a `Box<dyn Trait>`, and `make()?` of a function declared
+/// `-> Result<T, E>`. A trait's method that an inherent one of the type hides is no `x.f()`.
+#[test]
+fn rust_receivers_made_by_builder_chains_trait_methods_and_results() {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .write(
+        "src/builder.rs",
+        "pub struct Builder;\npub struct Searcher;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n    pub fn line_number(&mut self, yes: bool) -> &mut Builder {\n        self\n    }\n    pub fn heap(&mut self) -> &mut Self {\n        self\n    }\n    pub fn build(&self) -> Searcher {\n        Searcher\n    }\n}\n\npub enum State {\n    Quit,\n}\n\nimpl State {\n    pub fn is_quit(&self) -> bool {\n        true\n    }\n}\n\npub trait Visitor {\n    fn visit(&mut self) -> State;\n}\n\npub trait VisitorBuilder {\n    fn build(&mut self) -> Box<dyn Visitor>;\n}\n\npub fn make() -> Result<Builder, String> {\n    Ok(Builder)\n}\n\npub trait Heap {\n    fn heap(&mut self) -> &mut Self;\n}\n\nimpl Heap for Builder {\n    fn heap(&mut self) -> &mut Self {\n        self\n    }\n}\n",
+    )
+    .write(
+        "src/main.rs",
+        "mod builder;\nuse builder::{make, Builder, VisitorBuilder};\n\nfn main() {\n    let searcher = Builder::new()\n        .line_number(false)\n        .heap()\n        .build();\n}\n\nfn walk(b: &mut dyn VisitorBuilder) -> Result<(), String> {\n    let mut visitor = b.build();\n    if visitor.visit().is_quit() {\n        return Ok(());\n    }\n    make()?.heap();\n    Ok(())\n}\n",
+    );
+    let references = |name: &str, at: &str| {
+        let output = run(&["references", name, ".", "--at", at], &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let text = references("build", "src/builder.rs:14");
+    assert!(
+        text.contains("src/main.rs:8:10: resolved (in main): .build();"),
+        "{text}"
+    );
+    // the trait's `build` is another method: `b.build()` is not proved to be this one
+    assert!(text.contains("src/main.rs:12:25: name-only"), "{text}");
+    let text = references("is_quit", "src/builder.rs:24");
+    assert!(
+        text.contains("src/main.rs:13:24: resolved (in walk): if visitor.visit().is_quit() {"),
+        "{text}"
+    );
+    let text = references("heap", "src/builder.rs:11");
+    assert!(
+        text.contains("src/main.rs:16:13: resolved (in walk): make()?.heap();"),
+        "{text}"
+    );
+    // the trait's `heap` for Builder: the inherent `heap` hides it from `x.heap()`
+    let text = references("heap", "src/builder.rs:46");
+    assert!(text.contains("heap: 0 ("), "{text}");
+}
+
+/// Rust: a file's own type hides another of the same name (`Glob::unmatched()` in a file with
+/// its own `impl Glob`), and an associated type is named only through a path
+/// (`Self::Captures`), never bare (a bare `Captures` is the type of that name).
+#[test]
+fn rust_own_types_hide_others_and_associated_types_need_a_path() {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .write(
+        "src/a.rs",
+        "pub struct Glob;\n\nimpl Glob {\n    pub fn unmatched() -> Glob {\n        Glob\n    }\n}\n\npub trait Named {\n    fn unmatched() -> Self;\n}\n\nimpl Named for Glob {\n    fn unmatched() -> Glob {\n        Glob::unmatched()\n    }\n}\n",
+    )
+    .write(
+        "src/b.rs",
+        "pub struct Glob;\n\nimpl Glob {\n    pub fn unmatched() -> Glob {\n        Glob\n    }\n}\n\nfn f() -> Glob {\n    Glob::unmatched()\n}\n",
+    )
+    .write(
+        "src/m.rs",
+        "pub trait Matcher {\n    type Captures;\n    fn new_captures(&self) -> Self::Captures;\n}\n\npub struct Captures;\npub struct R;\n\nimpl Matcher for R {\n    type Captures = Captures;\n    fn new_captures(&self) -> Self::Captures {\n        Captures\n    }\n}\n",
+    );
+    let output = run(
+        &["references", "unmatched", ".", "--at", "src/a.rs:4"],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    // b.rs's `Glob` is its own; another `impl` block of the target's type is no other type
+    assert!(
+        text.contains("unmatched: 1 (1 resolved, 0 name-only)")
+            && text.contains("src/a.rs:15:15: resolved"),
+        "{text}"
+    );
+    let output = run(
+        &["references", "Captures", ".", "--at", "src/m.rs:10"],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("src/m.rs:11:37: resolved (in R.new_captures): fn new_captures(&self) -> Self::Captures {"),
+        "{text}"
+    );
+    assert!(!text.contains("src/m.rs:12:"), "{text}");
+    assert!(!text.contains("src/m.rs:10:21"), "{text}");
+}
+
 /// `export * from` barrels pass a module on whole, barrel after barrel, without spelling the
 /// name: `core.parse()` through `import * as core from "../core/index.js"` is resolved, and so
 /// is a bare `parse` imported from the outer barrel; a bare `parse` the file takes from another
@@ -403,7 +529,7 @@ fn export_star_barrels_pass_the_module_on() {
     let fx = Fixture::new();
     fx.write(
         "src/core/api.ts",
-        "export function parse(text: string) {\n  return text;\n}\n",
+        "export function parse(text: string) {\n  return text;\n}\nexport type ParseOptions = { strict: boolean };\n",
     )
     .write(
         "src/core/index.ts",
@@ -413,7 +539,7 @@ fn export_star_barrels_pass_the_module_on() {
     .write("src/index.ts", "export * from \"./core/index.js\";\n")
     .write(
         "src/classic/schemas.ts",
-        "import * as core from \"../core/index.js\";\n\nexport function run() {\n  return core.parse(\"a\");\n}\n",
+        "import * as core from \"../core/index.js\";\n\nexport function run(options?: core.ParseOptions) {\n  return core.parse(\"a\");\n}\n",
     )
     .write(
         "src/app.ts",
@@ -443,6 +569,24 @@ fn export_star_barrels_pass_the_module_on() {
     );
     assert!(
         text.contains("src/other.ts:4:1: name-only: parse(\"c\");"),
+        "{text}"
+    );
+    // a type through the module's name
+    let output = run(
+        &[
+            "references",
+            "ParseOptions",
+            ".",
+            "--at",
+            "src/core/api.ts:4",
+        ],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "src/classic/schemas.ts:3:36: resolved (in run): export function run(options?: core.ParseOptions) {"
+        ),
         "{text}"
     );
 }
@@ -507,4 +651,22 @@ fn c_includes_pass_declarations_on_and_tags_are_apart_from_typedefs() {
     );
     assert!(text.contains("list.c:3:20: resolved"), "{text}");
     assert!(!text.contains("struct list a"), "{text}");
+}
+
+/// Two structs of a file with a field of one name and different types: `self.visitor` in
+/// `Worker`'s methods is `Worker`'s field (`Box<dyn ParallelVisitor>`), whose trait method
+/// gives the receiver of `is_quit`.
+#[test]
+fn a_field_two_structs_type_differently_is_each_structs_own() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/lib.rs",
+        "pub enum WalkState {\n    Quit,\n}\nimpl WalkState {\n    fn is_quit(&self) -> bool {\n        true\n    }\n}\npub trait ParallelVisitor {\n    fn visit(&mut self, e: u8) -> WalkState;\n}\nstruct FnVisitorImp {\n    visitor: u8,\n}\nstruct Worker<'s> {\n    visitor: Box<dyn ParallelVisitor + 's>,\n}\nimpl<'s> Worker<'s> {\n    fn run_one(&mut self, work: u8) -> WalkState {\n        let state = self.visitor.visit(work);\n        if state.is_quit() {\n            return state;\n        }\n        WalkState::Quit\n    }\n}\n",
+    );
+    let output = run(&["references", "is_quit", "."], &fx.root);
+    let text = stdout(&output);
+    assert!(
+        text.contains("src/lib.rs:21:18: resolved (in Worker.run_one): if state.is_quit() {"),
+        "{text}"
+    );
 }

@@ -78,7 +78,8 @@ pub struct Occurrence {
     /// `&Parser{}`, `Parser::new()`), a Go method's receiver. The type's last name, without
     /// pointers or generic arguments.
     pub receiver_type: Option<String>,
-    /// For a member use whose receiver is a module bound by an import of the file
+    /// For a member use (or a qualified name) whose receiver is a module bound by an import
+    /// of the file
     /// (`import * as commander from '../index.js'`, `const utils = require('./utils')`,
     /// `from . import _types as _t`): the module's name, as its file or folder spells it.
     pub receiver_module: Option<String>,
@@ -348,6 +349,10 @@ impl Known<'_> {
         // functions; Go builds values with literals: `&Parser{}`)
         let go_call = self.lang == Lang::Go && value.kind() == "call_expression";
         if !go_call && let Some(constructed) = constructed_type(value, self.src) {
+            // Rust's `Self::new()`, `Self { … }`: the type of the `impl` around
+            if constructed == "Self" {
+                return self.own_class().map(TypeOf::Named);
+            }
             return Some(TypeOf::Named(constructed));
         }
         match value.kind() {
@@ -357,19 +362,29 @@ impl Known<'_> {
             "as_expression" | "satisfies_expression" => {
                 type_name(self.src.get(value.named_child(1)?.byte_range())?).map(TypeOf::Named)
             }
+            // Rust: `make()?` has the type `make` is declared to give after its `Result` or
+            // `Option` (see `declared_result`); `&x`, `&mut x` the type of `x`
+            "try_expression" => self.type_of(value.named_child(0)?, depth + 1),
+            "reference_expression" => self.type_of(value.child_by_field_name("value")?, depth + 1),
             "this" => self.own_class().map(TypeOf::Named),
+            "self" if self.lang == Lang::Rust => self.own_class().map(TypeOf::Named),
             "identifier" if self.lang == Lang::Python && text_of(value)? == "self" => {
                 self.own_class().map(TypeOf::Named)
             }
             "identifier" => self.variable(&text_of(value)?).cloned(),
             // `self.parser` typed in the file, or the field of a typed value: `c.engine`
-            "attribute" | "member_expression" | "selector_expression" => {
-                if let Some(known) = self.variable(&text_of(value)?) {
+            "attribute" | "member_expression" | "selector_expression" | "field_expression" => {
+                // (two classes of the file that type `self.x` differently: the class's own)
+                if let Some(known) = self
+                    .variable(&text_of(value)?)
+                    .filter(|k| !matches!(k, TypeOf::Named(n) if n.is_empty()))
+                {
                     return Some(known.clone());
                 }
                 let object = value
                     .child_by_field_name("object")
-                    .or_else(|| value.child_by_field_name("operand"))?;
+                    .or_else(|| value.child_by_field_name("operand"))
+                    .or_else(|| value.child_by_field_name("value"))?;
                 let field = value
                     .child_by_field_name("property")
                     .or_else(|| value.child_by_field_name("attribute"))
@@ -393,10 +408,14 @@ impl Known<'_> {
                         function: text_of(function)?,
                         module: None,
                     }),
-                    "member_expression" | "attribute" | "selector_expression" => {
+                    "member_expression"
+                    | "attribute"
+                    | "selector_expression"
+                    | "field_expression" => {
                         let object = function
                             .child_by_field_name("object")
-                            .or_else(|| function.child_by_field_name("operand"))?;
+                            .or_else(|| function.child_by_field_name("operand"))
+                            .or_else(|| function.child_by_field_name("value"))?;
                         let method = function
                             .child_by_field_name("property")
                             .or_else(|| function.child_by_field_name("attribute"))
@@ -422,6 +441,16 @@ impl Known<'_> {
                         let receiver = self.type_of(object, depth + 1)?;
                         if matches!(&receiver, TypeOf::Named(n) if n.is_empty()) {
                             return None;
+                        }
+                        // Rust: a declared `Result<T, E>`/`Option<T>` is typed as T already, and
+                        // a clone is of the same type
+                        if self.lang == Lang::Rust
+                            && matches!(
+                                method.as_str(),
+                                "unwrap" | "expect" | "unwrap_or_default" | "clone"
+                            )
+                        {
+                            return Some(receiver);
                         }
                         Some(TypeOf::MethodResult {
                             receiver: Box::new(receiver),
@@ -583,7 +612,21 @@ fn declared_result(
         })?;
     match declared.as_str() {
         "this" | "Self" | "Self@" => class.map(str::to_string),
-        _ => type_name(&declared),
+        _ => match type_name(&declared)?.as_str() {
+            // Rust `-> &mut Self`
+            "Self" => class.map(str::to_string),
+            // Rust `-> Result<T, E>`, `-> Option<T>`, `-> io::Result<T>`: a caller reaches T
+            // through `?` (or `unwrap`), which is how a receiver is made from it
+            "Result" | "Option" if declared.contains('<') => {
+                let inner = declared.split_once('<')?.1;
+                let inner = inner.split(',').next()?.trim_end_matches('>').trim();
+                match type_name(inner)?.as_str() {
+                    "Self" => class.map(str::to_string),
+                    other => Some(other.to_string()),
+                }
+            }
+            other => Some(other.to_string()),
+        },
     }
 }
 
@@ -610,6 +653,8 @@ fn walk(
     let mut declared_keys: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut bases: HashMap<String, Vec<String>> = HashMap::new();
     let mut fields: HashMap<String, TypeOf> = HashMap::new();
+    // variables typed by a node, set when the walk leaves it: (node id, key, type)
+    let mut deferred_types: Vec<(usize, (usize, String), TypeOf)> = Vec::new();
     // names bound to a module of the project by an import or a `require` -> the module's name
     let mut modules: HashMap<String, String> = HashMap::new();
     // the end byte of the last JSDoc comment (`/** … */`) and its text
@@ -645,6 +690,21 @@ fn walk(
                     .is_some_and(|c| c.starts_with("/**"))
             {
                 last_doc = Some((node.end_byte(), node));
+            }
+            // a Rust trait's method without a body (`fn visit(&mut self) -> WalkState;`): what
+            // a call through the trait (`dyn Trait`, `impl Trait`) gives
+            if kind == "function_signature_item"
+                && let Some(method) = node
+                    .child_by_field_name("name")
+                    .and_then(|n| src.get(n.byte_range()))
+                && let Some(key) = return_key(&frames, method)
+            {
+                let class = class_of_method(&frames, method);
+                if let Some(declared) = declared_result(node, src, class.as_deref(), None) {
+                    note_return(&mut returns, &key, TypeOf::Named(declared));
+                    declared_keys.insert(key.clone());
+                }
+                functions.insert(key);
             }
             if let Some((function, frame_name)) = frame_of(lang, node, src, &ancestors) {
                 // a JSDoc comment just before the function (or the statement binding it:
@@ -743,7 +803,9 @@ fn walk(
                 {
                     note_return(&mut fields, &format!("{class}.{field}"), found.clone());
                 }
-                types.insert(variable, found);
+                // an assignment types its variable once its value is walked: `r = s.send(
+                // r.prepare())` reads the `r` from before
+                deferred_types.push((node.id(), variable, found));
             }
             // Go struct fields: `type Context struct { engine *Engine }`
             if kind == "field_declaration"
@@ -801,6 +863,10 @@ fn walk(
                     });
                     found.occurrence.receiver_module = modules.get(receiver).cloned();
                 }
+                // `core.Params` in a type: the qualifier may be a module binding too
+                if let Access::Path { qualifier } = &found.occurrence.access {
+                    found.occurrence.receiver_module = modules.get(qualifier).cloned();
+                }
                 pending.push(found);
             }
         }
@@ -815,6 +881,14 @@ fn walk(
             }
             if imports.last().is_some_and(|(id, _)| *id == leaving) {
                 imports.pop();
+            }
+            while deferred_types
+                .last()
+                .is_some_and(|(id, _, _)| *id == leaving)
+            {
+                if let Some((_, variable, found)) = deferred_types.pop() {
+                    types.insert(variable, found);
+                }
             }
             if cursor.goto_next_sibling() {
                 break;
@@ -1099,6 +1173,10 @@ fn rust_names<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Names {
 
 /// The scope key of what is bound outside any function.
 const FILE_LEVEL: usize = usize::MAX;
+
+/// The scope key of the attributes with a declared type (`self.x: T = …`, a field `x: T`),
+/// which assignments without one do not change.
+const DECLARED: usize = usize::MAX - 1;
 
 /// A type's last name: `*pkg.Parser` -> `Parser`, `Vec<T>` -> `Vec`, `Parser[int]` -> `Parser`.
 fn type_name(text: &str) -> Option<String> {
@@ -1387,10 +1465,11 @@ fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)
     let Some(variable) = variable else {
         return Vec::new();
     };
-    let found = type_text
+    let declared = type_text
         .and_then(|t| type_name(&text_of(t)))
-        .map(TypeOf::Named)
-        .or_else(|| value.and_then(|v| known.type_of(v, 0)));
+        .map(TypeOf::Named);
+    let annotated = declared.is_some();
+    let found = declared.or_else(|| value.and_then(|v| known.type_of(v, 0)));
     let Some(found) = found.map(|t| own_type(t, frames)) else {
         return Vec::new();
     };
@@ -1416,11 +1495,17 @@ fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)
         (field || parameter_property).then(|| format!("{own}.{}", text_of(variable)))
     });
     if let Some(attribute) = attribute {
-        let key = (FILE_LEVEL, attribute);
-        match known.types.get(&key) {
-            Some(before) if *before != found => out.push((key, TypeOf::unknown())),
-            Some(_) => {}
-            None => out.push((key, found.clone())),
+        // an annotated attribute (`self.type: ParamType = …`) keeps its declared type
+        if annotated {
+            out.push(((DECLARED, attribute.clone()), found.clone()));
+            out.push(((FILE_LEVEL, attribute), found.clone()));
+        } else if !known.types.contains_key(&(DECLARED, attribute.clone())) {
+            let key = (FILE_LEVEL, attribute);
+            match known.types.get(&key) {
+                Some(before) if *before != found => out.push((key, TypeOf::unknown())),
+                Some(_) => {}
+                None => out.push((key, found.clone())),
+            }
         }
         if node.kind() != "required_parameter" {
             return out;
@@ -2195,6 +2280,19 @@ mod tests {
                 (11, None, Some(result("New", Some("gin")))),
             ]
         );
+        // a reassignment types its variable after its value: the `r` in the value is the old one
+        let python = "def f():\n    s = Session()\n    r = requests.Request()\n    r = s.send(r.prepare())\n    r.prepare()\n";
+        assert_eq!(
+            waiting("a.py", python, "prepare"),
+            [
+                (4, Some("Request".to_string()), None),
+                (
+                    5,
+                    None,
+                    Some(method_result(TypeOf::Named("Session".into()), "send"))
+                )
+            ]
+        );
         let python =
             "class Option(Parameter):\n    def hint(self):\n        return super().hint()\n";
         assert_eq!(
@@ -2471,6 +2569,12 @@ mod tests {
         );
         let two = "class A:\n    def __init__(self):\n        self.x = Parser()\n\nclass B:\n    def __init__(self):\n        self.x = Lexer()\n\n    def run(self):\n        self.x.parse()\n";
         assert_eq!(receiver_types("a.py", two, "parse"), [(10, None)]);
+        // a declared type stays whatever is assigned without one
+        let declared = "class A:\n    def __init__(self):\n        self.x: Parser = make()\n\nclass B(A):\n    def __init__(self):\n        self.x = self.pick()\n\n    def run(self):\n        self.x.parse()\n";
+        assert_eq!(
+            receiver_types("a.py", declared, "parse"),
+            [(10, Some("Parser".to_string()))]
+        );
     }
 
     #[test]
