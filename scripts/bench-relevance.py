@@ -373,6 +373,8 @@ def run(args):
                 if without is None and args.budget:
                     m["budget"] = devprojex_budget(args.binary, checkout, query_file, gold)
                 record(name, repo, m, sha)
+            if args.no_peers:
+                continue
             bm25, _ = bm25_rank(checkout, files, query)
             m = metrics(bm25, gold)
             if args.budget:
@@ -483,10 +485,11 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-def peak_rss_mb(pid):
+def peak_rss_mb(pid, field="VmHWM"):
+    """The peak resident memory of `pid` (`field="VmRSS"`: the current one)."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmHWM:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -530,7 +533,7 @@ def speed(args):
 
     server = McpServer(args.binary, args.project)
     server.initialize()
-    walls, cpus = [], []
+    walls, cpus, rss = [], [], []
     for i, query in enumerate([messages[0]] + messages):
         cpu = cpu_seconds(server.pid)
         started = time.perf_counter()
@@ -544,11 +547,13 @@ def speed(args):
         else:
             walls.append(wall)
             cpus.append(cpu_seconds(server.pid) - cpu)
+        rss.append(f"{peak_rss_mb(server.pid, 'VmRSS'):.0f}")
     walls.sort()
     cpus.sort()
     print(f"server, warm ({len(walls)} queries): median wall {walls[len(walls) // 2] * 1000:7.0f} ms, "
           f"max {walls[-1] * 1000:.0f} ms; median cpu {cpus[len(cpus) // 2] * 1000:.0f} ms")
-    print(f"server peak RSS: {peak_rss_mb(server.pid):.0f} MB")
+    print(f"server peak RSS: {peak_rss_mb(server.pid):.0f} MB; RSS after each call: "
+          f"{' '.join(rss)} MB")
     server.close()
     rg_runs = [rg_run(query) for query in messages]
     rg_median = sorted(w for w, _ in rg_runs)[len(rg_runs) // 2]
@@ -616,6 +621,9 @@ def main():
     bench.add_argument("--ablation-limit", type=int, default=0,
                        help="the ablation on the first N tasks of each repository only (0: all)")
     bench.add_argument("--budget", action="store_true", help="also build 20k-token packs")
+    bench.add_argument("--no-peers", action="store_true",
+                       help="devprojex only: no BM25, path order or Aider (to measure a change "
+                       "of the ranker against peers measured on the same tasks before)")
     bench.add_argument("--issues", action="store_true", help="the issue-text set")
     bench.add_argument("--issue-texts", help="a JSON file {\"owner/name#N\": \"title\\n\\nbody\"} "
                        "read before GitHub's API (kept outside the repository)")

@@ -25,6 +25,9 @@ use crate::select::{Entry, Selection};
 /// Share of the budget the full-detail tier may take; the rest goes to signatures, so the
 /// files after the first few are still seen.
 const FULL_SHARE_PERCENT: u64 = 60;
+/// Share of the budget one file may take in full: a bigger one goes in at signatures, so one
+/// large file does not crowd out the next ranked ones (and the full tier stays open for them).
+const FULL_FILE_PERCENT: u64 = 25;
 
 /// How a ranked pack orders: by relevance to a query, or by centrality.
 pub(crate) enum Order {
@@ -162,6 +165,9 @@ impl Engine {
         let full_cap = request
             .max_tokens
             .map(|m| m.saturating_mul(FULL_SHARE_PERCENT) / 100);
+        let file_cap = request
+            .max_tokens
+            .map_or(u64::MAX, |m| m.saturating_mul(FULL_FILE_PERCENT) / 100);
         let mut full_used = 0u64;
         let mut full_open = true;
         let pipeline = self.pipeline(prepared.detail, caches);
@@ -195,19 +201,28 @@ impl Engine {
                             let room = report.max_tokens - report.included_tokens;
                             let full_room = full_cap.unwrap_or(u64::MAX).saturating_sub(full_used);
                             // the full tier: the best files while they fit its share (the
-                            // best file whenever it fits); once a file misses it, it closes
-                            if full_open
+                            // best file whenever it fits), none over its own share; once a
+                            // file misses the tier's share, it closes
+                            let over_share = text.tokens > file_cap;
+                            let fits_full = full_open
                                 && text.tokens <= room
-                                && (text.tokens <= full_room || full_used == 0)
-                            {
+                                && (text.tokens <= full_room || full_used == 0);
+                            if fits_full && !over_share {
                                 full_used += text.tokens;
                                 Some(("full", text))
                             } else {
-                                full_open = false;
+                                if !over_share {
+                                    full_open = false;
+                                }
                                 let signatures =
                                     signatures_of(&entry.relative, &text, prepared.detail);
                                 match signatures {
                                     Some(s) if s.tokens <= room => Some(("signatures", s)),
+                                    // no smaller form: whole, as before, when it fits
+                                    None if fits_full => {
+                                        full_used += text.tokens;
+                                        Some(("full", text))
+                                    }
                                     _ => {
                                         report.skip(&self.label(&entry.relative), text.tokens);
                                         ranking.over_budget_files += 1;

@@ -156,8 +156,9 @@ impl TargetDef {
     }
 }
 
-/// Macros whose expansions are searched for one name (`UNITY_END()` for `UnityEnd`).
-const MAX_EXPANDED_MACROS: usize = 8;
+/// Macros whose expansions are searched for one name (`UNITY_END()` for `UnityEnd`): each is
+/// one more screen of the C and C++ files.
+const MAX_EXPANDED_MACROS: usize = 4;
 
 /// The macros defined in `text` (besides `name` itself) whose lines spell `name` as a word.
 fn macros_spelling(text: &str, definitions: &[Definition], name: &str) -> Vec<String> {
@@ -328,7 +329,13 @@ struct ResultResolver<'a> {
     index: &'a ResultIndex,
     /// The files each bare caller imports.
     imported: &'a HashMap<&'a str, HashSet<&'a str>>,
+    /// Steps left for the receiver being resolved: results that lead to several definitions
+    /// each, level after level, would otherwise cost their number to the power of the depth.
+    steps: std::cell::Cell<usize>,
 }
+
+/// Steps one receiver's resolution may take.
+const MAX_RESOLVE_STEPS: usize = 256;
 
 impl ResultResolver<'_> {
     /// The one class among `class`'s bases (the nearest level that has any) that is in
@@ -360,9 +367,14 @@ impl ResultResolver<'_> {
     /// The type `waiting` names, seen from the file `from`; `None` unless every definition
     /// it can mean returns the same type.
     fn resolve(&self, waiting: &TypeOf, from: &str, depth: usize) -> Option<String> {
-        if depth > MAX_RESOLVE_DEPTH {
+        if depth == 0 {
+            self.steps.set(MAX_RESOLVE_STEPS);
+        }
+        let steps = self.steps.get();
+        if depth > MAX_RESOLVE_DEPTH || steps == 0 {
             return None;
         }
+        self.steps.set(steps - 1);
         let family = Lang::of_path(from).map(lang_family);
         let same_family = |path: &str| Lang::of_path(path).map(lang_family) == family;
         let candidates: Vec<&(String, TypeOf)> = match waiting {
@@ -601,6 +613,10 @@ impl Engine {
         };
         if !macro_names.is_empty() {
             self.add_macro_expansions(root, &files, &pipeline, &macro_names, deadline, &mut uses);
+            // files the deadline skipped: the answer says it is incomplete
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                outcome.coverage.stopped = Some(SearchStop::Deadline);
+            }
         }
         // the definitions asked for
         let mut targets: Vec<TargetDef> = Vec::new();
@@ -808,6 +824,23 @@ impl Engine {
             let file_dir = devprojex_symbols::resolve::dir_of(&file.path);
             for occurrence in &file.occurrences {
                 if occurrence.definition {
+                    // Python: another declaration of the name in the target's own scope
+                    // (`@overload` signatures, a property's setter) is the same symbol
+                    if redeclares_a_target(occurrence, file, &targets) {
+                        references.push(Reference {
+                            path: file.path.clone(),
+                            line: occurrence.line,
+                            column: occurrence.column,
+                            container: occurrence.container.clone(),
+                            confidence: Confidence::Resolved,
+                            import: false,
+                            text: file
+                                .lines
+                                .get(&occurrence.line)
+                                .cloned()
+                                .unwrap_or_default(),
+                        });
+                    }
                     continue;
                 }
                 // another definition's own name: `app2.response.shout = function …` defines a
@@ -1266,6 +1299,13 @@ impl Engine {
         let mut wanted: HashSet<String> = HashSet::new();
         for file in uses.iter() {
             let lang = Lang::of_path(&file.path);
+            // the languages whose results, fields and bases the walk reads
+            if !matches!(
+                lang.map(lang_family),
+                Some(Lang::Go | Lang::Python | Lang::TypeScript | Lang::Rust)
+            ) {
+                continue;
+            }
             for occurrence in &file.occurrences {
                 if let Some(waiting) = &occurrence.receiver_result {
                     wanted.extend(waiting.functions().into_iter().map(str::to_string));
@@ -1313,6 +1353,7 @@ impl Engine {
             let resolver = ResultResolver {
                 index: &index,
                 imported: &imported,
+                steps: std::cell::Cell::new(MAX_RESOLVE_STEPS),
             };
             for file in uses.iter() {
                 for occurrence in &file.occurrences {
@@ -1344,6 +1385,7 @@ impl Engine {
         let resolver = ResultResolver {
             index: &index,
             imported: &imported,
+            steps: std::cell::Cell::new(MAX_RESOLVE_STEPS),
         };
         for file in uses.iter_mut() {
             for occurrence in &mut file.occurrences {
@@ -1622,6 +1664,27 @@ pub fn references_json(outcome: &ReferencesOutcome, project: &str) -> serde_json
     })
 }
 
+/// Whether the definition `occurrence` is another declaration of a Python target in the same
+/// scope of its file: pyright's one symbol with several declarations (`@overload`
+/// signatures, `@x.setter`, a redefinition).
+fn redeclares_a_target(occurrence: &Occurrence, file: &FileUses, targets: &[TargetDef]) -> bool {
+    if Lang::of_path(&file.path) != Some(Lang::Python)
+        || targets
+            .iter()
+            .any(|t| t.path == file.path && t.line == occurrence.line)
+    {
+        return false;
+    }
+    let Some(declared) = file.definitions.iter().find(|d| d.line == occurrence.line) else {
+        return false;
+    };
+    targets.iter().any(|t| {
+        t.path == file.path
+            && t.file_level()
+            && declared.scope.iter().last() == t.container.as_deref()
+    })
+}
+
 /// How a file reaches the targets through its imports.
 #[derive(Clone, Copy)]
 struct Imported {
@@ -1764,6 +1827,12 @@ fn judge(
                     || (imports_target || t.path == path)
                         && (t.module_names.iter().any(|m| m == last)
                             || matches!(last, "crate" | "self" | "super"))
+                    // a module passing it on (`core.$ZodRecordParams` in a type, through
+                    // `import * as core from "../core/index.js"`)
+                    || imports_target
+                        && reexport_modules.iter().any(|m| {
+                            m == last || occurrence.receiver_module.as_ref() == Some(m)
+                        })
             });
             Some(if proved {
                 Confidence::Resolved

@@ -394,6 +394,23 @@ fn receivers_made_by_other_files_functions_are_typed_by_their_results() {
     );
 }
 
+/// A Python name declared again in the same scope (`@overload` signatures) is one symbol:
+/// the other declarations are its references; another class's method of the name is not.
+#[test]
+fn python_overloads_are_references_of_each_other() {
+    let fx = Fixture::new();
+    fx.write(
+        "app.py",
+        "import typing as t\n\n\nclass App:\n    @t.overload\n    def get(self, name: str) -> str: ...\n    @t.overload\n    def get(self, name: int) -> int: ...\n    def get(self, name):\n        return name\n\n\nclass Other:\n    def get(self):\n        return 1\n",
+    );
+    let output = run(&["references", "get", ".", "--at", "app.py:9"], &fx.root);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("app.py:6:9: resolved"), "{text}");
+    assert!(text.contains("app.py:8:9: resolved"), "{text}");
+    assert!(!text.contains("app.py:14:"), "{text}");
+}
+
 /// Rust receivers made by calls: a builder chain of methods declared `-> &mut Self` or
 /// `-> &mut Builder` in another file, a trait's method without a body (`fn visit(&mut self)
 /// -> State;`) called on a `Box<dyn Trait>`, and `make()?` of a function declared
@@ -495,7 +512,7 @@ fn export_star_barrels_pass_the_module_on() {
     let fx = Fixture::new();
     fx.write(
         "src/core/api.ts",
-        "export function parse(text: string) {\n  return text;\n}\n",
+        "export function parse(text: string) {\n  return text;\n}\nexport type ParseOptions = { strict: boolean };\n",
     )
     .write(
         "src/core/index.ts",
@@ -505,7 +522,7 @@ fn export_star_barrels_pass_the_module_on() {
     .write("src/index.ts", "export * from \"./core/index.js\";\n")
     .write(
         "src/classic/schemas.ts",
-        "import * as core from \"../core/index.js\";\n\nexport function run() {\n  return core.parse(\"a\");\n}\n",
+        "import * as core from \"../core/index.js\";\n\nexport function run(options?: core.ParseOptions) {\n  return core.parse(\"a\");\n}\n",
     )
     .write(
         "src/app.ts",
@@ -535,6 +552,24 @@ fn export_star_barrels_pass_the_module_on() {
     );
     assert!(
         text.contains("src/other.ts:4:1: name-only: parse(\"c\");"),
+        "{text}"
+    );
+    // a type through the module's name
+    let output = run(
+        &[
+            "references",
+            "ParseOptions",
+            ".",
+            "--at",
+            "src/core/api.ts:4",
+        ],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "src/classic/schemas.ts:3:36: resolved (in run): export function run(options?: core.ParseOptions) {"
+        ),
         "{text}"
     );
 }

@@ -243,7 +243,7 @@ fn a_query_pack_fills_its_budget_best_first_with_graded_detail() {
     let mut mcp = Mcp::start(&fx.root);
     let (document, report) = pack_blocks(
         &mut mcp,
-        json!({"query": "execute_hook swallows the error when a hook fails", "max_tokens": 120}),
+        json!({"query": "execute_hook swallows the error when a hook fails", "max_tokens": 400}),
     );
     // the best file comes first, in full; the tree still names every file
     let first = document
@@ -263,7 +263,7 @@ fn a_query_pack_fills_its_budget_best_first_with_graded_detail() {
         "no match: {document}"
     );
     assert!(
-        report.contains("Ranked by relevance to the query: 1 file in full"),
+        report.contains("Ranked by relevance to the query: "),
         "{report}"
     );
     assert!(
@@ -285,6 +285,30 @@ fn a_query_pack_fills_its_budget_best_first_with_graded_detail() {
         .collect();
     assert_eq!(paths[0], "src/hooks/registry.py", "{paths:?}");
     assert_eq!(paths.len(), 6, "{paths:?}");
+}
+
+#[test]
+fn a_file_over_a_quarter_of_the_budget_goes_in_at_signatures() {
+    let fx = hooks_project(false);
+    // the best file grows to about 800 estimated tokens, most of them function bodies
+    let mut runner = RUNNER.to_string();
+    for i in 0..30 {
+        runner.push_str(&format!(
+            "\n\ndef step_{i}(payload):\n    value = payload.get(\"key_{i}\", None)\n    return execute_hook(\"step_{i}\", value)\n"
+        ));
+    }
+    fx.write("src/hooks/runner.py", &runner);
+    let mut mcp = Mcp::start(&fx.root);
+    let (_, report) = pack_blocks(
+        &mut mcp,
+        json!({"query": "execute_hook swallows the error when a hook fails", "max_tokens": 1000}),
+    );
+    // in full it would fit, but leave the next ranked files only their signatures
+    assert!(
+        report.contains("- src/hooks/runner.py: signatures (score 1.000"),
+        "{report}"
+    );
+    assert!(report.contains(": full (score"), "{report}");
 }
 
 #[test]

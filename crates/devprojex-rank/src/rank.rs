@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::history::History;
-use crate::terms::{self, FileTerms, Term};
+use crate::terms::{self, FileTerms, Posting, Term};
 
 /// A parsed query.
 #[derive(Debug, Clone, Default)]
@@ -594,12 +594,12 @@ fn graph_bonus(
         if strength < 0.5 {
             break;
         }
-        let seed_terms = files[seed].terms;
+        let seed_terms: Vec<Posting> = files[seed].terms.iter().collect();
         // per term of the seed: files that define it, files that contain it
-        let mut defined = vec![0u32; seed_terms.postings.len()];
-        let mut df = vec![0u32; seed_terms.postings.len()];
+        let mut defined = vec![0u32; seed_terms.len()];
+        let mut df = vec![0u32; seed_terms.len()];
         for &f in &candidates {
-            for (i, p) in seed_terms.postings.iter().enumerate() {
+            for (i, p) in seed_terms.iter().enumerate() {
                 if let Some(q) = files[f].terms.get(p.term) {
                     df[i] += 1;
                     if q.defined > 0 {
@@ -614,7 +614,7 @@ fn graph_bonus(
             if f == seed {
                 continue;
             }
-            for (i, p) in seed_terms.postings.iter().enumerate() {
+            for (i, p) in seed_terms.iter().enumerate() {
                 if defined[i] == 0 || defined[i] > SPECIFIC_DEFINITIONS {
                     continue;
                 }
@@ -655,14 +655,14 @@ pub fn centrality(files: &[Candidate<'_>], signals: Signals) -> Vec<f64> {
     let mut defined_in: HashMap<Term, u32> = HashMap::new();
     let mut used_in: HashMap<Term, u32> = HashMap::new();
     for file in files {
-        for p in &file.terms.postings {
+        for p in file.terms.iter() {
             if p.defined > 0 {
                 *defined_in.entry(p.term).or_default() += 1;
             }
         }
     }
     for file in files {
-        for p in &file.terms.postings {
+        for p in file.terms.iter() {
             if p.body > u16::from(p.defined) && defined_in.contains_key(&p.term) {
                 *used_in.entry(p.term).or_default() += 1;
             }
@@ -672,7 +672,7 @@ pub fn centrality(files: &[Candidate<'_>], signals: Signals) -> Vec<f64> {
         .iter()
         .map(|file| {
             let mut score = 0.0;
-            for p in &file.terms.postings {
+            for p in file.terms.iter() {
                 if p.defined == 0 || defined_in[&p.term] > SPECIFIC_DEFINITIONS {
                     continue;
                 }

@@ -78,7 +78,8 @@ pub struct Occurrence {
     /// `&Parser{}`, `Parser::new()`), a Go method's receiver. The type's last name, without
     /// pointers or generic arguments.
     pub receiver_type: Option<String>,
-    /// For a member use whose receiver is a module bound by an import of the file
+    /// For a member use (or a qualified name) whose receiver is a module bound by an import
+    /// of the file
     /// (`import * as commander from '../index.js'`, `const utils = require('./utils')`,
     /// `from . import _types as _t`): the module's name, as its file or folder spells it.
     pub receiver_module: Option<String>,
@@ -652,6 +653,8 @@ fn walk(
     let mut declared_keys: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut bases: HashMap<String, Vec<String>> = HashMap::new();
     let mut fields: HashMap<String, TypeOf> = HashMap::new();
+    // variables typed by a node, set when the walk leaves it: (node id, key, type)
+    let mut deferred_types: Vec<(usize, (usize, String), TypeOf)> = Vec::new();
     // names bound to a module of the project by an import or a `require` -> the module's name
     let mut modules: HashMap<String, String> = HashMap::new();
     // the end byte of the last JSDoc comment (`/** … */`) and its text
@@ -800,15 +803,9 @@ fn walk(
                 {
                     note_return(&mut fields, &format!("{class}.{field}"), found.clone());
                 }
-                // an attribute of the instance is known under `self.x` in every method of
-                // the file; two classes that type it differently leave it unknown there
-                let attribute = variable.0 == FILE_LEVEL
-                    && (variable.1.starts_with("self.") || variable.1.starts_with("this."));
-                if attribute && types.get(&variable).is_some_and(|before| *before != found) {
-                    types.insert(variable, TypeOf::unknown());
-                    continue;
-                }
-                types.insert(variable, found);
+                // an assignment types its variable once its value is walked: `r = s.send(
+                // r.prepare())` reads the `r` from before
+                deferred_types.push((node.id(), variable, found));
             }
             // Go struct fields: `type Context struct { engine *Engine }`
             if kind == "field_declaration"
@@ -866,6 +863,10 @@ fn walk(
                     });
                     found.occurrence.receiver_module = modules.get(receiver).cloned();
                 }
+                // `core.Params` in a type: the qualifier may be a module binding too
+                if let Access::Path { qualifier } = &found.occurrence.access {
+                    found.occurrence.receiver_module = modules.get(qualifier).cloned();
+                }
                 pending.push(found);
             }
         }
@@ -880,6 +881,14 @@ fn walk(
             }
             if imports.last().is_some_and(|(id, _)| *id == leaving) {
                 imports.pop();
+            }
+            while deferred_types
+                .last()
+                .is_some_and(|(id, _, _)| *id == leaving)
+            {
+                if let Some((_, variable, found)) = deferred_types.pop() {
+                    types.insert(variable, found);
+                }
             }
             if cursor.goto_next_sibling() {
                 break;
@@ -1164,6 +1173,10 @@ fn rust_names<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Names {
 
 /// The scope key of what is bound outside any function.
 const FILE_LEVEL: usize = usize::MAX;
+
+/// The scope key of the attributes with a declared type (`self.x: T = …`, a field `x: T`),
+/// which assignments without one do not change.
+const DECLARED: usize = usize::MAX - 1;
 
 /// A type's last name: `*pkg.Parser` -> `Parser`, `Vec<T>` -> `Vec`, `Parser[int]` -> `Parser`.
 fn type_name(text: &str) -> Option<String> {
@@ -1452,10 +1465,11 @@ fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)
     let Some(variable) = variable else {
         return Vec::new();
     };
-    let found = type_text
+    let declared = type_text
         .and_then(|t| type_name(&text_of(t)))
-        .map(TypeOf::Named)
-        .or_else(|| value.and_then(|v| known.type_of(v, 0)));
+        .map(TypeOf::Named);
+    let annotated = declared.is_some();
+    let found = declared.or_else(|| value.and_then(|v| known.type_of(v, 0)));
     let Some(found) = found.map(|t| own_type(t, frames)) else {
         return Vec::new();
     };
@@ -1481,8 +1495,18 @@ fn note_type(node: Node<'_>, known: &Known<'_>) -> Vec<((usize, String), TypeOf)
         (field || parameter_property).then(|| format!("{own}.{}", text_of(variable)))
     });
     if let Some(attribute) = attribute {
-        // what this class's attribute holds: the caller merges it with other classes' ones
-        out.push(((FILE_LEVEL, attribute), found.clone()));
+        // an annotated attribute (`self.type: ParamType = …`) keeps its declared type
+        if annotated {
+            out.push(((DECLARED, attribute.clone()), found.clone()));
+            out.push(((FILE_LEVEL, attribute), found.clone()));
+        } else if !known.types.contains_key(&(DECLARED, attribute.clone())) {
+            let key = (FILE_LEVEL, attribute);
+            match known.types.get(&key) {
+                Some(before) if *before != found => out.push((key, TypeOf::unknown())),
+                Some(_) => {}
+                None => out.push((key, found.clone())),
+            }
+        }
         if node.kind() != "required_parameter" {
             return out;
         }
@@ -2256,6 +2280,19 @@ mod tests {
                 (11, None, Some(result("New", Some("gin")))),
             ]
         );
+        // a reassignment types its variable after its value: the `r` in the value is the old one
+        let python = "def f():\n    s = Session()\n    r = requests.Request()\n    r = s.send(r.prepare())\n    r.prepare()\n";
+        assert_eq!(
+            waiting("a.py", python, "prepare"),
+            [
+                (4, Some("Request".to_string()), None),
+                (
+                    5,
+                    None,
+                    Some(method_result(TypeOf::Named("Session".into()), "send"))
+                )
+            ]
+        );
         let python =
             "class Option(Parameter):\n    def hint(self):\n        return super().hint()\n";
         assert_eq!(
@@ -2532,6 +2569,12 @@ mod tests {
         );
         let two = "class A:\n    def __init__(self):\n        self.x = Parser()\n\nclass B:\n    def __init__(self):\n        self.x = Lexer()\n\n    def run(self):\n        self.x.parse()\n";
         assert_eq!(receiver_types("a.py", two, "parse"), [(10, None)]);
+        // a declared type stays whatever is assigned without one
+        let declared = "class A:\n    def __init__(self):\n        self.x: Parser = make()\n\nclass B(A):\n    def __init__(self):\n        self.x = self.pick()\n\n    def run(self):\n        self.x.parse()\n";
+        assert_eq!(
+            receiver_types("a.py", declared, "parse"),
+            [(10, Some("Parser".to_string()))]
+        );
     }
 
     #[test]
