@@ -1664,14 +1664,18 @@ pub fn references_json(outcome: &ReferencesOutcome, project: &str) -> serde_json
     })
 }
 
-/// Whether the definition `occurrence` is another declaration of a Python target in the same
-/// scope of its file: pyright's one symbol with several declarations (`@overload`
-/// signatures, `@x.setter`, a redefinition).
+/// Whether the definition `occurrence` is another declaration of a target in the same scope
+/// of its file, which the analysers take as one symbol: Python's `@overload` signatures,
+/// `@x.setter`, a redefinition (pyright); TypeScript's overload signatures and a `get`/`set`
+/// pair (the TypeScript service). Not a member assigned to an object (`res.json = …` twice
+/// are two values).
 fn redeclares_a_target(occurrence: &Occurrence, file: &FileUses, targets: &[TargetDef]) -> bool {
-    if Lang::of_path(&file.path) != Some(Lang::Python)
-        || targets
-            .iter()
-            .any(|t| t.path == file.path && t.line == occurrence.line)
+    if !matches!(
+        Lang::of_path(&file.path),
+        Some(Lang::Python | Lang::TypeScript | Lang::Tsx)
+    ) || targets
+        .iter()
+        .any(|t| t.path == file.path && t.line == occurrence.line)
     {
         return false;
     }
@@ -1681,6 +1685,7 @@ fn redeclares_a_target(occurrence: &Occurrence, file: &FileUses, targets: &[Targ
     targets.iter().any(|t| {
         t.path == file.path
             && t.file_level()
+            && !t.container_is_value
             && declared.scope.iter().last() == t.container.as_deref()
     })
 }

@@ -394,8 +394,9 @@ fn receivers_made_by_other_files_functions_are_typed_by_their_results() {
     );
 }
 
-/// A Python name declared again in the same scope (`@overload` signatures) is one symbol:
-/// the other declarations are its references; another class's method of the name is not.
+/// A name declared again in the same scope (Python `@overload` signatures, TypeScript
+/// overload signatures and accessor pairs) is one symbol: the other declarations are its
+/// references; another class's method of the name is not.
 #[test]
 fn python_overloads_are_references_of_each_other() {
     let fx = Fixture::new();
@@ -409,6 +410,22 @@ fn python_overloads_are_references_of_each_other() {
     assert!(text.contains("app.py:6:9: resolved"), "{text}");
     assert!(text.contains("app.py:8:9: resolved"), "{text}");
     assert!(!text.contains("app.py:14:"), "{text}");
+    // TypeScript: overload signatures and a get/set pair
+    fx.write(
+        "queue.ts",
+        "export class Queue {\n  remove(run: Run): void;\n  remove(id: string): void;\n  remove(x: unknown): void {}\n  get size(): number { return 1; }\n  set size(n: number) {}\n}\nexport class Other {\n  remove(): void {}\n}\n",
+    );
+    let output = run(
+        &["references", "remove", ".", "--at", "queue.ts:4"],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    assert!(text.contains("queue.ts:2:3: resolved"), "{text}");
+    assert!(text.contains("queue.ts:3:3: resolved"), "{text}");
+    assert!(!text.contains("queue.ts:9:"), "{text}");
+    let output = run(&["references", "size", ".", "--at", "queue.ts:5"], &fx.root);
+    let text = stdout(&output);
+    assert!(text.contains("queue.ts:6:7: resolved"), "{text}");
 }
 
 /// Rust receivers made by calls: a builder chain of methods declared `-> &mut Self` or
