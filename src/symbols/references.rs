@@ -1803,7 +1803,10 @@ fn judge(
                             || constructed == container);
                 // the module itself (`utils.f`), or a name an import binds to it
                 // (`const u = require('./utils')`, `from . import _types as _t`)
+                // (Rust reaches a module's items by `m::f`, never `m.f`: `dent.path()` is a
+                // variable named like the module)
                 let by_module = imports_target
+                    && !rust
                     && t.module_names
                         .iter()
                         .chain(reexport_modules)

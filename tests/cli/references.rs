@@ -670,3 +670,26 @@ fn a_field_two_structs_type_differently_is_each_structs_own() {
         "{text}"
     );
 }
+
+/// Rust reaches a module's items by `m::f`, never `m.f`: `dent.path()` with a variable named
+/// like the module `dent.rs` is not proved by the module.
+#[test]
+fn a_rust_variable_named_like_a_module_is_no_module() {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .write(
+        "src/lib.rs",
+        "mod dent;\nuse crate::dent::DirEntry;\n\nfn f(dent: Other, e: DirEntry) {\n    dent.path();\n    e.path();\n}\n",
+    )
+    .write(
+        "src/dent.rs",
+        "pub struct DirEntry;\n\nimpl DirEntry {\n    pub fn path(&self) {}\n}\n",
+    );
+    let output = run(&["references", "path", "."], &fx.root);
+    let text = stdout(&output);
+    assert!(text.contains("src/lib.rs:6:7: resolved"), "{text}");
+    assert!(text.contains("src/lib.rs:5:10: name-only"), "{text}");
+}
