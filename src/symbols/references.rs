@@ -1019,7 +1019,9 @@ impl Engine {
         pipeline: &crate::content::ContentPipeline,
     ) -> Reach<'u> {
         let mut out = Reach::default();
-        if target_files.is_empty() {
+        // every use in a target's own file: no other file to reach, so the project's import
+        // index (78k files on the kernel) is not built for nothing
+        if target_files.is_empty() || uses.iter().all(|f| target_files.contains(f.path.as_str())) {
             return out;
         }
         let Ok(selection) = self.select_sources(root, request, true, true, caches) else {
