@@ -92,16 +92,23 @@ def name_column(root, path, line, name):
 
 
 def ours(binary, root, path, line, name, include_imports=False):
-    proc = subprocess.run([binary, "references", name, root, "--at", f"{path}:{line}", "--format", "json",
-                           "--max-results", "1000", *(["--include-imports", "true"] if include_imports else [])],
-                          capture_output=True, text=True)
-    if proc.returncode not in (0, 1) or not proc.stdout.strip():
-        return None, None
-    value = json.loads(proc.stdout)
-    every = {(r["path"], r["line"]) for r in value["references"]}
-    resolved = {(r["path"], r["line"]) for r in value["references"] if r["confidence"] == "resolved"}
-    TEXTS.update({(r["path"], r["line"]): r["text"].strip() for r in value["references"]})
-    for r in value["references"]:
+    # every page: a popular class (commander.js' `Command`) has more than 1,000 uses
+    references = []
+    while True:
+        proc = subprocess.run([binary, "references", name, root, "--at", f"{path}:{line}", "--format", "json",
+                               "--max-results", "1000", "--offset", str(len(references)),
+                               *(["--include-imports", "true"] if include_imports else [])],
+                              capture_output=True, text=True)
+        if proc.returncode not in (0, 1) or not proc.stdout.strip():
+            return None, None
+        page = json.loads(proc.stdout)["references"]
+        references.extend(page)
+        if len(page) < 1000:
+            break
+    every = {(r["path"], r["line"]) for r in references}
+    resolved = {(r["path"], r["line"]) for r in references if r["confidence"] == "resolved"}
+    TEXTS.update({(r["path"], r["line"]): r["text"].strip() for r in references})
+    for r in references:
         COLUMNS.setdefault((name, r["path"], r["line"]), r["column"])
     return every, resolved
 

@@ -250,6 +250,13 @@ fn module_names(path: &str, lang: Option<Lang>) -> Vec<String> {
     let mut names = Vec::new();
     match lang {
         Some(Lang::Go) => names.push(folder.to_string()),
+        // the project's root folder has no name: an import of it binds the receiver to
+        // `ROOT_MODULE` (`require('..')`, `import * as m from '../index.js'` in `test/`)
+        Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+            if stem == "index" && dir.is_empty() =>
+        {
+            names.push(devprojex_symbols::references::ROOT_MODULE.to_string())
+        }
         _ if matches!(stem, "__init__" | "index" | "mod" | "lib") => names.push(folder.to_string()),
         _ => names.push(stem.to_string()),
     }
@@ -1983,5 +1990,13 @@ mod tests {
             ["flask"]
         );
         assert_eq!(module_names("doc/man.go", Some(Lang::Go)), ["doc"]);
+        assert_eq!(
+            module_names("lib/index.js", Some(Lang::JavaScript)),
+            ["lib"]
+        );
+        assert_eq!(
+            module_names("index.js", Some(Lang::JavaScript)),
+            [devprojex_symbols::references::ROOT_MODULE]
+        );
     }
 }

@@ -253,6 +253,45 @@ fn a_reexport_proves_the_uses_through_the_package() {
     );
 }
 
+/// A package whose root `index.js` re-exports a class (`export { Command }` after importing it
+/// from `lib/command.js`) passes it on to the tests that bind the root to a name:
+/// `import * as commander from '../index.js'` and `require('..')` make `commander.Command`
+/// resolved (commander.js' tests); another receiver stays name-only.
+#[test]
+fn a_root_index_passes_its_reexports_to_modules_bound_to_the_root() {
+    let fx = Fixture::new();
+    fx.write(
+        "package.json",
+        "{\"name\": \"commander\", \"main\": \"./index.js\"}\n",
+    )
+    .write(
+        "index.js",
+        "import { Command } from './lib/command.js';\n\nexport const program = new Command();\n\nexport { Command };\n",
+    )
+    .write("lib/command.js", "export class Command {\n  run() {}\n}\n")
+    .write(
+        "tests/esm.test.js",
+        "import * as commander from '../index.js';\n\nconst program = new commander.Command();\nconst other = new others.Command();\n",
+    )
+    .write(
+        "tests/cjs.test.cjs",
+        "const commander = require('..');\n\nconst program = new commander.Command();\n",
+    );
+    let output = run(
+        &["references", "Command", ".", "--at", "lib/command.js:1"],
+        &fx.root,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    for line in [
+        "tests/esm.test.js:3:31: resolved: const program = new commander.Command();",
+        "tests/esm.test.js:4:26: name-only: const other = new others.Command();",
+        "tests/cjs.test.cjs:3:31: resolved: const program = new commander.Command();",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
+}
+
 /// Rust says by a name's place what it can mean: a macro (`format!`), a path's module
 /// (`std::path::…`) and a field (`self.exit_code`) are no uses of a function or method of the
 /// same name; `self.template` is typed by its struct's field, `other: &Self` by the `impl`

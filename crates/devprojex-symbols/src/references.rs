@@ -195,7 +195,15 @@ pub fn occurrences(
     // the parse itself stops at the deadline too
     let stop = || deadline.is_some_and(|d| Instant::now() >= d);
     let tree = crate::parse(lang, text, &stop).ok()?;
-    walk(lang, tree.root_node(), text, Some(name), deadline).map(|w| w.occurrences)
+    walk(
+        lang,
+        tree.root_node(),
+        text,
+        crate::resolve::dir_of(path),
+        Some(name),
+        deadline,
+    )
+    .map(|w| w.occurrences)
 }
 
 /// What the functions and methods of a file return, as far as the file tells it: a declared
@@ -208,7 +216,14 @@ pub fn result_types(path: &str, text: &str, deadline: Option<Instant>) -> Option
     let lang = Lang::of_file(path, text)?;
     let stop = || deadline.is_some_and(|d| Instant::now() >= d);
     let tree = crate::parse(lang, text, &stop).ok()?;
-    let walked = walk(lang, tree.root_node(), text, None, deadline)?;
+    let walked = walk(
+        lang,
+        tree.root_node(),
+        text,
+        crate::resolve::dir_of(path),
+        None,
+        deadline,
+    )?;
     let file = Settled {
         returns: &walked.returns,
         functions: &walked.functions,
@@ -634,6 +649,7 @@ fn walk(
     lang: Lang,
     root: Node<'_>,
     src: &str,
+    dir: &str,
     name: Option<&str>,
     deadline: Option<Instant>,
 ) -> Option<Walked> {
@@ -832,7 +848,7 @@ fn walk(
                     }
                 }
             }
-            note_module(node, src, &mut modules);
+            note_module(node, src, dir, &mut modules);
             if node.child_count() == 0
                 && is_identifier(kind)
                 && name.is_some()
@@ -1248,47 +1264,56 @@ fn constructed_type(value: Node<'_>, src: &str) -> Option<String> {
 
 /// A module's name from an import's specifier: `'../lib/command.js'` -> `command`,
 /// `'./utils'` -> `utils`, `._types` (Python) -> `_types`, `a.b.c` -> `c`; a folder's `index`
-/// or `__init__` gives the folder (`'../lib/index.js'` -> `lib`). `None` for `..`, `.`, a
-/// package (no `./` or `../` start in JavaScript: not a file of the project).
-fn module_of_specifier(specifier: &str, python: bool) -> Option<String> {
+/// or `__init__` gives the folder (`'../lib/index.js'` -> `lib`), and so does a JavaScript
+/// folder spelled by `.` or `..` (`require('..')` in `test/a.js` -> the name of `test`'s
+/// parent), found from `dir`, the importing file's folder: the project's root folder is
+/// [`ROOT_MODULE`]. `None` above the root, or for a package (no `./` or `../` start in
+/// JavaScript: not a file of the project).
+fn module_of_specifier(specifier: &str, python: bool, dir: &str) -> Option<String> {
     let specifier = specifier.trim().trim_matches(['"', '\'', '`']);
     if !python && !specifier.starts_with('.') {
         return None;
     }
-    let parts: Vec<&str> = if python {
-        specifier.split('.').filter(|p| !p.is_empty()).collect()
-    } else {
-        specifier
-            .split('/')
-            .filter(|p| !p.is_empty() && *p != ".")
-            .collect()
+    if python {
+        let mut parts = specifier.split('.').filter(|p| !p.is_empty()).rev();
+        let last = parts.next()?;
+        let name = if last == "__init__" {
+            parts.next()?
+        } else {
+            last
+        };
+        return Some(name.to_string());
+    }
+    // the folder or file it names, from the project's root
+    let target = crate::resolve::join(dir, specifier)?;
+    let (folder, file) = match target.rsplit_once('/') {
+        Some((folder, file)) => (folder, file),
+        None => ("", target.as_str()),
     };
-    let mut parts = parts.into_iter().rev();
-    let last = parts.next()?;
-    let stem = if python {
-        last
-    } else {
-        last.split('.').next().unwrap_or(last)
-    };
+    let stem = file.split('.').next().unwrap_or(file);
     let name = if matches!(stem, "index" | "__init__") {
-        parts.next()?
+        crate::resolve::file_name(folder)
     } else {
         stem
     };
-    (!name.is_empty() && name != "..").then(|| name.to_string())
+    Some(if name.is_empty() { ROOT_MODULE } else { name }.to_string())
 }
+
+/// The module name of the project's root folder (`require('..')` from `test/`, the root's
+/// `index.js`); no identifier spells it.
+pub const ROOT_MODULE: &str = "/";
 
 /// Records a name bound to a module: `import * as m from './m'`, `import m from './m'`,
 /// `const m = require('./m')` (JavaScript); `import a.b as m`, `from . import m as n`
 /// (Python).
-fn note_module(node: Node<'_>, src: &str, modules: &mut HashMap<String, String>) {
+fn note_module(node: Node<'_>, src: &str, dir: &str, modules: &mut HashMap<String, String>) {
     let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("").trim();
     match node.kind() {
         // JavaScript: `import * as m from './m'`, `import m from './m'`
         "import_statement" if node.child_by_field_name("source").is_some() => {
             let Some(module) = node
                 .child_by_field_name("source")
-                .and_then(|s| module_of_specifier(text_of(s), false))
+                .and_then(|s| module_of_specifier(text_of(s), false, dir))
             else {
                 return;
             };
@@ -1328,7 +1353,9 @@ fn note_module(node: Node<'_>, src: &str, modules: &mut HashMap<String, String>)
                 .child_by_field_name("arguments")
                 .and_then(|a| a.named_child(0))
                 .filter(|a| a.kind() == "string");
-            if let Some(module) = specifier.and_then(|s| module_of_specifier(text_of(s), false)) {
+            if let Some(module) =
+                specifier.and_then(|s| module_of_specifier(text_of(s), false, dir))
+            {
                 modules.insert(text_of(name).to_string(), module);
             }
         }
@@ -1340,7 +1367,7 @@ fn note_module(node: Node<'_>, src: &str, modules: &mut HashMap<String, String>)
             ) else {
                 return;
             };
-            if let Some(module) = module_of_specifier(text_of(name), true) {
+            if let Some(module) = module_of_specifier(text_of(name), true, dir) {
                 modules.insert(text_of(alias).to_string(), module);
             }
         }
@@ -2512,14 +2539,16 @@ mod tests {
                 .map(|o| (o.line, o.receiver_module))
                 .collect()
         };
-        let js = "const u = require('./lib/utils');\nimport * as ns from '../src/index.js';\nconst pkg = require('utils');\nu.f();\nns.f();\npkg.f();\nother.f();\n";
+        let js = "const u = require('./lib/utils');\nimport * as ns from '../src/index.js';\nconst pkg = require('utils');\nconst up = require('..');\nimport * as top from '../../index.js';\nu.f();\nns.f();\npkg.f();\nother.f();\nup.f();\ntop.f();\n";
         assert_eq!(
-            modules("a.js", js, "f"),
+            modules("test/unit/a.js", js, "f"),
             [
-                (4, Some("utils".to_string())),
-                (5, Some("src".to_string())),
-                (6, None),
-                (7, None)
+                (6, Some("utils".to_string())),
+                (7, Some("src".to_string())),
+                (8, None),
+                (9, None),
+                (10, Some("test".to_string())),
+                (11, Some(ROOT_MODULE.to_string()))
             ]
         );
         let python = "from . import _types as _t\nimport a.b.models as m\n\n_t.f()\nm.f()\n";
