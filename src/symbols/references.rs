@@ -264,6 +264,14 @@ fn module_names(path: &str, lang: Option<Lang>) -> Vec<String> {
     names
 }
 
+/// A CommonJS export of the name (`exports.X = …`, `module.exports.X = …`): a file that
+/// requires the target's file and exports the name passes it on, as `export { X }` does.
+fn exports_commonjs(occurrence: &Occurrence, lang: Option<Lang>) -> bool {
+    matches!(lang, Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx))
+        && matches!(&occurrence.access, Access::Member { receiver }
+            if receiver == "exports" || receiver == "module.exports")
+}
+
 /// Function and method names a lookup of results across files reads at most (a file whose
 /// receivers wait on more is left as it is: each name is a screen over every file).
 const MAX_RESULT_NAMES: usize = 64;
@@ -1167,7 +1175,10 @@ impl Engine {
             let mut named: Vec<String> = Vec::new();
             for (file, edges) in &candidates {
                 if passing.contains(&file.path)
-                    || !file.occurrences.iter().any(|o| o.import)
+                    || !file
+                        .occurrences
+                        .iter()
+                        .any(|o| o.import || exports_commonjs(o, file.lang))
                     || leads_to(edges, &frontier_files, &frontier_dirs).is_empty()
                 {
                     continue;

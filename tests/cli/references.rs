@@ -292,6 +292,42 @@ fn a_root_index_passes_its_reexports_to_modules_bound_to_the_root() {
     }
 }
 
+/// A CommonJS package root passes on what it requires and exports (`exports.Command =
+/// Command`, `module.exports.Helper = …`): `commander.Command` through `require('..')` is
+/// resolved, as through an ES re-export.
+#[test]
+fn a_commonjs_export_passes_the_required_name_on() {
+    let fx = Fixture::new();
+    fx.write("package.json", "{\"main\": \"index.js\"}\n")
+        .write(
+            "index.js",
+            "const { Command } = require('./lib/command.js');\nconst helper = require('./lib/helper.js');\nexports.Command = Command;\nmodule.exports.Helper = helper.Helper;\n",
+        )
+        .write("lib/command.js", "class Command {}\nexports.Command = Command;\n")
+        .write("lib/helper.js", "class Helper {}\nexports.Helper = Helper;\n")
+        .write(
+            "test/a.js",
+            "const commander = require('..');\nnew commander.Command();\nnew commander.Helper();\n",
+        );
+    for (name, at, line) in [
+        (
+            "Command",
+            "lib/command.js:1",
+            "test/a.js:2:15: resolved: new commander.Command();",
+        ),
+        (
+            "Helper",
+            "lib/helper.js:1",
+            "test/a.js:3:15: resolved: new commander.Helper();",
+        ),
+    ] {
+        let output = run(&["references", name, ".", "--at", at], &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let text = stdout(&output);
+        assert!(text.contains(line), "{line} in {text}");
+    }
+}
+
 /// Rust says by a name's place what it can mean: a macro (`format!`), a path's module
 /// (`std::path::…`) and a field (`self.exit_code`) are no uses of a function or method of the
 /// same name; `self.template` is typed by its struct's field, `other: &Self` by the `impl`
