@@ -1729,8 +1729,10 @@ fn defines_by_name(kind: &str) -> bool {
         "import",
         "keyword",
     ];
-    const YES: [&str; 21] = [
+    const YES: [&str; 22] = [
         "definition",
+        // Rust: a trait's `type Captures: Captures;`
+        "associated_type",
         "declaration",
         "declarator",
         "_item",
