@@ -576,6 +576,28 @@ fn a_trait_impls_associated_type_is_the_traits_item() {
     );
 }
 
+/// A Rust `let` binds after its statement: in `let dirname = dirname(path);` the call means
+/// the file's function, the later `dirname` the local.
+#[test]
+fn a_rust_let_binds_after_its_statement() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/input.rs",
+        "pub fn dirname(path: &str) -> String {\n    path.to_string()\n}\n\npub fn strip(path: &str) -> usize {\n    let dirname = dirname(path);\n    dirname.len()\n}\n",
+    );
+    let output = run(
+        &["references", "dirname", ".", "--at", "src/input.rs:1"],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("dirname: 1 (1 resolved, 0 name-only)")
+            && text
+                .contains("src/input.rs:6:19: resolved (in strip): let dirname = dirname(path);"),
+        "{text}"
+    );
+}
+
 /// `export * from` barrels pass a module on whole, barrel after barrel, without spelling the
 /// name: `core.parse()` through `import * as core from "../core/index.js"` is resolved, and so
 /// is a bare `parse` imported from the outer barrel; a bare `parse` the file takes from another
