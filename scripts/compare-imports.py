@@ -572,6 +572,12 @@ def compare_rust(args):
     # every feature on: related_files reads `#[cfg(feature = ...)] mod x;` whatever the features
     options = {"cargo": {"buildScripts": {"enable": False}, "allTargets": True, "features": "all"},
                "procMacro": {"enable": False}, "checkOnSave": False, "cachePriming": {"enable": False}}
+    # a Cargo workspace of its own below DIR (ripgrep's fuzz/) is loaded too
+    manifests = [m for m in subprocess.run(["git", "ls-files", "*Cargo.toml"], cwd=root, capture_output=True,
+                                           text=True).stdout.split()
+                 if m == "Cargo.toml" or re.search(r"(?m)^\[workspace\]", open(os.path.join(root, m)).read())]
+    if len(manifests) > 1:
+        options["linkedProjects"] = [os.path.join(root, m) for m in manifests]
     scratch = tempfile.mkdtemp(prefix="compare-imports-rust-src-")
     library = references.rust_src_from_docs(scratch)
     if library:
