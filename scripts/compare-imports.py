@@ -5,6 +5,7 @@
     scripts/compare-imports.py typescript [--binary BIN] [--git-mode M] DIR
     scripts/compare-imports.py c          [--binary BIN] [--git-mode M] [--flags FLAGS] [--limit N] DIR [FILE...]
     scripts/compare-imports.py go         [--binary BIN] [--git-mode M] DIR
+    scripts/compare-imports.py rust       [--binary BIN] [--git-mode M] [--examples N] DIR
 
 Our side is the real server: one `devprojex mcp --root DIR`, one `related_files` call
 (`direction: imports`) per file. The reference:
@@ -24,6 +25,10 @@ Our side is the real server: one `devprojex mcp --root DIR`, one `related_files`
 - go: the Go toolchain (Debian's golang-go): `go list -e -json ./...` maps import paths to
   package folders, `go/parser` lists each file's imports; on a copy of the tracked .go files
   whose go.mod keeps its module line only, so nothing is downloaded.
+- rust: rust-analyzer (scripts/install-analysers.sh) over LSP, started as
+  compare-references.py starts it (offline: DIR's dependencies must be `cargo fetch`ed), all
+  features on; go-to-definition on the segments of each `use` leaf, `mod x;` and
+  `extern crate x` of every tracked .rs file (see compare_rust).
 
 Prints recall (reference edges related_files also finds), precision (our edges the reference
 also has) and the edges only we report; the figures are in docs/symbols.md. Without --binary,
