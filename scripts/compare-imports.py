@@ -470,7 +470,7 @@ def rust_tokens(text):
     at = 0
     while at < len(text):
         match = RUST_TOKEN.match(text, at)
-        kind = match.lastgroup if match.lastgroup != "hashes" else "raw"
+        kind = match.lastgroup
         if match.group("block"):
             depth, at = 1, match.end()
             while depth and at < len(text):
