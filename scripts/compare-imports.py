@@ -5,6 +5,7 @@
     scripts/compare-imports.py typescript [--binary BIN] [--git-mode M] DIR
     scripts/compare-imports.py c          [--binary BIN] [--git-mode M] [--flags FLAGS] [--limit N] DIR [FILE...]
     scripts/compare-imports.py go         [--binary BIN] [--git-mode M] DIR
+    scripts/compare-imports.py rust       [--binary BIN] [--git-mode M] [--examples N] DIR
 
 Our side is the real server: one `devprojex mcp --root DIR`, one `related_files` call
 (`direction: imports`) per file. The reference:
@@ -24,6 +25,10 @@ Our side is the real server: one `devprojex mcp --root DIR`, one `related_files`
 - go: the Go toolchain (Debian's golang-go): `go list -e -json ./...` maps import paths to
   package folders, `go/parser` lists each file's imports; on a copy of the tracked .go files
   whose go.mod keeps its module line only, so nothing is downloaded.
+- rust: rust-analyzer (scripts/install-analysers.sh) over LSP, started as
+  compare-references.py starts it (offline: DIR's dependencies must be `cargo fetch`ed), all
+  features on; go-to-definition on the segments of each `use` leaf, `mod x;` and
+  `extern crate x` of every tracked .rs file (see compare_rust).
 
 Prints recall (reference edges related_files also finds), precision (our edges the reference
 also has) and the edges only we report; the figures are in docs/symbols.md. Without --binary,
@@ -444,6 +449,192 @@ def compare_c(args):
     return recall
 
 
+# ---- Rust: rust-analyzer, over the language server protocol ------------------------------------
+
+RUST_TOKEN = re.compile(r'''
+    (?P<space>\s+)
+  | (?P<comment>//[^\n]*)
+  | (?P<block>/\*)
+  | (?P<raw>b?r(?P<hashes>\#*)")
+  | (?P<string>b?"(?:\\.|[^"\\])*")
+  | (?P<char>b?'(?:\\.|[^'\\])')
+  | (?P<lifetime>'\w+)
+  | (?P<ident>(?:r\#)?[A-Za-z_]\w*)
+  | (?P<path>::)
+  | (?P<other>.)
+''', re.X | re.S)
+
+
+def rust_tokens(text):
+    """(kind, text, offset) of the significant tokens: comments and literals skipped."""
+    at = 0
+    while at < len(text):
+        match = RUST_TOKEN.match(text, at)
+        kind = match.lastgroup
+        if match.group("block"):
+            depth, at = 1, match.end()
+            while depth and at < len(text):
+                if text.startswith("/*", at):
+                    depth, at = depth + 1, at + 2
+                elif text.startswith("*/", at):
+                    depth, at = depth - 1, at + 2
+                else:
+                    at += 1
+            continue
+        if match.group("raw"):
+            end = text.find('"' + match.group("hashes"), match.end())
+            at = len(text) if end < 0 else end + 1 + len(match.group("hashes"))
+            continue
+        at = match.end()
+        if kind in ("ident", "path", "other"):
+            yield kind, match.group(), match.start()
+
+
+def rust_use_leaves(text):
+    """What a file's `use` items, `mod x;` and `extern crate x` declarations name, as lists of
+    segment offsets: one list per use-tree leaf (`a::b::{c, d::E}` -> [a, b, c], [a, b, d, E];
+    a glob `a::b::*` and `a::b::{self}` end at b), and [x] for each `mod x;` and `extern crate x`."""
+    tokens = list(rust_tokens(text))
+    leaves = []
+
+    def tree(at, prefix):
+        # a use tree from tokens[at]; returns the index after it
+        path = list(prefix)
+        while at < len(tokens):
+            kind, word, offset = tokens[at]
+            if kind == "ident" and word != "as":
+                if word == "self" and path and tokens[at - 1][1] in "{,":
+                    leaves.append(list(path))  # `{self, ...}`: the prefix's module itself
+                    at += 1
+                    break
+                path.append(offset)
+                at += 1
+                if at < len(tokens) and tokens[at][1] == "::":
+                    at += 1
+                    continue
+                leaves.append(path)
+                if at + 1 < len(tokens) and tokens[at][1] == "as":
+                    at += 2
+                break
+            if word == "*":
+                if path:
+                    leaves.append(path)
+                at += 1
+                break
+            if word == "{":
+                at += 1
+                while at < len(tokens) and tokens[at][1] != "}":
+                    at = tree(at, path)
+                    if at < len(tokens) and tokens[at][1] == ",":
+                        at += 1
+                at += 1
+                break
+            if word == "::":
+                at += 1
+                continue
+            break
+        return at
+
+    for i, (kind, word, offset) in enumerate(tokens):
+        before = tokens[i - 1][1] if i else ";"
+        if kind != "ident" or before not in (";", "}", "{", "]", "pub", ")"):
+            continue
+        if word == "use":
+            tree(i + 1, [])
+        elif word == "extern" and i + 2 < len(tokens) and tokens[i + 1][1] == "crate":
+            leaves.append([tokens[i + 2][2]])
+        elif word == "mod" and i + 2 < len(tokens) and tokens[i + 1][0] == "ident" and tokens[i + 2][1] == ";":
+            leaves.append([tokens[i + 1][2]])
+    return leaves
+
+
+def lsp_position(text, offset):
+    line = text.count("\n", 0, offset)
+    start = text.rfind("\n", 0, offset) + 1
+    # LSP columns count UTF-16 code units
+    return {"line": line, "character": len(text[start:offset].encode("utf-16-le")) // 2}
+
+
+def compare_rust(args):
+    """rust-analyzer (scripts/install-analysers.sh) over LSP, as compare-references.py runs it:
+    the workspace loaded offline from Cargo's cache, std's source rebuilt from rust-docs. For
+    each `use` leaf, go-to-definition on its segments: the imported file is the leaf's when
+    the leaf is a module (the target is a whole file: a module file or a crate root), else
+    that of the segment before it (the module the item is taken from: `crate::a::B` -> a's
+    file, where related_files points too). `mod x;` leads to x's file. Only targets inside
+    DIR count, and a file's edges to itself on neither side."""
+    import importlib.util
+    import shutil
+    import tempfile
+    import urllib.parse
+    spec = importlib.util.spec_from_file_location(
+        "compare_references", os.path.join(os.path.dirname(os.path.abspath(__file__)), "compare-references.py"))
+    references = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(references)
+    root = os.path.realpath(args.dir)
+    files = references.tracked(root, "rust")
+    env = {**os.environ, "CARGO_NET_OFFLINE": "true"}
+    # every feature on: related_files reads `#[cfg(feature = ...)] mod x;` whatever the features
+    options = {"cargo": {"buildScripts": {"enable": False}, "allTargets": True, "features": "all"},
+               "procMacro": {"enable": False}, "checkOnSave": False, "cachePriming": {"enable": False}}
+    # a Cargo workspace of its own below DIR (ripgrep's fuzz/) is loaded too
+    manifests = [m for m in subprocess.run(["git", "ls-files", "*Cargo.toml"], cwd=root, capture_output=True,
+                                           text=True).stdout.split()
+                 if m == "Cargo.toml" or re.search(r"(?m)^\[workspace\]", open(os.path.join(root, m)).read())]
+    if len(manifests) > 1:
+        options["linkedProjects"] = [os.path.join(root, m) for m in manifests]
+    scratch = tempfile.mkdtemp(prefix="compare-imports-rust-src-")
+    library = references.rust_src_from_docs(scratch)
+    if library:
+        options["cargo"]["sysrootSrc"] = library
+    lsp = references.Lsp([references.RUST_ANALYZER], root, options,
+                         {"experimental": {"serverStatusNotification": True}}, env)
+    reference = {}
+    try:
+        lsp.wait_for("experimental/serverStatus", lambda status: status.get("quiescent"))
+        for rel in files:
+            with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            uri = "file://" + os.path.join(root, rel)
+            targets = {}
+
+            def definition(offset):
+                if offset not in targets:
+                    found = lsp.request("textDocument/definition", {
+                        "textDocument": {"uri": uri}, "position": lsp_position(text, offset)}) or []
+                    if isinstance(found, dict):
+                        found = [found]
+                    targets[offset] = [(urllib.parse.unquote(t.get("targetUri", t.get("uri", ""))[len("file://"):]),
+                                        t.get("targetSelectionRange", t.get("range"))) for t in found]
+                return targets[offset]
+
+            edges = set()
+            for leaf in rust_use_leaves(text):
+                found = definition(leaf[-1])
+                is_module = found and all(r["start"] == {"line": 0, "character": 0} for _, r in found)
+                if not is_module and len(leaf) > 1:
+                    found = definition(leaf[-2])
+                for path, _ in found:
+                    target = os.path.relpath(path, root).replace(os.sep, "/")
+                    if not target.startswith("..") and target != rel and target in files:
+                        edges.add(target)
+            reference[rel] = edges
+    finally:
+        lsp.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    server = McpServer(args.binary, root, server_args(args))
+    server.initialize()
+    ours = {}
+    for rel in list(reference):
+        mine = our_imports(server, rel)
+        if mine is None:
+            del reference[rel]
+            continue
+        ours[rel] = {t for t in mine if t != rel}
+    server.close()
+    return report(f"rust-analyzer go-to-definition on {root}", reference, ours, examples=args.examples)
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="language", required=True)
@@ -461,7 +652,10 @@ def main():
     c.add_argument("--limit", type=int, default=200)
     c.add_argument("dir")
     c.add_argument("files", nargs="*")
-    for p in (python, ts, c, go):
+    rust = sub.add_parser("rust")
+    rust.add_argument("--examples", type=int, default=8, help="how many differing edges to print")
+    rust.add_argument("dir")
+    for p in (python, ts, c, go, rust):
         p.add_argument("--binary", help="devprojex (default: built in target/release)")
         p.add_argument("--git-mode", choices=["none", "gitignore", "tracked"],
                        help="the server's --git-mode (default: its own, gitignore)")
@@ -470,7 +664,8 @@ def main():
         cargo_release("--bin", "devprojex")
         args.binary = os.path.join(ROOT, "target", "release", "devprojex")
     args.binary = os.path.abspath(args.binary)
-    compare = {"python": compare_python, "typescript": compare_typescript, "c": compare_c, "go": compare_go}
+    compare = {"python": compare_python, "typescript": compare_typescript, "c": compare_c, "go": compare_go,
+               "rust": compare_rust}
     precision, recall = compare[args.language](args)
     return 0 if precision >= 0.98 and recall >= 0.95 else 1
 

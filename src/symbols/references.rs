@@ -144,6 +144,12 @@ struct TargetDef {
     /// A Rust associated type or constant (in an `impl` or a trait): named only through a
     /// path (`Self::Captures`, `M::Captures`), never bare.
     associated: bool,
+    /// A Rust associated type or constant of a trait (`type Captures: Captures;` in `trait
+    /// Matcher`) or of a trait's `impl` (`impl Matcher for RegexMatcher`): the trait's name.
+    /// It is the trait's item, as rust-analyzer answers: its uses through the trait
+    /// (`Self::Captures` in the trait and its impls, `M::Captures` with `M: Matcher`) and the
+    /// other impls' definitions of it are its references.
+    trait_item: Option<String>,
     /// In a file parsed as C: whether it is a struct, union or enum tag (`struct list`),
     /// which C keeps apart from typedef names, functions and variables (`struct list *l`
     /// uses the tag, `list *l` a typedef). `None` in other languages.
@@ -684,6 +690,7 @@ impl Engine {
                             .container
                             .as_deref()
                             .is_some_and(|c| c.starts_with("impl ") || c.starts_with("trait ")),
+                    trait_item: None,
                     c_tag: (file.lang == Some(Lang::C))
                         .then_some(matches!(definition.kind, Kind::Struct | Kind::Enum)),
                 });
@@ -713,6 +720,7 @@ impl Engine {
                     .as_deref()
                     .is_some_and(|c| inherent.contains(c));
         }
+        add_trait_items(&uses, &mut targets, &outcome.definitions);
         if let Some((path, line)) = &at
             && targets.is_empty()
         {
@@ -841,7 +849,18 @@ impl Engine {
                 if occurrence.definition {
                     // Python: another declaration of the name in the target's own scope
                     // (`@overload` signatures, a property's setter) is the same symbol
-                    if redeclares_a_target(occurrence, file, &targets) {
+                    // Rust: the other impls' (and the trait's) definitions of a trait's item
+                    let trait_sibling = file.lang == Some(Lang::Rust)
+                        && targets.iter().any(|t| {
+                            t.trait_item.is_some()
+                                && t.path == file.path
+                                && t.line == occurrence.line
+                        })
+                        && !outcome
+                            .definitions
+                            .iter()
+                            .any(|h| h.path == file.path && h.line == occurrence.line);
+                    if trait_sibling || redeclares_a_target(occurrence, file, &targets) {
                         references.push(Reference {
                             path: file.path.clone(),
                             line: occurrence.line,
@@ -1710,6 +1729,98 @@ fn redeclares_a_target(occurrence: &Occurrence, file: &FileUses, targets: &[Targ
     })
 }
 
+/// Rust: an associated type or constant of a trait or of a trait's `impl` is the trait's
+/// item; the trait's and its other impls' definitions of it join the targets (their
+/// `Self::Captures` are uses; their definitions are listed as references).
+fn add_trait_items(uses: &[FileUses], targets: &mut Vec<TargetDef>, hits: &[SymbolHit]) {
+    let mut asked: Vec<(String, String, Kind)> = Vec::new();
+    for (target, hit) in targets.iter_mut().zip(hits) {
+        if target.associated {
+            target.trait_item = hit.container.as_deref().and_then(trait_of_container);
+            if let Some(of_trait) = &target.trait_item {
+                asked.push((of_trait.clone(), hit.name.clone(), target.kind));
+            }
+        }
+    }
+    for file in uses.iter().filter(|f| f.lang == Some(Lang::Rust)) {
+        for definition in &file.definitions {
+            let Some(of_trait) = definition.container.as_deref().and_then(trait_of_container)
+            else {
+                continue;
+            };
+            let same_item = asked.iter().any(|(t, name, kind)| {
+                *t == of_trait && *name == definition.name && *kind == definition.kind
+            });
+            let already = targets
+                .iter()
+                .any(|t| t.path == file.path && t.line == definition.line);
+            if !same_item || already {
+                continue;
+            }
+            targets.push(TargetDef {
+                path: file.path.clone(),
+                dir: devprojex_symbols::resolve::dir_of(&file.path).to_string(),
+                lang: Some(Lang::Rust),
+                line: definition.line,
+                scope: None,
+                container: definition.scope.iter().last().map(str::to_string),
+                module_names: module_names(&file.path, Some(Lang::Rust)),
+                method: false,
+                kind: definition.kind,
+                container_is_value: false,
+                behind_inherent: false,
+                associated: true,
+                trait_item: Some(of_trait),
+                c_tag: None,
+            });
+        }
+    }
+}
+
+/// The trait a Rust container names: `trait Matcher`, `impl Matcher for RegexMatcher`,
+/// `impl<M: Matcher> grep_matcher::Matcher for &'a M` → `Matcher`.
+fn trait_of_container(container: &str) -> Option<String> {
+    let named = match container.strip_prefix("trait ") {
+        Some(name) => name,
+        None => {
+            let rest = container.strip_prefix("impl")?;
+            // past the impl's own generics (`impl<M: Matcher> …`)
+            let rest = match rest.strip_prefix('<') {
+                Some(generics) => {
+                    let mut depth = 1;
+                    let end = generics.char_indices().find_map(|(i, c)| {
+                        match c {
+                            '<' => depth += 1,
+                            '>' => depth -= 1,
+                            _ => {}
+                        }
+                        (depth == 0).then_some(i + 1)
+                    })?;
+                    &generics[end..]
+                }
+                None => rest,
+            };
+            rest.trim_start()
+                .split(" for ")
+                .next()
+                .filter(|_| rest.contains(" for "))?
+        }
+    };
+    let name = named.split('<').next()?.rsplit("::").next()?.trim();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+/// Whether a Rust path's qualifier is a generic type parameter (`M` in `M::Captures`):
+/// one segment, in capitals, by the convention type parameters follow.
+fn rust_type_parameter(qualifier: &str) -> bool {
+    !qualifier.is_empty()
+        && qualifier.len() <= 2
+        && qualifier.starts_with(|c: char| c.is_ascii_uppercase())
+        && qualifier
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+}
+
 /// How a file reaches the targets through its imports.
 #[derive(Clone, Copy)]
 struct Imported {
@@ -1852,6 +1963,16 @@ fn judge(
                         && (t.path == path || rust)
                         && occurrence.classes.last() == t.container.as_ref())
                     || rust && rust_path_reaches(qualifier, &t.path)
+                    // a trait's item through the trait (`Matcher::Captures`) or a type
+                    // parameter bounded by it (`M::Captures`): the trait's own definition
+                    // is among the targets (a project trait)
+                    || t.trait_item.as_deref().is_some_and(|of_trait| {
+                        (last == of_trait || rust_type_parameter(qualifier))
+                            && targets.iter().any(|d| {
+                                d.trait_item.as_deref() == Some(of_trait)
+                                    && d.container.as_deref() == Some(of_trait)
+                            })
+                    })
                     || (imports_target || t.path == path)
                         && (t.module_names.iter().any(|m| m == last)
                             || matches!(last, "crate" | "self" | "super"))
@@ -1876,11 +1997,12 @@ fn judge(
 /// type, never a function; a field is never a function; a free function is never called
 /// as a method (`x.f()`) nor through a type (`Type::f()`); a trait's method that an inherent
 /// method of its type hides is reached only through the trait; an associated type or
-/// constant only through a path.
+/// constant only through a path, never by a `use`.
 fn rust_may_name(occurrence: &Occurrence, targets: &[TargetDef]) -> bool {
     let function = |t: &TargetDef| matches!(t.kind, Kind::Function | Kind::Method);
     let may = |t: &TargetDef| match occurrence.names {
-        _ if t.associated && occurrence.access == Access::Bare && !occurrence.import => false,
+        // (nor imported: a `use` names the trait of that name, `use grep_matcher::Captures`)
+        _ if t.associated && (occurrence.access == Access::Bare || occurrence.import) => false,
         // `x.f()`, `Type::f()` mean the inherent method
         _ if t.behind_inherent
             && match &occurrence.access {
@@ -1966,6 +2088,29 @@ fn rust_path_reaches(qualifier: &str, target_path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trait_containers_name_their_trait() {
+        for (container, expected) in [
+            ("trait Matcher", Some("Matcher")),
+            ("impl Matcher for RegexMatcher", Some("Matcher")),
+            (
+                "impl<'a, M: Matcher> grep::Matcher for &'a M",
+                Some("Matcher"),
+            ),
+            ("impl Iterator<Item = u8> for Bytes", Some("Iterator")),
+            ("impl RegexMatcher", None),
+            ("impl<T> Wrapper<T>", None),
+        ] {
+            assert_eq!(
+                trait_of_container(container).as_deref(),
+                expected,
+                "{container}"
+            );
+        }
+        assert!(rust_type_parameter("M") && rust_type_parameter("T2"));
+        assert!(!rust_type_parameter("Self") && !rust_type_parameter("regex"));
+    }
 
     #[test]
     fn rust_paths_reach_module_files() {

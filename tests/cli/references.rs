@@ -595,6 +595,84 @@ fn rust_own_types_hide_others_and_associated_types_need_a_path() {
     assert!(!text.contains("src/m.rs:10:21"), "{text}");
 }
 
+/// An associated type of a trait's `impl` is the trait's item (as rust-analyzer answers): its
+/// uses through the trait (`Self::Captures` in the trait and in other impls, `M::Captures`
+/// with `M: Matcher`) and the other impls' definitions of it are its references; a `use` of
+/// a trait named like it is not, a module's type of the name (`regex::Captures`) is unproved.
+#[test]
+fn a_trait_impls_associated_type_is_the_traits_item() {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .write(
+        "src/matcher.rs",
+        "pub trait Captures {}\n\npub trait Matcher {\n    type Captures: Captures;\n    fn new_captures(&self) -> Self::Captures;\n}\n\nimpl<'a, M: Matcher> Matcher for &'a M {\n    type Captures = M::Captures;\n    fn new_captures(&self) -> Self::Captures {\n        (*self).new_captures()\n    }\n}\n",
+    )
+    .write(
+        "src/regex.rs",
+        "use crate::matcher::{Captures, Matcher};\n\npub struct Caps;\nimpl Captures for Caps {}\npub struct RegexMatcher;\n\nimpl Matcher for RegexMatcher {\n    type Captures = Caps;\n    fn new_captures(&self) -> Caps {\n        Caps\n    }\n}\n",
+    )
+    .write(
+        "src/printer.rs",
+        "use crate::matcher::Matcher;\n\npub struct Space<M: Matcher> {\n    caps: M::Captures,\n    other: regex::Captures,\n}\n",
+    );
+    let output = run(
+        &[
+            "references",
+            "Captures",
+            ".",
+            "--at",
+            "src/regex.rs:8",
+            "--include-imports",
+            "true",
+        ],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    for expected in [
+        "src/matcher.rs:4:10: resolved (in Matcher): type Captures: Captures;",
+        "src/matcher.rs:5:37: resolved (in Matcher): fn new_captures(&self) -> Self::Captures;",
+        "src/matcher.rs:9:10: resolved",
+        "src/matcher.rs:9:24: resolved",
+        "src/matcher.rs:10:37: resolved",
+        "src/printer.rs:4:14: resolved (in Space): caps: M::Captures,",
+    ] {
+        assert!(text.contains(expected), "{expected}\n{text}");
+    }
+    // the trait `Captures` imported is another thing of the name; `regex::Captures` is
+    // another crate's, not proved either way
+    assert!(!text.contains("src/regex.rs:1:"), "{text}");
+    assert!(text.contains("src/printer.rs:5:19: name-only"), "{text}");
+    assert!(
+        text.contains("Captures: 7 (6 resolved, 1 name-only)"),
+        "{text}"
+    );
+}
+
+/// A Rust `let` binds after its statement: in `let dirname = dirname(path);` the call means
+/// the file's function, the later `dirname` the local.
+#[test]
+fn a_rust_let_binds_after_its_statement() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/input.rs",
+        "pub fn dirname(path: &str) -> String {\n    path.to_string()\n}\n\npub fn strip(path: &str) -> usize {\n    let dirname = dirname(path);\n    dirname.len()\n}\n",
+    );
+    let output = run(
+        &["references", "dirname", ".", "--at", "src/input.rs:1"],
+        &fx.root,
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("dirname: 1 (1 resolved, 0 name-only)")
+            && text
+                .contains("src/input.rs:6:19: resolved (in strip): let dirname = dirname(path);"),
+        "{text}"
+    );
+}
+
 /// `export * from` barrels pass a module on whole, barrel after barrel, without spelling the
 /// name: `core.parse()` through `import * as core from "../core/index.js"` is resolved, and so
 /// is a bare `parse` imported from the outer barrel; a bare `parse` the file takes from another

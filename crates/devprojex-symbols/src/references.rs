@@ -291,6 +291,12 @@ struct Pending {
     functions: Vec<usize>,
     /// A binding (a definition or a local) of the name, in `functions.last()`.
     binds: bool,
+    /// Where the occurrence starts (a byte offset).
+    at: usize,
+    /// A binding: where it starts to be seen. A Rust `let` binds after its statement (`let
+    /// dirname = dirname(path);` calls the outer `dirname`); other bindings from the start
+    /// of their function (as Python decides).
+    seen_from: usize,
     /// A member use's receiver type, before the file's functions' results are known.
     receiver: Option<TypeOf>,
 }
@@ -991,15 +997,19 @@ struct Settled<'a> {
     fields: &'a HashMap<String, TypeOf>,
 }
 
-/// Each bare use's scope: the innermost function around it that binds the name (anywhere in
-/// its body, as Python decides; a use before a `let` in Rust or JavaScript is rare enough).
-/// Each member use's receiver type, with what the file's functions return.
+/// Each bare use's scope: the innermost function around it that binds the name before it
+/// (anywhere in its body, as Python decides; in Rust after a `let`'s statement; a use before
+/// a `let` in JavaScript is rare enough). Each member use's receiver type, with what the
+/// file's functions return.
 fn settle(pending: Vec<Pending>, file: &Settled<'_>) -> Vec<Occurrence> {
-    let binding: std::collections::HashSet<usize> = pending
-        .iter()
-        .filter(|p| p.binds)
-        .filter_map(|p| p.functions.last().copied())
-        .collect();
+    // function -> where its bindings of the name start to be seen, the earliest
+    let mut binding: HashMap<usize, usize> = HashMap::new();
+    for p in pending.iter().filter(|p| p.binds) {
+        if let Some(function) = p.functions.last() {
+            let from = binding.entry(*function).or_insert(p.seen_from);
+            *from = (*from).min(p.seen_from);
+        }
+    }
     pending
         .into_iter()
         .map(|p| {
@@ -1017,7 +1027,11 @@ fn settle(pending: Vec<Pending>, file: &Settled<'_>) -> Vec<Occurrence> {
                     .functions
                     .iter()
                     .rev()
-                    .find(|f| binding.contains(f))
+                    .find(|f| {
+                        binding
+                            .get(f)
+                            .is_some_and(|from| occurrence.definition || *from <= p.at)
+                    })
                     .copied();
             }
             occurrence
@@ -1125,8 +1139,28 @@ fn occurrence(
         },
         functions,
         binds: binding,
+        at: node.start_byte(),
+        seen_from: if binding && lang == Lang::Rust {
+            rust_let_end(ancestors).unwrap_or(0)
+        } else {
+            0
+        },
         receiver: None,
     }
+}
+
+/// The end of the `let` statement a Rust pattern's name is bound by (its scope starts
+/// there); `None` for other bindings (parameters, closures' parameters, `match` arms).
+fn rust_let_end(ancestors: &[Node<'_>]) -> Option<usize> {
+    for ancestor in ancestors.iter().rev() {
+        match ancestor.kind() {
+            "let_declaration" => return Some(ancestor.end_byte()),
+            "closure_expression" | "closure_parameters" | "function_item" | "block"
+            | "match_arm" | "parameters" => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What a Rust identifier can name, by its place in the tree.
@@ -1756,8 +1790,10 @@ fn defines_by_name(kind: &str) -> bool {
         "import",
         "keyword",
     ];
-    const YES: [&str; 21] = [
+    const YES: [&str; 22] = [
         "definition",
+        // Rust: a trait's `type Captures: Captures;`
+        "associated_type",
         "declaration",
         "declarator",
         "_item",

@@ -636,34 +636,43 @@ impl ProjectView {
                 krate.and_then(|c| c.lib.clone().or_else(|| c.main.clone()))?,
                 rest,
             ),
-            [dir @ ("tests" | "examples" | "benches"), sub, rest @ ..] => (
-                join(crate_dir, &format!("{dir}/{sub}.rs"))
-                    .filter(|p| self.files.contains(p))
-                    .or_else(|| join(crate_dir, &format!("{dir}/{sub}/main.rs")))?,
-                rest,
-            ),
-            // a file below a root the manifest places elsewhere (`[[bin]] path =
-            // "crates/core/main.rs"`): a module of the deepest such root above it
-            _ => {
-                let (root, below) = krate?
-                    .declared_roots
+            [dir @ ("tests" | "examples" | "benches"), sub, rest @ ..] => {
+                // `tests/x/y.rs` belongs to `tests/x.rs` or `tests/x/main.rs`; without
+                // either, to a root the manifest declares (`[[test]] path =
+                // "tests/tests.rs"` with `mod x;`)
+                let own = [format!("{dir}/{sub}.rs"), format!("{dir}/{sub}/main.rs")]
                     .iter()
-                    .filter_map(|root| {
-                        let base = dir_of(root);
-                        let below = if base.is_empty() {
-                            Some(file)
-                        } else {
-                            file.strip_prefix(base)?.strip_prefix('/')
-                        };
-                        below.map(|b| (root, b))
-                    })
-                    .max_by_key(|(root, _)| depth(dir_of(root)))?;
-                let mut path: Vec<String> = below.split('/').map(str::to_string).collect();
-                return Some((root.clone(), Self::module_path_tail(&mut path)));
+                    .filter_map(|candidate| join(crate_dir, candidate))
+                    .find(|p| self.files.contains(p));
+                match own {
+                    Some(root) => (root, rest),
+                    None => return Self::rust_declared_module_of(krate?, file),
+                }
             }
+            _ => return Self::rust_declared_module_of(krate?, file),
         };
         let mut path: Vec<String> = below.iter().map(|s| s.to_string()).collect();
         Some((root, Self::module_path_tail(&mut path)))
+    }
+
+    /// A file below a root the manifest places elsewhere (`[[bin]] path =
+    /// "crates/core/main.rs"`): a module of the deepest such root above it.
+    fn rust_declared_module_of(krate: &RustCrate, file: &str) -> Option<(String, Vec<String>)> {
+        let (root, below) = krate
+            .declared_roots
+            .iter()
+            .filter_map(|root| {
+                let base = dir_of(root);
+                let below = if base.is_empty() {
+                    Some(file)
+                } else {
+                    file.strip_prefix(base)?.strip_prefix('/')
+                };
+                below.map(|b| (root, b))
+            })
+            .max_by_key(|(root, _)| depth(dir_of(root)))?;
+        let mut path: Vec<String> = below.split('/').map(str::to_string).collect();
+        Some((root.clone(), Self::module_path_tail(&mut path)))
     }
 
     /// `[a, b.rs]` -> `[a, b]`; `[a, mod.rs]` -> `[a]`.

@@ -618,6 +618,39 @@ fn rust_modules_of_a_binary_crate_placed_by_its_manifest() {
 }
 
 #[test]
+fn rust_modules_in_a_folder_of_tests_below_a_declared_test_root() {
+    // ripgrep: `[[test]] path = "tests/tests.rs"` declares `mod index;` and `mod util;`;
+    // tests/index/ has no index.rs or main.rs of its own beside it
+    let view = view(
+        &[
+            "tests/tests.rs",
+            "tests/util.rs",
+            "tests/index/mod.rs",
+            "tests/index/basic.rs",
+        ],
+        &[(
+            "Cargo.toml",
+            "[package]\nname = \"ripgrep\"\n\n[[test]]\nname = \"integration\"\npath = \"tests/tests.rs\"\n",
+        )],
+    );
+    let found = resolve_all(
+        &view,
+        "tests/index/basic.rs",
+        "use crate::util::{Dir, TestCommand};\nuse super::helper;\n",
+    );
+    assert_eq!(
+        found,
+        [
+            vec![file("tests/util.rs")],
+            vec![file("tests/util.rs")],
+            vec![file("tests/index/mod.rs")],
+        ]
+    );
+    let found = resolve_all(&view, "tests/index/mod.rs", "mod basic;\n");
+    assert_eq!(found, [vec![file("tests/index/basic.rs")]]);
+}
+
+#[test]
 fn go_imports_of_the_module_root_package_lead_to_the_root_folder() {
     // cobra: package cobra at the module root, imported by its subpackages
     let view = view(
