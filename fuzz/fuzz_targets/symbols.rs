@@ -40,7 +40,10 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             Err(skip) => assert!(
-                matches!(skip, Skip::TooDeeplyNested | Skip::TooLarge | Skip::OverBudget),
+                matches!(
+                    skip,
+                    Skip::TooDeeplyNested | Skip::TooLarge | Skip::OverBudget | Skip::ParseOverBudget
+                ),
                 "{path}: skipped as {skip:?}"
             ),
         }
@@ -55,7 +58,10 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             Err(skip) => assert!(
-                matches!(skip, Skip::TooDeeplyNested | Skip::TooLarge | Skip::OverBudget),
+                matches!(
+                    skip,
+                    Skip::TooDeeplyNested | Skip::TooLarge | Skip::OverBudget | Skip::ParseOverBudget
+                ),
                 "{path}: skipped as {skip:?}"
             ),
         }

@@ -531,7 +531,9 @@ impl Engine {
                     Found::Unparsed(Skip::TooLarge) => outcome.unparsed_files += 1,
                     Found::Unparsed(Skip::TooDeeplyNested) => outcome.nested_files += 1,
                     Found::Unparsed(Skip::OverBudget) => outcome.over_budget_files += 1,
-                    Found::Unparsed(Skip::Failed) => outcome.failed_files += 1,
+                    Found::Unparsed(Skip::Failed | Skip::ParseOverBudget) => {
+                        outcome.failed_files += 1
+                    }
                     Found::Unparsed(Skip::Interrupted) => {
                         return Err(Halt::Stopped(SearchStop::Deadline));
                     }

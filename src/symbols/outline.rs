@@ -77,6 +77,9 @@ impl Engine {
                     Skip::OverBudget => "its definitions would take more than 64 times its size",
                     Skip::TooDeeplyNested => "it is nested too deeply (over 64 levels)",
                     Skip::Failed => "the parser failed on it",
+                    Skip::ParseOverBudget => {
+                        "the parser's error recovery on it went over its budget"
+                    }
                     Skip::Interrupted => "parsing it took longer than the time limit",
                 };
                 return Err(DpxError::invalid_arguments(format!(

@@ -232,7 +232,9 @@ pub fn related_trailer(outcome: &RelatedOutcome, max_results: usize, cli: bool) 
                 devprojex_symbols::Skip::TooDeeplyNested => {
                     "too deeply nested to index (over 64 levels of modules, namespaces or use lists)"
                 }
-                devprojex_symbols::Skip::Failed | devprojex_symbols::Skip::Interrupted => {
+                devprojex_symbols::Skip::Failed
+                | devprojex_symbols::Skip::ParseOverBudget
+                | devprojex_symbols::Skip::Interrupted => {
                     "a file the parser failed on"
                 }
             }

@@ -59,6 +59,9 @@ pub enum Skip {
     TooDeeplyNested,
     /// The parser gave no tree, or panicked on this file.
     Failed,
+    /// The parser's error recovery went over the steps a file of its size may take (a few
+    /// kilobytes of nested garbage can keep it busy for minutes).
+    ParseOverBudget,
     /// The caller's [`Stop`] said so (a deadline or a cancellation) before the file was done.
     Interrupted,
 }
@@ -265,9 +268,15 @@ pub(crate) fn parse(lang: Lang, text: &str, stop: Stop<'_>) -> Result<Tree, Skip
         let parser = parsers.get_mut(&lang).ok_or(Skip::Failed)?;
         let bytes = text.as_bytes();
         let mut stopped = false;
+        let mut over_budget = false;
+        let budget = parse_step_budget(bytes.len());
         let mut steps = 0u32;
         let mut progress = |_: &devprojex_detail::tree_sitter::ParseState| {
             steps = steps.wrapping_add(1);
+            if steps > budget {
+                over_budget = true;
+                return std::ops::ControlFlow::Break(());
+            }
             if steps.is_multiple_of(STOP_CHECK_EVERY) && stop() {
                 stopped = true;
                 return std::ops::ControlFlow::Break(());
@@ -286,7 +295,9 @@ pub(crate) fn parse(lang: Lang, text: &str, stop: Stop<'_>) -> Result<Tree, Skip
             None => {
                 // A parser that stopped keeps its state; start clean next time.
                 parser.reset();
-                Err(if stopped {
+                Err(if over_budget {
+                    Skip::ParseOverBudget
+                } else if stopped {
                     Skip::Interrupted
                 } else {
                     Skip::Failed
@@ -302,6 +313,14 @@ pub type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
 
 /// How often (in parser progress calls) [`Stop`] is asked.
 const STOP_CHECK_EVERY: u32 = 256;
+
+/// The parser progress calls a file may take: real source takes about one per 140 bytes (zod's
+/// 160 KB `schemas.ts` 1,155, a 173 KB kernel file 964), but tree-sitter's error recovery can
+/// go on for minutes on a few kilobytes of nested garbage (found by fuzzing). The budget leaves
+/// real files 30 times their need, and gives up the rest as [`Skip::ParseOverBudget`].
+fn parse_step_budget(bytes: usize) -> u32 {
+    u32::try_from(10_000 + bytes / 4).unwrap_or(u32::MAX)
+}
 
 /// How often (in tree nodes) the walks ask [`Stop`]: a node can cost a few steps up the tree,
 /// each as long as its depth.
@@ -430,6 +449,33 @@ pub mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parse_lost_in_error_recovery_is_given_up_over_budget() {
+        // Found by fuzz/fuzz_targets/symbols.rs (kept as fuzz/regressions/symbols/
+        // typescript-error-recovery-on-nested-braces): 3 KB of nested `{a::` braces and NULs
+        // kept tree-sitter's TypeScript error recovery busy for minutes.
+        let input = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fuzz/regressions/symbols/typescript-error-recovery-on-nested-braces"
+        ))
+        .unwrap();
+        let input = std::str::from_utf8(&input).unwrap();
+        let (path, text) = input.split_once('\n').unwrap();
+        assert_eq!(
+            try_definitions(path, text),
+            Some(Err(Skip::ParseOverBudget))
+        );
+        assert_eq!(
+            imports::try_scan(path, text).map(|r| r.map(|_| ())),
+            Some(Err(Skip::ParseOverBudget))
+        );
+        // real source stays far inside the budget: a few hundred definitions in 50 KB
+        let real: String = (0..600)
+            .map(|i| format!("export function f{i}(a: number): number {{ return a + {i}; }}\n"))
+            .collect();
+        assert_eq!(try_definitions("a.ts", &real).unwrap().unwrap().len(), 600);
+    }
 
     #[test]
     fn every_extension_names_a_language_and_back() {
