@@ -19,6 +19,7 @@ use devprojex_symbols::resolve::Target;
 use devprojex_symbols::{Definition, Kind, Lang};
 use serde::Serialize;
 
+use super::index::ProjectGraph;
 use super::{
     MatchMode, Query, SymbolHit, SymbolIndex, SymbolOptions, cancelled_error, load_cost, shorten,
     worker_failed,
@@ -1052,213 +1053,207 @@ impl Engine {
         deadline: Option<Instant>,
         pipeline: &crate::content::ContentPipeline,
     ) -> Reach<'u> {
-        let mut out = Reach::default();
         // every use in a target's own file: no other file to reach, so the project's import
         // index (78k files on the kernel) is not built for nothing
         if target_files.is_empty() || uses.iter().all(|f| target_files.contains(f.path.as_str())) {
-            return out;
+            return Reach::default();
         }
-        let Ok(selection) = self.select_sources(root, request, true, true, caches) else {
-            return out;
-        };
-        let entries: Vec<&Entry> = selection.files().collect();
-        let fresh;
-        let index = match caches {
-            Some(caches) => &caches.symbols,
-            None => {
-                fresh = SymbolIndex::new(0);
-                &fresh
-            }
-        };
-        let deadline = deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400));
-        let shared = index.root_index(root);
-        let Ok(mut project) =
-            index.project(&shared, root, &entries, pipeline, false, deadline, &|| {
-                false
-            })
-        else {
-            return out;
-        };
-        // the resolved imports of every file that uses the name
-        let candidates: Vec<(&FileUses, Vec<(Target, usize)>)> = uses
-            .iter()
-            .filter(|f| !target_files.contains(f.path.as_str()))
-            .map(|f| {
-                let edges = project.imports_of(&f.path, &entries, pipeline, deadline);
-                (f, edges.edges)
-            })
-            .collect();
-        let leads_to = |edges: &[(Target, usize)], files: &HashSet<&str>, dirs: &HashSet<&str>| {
-            edges
-                .iter()
-                .filter(|(target, _)| match target {
-                    Target::File(path) => files.contains(path.as_str()),
-                    Target::Folder(dir) => dirs.contains(dir.as_str()),
-                })
-                .map(|(_, line)| *line)
-                .collect::<Vec<usize>>()
-        };
-        for (file, edges) in &candidates {
-            if !leads_to(edges, target_files, target_dirs).is_empty() {
-                out.importing.insert(file.path.as_str());
-            }
-        }
-        // C and C++: a header passes on what it declares for the source file that includes
-        // it (`cJSON.h` for `cJSON.c`), and `#include` passes a header on whole, so each file
-        // using the name has its includes followed to such a header (or a target's file:
-        // cJSON's tests include `common.h`, which includes `../cJSON.c`)
-        let c_family = |p: &str| matches!(Lang::of_path(p), Some(Lang::C | Lang::Cpp));
-        let mut declaring: HashSet<String> = HashSet::new();
-        let mut file_edges = |file: &str| {
-            project
-                .imports_of(file, &entries, pipeline, deadline)
-                .edges
-                .into_iter()
-                .filter_map(|(t, _)| match t {
-                    Target::File(p) => Some(p),
-                    Target::Folder(_) => None,
-                })
-                .collect::<Vec<String>>()
-        };
-        for target in target_files.iter().filter(|t| c_family(t)) {
-            declaring.insert(target.to_string());
-            // the headers the target's file includes, directly or through others
-            let mut seen: HashSet<String> = HashSet::new();
-            let mut level = file_edges(target);
-            for _ in 0..INCLUDE_DEPTH {
-                let mut next = Vec::new();
-                for header in level {
-                    if seen.len() >= INCLUDES_WALKED || !seen.insert(header.clone()) {
-                        continue;
-                    }
-                    let declares = uses.iter().any(|f| {
-                        f.path == header && f.occurrences.iter().any(|o| o.container.is_none())
-                    });
-                    if declares {
-                        declaring.insert(header.clone());
-                    }
-                    next.extend(file_edges(&header));
-                }
-                level = next;
-            }
-        }
-        if !declaring.is_empty() {
-            for (file, edges) in &candidates {
-                if !c_family(&file.path) || out.importing.contains(file.path.as_str()) {
-                    continue;
-                }
-                if declaring.contains(&file.path) {
-                    out.included.insert(file.path.as_str());
-                    continue;
-                }
-                let mut seen: HashSet<String> = HashSet::new();
-                let mut level: Vec<String> = edges
+        self.with_import_graph(
+            root,
+            request,
+            caches,
+            deadline,
+            pipeline,
+            |project, entries, deadline| {
+                let mut out = Reach::default();
+                // the resolved imports of every file that uses the name
+                let candidates: Vec<(&FileUses, Vec<(Target, usize)>)> = uses
                     .iter()
-                    .filter_map(|(t, _)| match t {
-                        Target::File(p) => Some(p.clone()),
-                        Target::Folder(_) => None,
+                    .filter(|f| !target_files.contains(f.path.as_str()))
+                    .map(|f| {
+                        let edges = project.imports_of(&f.path, entries, pipeline, deadline);
+                        (f, edges.edges)
                     })
                     .collect();
-                'walk: for _ in 0..INCLUDE_DEPTH {
-                    let mut next = Vec::new();
-                    for header in level {
-                        if declaring.contains(&header) {
-                            out.included.insert(file.path.as_str());
-                            break 'walk;
+                let leads_to =
+                    |edges: &[(Target, usize)], files: &HashSet<&str>, dirs: &HashSet<&str>| {
+                        edges
+                            .iter()
+                            .filter(|(target, _)| match target {
+                                Target::File(path) => files.contains(path.as_str()),
+                                Target::Folder(dir) => dirs.contains(dir.as_str()),
+                            })
+                            .map(|(_, line)| *line)
+                            .collect::<Vec<usize>>()
+                    };
+                for (file, edges) in &candidates {
+                    if !leads_to(edges, target_files, target_dirs).is_empty() {
+                        out.importing.insert(file.path.as_str());
+                    }
+                }
+                // C and C++: a header passes on what it declares for the source file that includes
+                // it (`cJSON.h` for `cJSON.c`), and `#include` passes a header on whole, so each file
+                // using the name has its includes followed to such a header (or a target's file:
+                // cJSON's tests include `common.h`, which includes `../cJSON.c`)
+                let c_family = |p: &str| matches!(Lang::of_path(p), Some(Lang::C | Lang::Cpp));
+                let mut declaring: HashSet<String> = HashSet::new();
+                let mut file_edges = |file: &str| {
+                    project
+                        .imports_of(file, entries, pipeline, deadline)
+                        .edges
+                        .into_iter()
+                        .filter_map(|(t, _)| match t {
+                            Target::File(p) => Some(p),
+                            Target::Folder(_) => None,
+                        })
+                        .collect::<Vec<String>>()
+                };
+                for target in target_files.iter().filter(|t| c_family(t)) {
+                    declaring.insert(target.to_string());
+                    // the headers the target's file includes, directly or through others
+                    let mut seen: HashSet<String> = HashSet::new();
+                    let mut level = file_edges(target);
+                    for _ in 0..INCLUDE_DEPTH {
+                        let mut next = Vec::new();
+                        for header in level {
+                            if seen.len() >= INCLUDES_WALKED || !seen.insert(header.clone()) {
+                                continue;
+                            }
+                            let declares = uses.iter().any(|f| {
+                                f.path == header
+                                    && f.occurrences.iter().any(|o| o.container.is_none())
+                            });
+                            if declares {
+                                declaring.insert(header.clone());
+                            }
+                            next.extend(file_edges(&header));
                         }
-                        if seen.len() >= INCLUDES_WALKED || !seen.insert(header.clone()) {
+                        level = next;
+                    }
+                }
+                if !declaring.is_empty() {
+                    for (file, edges) in &candidates {
+                        if !c_family(&file.path) || out.importing.contains(file.path.as_str()) {
                             continue;
                         }
-                        next.extend(
-                            project
-                                .imports_of(&header, &entries, pipeline, deadline)
-                                .edges
-                                .into_iter()
-                                .filter_map(|(t, _)| match t {
-                                    Target::File(p) => Some(p),
-                                    Target::Folder(_) => None,
-                                }),
-                        );
+                        if declaring.contains(&file.path) {
+                            out.included.insert(file.path.as_str());
+                            continue;
+                        }
+                        let mut seen: HashSet<String> = HashSet::new();
+                        let mut level: Vec<String> = edges
+                            .iter()
+                            .filter_map(|(t, _)| match t {
+                                Target::File(p) => Some(p.clone()),
+                                Target::Folder(_) => None,
+                            })
+                            .collect();
+                        'walk: for _ in 0..INCLUDE_DEPTH {
+                            let mut next = Vec::new();
+                            for header in level {
+                                if declaring.contains(&header) {
+                                    out.included.insert(file.path.as_str());
+                                    break 'walk;
+                                }
+                                if seen.len() >= INCLUDES_WALKED || !seen.insert(header.clone()) {
+                                    continue;
+                                }
+                                next.extend(
+                                    project
+                                        .imports_of(&header, entries, pipeline, deadline)
+                                        .edges
+                                        .into_iter()
+                                        .filter_map(|(t, _)| match t {
+                                            Target::File(p) => Some(p),
+                                            Target::Folder(_) => None,
+                                        }),
+                                );
+                            }
+                            level = next;
+                        }
                     }
-                    level = next;
                 }
-            }
-        }
-        // the chain of files passing the targets on
-        let mut passing: HashSet<String> = HashSet::new();
-        let mut frontier: Vec<String> = target_files.iter().map(|f| f.to_string()).collect();
-        let mut frontier_dirs: HashSet<&str> = target_dirs.clone();
-        for _ in 0..REEXPORT_DEPTH {
-            let frontier_files: HashSet<&str> = frontier.iter().map(String::as_str).collect();
-            // by name: a file that uses the name imports it from the frontier
-            let mut named: Vec<String> = Vec::new();
-            for (file, edges) in &candidates {
-                if passing.contains(&file.path)
-                    || !file
-                        .occurrences
+                // the chain of files passing the targets on
+                let mut passing: HashSet<String> = HashSet::new();
+                let mut frontier: Vec<String> =
+                    target_files.iter().map(|f| f.to_string()).collect();
+                let mut frontier_dirs: HashSet<&str> = target_dirs.clone();
+                for _ in 0..REEXPORT_DEPTH {
+                    let frontier_files: HashSet<&str> =
+                        frontier.iter().map(String::as_str).collect();
+                    // by name: a file that uses the name imports it from the frontier
+                    let mut named: Vec<String> = Vec::new();
+                    for (file, edges) in &candidates {
+                        if passing.contains(&file.path)
+                            || !file
+                                .occurrences
+                                .iter()
+                                .any(|o| o.import || exports_commonjs(o, file.lang))
+                            || leads_to(edges, &frontier_files, &frontier_dirs).is_empty()
+                        {
+                            continue;
+                        }
+                        named.push(file.path.clone());
+                    }
+                    let mut whole_files: Vec<String> = Vec::new();
+                    // whole: `export * from` a frontier file (JavaScript and TypeScript)
+                    for whole in frontier
                         .iter()
-                        .any(|o| o.import || exports_commonjs(o, file.lang))
-                    || leads_to(edges, &frontier_files, &frontier_dirs).is_empty()
-                {
-                    continue;
-                }
-                named.push(file.path.clone());
-            }
-            let mut whole_files: Vec<String> = Vec::new();
-            // whole: `export * from` a frontier file (JavaScript and TypeScript)
-            for whole in frontier
-                .iter()
-                .filter(|f| {
-                    matches!(
-                        Lang::of_path(f),
-                        Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
-                    )
-                })
-                .take(REEXPORT_FRONTIER)
-            {
-                let Ok(importers) = project.direct_importers(whole, pipeline, deadline, &|| false)
-                else {
-                    break;
-                };
-                for (entry, _) in importers.importers {
-                    let path = &entry.relative;
-                    if passing.contains(path)
-                        || target_files.contains(path.as_str())
-                        || whole_files.contains(path)
+                        .filter(|f| {
+                            matches!(
+                                Lang::of_path(f),
+                                Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+                            )
+                        })
+                        .take(REEXPORT_FRONTIER)
                     {
+                        let Ok(importers) =
+                            project.direct_importers(whole, pipeline, deadline, &|| false)
+                        else {
+                            break;
+                        };
+                        for (entry, _) in importers.importers {
+                            let path = &entry.relative;
+                            if passing.contains(path)
+                                || target_files.contains(path.as_str())
+                                || whole_files.contains(path)
+                            {
+                                continue;
+                            }
+                            if project.reexported_whole(path).iter().any(|f| f == whole) {
+                                whole_files.push(path.clone());
+                            }
+                        }
+                    }
+                    // the barrels first: the next level searches the importers of the first few only
+                    // (a popular name is imported by many files that pass nothing on)
+                    whole_files.sort();
+                    named.sort();
+                    named.retain(|f| !whole_files.contains(f));
+                    let next: Vec<String> = whole_files.into_iter().chain(named).collect();
+                    if next.is_empty() {
+                        break;
+                    }
+                    passing.extend(next.iter().cloned());
+                    frontier = next;
+                    frontier_dirs = HashSet::new();
+                }
+                let passing_files: HashSet<&str> = passing.iter().map(String::as_str).collect();
+                for (file, edges) in &candidates {
+                    if out.importing.contains(file.path.as_str()) {
                         continue;
                     }
-                    if project.reexported_whole(path).iter().any(|f| f == whole) {
-                        whole_files.push(path.clone());
+                    let lines = leads_to(edges, &passing_files, &HashSet::new());
+                    if !lines.is_empty() {
+                        out.importing_passer.insert(file.path.as_str(), lines);
                     }
                 }
-            }
-            // the barrels first: the next level searches the importers of the first few only
-            // (a popular name is imported by many files that pass nothing on)
-            whole_files.sort();
-            named.sort();
-            named.retain(|f| !whole_files.contains(f));
-            let next: Vec<String> = whole_files.into_iter().chain(named).collect();
-            if next.is_empty() {
-                break;
-            }
-            passing.extend(next.iter().cloned());
-            frontier = next;
-            frontier_dirs = HashSet::new();
-        }
-        let passing_files: HashSet<&str> = passing.iter().map(String::as_str).collect();
-        for (file, edges) in &candidates {
-            if out.importing.contains(file.path.as_str()) {
-                continue;
-            }
-            let lines = leads_to(edges, &passing_files, &HashSet::new());
-            if !lines.is_empty() {
-                out.importing_passer.insert(file.path.as_str(), lines);
-            }
-        }
-        out.passers = passing.into_iter().collect();
-        out.passers.sort();
-        out
+                out.passers = passing.into_iter().collect();
+                out.passers.sort();
+                out
+            },
+        )
+        .unwrap_or_default()
     }
 
     /// The resolved imports of each of `files`, through the import graph `related_files` keeps.
@@ -1271,13 +1266,43 @@ impl Engine {
         deadline: Option<Instant>,
         pipeline: &crate::content::ContentPipeline,
     ) -> HashMap<String, Vec<Target>> {
-        let mut out = HashMap::new();
         if files.is_empty() {
-            return out;
+            return HashMap::new();
         }
-        let Ok(selection) = self.select_sources(root, request, true, true, caches) else {
-            return out;
-        };
+        self.with_import_graph(
+            root,
+            request,
+            caches,
+            deadline,
+            pipeline,
+            |project, entries, deadline| {
+                files
+                    .iter()
+                    .map(|file| {
+                        let edges = project.imports_of(file, entries, pipeline, deadline);
+                        let targets = edges.edges.into_iter().map(|(target, _)| target);
+                        (file.to_string(), targets.collect())
+                    })
+                    .collect()
+            },
+        )
+        .unwrap_or_default()
+    }
+
+    /// Runs `work` on the import graph `related_files` keeps for the selection (the server's
+    /// cached one, or a fresh one for the CLI); `None` when the selection or the graph fails.
+    fn with_import_graph<T>(
+        &self,
+        root: &ProjectRoot,
+        request: &Request,
+        caches: Option<&Caches>,
+        deadline: Option<Instant>,
+        pipeline: &crate::content::ContentPipeline,
+        work: impl for<'g> FnOnce(&mut ProjectGraph<'g>, &[&'g Entry], Instant) -> T,
+    ) -> Option<T> {
+        let selection = self
+            .select_sources(root, request, true, true, caches)
+            .ok()?;
         let entries: Vec<&Entry> = selection.files().collect();
         let fresh;
         let index = match caches {
@@ -1289,21 +1314,12 @@ impl Engine {
         };
         let deadline = deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400));
         let shared = index.root_index(root);
-        let Ok(mut project) =
-            index.project(&shared, root, &entries, pipeline, false, deadline, &|| {
+        let mut project = index
+            .project(&shared, root, &entries, pipeline, false, deadline, &|| {
                 false
             })
-        else {
-            return out;
-        };
-        for file in files {
-            let edges = project.imports_of(file, &entries, pipeline, deadline);
-            out.insert(
-                file.to_string(),
-                edges.edges.into_iter().map(|(target, _)| target).collect(),
-            );
-        }
-        out
+            .ok()?;
+        Some(work(&mut project, &entries, deadline))
     }
 
     /// Types the receivers of `uses` that wait on what another file's function or method
