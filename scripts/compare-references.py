@@ -201,6 +201,21 @@ class Lsp:
                     result = [{} for _ in message["params"]["items"]]
                 self.send({"jsonrpc": "2.0", "id": message["id"], "result": result})
 
+    def references(self, root, path, line, column):
+        """The `(path, line)` of each use the server lists for the name at `line:column` of
+        `path` (1-based), the definition left out; paths relative to `root`, outside it dropped."""
+        result = self.request("textDocument/references", {
+            "textDocument": {"uri": "file://" + os.path.join(root, path)},
+            "position": {"line": line - 1, "character": column - 1},
+            "context": {"includeDeclaration": False}})
+        found = set()
+        for location in result or []:
+            target = urllib.parse.unquote(location["uri"][len("file://"):])
+            rel = os.path.relpath(target, root).replace(os.sep, "/")
+            if not rel.startswith(".."):
+                found.add((rel, location["range"]["start"]["line"] + 1))
+        return found
+
     def close(self):
         try:
             self.request("shutdown", None)
@@ -220,16 +235,7 @@ def pyright_references(root, samples):
             with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
                 lsp.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python",
                                                                      "version": 1, "text": f.read()}})
-            result = lsp.request("textDocument/references", {
-                "textDocument": {"uri": uri}, "position": {"line": line - 1, "character": column - 1},
-                "context": {"includeDeclaration": False}})
-            found = set()
-            for location in result or []:
-                target = urllib.parse.unquote(location["uri"][len("file://"):])
-                rel = os.path.relpath(target, root).replace(os.sep, "/")
-                if not rel.startswith(".."):
-                    found.add((rel, location["range"]["start"]["line"] + 1))
-            out.append(found)
+            out.append(lsp.references(root, path, line, column))
     finally:
         lsp.close()
     return out
@@ -298,17 +304,7 @@ def rust_analyzer_references(root, samples):
     try:
         lsp.wait_for("experimental/serverStatus", lambda status: status.get("quiescent"))
         for path, line, column, _ in samples:
-            result = lsp.request("textDocument/references", {
-                "textDocument": {"uri": "file://" + os.path.join(root, path)},
-                "position": {"line": line - 1, "character": column - 1},
-                "context": {"includeDeclaration": False}})
-            found = set()
-            for location in result or []:
-                target = urllib.parse.unquote(location["uri"][len("file://"):])
-                rel = os.path.relpath(target, root).replace(os.sep, "/")
-                if not rel.startswith(".."):
-                    found.add((rel, location["range"]["start"]["line"] + 1))
-            out.append(found)
+            out.append(lsp.references(root, path, line, column))
     finally:
         lsp.close()
         shutil.rmtree(scratch, ignore_errors=True)
@@ -354,17 +350,7 @@ def clangd_references(root, samples, files):
                     lsp.notify("textDocument/didOpen", {"textDocument": {
                         "uri": "file://" + os.path.join(copy, path), "languageId": "c", "version": 1,
                         "text": f.read()}})
-            result = lsp.request("textDocument/references", {
-                "textDocument": {"uri": "file://" + os.path.join(copy, path)},
-                "position": {"line": line - 1, "character": column - 1},
-                "context": {"includeDeclaration": False}})
-            found = set()
-            for location in result or []:
-                target = urllib.parse.unquote(location["uri"][len("file://"):])
-                rel = os.path.relpath(target, copy).replace(os.sep, "/")
-                if not rel.startswith(".."):
-                    found.add((rel, location["range"]["start"]["line"] + 1))
-            out.append(found)
+            out.append(lsp.references(copy, path, line, column))
         lsp.close()
     finally:
         shutil.rmtree(copy, ignore_errors=True)
