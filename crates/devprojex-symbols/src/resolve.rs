@@ -101,6 +101,11 @@ struct RustCrate {
     dir: String,
     /// The name as code writes it (`-` as `_`).
     name: String,
+    /// The `[package]` name.
+    package: String,
+    /// Path dependencies renamed in its manifest (`futures04 = { path = "../..", package =
+    /// "futures" }`): the name code writes (`-` as `_`) and the package.
+    renamed: Vec<(String, String)>,
     /// `src/lib.rs` (or `[lib] path`) when it is a project file.
     lib: Option<String>,
     /// `src/main.rs` when it is a project file.
@@ -679,9 +684,31 @@ impl ProjectView {
             .collect();
         declared_roots.sort();
         declared_roots.dedup();
+        // [dependencies], [dev-dependencies], [build-dependencies], and each
+        // [target.'cfg(..)'.dependencies] likewise
+        let sections = ["dependencies", "dev-dependencies", "build-dependencies"];
+        let targets = value
+            .get("target")
+            .and_then(|t| t.as_table())
+            .into_iter()
+            .flat_map(|t| t.values());
+        let renamed: Vec<(String, String)> = std::iter::once(&value)
+            .chain(targets.filter_map(|t| t.as_table()))
+            .flat_map(|table| sections.iter().filter_map(|s| table.get(*s)?.as_table()))
+            .flatten()
+            // a registry dependency (`futures_01 = { version = "0.1", package = "futures" }`)
+            // is not the workspace's package of that name
+            .filter(|(_, spec)| spec.get("path").is_some())
+            .filter_map(|(alias, spec)| {
+                let package = spec.get("package")?.as_str()?;
+                Some((alias.replace('-', "_"), package.to_string()))
+            })
+            .collect();
         self.rust_crates.push(RustCrate {
             dir,
             name: lib_name.replace('-', "_"),
+            package: name.to_string(),
+            renamed,
             lib,
             main,
             declared_roots,
@@ -695,6 +722,23 @@ impl ProjectView {
         self.rust_crates
             .iter()
             .find(|c| c.dir.is_empty() || file.starts_with(&format!("{}/", c.dir)))
+    }
+
+    /// The library of the workspace that code in `file` names `name`: a dependency its
+    /// manifest renames, else a crate of that name.
+    fn rust_library_named(&self, file: &str, name: &str) -> Option<&str> {
+        let renamed = self.rust_crate_of(file).and_then(|c| {
+            c.renamed
+                .iter()
+                .find(|(alias, _)| alias == name)
+                .map(|(_, package)| package)
+        });
+        let mut libraries = self.rust_crates.iter().filter(|c| c.lib.is_some());
+        let krate = match renamed {
+            Some(package) => libraries.find(|c| &c.package == package),
+            None => libraries.find(|c| c.name == name),
+        };
+        krate?.lib.as_deref()
     }
 
     /// A file's crate root and its module path below it (`src/a/b.rs` -> (`src/lib.rs`,
@@ -895,18 +939,10 @@ impl ProjectView {
                             .collect();
                     }
                 }
-                let Some(krate) = self
-                    .rust_crates
-                    .iter()
-                    .find(|c| c.name == name && c.lib.is_some())
-                else {
+                let Some(lib) = self.rust_library_named(from, name) else {
                     return Vec::new();
                 };
-                (
-                    krate.lib.clone().unwrap_or_default(),
-                    segments[1..].to_vec(),
-                    segments.len() - 1,
-                )
+                (lib.to_string(), segments[1..].to_vec(), segments.len() - 1)
             }
         };
         path.retain(|s| s != "self");
@@ -1071,11 +1107,8 @@ impl ProjectView {
                 self.rust_walk(root, path, viewer, steps)
             }
             name => {
-                let krate = self
-                    .rust_crates
-                    .iter()
-                    .find(|c| c.name == name && c.lib.is_some())?;
-                self.rust_walk(krate.lib.as_deref()?, &path[1..], viewer, steps)
+                let lib = self.rust_library_named(root, name)?;
+                self.rust_walk(lib, &path[1..], viewer, steps)
             }
         }
     }

@@ -794,6 +794,35 @@ fn rust_a_module_file_the_importer_cannot_see_is_the_item_of_its_parent() {
 }
 
 #[test]
+fn rust_a_dependency_renamed_in_the_manifest_leads_to_its_package() {
+    // futures' macro-reexport test crate: `futures04 = { path = "../..", package = "futures" }`
+    let view = view(
+        &[
+            "futures/src/lib.rs",
+            "futures/tests/macro-reexport/src/lib.rs",
+        ],
+        &[
+            ("futures/Cargo.toml", "[package]\nname = \"futures\"\n"),
+            (
+                "futures/tests/macro-reexport/Cargo.toml",
+                "[package]\nname = \"macro-reexport\"\n\n[dependencies]\nfutures04 = { path = \"../..\", package = \"futures\" }\n\n[target.'cfg(unix)'.dev-dependencies]\nold-futures = { package = \"futures\", path = \"../..\" }\nfutures-01 = { version = \"0.1\", package = \"futures\" }\n",
+            ),
+        ],
+    );
+    let found = resolve_all(
+        &view,
+        "futures/tests/macro-reexport/src/lib.rs",
+        "pub use futures04::{join, select};\nuse old_futures::join as j;\nuse futures_01::Future;\n",
+    );
+    let futures = vec![file("futures/src/lib.rs")];
+    // futures 0.1 from the registry is not the workspace's futures
+    assert_eq!(
+        found,
+        [futures.clone(), futures.clone(), futures, Vec::new()]
+    );
+}
+
+#[test]
 fn rust_names_that_lead_to_each_other_end() {
     let lib = "pub use crate::b as a;\npub use crate::a as b;\npub use crate::c::*;\npub use crate::d::*;\n";
     let view = view(
