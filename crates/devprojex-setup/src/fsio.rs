@@ -502,9 +502,13 @@ fn swapped(
     // left there. When another program wrote over that text in between, its text is newer
     // still: it goes back in place in turn.
     let mut left = ours.as_bytes().to_vec();
+    // A failing hook cannot stop the undo (setup's text must not stay in place): its error is
+    // reported once the newest text is back.
+    let mut hook_failed = None;
     for _ in 0..MAX_REAPPLY {
-        hook(&stage.path, SwapStep::Undo)
-            .map_err(|e| SetupError::io(&file.path, "replacing the file", e))?;
+        if let Err(e) = hook(&stage.path, SwapStep::Undo) {
+            hook_failed.get_or_insert(e);
+        }
         let back = crate::replace::exchange(&stage.path, real)
             .map_err(|e| swap_error(file, e, "putting the newer file back"))?;
         stage.moved_to(back);
@@ -514,6 +518,9 @@ fn swapped(
         }
         left = found.last().expect("one text at least").clone();
         found.push(came_back);
+    }
+    if let Some(e) = hook_failed {
+        return Err(SetupError::io(&file.path, "replacing the file", e));
     }
     found
         .into_iter()
@@ -1157,6 +1164,36 @@ mod tests {
         .unwrap();
         assert_eq!(steps[..2], [SwapStep::Replace, SwapStep::Undo]);
         assert_eq!(keys_of(&path), ["a", "first", "ours", "second"]);
+    }
+
+    #[test]
+    fn a_failure_at_the_undo_still_puts_the_newer_text_back() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".claude.json");
+        std::fs::write(&path, "{\"a\": 1}\n").unwrap();
+        let file = load(&path).unwrap();
+        let err = write_edited(
+            &file,
+            &opts(dir.path()),
+            &mut add_ours,
+            &carry_json,
+            &mut |_, step| match step {
+                SwapStep::Replace => {
+                    let now = std::fs::read_to_string(&path)?;
+                    client_save(&path, &now, "first")
+                }
+                SwapStep::Undo => Err(std::io::Error::other("injected fault")),
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), "DPX-SETUP-IO", "{err}");
+        assert_eq!(
+            keys_of(&path),
+            ["a", "first"],
+            "the client's save is in place"
+        );
+        assert!(pending_temp_files().is_empty());
     }
 
     #[test]
