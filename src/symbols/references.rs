@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use devprojex_detail::Detail;
-use devprojex_symbols::references::{Access, FileTypes, Names, Occurrence, TypeOf};
+use devprojex_symbols::references::{Access, DEFAULT_EXPORT, FileTypes, Names, Occurrence, TypeOf};
 use devprojex_symbols::resolve::Target;
 use devprojex_symbols::{Definition, Kind, Lang};
 use serde::Serialize;
@@ -138,6 +138,12 @@ struct TargetDef {
     /// assigned to or written in (`response.json = …`, `const api = { get() {} }`), whose
     /// label is its bare name. Another file's `response.json()` means its own `response`.
     container_is_value: bool,
+    /// For a member assigned to a value (`container_is_value`): the type its file declares
+    /// that value with (`response: Response`, `const ky: Partial<Mutable<KyInstance>>`):
+    /// the member is that type's, so a receiver of that type, anywhere, uses it, and the
+    /// type's own signature of it (`extend: (…) => KyInstance;`) is a reference, as the
+    /// TypeScript service answers.
+    value_type: Option<String>,
     /// A Rust method of a trait's `impl` (`impl Colorable for DirEntry`) whose type also has
     /// an inherent method of the name (`impl DirEntry`): `x.f()` and `DirEntry::f()` call
     /// that one, only the trait's path (`Colorable::f(&x)`) reaches this.
@@ -439,7 +445,28 @@ impl ResultResolver<'_> {
                     TypeOf::MethodResult { .. } => &self.index.methods,
                     _ => &self.index.fields,
                 };
-                let class = self.resolve(receiver, from, depth + 1)?;
+                let class = match self.resolve(receiver, from, depth + 1) {
+                    Some(class) => class,
+                    // `utils.make()` with `import utils from './utils'` whose default export
+                    // is not typed (`export default { make }`): the module's function
+                    None => match receiver.as_ref() {
+                        TypeOf::Result { function, module }
+                            if function == DEFAULT_EXPORT
+                                && module.is_some()
+                                && matches!(waiting, TypeOf::MethodResult { .. }) =>
+                        {
+                            return self.resolve(
+                                &TypeOf::Result {
+                                    function: member.clone(),
+                                    module: module.clone(),
+                                },
+                                from,
+                                depth + 1,
+                            );
+                        }
+                        _ => return None,
+                    },
+                };
                 let defining: HashSet<String> = members
                     .keys()
                     .filter(|(_, m)| m == member)
@@ -658,6 +685,22 @@ impl Engine {
                     .iter()
                     .find(|o| o.definition && o.line == definition.line)
                     .and_then(|o| o.scope);
+                let container = definition.scope.iter().last().map(str::to_string);
+                let container_is_value =
+                    matches!(lang, Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx))
+                        && definition.container.is_some()
+                        && definition.container.as_deref() == container.as_deref();
+                // `ky.extend = …` with `ky` declared of a type: the member is that type's
+                let value_type = file
+                    .occurrences
+                    .iter()
+                    .filter(|_| container_is_value)
+                    .find(|o| {
+                        o.line == definition.line
+                            && matches!(&o.access, Access::Member { receiver }
+                                if Some(receiver) == container.as_ref())
+                    })
+                    .and_then(|o| o.receiver_type.clone());
                 outcome.definitions.push(SymbolHit {
                     path: file.path.clone(),
                     line: definition.line,
@@ -675,15 +718,12 @@ impl Engine {
                     lang,
                     line: definition.line,
                     scope,
-                    container: definition.scope.iter().last().map(str::to_string),
+                    container,
                     module_names: module_names(&file.path, lang),
                     method: definition.kind == Kind::Method,
                     kind: definition.kind,
-                    container_is_value: matches!(
-                        lang,
-                        Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
-                    ) && definition.container.is_some()
-                        && definition.container.as_deref() == definition.scope.iter().last(),
+                    container_is_value,
+                    value_type,
                     behind_inherent: false,
                     associated: lang == Some(Lang::Rust)
                         && matches!(definition.kind, Kind::Type | Kind::Constant)
@@ -861,7 +901,16 @@ impl Engine {
                             .definitions
                             .iter()
                             .any(|h| h.path == file.path && h.line == occurrence.line);
-                    if trait_sibling || redeclares_a_target(occurrence, file, &targets) {
+                    // TypeScript: the signature of the member in the type a target was
+                    // assigned through (`extend: (…) => KyInstance;` for `ky.extend = …`)
+                    let declares_assigned = occurrence.signature_of.is_some()
+                        && targets.iter().any(|t| {
+                            t.value_type.is_some() && t.value_type == occurrence.signature_of
+                        });
+                    if trait_sibling
+                        || declares_assigned
+                        || redeclares_a_target(occurrence, file, &targets)
+                    {
                         references.push(Reference {
                             path: file.path.clone(),
                             line: occurrence.line,
@@ -1784,6 +1833,7 @@ fn add_trait_items(uses: &[FileUses], targets: &mut Vec<TargetDef>, hits: &[Symb
                 method: false,
                 kind: definition.kind,
                 container_is_value: false,
+                value_type: None,
                 behind_inherent: false,
                 associated: true,
                 trait_item: Some(of_trait),
@@ -1947,7 +1997,9 @@ fn judge(
                     && (!t.container_is_value || t.path == path)
                     || container.is_some()
                         && (occurrence.receiver_type.as_deref() == container
-                            || constructed == container);
+                            || constructed == container)
+                    // a receiver of the type the member was assigned through
+                    || t.value_type.is_some() && occurrence.receiver_type == t.value_type;
                 // the module itself (`utils.f`), or a name an import binds to it
                 // (`const u = require('./utils')`, `from . import _types as _t`)
                 // (Rust reaches a module's items by `m::f`, never `m.f`: `dent.path()` is a
