@@ -907,3 +907,65 @@ fn a_member_assigned_through_a_typed_value_is_the_types() {
         "{json}"
     );
 }
+
+/// A TypeScript method is one with the method it overrides or implements (up `extends` and
+/// `implements`, an object type alias's signature too) and with the other overrides of
+/// that one, as the TypeScript service answers: their declarations are its references, and
+/// so are the uses through a receiver of any of those types. Another class's method of the
+/// name is not.
+#[test]
+fn a_typescript_method_is_one_with_what_it_overrides_and_implements() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/base.ts",
+        "export abstract class Schema {\n\tabstract parse(input: unknown): unknown;\n\tsafe(input: unknown) { return this.parse(input); }\n}\n",
+    )
+    .write(
+        "src/string.ts",
+        "import {Schema} from './base.js';\nexport class StringSchema extends Schema {\n\tparse(input: unknown) { return String(input); }\n}\n",
+    )
+    .write(
+        "src/number.ts",
+        "import {Schema} from './base.js';\nexport class NumberSchema extends Schema {\n\tparse(input: unknown) { return Number(input); }\n}\n",
+    )
+    .write(
+        "src/other.ts",
+        "export class Parser {\n\tparse(input: string) { return input; }\n}\n",
+    )
+    .write(
+        "src/queue.ts",
+        "export type Queue<E> = {\n\tremove: (id: string) => void;\n\tsize: number;\n};\n",
+    )
+    .write(
+        "src/priority.ts",
+        "import type {Queue} from './queue.js';\nexport class PriorityQueue implements Queue<string> {\n\tsize = 0;\n\tremove(id: string): void {}\n}\n",
+    )
+    .write(
+        "test/use.ts",
+        "import {Schema} from '../src/base.js';\nimport {Parser} from '../src/other.js';\nexport function run(schema: Schema, parser: Parser) {\n\tschema.parse(1);\n\tparser.parse('x');\n}\n",
+    );
+    let uses = |name: &str, at: &str| {
+        let output = run(&["references", name, ".", "--at", at], &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let parse = uses("parse", "src/string.ts:3");
+    for resolved in [
+        "src/base.ts:2:11: resolved (in Schema): abstract parse",
+        "src/base.ts:3:37: resolved (in Schema.safe): safe(input: unknown) { return this.parse(input); }",
+        "src/number.ts:3:2: resolved (in NumberSchema): parse(input: unknown)",
+        "test/use.ts:4:9: resolved (in run): schema.parse(1);",
+    ] {
+        assert!(parse.contains(resolved), "{resolved}\n{parse}");
+    }
+    assert!(
+        parse.contains("test/use.ts:5:9: name-only (in run): parser.parse('x');"),
+        "{parse}"
+    );
+    assert!(!parse.contains("src/other.ts"), "{parse}");
+    let remove = uses("remove", "src/priority.ts:4");
+    assert!(
+        remove.contains("src/queue.ts:2:2: resolved: remove: (id: string) => void;"),
+        "{remove}"
+    );
+}

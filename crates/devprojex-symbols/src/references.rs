@@ -192,9 +192,24 @@ pub fn occurrences(
     name: &str,
     deadline: Option<Instant>,
 ) -> Option<Vec<Occurrence>> {
+    occurrences_and_supertypes(path, text, name, deadline).map(|(found, _)| found)
+}
+
+/// A class or interface and the names of what it extends and implements.
+pub type Supertypes = (String, Vec<String>);
+
+/// [`occurrences`], with what each class and interface of the file extends or implements
+/// (JavaScript and TypeScript: `class A extends B implements C`, `interface I extends J`),
+/// which tells the methods one method overrides or implements.
+pub fn occurrences_and_supertypes(
+    path: &str,
+    text: &str,
+    name: &str,
+    deadline: Option<Instant>,
+) -> Option<(Vec<Occurrence>, Vec<Supertypes>)> {
     let lang = Lang::of_file(path, text)?;
     if name.is_empty() || memchr::memmem::find(text.as_bytes(), name.as_bytes()).is_none() {
-        return Some(Vec::new());
+        return Some((Vec::new(), Vec::new()));
     }
     // the parse itself stops at the deadline too
     let stop = || deadline.is_some_and(|d| Instant::now() >= d);
@@ -207,7 +222,11 @@ pub fn occurrences(
         Some(name),
         deadline,
     )
-    .map(|w| w.occurrences)
+    .map(|w| {
+        let mut supertypes: Vec<Supertypes> = w.supertypes.into_iter().collect();
+        supertypes.sort();
+        (w.occurrences, supertypes)
+    })
 }
 
 /// What the functions and methods of a file return, as far as the file tells it: a declared
@@ -323,6 +342,8 @@ struct Walked {
     bases: HashMap<String, Vec<String>>,
     /// `Class.field` -> what the attribute or field holds.
     fields: HashMap<String, TypeOf>,
+    /// JavaScript and TypeScript: class or interface -> what it extends and implements.
+    supertypes: HashMap<String, Vec<String>>,
 }
 
 /// Links of a receiver chain followed (`a.b().c().d()`): more says nothing useful and would
@@ -582,6 +603,44 @@ fn class_bases<'t>(node: Node<'t>, src: &str) -> Option<(String, Vec<String>)> {
     (!out.is_empty()).then_some((name, out))
 }
 
+/// JavaScript and TypeScript: a class and what it extends and implements (`class A extends
+/// B<T> implements C, D`), or an interface and the interfaces it extends.
+fn supertypes_of(node: Node<'_>, src: &str) -> Option<(String, Vec<String>)> {
+    let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
+    fn children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+        (0..n.named_child_count())
+            .filter_map(|i| n.named_child(i as u32))
+            .collect()
+    }
+    let clauses: Vec<Node<'_>> = match node.kind() {
+        "class_declaration" | "class" | "abstract_class_declaration" => children(node)
+            .into_iter()
+            .filter(|c| c.kind() == "class_heritage")
+            .flat_map(children)
+            .collect(),
+        "interface_declaration" => children(node)
+            .into_iter()
+            .filter(|c| c.kind() == "extends_type_clause")
+            .collect(),
+        _ => return None,
+    };
+    let mut out = Vec::new();
+    for clause in clauses {
+        match clause.kind() {
+            "extends_clause" | "implements_clause" | "extends_type_clause" => out.extend(
+                children(clause)
+                    .into_iter()
+                    .filter(|v| v.kind() != "type_arguments")
+                    .filter_map(|v| type_name(text_of(v))),
+            ),
+            // JavaScript's `class A extends B`: the expression itself
+            _ => out.extend(type_name(text_of(clause))),
+        }
+    }
+    let name = type_name(text_of(node.child_by_field_name("name")?))?;
+    (!out.is_empty()).then_some((name, out))
+}
+
 /// A JSDoc comment's `@param {T} name` pairs (`[name]`, `name=default`, `options.x` skipped).
 fn jsdoc_params(doc: &str) -> Vec<(&str, &str)> {
     doc.match_indices("@param")
@@ -703,6 +762,7 @@ fn walk(
     // the functions with a declared result: what their bodies return does not overrule it
     let mut declared_keys: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut bases: HashMap<String, Vec<String>> = HashMap::new();
+    let mut supertypes: HashMap<String, Vec<String>> = HashMap::new();
     let mut fields: HashMap<String, TypeOf> = HashMap::new();
     // variables typed by a node, set when the walk leaves it: (node id, key, type)
     let mut deferred_types: Vec<(usize, (usize, String), TypeOf)> = Vec::new();
@@ -737,6 +797,11 @@ fn walk(
             let kind = node.kind();
             if is_import(kind, node) {
                 imports.push((node.id(), node.start_position().row + 1));
+            }
+            if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+                && let Some((class, above)) = supertypes_of(node, src)
+            {
+                supertypes.entry(class).or_default().extend(above);
             }
             if let Some((class, extends)) = class_bases(node, src) {
                 bases.insert(class, extends);
@@ -1054,6 +1119,7 @@ fn walk(
                     functions,
                     bases,
                     fields,
+                    supertypes,
                 });
             }
             ancestors.pop();
