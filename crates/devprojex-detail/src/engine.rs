@@ -33,7 +33,7 @@ pub(crate) fn parse(compiled: &Compiled, text: &str) -> Option<Tree> {
 
 /// The conditional groups of `text` as [`parse`] sees them.
 pub(crate) fn parse_groups(compiled: &Compiled, text: &str) -> Vec<Group> {
-    compiled.macros.view(text).groups
+    compiled.view(text).groups
 }
 
 /// [`parse`], with the conditional groups of the view parsed and the view's text.
@@ -41,7 +41,7 @@ pub(crate) fn parse_view<'a>(
     compiled: &Compiled,
     text: &'a str,
 ) -> Option<(Tree, Vec<Group>, std::borrow::Cow<'a, str>)> {
-    let view = compiled.macros.view(text);
+    let view = compiled.view(text);
     let tree = parse_with(compiled, &view.text, None)?;
     Some((tree, view.groups, view.text))
 }
@@ -77,7 +77,7 @@ pub(crate) fn reparse_with(
     incremental: bool,
 ) -> Option<Tree> {
     OUTPUT_PARSES.with(|n| n.set(n.get() + 1));
-    let out_view = compiled.macros.view(out);
+    let out_view = compiled.view(out);
     let changed = changed_ranges(input.view, &out_view.text, splice);
     let replaced: usize = changed.iter().map(|c| c.old.len()).sum();
     let old = if incremental || replaced <= out.len() {

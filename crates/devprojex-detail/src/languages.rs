@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use tree_sitter::{Language, Node, Query};
 
-use crate::macros::Macros;
+use crate::macros::{Macros, View};
 
 /// How a captured `@body` is replaced by `signatures`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +55,9 @@ pub(crate) struct LangSpec {
     /// becomes its declaration (`T f() const;`), and long tables of constant `#define`s keep
     /// their first lines.
     pub c_family: bool,
+    /// TypeScript: the parse reads type parameters' variance annotations as blanks
+    /// (`crate::variance`).
+    pub variance_annotations: bool,
 }
 
 /// What a parse error does to a file's edits.
@@ -113,7 +116,14 @@ const fn spec(
         doc_tags: false,
         short_bodies: false,
         c_family: false,
+        variance_annotations: false,
     }
+}
+
+/// `spec` for TypeScript: variance annotations read as blanks for the parse.
+const fn with_variance_annotations(mut spec: LangSpec) -> LangSpec {
+    spec.variance_annotations = true;
+    spec
 }
 
 /// `spec` for a language whose files are left unchanged on any parse error.
@@ -173,21 +183,21 @@ pub(crate) static LANGS: &[LangSpec] = &[
         Braces,
         false,
     ),
-    spec(
+    with_variance_annotations(spec(
         "typescript",
         || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         // TypeScript's grammar extends JavaScript's: the same node names, the same queries.
         queries!("javascript"),
         Braces,
         false,
-    ),
-    spec(
+    )),
+    with_variance_annotations(spec(
         "tsx",
         || tree_sitter_typescript::LANGUAGE_TSX.into(),
         queries!("javascript"),
         Braces,
         false,
-    ),
+    )),
     spec(
         "java",
         || tree_sitter_java::LANGUAGE.into(),
@@ -441,9 +451,24 @@ pub(crate) struct Compiled {
     pub comment_kind: Vec<bool>,
     /// Macros read as they expand for the parse (C, C++; empty elsewhere).
     pub macros: Macros,
+    /// [`LangSpec::variance_annotations`].
+    pub variance_annotations: bool,
 }
 
 impl Compiled {
+    /// The text the grammar parses, byte for byte aligned with `text`: C's and C++'s macros
+    /// read as they expand ([`Macros::view`]), TypeScript's variance annotations blanked
+    /// (`crate::variance`).
+    pub(crate) fn view<'a>(&self, text: &'a str) -> View<'a> {
+        if self.variance_annotations {
+            return View {
+                text: crate::variance::view(text),
+                groups: Vec::new(),
+            };
+        }
+        self.macros.view(text)
+    }
+
     /// Whether `node` is a comment (of any kind the grammar has).
     pub(crate) fn is_comment(&self, node: Node<'_>) -> bool {
         self.comment_kind
@@ -518,6 +543,7 @@ pub(crate) fn compile(spec: &LangSpec) -> Result<Compiled, String> {
         .map_err(|e| format!("queries/{}/macros.txt: {e}", spec.name))?;
     Ok(Compiled {
         macros,
+        variance_annotations: spec.variance_annotations,
         language,
         comments,
         bodies,

@@ -48,6 +48,7 @@ mod languages;
 mod macros;
 mod splice;
 mod summary;
+mod variance;
 
 pub use cache::{CacheStats, TransformCache};
 

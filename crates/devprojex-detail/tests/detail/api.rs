@@ -838,3 +838,30 @@ fn the_output_check_reads_outputs_as_a_fresh_parse_does() {
     }
     assert_eq!(compared, 12);
 }
+
+#[test]
+fn typescript_variance_annotations_do_not_stop_the_reduction() {
+    use devprojex_detail::testing;
+    // TypeScript 4.7's `in`/`out` modifiers, which tree-sitter-typescript 0.23 reads as ERROR
+    // nodes: zod's `schemas.ts` has 7, which left the whole file unreduced.
+    let text = "export interface Box<out O = unknown, in out I = unknown> {\n  value: O;\n}\n\
+                export interface Obj<\n  /** @ts-ignore Cast variance */\n  out Shape extends Base = Base,\n  out Config,\n> extends Box<Shape> {}\n\
+                type Fn<in T> = (value: T) => void;\n\
+                interface Pair<out A, out B> {}\n\
+                export function parse(input: string): number {\n  const n = input.length;\n  return n < out ? n : 0;\n}\n";
+    for path in ["schemas.ts", "schemas.tsx"] {
+        assert_eq!(testing::parse_errors(path, text).unwrap(), vec![], "{path}");
+        let (out, outcome) =
+            devprojex_detail::transform_with_outcome(path, text, Detail::Signatures);
+        assert_eq!(outcome, Outcome::Transformed, "{path}");
+        assert_eq!(
+            out,
+            "export interface Box<out O = unknown, in out I = unknown> {\n  value: O;\n}\n\
+             export interface Obj<\n  /** @ts-ignore Cast variance */\n  out Shape extends Base = Base,\n  out Config,\n> extends Box<Shape> {}\n\
+             type Fn<in T> = (value: T) => void;\n\
+             interface Pair<out A, out B> {}\n\
+             export function parse(input: string): number { /* ... */ }\n",
+            "{path}"
+        );
+    }
+}
