@@ -383,8 +383,8 @@ struct ViewState {
     fingerprint: u64,
     /// The Rust crate roots and parent modules of the view, whose names it follows.
     rust_name_files: Arc<[String]>,
-    /// Of the names those files bring in, as set in the view (`None`: none set).
-    rust_names_fingerprint: Option<u64>,
+    /// The facts the names set in the view came from, per file (`None`: none set yet).
+    rust_names_from: Option<Vec<(String, Arc<FileFacts>)>>,
     view: Arc<ProjectView>,
     /// Per importer: the facts its edges came from, and the edges.
     resolved: HashMap<u32, (Arc<FileFacts>, Arc<Resolved>)>,
@@ -532,34 +532,44 @@ impl<'a> ProjectGraph<'a> {
         if files.is_empty() {
             return Ok(());
         }
-        let wanted: HashSet<&str> = files.iter().map(String::as_str).collect();
+        let wanted: foldhash::HashSet<&str> = files.iter().map(String::as_str).collect();
         let entries: Vec<&Entry> = self
             .relevant
             .iter()
             .copied()
-            .filter(|e| wanted.contains(e.relative.as_str()))
+            .filter(|e| e.relative.ends_with(".rs") && wanted.contains(e.relative.as_str()))
             .collect();
         self.refresh(&entries, pipeline, deadline, cancelled)?;
         let state = &mut *self.state;
-        let mut hash = self.index.hasher.build_hasher();
-        let mut names = Vec::new();
-        for entry in &entries {
-            if let Some(known) = state.facts.get(&entry.relative)
-                && !known.facts.declares.is_empty()
-            {
-                entry.relative.hash(&mut hash);
-                known.facts.declares.hash(&mut hash);
-                names.push((entry.relative.clone(), known.facts.declares.clone()));
-            }
-        }
-        let fingerprint = hash.finish();
+        let current: Vec<(String, Arc<FileFacts>)> = entries
+            .iter()
+            .filter_map(|entry| {
+                let known = state.facts.get(&entry.relative)?;
+                (!known.facts.declares.is_empty())
+                    .then(|| (entry.relative.clone(), Arc::clone(&known.facts)))
+            })
+            .collect();
         let view_state = state.view.as_mut().expect("view built");
-        if view_state.rust_names_fingerprint == Some(fingerprint) {
+        // facts are shared while a file's content is unchanged: a warm request compares
+        // pointers; an edited file, its names
+        let same = |(path, facts): &(String, Arc<FileFacts>),
+                    (was_path, was): &(String, Arc<FileFacts>)| {
+            path == was_path && (Arc::ptr_eq(facts, was) || facts.declares == was.declares)
+        };
+        if let Some(before) = &view_state.rust_names_from
+            && before.len() == current.len()
+            && current.iter().zip(before).all(|(now, was)| same(now, was))
+        {
+            view_state.rust_names_from = Some(current);
             return Ok(());
         }
+        let names = current
+            .iter()
+            .map(|(path, facts)| (path.clone(), facts.declares.clone()))
+            .collect();
         // (a copy only while a request elsewhere still holds the old view)
         Arc::make_mut(&mut view_state.view).set_rust_names(names);
-        view_state.rust_names_fingerprint = Some(fingerprint);
+        view_state.rust_names_from = Some(current);
         view_state.resolved.clear();
         view_state.reverse.clear();
         view_state.in_reverse.clear();
@@ -701,7 +711,7 @@ impl<'a> ProjectGraph<'a> {
         state.view = Some(ViewState {
             fingerprint,
             rust_name_files: view.rust_name_files().into(),
-            rust_names_fingerprint: None,
+            rust_names_from: None,
             view: Arc::new(view),
             resolved: HashMap::new(),
             reverse: HashMap::new(),
