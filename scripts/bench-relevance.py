@@ -451,10 +451,32 @@ def report(results, task_list, timings):
             rows = [r for repo in members for r in results[system][repo]]
             print(f"| **{system}** | **{name}** | | {len(rows)} | {cells(rows)} |")
     ablation_table(results, repos)
+    ceiling_table(results, repos)
     if timings:
         timings.sort()
         print(f"\ndevprojex relevant (cold CLI per task): median {timings[len(timings) // 2]:.2f} s, "
               f"max {timings[-1]:.2f} s")
+
+
+def ceiling_table(results, repos):
+    """How far a combination of the systems measured could go: per task, the best recall@5 of
+    any of them (an oracle that picks the right system for each task), and the share of tasks
+    none of them finds a gold file for in its top 5. A target above the ceiling needs evidence
+    none of the systems uses."""
+    systems = [s for s in results if not s.startswith("without ")]
+    if len(systems) < 2:
+        return
+    print("\n| repository | tasks | best system r@5 | best of all, per task | no system in top 5 |")
+    print("|---|---|---|---|---|")
+    for repo in repos:
+        by_commit = defaultdict(list)
+        for system in systems:
+            for r in results[system][repo]:
+                by_commit[r.get("commit")].append(r["r@5"])
+        best = [max(v) for v in by_commit.values()]
+        best_system = max(mean([r["r@5"] for r in results[s][repo]]) for s in systems)
+        print(f"| {repo} | {len(best)} | {best_system:.2f} | {mean(best):.2f} | "
+              f"{mean([1.0 if b == 0 else 0.0 for b in best]):.2f} |")
 
 
 def ablation_table(results, repos):

@@ -9,8 +9,11 @@
 //!   clock tick would leave every stat field the same, so the key alone is not trusted and the
 //!   file is read again (and its content hash compared) until it has been still long enough.
 //! - The project view (files, configuration, declared packages) is rebuilt when its fingerprint
-//!   changes: the file list, the configuration files' keys, the declared packages. Resolved
-//!   edges are kept per file and the reverse (importer) map is updated file by file.
+//!   changes: the file list, the configuration files' keys, the declared packages. The names
+//!   Rust crate roots bring in by `use` (a facade's `pub extern crate x as y;`) come from the
+//!   roots' import facts, kept like any file's, and are set again in the view when they
+//!   change. Either change drops the resolved edges. Resolved edges are kept per file and the
+//!   reverse (importer) map is updated file by file.
 //!
 //! Paths are interned as numbers so a tree the size of the kernel's (1.2 million includes)
 //! stays small.
@@ -377,6 +380,10 @@ impl RootIndex {
 
 struct ViewState {
     fingerprint: u64,
+    /// The Rust crate roots of the view (from its manifests).
+    rust_roots: Arc<[String]>,
+    /// Of the names the Rust crate roots bring in, as set in the view (`None`: none set).
+    rust_names_fingerprint: Option<u64>,
     view: Arc<ProjectView>,
     /// Per importer: the facts its edges came from, and the edges.
     resolved: HashMap<u32, (Arc<FileFacts>, Arc<Resolved>)>,
@@ -500,6 +507,53 @@ impl<'a> ProjectGraph<'a> {
             .collect();
         self.refresh(&declaring, pipeline, deadline, cancelled)?;
         self.ensure_view(pipeline);
+        self.ensure_rust_names(pipeline, deadline, cancelled)
+    }
+
+    /// Sets in the view the names the Rust crate roots bring in (`pub extern crate x as y;`,
+    /// `pub use crate::a::b;`), read from the roots' import facts as they are now: an edit of
+    /// a root is seen at the next request, like an edit of any importer.
+    fn ensure_rust_names(
+        &mut self,
+        pipeline: &ContentPipeline,
+        deadline: Instant,
+        cancelled: &(dyn Fn() -> bool + Sync),
+    ) -> Result<()> {
+        let roots = Arc::clone(&self.state.view.as_ref().expect("view built").rust_roots);
+        if roots.is_empty() {
+            return Ok(());
+        }
+        let wanted: HashSet<&str> = roots.iter().map(String::as_str).collect();
+        let entries: Vec<&Entry> = self
+            .relevant
+            .iter()
+            .copied()
+            .filter(|e| wanted.contains(e.relative.as_str()))
+            .collect();
+        self.refresh(&entries, pipeline, deadline, cancelled)?;
+        let state = &mut *self.state;
+        let mut hash = self.index.hasher.build_hasher();
+        let mut names = Vec::new();
+        for entry in &entries {
+            if let Some(known) = state.facts.get(&entry.relative)
+                && !known.facts.declares.is_empty()
+            {
+                entry.relative.hash(&mut hash);
+                known.facts.declares.hash(&mut hash);
+                names.push((entry.relative.clone(), known.facts.declares.clone()));
+            }
+        }
+        let fingerprint = hash.finish();
+        let view_state = state.view.as_mut().expect("view built");
+        if view_state.rust_names_fingerprint == Some(fingerprint) {
+            return Ok(());
+        }
+        // (a copy only while a request elsewhere still holds the old view)
+        Arc::make_mut(&mut view_state.view).set_rust_names(names);
+        view_state.rust_names_fingerprint = Some(fingerprint);
+        view_state.resolved.clear();
+        view_state.reverse.clear();
+        view_state.in_reverse.clear();
         Ok(())
     }
 
@@ -637,6 +691,8 @@ impl<'a> ProjectGraph<'a> {
         });
         state.view = Some(ViewState {
             fingerprint,
+            rust_roots: view.rust_crate_roots().into(),
+            rust_names_fingerprint: None,
             view: Arc::new(view),
             resolved: HashMap::new(),
             reverse: HashMap::new(),

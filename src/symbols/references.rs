@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use devprojex_detail::Detail;
-use devprojex_symbols::references::{Access, FileTypes, Names, Occurrence, TypeOf};
+use devprojex_symbols::references::{Access, DEFAULT_EXPORT, FileTypes, Names, Occurrence, TypeOf};
 use devprojex_symbols::resolve::Target;
 use devprojex_symbols::{Definition, Kind, Lang};
 use serde::Serialize;
@@ -114,6 +114,9 @@ struct FileUses {
     /// C and C++: the file's macros whose body spells the name (`#define UNITY_END()
     /// UnityEnd()`); their expansions are uses of it, as a compiler sees them.
     macros_using: Vec<String>,
+    /// JavaScript and TypeScript: each class and interface of the file with what it extends
+    /// and implements.
+    supertypes: Vec<(String, Vec<String>)>,
 }
 
 /// A definition the references are of, with what proves a use of it.
@@ -138,6 +141,16 @@ struct TargetDef {
     /// assigned to or written in (`response.json = …`, `const api = { get() {} }`), whose
     /// label is its bare name. Another file's `response.json()` means its own `response`.
     container_is_value: bool,
+    /// For a member assigned to a value (`container_is_value`): the type its file declares
+    /// that value with (`response: Response`, `const ky: Partial<Mutable<KyInstance>>`):
+    /// the member is that type's, so a receiver of that type, anywhere, uses it, and the
+    /// type's own signature of it (`extend: (…) => KyInstance;`) is a reference, as the
+    /// TypeScript service answers.
+    value_type: Option<String>,
+    /// JavaScript and TypeScript, a method of a class or interface: the classes and
+    /// interfaces (with their files) whose method of the name is the same one to the
+    /// TypeScript service (see [`method_families`]), its own container among them.
+    family: Vec<(String, String)>,
     /// A Rust method of a trait's `impl` (`impl Colorable for DirEntry`) whose type also has
     /// an inherent method of the name (`impl DirEntry`): `x.f()` and `DirEntry::f()` call
     /// that one, only the trait's path (`Colorable::f(&x)`) reaches this.
@@ -439,7 +452,28 @@ impl ResultResolver<'_> {
                     TypeOf::MethodResult { .. } => &self.index.methods,
                     _ => &self.index.fields,
                 };
-                let class = self.resolve(receiver, from, depth + 1)?;
+                let class = match self.resolve(receiver, from, depth + 1) {
+                    Some(class) => class,
+                    // `utils.make()` with `import utils from './utils'` whose default export
+                    // is not typed (`export default { make }`): the module's function
+                    None => match receiver.as_ref() {
+                        TypeOf::Result { function, module }
+                            if function == DEFAULT_EXPORT
+                                && module.is_some()
+                                && matches!(waiting, TypeOf::MethodResult { .. }) =>
+                        {
+                            return self.resolve(
+                                &TypeOf::Result {
+                                    function: member.clone(),
+                                    module: module.clone(),
+                                },
+                                from,
+                                depth + 1,
+                            );
+                        }
+                        _ => return None,
+                    },
+                };
                 let defining: HashSet<String> = members
                     .keys()
                     .filter(|(_, m)| m == member)
@@ -533,12 +567,16 @@ impl Engine {
                     None | Some(Content::Binary) => Found::Screened,
                     Some(Content::Text(text)) => {
                         let text = &text.text;
-                        let occurrences = devprojex_symbols::references::occurrences(
+                        let found = devprojex_symbols::references::occurrences_and_supertypes(
                             &entry.relative,
                             text,
                             &query.name,
                             deadline,
                         );
+                        let (occurrences, supertypes) = match found {
+                            Some((occurrences, supertypes)) => (Some(occurrences), supertypes),
+                            None => (None, Vec::new()),
+                        };
                         let stop = || deadline.is_some_and(|d| Instant::now() >= d);
                         let definitions = match caches {
                             Some(caches) => caches
@@ -573,6 +611,7 @@ impl Engine {
                                     path: entry.relative.clone(),
                                     lang,
                                     macros_using,
+                                    supertypes,
                                     definitions: definitions
                                         .iter()
                                         .filter(|d| d.name == query.name)
@@ -658,6 +697,22 @@ impl Engine {
                     .iter()
                     .find(|o| o.definition && o.line == definition.line)
                     .and_then(|o| o.scope);
+                let container = definition.scope.iter().last().map(str::to_string);
+                let container_is_value =
+                    matches!(lang, Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx))
+                        && definition.container.is_some()
+                        && definition.container.as_deref() == container.as_deref();
+                // `ky.extend = …` with `ky` declared of a type: the member is that type's
+                let value_type = file
+                    .occurrences
+                    .iter()
+                    .filter(|_| container_is_value)
+                    .find(|o| {
+                        o.line == definition.line
+                            && matches!(&o.access, Access::Member { receiver }
+                                if Some(receiver) == container.as_ref())
+                    })
+                    .and_then(|o| o.receiver_type.clone());
                 outcome.definitions.push(SymbolHit {
                     path: file.path.clone(),
                     line: definition.line,
@@ -675,15 +730,13 @@ impl Engine {
                     lang,
                     line: definition.line,
                     scope,
-                    container: definition.scope.iter().last().map(str::to_string),
+                    container,
                     module_names: module_names(&file.path, lang),
                     method: definition.kind == Kind::Method,
                     kind: definition.kind,
-                    container_is_value: matches!(
-                        lang,
-                        Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
-                    ) && definition.container.is_some()
-                        && definition.container.as_deref() == definition.scope.iter().last(),
+                    container_is_value,
+                    value_type,
+                    family: Vec::new(),
                     behind_inherent: false,
                     associated: lang == Some(Lang::Rust)
                         && matches!(definition.kind, Kind::Type | Kind::Constant)
@@ -722,6 +775,7 @@ impl Engine {
                     .is_some_and(|c| inherent.contains(c));
         }
         add_trait_items(&uses, &mut targets, &outcome.definitions);
+        method_families(&uses, &mut targets);
         if let Some((path, line)) = &at
             && targets.is_empty()
         {
@@ -861,7 +915,33 @@ impl Engine {
                             .definitions
                             .iter()
                             .any(|h| h.path == file.path && h.line == occurrence.line);
-                    if trait_sibling || redeclares_a_target(occurrence, file, &targets) {
+                    // TypeScript: the signature of the member in the type a target was
+                    // assigned through (`extend: (…) => KyInstance;` for `ky.extend = …`)
+                    let declares_assigned = occurrence.signature_of.is_some()
+                        && targets.iter().any(|t| {
+                            t.value_type.is_some() && t.value_type == occurrence.signature_of
+                        });
+                    // JavaScript and TypeScript: a method the target overrides or
+                    // implements, or another override of it
+                    let in_family = !targets
+                        .iter()
+                        .any(|t| t.path == file.path && t.line == occurrence.line)
+                        && file
+                            .definitions
+                            .iter()
+                            .find(|d| d.line == occurrence.line)
+                            .and_then(|d| d.scope.iter().last())
+                            .or(occurrence.signature_of.as_deref())
+                            .is_some_and(|class| {
+                                targets.iter().any(|t| {
+                                    t.family.iter().any(|(c, p)| c == class && *p == file.path)
+                                })
+                            });
+                    if trait_sibling
+                        || declares_assigned
+                        || in_family
+                        || redeclares_a_target(occurrence, file, &targets)
+                    {
                         references.push(Reference {
                             path: file.path.clone(),
                             line: occurrence.line,
@@ -1027,6 +1107,7 @@ impl Engine {
                         occurrences: expansions,
                         lines,
                         macros_using: Vec::new(),
+                        supertypes: Vec::new(),
                     }),
                 }
             }
@@ -1784,12 +1865,117 @@ fn add_trait_items(uses: &[FileUses], targets: &mut Vec<TargetDef>, hits: &[Symb
                 method: false,
                 kind: definition.kind,
                 container_is_value: false,
+                value_type: None,
+                family: Vec::new(),
                 behind_inherent: false,
                 associated: true,
                 trait_item: Some(of_trait),
                 c_tag: None,
             });
         }
+    }
+}
+
+/// JavaScript and TypeScript: for each method target of a class or interface, the classes
+/// and interfaces whose method of the name the TypeScript service takes for the same one:
+/// those it overrides or implements (up `extends` and `implements`, [`MAX_BASE_DEPTH`]
+/// levels, among the files that spell the name), and every other one that overrides or
+/// implements one of those. Their definitions of the name are its references, and a receiver
+/// typed by one of them uses it.
+fn method_families(uses: &[FileUses], targets: &mut [TargetDef]) {
+    let script =
+        |lang: Option<Lang>| matches!(lang, Some(Lang::JavaScript | Lang::TypeScript | Lang::Tsx));
+    if !targets
+        .iter()
+        .any(|t| script(t.lang) && t.method && !t.container_is_value && t.container.is_some())
+    {
+        return;
+    }
+    // class -> (its file, what it extends and implements), each file's own
+    let mut supertypes: HashMap<&str, Vec<(&str, &[String])>> = HashMap::new();
+    // (class, file) declaring the name
+    let mut declaring: HashSet<(&str, &str)> = HashSet::new();
+    for file in uses.iter().filter(|f| script(f.lang)) {
+        for (class, above) in &file.supertypes {
+            supertypes
+                .entry(class.as_str())
+                .or_default()
+                .push((file.path.as_str(), above.as_slice()));
+        }
+        // an interface's or object type alias's signature of the name
+        for occurrence in &file.occurrences {
+            if occurrence.definition
+                && let Some(owner) = &occurrence.signature_of
+            {
+                declaring.insert((owner.as_str(), file.path.as_str()));
+            }
+        }
+        for definition in &file.definitions {
+            // (a member assigned to an object is the object's, not a class's)
+            if definition.container.as_deref() != definition.scope.iter().last()
+                && let Some(class) = definition.scope.iter().last()
+            {
+                declaring.insert((class, file.path.as_str()));
+            }
+        }
+    }
+    // the classes above `class` of `path`: a name is looked up in the same file first, else
+    // where it is the only one of its name (two classes of a name elsewhere: not followed)
+    let ancestors =
+        |class: &str, path: &str| -> HashSet<&str> {
+            let mut seen: HashSet<&str> = HashSet::new();
+            let mut level: Vec<(&str, &str)> = vec![(class, path)];
+            for _ in 0..MAX_BASE_DEPTH {
+                let mut above: Vec<(&str, &str)> = Vec::new();
+                for (class, from) in level {
+                    let Some(entries) = supertypes.get(class) else {
+                        continue;
+                    };
+                    let entry = entries.iter().find(|(file, _)| *file == from).or(
+                        match entries.as_slice() {
+                            [only] => Some(only),
+                            _ => None,
+                        },
+                    );
+                    if let Some((file, parents)) = entry {
+                        for parent in parents.iter() {
+                            if seen.insert(parent.as_str()) {
+                                above.push((parent.as_str(), file));
+                            }
+                        }
+                    }
+                }
+                if above.is_empty() {
+                    break;
+                }
+                level = above;
+            }
+            seen
+        };
+    for target in targets.iter_mut() {
+        if !script(target.lang) || !target.method || target.container_is_value {
+            continue;
+        }
+        let Some(own) = target.container.clone() else {
+            continue;
+        };
+        let mut roots: HashSet<&str> = ancestors(&own, &target.path)
+            .into_iter()
+            .filter(|c| declaring.iter().any(|(d, _)| d == c))
+            .collect();
+        roots.insert(own.as_str());
+        let mut family: Vec<(String, String)> = declaring
+            .iter()
+            .filter(|(class, path)| {
+                *class != own.as_str() && roots.contains(class)
+                    || ancestors(class, path).iter().any(|a| roots.contains(a))
+            })
+            .map(|(class, path)| (class.to_string(), path.to_string()))
+            .collect();
+        family.push((own.clone(), target.path.clone()));
+        family.sort();
+        family.dedup();
+        target.family = family;
     }
 }
 
@@ -1947,7 +2133,15 @@ fn judge(
                     && (!t.container_is_value || t.path == path)
                     || container.is_some()
                         && (occurrence.receiver_type.as_deref() == container
-                            || constructed == container);
+                            || constructed == container)
+                    // a receiver of the type the member was assigned through
+                    || t.value_type.is_some() && occurrence.receiver_type == t.value_type
+                    // a class or interface whose method of the name is the target's
+                    || t.family.iter().any(|(class, _)| {
+                        occurrence.receiver_type.as_ref() == Some(class)
+                            || SELF_RECEIVERS.contains(&receiver)
+                                && occurrence.classes.last() == Some(class)
+                    });
                 // the module itself (`utils.f`), or a name an import binds to it
                 // (`const u = require('./utils')`, `from . import _types as _t`)
                 // (Rust reaches a module's items by `m::f`, never `m.f`: `dent.path()` is a

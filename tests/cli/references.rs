@@ -846,3 +846,126 @@ fn a_rust_variable_named_like_a_module_is_no_module() {
     assert!(text.contains("src/lib.rs:6:7: resolved"), "{text}");
     assert!(text.contains("src/lib.rs:5:10: name-only"), "{text}");
 }
+
+/// A member assigned through a value of a declared type (`const client: Partial<Mutable<
+/// Client>>`, `response: Response`) is that type's member: the type's own signature of it is
+/// a reference, and so is a use on any receiver of the type, such as the value a default
+/// import binds (`export default client`) or what the type's methods return
+/// (`client.create({}).extend({})`). A default export that is not typed proves nothing.
+#[test]
+fn a_member_assigned_through_a_typed_value_is_the_types() {
+    let fx = Fixture::new();
+    fx.write(
+        "source/types/client.ts",
+        "export type Client = {\n\tget: (url: string) => string;\n\textend: (options: Options) => Client;\n\tcreate: (options?: Options) => Client;\n};\n\nexport type Options = {prefix?: string};\n",
+    )
+    .write(
+        "source/utils/types.ts",
+        "export type Mutable<T> = {-readonly [P in keyof T]: T[P]};\n",
+    )
+    .write(
+        "source/index.ts",
+        "import type {Client, Options} from './types/client.js';\nimport {type Mutable} from './utils/types.js';\n\nconst createInstance = (defaults?: Options): Client => {\n\tconst client: Partial<Mutable<Client>> = {};\n\tclient.create = (options?: Options) => createInstance(options);\n\tclient.extend = (options: Options) => createInstance({...defaults, ...options});\n\treturn client as Client;\n};\n\nconst client = createInstance();\n\nexport default client;\n",
+    )
+    .write(
+        "source/decorate.ts",
+        "export function decorate(response: Response): Response {\n\tresponse.json = async () => 1;\n\treturn response;\n}\n",
+    )
+    .write(
+        "test/main.ts",
+        "import client from '../source/index.js';\nimport other from './other.js';\n\nconst api = client.create({prefix: '/api'});\nconst child = api.extend({prefix: '/v1'}).extend({});\nclient.create({}).extend({});\nother.extend({});\n\nexport async function read(response: Response, body: Blob) {\n\tawait response.json();\n\tawait body.json();\n}\n",
+    )
+    .write(
+        "test/other.ts",
+        "const other = {extend(options: object) { return options; }};\nexport default other;\n",
+    );
+    let uses = |name: &str, at: &str| {
+        let output = run(&["references", name, ".", "--at", at], &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let extend = uses("extend", "source/index.ts:7");
+    for resolved in [
+        "source/types/client.ts:3:2: resolved: extend: (options: Options) => Client;",
+        "test/main.ts:5:19: resolved: const child",
+        "test/main.ts:5:43: resolved: const child",
+        "test/main.ts:6:19: resolved: client.create({}).extend({});",
+    ] {
+        assert!(extend.contains(resolved), "{resolved}\n{extend}");
+    }
+    assert!(
+        extend.contains("test/main.ts:7:7: name-only: other.extend({});"),
+        "{extend}"
+    );
+    let json = uses("json", "source/decorate.ts:2");
+    assert!(
+        json.contains("test/main.ts:10:17: resolved (in read): await response.json();"),
+        "{json}"
+    );
+    assert!(
+        json.contains("test/main.ts:11:13: name-only (in read): await body.json();"),
+        "{json}"
+    );
+}
+
+/// A TypeScript method is one with the method it overrides or implements (up `extends` and
+/// `implements`, an object type alias's signature too) and with the other overrides of
+/// that one, as the TypeScript service answers: their declarations are its references, and
+/// so are the uses through a receiver of any of those types. Another class's method of the
+/// name is not.
+#[test]
+fn a_typescript_method_is_one_with_what_it_overrides_and_implements() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/base.ts",
+        "export abstract class Schema {\n\tabstract parse(input: unknown): unknown;\n\tsafe(input: unknown) { return this.parse(input); }\n}\n",
+    )
+    .write(
+        "src/string.ts",
+        "import {Schema} from './base.js';\nexport class StringSchema extends Schema {\n\tparse(input: unknown) { return String(input); }\n}\n",
+    )
+    .write(
+        "src/number.ts",
+        "import {Schema} from './base.js';\nexport class NumberSchema extends Schema {\n\tparse(input: unknown) { return Number(input); }\n}\n",
+    )
+    .write(
+        "src/other.ts",
+        "export class Parser {\n\tparse(input: string) { return input; }\n}\n",
+    )
+    .write(
+        "src/queue.ts",
+        "export type Queue<E> = {\n\tremove: (id: string) => void;\n\tsize: number;\n};\n",
+    )
+    .write(
+        "src/priority.ts",
+        "import type {Queue} from './queue.js';\nexport class PriorityQueue implements Queue<string> {\n\tsize = 0;\n\tremove(id: string): void {}\n}\n",
+    )
+    .write(
+        "test/use.ts",
+        "import {Schema} from '../src/base.js';\nimport {Parser} from '../src/other.js';\nexport function run(schema: Schema, parser: Parser) {\n\tschema.parse(1);\n\tparser.parse('x');\n}\n",
+    );
+    let uses = |name: &str, at: &str| {
+        let output = run(&["references", name, ".", "--at", at], &fx.root);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let parse = uses("parse", "src/string.ts:3");
+    for resolved in [
+        "src/base.ts:2:11: resolved (in Schema): abstract parse",
+        "src/base.ts:3:37: resolved (in Schema.safe): safe(input: unknown) { return this.parse(input); }",
+        "src/number.ts:3:2: resolved (in NumberSchema): parse(input: unknown)",
+        "test/use.ts:4:9: resolved (in run): schema.parse(1);",
+    ] {
+        assert!(parse.contains(resolved), "{resolved}\n{parse}");
+    }
+    assert!(
+        parse.contains("test/use.ts:5:9: name-only (in run): parser.parse('x');"),
+        "{parse}"
+    );
+    assert!(!parse.contains("src/other.ts"), "{parse}");
+    let remove = uses("remove", "src/priority.ts:4");
+    assert!(
+        remove.contains("src/queue.ts:2:2: resolved: remove: (id: string) => void;"),
+        "{remove}"
+    );
+}

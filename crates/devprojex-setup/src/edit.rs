@@ -33,7 +33,7 @@ const BOM: &str = "\u{feff}";
 
 /// Splits the leading UTF-8 byte order marks off (all of them: the parsers drop a second one
 /// too, and a file must come back with exactly the marks it had).
-fn split_bom(text: &str) -> (&str, &str) {
+pub(crate) fn split_bom(text: &str) -> (&str, &str) {
     let body = text.trim_start_matches(BOM);
     (&text[..text.len() - body.len()], body)
 }
@@ -310,7 +310,7 @@ pub fn validate(text: &str, format: Format, container: &str, path: &Path) -> Res
 }
 
 /// The document as data (`{}` for an empty file); `None` when it does not parse.
-fn data_of(text: &str, format: Format) -> Option<Value> {
+pub(crate) fn data_of(text: &str, format: Format) -> Option<Value> {
     match format {
         Format::Json | Format::Jsonc => {
             jsonc_parser::parse_to_serde_value::<Option<Value>>(text, &ParseOptions::default())
@@ -1194,7 +1194,7 @@ fn json_remove(
     Ok(Some(out))
 }
 
-fn to_input(v: &Value) -> CstInputValue {
+pub(crate) fn to_input(v: &Value) -> CstInputValue {
     match v {
         Value::Null => CstInputValue::Null,
         Value::Bool(b) => CstInputValue::Bool(*b),

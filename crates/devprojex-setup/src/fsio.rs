@@ -182,16 +182,16 @@ pub const MAX_REAPPLY: usize = 20;
 /// Writes `text` over `file`, which must still hold `file.text` (else [`SetupError::Changed`],
 /// and the file is left as the other program wrote it).
 pub fn write(file: &ConfigFile, text: &str, opts: &WriteOptions) -> Result<WriteReport> {
-    write_with_hook(file, text, opts, &mut |_| Ok(()))
+    write_with_hook(file, text, opts, &mut |_, _| Ok(()))
 }
 
-/// [`write`] with a hook that runs after the temporary file is complete and before it replaces
-/// the file (tests inject failures and concurrent writers there).
+/// [`write`] with a hook that runs before each swap (tests inject failures and concurrent
+/// writers there).
 pub fn write_with_hook(
     file: &ConfigFile,
     text: &str,
     opts: &WriteOptions,
-    before_swap: &mut dyn FnMut(&Path) -> std::io::Result<()>,
+    hook: SwapHook<'_>,
 ) -> Result<WriteReport> {
     let expected = file.text.clone();
     let mut edit = |current: Option<&str>| {
@@ -203,8 +203,27 @@ pub fn write_with_hook(
             })
         }
     };
-    write_edited(file, opts, &mut edit, before_swap)
+    // Any other text is refused, so there is nothing to carry over.
+    write_edited(file, opts, &mut edit, &|_, _, _| None, hook)
 }
+
+/// When a write's hook runs: before setup swaps its text in, and before it undoes a swap that
+/// found another program's newer text (tests write the file at both moments, as a running
+/// client would).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SwapStep {
+    /// Setup's text, complete in the staged file, is about to replace the file.
+    Replace,
+    /// Setup's text is in place for a moment and about to be swapped out again.
+    Undo,
+}
+
+/// [`write_edited`]'s hook: the staged file's path and the step.
+pub type SwapHook<'a> = &'a mut dyn FnMut(&Path, SwapStep) -> std::io::Result<()>;
+
+/// How a write carries over a save that another program made from setup's text while it was
+/// briefly in place: `carry(shown, lost, newer)` ([`crate::carry::carry_over`]).
+pub type CarryOver<'a> = &'a dyn Fn(&str, &str, &str) -> Option<String>;
 
 /// Writes `edit(text)` over `file`, with no lost update by construction: the new file is
 /// swapped in ([`crate::replace::exchange`]) and what it replaced is compared, at that moment,
@@ -215,14 +234,20 @@ pub fn write_with_hook(
 /// backup of the text to be replaced is written before the swap, never between the compare
 /// and the replace.
 ///
+/// While setup's text was in place before an undo, a client may have read it and then saved a
+/// text made from it, without the save the undo put back: when a newer text already carries
+/// setup's change and the text before it did not, `carry` brings that earlier save's changes
+/// into it before the edit is applied again, so neither save is lost.
+///
 /// `edit` gets the current text (`None`: no file) and returns the new text, or an error that
 /// stops the write and leaves the file as it is (the caller's way to say "the change matters,
-/// plan again"). `before_swap` runs before every swap, with the temporary file complete.
+/// plan again"). `hook` runs before every swap and every undo, with the temporary file complete.
 pub fn write_edited(
     file: &ConfigFile,
     opts: &WriteOptions,
     edit: &mut dyn FnMut(Option<&str>) -> Result<String>,
-    before_swap: &mut dyn FnMut(&Path) -> std::io::Result<()>,
+    carry: CarryOver<'_>,
+    hook: SwapHook<'_>,
 ) -> Result<WriteReport> {
     let real = &file.real;
     let dir = match real.parent() {
@@ -233,6 +258,10 @@ pub fn write_edited(
     check_creation_owner(real, opts)?;
     let mut current: Option<String> = file.text.clone();
     let mut text = edit(current.as_deref())?;
+    // What `text` was made from: `current`, or a newer text with a lost save carried over.
+    let mut base = current.clone();
+    // Setup's text of the last attempt whose swap was undone: it was in place for a moment.
+    let mut last_shown: Option<String> = None;
     let created_dirs = create_dirs_owned(&dir, opts)?;
     let mut report = WriteReport {
         created: current.is_none(),
@@ -274,23 +303,32 @@ pub fn write_edited(
             stage
                 .fill(&text, real, opts)
                 .map_err(io("writing the temporary file"))?;
-            before_swap(&stage.path).map_err(io("replacing the file"))?;
-            let newer = match &current {
+            hook(&stage.path, SwapStep::Replace).map_err(io("replacing the file"))?;
+            // Setup's text was in place for a moment (an exchange that is undone).
+            let mut exchanged = false;
+            let newer: Option<Option<Vec<String>>> = match &current {
                 None => match crate::replace::create_new(&stage.path, real) {
                     Ok(()) => {
                         stage.consumed();
                         None
                     }
-                    Err(SwapError::Exists) => Some(read_optional(real, &file.path)?),
+                    Err(SwapError::Exists) => {
+                        Some(read_optional(real, &file.path)?.map(|t| vec![t]))
+                    }
                     Err(SwapError::Unsupported) => {
                         fallback_replace(stage, real, &current, file, opts)?
+                            .map(|t| t.map(|t| vec![t]))
                     }
                     Err(SwapError::Io(e)) => return Err(replace_failed(file, e, opts)),
                 },
                 Some(expected) => match crate::replace::exchange(&stage.path, real) {
-                    Ok(old) => swapped(stage, old, real, expected, &text, file)?,
+                    Ok(old) => {
+                        exchanged = true;
+                        swapped(stage, old, real, expected, &text, file, hook)?.map(Some)
+                    }
                     Err(SwapError::Unsupported) => {
                         fallback_replace(stage, real, &current, file, opts)?
+                            .map(|t| t.map(|t| vec![t]))
                     }
                     Err(SwapError::Exists) => {
                         unreachable!("an exchange never reports an existing file")
@@ -310,12 +348,54 @@ pub fn write_edited(
                     }
                     return Ok(());
                 }
-                Some(newer) => {
-                    // Another program wrote the file after setup read it: its text is in
-                    // place again; apply the edit to it.
-                    report.created = newer.is_none();
-                    text = edit(newer.as_deref())?;
-                    current = newer;
+                Some(None) => {
+                    // Deleted meanwhile: setup creates the file.
+                    report.created = true;
+                    text = edit(None)?;
+                    current = None;
+                    base = None;
+                }
+                Some(Some(found)) => {
+                    // Other programs wrote the file after setup read it; the newest of their
+                    // texts is in place again. Apply the edit to it, with any save that one was
+                    // made without carried over: the first text found can be made from a text
+                    // setup showed in an earlier attempt, the later ones from this attempt's.
+                    report.created = false;
+                    let this_shown = exchanged.then(|| text.clone());
+                    // `edit(base)` where known, so the edit runs once per text.
+                    let mut edited_base = Some(std::mem::take(&mut text));
+                    for (i, newer) in found.into_iter().enumerate() {
+                        let shown = if i == 0 { &last_shown } else { &this_shown };
+                        current = Some(newer.clone());
+                        let (Some(shown), Some(lost)) = (shown, &base) else {
+                            (base, edited_base) = (Some(newer), None);
+                            continue;
+                        };
+                        // An earlier text the edit refuses is only passed over; the newest
+                        // one's refusal comes from the edit below.
+                        let Ok(edited) = edit(Some(&newer)) else {
+                            (base, edited_base) = (Some(newer), None);
+                            continue;
+                        };
+                        let lost_lacks_edit = match &edited_base {
+                            Some(e) => e != lost,
+                            None => edit(Some(lost)).ok().as_deref() != Some(lost.as_str()),
+                        };
+                        let carried = (edited == newer && lost_lacks_edit)
+                            .then(|| carry(shown, lost, &newer))
+                            .flatten();
+                        (base, edited_base) = match carried {
+                            Some(carried) => (Some(carried), None),
+                            None => (Some(newer), Some(edited)),
+                        };
+                    }
+                    if this_shown.is_some() {
+                        last_shown = this_shown;
+                    }
+                    text = match edited_base {
+                        Some(edited) => edited,
+                        None => edit(base.as_deref())?,
+                    };
                 }
             }
         }
@@ -397,8 +477,8 @@ impl Staged {
 }
 
 /// After an exchange: `Ok(None)` when the file replaced held `expected` (done), else the swap is
-/// undone at once and the newer text returned (`Some(None)`: the file had been deleted
-/// meanwhile); setup's own text is then back in the staged file, for the next attempt.
+/// undone at once and the texts other programs wrote are returned, oldest first; the last one is
+/// in place. Setup's own text is written to the staged file again by the next attempt.
 fn swapped(
     stage: &mut Staged,
     old: PathBuf,
@@ -406,37 +486,51 @@ fn swapped(
     expected: &str,
     ours: &str,
     file: &ConfigFile,
-) -> Result<Option<Option<String>>> {
+    hook: SwapHook<'_>,
+) -> Result<Option<Vec<String>>> {
+    let read = |stage: &Staged| {
+        std::fs::read(&stage.path).map_err(|e| SetupError::io(&file.path, "reading", e))
+    };
     // On Windows the replaced file has a name of its own.
     stage.moved_to(old);
-    let replaced =
-        std::fs::read(&stage.path).map_err(|e| SetupError::io(&file.path, "reading", e))?;
+    let replaced = read(stage)?;
     if replaced == expected.as_bytes() {
         return Ok(None);
     }
-    // Undo at once: the other program's text goes back in place.
-    let back = crate::replace::exchange(&stage.path, real)
-        .map_err(|e| swap_error(file, e, "putting the newer file back"))?;
-    stage.moved_to(back);
-    let mut newest = replaced;
-    let mut came_back =
-        std::fs::read(&stage.path).map_err(|e| SetupError::io(&file.path, "reading", e))?;
-    // A third writer in between the two swaps: its text is the newest; put that in place.
+    let mut found = vec![replaced];
+    // Undo at once: the newest text goes back in place, and what comes back must be the text
+    // left there. When another program wrote over that text in between, its text is newer
+    // still: it goes back in place in turn.
+    let mut left = ours.as_bytes().to_vec();
+    // A failing hook cannot stop the undo (setup's text must not stay in place): its error is
+    // reported once the newest text is back.
+    let mut hook_failed = None;
     for _ in 0..MAX_REAPPLY {
-        if came_back == ours.as_bytes() {
+        if let Err(e) = hook(&stage.path, SwapStep::Undo) {
+            hook_failed.get_or_insert(e);
+        }
+        let back = crate::replace::exchange(&stage.path, real)
+            .map_err(|e| swap_error(file, e, "putting the newer file back"))?;
+        stage.moved_to(back);
+        let came_back = read(stage)?;
+        if came_back == left {
             break;
         }
-        let third = crate::replace::exchange(&stage.path, real)
-            .map_err(|e| swap_error(file, e, "putting the newer file back"))?;
-        stage.moved_to(third);
-        newest = came_back;
-        came_back =
-            std::fs::read(&stage.path).map_err(|e| SetupError::io(&file.path, "reading", e))?;
+        left = found.last().expect("one text at least").clone();
+        found.push(came_back);
     }
-    let text = String::from_utf8(newest).map_err(|_| SetupError::Encoding {
-        path: file.path.clone(),
-    })?;
-    Ok(Some(Some(text)))
+    if let Some(e) = hook_failed {
+        return Err(SetupError::io(&file.path, "replacing the file", e));
+    }
+    found
+        .into_iter()
+        .map(|bytes| {
+            String::from_utf8(bytes).map_err(|_| SetupError::Encoding {
+                path: file.path.clone(),
+            })
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
 }
 
 /// Compare-then-rename, where the file system has no exchange: the window between the two is
@@ -1005,6 +1099,142 @@ mod tests {
         TEMPS.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn no_carry(_: &str, _: &str, _: &str) -> Option<String> {
+        None
+    }
+
+    /// Setup's edit of a JSON config: `"ours": 1` added (a text that has it stays as it is).
+    fn add_ours(current: Option<&str>) -> Result<String> {
+        let mut v: serde_json::Value = serde_json::from_str(current.unwrap_or("{}")).unwrap();
+        if v.get("ours").is_some() {
+            return Ok(current.unwrap_or_default().to_string());
+        }
+        v["ours"] = 1.into();
+        Ok(serde_json::to_string_pretty(&v).unwrap() + "\n")
+    }
+
+    /// A client's save: read the file, set `key`, write a temporary file, rename it over.
+    fn client_save(path: &Path, from: &str, key: &str) -> std::io::Result<()> {
+        let mut v: serde_json::Value = serde_json::from_str(from).unwrap();
+        v[key] = true.into();
+        let tmp = path.with_extension("client");
+        std::fs::write(&tmp, serde_json::to_string_pretty(&v).unwrap() + "\n")?;
+        std::fs::rename(&tmp, path)
+    }
+
+    fn carry_json(shown: &str, lost: &str, newer: &str) -> Option<String> {
+        crate::carry::carry_over(crate::client::Format::Json, shown, lost, newer)
+    }
+
+    fn keys_of(path: &Path) -> Vec<String> {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        v.as_object().unwrap().keys().cloned().collect()
+    }
+
+    #[test]
+    fn a_save_made_from_setups_text_in_the_undo_window_keeps_the_save_undone_for() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".claude.json");
+        std::fs::write(&path, "{\"a\": 1}\n").unwrap();
+        let file = load(&path).unwrap();
+        let mut steps = Vec::new();
+        write_edited(
+            &file,
+            &opts(dir.path()),
+            &mut add_ours,
+            &carry_json,
+            &mut |_, step| {
+                steps.push(step);
+                let now = std::fs::read_to_string(&path)?;
+                match steps.len() {
+                    // A client saves while setup prepares its copy...
+                    1 => client_save(&path, &now, "first"),
+                    // ...and another one reads setup's text in the moment it is in place, and
+                    // saves from it before setup puts the first save back.
+                    2 => {
+                        assert!(now.contains("ours"), "setup's text is in place: {now}");
+                        client_save(&path, &now, "second")
+                    }
+                    _ => Ok(()),
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(steps[..2], [SwapStep::Replace, SwapStep::Undo]);
+        assert_eq!(keys_of(&path), ["a", "first", "ours", "second"]);
+    }
+
+    #[test]
+    fn a_failure_at_the_undo_still_puts_the_newer_text_back() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".claude.json");
+        std::fs::write(&path, "{\"a\": 1}\n").unwrap();
+        let file = load(&path).unwrap();
+        let err = write_edited(
+            &file,
+            &opts(dir.path()),
+            &mut add_ours,
+            &carry_json,
+            &mut |_, step| match step {
+                SwapStep::Replace => {
+                    let now = std::fs::read_to_string(&path)?;
+                    client_save(&path, &now, "first")
+                }
+                SwapStep::Undo => Err(std::io::Error::other("injected fault")),
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), "DPX-SETUP-IO", "{err}");
+        assert_eq!(
+            keys_of(&path),
+            ["a", "first"],
+            "the client's save is in place"
+        );
+        assert!(pending_temp_files().is_empty());
+    }
+
+    #[test]
+    fn a_save_made_later_from_setups_text_keeps_the_save_undone_for() {
+        let _turn = turn();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".claude.json");
+        std::fs::write(&path, "{\"a\": 1}\n").unwrap();
+        let file = load(&path).unwrap();
+        let mut steps = 0;
+        let mut read_in_the_window = None;
+        write_edited(
+            &file,
+            &opts(dir.path()),
+            &mut add_ours,
+            &carry_json,
+            &mut |_, step| {
+                steps += 1;
+                match (steps, step) {
+                    (1, SwapStep::Replace) => {
+                        let now = std::fs::read_to_string(&path)?;
+                        client_save(&path, &now, "first")
+                    }
+                    // A client reads setup's text in the moment it is in place...
+                    (2, SwapStep::Undo) => {
+                        read_in_the_window = Some(std::fs::read_to_string(&path)?);
+                        Ok(())
+                    }
+                    // ...and saves from it once setup has put the first save back.
+                    (_, SwapStep::Replace) => match read_in_the_window.take() {
+                        Some(text) => client_save(&path, &text, "second"),
+                        None => Ok(()),
+                    },
+                    _ => Ok(()),
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(keys_of(&path), ["a", "first", "ours", "second"]);
+    }
+
     fn opts(dir: &Path) -> WriteOptions {
         WriteOptions {
             private: true,
@@ -1023,7 +1253,7 @@ mod tests {
         let path = dir.path().join("mcp.json");
         std::fs::write(&path, "{ \"keep\": true }\n").unwrap();
         let file = load(&path).unwrap();
-        let err = write_with_hook(&file, "{}\n", &opts(dir.path()), &mut |tmp| {
+        let err = write_with_hook(&file, "{}\n", &opts(dir.path()), &mut |tmp, _| {
             assert!(
                 tmp.exists(),
                 "the temporary file is complete when the hook runs"
@@ -1062,7 +1292,7 @@ mod tests {
             &file,
             "{\"mcpServers\": {}}\n",
             &opts(dir.path()),
-            &mut |_| std::fs::write(&path, "{\"numStartups\": 2}\n"),
+            &mut |_, _| std::fs::write(&path, "{\"numStartups\": 2}\n"),
         )
         .unwrap_err();
         assert_eq!(err.code(), "DPX-SETUP-CHANGED", "{err}");
@@ -1094,14 +1324,20 @@ mod tests {
         };
         // A client saves twice while setup prepares its copies.
         let mut saves = 0;
-        let report = write_edited(&file, &opts(dir.path()), &mut edit, &mut |_| {
-            saves += 1;
-            if saves <= 2 {
-                let now = std::fs::read_to_string(&path)?;
-                std::fs::write(&path, format!("{now}save{saves}=1\n"))?;
-            }
-            Ok(())
-        })
+        let report = write_edited(
+            &file,
+            &opts(dir.path()),
+            &mut edit,
+            &no_carry,
+            &mut |_, step| {
+                saves += usize::from(step == SwapStep::Replace);
+                if step == SwapStep::Replace && saves <= 2 {
+                    let now = std::fs::read_to_string(&path)?;
+                    std::fs::write(&path, format!("{now}save{saves}=1\n"))?;
+                }
+                Ok(())
+            },
+        )
         .unwrap();
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
@@ -1140,12 +1376,18 @@ mod tests {
         assert!(file.text.is_none());
         let mut edit = |current: Option<&str>| Ok(format!("{}+ours", current.unwrap_or("new")));
         let mut once = true;
-        let report = write_edited(&file, &opts(dir.path()), &mut edit, &mut |_| {
-            if std::mem::take(&mut once) {
-                std::fs::write(&path, "theirs")?;
-            }
-            Ok(())
-        })
+        let report = write_edited(
+            &file,
+            &opts(dir.path()),
+            &mut edit,
+            &no_carry,
+            &mut |_, _| {
+                if std::mem::take(&mut once) {
+                    std::fs::write(&path, "theirs")?;
+                }
+                Ok(())
+            },
+        )
         .unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "theirs+ours");
         assert!(!report.created, "the file was there when setup wrote it");

@@ -16,6 +16,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod carry;
 pub mod cli;
 pub mod client;
 pub mod edit;

@@ -567,7 +567,7 @@ pub fn apply_file(
     force: bool,
     write: &WriteOptions,
 ) -> FileOutcome {
-    apply_file_with_hook(items, env, opts, mode, force, write, &mut |_| Ok(()))
+    apply_file_with_hook(items, env, opts, mode, force, write, &mut |_, _| Ok(()))
 }
 
 /// [`apply_file`] with [`fsio::write_edited`]'s hook (tests write the file there, as a running
@@ -579,9 +579,10 @@ pub fn apply_file_with_hook(
     mode: Mode,
     force: bool,
     write: &WriteOptions,
-    before_swap: &mut dyn FnMut(&Path) -> std::io::Result<()>,
+    hook: fsio::SwapHook<'_>,
 ) -> FileOutcome {
     let first = items[0];
+    let format = first.client().format();
     let fresh = match fsio::load(first.path()) {
         Ok(f) => f,
         Err(e) => return FileOutcome::Failed(e),
@@ -616,7 +617,9 @@ pub fn apply_file_with_hook(
         }
         edited_text(current.unwrap_or(""), items, &opts.name)
     };
-    let result = fsio::write_edited(&fresh, write, &mut edit, before_swap);
+    let carry =
+        |shown: &str, lost: &str, newer: &str| crate::carry::carry_over(format, shown, lost, newer);
+    let result = fsio::write_edited(&fresh, write, &mut edit, &carry, hook);
     match result {
         Ok(report) => FileOutcome::Written(report),
         Err(_) if replan => FileOutcome::Replan,

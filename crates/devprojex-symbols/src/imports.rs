@@ -16,7 +16,8 @@ use crate::{Lang, MAX_NESTING, MAX_PARSE_BYTES, Skip};
 pub struct FileFacts {
     pub imports: Vec<Import>,
     /// What the file declares in its language's package system (Java, Kotlin, Scala, C#,
-    /// PHP): its packages or namespaces and their top-level types.
+    /// PHP): its packages or namespaces and their top-level types; Rust: the names its
+    /// top-level `use` and `extern crate` items bring into its module.
     pub declares: Vec<Declaration>,
     /// Set when the file was not indexed (its imports and declarations are empty).
     pub skipped: Option<Skip>,
@@ -42,13 +43,25 @@ pub enum Declaration {
     /// package: `a.b.Client`. A class import leads to the file that defines the class when
     /// no file is named after it (Kotlin and Scala put many in one file).
     Type(String),
+    /// Rust: a name a top-level `use` or `extern crate` item brings into the file's module,
+    /// and the path it stands for: `pub use crate::sink::sinks;` is `sinks` ->
+    /// `[crate, sink, sinks]`, `pub extern crate grep_printer as printer;` is `printer` ->
+    /// `[grep_printer]`. A glob (`pub use a::*;`) is named `*` with the path of its module.
+    /// `public` for a plain `pub` item, the only kind another crate sees; a crate's own
+    /// modules see the others of its root too.
+    RustName {
+        name: String,
+        path: Vec<String>,
+        public: bool,
+    },
 }
 
 impl Declaration {
-    /// The qualified name.
+    /// The qualified name (Rust: the name brought in).
     pub fn name(&self) -> &str {
         match self {
             Declaration::Package(n) | Declaration::Type(n) => n,
+            Declaration::RustName { name, .. } => name,
         }
     }
 }
@@ -372,13 +385,30 @@ fn rust(
                 let leaves = rust_use_leaves(argument, src, budget)?;
                 let inline = modules.names();
                 let inline_bytes: usize = inline.iter().map(|n| n.len() + 24).sum();
-                for segments in leaves {
+                let top_level = rust_top_level(node);
+                for leaf in leaves {
+                    if top_level {
+                        let name = match (&leaf.alias, leaf.glob) {
+                            (_, true) => Some("*"),
+                            (Some(alias), _) => Some(alias.as_str()),
+                            (None, _) => leaf.segments.last().map(String::as_str),
+                        };
+                        // `as _` brings in no name; `self`/`super` alone name no new one
+                        if let Some(name) = name.filter(|n| !matches!(*n, "_" | "self" | "super")) {
+                            budget.spend(name.len() + 24)?;
+                            facts.declares.push(Declaration::RustName {
+                                name: name.to_string(),
+                                path: leaf.segments.clone(),
+                                public: rust_is_public(node, src),
+                            });
+                        }
+                    }
                     budget.spend(inline_bytes)?;
                     push(
                         facts,
                         node,
                         Spec::RustUse {
-                            segments,
+                            segments: leaf.segments,
                             inline: inline.clone(),
                         },
                     );
@@ -388,11 +418,20 @@ fn rust(
         }
         "extern_crate_declaration" => {
             if let Some(name) = node.child_by_field_name("name") {
+                let name = text(name, src).to_string();
+                if rust_top_level(node) {
+                    let alias = node.child_by_field_name("alias").map(|a| text(a, src));
+                    facts.declares.push(Declaration::RustName {
+                        name: alias.unwrap_or(&name).to_string(),
+                        path: vec![name.clone()],
+                        public: rust_is_public(node, src),
+                    });
+                }
                 push(
                     facts,
                     node,
                     Spec::RustUse {
-                        segments: vec![text(name, src).to_string()],
+                        segments: vec![name],
                         inline: Vec::new(),
                     },
                 );
@@ -426,6 +465,18 @@ fn rust_path_attribute(node: Node<'_>, src: &str) -> Option<String> {
     None
 }
 
+/// Whether an item sits at the top of its file (not in an inline module or a body).
+fn rust_top_level(node: Node<'_>) -> bool {
+    node.parent().is_some_and(|p| p.kind() == "source_file")
+}
+
+/// Whether an item is plain `pub` (`pub(crate)` and the like are not seen by other crates).
+fn rust_is_public(node: Node<'_>, src: &str) -> bool {
+    (0..node.child_count())
+        .filter_map(|i| node.child(i as u32))
+        .any(|c| c.kind() == "visibility_modifier" && text(c, src).trim() == "pub")
+}
+
 fn rust_path_segments(node: Node<'_>, src: &str) -> Vec<String> {
     text(node, src)
         .split("::")
@@ -434,25 +485,42 @@ fn rust_path_segments(node: Node<'_>, src: &str) -> Vec<String> {
         .collect()
 }
 
+/// One leaf of a use tree: its path, the name it is brought in as when renamed, and whether
+/// it is a glob (`a::b::*`, whose path is the module a::b).
+struct UseLeaf {
+    segments: Vec<String>,
+    alias: Option<String>,
+    glob: bool,
+}
+
 /// The paths a use tree names, one per leaf (`a::{b, c::d}` is `a::b` and `a::c::d`). An
 /// explicit stack, not recursion: a use list nested 2,500 deep is 12 KB of text.
 fn rust_use_leaves(
     argument: Node<'_>,
     src: &str,
     budget: &mut Budget,
-) -> Result<Vec<Vec<String>>, Skip> {
+) -> Result<Vec<UseLeaf>, Skip> {
     let mut out = Vec::new();
-    // (node, the path before it, the use lists it is in)
-    let mut stack: Vec<(Node<'_>, Vec<String>, usize)> = vec![(argument, Vec::new(), 0)];
+    // (node, the path before it, the use lists it is in, the name it is renamed to)
+    let mut stack: Vec<(Node<'_>, Vec<String>, usize, Option<String>)> =
+        vec![(argument, Vec::new(), 0, None)];
     let cost = |segments: &[String]| segments.iter().map(|s| s.len() + 24).sum::<usize>() + 24;
-    let leaf = |segments: Vec<String>, out: &mut Vec<Vec<String>>, budget: &mut Budget| {
+    let leaf = |segments: Vec<String>,
+                alias: Option<String>,
+                glob: bool,
+                out: &mut Vec<UseLeaf>,
+                budget: &mut Budget| {
         if !segments.is_empty() {
             budget.spend(cost(&segments))?;
-            out.push(segments);
+            out.push(UseLeaf {
+                segments,
+                alias,
+                glob,
+            });
         }
         Ok::<(), Skip>(())
     };
-    while let Some((node, prefix, nesting)) = stack.pop() {
+    while let Some((node, prefix, nesting, alias)) = stack.pop() {
         let joined = |mut base: Vec<String>, more: Vec<String>| {
             base.extend(more);
             base
@@ -464,7 +532,7 @@ fn rust_use_leaves(
                     None => prefix,
                 };
                 if let Some(list) = node.child_by_field_name("list") {
-                    stack.push((list, base, nesting));
+                    stack.push((list, base, nesting, None));
                 }
             }
             "use_list" => {
@@ -474,13 +542,16 @@ fn rust_use_leaves(
                 for i in (0..node.named_child_count()).rev() {
                     if let Some(child) = node.named_child(i as u32) {
                         budget.spend(cost(&prefix))?;
-                        stack.push((child, prefix.clone(), nesting + 1));
+                        stack.push((child, prefix.clone(), nesting + 1, None));
                     }
                 }
             }
             "use_as_clause" => {
                 if let Some(path) = node.child_by_field_name("path") {
-                    stack.push((path, prefix, nesting));
+                    let alias = node
+                        .child_by_field_name("alias")
+                        .map(|a| text(a, src).to_string());
+                    stack.push((path, prefix, nesting, alias));
                 }
             }
             "use_wildcard" => {
@@ -492,12 +563,14 @@ fn rust_use_leaves(
                     Some(path) => joined(prefix, rust_path_segments(path, src)),
                     None => prefix,
                 };
-                leaf(base, &mut out, budget)?;
+                leaf(base, None, true, &mut out, budget)?;
             }
-            "self" if !prefix.is_empty() => leaf(prefix, &mut out, budget)?,
+            "self" if !prefix.is_empty() => leaf(prefix, alias, false, &mut out, budget)?,
             "attribute_item" | "line_comment" | "block_comment" => {}
             _ => leaf(
                 joined(prefix, rust_path_segments(node, src)),
+                alias,
+                false,
                 &mut out,
                 budget,
             )?,

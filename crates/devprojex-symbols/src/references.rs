@@ -90,6 +90,10 @@ pub struct Occurrence {
     /// `router.Group("/v1").GET`, `program.command('x').option`): how to find it from the
     /// other files' [`result_types`].
     pub receiver_result: Option<TypeOf>,
+    /// TypeScript: for the name of a member signature in an interface or an object type
+    /// alias (`extend: (o: Options) => KyInstance;` in `type KyInstance = {…}`), that
+    /// interface's or alias's name: the type the member is declared by.
+    pub signature_of: Option<String>,
 }
 
 /// A value's type as far as one file tells it.
@@ -188,9 +192,24 @@ pub fn occurrences(
     name: &str,
     deadline: Option<Instant>,
 ) -> Option<Vec<Occurrence>> {
+    occurrences_and_supertypes(path, text, name, deadline).map(|(found, _)| found)
+}
+
+/// A class or interface and the names of what it extends and implements.
+pub type Supertypes = (String, Vec<String>);
+
+/// [`occurrences`], with what each class and interface of the file extends or implements
+/// (JavaScript and TypeScript: `class A extends B implements C`, `interface I extends J`),
+/// which tells the methods one method overrides or implements.
+pub fn occurrences_and_supertypes(
+    path: &str,
+    text: &str,
+    name: &str,
+    deadline: Option<Instant>,
+) -> Option<(Vec<Occurrence>, Vec<Supertypes>)> {
     let lang = Lang::of_file(path, text)?;
     if name.is_empty() || memchr::memmem::find(text.as_bytes(), name.as_bytes()).is_none() {
-        return Some(Vec::new());
+        return Some((Vec::new(), Vec::new()));
     }
     // the parse itself stops at the deadline too
     let stop = || deadline.is_some_and(|d| Instant::now() >= d);
@@ -203,7 +222,11 @@ pub fn occurrences(
         Some(name),
         deadline,
     )
-    .map(|w| w.occurrences)
+    .map(|w| {
+        let mut supertypes: Vec<Supertypes> = w.supertypes.into_iter().collect();
+        supertypes.sort();
+        (w.occurrences, supertypes)
+    })
 }
 
 /// What the functions and methods of a file return, as far as the file tells it: a declared
@@ -319,6 +342,8 @@ struct Walked {
     bases: HashMap<String, Vec<String>>,
     /// `Class.field` -> what the attribute or field holds.
     fields: HashMap<String, TypeOf>,
+    /// JavaScript and TypeScript: class or interface -> what it extends and implements.
+    supertypes: HashMap<String, Vec<String>>,
 }
 
 /// Links of a receiver chain followed (`a.b().c().d()`): more says nothing useful and would
@@ -335,6 +360,8 @@ struct Known<'a> {
     frames: &'a [Frame],
     types: &'a HashMap<(usize, String), TypeOf>,
     modules: &'a HashMap<String, String>,
+    /// The default imports among `modules`.
+    defaults: &'a HashMap<String, String>,
 }
 
 impl Known<'_> {
@@ -392,7 +419,16 @@ impl Known<'_> {
             "identifier" if self.lang == Lang::Python && text_of(value)? == "self" => {
                 self.own_class().map(TypeOf::Named)
             }
-            "identifier" => self.variable(&text_of(value)?).cloned(),
+            "identifier" => {
+                let name = text_of(value)?;
+                self.variable(&name).cloned().or_else(|| {
+                    // a default import is what the module exports as its default
+                    self.defaults.get(&name).map(|module| TypeOf::Result {
+                        function: DEFAULT_EXPORT.to_string(),
+                        module: Some(module.clone()),
+                    })
+                })
+            }
             // `self.parser` typed in the file, or the field of a typed value: `c.engine`
             "attribute" | "member_expression" | "selector_expression" | "field_expression" => {
                 // (two classes of the file that type `self.x` differently: the class's own)
@@ -444,6 +480,20 @@ impl Known<'_> {
                         let method = text_of(method)?;
                         if object.kind() == "identifier" {
                             let name = text_of(object)?;
+                            // `ky.create()` with `import ky from './index.js'`: a method
+                            // of the module's default export (or, when that is not
+                            // typed, a function of the module: `export default { make }`)
+                            if let Some(module) = self.defaults.get(&name)
+                                && self.variable(&name).is_none()
+                            {
+                                return Some(TypeOf::MethodResult {
+                                    receiver: Box::new(TypeOf::Result {
+                                        function: DEFAULT_EXPORT.to_string(),
+                                        module: Some(module.clone()),
+                                    }),
+                                    method,
+                                });
+                            }
                             // `utils.make()`: a function of a module an import binds
                             if let Some(module) = self.modules.get(&name) {
                                 return Some(TypeOf::Result {
@@ -548,6 +598,44 @@ fn class_bases<'t>(node: Node<'t>, src: &str) -> Option<(String, Vec<String>)> {
             }
         }
         _ => return None,
+    }
+    let name = type_name(text_of(node.child_by_field_name("name")?))?;
+    (!out.is_empty()).then_some((name, out))
+}
+
+/// JavaScript and TypeScript: a class and what it extends and implements (`class A extends
+/// B<T> implements C, D`), or an interface and the interfaces it extends.
+fn supertypes_of(node: Node<'_>, src: &str) -> Option<(String, Vec<String>)> {
+    let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
+    fn children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+        (0..n.named_child_count())
+            .filter_map(|i| n.named_child(i as u32))
+            .collect()
+    }
+    let clauses: Vec<Node<'_>> = match node.kind() {
+        "class_declaration" | "class" | "abstract_class_declaration" => children(node)
+            .into_iter()
+            .filter(|c| c.kind() == "class_heritage")
+            .flat_map(children)
+            .collect(),
+        "interface_declaration" => children(node)
+            .into_iter()
+            .filter(|c| c.kind() == "extends_type_clause")
+            .collect(),
+        _ => return None,
+    };
+    let mut out = Vec::new();
+    for clause in clauses {
+        match clause.kind() {
+            "extends_clause" | "implements_clause" | "extends_type_clause" => out.extend(
+                children(clause)
+                    .into_iter()
+                    .filter(|v| v.kind() != "type_arguments")
+                    .filter_map(|v| type_name(text_of(v))),
+            ),
+            // JavaScript's `class A extends B`: the expression itself
+            _ => out.extend(type_name(text_of(clause))),
+        }
     }
     let name = type_name(text_of(node.child_by_field_name("name")?))?;
     (!out.is_empty()).then_some((name, out))
@@ -674,11 +762,19 @@ fn walk(
     // the functions with a declared result: what their bodies return does not overrule it
     let mut declared_keys: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut bases: HashMap<String, Vec<String>> = HashMap::new();
+    let mut supertypes: HashMap<String, Vec<String>> = HashMap::new();
     let mut fields: HashMap<String, TypeOf> = HashMap::new();
     // variables typed by a node, set when the walk leaves it: (node id, key, type)
     let mut deferred_types: Vec<(usize, (usize, String), TypeOf)> = Vec::new();
     // names bound to a module of the project by an import or a `require` -> the module's name
     let mut modules: HashMap<String, String> = HashMap::new();
+    // of those, the default imports (`import ky from './index.js'`): the module's default
+    // export, not the module
+    let mut defaults: HashMap<String, String> = HashMap::new();
+    // TypeScript: (scope, variable) -> the type a one-argument wrapper annotation wraps
+    // (`const ky: Partial<Mutable<KyInstance>>` -> `KyInstance`): whose members an
+    // assignment `ky.extend = …` defines
+    let mut owners: HashMap<(usize, String), String> = HashMap::new();
     // the end byte of the last JSDoc comment (`/** … */`) and its text
     let mut last_doc: Option<(usize, Node<'_>)> = None;
     let mut visited = 0usize;
@@ -701,6 +797,11 @@ fn walk(
             let kind = node.kind();
             if is_import(kind, node) {
                 imports.push((node.id(), node.start_position().row + 1));
+            }
+            if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+                && let Some((class, above)) = supertypes_of(node, src)
+            {
+                supertypes.entry(class).or_default().extend(above);
             }
             if let Some((class, extends)) = class_bases(node, src) {
                 bases.insert(class, extends);
@@ -784,6 +885,7 @@ fn walk(
                         frames: &frames,
                         types: &types,
                         modules: &modules,
+                        defaults: &defaults,
                     };
                     if let Some(returned) = known.type_of(body, 0) {
                         note_return(&mut returns, &key, returned);
@@ -796,6 +898,7 @@ fn walk(
                 frames: &frames,
                 types: &types,
                 modules: &modules,
+                defaults: &defaults,
             };
             // `return Parser(...)`, `return new Parser()`, `return this`, `return make()`: what
             // the function around returns (or a local typed so: `p = Parser(); …; return p`)
@@ -854,7 +957,76 @@ fn walk(
                     }
                 }
             }
-            note_module(node, src, dir, &mut modules);
+            if matches!(lang, Lang::TypeScript | Lang::Tsx) {
+                // an interface's or object type alias's members: `create: (o?: Options) =>
+                // KyInstance;`, `get(): T;` return; `response: KyResponse;` holds
+                if matches!(kind, "property_signature" | "method_signature")
+                    && let Some(owner) = type_of_members(&ancestors, src)
+                    && let Some(member) = node
+                        .child_by_field_name("name")
+                        .and_then(|n| src.get(n.byte_range()))
+                {
+                    let key = format!("{owner}.{member}");
+                    let declared = node
+                        .child_by_field_name("type")
+                        .and_then(|t| t.named_child(0));
+                    match declared {
+                        Some(function_type) if function_type.kind() == "function_type" => {
+                            if let Some(result) =
+                                declared_result(function_type, src, Some(&owner), None)
+                            {
+                                note_return(&mut returns, &key, TypeOf::Named(result));
+                                declared_keys.insert(key.clone());
+                            }
+                            functions.insert(key);
+                        }
+                        Some(held) => {
+                            if let Some(held) = src.get(held.byte_range()).and_then(type_name) {
+                                note_return(&mut fields, &key, TypeOf::Named(held));
+                            }
+                        }
+                        None if kind == "method_signature" => {
+                            if let Some(result) = declared_result(node, src, Some(&owner), None) {
+                                note_return(&mut returns, &key, TypeOf::Named(result));
+                                declared_keys.insert(key.clone());
+                            }
+                            functions.insert(key);
+                        }
+                        None => {}
+                    }
+                }
+                // `const ky: Partial<Mutable<KyInstance>> = …`, `(x: Readonly<T>)`
+                if matches!(
+                    kind,
+                    "variable_declarator" | "required_parameter" | "optional_parameter"
+                ) && let Some(variable) = node
+                    .child_by_field_name("name")
+                    .or_else(|| node.child_by_field_name("pattern"))
+                    .filter(|n| n.kind() == "identifier")
+                    .and_then(|n| src.get(n.byte_range()))
+                    && let Some(owner) = node
+                        .child_by_field_name("type")
+                        .and_then(|t| src.get(t.byte_range()))
+                        .and_then(wrapped_type)
+                {
+                    let scope = frames
+                        .iter()
+                        .rev()
+                        .find(|f| f.function)
+                        .map_or(FILE_LEVEL, |f| f.start_byte);
+                    owners.insert((scope, variable.to_string()), owner);
+                }
+            }
+            // `export default ky;`: the type of what the module exports as its default
+            if kind == "export_statement"
+                && matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+                && let Some(value) = node.child_by_field_name("value")
+                && let Some(exported) = known.type_of(value, 0)
+            {
+                note_return(&mut returns, DEFAULT_EXPORT, exported);
+                functions.insert(DEFAULT_EXPORT.to_string());
+            }
+            note_module(node, src, dir, &mut modules, &mut defaults);
             if node.child_count() == 0
                 && is_identifier(kind)
                 && name.is_some()
@@ -878,12 +1050,29 @@ fn walk(
                         frames: &frames,
                         types: &types,
                         modules: &modules,
+                        defaults: &defaults,
                     };
                     found.receiver = known.variable(receiver).cloned().or_else(|| {
                         // `Parser(...).parse()`, `make_parser().parse()`, `x.m().parse()`
                         receiver_node(node, &ancestors).and_then(|r| known.type_of(r, 0))
                     });
                     found.occurrence.receiver_module = modules.get(receiver).cloned();
+                    // `ky.extend = …` on `const ky: Partial<Mutable<KyInstance>>`: the member
+                    // is the wrapped type's
+                    let assigned = matches!(ancestors.as_slice(), [.., assignment, member]
+                        if assignment.kind() == "assignment_expression"
+                            && field_is(*assignment, "left", *member));
+                    if assigned
+                        && let Some(owner) = frames
+                            .iter()
+                            .rev()
+                            .filter(|f| f.function)
+                            .map(|f| f.start_byte)
+                            .chain(std::iter::once(FILE_LEVEL))
+                            .find_map(|scope| owners.get(&(scope, receiver.clone())))
+                    {
+                        found.receiver = Some(TypeOf::Named(owner.clone()));
+                    }
                 }
                 // `core.Params` in a type: the qualifier may be a module binding too
                 if let Access::Path { qualifier } = &found.occurrence.access {
@@ -930,6 +1119,7 @@ fn walk(
                     functions,
                     bases,
                     fields,
+                    supertypes,
                 });
             }
             ancestors.pop();
@@ -1136,6 +1326,7 @@ fn occurrence(
                 Names::Any
             },
             receiver_result: None,
+            signature_of: signature_owner(node, ancestors, src),
         },
         functions,
         binds: binding,
@@ -1147,6 +1338,38 @@ fn occurrence(
         },
         receiver: None,
     }
+}
+
+/// TypeScript: the interface or object type alias whose member signature `node` names
+/// (`extend` in `type KyInstance = { extend: (…) => KyInstance }`, `run` in `interface
+/// Internals { run(): void }`).
+fn signature_owner<'t>(node: Node<'t>, ancestors: &[Node<'t>], src: &str) -> Option<String> {
+    let (signature, above) = ancestors.split_last()?;
+    if !matches!(signature.kind(), "property_signature" | "method_signature")
+        || !field_is(*signature, "name", node)
+    {
+        return None;
+    }
+    type_of_members(above, src)
+}
+
+/// The interface or object type alias a member signature sits directly in, given the nodes
+/// above the signature (root first): `type A = { … }`, `type A = B & { … }`, `interface A {
+/// … }`. A type literal elsewhere (a parameter's `{ x: number }`) is no named type.
+fn type_of_members(above: &[Node<'_>], src: &str) -> Option<String> {
+    for holder in above.iter().rev() {
+        match holder.kind() {
+            "object_type" | "interface_body" | "intersection_type" | "parenthesized_type" => {}
+            "type_alias_declaration" | "interface_declaration" => {
+                return holder
+                    .child_by_field_name("name")
+                    .and_then(|n| src.get(n.byte_range()))
+                    .map(str::to_string);
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The end of the `let` statement a Rust pattern's name is bound by (its scope starts
@@ -1253,6 +1476,43 @@ fn type_name(text: &str) -> Option<String> {
         .filter(|l| l.chars().all(|c| c.is_alphanumeric() || c == '_'))
 }
 
+/// The type a TypeScript annotation of one-argument wrappers wraps: `Partial<Mutable<
+/// KyInstance>>` -> `KyInstance` (mapped types such as `Partial` keep the wrapped type's
+/// members, and a container's own members are not what an assignment through it defines);
+/// `None` for an annotation that wraps nothing, or more than one type.
+fn wrapped_type(annotation: &str) -> Option<String> {
+    let mut text = annotation.trim().trim_start_matches(':').trim();
+    let mut wrapped = false;
+    while let Some(inner) = text
+        .strip_suffix('>')
+        .and_then(|t| t.split_once('<'))
+        .map(|(outer, inner)| (outer.trim(), inner.trim()))
+        .filter(|(outer, _)| {
+            outer
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        })
+        .map(|(_, inner)| inner)
+    {
+        // one type argument (no comma outside nested brackets)
+        let mut depth = 0i32;
+        let top_comma = inner.chars().any(|c| {
+            match c {
+                '<' | '(' | '[' | '{' => depth += 1,
+                '>' | ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            }
+            c == ',' && depth == 0
+        });
+        if top_comma || inner.contains(['|', '&', '{', '(']) {
+            return None;
+        }
+        text = inner;
+        wrapped = true;
+    }
+    if wrapped { type_name(text) } else { None }
+}
+
 /// A constructor's type: `Parser(...)`, `mod.Parser(...)`, `new Parser(...)`, `&Parser{...}`,
 /// `Parser{...}`, `Parser::new(...)` (an upper-case first letter: a class or a type).
 fn constructed_type(value: Node<'_>, src: &str) -> Option<String> {
@@ -1333,6 +1593,11 @@ fn module_of_specifier(specifier: &str, python: bool, dir: &str) -> Option<Strin
     Some(if name.is_empty() { ROOT_MODULE } else { name }.to_string())
 }
 
+/// The key a file's default export is noted under among its functions' results: the type
+/// of the value `export default x` exports. It is the statement's own text, which a search
+/// for the files that may have one screens for, and no function or method is named so.
+pub const DEFAULT_EXPORT: &str = "export default";
+
 /// The module name of the project's root folder (`require('..')` from `test/`, the root's
 /// `index.js`); no identifier spells it.
 pub const ROOT_MODULE: &str = "/";
@@ -1340,7 +1605,13 @@ pub const ROOT_MODULE: &str = "/";
 /// Records a name bound to a module: `import * as m from './m'`, `import m from './m'`,
 /// `const m = require('./m')` (JavaScript); `import a.b as m`, `from . import m as n`
 /// (Python).
-fn note_module(node: Node<'_>, src: &str, dir: &str, modules: &mut HashMap<String, String>) {
+fn note_module(
+    node: Node<'_>,
+    src: &str,
+    dir: &str,
+    modules: &mut HashMap<String, String>,
+    defaults: &mut HashMap<String, String>,
+) {
     let text_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("").trim();
     match node.kind() {
         // JavaScript: `import * as m from './m'`, `import m from './m'`
@@ -1363,6 +1634,9 @@ fn note_module(node: Node<'_>, src: &str, dir: &str, modules: &mut HashMap<Strin
                     _ => None,
                 };
                 if let Some(binding) = binding {
+                    if part.kind() == "identifier" {
+                        defaults.insert(text_of(binding).to_string(), module.clone());
+                    }
                     modules.insert(text_of(binding).to_string(), module.clone());
                 }
             }
@@ -2233,6 +2507,76 @@ mod tests {
             .filter(|o| matches!(o.access, Access::Member { .. }))
             .map(|o| (o.line, o.receiver_type))
             .collect()
+    }
+
+    #[test]
+    fn typescript_members_assigned_through_wrappers_and_declared_by_types() {
+        assert_eq!(
+            wrapped_type(": Partial<Mutable<KyInstance>>").as_deref(),
+            Some("KyInstance")
+        );
+        assert_eq!(
+            wrapped_type("Readonly<x.Options>").as_deref(),
+            Some("Options")
+        );
+        for unwrapped in [
+            "Client",
+            "Map<string, Client>",
+            "Partial<A | B>",
+            "Array<{a: 1}>",
+        ] {
+            assert_eq!(wrapped_type(unwrapped), None, "{unwrapped}");
+        }
+        let ts = "type Client = {\n\textend: (o: Options) => Client;\n};\ninterface Api extends Base {\n\textend(): Api;\n}\nfunction f(o: { extend: number }) {\n\tconst c: Partial<Client> = {};\n\tc.extend = () => c;\n\tc.extend();\n}\n";
+        let found = occurrences("a.ts", ts, "extend", None).unwrap();
+        let owners: Vec<(usize, Option<&str>)> = found
+            .iter()
+            .map(|o| (o.line, o.signature_of.as_deref()))
+            .collect();
+        assert_eq!(
+            owners,
+            [
+                (2, Some("Client")),
+                (5, Some("Api")),
+                (7, None),
+                (9, None),
+                (10, None)
+            ]
+        );
+        // the assignment's receiver is the wrapped type; a use keeps the annotation's type
+        let receivers: Vec<(usize, Option<&str>)> = found
+            .iter()
+            .filter(|o| matches!(o.access, Access::Member { .. }))
+            .map(|o| (o.line, o.receiver_type.as_deref()))
+            .collect();
+        assert_eq!(receivers, [(9, Some("Client")), (10, Some("Partial"))]);
+        let types = result_types("a.ts", ts, None).unwrap();
+        let results: Vec<(&str, Option<&str>)> = types
+            .results
+            .iter()
+            .map(|r| (r.key.as_str(), r.result.named()))
+            .collect();
+        assert!(
+            results.contains(&("Client.extend", Some("Client"))),
+            "{results:?}"
+        );
+        assert!(
+            results.contains(&("Api.extend", Some("Api"))),
+            "{results:?}"
+        );
+        let exported = result_types(
+            "index.ts",
+            "const make = (): Client => ({});\nconst client = make();\nexport default client;\n",
+            None,
+        )
+        .unwrap();
+        assert!(
+            exported
+                .results
+                .iter()
+                .any(|r| r.key == DEFAULT_EXPORT && r.result.named() == Some("Client")),
+            "{exported:?}"
+        );
     }
 
     #[test]

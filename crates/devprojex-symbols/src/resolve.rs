@@ -3,8 +3,10 @@
 //! A [`ProjectView`] is built from the list of project files (the caller's selection), the
 //! packages and namespaces the files declare, and the few configuration files that steer
 //! resolution (`Cargo.toml`, `go.mod`, `tsconfig.json`/`jsconfig.json`, `package.json`,
-//! `composer.json`, `compile_commands.json`), which the caller reads for it. Resolution is then
-//! lookups in hash maps; nothing touches the disk.
+//! `composer.json`, `compile_commands.json`), which the caller reads for it, and, for Rust, the
+//! names the crate roots bring in by `use` and `extern crate` ([`ProjectView::rust_crate_roots`],
+//! [`ProjectView::set_rust_names`]). Resolution is then lookups in hash maps; nothing touches
+//! the disk.
 
 use std::collections::{HashMap, HashSet};
 
@@ -47,7 +49,7 @@ pub fn is_config_file(path: &str) -> bool {
 }
 
 /// The project, as resolution needs it.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ProjectView {
     files: HashSet<String>,
     /// Files per folder.
@@ -60,6 +62,9 @@ pub struct ProjectView {
     /// Folders of every compile_commands.json entry, for files (headers) without one.
     compile_fallback: CompileDirs,
     rust_crates: Vec<RustCrate>,
+    /// Rust: per crate root file, the names its top-level `use` and `extern crate` items
+    /// bring in (see [`Declaration::RustName`]).
+    rust_names: HashMap<String, Vec<RustName>>,
     go_modules: Vec<(String, String)>,
     ts_configs: HashMap<String, TsConfig>,
     js_packages: HashMap<String, String>,
@@ -78,7 +83,7 @@ pub struct ProjectView {
 
 /// The declared packages (or namespaces) of one language family and their top-level types,
 /// each with the files that declare it.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Namespaces {
     packages: HashMap<String, Vec<String>>,
     types: HashMap<String, Vec<String>>,
@@ -104,6 +109,29 @@ struct RustCrate {
     /// `[[bench]]`, `[lib]`) that are project files: ripgrep's `crates/core/main.rs`.
     declared_roots: Vec<String>,
 }
+
+/// A name a crate root brings in: `printer` -> `[grep_printer]` (`*` for a glob).
+#[derive(Debug, Clone)]
+struct RustName {
+    name: String,
+    path: Vec<String>,
+    public: bool,
+}
+
+/// Where a Rust path leads ([`ProjectView::rust_walk`]).
+struct RustWalk {
+    /// The file of the deepest module reached.
+    file: String,
+    /// Every segment was a module with a file of its own.
+    whole: bool,
+    /// The crate root and module path reached (for a walk that goes on from there).
+    root: String,
+    module: Vec<String>,
+}
+
+/// How many names brought in by `use` one path may go through (a re-export of a
+/// re-export, a glob of a glob); a cycle of them ends there.
+const RUST_NAME_STEPS: usize = 16;
 
 #[derive(Debug, Clone, Default)]
 struct TsConfig {
@@ -225,8 +253,13 @@ impl ProjectView {
                 _ => {}
             }
         }
+        let mut rust_names = Vec::new();
         for (file, declares) in input.declarations {
             let namespaces = match Lang::of_path(&file) {
+                Some(Lang::Rust) => {
+                    rust_names.push((file, declares));
+                    continue;
+                }
                 Some(Lang::Java | Lang::Kotlin | Lang::Scala) => &mut view.jvm,
                 Some(Lang::CSharp) => &mut view.csharp,
                 Some(Lang::Php) => &mut view.php,
@@ -236,6 +269,7 @@ impl ProjectView {
                 let (map, name) = match declaration {
                     Declaration::Package(name) => (&mut namespaces.packages, name),
                     Declaration::Type(name) => (&mut namespaces.types, name),
+                    Declaration::RustName { .. } => continue,
                 };
                 map.entry(name).or_default().push(file.clone());
             }
@@ -260,7 +294,45 @@ impl ProjectView {
         lib_dirs.sort_by_key(|d| (depth(d), d.clone()));
         lib_dirs.extend(["spec".to_string(), "test".to_string()]);
         view.ruby_load_dirs = lib_dirs;
+        view.set_rust_names(rust_names);
         view
+    }
+
+    /// The Rust crate roots the manifests place (`src/lib.rs` or `[lib] path`, `src/main.rs`,
+    /// `[[bin]]`, `[[test]]`, ... paths) that are project files: the files whose names
+    /// [`ProjectView::set_rust_names`] wants.
+    pub fn rust_crate_roots(&self) -> Vec<String> {
+        let mut roots: Vec<String> = self
+            .rust_crates
+            .iter()
+            .flat_map(|c| c.lib.iter().chain(&c.main).chain(&c.declared_roots))
+            .cloned()
+            .collect();
+        roots.sort();
+        roots.dedup();
+        roots
+    }
+
+    /// The names Rust files bring in by top-level `use` and `extern crate` items
+    /// ([`Declaration::RustName`]), replacing those known: a `use facade::printer::X` then
+    /// leads where `printer` does. Only crate roots' names are followed.
+    pub fn set_rust_names(&mut self, declarations: Vec<(String, Vec<Declaration>)>) {
+        self.rust_names = declarations
+            .into_iter()
+            .map(|(file, declares)| {
+                let names = declares
+                    .into_iter()
+                    .filter_map(|declaration| match declaration {
+                        Declaration::RustName { name, path, public } => {
+                            Some(RustName { name, path, public })
+                        }
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>();
+                (file, names)
+            })
+            .filter(|(_, names)| !names.is_empty())
+            .collect();
     }
 
     /// Whether `path` is a project file.
@@ -743,6 +815,10 @@ impl ProjectView {
             path.extend(inline.iter().cloned());
             (root, path)
         });
+        // the crate the importing file is in sees the private names of its root too
+        let own_root = here
+            .as_ref()
+            .map_or(String::new(), |(root, _)| root.clone());
         // `written`: how many segments at the end of the path are names the `use` writes
         // (not `crate`, `self`, `super`)
         let (root, mut path, written): (String, Vec<String>, usize) = match first.as_str() {
@@ -803,13 +879,15 @@ impl ProjectView {
             }
         };
         path.retain(|s| s != "self");
-        let Some((file, matched)) = self.rust_longest_module(&root, &path, 0) else {
+        let mut steps = RUST_NAME_STEPS;
+        let Some(walk) = self.rust_walk(&root, &path, &own_root, &mut steps) else {
             return Vec::new();
         };
+        let file = walk.file;
         // `use super::cli` in cli.rs names this very module by a name its parent declares
         // (`mod cli;`): the `use` goes through the parent. `use super::*` inside an inline
         // `mod tests` names the file's own module by keywords alone: no edge.
-        if file == from && matched == path.len() && written > 0 && !path.is_empty() {
+        if file == from && walk.whole && written > 0 && !path.is_empty() {
             return self
                 .rust_module_file(&root, &path[..path.len() - 1])
                 .map(Target::File)
@@ -817,6 +895,116 @@ impl ProjectView {
                 .collect();
         }
         vec![Target::File(file)]
+    }
+
+    /// Where `path`, below the crate root `root`, leads: the longest prefix that is a module
+    /// with a file, and at a crate root, a name the root brings in by `use` or `extern crate`
+    /// (`grep::printer::ColorSpecs`, where grep's lib.rs has `pub extern crate grep_printer as
+    /// printer;`, leads to grep_printer's lib.rs). A walk from `own_root` (the importing
+    /// file's crate) sees every name of it; another crate's, its plain `pub` ones only. A
+    /// name is followed as the last segment only when it is a module with a file (else the
+    /// item is taken from the module before it, as `crate::a::B` is a's), and as a segment
+    /// before the last to wherever it leads (`grep_searcher::sinks::UTF8`, `sinks` an inline
+    /// module of sink.rs, is sink.rs). `steps` bounds the names followed.
+    fn rust_walk(
+        &self,
+        root: &str,
+        path: &[String],
+        own_root: &str,
+        steps: &mut usize,
+    ) -> Option<RustWalk> {
+        let mut root = root.to_string();
+        let mut module: Vec<String> = Vec::new();
+        let mut rest = path;
+        loop {
+            let mut full = module.clone();
+            full.extend(rest.iter().cloned());
+            let (file, len) = self.rust_longest_module(&root, &full, module.len())?;
+            rest = &rest[len - module.len()..];
+            full.truncate(len);
+            module = full;
+            let reached = RustWalk {
+                file,
+                whole: rest.is_empty(),
+                root: root.clone(),
+                module: module.clone(),
+            };
+            let Some(segment) = rest.first().filter(|_| module.is_empty() && *steps > 0) else {
+                return Some(reached);
+            };
+            *steps -= 1;
+            match self.rust_name_target(&root, segment, own_root, steps) {
+                Some(named) if named.whole => {
+                    root = named.root;
+                    module = named.module;
+                    rest = &rest[1..];
+                }
+                Some(named) if rest.len() > 1 => {
+                    return Some(RustWalk {
+                        whole: false,
+                        ..named
+                    });
+                }
+                _ => return Some(reached),
+            }
+        }
+    }
+
+    /// Where a name the crate root `root` brings in leads: an exact name first, then a module
+    /// of that name below one of its globs.
+    fn rust_name_target(
+        &self,
+        root: &str,
+        name: &str,
+        own_root: &str,
+        steps: &mut usize,
+    ) -> Option<RustWalk> {
+        let names = self.rust_names.get(root)?;
+        let visible = |n: &&RustName| n.public || root == own_root;
+        let exact = names
+            .iter()
+            .filter(visible)
+            .filter(|n| n.name == name)
+            .find_map(|n| self.rust_walk_use_path(root, &n.path, own_root, steps));
+        if exact.is_some() {
+            return exact;
+        }
+        names
+            .iter()
+            .filter(visible)
+            .filter(|n| n.name == "*")
+            .find_map(|n| {
+                let mut path = n.path.clone();
+                path.push(name.to_string());
+                self.rust_walk_use_path(root, &path, own_root, steps)
+                    .filter(|walk| walk.whole)
+            })
+    }
+
+    /// Where a `use` path written in the crate root `root` leads.
+    fn rust_walk_use_path(
+        &self,
+        root: &str,
+        path: &[String],
+        own_root: &str,
+        steps: &mut usize,
+    ) -> Option<RustWalk> {
+        let first = path.first()?;
+        match first.as_str() {
+            "crate" | "$crate" | "self" => self.rust_walk(root, &path[1..], own_root, steps),
+            "super" => None,
+            // a module of the root itself (`use sink::sinks;`), else a crate of the workspace
+            _ if self.rust_module_file(root, &path[..1]).is_some() => {
+                self.rust_walk(root, path, own_root, steps)
+            }
+            name => {
+                let krate = self
+                    .rust_crates
+                    .iter()
+                    .find(|c| c.name == name && c.lib.is_some())?;
+                self.rust_walk(krate.lib.as_deref()?, &path[1..], own_root, steps)
+            }
+        }
     }
 
     /// The file of the longest prefix of `path` (at least `min` segments) that is a module,

@@ -651,6 +651,94 @@ fn rust_modules_in_a_folder_of_tests_below_a_declared_test_root() {
 }
 
 #[test]
+fn rust_paths_through_the_names_a_crate_root_brings_in() {
+    // ripgrep: the facade crate `grep` re-exports its sister crates; grep-searcher's lib.rs
+    // re-exports `sinks`, an inline module of sink.rs
+    let grep = "pub extern crate grep_printer as printer;\npub extern crate grep_searcher as searcher;\npub use crate::parts::*;\nmod parts;\n";
+    let printer =
+        "mod color;\npub use crate::color::ColorSpecs;\npub(crate) use crate::color as palette;\n";
+    let searcher = "pub use crate::sink::{sinks, Sink};\nmod sink;\n";
+    let view = view(
+        &[
+            "crates/core/main.rs",
+            "crates/core/flags/hiargs.rs",
+            "crates/grep/src/parts/mod.rs",
+            "crates/grep/src/parts/extra.rs",
+            "crates/printer/src/color.rs",
+            "crates/printer/src/standard.rs",
+            "crates/searcher/src/sink.rs",
+        ],
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"ripgrep\"\n\n[[bin]]\npath = \"crates/core/main.rs\"\nname = \"rg\"\n",
+            ),
+            ("crates/grep/Cargo.toml", "[package]\nname = \"grep\"\n"),
+            (
+                "crates/printer/Cargo.toml",
+                "[package]\nname = \"grep-printer\"\n",
+            ),
+            (
+                "crates/searcher/Cargo.toml",
+                "[package]\nname = \"grep-searcher\"\n",
+            ),
+            ("crates/grep/src/lib.rs", grep),
+            ("crates/printer/src/lib.rs", printer),
+            ("crates/searcher/src/lib.rs", searcher),
+        ],
+    );
+    let found = resolve_all(
+        &view,
+        "crates/core/flags/hiargs.rs",
+        "use grep::printer::{ColorSpecs, standard::Standard};\nuse grep::searcher::sinks::UTF8;\nuse grep::printer;\nuse grep::Unknown;\nuse grep::extra::Thing;\nuse grep_printer::palette::Color;\n",
+    );
+    assert_eq!(
+        found,
+        [
+            // an item re-exported by printer's root is taken from that root
+            vec![file("crates/printer/src/lib.rs")],
+            vec![file("crates/printer/src/standard.rs")],
+            // a segment before the last goes wherever the name leads, inline modules too
+            vec![file("crates/searcher/src/sink.rs")],
+            // the name itself, a crate
+            vec![file("crates/printer/src/lib.rs")],
+            vec![file("crates/grep/src/lib.rs")],
+            // a module below a glob
+            vec![file("crates/grep/src/parts/extra.rs")],
+            // `pub(crate)`: not seen from another crate
+            vec![file("crates/printer/src/lib.rs")],
+        ]
+    );
+    // printer's own modules see its `pub(crate)` names
+    let found = resolve_all(
+        &view,
+        "crates/printer/src/standard.rs",
+        "use crate::palette::Color;\nuse crate::ColorSpecs;\n",
+    );
+    assert_eq!(
+        found,
+        [
+            vec![file("crates/printer/src/color.rs")],
+            vec![file("crates/printer/src/lib.rs")],
+        ]
+    );
+}
+
+#[test]
+fn rust_names_that_lead_to_each_other_end() {
+    let lib = "pub use crate::b as a;\npub use crate::a as b;\npub use crate::c::*;\npub use crate::d::*;\n";
+    let view = view(
+        &["src/c.rs", "src/d.rs", "src/user.rs"],
+        &[
+            ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+            ("src/lib.rs", lib),
+        ],
+    );
+    let found = resolve_all(&view, "src/user.rs", "use crate::a::X;\nuse crate::e::Y;\n");
+    assert_eq!(found, [vec![file("src/lib.rs")], vec![file("src/lib.rs")]]);
+}
+
+#[test]
 fn go_imports_of_the_module_root_package_lead_to_the_root_folder() {
     // cobra: package cobra at the module root, imported by its subpackages
     let view = view(

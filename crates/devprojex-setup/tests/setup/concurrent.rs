@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::common::Home;
 use devprojex_setup::client::user_location;
 use devprojex_setup::entry::ServerFlags;
-use devprojex_setup::fsio::{TEMP_PREFIX, WriteOptions};
+use devprojex_setup::fsio::{SwapStep, TEMP_PREFIX, WriteOptions};
 use devprojex_setup::plan::{
     Commands, FileOutcome, Mode, Options, apply_file_with_hook, plan_location,
 };
@@ -137,7 +137,7 @@ fn a_save_in_every_write_window_is_kept_and_the_edit_applied_to_it() {
         assert!(item.action.writes(), "round {round}: {:?}", item.action);
         let mut saved_this_round = false;
         let outcome =
-            apply_file_with_hook(&[&item], &h.env, &opts, mode, false, &write, &mut |_| {
+            apply_file_with_hook(&[&item], &h.env, &opts, mode, false, &write, &mut |_, _| {
                 if !std::mem::replace(&mut saved_this_round, true) {
                     client_save(&path, saves);
                     saves += 1;
@@ -163,6 +163,86 @@ fn a_save_in_every_write_window_is_kept_and_the_edit_applied_to_it() {
     assert!(
         lost.is_empty(),
         "{} of 100 saves lost: {lost:?}",
+        lost.len()
+    );
+    assert_eq!(v["numStartups"], 1);
+}
+
+/// A second client reads setup's text in the moment it is in place (between the swap that found
+/// the first client's save and its undo) and saves from it. 100 rounds of register and remove,
+/// two saves a round, none lost, and every round ends with setup's change made.
+#[test]
+fn a_save_made_from_setups_text_in_the_undo_window_loses_nothing() {
+    let h = Home::new();
+    h.write(".claude.json", "{\n  \"numStartups\": 1\n}\n");
+    let path = h.p(".claude.json");
+    let opts = Options {
+        scope: Scope::User,
+        name: "devprojex".into(),
+        commands: Commands::same(&h.exe()),
+        flags: ServerFlags::default(),
+    };
+    let write = WriteOptions {
+        private: true,
+        backup_dir: Some(h.p("backups")),
+        backup_label: "claude-code".into(),
+        client_display: "Claude Code".into(),
+        user: h.env.user,
+        home: h.env.home.clone(),
+    };
+    let mut saves = 0;
+    for round in 0..100 {
+        let mode = if round % 2 == 0 {
+            Mode::Add
+        } else {
+            Mode::Remove
+        };
+        let location = user_location(ClientId::ClaudeCode, &h.env).unwrap();
+        let item = plan_location(location, &h.env, &opts, mode, false);
+        let mut steps = Vec::new();
+        let outcome = apply_file_with_hook(
+            &[&item],
+            &h.env,
+            &opts,
+            mode,
+            false,
+            &write,
+            &mut |_, step| {
+                steps.push(step);
+                match steps[..] {
+                    [SwapStep::Replace] | [SwapStep::Replace, SwapStep::Undo] => {
+                        client_save(&path, saves);
+                        saves += 1;
+                    }
+                    _ => {}
+                }
+                Ok(())
+            },
+        );
+        assert!(
+            matches!(outcome, FileOutcome::Written(_)),
+            "round {round}: {outcome:?}"
+        );
+        assert_eq!(
+            steps[..2],
+            [SwapStep::Replace, SwapStep::Undo],
+            "round {round}"
+        );
+        let v = h.json(".claude.json");
+        assert_eq!(
+            v["mcpServers"].get("devprojex").is_some(),
+            mode == Mode::Add,
+            "round {round}: setup's change is made: {v}"
+        );
+    }
+    let v = h.json(".claude.json");
+    let lost: Vec<usize> = (0..saves)
+        .filter(|n| v["saves"].get(format!("s{n}")).is_none())
+        .collect();
+    assert_eq!(saves, 200);
+    assert!(
+        lost.is_empty(),
+        "{} of 200 saves lost: {lost:?}",
         lost.len()
     );
     assert_eq!(v["numStartups"], 1);
