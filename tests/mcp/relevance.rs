@@ -361,6 +361,8 @@ fn a_query_pack_makes_room_for_the_best_files_before_any_goes_in_full() {
         "{report}"
     );
     assert!(!report.contains("handler_9.py: names"), "{report}");
+    // what the agent reads: which file got which detail
+    insta::assert_snapshot!("query_pack_coverage_first_report", report);
 }
 
 #[test]
