@@ -911,8 +911,8 @@ fn a_member_assigned_through_a_typed_value_is_the_types() {
 /// A TypeScript method is one with the method it overrides or implements (up `extends` and
 /// `implements`, an object type alias's signature too) and with the other overrides of
 /// that one, as the TypeScript service answers: their declarations are its references, and
-/// so are the uses through a receiver of any of those types. Another class's method of the
-/// name is not.
+/// so are the uses through a receiver of any of those types, a type parameter constrained by
+/// one included. Another class's method of the name is not.
 #[test]
 fn a_typescript_method_is_one_with_what_it_overrides_and_implements() {
     let fx = Fixture::new();
@@ -941,6 +941,10 @@ fn a_typescript_method_is_one_with_what_it_overrides_and_implements() {
         "import type {Queue} from './queue.js';\nexport class PriorityQueue implements Queue<string> {\n\tsize = 0;\n\tremove(id: string): void {}\n}\n",
     )
     .write(
+        "src/runner.ts",
+        "import type {Queue} from './queue.js';\nexport class Runner<Q extends Queue<string>> {\n\t#queue: Q;\n\tconstructor(queue: Q) { this.#queue = queue; }\n\tclear(id: string) { this.#queue.remove(id); }\n}\n",
+    )
+    .write(
         "test/use.ts",
         "import {Schema} from '../src/base.js';\nimport {Parser} from '../src/other.js';\nexport function run(schema: Schema, parser: Parser) {\n\tschema.parse(1);\n\tparser.parse('x');\n}\n",
     );
@@ -966,6 +970,11 @@ fn a_typescript_method_is_one_with_what_it_overrides_and_implements() {
     let remove = uses("remove", "src/priority.ts:4");
     assert!(
         remove.contains("src/queue.ts:2:2: resolved: remove: (id: string) => void;"),
+        "{remove}"
+    );
+    // a value of a type parameter has its constraint's members
+    assert!(
+        remove.contains("src/runner.ts:5:34: resolved (in Runner.clear)"),
         "{remove}"
     );
 }

@@ -251,6 +251,7 @@ pub fn result_types(path: &str, text: &str, deadline: Option<Instant>) -> Option
         returns: &walked.returns,
         functions: &walked.functions,
         fields: &walked.fields,
+        constraints: &walked.constraints,
     };
     let mut out: Vec<ResultType> = walked
         .returns
@@ -344,6 +345,8 @@ struct Walked {
     fields: HashMap<String, TypeOf>,
     /// JavaScript and TypeScript: class or interface -> what it extends and implements.
     supertypes: HashMap<String, Vec<String>>,
+    /// TypeScript: type parameter -> its constraint's type (see [`Settled::constraints`]).
+    constraints: HashMap<String, String>,
 }
 
 /// Links of a receiver chain followed (`a.b().c().d()`): more says nothing useful and would
@@ -763,6 +766,7 @@ fn walk(
     let mut declared_keys: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut bases: HashMap<String, Vec<String>> = HashMap::new();
     let mut supertypes: HashMap<String, Vec<String>> = HashMap::new();
+    let mut constraints: HashMap<String, String> = HashMap::new();
     let mut fields: HashMap<String, TypeOf> = HashMap::new();
     // variables typed by a node, set when the walk leaves it: (node id, key, type)
     let mut deferred_types: Vec<(usize, (usize, String), TypeOf)> = Vec::new();
@@ -958,6 +962,28 @@ fn walk(
                 }
             }
             if matches!(lang, Lang::TypeScript | Lang::Tsx) {
+                // `class PQueue<QueueType extends Queue<…>>`: a value of the type parameter has
+                // the constraint's members
+                if kind == "type_parameter"
+                    && let Some(parameter) = node
+                        .child_by_field_name("name")
+                        .and_then(|n| src.get(n.byte_range()))
+                    && let Some(bound) = node
+                        .child_by_field_name("constraint")
+                        .and_then(|c| c.named_child(0))
+                        .and_then(|t| src.get(t.byte_range()))
+                        .and_then(type_name)
+                {
+                    match constraints.get(parameter) {
+                        Some(before) if *before != bound => {
+                            constraints.insert(parameter.to_string(), String::new());
+                        }
+                        Some(_) => {}
+                        None => {
+                            constraints.insert(parameter.to_string(), bound);
+                        }
+                    }
+                }
                 // an interface's or object type alias's members: `create: (o?: Options) =>
                 // KyInstance;`, `get(): T;` return; `response: KyResponse;` holds
                 if matches!(kind, "property_signature" | "method_signature")
@@ -1111,6 +1137,7 @@ fn walk(
                         returns: &returns,
                         functions: &functions,
                         fields: &fields,
+                        constraints: &constraints,
                     },
                 );
                 return Some(Walked {
@@ -1120,6 +1147,7 @@ fn walk(
                     bases,
                     fields,
                     supertypes,
+                    constraints,
                 });
             }
             ancestors.pop();
@@ -1142,7 +1170,11 @@ fn settle_type(found: &TypeOf, file: &Settled<'_>, depth: usize) -> TypeOf {
         }
     };
     match found {
-        TypeOf::Named(_) | TypeOf::BaseOf(_) => found.clone(),
+        TypeOf::Named(name) => match file.constraints.get(name) {
+            Some(bound) if !bound.is_empty() => TypeOf::Named(bound.clone()),
+            _ => found.clone(),
+        },
+        TypeOf::BaseOf(_) => found.clone(),
         TypeOf::Result {
             function,
             module: None,
@@ -1185,6 +1217,9 @@ struct Settled<'a> {
     returns: &'a HashMap<String, TypeOf>,
     functions: &'a std::collections::HashSet<String>,
     fields: &'a HashMap<String, TypeOf>,
+    /// TypeScript: a type parameter -> the type its constraint names (`QueueType extends
+    /// Queue<…>`); empty when two type parameters of the name are bound differently.
+    constraints: &'a HashMap<String, String>,
 }
 
 /// Each bare use's scope: the innermost function around it that binds the name before it
