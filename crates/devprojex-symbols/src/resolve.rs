@@ -64,7 +64,8 @@ pub struct ProjectView {
     rust_crates: Vec<RustCrate>,
     /// Rust: per crate root or parent module file, the names its top-level `use`, `extern
     /// crate` and `mod x;` items bring in (see [`Declaration::RustName`]).
-    rust_names: HashMap<String, Vec<RustName>>,
+    /// (File -> name (`*` for the globs) -> what it stands for.)
+    rust_names: HashMap<String, HashMap<String, Vec<RustName>>>,
     go_modules: Vec<(String, String)>,
     ts_configs: HashMap<String, TsConfig>,
     js_packages: HashMap<String, String>,
@@ -119,7 +120,6 @@ struct RustCrate {
 /// -> `[self, poll_fn]` for `mod poll_fn;`.
 #[derive(Debug, Clone)]
 struct RustName {
-    name: String,
     path: Vec<String>,
     visibility: RustVisibility,
 }
@@ -143,9 +143,10 @@ struct RustWalk {
     module: Vec<String>,
 }
 
-/// How many names brought in by `use` one path may go through (a re-export of a
-/// re-export, a glob of a glob); a cycle of them ends there.
-const RUST_NAME_STEPS: usize = 16;
+/// How many names brought in by `use` one path may try (each exact name or glob looked at,
+/// through re-exports of re-exports); a cycle of them, or a root of thousands of globs, ends
+/// there.
+const RUST_NAME_STEPS: usize = 64;
 
 #[derive(Debug, Clone, Default)]
 struct TsConfig {
@@ -348,21 +349,20 @@ impl ProjectView {
         self.rust_names = declarations
             .into_iter()
             .map(|(file, declares)| {
-                let names = declares
-                    .into_iter()
-                    .filter_map(|declaration| match declaration {
-                        Declaration::RustName {
-                            name,
-                            path,
-                            visibility,
-                        } => Some(RustName {
-                            name,
-                            path,
-                            visibility,
-                        }),
-                        _ => None,
-                    })
-                    .collect::<Vec<_>>();
+                let mut names: HashMap<String, Vec<RustName>> = HashMap::new();
+                for declaration in declares {
+                    if let Declaration::RustName {
+                        name,
+                        path,
+                        visibility,
+                    } = declaration
+                    {
+                        names
+                            .entry(name)
+                            .or_default()
+                            .push(RustName { path, visibility });
+                    }
+                }
                 (file, names)
             })
             .filter(|(_, names)| !names.is_empty())
@@ -1046,8 +1046,10 @@ impl ProjectView {
             return false;
         };
         let mut declarations = names
-            .iter()
-            .filter(|n| n.name == *name && n.path.len() == 2 && n.path[0] == "self")
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(|n| n.path.len() == 2 && n.path[0] == "self")
             .peekable();
         declarations.peek().is_some()
             && !declarations.any(|n| match n.visibility {
@@ -1059,7 +1061,8 @@ impl ProjectView {
 
     /// Where a name the crate root `root` brings in leads: an exact name first, then a module
     /// of that name below one of its globs. The path a name stands for is followed as the
-    /// root sees it.
+    /// root sees it. Each candidate tried spends a step, so a root of thousands of globs costs
+    /// a path at most [`RUST_NAME_STEPS`] walks.
     fn rust_name_target(
         &self,
         root: &str,
@@ -1070,24 +1073,26 @@ impl ProjectView {
         let names = self.rust_names.get(root)?;
         let visible = |n: &&RustName| n.visibility == RustVisibility::Public || root == viewer.root;
         let at_root = RustViewer { root, module: &[] };
-        let exact = names
-            .iter()
-            .filter(visible)
-            .filter(|n| n.name == name)
-            .find_map(|n| self.rust_walk_use_path(root, &n.path, at_root, steps));
-        if exact.is_some() {
-            return exact;
+        let exact = names.get(name).into_iter().flatten().filter(visible);
+        let globs = names.get("*").into_iter().flatten().filter(visible);
+        for candidate in exact {
+            *steps = steps.checked_sub(1)?;
+            if let Some(walk) = self.rust_walk_use_path(root, &candidate.path, at_root, steps) {
+                return Some(walk);
+            }
         }
-        names
-            .iter()
-            .filter(visible)
-            .filter(|n| n.name == "*")
-            .find_map(|n| {
-                let mut path = n.path.clone();
-                path.push(name.to_string());
-                self.rust_walk_use_path(root, &path, at_root, steps)
-                    .filter(|walk| walk.whole)
-            })
+        for glob in globs {
+            *steps = steps.checked_sub(1)?;
+            let mut path = glob.path.clone();
+            path.push(name.to_string());
+            if let Some(walk) = self
+                .rust_walk_use_path(root, &path, at_root, steps)
+                .filter(|walk| walk.whole)
+            {
+                return Some(walk);
+            }
+        }
+        None
     }
 
     /// Where a `use` path written in the crate root `root` leads.

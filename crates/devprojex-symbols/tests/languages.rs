@@ -823,6 +823,29 @@ fn rust_a_dependency_renamed_in_the_manifest_leads_to_its_package() {
 }
 
 #[test]
+fn rust_a_crate_root_of_many_globs_costs_a_path_a_few_walks() {
+    // 20,000 globs that lead nowhere, 20,000 imports of a name none of them has
+    let globs: String = (0..20_000)
+        .map(|i| format!("pub use crate::m{i}::*;\n"))
+        .collect();
+    let uses: String = (0..20_000)
+        .map(|i| format!("use demo::missing{i}::X;\n"))
+        .collect();
+    let view = view(
+        &["src/user.rs", "app/main.rs"],
+        &[
+            ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+            ("src/lib.rs", &globs),
+        ],
+    );
+    let started = std::time::Instant::now();
+    let found = resolve_all(&view, "app/main.rs", &uses);
+    assert!(found.iter().all(|targets| targets == &[file("src/lib.rs")]));
+    // without the bound: 400 million walks
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}
+
+#[test]
 fn rust_names_that_lead_to_each_other_end() {
     let lib = "pub use crate::b as a;\npub use crate::a as b;\npub use crate::c::*;\npub use crate::d::*;\n";
     let view = view(
