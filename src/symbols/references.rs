@@ -1986,23 +1986,43 @@ fn method_families(uses: &[FileUses], targets: &mut [TargetDef]) {
         let Some(own) = target.container.clone() else {
             continue;
         };
-        if repeated.contains(&(own.as_str(), target.path.as_str())) {
-            continue;
-        }
-        let mut roots: HashSet<&str> = ancestors(&own, &target.path)
+        // a class its file declares again (a local class per test): the others of the name
+        // are other classes, but what they all extend or implement is still above it
+        let own_repeated = repeated.contains(&(own.as_str(), target.path.as_str()));
+        let above: HashSet<&str> = if own_repeated {
+            uses.iter()
+                .filter(|f| f.path == target.path)
+                .flat_map(|f| &f.heritage.supertypes)
+                .filter(|(class, _)| *class == own)
+                .flat_map(|(_, parents)| parents)
+                .flat_map(|parent| {
+                    let mut up = ancestors(parent, &target.path);
+                    up.insert(parent.as_str());
+                    up
+                })
+                .collect()
+        } else {
+            ancestors(&own, &target.path)
+        };
+        let mut roots: HashSet<&str> = above
             .into_iter()
             .filter(|c| declaring.iter().any(|(d, _)| d == c))
             .collect();
-        roots.insert(own.as_str());
+        if !own_repeated {
+            roots.insert(own.as_str());
+        }
         let mut family: Vec<(String, String)> = declaring
             .iter()
             .filter(|(class, path)| {
-                *class != own.as_str() && roots.contains(class)
-                    || ancestors(class, path).iter().any(|a| roots.contains(a))
+                !(own_repeated && *class == own.as_str() && *path == target.path.as_str())
+                    && (*class != own.as_str() && roots.contains(class)
+                        || ancestors(class, path).iter().any(|a| roots.contains(a)))
             })
             .map(|(class, path)| (class.to_string(), path.to_string()))
             .collect();
-        family.push((own.clone(), target.path.clone()));
+        if !own_repeated {
+            family.push((own.clone(), target.path.clone()));
+        }
         family.sort();
         family.dedup();
         target.family = family

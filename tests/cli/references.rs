@@ -946,6 +946,14 @@ fn a_typescript_method_is_one_with_what_it_overrides_and_implements() {
         "describe('a', () => {\n\tclass Katana { hit() { return 1; } }\n});\ndescribe('b', () => {\n\tclass Katana { hit() { return 2; } }\n});\n",
     )
     .write(
+        "src/weapon.ts",
+        "export interface Weapon {\n\tslash(): number;\n}\n",
+    )
+    .write(
+        "test/blade.test.ts",
+        "import type {Weapon} from '../src/weapon.js';\ndescribe('a', () => {\n\tclass Blade implements Weapon { slash() { return 1; } }\n});\ndescribe('b', () => {\n\tclass Blade implements Weapon { slash() { return 2; } }\n});\n",
+    )
+    .write(
         "src/runner.ts",
         "import type {Queue} from './queue.js';\nexport class Runner<Q extends Queue<string>> {\n\t#queue: Q;\n\tconstructor(queue: Q) { this.#queue = queue; }\n\tclear(id: string) { this.#queue.remove(id); }\n}\n",
     )
@@ -980,6 +988,12 @@ fn a_typescript_method_is_one_with_what_it_overrides_and_implements() {
     // two local classes of one name in a file (one per test) are two classes
     let hit = uses("hit", "test/local.test.ts:2");
     assert!(!hit.contains("test/local.test.ts:5"), "{hit}");
+    // but what they all implement is still the method's
+    let slash = uses("slash", "test/blade.test.ts:3");
+    assert!(
+        slash.contains("src/weapon.ts:2:2: resolved (in Weapon): slash(): number;"),
+        "{slash}"
+    );
     // a value of a type parameter has its constraint's members
     assert!(
         remove.contains("src/runner.ts:5:34: resolved (in Runner.clear)"),

@@ -792,6 +792,7 @@ fn walk(
     let mut bases: HashMap<String, Vec<String>> = HashMap::new();
     let mut supertypes: HashMap<String, Vec<String>> = HashMap::new();
     let mut declared: HashMap<String, usize> = HashMap::new();
+    let mut with_heritage: HashMap<String, usize> = HashMap::new();
     let mut constraints: HashMap<String, String> = HashMap::new();
     let mut fields: HashMap<String, TypeOf> = HashMap::new();
     // variables typed by a node, set when the walk leaves it: (node id, key, type)
@@ -829,8 +830,19 @@ fn walk(
                 imports.push((node.id(), node.start_position().row + 1));
             }
             if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) {
+                // a name declared again (a local class per test) keeps one list when every
+                // declaration says the same, else none
                 if let Some((class, above)) = supertypes_of(node, src) {
-                    supertypes.entry(class).or_default().extend(above);
+                    *with_heritage.entry(class.clone()).or_default() += 1;
+                    match supertypes.get(&class) {
+                        Some(before) if *before != above => {
+                            supertypes.insert(class, Vec::new());
+                        }
+                        Some(_) => {}
+                        None => {
+                            supertypes.insert(class, above);
+                        }
+                    }
                 }
                 if matches!(
                     kind,
@@ -1170,6 +1182,16 @@ fn walk(
                 break;
             }
             if !cursor.goto_parent() {
+                // a name declared more often than with an `extends`/`implements`: unknown
+                for (class, above) in supertypes.iter_mut() {
+                    let declarations = declared.get(class).copied().unwrap_or(1);
+                    if declarations > 1
+                        && with_heritage.get(class).copied().unwrap_or(0) != declarations
+                    {
+                        above.clear();
+                    }
+                }
+                supertypes.retain(|_, above| !above.is_empty());
                 let occurrences = settle(
                     pending,
                     &Settled {
