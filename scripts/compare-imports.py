@@ -506,6 +506,8 @@ def rust_use_leaves(text):
                 if word == "self" and path and tokens[at - 1][1] in "{,":
                     leaves.append(list(path))  # `{self, ...}`: the prefix's module itself
                     at += 1
+                    if at + 1 < len(tokens) and tokens[at][1] == "as":  # `{self as io}`
+                        at += 2
                     break
                 path.append(offset)
                 at += 1
@@ -524,7 +526,8 @@ def rust_use_leaves(text):
             if word == "{":
                 at += 1
                 while at < len(tokens) and tokens[at][1] != "}":
-                    at = tree(at, path)
+                    # a token no tree starts with is skipped, never looped on
+                    at = max(tree(at, path), at + 1)
                     if at < len(tokens) and tokens[at][1] == ",":
                         at += 1
                 at += 1

@@ -1,6 +1,8 @@
-//! `pack_context` with `query` or `rank`: the budget fills best-first with graded detail (the
-//! best files in full, then at signatures, then as names in the tree only), and the budget
-//! report says which file got which detail and why the rest were left out.
+//! `pack_context` with `query` or `rank`: the budget fills best-first with graded detail, and
+//! the budget report says which file got which detail and why the rest were left out. The best
+//! [`COVERAGE_FILES`] go in first at their smallest form (signatures), the budget left then
+//! takes the best of them in full, and the next files come at signatures; the rest are names
+//! in the tree only.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -22,11 +24,12 @@ use crate::render::pack::{
 };
 use crate::select::{Entry, Selection};
 
-/// Share of the budget the full-detail tier may take; the rest goes to signatures, so the
-/// files after the first few are still seen.
-const FULL_SHARE_PERCENT: u64 = 60;
-/// Share of the budget one file may take in full: a bigger one goes in at signatures, so one
-/// large file does not crowd out the next ranked ones (and the full tier stays open for them).
+/// The best ranked files the budget first makes room for, each at its smallest form
+/// (signatures), before any of them goes in full: as many as `relevant_files` lists by
+/// default. Most answers lie within them, and a few large files in full would crowd the rest out.
+const COVERAGE_FILES: usize = crate::limits::DEFAULT_RELEVANT_RESULTS;
+/// Share of the budget one file may take in full: a bigger one stays at signatures (and one
+/// without a smaller form stays out), so one large file does not crowd out the next ranked ones.
 const FULL_FILE_PERCENT: u64 = 25;
 
 /// How a ranked pack orders: by relevance to a query, or by centrality.
@@ -162,16 +165,19 @@ impl Engine {
             },
             ..RankingReport::default()
         };
-        let full_cap = request
-            .max_tokens
-            .map(|m| m.saturating_mul(FULL_SHARE_PERCENT) / 100);
         let file_cap = request
             .max_tokens
             .map_or(u64::MAX, |m| m.saturating_mul(FULL_FILE_PERCENT) / 100);
-        let mut full_used = 0u64;
-        let mut full_open = true;
+        let mut head: Vec<Placed<'_>> = Vec::new();
+        let mut head_open = true;
         let pipeline = self.pipeline(prepared.detail, caches);
         let mut position = 0usize;
+        let mut out = Emit {
+            writer: &mut writer,
+            ranking: &mut ranking,
+            budget: &mut budget,
+            label: &label,
+        };
         self.for_each_loaded(
             root,
             &ordered,
@@ -183,6 +189,10 @@ impl Engine {
                 let rank = position;
                 position += 1;
                 add_content_metrics(&mut metrics, &content);
+                if head_open && rank >= COVERAGE_FILES.min(matched) {
+                    head_open = false;
+                    fill_head(&mut head, file_cap, &mut out)?;
+                }
                 let Content::Text(text) = content else {
                     return Ok(());
                 };
@@ -191,75 +201,43 @@ impl Engine {
                 } else {
                     (0.0, Vec::new())
                 };
-                let detail = if rank >= matched && request.max_tokens.is_some() {
-                    ranking.unmatched_files += 1;
-                    None
-                } else {
-                    match &mut budget {
-                        None => Some(("full", text)),
-                        Some(report) => {
-                            let room = report.max_tokens - report.included_tokens;
-                            let full_room = full_cap.unwrap_or(u64::MAX).saturating_sub(full_used);
-                            // the full tier: the best files while they fit its share (the
-                            // best file whenever it fits), none over its own share; once a
-                            // file misses the tier's share, it closes
-                            let over_share = text.tokens > file_cap;
-                            let fits_full = full_open
-                                && text.tokens <= room
-                                && (text.tokens <= full_room || full_used == 0);
-                            if fits_full && !over_share {
-                                full_used += text.tokens;
-                                Some(("full", text))
-                            } else {
-                                if !over_share {
-                                    full_open = false;
-                                }
-                                let signatures =
-                                    signatures_of(&entry.relative, &text, prepared.detail);
-                                match signatures {
-                                    Some(s) if s.tokens <= room => Some(("signatures", s)),
-                                    // no smaller form: whole, as before, when it fits
-                                    None if fits_full => {
-                                        full_used += text.tokens;
-                                        Some(("full", text))
-                                    }
-                                    _ => {
-                                        report.skip(&self.label(&entry.relative), text.tokens);
-                                        ranking.over_budget_files += 1;
-                                        None
-                                    }
-                                }
-                            }
-                        }
-                    }
-                };
-                let shown = match &detail {
-                    Some((name, _)) => name,
-                    None => "names",
-                };
-                if rank < matched && ranking.files.len() < RANKED_LISTED {
-                    ranking.files.push(RankedFile {
-                        path: entry.relative.clone(),
-                        detail: shown,
-                        score: (score * 1000.0).round() / 1000.0,
+                let Some(report) = out.budget.as_mut() else {
+                    // no budget: every file in full, best first
+                    return out.emit(Placed {
+                        entry,
+                        ranked: rank < matched,
+                        score,
                         reasons,
+                        small: None,
+                        tokens: text.tokens,
+                        whole: Some(text),
+                        detail: Some("full"),
                     });
+                };
+                if rank >= matched {
+                    out.ranking.unmatched_files += 1;
+                    return Ok(());
                 }
-                if let Some((name, text)) = detail {
-                    if name == "full" {
-                        ranking.full_files += 1;
-                    } else {
-                        ranking.signature_files += 1;
-                    }
-                    if let Some(report) = &mut budget {
-                        report.included_files += 1;
-                        report.included_tokens += text.tokens;
-                    }
-                    writer.file(&entry.relative, &text).map_err(output_error)?;
+                let mut placed =
+                    Placed::new(entry, score, reasons, text, prepared.detail, file_cap);
+                let room = report.max_tokens - report.included_tokens;
+                if let Some((name, small)) = &placed.small
+                    && small.tokens <= room
+                {
+                    report.included_tokens += small.tokens;
+                    placed.detail = Some(name);
                 }
-                Ok(())
+                if rank < COVERAGE_FILES {
+                    head.push(placed);
+                    Ok(())
+                } else {
+                    out.emit(placed)
+                }
             },
         )?;
+        if head_open {
+            fill_head(&mut head, file_cap, &mut out)?;
+        }
         if let Some(report) = &mut budget {
             report.trim();
             report.ranking = Some(ranking);
@@ -306,4 +284,142 @@ fn signatures_of(path: &str, text: &TextContent, detail: Detail) -> Option<TextC
     let reduced = devprojex_detail::transform(path, &text.text, Detail::Signatures);
     (reduced.len() < text.text.len())
         .then(|| TextContent::new(reduced.into_owned(), text.redactions))
+}
+
+/// A ranked file on its way into the pack: its forms and the detail it got.
+struct Placed<'e> {
+    entry: &'e Entry,
+    /// Whether the ranking scored it (it is listed in the ranking report).
+    ranked: bool,
+    score: f64,
+    reasons: Vec<String>,
+    /// The smallest form it may go in at: `signatures` when that is smaller, else the whole
+    /// text when it is within the per-file share (or the request's detail already reduced it).
+    small: Option<(&'static str, TextContent)>,
+    /// The whole text, when it may go in full (within the per-file share).
+    whole: Option<TextContent>,
+    /// `full` or `signatures` once included; `None` while it is not (names only).
+    detail: Option<&'static str>,
+    /// Its size as it is (what the budget report says a left-out file would have taken).
+    tokens: u64,
+}
+
+impl<'e> Placed<'e> {
+    fn new(
+        entry: &'e Entry,
+        score: f64,
+        reasons: Vec<String>,
+        text: TextContent,
+        detail: Detail,
+        file_cap: u64,
+    ) -> Self {
+        let tokens = text.tokens;
+        let within_share = tokens <= file_cap;
+        let (small, whole) = match signatures_of(&entry.relative, &text, detail) {
+            Some(signatures) => (
+                Some(("signatures", signatures)),
+                within_share.then_some(text),
+            ),
+            // no smaller form: whole, when within its share or already reduced by the request
+            None if within_share || detail >= Detail::Signatures => (Some(("full", text)), None),
+            None => (None, None),
+        };
+        Self {
+            entry,
+            ranked: true,
+            score,
+            reasons,
+            small,
+            whole,
+            detail: None,
+            tokens,
+        }
+    }
+}
+
+/// The best ranked files ([`COVERAGE_FILES`]), each already in at its smallest form while it
+/// fit: the budget left upgrades them to full, best first, when their whole text is within its
+/// share; then they are written.
+fn fill_head<W: Write>(
+    head: &mut Vec<Placed<'_>>,
+    file_cap: u64,
+    out: &mut Emit<'_, '_, W>,
+) -> Result<()> {
+    if let Some(report) = out.budget.as_mut() {
+        for placed in head.iter_mut() {
+            let (Some("signatures"), Some((_, small)), Some(whole)) =
+                (placed.detail, &placed.small, &placed.whole)
+            else {
+                continue;
+            };
+            let room = report.max_tokens - report.included_tokens;
+            if whole.tokens <= file_cap && whole.tokens - small.tokens.min(whole.tokens) <= room {
+                report.included_tokens = report.included_tokens - small.tokens + whole.tokens;
+                placed.detail = Some("full");
+            }
+        }
+    }
+    for placed in head.drain(..) {
+        out.emit(placed)?;
+    }
+    Ok(())
+}
+
+/// Where a placed file goes: the pack, the ranking report and the budget report.
+struct Emit<'a, 'w, W: Write> {
+    writer: &'a mut PackWriter<'w, W>,
+    ranking: &'a mut RankingReport,
+    budget: &'a mut Option<BudgetReport>,
+    label: &'a dyn Fn(&str) -> String,
+}
+
+impl<W: Write> Emit<'_, '_, W> {
+    fn emit(&mut self, placed: Placed<'_>) -> Result<()> {
+        let Placed {
+            entry,
+            ranked,
+            score,
+            reasons,
+            small,
+            whole,
+            detail,
+            tokens,
+        } = placed;
+        if ranked && self.ranking.files.len() < RANKED_LISTED {
+            self.ranking.files.push(RankedFile {
+                path: entry.relative.clone(),
+                detail: detail.unwrap_or("names"),
+                score: (score * 1000.0).round() / 1000.0,
+                reasons,
+            });
+        }
+        let text = match detail {
+            Some("signatures") => small.map(|(_, s)| s),
+            Some(_) => match small {
+                Some(("full", s)) => Some(s),
+                _ => whole,
+            },
+            None => {
+                if let Some(report) = self.budget.as_mut() {
+                    report.skip(&(self.label)(&entry.relative), tokens);
+                    self.ranking.over_budget_files += 1;
+                }
+                return Ok(());
+            }
+        };
+        let Some(text) = text else {
+            return Ok(());
+        };
+        if detail == Some("full") {
+            self.ranking.full_files += 1;
+        } else {
+            self.ranking.signature_files += 1;
+        }
+        if let Some(report) = self.budget.as_mut() {
+            report.included_files += 1;
+        }
+        self.writer
+            .file(&entry.relative, &text)
+            .map_err(output_error)
+    }
 }

@@ -10,9 +10,10 @@
 //!   file is read again (and its content hash compared) until it has been still long enough.
 //! - The project view (files, configuration, declared packages) is rebuilt when its fingerprint
 //!   changes: the file list, the configuration files' keys, the declared packages. The names
-//!   Rust crate roots bring in by `use` (a facade's `pub extern crate x as y;`) come from the
-//!   roots' import facts, kept like any file's, and are set again in the view when they
-//!   change. Either change drops the resolved edges. Resolved edges are kept per file and the
+//!   Rust crate roots and parent modules bring in by `use`, `extern crate` and `mod` (a
+//!   facade's `pub extern crate x as y;`, a private `mod poll_fn;`) come from those files'
+//!   import facts, kept like any file's, and are set again in the view when they change.
+//!   Either change drops the resolved edges. Resolved edges are kept per file and the
 //!   reverse (importer) map is updated file by file.
 //!
 //! Paths are interned as numbers so a tree the size of the kernel's (1.2 million includes)
@@ -380,9 +381,9 @@ impl RootIndex {
 
 struct ViewState {
     fingerprint: u64,
-    /// The Rust crate roots of the view (from its manifests).
-    rust_roots: Arc<[String]>,
-    /// Of the names the Rust crate roots bring in, as set in the view (`None`: none set).
+    /// The Rust crate roots and parent modules of the view, whose names it follows.
+    rust_name_files: Arc<[String]>,
+    /// Of the names those files bring in, as set in the view (`None`: none set).
     rust_names_fingerprint: Option<u64>,
     view: Arc<ProjectView>,
     /// Per importer: the facts its edges came from, and the edges.
@@ -510,20 +511,28 @@ impl<'a> ProjectGraph<'a> {
         self.ensure_rust_names(pipeline, deadline, cancelled)
     }
 
-    /// Sets in the view the names the Rust crate roots bring in (`pub extern crate x as y;`,
-    /// `pub use crate::a::b;`), read from the roots' import facts as they are now: an edit of
-    /// a root is seen at the next request, like an edit of any importer.
+    /// Sets in the view the names the Rust crate roots and parent modules bring in (`pub
+    /// extern crate x as y;`, `pub use crate::a::b;`, `mod x;`), read from their import facts
+    /// as they are now: an edit of one is seen at the next request, like an edit of any
+    /// importer.
     fn ensure_rust_names(
         &mut self,
         pipeline: &ContentPipeline,
         deadline: Instant,
         cancelled: &(dyn Fn() -> bool + Sync),
     ) -> Result<()> {
-        let roots = Arc::clone(&self.state.view.as_ref().expect("view built").rust_roots);
-        if roots.is_empty() {
+        let files = Arc::clone(
+            &self
+                .state
+                .view
+                .as_ref()
+                .expect("view built")
+                .rust_name_files,
+        );
+        if files.is_empty() {
             return Ok(());
         }
-        let wanted: HashSet<&str> = roots.iter().map(String::as_str).collect();
+        let wanted: HashSet<&str> = files.iter().map(String::as_str).collect();
         let entries: Vec<&Entry> = self
             .relevant
             .iter()
@@ -691,7 +700,7 @@ impl<'a> ProjectGraph<'a> {
         });
         state.view = Some(ViewState {
             fingerprint,
-            rust_roots: view.rust_crate_roots().into(),
+            rust_name_files: view.rust_name_files().into(),
             rust_names_fingerprint: None,
             view: Arc::new(view),
             resolved: HashMap::new(),

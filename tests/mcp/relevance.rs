@@ -312,6 +312,58 @@ fn a_file_over_a_quarter_of_the_budget_goes_in_at_signatures() {
 }
 
 #[test]
+fn a_query_pack_makes_room_for_the_best_files_before_any_goes_in_full() {
+    // eleven matching files of about 410 estimated tokens each, about 145 at signatures (a
+    // long docstring), in a budget of 2000: the first two in full would leave room for only
+    // eight more at signatures, so every one goes in at signatures first, and what is left
+    // takes the best one in full
+    let fx = Fixture::new();
+    let doc: Vec<String> = (0..12)
+        .map(|j| format!("check field {j} and retry it when missing,"))
+        .collect();
+    let body: String = (0..10)
+        .map(|j| {
+            format!(
+                "    step_{j} = payload.get('field_{j}', None)\n    if step_{j} is None:\n        return retry_request(payload, {j})\n"
+            )
+        })
+        .collect();
+    for i in 0..11 {
+        fx.write(
+            &format!("src/handler_{i}.py"),
+            format!(
+                "def handle_request_{i}(payload):\n    \"\"\"Handle one request: {} then return it.\"\"\"\n{body}    return payload\n",
+                doc.join(" ")
+            ),
+        );
+    }
+    fx.write("src/other.py", "def unrelated():\n    return 1\n");
+    let mut mcp = Mcp::start(&fx.root);
+    let (document, report) = pack_blocks(
+        &mut mcp,
+        json!({"query": "handle request retry", "max_tokens": 2000, "format": "json"}),
+    );
+    let value: serde_json::Value = serde_json::from_str(&document).unwrap();
+    let mut packed: Vec<&str> = value["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    packed.sort_unstable();
+    let mut handlers: Vec<String> = (0..11).map(|i| format!("src/handler_{i}.py")).collect();
+    handlers.sort_unstable();
+    assert_eq!(packed, handlers, "{report}");
+    assert_eq!(report.matches(": full (score").count(), 1, "{report}");
+    assert_eq!(
+        report.matches(": signatures (score").count(),
+        10,
+        "{report}"
+    );
+    assert!(!report.contains("handler_9.py: names"), "{report}");
+}
+
+#[test]
 fn centrality_puts_the_most_used_definitions_first() {
     let fx = hooks_project(false);
     let mut mcp = Mcp::start(&fx.root);

@@ -43,17 +43,27 @@ pub enum Declaration {
     /// package: `a.b.Client`. A class import leads to the file that defines the class when
     /// no file is named after it (Kotlin and Scala put many in one file).
     Type(String),
-    /// Rust: a name a top-level `use` or `extern crate` item brings into the file's module,
-    /// and the path it stands for: `pub use crate::sink::sinks;` is `sinks` ->
+    /// Rust: a name a top-level `use`, `extern crate` or `mod x;` item brings into the file's
+    /// module, and the path it stands for: `pub use crate::sink::sinks;` is `sinks` ->
     /// `[crate, sink, sinks]`, `pub extern crate grep_printer as printer;` is `printer` ->
-    /// `[grep_printer]`. A glob (`pub use a::*;`) is named `*` with the path of its module.
-    /// `public` for a plain `pub` item, the only kind another crate sees; a crate's own
-    /// modules see the others of its root too.
+    /// `[grep_printer]`, `mod poll_fn;` is `poll_fn` -> `[self, poll_fn]`. A glob
+    /// (`pub use a::*;`) is named `*` with the path of its module.
     RustName {
         name: String,
         path: Vec<String>,
-        public: bool,
+        visibility: RustVisibility,
     },
+}
+
+/// Who sees a Rust item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RustVisibility {
+    /// No `pub` (or `pub(self)`): its module and the modules below it.
+    Private,
+    /// `pub(crate)`, `pub(super)`, `pub(in path)`: at most its crate.
+    Crate,
+    /// `pub`: every crate.
+    Public,
 }
 
 impl Declaration {
@@ -370,6 +380,15 @@ fn rust(
                 return Ok(true);
             };
             let path_attr = rust_path_attribute(node, src);
+            if rust_top_level(node) {
+                let name = text(name, src).to_string();
+                budget.spend(2 * name.len() + 48)?;
+                facts.declares.push(Declaration::RustName {
+                    path: vec!["self".to_string(), name.clone()],
+                    name,
+                    visibility: rust_visibility(node, src),
+                });
+            }
             push(
                 facts,
                 node,
@@ -399,7 +418,7 @@ fn rust(
                             facts.declares.push(Declaration::RustName {
                                 name: name.to_string(),
                                 path: leaf.segments.clone(),
-                                public: rust_is_public(node, src),
+                                visibility: rust_visibility(node, src),
                             });
                         }
                     }
@@ -424,7 +443,7 @@ fn rust(
                     facts.declares.push(Declaration::RustName {
                         name: alias.unwrap_or(&name).to_string(),
                         path: vec![name.clone()],
-                        public: rust_is_public(node, src),
+                        visibility: rust_visibility(node, src),
                     });
                 }
                 push(
@@ -470,11 +489,17 @@ fn rust_top_level(node: Node<'_>) -> bool {
     node.parent().is_some_and(|p| p.kind() == "source_file")
 }
 
-/// Whether an item is plain `pub` (`pub(crate)` and the like are not seen by other crates).
-fn rust_is_public(node: Node<'_>, src: &str) -> bool {
-    (0..node.child_count())
+/// Who sees an item, by its `pub` (`pub(crate)` and the like are not seen by other crates).
+fn rust_visibility(node: Node<'_>, src: &str) -> RustVisibility {
+    let modifier = (0..node.child_count())
         .filter_map(|i| node.child(i as u32))
-        .any(|c| c.kind() == "visibility_modifier" && text(c, src).trim() == "pub")
+        .find(|c| c.kind() == "visibility_modifier")
+        .map(|c| text(c, src).split_whitespace().collect::<String>());
+    match modifier.as_deref() {
+        None | Some("pub(self)") => RustVisibility::Private,
+        Some("pub") => RustVisibility::Public,
+        Some(_) => RustVisibility::Crate,
+    }
 }
 
 fn rust_path_segments(node: Node<'_>, src: &str) -> Vec<String> {

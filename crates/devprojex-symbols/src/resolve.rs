@@ -4,14 +4,14 @@
 //! packages and namespaces the files declare, and the few configuration files that steer
 //! resolution (`Cargo.toml`, `go.mod`, `tsconfig.json`/`jsconfig.json`, `package.json`,
 //! `composer.json`, `compile_commands.json`), which the caller reads for it, and, for Rust, the
-//! names the crate roots bring in by `use` and `extern crate` ([`ProjectView::rust_crate_roots`],
-//! [`ProjectView::set_rust_names`]). Resolution is then lookups in hash maps; nothing touches
-//! the disk.
+//! names that crate roots and parent modules bring in by `use`, `extern crate` and `mod`
+//! ([`ProjectView::rust_name_files`], [`ProjectView::set_rust_names`]). Resolution is then
+//! lookups in hash maps; nothing touches the disk.
 
 use std::collections::{HashMap, HashSet};
 
 use crate::Lang;
-use crate::imports::{Declaration, Spec};
+use crate::imports::{Declaration, RustVisibility, Spec};
 
 /// Where an import leads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -62,8 +62,8 @@ pub struct ProjectView {
     /// Folders of every compile_commands.json entry, for files (headers) without one.
     compile_fallback: CompileDirs,
     rust_crates: Vec<RustCrate>,
-    /// Rust: per crate root file, the names its top-level `use` and `extern crate` items
-    /// bring in (see [`Declaration::RustName`]).
+    /// Rust: per crate root or parent module file, the names its top-level `use`, `extern
+    /// crate` and `mod x;` items bring in (see [`Declaration::RustName`]).
     rust_names: HashMap<String, Vec<RustName>>,
     go_modules: Vec<(String, String)>,
     ts_configs: HashMap<String, TsConfig>,
@@ -101,6 +101,11 @@ struct RustCrate {
     dir: String,
     /// The name as code writes it (`-` as `_`).
     name: String,
+    /// The `[package]` name.
+    package: String,
+    /// Path dependencies renamed in its manifest (`futures04 = { path = "../..", package =
+    /// "futures" }`): the name code writes (`-` as `_`) and the package.
+    renamed: Vec<(String, String)>,
     /// `src/lib.rs` (or `[lib] path`) when it is a project file.
     lib: Option<String>,
     /// `src/main.rs` when it is a project file.
@@ -110,12 +115,21 @@ struct RustCrate {
     declared_roots: Vec<String>,
 }
 
-/// A name a crate root brings in: `printer` -> `[grep_printer]` (`*` for a glob).
+/// A name a module file brings in: `printer` -> `[grep_printer]` (`*` for a glob), `poll_fn`
+/// -> `[self, poll_fn]` for `mod poll_fn;`.
 #[derive(Debug, Clone)]
 struct RustName {
     name: String,
     path: Vec<String>,
-    public: bool,
+    visibility: RustVisibility,
+}
+
+/// Who looks at a Rust path: the crate root and module path of the importing file (or of the
+/// crate root whose `use` is followed).
+#[derive(Clone, Copy)]
+struct RustViewer<'a> {
+    root: &'a str,
+    module: &'a [String],
 }
 
 /// Where a Rust path leads ([`ProjectView::rust_walk`]).
@@ -298,24 +312,38 @@ impl ProjectView {
         view
     }
 
-    /// The Rust crate roots the manifests place (`src/lib.rs` or `[lib] path`, `src/main.rs`,
-    /// `[[bin]]`, `[[test]]`, ... paths) that are project files: the files whose names
-    /// [`ProjectView::set_rust_names`] wants.
-    pub fn rust_crate_roots(&self) -> Vec<String> {
-        let mut roots: Vec<String> = self
+    /// The Rust files whose names [`ProjectView::set_rust_names`] wants: the crate roots the
+    /// manifests place (`src/lib.rs` or `[lib] path`, `src/main.rs`, `[[bin]]`, `[[test]]`,
+    /// ... paths) and the files with a module file below them (`future/mod.rs` of
+    /// `future/poll_fn.rs`).
+    pub fn rust_name_files(&self) -> Vec<String> {
+        let mut files: Vec<String> = self
             .rust_crates
             .iter()
             .flat_map(|c| c.lib.iter().chain(&c.main).chain(&c.declared_roots))
             .cloned()
             .collect();
-        roots.sort();
-        roots.dedup();
-        roots
+        if !self.rust_crates.is_empty() {
+            files.extend(
+                self.files
+                    .iter()
+                    .filter(|f| f.ends_with(".rs"))
+                    .filter_map(|f| {
+                        let (root, path) = self.rust_module_of(f)?;
+                        let parent = path.split_last()?.1;
+                        self.rust_module_file(&root, parent)
+                    }),
+            );
+        }
+        files.sort();
+        files.dedup();
+        files
     }
 
-    /// The names Rust files bring in by top-level `use` and `extern crate` items
+    /// The names Rust files bring in by top-level `use`, `extern crate` and `mod x;` items
     /// ([`Declaration::RustName`]), replacing those known: a `use facade::printer::X` then
-    /// leads where `printer` does. Only crate roots' names are followed.
+    /// leads where `printer` does, and `use futures::future::poll_fn` to `future/mod.rs`
+    /// when its `mod poll_fn;` is private (the function, not the module file).
     pub fn set_rust_names(&mut self, declarations: Vec<(String, Vec<Declaration>)>) {
         self.rust_names = declarations
             .into_iter()
@@ -323,9 +351,15 @@ impl ProjectView {
                 let names = declares
                     .into_iter()
                     .filter_map(|declaration| match declaration {
-                        Declaration::RustName { name, path, public } => {
-                            Some(RustName { name, path, public })
-                        }
+                        Declaration::RustName {
+                            name,
+                            path,
+                            visibility,
+                        } => Some(RustName {
+                            name,
+                            path,
+                            visibility,
+                        }),
                         _ => None,
                     })
                     .collect::<Vec<_>>();
@@ -650,9 +684,31 @@ impl ProjectView {
             .collect();
         declared_roots.sort();
         declared_roots.dedup();
+        // [dependencies], [dev-dependencies], [build-dependencies], and each
+        // [target.'cfg(..)'.dependencies] likewise
+        let sections = ["dependencies", "dev-dependencies", "build-dependencies"];
+        let targets = value
+            .get("target")
+            .and_then(|t| t.as_table())
+            .into_iter()
+            .flat_map(|t| t.values());
+        let renamed: Vec<(String, String)> = std::iter::once(&value)
+            .chain(targets.filter_map(|t| t.as_table()))
+            .flat_map(|table| sections.iter().filter_map(|s| table.get(*s)?.as_table()))
+            .flatten()
+            // a registry dependency (`futures_01 = { version = "0.1", package = "futures" }`)
+            // is not the workspace's package of that name
+            .filter(|(_, spec)| spec.get("path").is_some())
+            .filter_map(|(alias, spec)| {
+                let package = spec.get("package")?.as_str()?;
+                Some((alias.replace('-', "_"), package.to_string()))
+            })
+            .collect();
         self.rust_crates.push(RustCrate {
             dir,
             name: lib_name.replace('-', "_"),
+            package: name.to_string(),
+            renamed,
             lib,
             main,
             declared_roots,
@@ -666,6 +722,23 @@ impl ProjectView {
         self.rust_crates
             .iter()
             .find(|c| c.dir.is_empty() || file.starts_with(&format!("{}/", c.dir)))
+    }
+
+    /// The library of the workspace that code in `file` names `name`: a dependency its
+    /// manifest renames, else a crate of that name.
+    fn rust_library_named(&self, file: &str, name: &str) -> Option<&str> {
+        let renamed = self.rust_crate_of(file).and_then(|c| {
+            c.renamed
+                .iter()
+                .find(|(alias, _)| alias == name)
+                .map(|(_, package)| package)
+        });
+        let mut libraries = self.rust_crates.iter().filter(|c| c.lib.is_some());
+        let krate = match renamed {
+            Some(package) => libraries.find(|c| &c.package == package),
+            None => libraries.find(|c| c.name == name),
+        };
+        krate?.lib.as_deref()
     }
 
     /// A file's crate root and its module path below it (`src/a/b.rs` -> (`src/lib.rs`,
@@ -816,9 +889,11 @@ impl ProjectView {
             (root, path)
         });
         // the crate the importing file is in sees the private names of its root too
-        let own_root = here
-            .as_ref()
-            .map_or(String::new(), |(root, _)| root.clone());
+        let (own_root, own_module) = here.clone().unwrap_or_default();
+        let viewer = RustViewer {
+            root: &own_root,
+            module: &own_module,
+        };
         // `written`: how many segments at the end of the path are names the `use` writes
         // (not `crate`, `self`, `super`)
         let (root, mut path, written): (String, Vec<String>, usize) = match first.as_str() {
@@ -864,23 +939,15 @@ impl ProjectView {
                             .collect();
                     }
                 }
-                let Some(krate) = self
-                    .rust_crates
-                    .iter()
-                    .find(|c| c.name == name && c.lib.is_some())
-                else {
+                let Some(lib) = self.rust_library_named(from, name) else {
                     return Vec::new();
                 };
-                (
-                    krate.lib.clone().unwrap_or_default(),
-                    segments[1..].to_vec(),
-                    segments.len() - 1,
-                )
+                (lib.to_string(), segments[1..].to_vec(), segments.len() - 1)
             }
         };
         path.retain(|s| s != "self");
         let mut steps = RUST_NAME_STEPS;
-        let Some(walk) = self.rust_walk(&root, &path, &own_root, &mut steps) else {
+        let Some(walk) = self.rust_walk(&root, &path, viewer, &mut steps) else {
             return Vec::new();
         };
         let file = walk.file;
@@ -900,17 +967,19 @@ impl ProjectView {
     /// Where `path`, below the crate root `root`, leads: the longest prefix that is a module
     /// with a file, and at a crate root, a name the root brings in by `use` or `extern crate`
     /// (`grep::printer::ColorSpecs`, where grep's lib.rs has `pub extern crate grep_printer as
-    /// printer;`, leads to grep_printer's lib.rs). A walk from `own_root` (the importing
-    /// file's crate) sees every name of it; another crate's, its plain `pub` ones only. A
-    /// name is followed as the last segment only when it is a module with a file (else the
-    /// item is taken from the module before it, as `crate::a::B` is a's), and as a segment
-    /// before the last to wherever it leads (`grep_searcher::sinks::UTF8`, `sinks` an inline
-    /// module of sink.rs, is sink.rs). `steps` bounds the names followed.
+    /// printer;`, leads to grep_printer's lib.rs). The viewer's own crate sees every name of
+    /// its root; another crate, the plain `pub` ones only. A name is followed as the last
+    /// segment only when it is a module with a file (else the item is taken from the module
+    /// before it, as `crate::a::B` is a's), and as a segment before the last to wherever it
+    /// leads (`grep_searcher::sinks::UTF8`, `sinks` an inline module of sink.rs, is sink.rs).
+    /// A last segment whose module file the viewer cannot see is the item of that name in the
+    /// module before it (`futures::future::poll_fn` with a private `mod poll_fn;`).
+    /// `steps` bounds the names followed.
     fn rust_walk(
         &self,
         root: &str,
         path: &[String],
-        own_root: &str,
+        viewer: RustViewer<'_>,
         steps: &mut usize,
     ) -> Option<RustWalk> {
         let mut root = root.to_string();
@@ -920,6 +989,19 @@ impl ProjectView {
             let mut full = module.clone();
             full.extend(rest.iter().cloned());
             let (file, len) = self.rust_longest_module(&root, &full, module.len())?;
+            if len == full.len()
+                && len > module.len()
+                && self.rust_module_hidden(&root, &full, viewer)
+            {
+                full.pop();
+                let file = self.rust_module_file(&root, &full)?;
+                return Some(RustWalk {
+                    file,
+                    whole: false,
+                    root,
+                    module: full,
+                });
+            }
             rest = &rest[len - module.len()..];
             full.truncate(len);
             module = full;
@@ -933,7 +1015,7 @@ impl ProjectView {
                 return Some(reached);
             };
             *steps -= 1;
-            match self.rust_name_target(&root, segment, own_root, steps) {
+            match self.rust_name_target(&root, segment, viewer, steps) {
                 Some(named) if named.whole => {
                     root = named.root;
                     module = named.module;
@@ -950,22 +1032,49 @@ impl ProjectView {
         }
     }
 
+    /// Whether the viewer cannot see module `module` (below `root`) because the `mod` item
+    /// of its parent is private to the parent (or to the crate, seen from another crate).
+    /// Without the parent's names, it is seen.
+    fn rust_module_hidden(&self, root: &str, module: &[String], viewer: RustViewer<'_>) -> bool {
+        let Some((name, parent)) = module.split_last() else {
+            return false;
+        };
+        let Some(names) = self
+            .rust_module_file(root, parent)
+            .and_then(|file| self.rust_names.get(&file))
+        else {
+            return false;
+        };
+        let mut declarations = names
+            .iter()
+            .filter(|n| n.name == *name && n.path.len() == 2 && n.path[0] == "self")
+            .peekable();
+        declarations.peek().is_some()
+            && !declarations.any(|n| match n.visibility {
+                RustVisibility::Public => true,
+                RustVisibility::Crate => viewer.root == root,
+                RustVisibility::Private => viewer.root == root && viewer.module.starts_with(parent),
+            })
+    }
+
     /// Where a name the crate root `root` brings in leads: an exact name first, then a module
-    /// of that name below one of its globs.
+    /// of that name below one of its globs. The path a name stands for is followed as the
+    /// root sees it.
     fn rust_name_target(
         &self,
         root: &str,
         name: &str,
-        own_root: &str,
+        viewer: RustViewer<'_>,
         steps: &mut usize,
     ) -> Option<RustWalk> {
         let names = self.rust_names.get(root)?;
-        let visible = |n: &&RustName| n.public || root == own_root;
+        let visible = |n: &&RustName| n.visibility == RustVisibility::Public || root == viewer.root;
+        let at_root = RustViewer { root, module: &[] };
         let exact = names
             .iter()
             .filter(visible)
             .filter(|n| n.name == name)
-            .find_map(|n| self.rust_walk_use_path(root, &n.path, own_root, steps));
+            .find_map(|n| self.rust_walk_use_path(root, &n.path, at_root, steps));
         if exact.is_some() {
             return exact;
         }
@@ -976,7 +1085,7 @@ impl ProjectView {
             .find_map(|n| {
                 let mut path = n.path.clone();
                 path.push(name.to_string());
-                self.rust_walk_use_path(root, &path, own_root, steps)
+                self.rust_walk_use_path(root, &path, at_root, steps)
                     .filter(|walk| walk.whole)
             })
     }
@@ -986,23 +1095,20 @@ impl ProjectView {
         &self,
         root: &str,
         path: &[String],
-        own_root: &str,
+        viewer: RustViewer<'_>,
         steps: &mut usize,
     ) -> Option<RustWalk> {
         let first = path.first()?;
         match first.as_str() {
-            "crate" | "$crate" | "self" => self.rust_walk(root, &path[1..], own_root, steps),
+            "crate" | "$crate" | "self" => self.rust_walk(root, &path[1..], viewer, steps),
             "super" => None,
             // a module of the root itself (`use sink::sinks;`), else a crate of the workspace
             _ if self.rust_module_file(root, &path[..1]).is_some() => {
-                self.rust_walk(root, path, own_root, steps)
+                self.rust_walk(root, path, viewer, steps)
             }
             name => {
-                let krate = self
-                    .rust_crates
-                    .iter()
-                    .find(|c| c.name == name && c.lib.is_some())?;
-                self.rust_walk(krate.lib.as_deref()?, &path[1..], own_root, steps)
+                let lib = self.rust_library_named(root, name)?;
+                self.rust_walk(lib, &path[1..], viewer, steps)
             }
         }
     }

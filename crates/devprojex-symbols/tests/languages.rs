@@ -725,6 +725,104 @@ fn rust_paths_through_the_names_a_crate_root_brings_in() {
 }
 
 #[test]
+fn rust_a_module_file_the_importer_cannot_see_is_the_item_of_its_parent() {
+    // futures: `mod poll_fn;` is private to `future`, which re-exports the function
+    // `poll_fn`; the facade re-exports `future`
+    let view = view(
+        &[
+            "futures-util/src/future/poll_fn.rs",
+            "futures-util/src/future/ready.rs",
+            "futures-util/src/future/join.rs",
+            "futures-util/src/stream.rs",
+            "futures/tests/basic.rs",
+        ],
+        &[
+            (
+                "futures-util/Cargo.toml",
+                "[package]\nname = \"futures-util\"\n",
+            ),
+            ("futures/Cargo.toml", "[package]\nname = \"futures\"\n"),
+            ("futures-util/src/lib.rs", "pub mod future;\nmod stream;\n"),
+            (
+                "futures-util/src/future/mod.rs",
+                "mod poll_fn;\npub use self::poll_fn::{poll_fn, PollFn};\npub(crate) mod ready;\npub mod join;\n",
+            ),
+            ("futures/src/lib.rs", "pub use futures_util::future;\n"),
+        ],
+    );
+    let found = resolve_all(
+        &view,
+        "futures/tests/basic.rs",
+        "use futures::future::poll_fn;\nuse futures::future::ready;\nuse futures::future::join;\n",
+    );
+    assert_eq!(
+        found,
+        [
+            vec![file("futures-util/src/future/mod.rs")],
+            // `pub(crate)`: seen in its crate only
+            vec![file("futures-util/src/future/mod.rs")],
+            vec![file("futures-util/src/future/join.rs")],
+        ]
+    );
+    let found = resolve_all(
+        &view,
+        "futures-util/src/stream.rs",
+        "use crate::future::ready;\nuse crate::future::poll_fn;\n",
+    );
+    assert_eq!(
+        found,
+        [
+            vec![file("futures-util/src/future/ready.rs")],
+            vec![file("futures-util/src/future/mod.rs")],
+        ]
+    );
+    // below its parent, a private module is seen
+    let found = resolve_all(
+        &view,
+        "futures-util/src/future/join.rs",
+        "use super::poll_fn;\n",
+    );
+    assert_eq!(found, [vec![file("futures-util/src/future/poll_fn.rs")]]);
+    assert_eq!(
+        view.rust_name_files(),
+        [
+            "futures-util/src/future/mod.rs",
+            "futures-util/src/lib.rs",
+            "futures/src/lib.rs",
+        ]
+    );
+}
+
+#[test]
+fn rust_a_dependency_renamed_in_the_manifest_leads_to_its_package() {
+    // futures' macro-reexport test crate: `futures04 = { path = "../..", package = "futures" }`
+    let view = view(
+        &[
+            "futures/src/lib.rs",
+            "futures/tests/macro-reexport/src/lib.rs",
+        ],
+        &[
+            ("futures/Cargo.toml", "[package]\nname = \"futures\"\n"),
+            (
+                "futures/tests/macro-reexport/Cargo.toml",
+                "[package]\nname = \"macro-reexport\"\n\n[dependencies]\nfutures04 = { path = \"../..\", package = \"futures\" }\n\n[target.'cfg(unix)'.dev-dependencies]\nold-futures = { package = \"futures\", path = \"../..\" }\nfutures-01 = { version = \"0.1\", package = \"futures\" }\n",
+            ),
+        ],
+    );
+    let found = resolve_all(
+        &view,
+        "futures/tests/macro-reexport/src/lib.rs",
+        "pub use futures04::{join, select};\nuse old_futures::join as j;\nuse futures_01::Future;\n",
+    );
+    let futures = vec![file("futures/src/lib.rs")];
+    // futures 0.1 from the registry is not the workspace's futures
+    assert_eq!(
+        found,
+        [futures.clone(), futures.clone(), futures, Vec::new()]
+    );
+}
+
+#[test]
 fn rust_names_that_lead_to_each_other_end() {
     let lib = "pub use crate::b as a;\npub use crate::a as b;\npub use crate::c::*;\npub use crate::d::*;\n";
     let view = view(
