@@ -115,8 +115,8 @@ struct FileUses {
     /// UnityEnd()`); their expansions are uses of it, as a compiler sees them.
     macros_using: Vec<String>,
     /// JavaScript and TypeScript: each class and interface of the file with what it extends
-    /// and implements.
-    supertypes: Vec<(String, Vec<String>)>,
+    /// and implements, and the names it declares more than once.
+    heritage: devprojex_symbols::references::Heritage,
 }
 
 /// A definition the references are of, with what proves a use of it.
@@ -150,7 +150,7 @@ struct TargetDef {
     /// JavaScript and TypeScript, a method of a class or interface: the classes and
     /// interfaces (with their files) whose method of the name is the same one to the
     /// TypeScript service (see [`method_families`]), its own container among them.
-    family: Vec<(String, String)>,
+    family: Vec<FamilyMember>,
     /// A Rust method of a trait's `impl` (`impl Colorable for DirEntry`) whose type also has
     /// an inherent method of the name (`impl DirEntry`): `x.f()` and `DirEntry::f()` call
     /// that one, only the trait's path (`Colorable::f(&x)`) reaches this.
@@ -573,9 +573,9 @@ impl Engine {
                             &query.name,
                             deadline,
                         );
-                        let (occurrences, supertypes) = match found {
-                            Some((occurrences, supertypes)) => (Some(occurrences), supertypes),
-                            None => (None, Vec::new()),
+                        let (occurrences, heritage) = match found {
+                            Some((occurrences, heritage)) => (Some(occurrences), heritage),
+                            None => (None, Default::default()),
                         };
                         let stop = || deadline.is_some_and(|d| Instant::now() >= d);
                         let definitions = match caches {
@@ -611,7 +611,7 @@ impl Engine {
                                     path: entry.relative.clone(),
                                     lang,
                                     macros_using,
-                                    supertypes,
+                                    heritage,
                                     definitions: definitions
                                         .iter()
                                         .filter(|d| d.name == query.name)
@@ -934,7 +934,9 @@ impl Engine {
                             .or(occurrence.signature_of.as_deref())
                             .is_some_and(|class| {
                                 targets.iter().any(|t| {
-                                    t.family.iter().any(|(c, p)| c == class && *p == file.path)
+                                    t.family
+                                        .iter()
+                                        .any(|m| m.class == class && m.path == file.path)
                                 })
                             });
                     if trait_sibling
@@ -1107,7 +1109,7 @@ impl Engine {
                         occurrences: expansions,
                         lines,
                         macros_using: Vec::new(),
-                        supertypes: Vec::new(),
+                        heritage: Default::default(),
                     }),
                 }
             }
@@ -1876,6 +1878,16 @@ fn add_trait_items(uses: &[FileUses], targets: &mut Vec<TargetDef>, hits: &[Symb
     }
 }
 
+/// A class or interface of a method's family (see [`method_families`]).
+#[derive(Clone)]
+struct FamilyMember {
+    class: String,
+    path: String,
+    /// No other file declares a class of the name with the method: a receiver typed by the
+    /// name in any file means this one (else only in its own file).
+    unique: bool,
+}
+
 /// JavaScript and TypeScript: for each method target of a class or interface, the classes
 /// and interfaces whose method of the name the TypeScript service takes for the same one:
 /// those it overrides or implements (up `extends` and `implements`, [`MAX_BASE_DEPTH`]
@@ -1895,8 +1907,21 @@ fn method_families(uses: &[FileUses], targets: &mut [TargetDef]) {
     let mut supertypes: HashMap<&str, Vec<(&str, &[String])>> = HashMap::new();
     // (class, file) declaring the name
     let mut declaring: HashSet<(&str, &str)> = HashSet::new();
+    // (class, file) declared more than once in its file: none of them is meant
+    let repeated: HashSet<(&str, &str)> = uses
+        .iter()
+        .flat_map(|f| {
+            f.heritage
+                .repeated
+                .iter()
+                .map(move |c| (c.as_str(), f.path.as_str()))
+        })
+        .collect();
     for file in uses.iter().filter(|f| script(f.lang)) {
-        for (class, above) in &file.supertypes {
+        for (class, above) in &file.heritage.supertypes {
+            if repeated.contains(&(class.as_str(), file.path.as_str())) {
+                continue;
+            }
             supertypes
                 .entry(class.as_str())
                 .or_default()
@@ -1906,6 +1931,7 @@ fn method_families(uses: &[FileUses], targets: &mut [TargetDef]) {
         for occurrence in &file.occurrences {
             if occurrence.definition
                 && let Some(owner) = &occurrence.signature_of
+                && !repeated.contains(&(owner.as_str(), file.path.as_str()))
             {
                 declaring.insert((owner.as_str(), file.path.as_str()));
             }
@@ -1914,6 +1940,7 @@ fn method_families(uses: &[FileUses], targets: &mut [TargetDef]) {
             // (a member assigned to an object is the object's, not a class's)
             if definition.container.as_deref() != definition.scope.iter().last()
                 && let Some(class) = definition.scope.iter().last()
+                && !repeated.contains(&(class, file.path.as_str()))
             {
                 declaring.insert((class, file.path.as_str()));
             }
@@ -1959,23 +1986,53 @@ fn method_families(uses: &[FileUses], targets: &mut [TargetDef]) {
         let Some(own) = target.container.clone() else {
             continue;
         };
-        let mut roots: HashSet<&str> = ancestors(&own, &target.path)
+        // a class its file declares again (a local class per test): the others of the name
+        // are other classes, but what they all extend or implement is still above it
+        let own_repeated = repeated.contains(&(own.as_str(), target.path.as_str()));
+        let above: HashSet<&str> = if own_repeated {
+            uses.iter()
+                .filter(|f| f.path == target.path)
+                .flat_map(|f| &f.heritage.supertypes)
+                .filter(|(class, _)| *class == own)
+                .flat_map(|(_, parents)| parents)
+                .flat_map(|parent| {
+                    let mut up = ancestors(parent, &target.path);
+                    up.insert(parent.as_str());
+                    up
+                })
+                .collect()
+        } else {
+            ancestors(&own, &target.path)
+        };
+        let mut roots: HashSet<&str> = above
             .into_iter()
             .filter(|c| declaring.iter().any(|(d, _)| d == c))
             .collect();
-        roots.insert(own.as_str());
+        if !own_repeated {
+            roots.insert(own.as_str());
+        }
         let mut family: Vec<(String, String)> = declaring
             .iter()
             .filter(|(class, path)| {
-                *class != own.as_str() && roots.contains(class)
-                    || ancestors(class, path).iter().any(|a| roots.contains(a))
+                !(own_repeated && *class == own.as_str() && *path == target.path.as_str())
+                    && (*class != own.as_str() && roots.contains(class)
+                        || ancestors(class, path).iter().any(|a| roots.contains(a)))
             })
             .map(|(class, path)| (class.to_string(), path.to_string()))
             .collect();
-        family.push((own.clone(), target.path.clone()));
+        if !own_repeated {
+            family.push((own.clone(), target.path.clone()));
+        }
         family.sort();
         family.dedup();
-        target.family = family;
+        target.family = family
+            .into_iter()
+            .map(|(class, path)| FamilyMember {
+                unique: declaring.iter().filter(|(c, _)| *c == class).count() <= 1,
+                class,
+                path,
+            })
+            .collect();
     }
 }
 
@@ -2137,10 +2194,11 @@ fn judge(
                     // a receiver of the type the member was assigned through
                     || t.value_type.is_some() && occurrence.receiver_type == t.value_type
                     // a class or interface whose method of the name is the target's
-                    || t.family.iter().any(|(class, _)| {
-                        occurrence.receiver_type.as_ref() == Some(class)
-                            || SELF_RECEIVERS.contains(&receiver)
-                                && occurrence.classes.last() == Some(class)
+                    || t.family.iter().any(|m| {
+                        (m.unique || m.path == path)
+                            && (occurrence.receiver_type.as_ref() == Some(&m.class)
+                                || SELF_RECEIVERS.contains(&receiver)
+                                    && occurrence.classes.last() == Some(&m.class))
                     });
                 // the module itself (`utils.f`), or a name an import binds to it
                 // (`const u = require('./utils')`, `from . import _types as _t`)

@@ -912,7 +912,8 @@ fn a_member_assigned_through_a_typed_value_is_the_types() {
 /// `implements`, an object type alias's signature too) and with the other overrides of
 /// that one, as the TypeScript service answers: their declarations are its references, and
 /// so are the uses through a receiver of any of those types, a type parameter constrained by
-/// one included. Another class's method of the name is not.
+/// one included. Another class's method of the name is not, nor is another local class's of
+/// the same name in the same file.
 #[test]
 fn a_typescript_method_is_one_with_what_it_overrides_and_implements() {
     let fx = Fixture::new();
@@ -939,6 +940,18 @@ fn a_typescript_method_is_one_with_what_it_overrides_and_implements() {
     .write(
         "src/priority.ts",
         "import type {Queue} from './queue.js';\nexport class PriorityQueue implements Queue<string> {\n\tsize = 0;\n\tremove(id: string): void {}\n}\n",
+    )
+    .write(
+        "test/local.test.ts",
+        "describe('a', () => {\n\tclass Katana { hit() { return 1; } }\n});\ndescribe('b', () => {\n\tclass Katana { hit() { return 2; } }\n});\n",
+    )
+    .write(
+        "src/weapon.ts",
+        "export interface Weapon {\n\tslash(): number;\n}\n",
+    )
+    .write(
+        "test/blade.test.ts",
+        "import type {Weapon} from '../src/weapon.js';\ndescribe('a', () => {\n\tclass Blade implements Weapon { slash() { return 1; } }\n});\ndescribe('b', () => {\n\tclass Blade implements Weapon { slash() { return 2; } }\n});\n",
     )
     .write(
         "src/runner.ts",
@@ -971,6 +984,15 @@ fn a_typescript_method_is_one_with_what_it_overrides_and_implements() {
     assert!(
         remove.contains("src/queue.ts:2:2: resolved: remove: (id: string) => void;"),
         "{remove}"
+    );
+    // two local classes of one name in a file (one per test) are two classes
+    let hit = uses("hit", "test/local.test.ts:2");
+    assert!(!hit.contains("test/local.test.ts:5"), "{hit}");
+    // but what they all implement is still the method's
+    let slash = uses("slash", "test/blade.test.ts:3");
+    assert!(
+        slash.contains("src/weapon.ts:2:2: resolved (in Weapon): slash(): number;"),
+        "{slash}"
     );
     // a value of a type parameter has its constraint's members
     assert!(

@@ -198,6 +198,16 @@ pub fn occurrences(
 /// A class or interface and the names of what it extends and implements.
 pub type Supertypes = (String, Vec<String>);
 
+/// What a JavaScript or TypeScript file tells of its classes and interfaces.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Heritage {
+    /// Each class and interface with what it extends and implements.
+    pub supertypes: Vec<Supertypes>,
+    /// Class, interface and type alias names the file declares more than once (local classes
+    /// of test callbacks, one per test): no one of them is meant by the name.
+    pub repeated: Vec<String>,
+}
+
 /// [`occurrences`], with what each class and interface of the file extends or implements
 /// (JavaScript and TypeScript: `class A extends B implements C`, `interface I extends J`),
 /// which tells the methods one method overrides or implements.
@@ -206,10 +216,10 @@ pub fn occurrences_and_supertypes(
     text: &str,
     name: &str,
     deadline: Option<Instant>,
-) -> Option<(Vec<Occurrence>, Vec<Supertypes>)> {
+) -> Option<(Vec<Occurrence>, Heritage)> {
     let lang = Lang::of_file(path, text)?;
     if name.is_empty() || memchr::memmem::find(text.as_bytes(), name.as_bytes()).is_none() {
-        return Some((Vec::new(), Vec::new()));
+        return Some((Vec::new(), Heritage::default()));
     }
     // the parse itself stops at the deadline too
     let stop = || deadline.is_some_and(|d| Instant::now() >= d);
@@ -225,7 +235,20 @@ pub fn occurrences_and_supertypes(
     .map(|w| {
         let mut supertypes: Vec<Supertypes> = w.supertypes.into_iter().collect();
         supertypes.sort();
-        (w.occurrences, supertypes)
+        let mut repeated: Vec<String> = w
+            .declared
+            .into_iter()
+            .filter(|(_, count)| *count > 1)
+            .map(|(name, _)| name)
+            .collect();
+        repeated.sort();
+        (
+            w.occurrences,
+            Heritage {
+                supertypes,
+                repeated,
+            },
+        )
     })
 }
 
@@ -345,6 +368,8 @@ struct Walked {
     fields: HashMap<String, TypeOf>,
     /// JavaScript and TypeScript: class or interface -> what it extends and implements.
     supertypes: HashMap<String, Vec<String>>,
+    /// JavaScript and TypeScript: class, interface or type alias name -> its declarations.
+    declared: HashMap<String, usize>,
     /// TypeScript: type parameter -> its constraint's type (see [`Settled::constraints`]).
     constraints: HashMap<String, String>,
 }
@@ -766,6 +791,8 @@ fn walk(
     let mut declared_keys: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut bases: HashMap<String, Vec<String>> = HashMap::new();
     let mut supertypes: HashMap<String, Vec<String>> = HashMap::new();
+    let mut declared: HashMap<String, usize> = HashMap::new();
+    let mut with_heritage: HashMap<String, usize> = HashMap::new();
     let mut constraints: HashMap<String, String> = HashMap::new();
     let mut fields: HashMap<String, TypeOf> = HashMap::new();
     // variables typed by a node, set when the walk leaves it: (node id, key, type)
@@ -802,10 +829,34 @@ fn walk(
             if is_import(kind, node) {
                 imports.push((node.id(), node.start_position().row + 1));
             }
-            if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
-                && let Some((class, above)) = supertypes_of(node, src)
-            {
-                supertypes.entry(class).or_default().extend(above);
+            if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) {
+                // a name declared again (a local class per test) keeps one list when every
+                // declaration says the same, else none
+                if let Some((class, above)) = supertypes_of(node, src) {
+                    *with_heritage.entry(class.clone()).or_default() += 1;
+                    match supertypes.get(&class) {
+                        Some(before) if *before != above => {
+                            supertypes.insert(class, Vec::new());
+                        }
+                        Some(_) => {}
+                        None => {
+                            supertypes.insert(class, above);
+                        }
+                    }
+                }
+                if matches!(
+                    kind,
+                    "class_declaration"
+                        | "class"
+                        | "abstract_class_declaration"
+                        | "interface_declaration"
+                        | "type_alias_declaration"
+                ) && let Some(class) = node
+                    .child_by_field_name("name")
+                    .and_then(|n| src.get(n.byte_range()))
+                {
+                    *declared.entry(class.to_string()).or_default() += 1;
+                }
             }
             if let Some((class, extends)) = class_bases(node, src) {
                 bases.insert(class, extends);
@@ -1131,6 +1182,16 @@ fn walk(
                 break;
             }
             if !cursor.goto_parent() {
+                // a name declared more often than with an `extends`/`implements`: unknown
+                for (class, above) in supertypes.iter_mut() {
+                    let declarations = declared.get(class).copied().unwrap_or(1);
+                    if declarations > 1
+                        && with_heritage.get(class).copied().unwrap_or(0) != declarations
+                    {
+                        above.clear();
+                    }
+                }
+                supertypes.retain(|_, above| !above.is_empty());
                 let occurrences = settle(
                     pending,
                     &Settled {
@@ -1147,6 +1208,7 @@ fn walk(
                     bases,
                     fields,
                     supertypes,
+                    declared,
                     constraints,
                 });
             }
