@@ -558,36 +558,16 @@ def lsp_position(text, offset):
     return {"line": line, "character": len(text[start:offset].encode("utf-16-le")) // 2}
 
 
-def compare_rust(args):
-    """rust-analyzer (scripts/install-analysers.sh) over LSP, as compare-references.py runs it:
-    the workspace loaded offline from Cargo's cache, std's source rebuilt from rust-docs. For
-    each `use` leaf, go-to-definition on its segments: the imported file is the leaf's when
-    the leaf is a module (the target is a whole file: a module file or a crate root), else
-    that of the segment before it (the module the item is taken from: `crate::a::B` -> a's
-    file, where related_files points too). `mod x;` leads to x's file. Only targets inside
-    DIR count, and a file's edges to itself on neither side."""
-    import importlib.util
-    import shutil
-    import tempfile
+def rust_analyzer_edges(references, root, workspace, members, files, library, env):
+    """The import edges of `members` (files of the Cargo workspace at `workspace`, relative to
+    `root`) by one rust-analyzer session over that workspace."""
     import urllib.parse
-    spec = importlib.util.spec_from_file_location(
-        "compare_references", os.path.join(os.path.dirname(os.path.abspath(__file__)), "compare-references.py"))
-    references = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(references)
-    root = os.path.realpath(args.dir)
-    files = references.tracked(root, "rust")
-    env = {**os.environ, "CARGO_NET_OFFLINE": "true"}
     # every feature on: related_files reads `#[cfg(feature = ...)] mod x;` whatever the features
     options = {"cargo": {"buildScripts": {"enable": False}, "allTargets": True, "features": "all"},
                "procMacro": {"enable": False}, "checkOnSave": False, "cachePriming": {"enable": False}}
-    # a Cargo workspace of its own below DIR (ripgrep's fuzz/) is loaded too
-    manifests = [m for m in subprocess.run(["git", "ls-files", "*Cargo.toml"], cwd=root, capture_output=True,
-                                           text=True).stdout.split()
-                 if m == "Cargo.toml" or re.search(r"(?m)^\[workspace\]", open(os.path.join(root, m)).read())]
-    if len(manifests) > 1:
-        options["linkedProjects"] = [os.path.join(root, m) for m in manifests]
-    scratch = tempfile.mkdtemp(prefix="compare-imports-rust-src-")
-    library = references.rust_src_from_docs(scratch)
+    manifest = os.path.join(root, workspace, "Cargo.toml")
+    if os.path.exists(manifest):
+        options["linkedProjects"] = [manifest]
     if library:
         options["cargo"]["sysrootSrc"] = library
     lsp = references.Lsp([references.RUST_ANALYZER], root, options,
@@ -595,7 +575,7 @@ def compare_rust(args):
     reference = {}
     try:
         lsp.wait_for("experimental/serverStatus", lambda status: status.get("quiescent"))
-        for rel in files:
+        for rel in members:
             with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
                 text = f.read()
             uri = "file://" + os.path.join(root, rel)
@@ -624,6 +604,49 @@ def compare_rust(args):
             reference[rel] = edges
     finally:
         lsp.close()
+    return reference
+
+
+def compare_rust(args):
+    """rust-analyzer (scripts/install-analysers.sh) over LSP, as compare-references.py runs it:
+    the workspace loaded offline from Cargo's cache, std's source rebuilt from rust-docs. For
+    each `use` leaf, go-to-definition on its segments: the imported file is the leaf's when
+    the leaf is a module (the target is a whole file: a module file or a crate root), else
+    that of the segment before it (the module the item is taken from: `crate::a::B` -> a's
+    file, where related_files points too). `mod x;` leads to x's file. Only targets inside
+    DIR count, and a file's edges to itself on neither side."""
+    import importlib.util
+    import shutil
+    import tempfile
+    spec = importlib.util.spec_from_file_location(
+        "compare_references", os.path.join(os.path.dirname(os.path.abspath(__file__)), "compare-references.py"))
+    references = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(references)
+    root = os.path.realpath(args.dir)
+    files = references.tracked(root, "rust")
+    env = {**os.environ, "CARGO_NET_OFFLINE": "true"}
+    # A Cargo workspace of its own below DIR (ripgrep's fuzz/, tracing's test crates) gets a
+    # rust-analyzer of its own: linked into one session with the top workspace, it takes over
+    # the crates both use by path, and rust-analyzer then answers nothing for the top
+    # workspace's test and example targets. Each file goes to its deepest workspace.
+    manifests = [m for m in subprocess.run(["git", "ls-files", "*Cargo.toml"], cwd=root, capture_output=True,
+                                           text=True).stdout.split()
+                 if m == "Cargo.toml" or re.search(r"(?m)^\[workspace\]", open(os.path.join(root, m)).read())]
+    # "" is DIR itself: its Cargo.toml, or what rust-analyzer discovers below it
+    workspaces = sorted({os.path.dirname(m) for m in manifests} | {""}, key=len, reverse=True)
+
+    def workspace_of(rel):
+        return next((w for w in workspaces if w == "" or rel.startswith(w + "/")), "")
+
+    scratch = tempfile.mkdtemp(prefix="compare-imports-rust-src-")
+    library = references.rust_src_from_docs(scratch)
+    reference = {}
+    try:
+        for workspace in workspaces:
+            members = [rel for rel in files if workspace_of(rel) == workspace]
+            if members:
+                reference.update(rust_analyzer_edges(references, root, workspace, members, files, library, env))
+    finally:
         shutil.rmtree(scratch, ignore_errors=True)
     server = McpServer(args.binary, root, server_args(args))
     server.initialize()
