@@ -1122,6 +1122,15 @@ mod tests {
         std::fs::rename(&tmp, path)
     }
 
+    /// A temporary folder with a `.claude.json` holding `text`, loaded.
+    fn claude_json(text: &str) -> (tempfile::TempDir, PathBuf, ConfigFile) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".claude.json");
+        std::fs::write(&path, text).unwrap();
+        let file = load(&path).unwrap();
+        (dir, path, file)
+    }
+
     fn carry_json(shown: &str, lost: &str, newer: &str) -> Option<String> {
         crate::carry::carry_over(crate::client::Format::Json, shown, lost, newer)
     }
@@ -1135,10 +1144,7 @@ mod tests {
     #[test]
     fn a_save_made_from_setups_text_in_the_undo_window_keeps_the_save_undone_for() {
         let _turn = turn();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(".claude.json");
-        std::fs::write(&path, "{\"a\": 1}\n").unwrap();
-        let file = load(&path).unwrap();
+        let (dir, path, file) = claude_json("{\"a\": 1}\n");
         let mut steps = Vec::new();
         write_edited(
             &file,
@@ -1169,10 +1175,7 @@ mod tests {
     #[test]
     fn a_failure_at_the_undo_still_puts_the_newer_text_back() {
         let _turn = turn();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(".claude.json");
-        std::fs::write(&path, "{\"a\": 1}\n").unwrap();
-        let file = load(&path).unwrap();
+        let (dir, path, file) = claude_json("{\"a\": 1}\n");
         let err = write_edited(
             &file,
             &opts(dir.path()),
@@ -1199,10 +1202,7 @@ mod tests {
     #[test]
     fn a_save_made_later_from_setups_text_keeps_the_save_undone_for() {
         let _turn = turn();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(".claude.json");
-        std::fs::write(&path, "{\"a\": 1}\n").unwrap();
-        let file = load(&path).unwrap();
+        let (dir, path, file) = claude_json("{\"a\": 1}\n");
         let mut steps = 0;
         let mut read_in_the_window = None;
         write_edited(

@@ -32,6 +32,25 @@ fn client_save(path: &Path, n: usize) {
     std::fs::rename(&tmp, path).unwrap();
 }
 
+/// Setup's options for Claude Code's user config in `h`, as `setup` would use them.
+fn claude_code_options(h: &Home) -> (Options, WriteOptions) {
+    let opts = Options {
+        scope: Scope::User,
+        name: "devprojex".into(),
+        commands: Commands::same(&h.exe()),
+        flags: ServerFlags::default(),
+    };
+    let write = WriteOptions {
+        private: true,
+        backup_dir: Some(h.p("backups")),
+        backup_label: "claude-code".into(),
+        client_display: "Claude Code".into(),
+        user: h.env.user,
+        home: h.env.home.clone(),
+    };
+    (opts, write)
+}
+
 fn setup_is_writing(dir: &Path) -> bool {
     std::fs::read_dir(dir).unwrap().any(|e| {
         e.unwrap()
@@ -111,20 +130,7 @@ fn a_save_in_every_write_window_is_kept_and_the_edit_applied_to_it() {
     let h = Home::new();
     h.write(".claude.json", "{\n  \"numStartups\": 1\n}\n");
     let path = h.p(".claude.json");
-    let opts = Options {
-        scope: Scope::User,
-        name: "devprojex".into(),
-        commands: Commands::same(&h.exe()),
-        flags: ServerFlags::default(),
-    };
-    let write = WriteOptions {
-        private: true,
-        backup_dir: Some(h.p("backups")),
-        backup_label: "claude-code".into(),
-        client_display: "Claude Code".into(),
-        user: h.env.user,
-        home: h.env.home.clone(),
-    };
+    let (opts, write) = claude_code_options(&h);
     let mut saves = 0;
     for round in 0..100 {
         let mode = if round % 2 == 0 {
@@ -176,20 +182,7 @@ fn a_save_made_from_setups_text_in_the_undo_window_loses_nothing() {
     let h = Home::new();
     h.write(".claude.json", "{\n  \"numStartups\": 1\n}\n");
     let path = h.p(".claude.json");
-    let opts = Options {
-        scope: Scope::User,
-        name: "devprojex".into(),
-        commands: Commands::same(&h.exe()),
-        flags: ServerFlags::default(),
-    };
-    let write = WriteOptions {
-        private: true,
-        backup_dir: Some(h.p("backups")),
-        backup_label: "claude-code".into(),
-        client_display: "Claude Code".into(),
-        user: h.env.user,
-        home: h.env.home.clone(),
-    };
+    let (opts, write) = claude_code_options(&h);
     let mut saves = 0;
     for round in 0..100 {
         let mode = if round % 2 == 0 {
