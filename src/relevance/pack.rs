@@ -28,6 +28,11 @@ use crate::select::{Entry, Selection};
 /// (signatures), before any of them goes in full: as many as `relevant_files` lists by
 /// default. Most answers lie within them, and a few large files in full would crowd the rest out.
 const COVERAGE_FILES: usize = crate::limits::DEFAULT_RELEVANT_RESULTS;
+/// After this many ranked files in a row whose smallest form did not fit, the budget counts as
+/// spent: the files after them are names, without their signatures being computed. On the
+/// kernel a query matches most of its 78,000 files, and reducing each one only to find that
+/// it does not fit took two minutes.
+const SPENT_AFTER_MISSES: usize = 200;
 /// Share of the budget one file may take in full: a bigger one stays at signatures (and one
 /// without a smaller form stays out), so one large file does not crowd out the next ranked ones.
 const FULL_FILE_PERCENT: u64 = 25;
@@ -172,6 +177,7 @@ impl Engine {
         let mut head_open = true;
         let pipeline = self.pipeline(prepared.detail, caches);
         let mut position = 0usize;
+        let mut misses_in_a_row = 0usize;
         let mut out = Emit {
             writer: &mut writer,
             ranking: &mut ranking,
@@ -218,6 +224,9 @@ impl Engine {
                     out.ranking.unmatched_files += 1;
                     return Ok(());
                 }
+                if rank >= COVERAGE_FILES && misses_in_a_row >= SPENT_AFTER_MISSES {
+                    return out.emit(Placed::left_out(entry, score, reasons, text.tokens));
+                }
                 let mut placed =
                     Placed::new(entry, score, reasons, text, prepared.detail, file_cap);
                 let room = report.max_tokens - report.included_tokens;
@@ -226,6 +235,9 @@ impl Engine {
                 {
                     report.included_tokens += small.tokens;
                     placed.detail = Some(name);
+                    misses_in_a_row = 0;
+                } else {
+                    misses_in_a_row += 1;
                 }
                 if rank < COVERAGE_FILES {
                     head.push(placed);
@@ -331,6 +343,20 @@ impl<'e> Placed<'e> {
             reasons,
             small,
             whole,
+            detail: None,
+            tokens,
+        }
+    }
+
+    /// A ranked file left as a name once the budget is spent (its forms are not computed).
+    fn left_out(entry: &'e Entry, score: f64, reasons: Vec<String>, tokens: u64) -> Self {
+        Self {
+            entry,
+            ranked: true,
+            score,
+            reasons,
+            small: None,
+            whole: None,
             detail: None,
             tokens,
         }

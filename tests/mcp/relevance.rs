@@ -366,6 +366,41 @@ fn a_query_pack_makes_room_for_the_best_files_before_any_goes_in_full() {
 }
 
 #[test]
+fn a_query_pack_stops_trying_files_once_200_in_a_row_did_not_fit() {
+    // 230 files the query matches well, each too big for the budget even at signatures, then
+    // one that matches weakly and would fit: after 200 misses in a row the budget counts as
+    // spent, so it stays a name (its signatures are not computed: on the kernel, trying every
+    // matched file took two minutes)
+    let fx = Fixture::new();
+    let defs: String = (0..60)
+        .map(|k| format!("def alpha_beta_{k}(alpha, beta):\n    return alpha + beta + {k}\n\n"))
+        .collect();
+    for i in 0..230 {
+        fx.write(&format!("src/alpha_beta_{i:03}.py"), &defs);
+    }
+    fx.write("src/tiny.py", "# beta\n");
+    let mut mcp = Mcp::start(&fx.root);
+    let (document, report) = pack_blocks(
+        &mut mcp,
+        json!({"query": "alpha beta", "max_tokens": 300, "format": "json"}),
+    );
+    let value: serde_json::Value = serde_json::from_str(&document).unwrap();
+    let packed: Vec<&str> = value["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(packed.is_empty(), "{packed:?}\n{report}");
+    assert!(
+        report.contains(
+            "0 files in full, 0 files at signatures, 231 files as names only (over the budget)"
+        ),
+        "{report}"
+    );
+}
+
+#[test]
 fn centrality_puts_the_most_used_definitions_first() {
     let fx = hooks_project(false);
     let mut mcp = Mcp::start(&fx.root);
