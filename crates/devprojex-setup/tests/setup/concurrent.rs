@@ -51,6 +51,20 @@ fn claude_code_options(h: &Home) -> (Options, WriteOptions) {
     (opts, write)
 }
 
+/// Every one of the client's `saves` (`saves.s0` …) is in the config, and its first value too.
+fn assert_every_save_kept(h: &Home, saves: usize) {
+    let v = h.json(".claude.json");
+    let lost: Vec<usize> = (0..saves)
+        .filter(|n| v["saves"].get(format!("s{n}")).is_none())
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "{} of {saves} saves lost: {lost:?}",
+        lost.len()
+    );
+    assert_eq!(v["numStartups"], 1);
+}
+
 fn setup_is_writing(dir: &Path) -> bool {
     std::fs::read_dir(dir).unwrap().any(|e| {
         e.unwrap()
@@ -161,17 +175,8 @@ fn a_save_in_every_write_window_is_kept_and_the_edit_applied_to_it() {
             "round {round}: setup's change is made: {v}"
         );
     }
-    let v = h.json(".claude.json");
-    let lost: Vec<usize> = (0..saves)
-        .filter(|n| v["saves"].get(format!("s{n}")).is_none())
-        .collect();
     assert_eq!(saves, 100);
-    assert!(
-        lost.is_empty(),
-        "{} of 100 saves lost: {lost:?}",
-        lost.len()
-    );
-    assert_eq!(v["numStartups"], 1);
+    assert_every_save_kept(&h, saves);
 }
 
 /// A second client reads setup's text in the moment it is in place (between the swap that found
@@ -228,15 +233,6 @@ fn a_save_made_from_setups_text_in_the_undo_window_loses_nothing() {
             "round {round}: setup's change is made: {v}"
         );
     }
-    let v = h.json(".claude.json");
-    let lost: Vec<usize> = (0..saves)
-        .filter(|n| v["saves"].get(format!("s{n}")).is_none())
-        .collect();
     assert_eq!(saves, 200);
-    assert!(
-        lost.is_empty(),
-        "{} of 200 saves lost: {lost:?}",
-        lost.len()
-    );
-    assert_eq!(v["numStartups"], 1);
+    assert_every_save_kept(&h, saves);
 }
