@@ -126,6 +126,10 @@ type Decoded = (Vec<u8>, Vec<(u32, u32)>);
 fn decode_round(input: &[u8]) -> Option<Decoded> {
     let mut out: Option<Decoded> = None;
     let mut copied = 0; // input bytes before this are in `out`
+    // the blanks of ANSI sequences at the end of the output so far: a line break after them
+    // (written plainly, or an escape decoded in this round: `ESC[0m&#10;`, `ESC[0mESC[K\n`)
+    // makes them the edge of a line, which is nothing
+    let mut ansi_tail = 0;
     let mut i = 0;
     while i < input.len() {
         if !STARTS_ESCAPE[input[i] as usize] {
@@ -142,15 +146,20 @@ fn decode_round(input: &[u8]) -> Option<Decoded> {
                 Vec::with_capacity(input.len()),
             )
         });
+        if copied < i {
+            ansi_tail = drop_blanks_before_break(input[copied], ansi_tail, bytes, from);
+        }
         copy_plain(input, copied, i, bytes, from);
-        // an ANSI sequence at the edge of a line is nothing (a coloured line still ends in
-        // the `\` that continues it); inside a line it keeps two words apart
-        let edge = input[i] == 0x1b
-            && (bytes.last().is_none_or(|&b| b == b'\n')
-                || input
-                    .get(i + len)
-                    .is_none_or(|&b| matches!(b, b'\n' | b'\r')));
-        if !edge {
+        if input[i] == 0x1b {
+            // an ANSI sequence at the edge of a line is nothing (a coloured line still ends
+            // in the `\` that continues it); inside a line it keeps two words apart
+            if bytes.last().is_some_and(|&b| b != b'\n') {
+                bytes.push(byte);
+                from.push((i as u32, (i + len) as u32));
+                ansi_tail += 1;
+            }
+        } else {
+            ansi_tail = drop_blanks_before_break(byte, ansi_tail, bytes, from);
             bytes.push(byte);
             from.push((i as u32, (i + len) as u32));
         }
@@ -158,8 +167,26 @@ fn decode_round(input: &[u8]) -> Option<Decoded> {
         copied = i;
     }
     let (mut bytes, mut from) = out?;
+    let next = input.get(copied).copied().unwrap_or(b'\n');
+    drop_blanks_before_break(next, ansi_tail, &mut bytes, &mut from);
     copy_plain(input, copied, input.len(), &mut bytes, &mut from);
     Some((bytes, from))
+}
+
+/// Before `next` is written: the `ansi_tail` blanks at the end of `bytes` are removed when
+/// `next` breaks the line. The number of ANSI blanks left at the end (none once `next` is
+/// written, which is not one).
+fn drop_blanks_before_break(
+    next: u8,
+    ansi_tail: usize,
+    bytes: &mut Vec<u8>,
+    from: &mut Vec<(u32, u32)>,
+) -> usize {
+    if matches!(next, b'\n' | b'\r') {
+        bytes.truncate(bytes.len() - ansi_tail);
+        from.truncate(from.len() - ansi_tail);
+    }
+    0
 }
 
 /// Copy `input[start..end]` as it is, each byte from itself.
@@ -393,6 +420,17 @@ mod tests {
             decoded("\u{1b}[33mcurl \\\u{1b}[0m\n\u{1b}[33m -u\u{1b}[0m"),
             "curl \\\n -u"
         );
+        // a line break decoded in the same round, or after a run of sequences, still makes
+        // the colour before it the edge of the line: the `\\` goes on continuing it
+        assert_eq!(
+            decoded("\u{1b}[33mcurl \\\u{1b}[0m&#10;\u{1b}[33m -u x\u{1b}[0m"),
+            "curl \\\n -u x"
+        );
+        assert_eq!(
+            decoded("curl \\\u{1b}[0m\u{1b}[K\r\n -u\u{1b}[0m\u{1b}[K"),
+            "curl \\\r\n -u"
+        );
+        assert_eq!(decoded("a\u{1b}[0m\u{1b}[Kb"), "a  b");
         assert_eq!(
             decoded(r"\u0067\u0068\u0070\u005f"),
             "ghp_",
