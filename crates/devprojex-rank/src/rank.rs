@@ -42,7 +42,7 @@ fn looks_like_code(word: &str, ident: &str) -> bool {
 
 /// How much more a word of an issue's or a commit's first line (its title) weighs than a word
 /// of its description: the title says what the task is, the description how it shows.
-const TITLE_WEIGHT: f64 = 2.0;
+const TITLE_WEIGHT: f64 = 3.0;
 
 /// The file a word of the query names, lowercased: `parser.go`, `src/net/http.rs`, and the
 /// path of a stack frame or an editor position without its line and column
@@ -990,15 +990,15 @@ mod tests {
         // a link's host and path words are no words of the task; its file name is
         assert_eq!(weight("https"), None);
         assert_eq!(weight("blob"), None);
-        assert_eq!(weight("completion"), Some(2.0 + 0.25));
+        assert_eq!(weight("completion"), Some(3.0 + 0.25));
         // the snippet's syntax is dropped, its names kept
         assert_eq!(weight("func"), None);
         assert_eq!(weight("main"), None);
         assert_eq!(weight("return"), None);
         assert_eq!(weight("err"), None);
         assert_eq!(weight("execute"), Some(2.0), "`root.Execute()` is code");
-        // the title weighs double: `panic` in it, `branch` in the description
-        assert_eq!(weight("panic"), Some(2.0 + 0.25 + 0.25));
+        // the title weighs triple: `panic` in it, `branch` in the description
+        assert_eq!(weight("panic"), Some(3.0 + 0.25 + 0.25));
         assert_eq!(weight("branch"), Some(1.0));
         // a one-line query has no title to weigh
         let one = Query::parse("Completion panics on a dashed argument");
