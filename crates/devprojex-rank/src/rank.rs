@@ -567,7 +567,9 @@ pub fn rank(
                     || lower == *m
                     || (m.contains('/') && lower.ends_with(&format!("/{m}")))
                     // a stack frame's or a link's longer path (`.../site-packages/pkg/a.py`)
-                    || (m.contains('/') && m.ends_with(&format!("/{lower}")))
+                    || (m.len() > lower.len()
+                        && m.ends_with(lower.as_str())
+                        && m.as_bytes()[m.len() - lower.len() - 1] == b'/')
             }) {
                 mentioned[f] = true;
                 scores[f] += W_MENTION;
