@@ -327,6 +327,36 @@ const GRAPH_CANDIDATES: usize = 3000;
 /// Strong hits whose co-changes are followed.
 const SEEDS: usize = 3;
 
+/// Each signal's part of one ranked file's score before the signals are combined, and what
+/// HEAD's history says of the file: for fitting the weights on the benchmark
+/// (`DEVPROJEX_RANK_FEATURES`); the ranking does not read them back.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Components {
+    /// BM25F over the fields, divided by the best file's.
+    pub fields: f64,
+    /// Identifiers written as code that the file defines (at most 2).
+    pub definitions: f64,
+    /// Query words in the file's name, divided by the best file's.
+    pub names: f64,
+    /// 1 when the query names the file.
+    pub mentions: f64,
+    /// Commit-message score, divided by the best file's.
+    pub messages: f64,
+    /// The graph step's gain divided by its weight.
+    pub graph: f64,
+    /// The co-change gain divided by its weight.
+    pub cochange: f64,
+    /// The prior of the file's class (1 when priors are off).
+    pub prior: f64,
+    pub class: String,
+    /// Indexed commits that changed the file.
+    pub changes: u32,
+    /// Indexed commits newer than the file's last change (`None`: none changed it).
+    pub since_change: Option<u32>,
+    /// Indexed commits of HEAD's history.
+    pub history_commits: u32,
+}
+
 /// Rank `files` for `query`: the best `max_results`, best first; ties by path.
 pub fn rank(
     query: &Query,
@@ -335,10 +365,40 @@ pub fn rank(
     signals: Signals,
     max_results: usize,
 ) -> Vec<Ranked> {
+    rank_recording(query, files, history, signals, max_results, false).0
+}
+
+/// [`rank`], with each ranked file's [`Components`] (in the same order).
+pub fn rank_with_components(
+    query: &Query,
+    files: &[Candidate<'_>],
+    history: Option<&History>,
+    signals: Signals,
+    max_results: usize,
+) -> Vec<(Ranked, Components)> {
+    let (ranked, components) = rank_recording(query, files, history, signals, max_results, true);
+    ranked.into_iter().zip(components).collect()
+}
+
+/// The ranking; with `record`, also each ranked file's components (kept off by default: a
+/// vector per signal over the kernel's 78,000 files is memory the server does not spare).
+fn rank_recording(
+    query: &Query,
+    files: &[Candidate<'_>],
+    history: Option<&History>,
+    signals: Signals,
+    max_results: usize,
+    record: bool,
+) -> (Vec<Ranked>, Vec<Components>) {
     let n = files.len() as f64;
     if files.is_empty() || query.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
+    let mut parts = if record {
+        vec![Components::default(); files.len()]
+    } else {
+        Vec::new()
+    };
     // document frequencies of the query's terms
     let mut df = vec![0u32; query.terms.len()];
     let mut total_length = 0u64;
@@ -385,6 +445,9 @@ pub fn rank(
             }
         })
         .collect();
+    for (part, score) in parts.iter_mut().zip(&scores) {
+        part.fields = *score;
+    }
 
     if signals.definitions {
         for (f, file) in files.iter().enumerate() {
@@ -395,6 +458,9 @@ pub fn rank(
                 .count();
             if defines > 0 {
                 scores[f] += W_DEFINES * (defines.min(2) as f64);
+                if record {
+                    parts[f].definitions = defines.min(2) as f64;
+                }
             }
         }
     }
@@ -430,6 +496,9 @@ pub fn rank(
         if best > 0.0 && total > 0.0 {
             for (f, n) in named.into_iter().enumerate() {
                 scores[f] += W_NAME * n / best;
+                if record {
+                    parts[f].names = n / best;
+                }
             }
         }
     }
@@ -444,6 +513,9 @@ pub fn rank(
             }) {
                 mentioned[f] = true;
                 scores[f] += W_MENTION;
+                if record {
+                    parts[f].mentions = 1.0;
+                }
             }
         }
     }
@@ -457,6 +529,9 @@ pub fn rank(
                 if let Some(&(score, count)) = by_path.get(file.path) {
                     scores[f] += W_MESSAGES * score / best;
                     commits[f] = count;
+                    if record {
+                        parts[f].messages = score / best;
+                    }
                 }
             }
         }
@@ -473,7 +548,13 @@ pub fn rank(
 
     let mut linked: Vec<Option<(usize, u32)>> = vec![None; files.len()];
     if signals.graph {
+        let before = record.then(|| scores.clone());
         graph_bonus(files, &mut scores, &prior, &mut linked);
+        if let Some(before) = before {
+            for (f, part) in parts.iter_mut().enumerate() {
+                part.graph = (scores[f] - before[f]) / W_GRAPH;
+            }
+        }
     }
 
     let mut changed_with: Vec<Option<(usize, u32)>> = vec![None; files.len()];
@@ -511,6 +592,9 @@ pub fn rank(
         }
         for (f, b) in bonus.into_iter().enumerate() {
             scores[f] += b;
+            if record {
+                parts[f].cochange = b / W_COCHANGE;
+            }
         }
     }
 
@@ -523,7 +607,27 @@ pub fn rank(
     });
     order.truncate(max_results);
     let top = order.first().map_or(1.0, |&f| final_score(f));
-    order
+    let components = if record {
+        order
+            .iter()
+            .map(|&f| {
+                let history = history.filter(|h| !h.is_empty());
+                Components {
+                    prior: prior(f),
+                    class: format!("{:?}", classes[f]).to_ascii_lowercase(),
+                    changes: history.map_or(0, |h| h.changes_of(files[f].path) as u32),
+                    since_change: history
+                        .and_then(|h| h.newest_change_of(files[f].path))
+                        .map(|i| i as u32),
+                    history_commits: history.map_or(0, |h| h.len() as u32),
+                    ..std::mem::take(&mut parts[f])
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let ranked = order
         .into_iter()
         .map(|f| {
             let mut evidence = Evidence {
@@ -553,7 +657,8 @@ pub fn rank(
                 evidence,
             }
         })
-        .collect()
+        .collect();
+    (ranked, components)
 }
 
 /// Personalised propagation over the reference graph, one step from the strongest hits: a file
@@ -900,6 +1005,94 @@ mod tests {
             10,
         );
         assert_eq!(ranked, again);
+    }
+
+    #[test]
+    fn components_recombine_into_the_ranking() {
+        let hooks = FileTerms::of(
+            "src/hooks.go",
+            "// ExecuteHook runs a hook\nfunc ExecuteHook(h Hook) error {\n\treturn h.Run()\n}\n",
+        );
+        let main = FileTerms::of("src/main.go", "func main() {\n\tExecuteHook(nil)\n}\n");
+        let test = FileTerms::of(
+            "src/hooks_test.go",
+            "func TestExecuteHook(t *T) { ExecuteHook(nil) }\n",
+        );
+        let files = [
+            Candidate {
+                path: "src/hooks.go",
+                terms: &hooks,
+            },
+            Candidate {
+                path: "src/hooks_test.go",
+                terms: &test,
+            },
+            Candidate {
+                path: "src/main.go",
+                terms: &main,
+            },
+        ];
+        let history = History::build([
+            crate::Commit {
+                message: "hooks: run ExecuteHook once".into(),
+                files: vec!["src/hooks.go".into(), "src/main.go".into()],
+            },
+            crate::Commit {
+                message: "main: flags".into(),
+                files: vec!["src/main.go".into()],
+            },
+            crate::Commit {
+                message: "hooks: ExecuteHook error".into(),
+                files: vec!["src/hooks.go".into(), "src/main.go".into()],
+            },
+        ]);
+        let query = Query::parse("ExecuteHook fails in hooks.go");
+        let plain = rank(&query, &files, Some(&history), Signals::default(), 10);
+        let with = rank_with_components(&query, &files, Some(&history), Signals::default(), 10);
+        assert_eq!(
+            plain,
+            with.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>(),
+            "recording changes nothing"
+        );
+        let combined = |c: &Components| {
+            (c.fields
+                + W_DEFINES * c.definitions
+                + W_NAME * c.names
+                + W_MENTION * c.mentions
+                + W_MESSAGES * c.messages
+                + W_GRAPH * c.graph
+                + W_COCHANGE * c.cochange)
+                * c.prior
+        };
+        let top = combined(&with[0].1);
+        for (ranked, c) in &with {
+            assert!((combined(c) / top - ranked.score).abs() < 1e-9, "{c:?}");
+        }
+        let (first, hooks_parts) = &with[0];
+        assert_eq!(files[first.index].path, "src/hooks.go");
+        assert_eq!(hooks_parts.mentions, 1.0);
+        assert!(hooks_parts.definitions >= 1.0);
+        assert_eq!(hooks_parts.messages, 1.0);
+        assert_eq!(hooks_parts.class, "source");
+        assert_eq!(
+            (hooks_parts.changes, hooks_parts.since_change),
+            (2, Some(0))
+        );
+        assert_eq!(hooks_parts.history_commits, 3);
+        let test_parts = with
+            .iter()
+            .find(|(r, _)| files[r.index].path == "src/hooks_test.go")
+            .map(|(_, c)| c)
+            .unwrap();
+        assert_eq!((test_parts.prior, test_parts.changes), (0.4, 0));
+        assert_eq!(test_parts.since_change, None);
+        let main_parts = with
+            .iter()
+            .find(|(r, _)| files[r.index].path == "src/main.go")
+            .map(|(_, c)| c)
+            .unwrap();
+        assert_eq!((main_parts.changes, main_parts.since_change), (3, Some(0)));
+        assert!(main_parts.cochange > 0.0, "{main_parts:?}");
     }
 
     #[test]
