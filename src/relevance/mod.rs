@@ -167,6 +167,7 @@ fn dump_features(
             "graph": c.graph,
             "cochange": c.cochange,
             "prior": c.prior,
+            "bonus": c.bonus,
             "class": c.class,
             "changes": c.changes,
             "since_change": c.since_change,
