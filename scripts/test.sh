@@ -53,6 +53,13 @@ started=$SECONDS
 syntax_checkers
 summary+=("$(printf '%5d s  %s' "$((SECONDS - started))" "syntax checkers")")
 
+# Property tests draw their cases from a seed fixed by the tree under test: a run can be
+# reproduced (the same tree draws the same cases here and in CI), and each change of the code
+# draws new ones. A PROPTEST_RNG_SEED set by the caller wins.
+if [ -z "${PROPTEST_RNG_SEED:-}" ] && tree="$(git rev-parse 'HEAD^{tree}' 2>/dev/null)"; then
+    export PROPTEST_RNG_SEED="$((16#${tree:0:15}))"
+    echo "== property tests seeded from the tree: PROPTEST_RNG_SEED=$PROPTEST_RNG_SEED"
+fi
 phase "cargo test" cargo test --workspace --locked --no-fail-fast
 # The binary the tests ran (cargo test builds it with the workspace's features): the checks below
 # use it as it is. A `cargo build --bin devprojex` here compiled the workspace's crates again,

@@ -1640,12 +1640,12 @@ impl Engine {
             first.make_ascii_uppercase();
         }
         probes.extend([lower.clone(), name.to_uppercase(), capital]);
-        // a shorter stem finds longer and shorter relatives
-        let stem: String = name
-            .chars()
-            .take(name.chars().count().div_ceil(2).max(3))
-            .collect();
-        probes.push(stem);
+        // a shorter stem finds longer and shorter relatives: the first half for a slip near
+        // the end, the last half for one near the start (`fnd_symbol`)
+        let chars = name.chars().count();
+        let half = chars.div_ceil(2).max(3);
+        probes.push(name.chars().take(half).collect());
+        probes.push(name.chars().skip(chars.saturating_sub(half)).collect());
         probes.dedup();
         let mut found: Vec<String> = Vec::new();
         for probe in probes {
@@ -1673,13 +1673,14 @@ impl Engine {
                 }
             }
         }
-        // case-insensitive equals first, then by length difference
-        found.sort_by_key(|n| {
-            (
-                n.to_lowercase() != lower,
-                n.len().abs_diff(name.len()),
-                n.clone(),
-            )
+        // case-insensitive equals first, then the closest spellings (the edit distance of the
+        // lower-case forms, relative to their length), then by name
+        let closeness = |n: &str| strsim::normalized_damerau_levenshtein(&n.to_lowercase(), &lower);
+        found.sort_by(|a, b| {
+            (a.to_lowercase() != lower)
+                .cmp(&(b.to_lowercase() != lower))
+                .then(closeness(b).total_cmp(&closeness(a)))
+                .then_with(|| a.cmp(b))
         });
         found.truncate(10);
         Ok(found)

@@ -132,6 +132,14 @@ fn bad_names_and_positions_get_clear_errors() {
         "{}",
         stderr(&unknown)
     );
+    // a slip near the start is found by the end of the name
+    let slip = run(&["references", "prse_all", "."], &fx.root);
+    assert_eq!(slip.status.code(), Some(1), "{}", stderr(&slip));
+    assert!(
+        stderr(&slip).contains("Near names: parse_all"),
+        "{}",
+        stderr(&slip)
+    );
     // an `at` that is not a definition names the ones there are
     let not_a_definition = run(
         &["references", "parse_all", ".", "--at", "pkg/app.py:7"],

@@ -62,6 +62,11 @@ pub struct ProjectView {
     /// Folders of every compile_commands.json entry, for files (headers) without one.
     compile_fallback: CompileDirs,
     rust_crates: Vec<RustCrate>,
+    /// Rust: path dependencies a workspace manifest renames in `[workspace.dependencies]`
+    /// (`grep-cli = { path = "crates/cli", package = "grep-cli2" }`), which members inherit
+    /// with `grep-cli.workspace = true`: (the workspace's folder, the name code writes, the
+    /// package).
+    rust_workspace_renames: Vec<(String, String, String)>,
     /// Rust: per crate root or parent module file, the names its top-level `use`, `extern
     /// crate` and `mod x;` items bring in (see [`Declaration::RustName`]).
     /// (File -> name (`*` for the globs) -> what it stands for.)
@@ -107,6 +112,9 @@ struct RustCrate {
     /// Path dependencies renamed in its manifest (`futures04 = { path = "../..", package =
     /// "futures" }`): the name code writes (`-` as `_`) and the package.
     renamed: Vec<(String, String)>,
+    /// Dependencies it inherits from its workspace (`x = { workspace = true }`), as code
+    /// writes them: a rename of the workspace's applies to them.
+    inherited: Vec<String>,
     /// `src/lib.rs` (or `[lib] path`) when it is a project file.
     lib: Option<String>,
     /// `src/main.rs` when it is a project file.
@@ -654,13 +662,29 @@ impl ProjectView {
         let Ok(value) = text.parse::<toml::Table>() else {
             return;
         };
+        let dir = dir_of(manifest).to_string();
+        // a workspace's renames are read from its manifest, with or without a [package]
+        let workspace_deps = value
+            .get("workspace")
+            .and_then(|w| w.get("dependencies"))
+            .and_then(|d| d.as_table());
+        for (alias, spec) in workspace_deps.into_iter().flatten() {
+            if spec.get("path").is_some()
+                && let Some(package) = spec.get("package").and_then(|p| p.as_str())
+            {
+                self.rust_workspace_renames.push((
+                    dir.clone(),
+                    alias.replace('-', "_"),
+                    package.to_string(),
+                ));
+            }
+        }
         let Some(package) = value.get("package").and_then(|p| p.as_table()) else {
             return;
         };
         let Some(name) = package.get("name").and_then(|n| n.as_str()) else {
             return;
         };
-        let dir = dir_of(manifest).to_string();
         let lib_path = value
             .get("lib")
             .and_then(|l| l.get("path"))
@@ -692,10 +716,18 @@ impl ProjectView {
             .and_then(|t| t.as_table())
             .into_iter()
             .flat_map(|t| t.values());
-        let renamed: Vec<(String, String)> = std::iter::once(&value)
+        let dependencies: Vec<(&String, &toml::Value)> = std::iter::once(&value)
             .chain(targets.filter_map(|t| t.as_table()))
             .flat_map(|table| sections.iter().filter_map(|s| table.get(*s)?.as_table()))
             .flatten()
+            .collect();
+        let inherited = dependencies
+            .iter()
+            .filter(|(_, spec)| spec.get("workspace").and_then(|w| w.as_bool()) == Some(true))
+            .map(|(alias, _)| alias.replace('-', "_"))
+            .collect();
+        let renamed: Vec<(String, String)> = dependencies
+            .into_iter()
             // a registry dependency (`futures_01 = { version = "0.1", package = "futures" }`)
             // is not the workspace's package of that name
             .filter(|(_, spec)| spec.get("path").is_some())
@@ -709,6 +741,7 @@ impl ProjectView {
             name: lib_name.replace('-', "_"),
             package: name.to_string(),
             renamed,
+            inherited,
             lib,
             main,
             declared_roots,
@@ -727,11 +760,26 @@ impl ProjectView {
     /// The library of the workspace that code in `file` names `name`: a dependency its
     /// manifest renames, else a crate of that name.
     fn rust_library_named(&self, file: &str, name: &str) -> Option<&str> {
-        let renamed = self.rust_crate_of(file).and_then(|c| {
+        let krate = self.rust_crate_of(file);
+        let renamed = krate.and_then(|c| {
             c.renamed
                 .iter()
                 .find(|(alias, _)| alias == name)
                 .map(|(_, package)| package)
+        });
+        // inherited from the nearest workspace that renames it
+        let renamed = renamed.or_else(|| {
+            let c = krate.filter(|c| c.inherited.iter().any(|alias| alias == name))?;
+            self.rust_workspace_renames
+                .iter()
+                .filter(|(dir, alias, _)| {
+                    alias == name
+                        && (dir.is_empty()
+                            || c.dir == *dir
+                            || c.dir.starts_with(&format!("{dir}/")))
+                })
+                .max_by_key(|(dir, _, _)| depth(dir))
+                .map(|(_, _, package)| package)
         });
         let mut libraries = self.rust_crates.iter().filter(|c| c.lib.is_some());
         let krate = match renamed {

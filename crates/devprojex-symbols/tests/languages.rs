@@ -823,6 +823,36 @@ fn rust_a_dependency_renamed_in_the_manifest_leads_to_its_package() {
 }
 
 #[test]
+fn rust_a_dependency_the_workspace_renames_leads_to_its_package() {
+    // a virtual workspace manifest renames a member; the other member inherits the rename
+    let view = view(
+        &["crates/matcher/src/lib.rs", "crates/cli/src/main.rs"],
+        &[
+            (
+                "Cargo.toml",
+                "[workspace]\nmembers = [\"crates/*\"]\n\n[workspace.dependencies]\nmatch-core = { path = \"crates/matcher\", package = \"grep-matcher\" }\nserde = { version = \"1\", package = \"serde\" }\n",
+            ),
+            (
+                "crates/matcher/Cargo.toml",
+                "[package]\nname = \"grep-matcher\"\n",
+            ),
+            (
+                "crates/cli/Cargo.toml",
+                "[package]\nname = \"cli\"\n\n[dependencies]\nmatch-core = { workspace = true }\n",
+            ),
+        ],
+    );
+    let found = resolve_all(
+        &view,
+        "crates/cli/src/main.rs",
+        "use match_core::Matcher;\nuse grep_matcher::Captures;\n",
+    );
+    let matcher = vec![file("crates/matcher/src/lib.rs")];
+    // the package's own name also still leads to it (a crate of that name)
+    assert_eq!(found, [matcher.clone(), matcher]);
+}
+
+#[test]
 fn rust_a_crate_root_of_many_globs_costs_a_path_a_few_walks() {
     // 20,000 globs that lead nowhere, 20,000 imports of a name none of them has
     let globs: String = (0..20_000)
