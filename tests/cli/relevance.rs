@@ -107,3 +107,47 @@ fn the_query_comes_from_a_flag_or_a_file_and_one_is_required() {
     let nothing = common::run(&["relevant", ".", "--query", "zebra"], &fx.root);
     assert_eq!(nothing.status.code(), Some(1));
 }
+
+#[test]
+fn a_panic_location_in_an_issue_names_the_file_that_panicked() {
+    let fx = project();
+    fx.write(
+        "src/config.rs",
+        "/// Read the walker options from the config: depth, hidden.\npub fn read_options(path: &Path) -> Options {\n    Options::default()\n}\n",
+    )
+    .write(
+        "src/walk.rs",
+        "pub fn visit(dir: &Path) {\n    for entry in dir.read_dir().unwrap() {\n        let _ = entry;\n    }\n}\n",
+    )
+    .write(
+        ".issue.txt",
+        "Crash with the walker options\n\nWith `depth = 2` in the config the walker crashes:\n\n```\nthread 'main' panicked at /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/demo-1.2.0/src/walk.rs:88:5:\ncalled `Option::unwrap()` on a `None` value\n```\n",
+    );
+    let out = common::run(
+        &[
+            "relevant",
+            ".",
+            "--query-file",
+            ".issue.txt",
+            "--format",
+            "json",
+        ],
+        &fx.root,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &value["files"][0];
+    assert_eq!(first["path"], "src/walk.rs", "{value}");
+    assert!(
+        first["reasons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r == "named in the query"),
+        "{first}"
+    );
+}
