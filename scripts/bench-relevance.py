@@ -17,7 +17,7 @@ rename files are skipped.
     # repositories and tasks, and `report` joins their --results files)
     scripts/bench-relevance.py run --mirrors /work/.mirror [--binary target/release/devprojex] \\
         [--limit N] [--offset N] [--aider] [--ablation [--ablation-limit N]] [--budget] \\
-        [--issues] [--results FILE]
+        [--issues] [--results FILE] [--features FILE]
     scripts/bench-relevance.py report FILE...
     # speed and memory: warm server and cold CLI on one project, ripgrep over the query's words
     # as the baseline in the same run (serialize kernel runs)
@@ -365,8 +365,16 @@ def run(args):
                 env = dict(os.environ)
                 if without:
                     env["DEVPROJEX_RANK_WITHOUT"] = without
+                features_file = None
+                if args.features and without is None:
+                    features_file = os.path.join(args.work, "features.jsonl")
+                    if os.path.exists(features_file):
+                        os.remove(features_file)
+                    env["DEVPROJEX_RANK_FEATURES"] = features_file
                 started = time.perf_counter()
                 order = devprojex_rank(args.binary, checkout, query_file, env)
+                if features_file:
+                    save_features(args.features, features_file, repo, sha, gold, order)
                 if without is None:
                     timings.append(time.perf_counter() - started)
                 m = metrics(order, gold)
@@ -396,6 +404,18 @@ def run(args):
         with open(issue_cache_file, "w") as f:
             json.dump(issue_cache, f)
     report(results, task_list, timings)
+
+
+def save_features(out, features_file, repo, commit, gold, order):
+    """One task's candidates with their signal components (`DEVPROJEX_RANK_FEATURES`, the
+    ranker's best 100), its gold files and the ranker's answer, as a line of `out`."""
+    candidates = {"searched_files": 0, "files": []}
+    if os.path.exists(features_file):
+        with open(features_file) as f:
+            candidates = json.loads(f.readline())
+    with open(out, "a") as f:
+        f.write(json.dumps({"repo": repo, "commit": commit, "gold": gold, "order": order,
+                            **candidates}) + "\n")
 
 
 def check_out(checkout, commit):
@@ -650,6 +670,9 @@ def main():
     bench.add_argument("--issue-texts", help="a JSON file {\"owner/name#N\": \"title\\n\\nbody\"} "
                        "read before GitHub's API (kept outside the repository)")
     bench.add_argument("--results", help="append each task's figures to this JSONL file")
+    bench.add_argument("--features", help="append each task's candidates with their signal "
+                       "components (DEVPROJEX_RANK_FEATURES) to this JSONL file, for fitting "
+                       "the ranker's weights")
     tables = sub.add_parser("report")
     tables.add_argument("--tasks", default=TASKS)
     tables.add_argument("files", nargs="+")

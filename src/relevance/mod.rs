@@ -132,6 +132,59 @@ pub(crate) fn signals() -> Signals {
         .unwrap_or_default()
 }
 
+/// Candidates whose signal components `DEVPROJEX_RANK_FEATURES` writes per query.
+const FEATURE_CANDIDATES: usize = 100;
+
+/// For fitting the ranker's weights on the benchmark (`DEVPROJEX_RANK_FEATURES=FILE.jsonl`,
+/// like `DEVPROJEX_RANK_WITHOUT` a knob of the benchmark only, not an option): appends one JSON
+/// line per ranking to FILE with each of the best [`FEATURE_CANDIDATES`] files' signal
+/// components before they are combined. What it writes is what the ranking read: paths and
+/// numbers, no file text. A write that fails is ignored: the answer does not depend on it.
+fn dump_features(
+    path: &std::path::Path,
+    query: &Query,
+    candidates: &[Candidate<'_>],
+    history: Option<&History>,
+) {
+    use std::io::Write;
+    let files: Vec<serde_json::Value> = devprojex_rank::rank_with_components(
+        query,
+        candidates,
+        history,
+        signals(),
+        FEATURE_CANDIDATES,
+    )
+    .into_iter()
+    .map(|(ranked, c)| {
+        serde_json::json!({
+            "path": candidates[ranked.index].path,
+            "score": ranked.score,
+            "fields": c.fields,
+            "definitions": c.definitions,
+            "names": c.names,
+            "mentions": c.mentions,
+            "messages": c.messages,
+            "graph": c.graph,
+            "cochange": c.cochange,
+            "prior": c.prior,
+            "bonus": c.bonus,
+            "class": c.class,
+            "changes": c.changes,
+            "since_change": c.since_change,
+            "history_commits": c.history_commits,
+        })
+    })
+    .collect();
+    let line = serde_json::json!({ "searched_files": candidates.len(), "files": files });
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(file, "{line}");
+    }
+}
+
 impl Engine {
     /// The files of the selection ranked for `options.query`, with reasons and line ranges.
     pub fn relevant_files(
@@ -195,6 +248,14 @@ impl Engine {
             signals(),
             max_results,
         );
+        if let Some(path) = std::env::var_os("DEVPROJEX_RANK_FEATURES") {
+            dump_features(
+                std::path::Path::new(&path),
+                query,
+                &candidates,
+                history.as_deref(),
+            );
+        }
         let ranked = ranked
             .into_iter()
             .map(|r| (kept[r.index].clone(), r))

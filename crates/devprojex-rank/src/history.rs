@@ -103,6 +103,13 @@ impl History {
             .map_or(0, |&id| self.by_file[id as usize].len())
     }
 
+    /// How many indexed commits are newer than the newest one that changed `path` (commits are
+    /// indexed newest first); `None` when none changed it.
+    pub fn newest_change_of(&self, path: &str) -> Option<usize> {
+        let id = *self.ids.get(path)?;
+        self.by_file[id as usize].first().map(|&c| c as usize)
+    }
+
     /// Per path: the summed BM25 score of the best-matching commit messages (each commit's
     /// score shared by the files it changed) and how many of those commits changed it.
     pub fn message_scores(&self, query: &[(Term, f64)]) -> HashMap<&str, (f64, u32)> {
@@ -209,5 +216,8 @@ mod tests {
         assert!(!scores.contains_key("README.md"));
         assert_eq!(history.changed_with("src/parser.rs")["src/lexer.rs"], 2);
         assert_eq!(history.changes_of("src/lexer.rs"), 2);
+        assert_eq!(history.newest_change_of("src/lexer.rs"), Some(0));
+        assert_eq!(history.newest_change_of("README.md"), Some(2));
+        assert_eq!(history.newest_change_of("src/other.rs"), None);
     }
 }

@@ -17,6 +17,7 @@ pub mod terms;
 
 pub use history::{Commit, History};
 pub use rank::{
-    Candidate, Definition, Evidence, FileClass, Query, Ranked, Signals, centrality, ranges, rank,
+    Candidate, Components, Definition, Evidence, FileClass, Query, Ranked, Signals, centrality,
+    ranges, rank, rank_with_components,
 };
 pub use terms::FileTerms;
