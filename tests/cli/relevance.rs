@@ -155,3 +155,47 @@ fn the_features_knob_dumps_signal_components_and_changes_no_answer() {
         "paths and numbers, no file text"
     );
 }
+
+#[test]
+fn a_panic_location_in_an_issue_names_the_file_that_panicked() {
+    let fx = project();
+    fx.write(
+        "src/config.rs",
+        "/// Read the walker options from the config: depth, hidden.\npub fn read_options(path: &Path) -> Options {\n    Options::default()\n}\n",
+    )
+    .write(
+        "src/walk.rs",
+        "pub fn visit(dir: &Path) {\n    for entry in dir.read_dir().unwrap() {\n        let _ = entry;\n    }\n}\n",
+    )
+    .write(
+        ".issue.txt",
+        "Crash with the walker options\n\nWith `depth = 2` in the config the walker crashes:\n\n```\nthread 'main' panicked at /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/demo-1.2.0/src/walk.rs:88:5:\ncalled `Option::unwrap()` on a `None` value\n```\n",
+    );
+    let out = common::run(
+        &[
+            "relevant",
+            ".",
+            "--query-file",
+            ".issue.txt",
+            "--format",
+            "json",
+        ],
+        &fx.root,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &value["files"][0];
+    assert_eq!(first["path"], "src/walk.rs", "{value}");
+    assert!(
+        first["reasons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r == "named in the query"),
+        "{first}"
+    );
+}
