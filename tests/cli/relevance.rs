@@ -108,6 +108,54 @@ fn the_query_comes_from_a_flag_or_a_file_and_one_is_required() {
     assert_eq!(nothing.status.code(), Some(1));
 }
 
+/// `DEVPROJEX_RANK_FEATURES` (the benchmark's knob for fitting the weights) writes each
+/// candidate's signal components to its file and leaves the answer as it is.
+#[test]
+fn the_features_knob_dumps_signal_components_and_changes_no_answer() {
+    let fx = project();
+    let dump_dir = tempfile::tempdir().unwrap();
+    let dump = dump_dir.path().join("features.jsonl");
+    let args = [
+        "relevant",
+        ".",
+        "--query",
+        "parse_args crashes on empty input",
+        "--format",
+        "json",
+    ];
+    let plain = common::run(&args, &fx.root);
+    let dumped = std::process::Command::new(common::bin())
+        .args(args)
+        .current_dir(&fx.root)
+        .env("DEVPROJEX_CONFIG_DIR", fx.root.join(".no-config"))
+        .env_remove("DEVPROJEX_ROOT")
+        .env("DEVPROJEX_RANK_FEATURES", &dump)
+        .output()
+        .unwrap();
+    assert!(dumped.status.success());
+    assert_eq!(plain.stdout, dumped.stdout, "the answer does not change");
+    let text = std::fs::read_to_string(&dump).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let line: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(line["searched_files"], 3, "{line}");
+    let first = &line["files"][0];
+    assert_eq!(first["path"], "src/parser.rs", "{line}");
+    assert_eq!(first["fields"], 1.0, "{first}");
+    assert!(first["definitions"].as_f64().unwrap() >= 1.0, "{first}");
+    assert_eq!(first["class"], "source", "{first}");
+    assert_eq!(
+        (first["prior"].clone(), first["bonus"].clone()),
+        (1.0.into(), 0.5.into())
+    );
+    assert_eq!(first["history_commits"], 1, "{first}");
+    assert_eq!(first["changes"], 1, "{first}");
+    assert_eq!(first["since_change"], 0, "{first}");
+    assert!(
+        !text.contains("Config::default"),
+        "paths and numbers, no file text"
+    );
+}
+
 #[test]
 fn a_panic_location_in_an_issue_names_the_file_that_panicked() {
     let fx = project();
