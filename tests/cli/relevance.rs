@@ -17,10 +17,21 @@ fn project() -> Fixture {
     fx
 }
 
+/// Runs `devprojex ARGS` in `root`; its stdout, once it succeeded.
+fn run_ok(args: &[&str], root: &std::path::Path) -> Vec<u8> {
+    let out = common::run(args, root);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 #[test]
 fn json_lists_files_with_score_reasons_and_ranges_in_order() {
     let fx = project();
-    let out = common::run(
+    let out = run_ok(
         &[
             "relevant",
             ".",
@@ -31,12 +42,7 @@ fn json_lists_files_with_score_reasons_and_ranges_in_order() {
         ],
         &fx.root,
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = String::from_utf8(out).unwrap();
     let keys: Vec<usize> = [
         "\"query\"",
         "\"files\"",
@@ -69,7 +75,7 @@ fn json_lists_files_with_score_reasons_and_ranges_in_order() {
 fn the_query_comes_from_a_flag_or_a_file_and_one_is_required() {
     let fx = project();
     fx.write(".task.txt", "parse_args crashes on empty input\n");
-    let by_file = common::run(
+    let by_file = run_ok(
         &[
             "relevant",
             ".",
@@ -80,12 +86,7 @@ fn the_query_comes_from_a_flag_or_a_file_and_one_is_required() {
         ],
         &fx.root,
     );
-    assert!(
-        by_file.status.success(),
-        "{}",
-        String::from_utf8_lossy(&by_file.stderr)
-    );
-    let text = String::from_utf8(by_file.stdout).unwrap();
+    let text = String::from_utf8(by_file).unwrap();
     assert!(
         text.starts_with("1. src/parser.rs (score 1.000)\n"),
         "{text}"
@@ -171,7 +172,7 @@ fn a_panic_location_in_an_issue_names_the_file_that_panicked() {
         ".issue.txt",
         "Crash with the walker options\n\nWith `depth = 2` in the config the walker crashes:\n\n```\nthread 'main' panicked at /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/demo-1.2.0/src/walk.rs:88:5:\ncalled `Option::unwrap()` on a `None` value\n```\n",
     );
-    let out = common::run(
+    let out = run_ok(
         &[
             "relevant",
             ".",
@@ -182,12 +183,7 @@ fn a_panic_location_in_an_issue_names_the_file_that_panicked() {
         ],
         &fx.root,
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let value: Value = serde_json::from_slice(&out).unwrap();
     let first = &value["files"][0];
     assert_eq!(first["path"], "src/walk.rs", "{value}");
     assert!(
