@@ -147,7 +147,7 @@ fn decode_round(input: &[u8]) -> Option<Decoded> {
             )
         });
         if copied < i {
-            ansi_tail = drop_blanks_before_break(input[copied], ansi_tail, bytes, from);
+            drop_blanks_before_break(input[copied], &mut ansi_tail, bytes, from);
         }
         copy_plain(input, copied, i, bytes, from);
         if input[i] == 0x1b {
@@ -159,7 +159,7 @@ fn decode_round(input: &[u8]) -> Option<Decoded> {
                 ansi_tail += 1;
             }
         } else {
-            ansi_tail = drop_blanks_before_break(byte, ansi_tail, bytes, from);
+            drop_blanks_before_break(byte, &mut ansi_tail, bytes, from);
             bytes.push(byte);
             from.push((i as u32, (i + len) as u32));
         }
@@ -168,25 +168,24 @@ fn decode_round(input: &[u8]) -> Option<Decoded> {
     }
     let (mut bytes, mut from) = out?;
     let next = input.get(copied).copied().unwrap_or(b'\n');
-    drop_blanks_before_break(next, ansi_tail, &mut bytes, &mut from);
+    drop_blanks_before_break(next, &mut ansi_tail, &mut bytes, &mut from);
     copy_plain(input, copied, input.len(), &mut bytes, &mut from);
     Some((bytes, from))
 }
 
-/// Before `next` is written: the `ansi_tail` blanks at the end of `bytes` are removed when
-/// `next` breaks the line. The number of ANSI blanks left at the end (none once `next` is
-/// written, which is not one).
+/// Before `next` (not an ANSI blank) is written: the `ansi_tail` blanks at the end of `bytes`
+/// are removed when `next` breaks the line, and none are at the end any more.
 fn drop_blanks_before_break(
     next: u8,
-    ansi_tail: usize,
+    ansi_tail: &mut usize,
     bytes: &mut Vec<u8>,
     from: &mut Vec<(u32, u32)>,
-) -> usize {
+) {
     if matches!(next, b'\n' | b'\r') {
-        bytes.truncate(bytes.len() - ansi_tail);
-        from.truncate(from.len() - ansi_tail);
+        bytes.truncate(bytes.len() - *ansi_tail);
+        from.truncate(from.len() - *ansi_tail);
     }
-    0
+    *ansi_tail = 0;
 }
 
 /// Copy `input[start..end]` as it is, each byte from itself.

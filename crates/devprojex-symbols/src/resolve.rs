@@ -209,6 +209,14 @@ pub fn join(dir: &str, relative: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// Whether `path` is the folder `dir` or below it (`""` is the project's root, above all).
+fn in_dir(path: &str, dir: &str) -> bool {
+    dir.is_empty()
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 fn depth(dir: &str) -> usize {
     if dir.is_empty() {
         0
@@ -752,9 +760,7 @@ impl ProjectView {
     }
 
     fn rust_crate_of(&self, file: &str) -> Option<&RustCrate> {
-        self.rust_crates
-            .iter()
-            .find(|c| c.dir.is_empty() || file.starts_with(&format!("{}/", c.dir)))
+        self.rust_crates.iter().find(|c| in_dir(file, &c.dir))
     }
 
     /// The library of the workspace that code in `file` names `name`: a dependency its
@@ -772,12 +778,7 @@ impl ProjectView {
             let c = krate.filter(|c| c.inherited.iter().any(|alias| alias == name))?;
             self.rust_workspace_renames
                 .iter()
-                .filter(|(dir, alias, _)| {
-                    alias == name
-                        && (dir.is_empty()
-                            || c.dir == *dir
-                            || c.dir.starts_with(&format!("{dir}/")))
-                })
+                .filter(|(dir, alias, _)| alias == name && in_dir(&c.dir, dir))
                 .max_by_key(|(dir, _, _)| depth(dir))
                 .map(|(_, _, package)| package)
         });
