@@ -17,7 +17,7 @@ use devprojex_setup::client::user_location;
 use devprojex_setup::entry::ServerFlags;
 use devprojex_setup::fsio::{SwapStep, TEMP_PREFIX, WriteOptions};
 use devprojex_setup::plan::{
-    Commands, FileOutcome, Mode, Options, apply_file_with_hook, plan_location,
+    Commands, FileOutcome, Mode, Options, PlanItem, apply_file_with_hook, plan_location,
 };
 use devprojex_setup::{ClientId, Scope};
 
@@ -49,6 +49,32 @@ fn claude_code_options(h: &Home) -> (Options, WriteOptions) {
         home: h.env.home.clone(),
     };
     (opts, write)
+}
+
+/// Round `round` of register (even) and remove (odd): its mode and setup's plan for Claude
+/// Code's user config.
+fn plan_round(h: &Home, opts: &Options, round: usize) -> (Mode, PlanItem) {
+    let mode = if round.is_multiple_of(2) {
+        Mode::Add
+    } else {
+        Mode::Remove
+    };
+    let location = user_location(ClientId::ClaudeCode, &h.env).unwrap();
+    (mode, plan_location(location, &h.env, opts, mode, false))
+}
+
+/// After round `round`: setup wrote, and its change is made.
+fn assert_round_applied(h: &Home, mode: Mode, round: usize, outcome: &FileOutcome) {
+    assert!(
+        matches!(outcome, FileOutcome::Written(_)),
+        "round {round}: {outcome:?}"
+    );
+    let v = h.json(".claude.json");
+    assert_eq!(
+        v["mcpServers"].get("devprojex").is_some(),
+        mode == Mode::Add,
+        "round {round}: setup's change is made: {v}"
+    );
 }
 
 /// Every one of the client's `saves` (`saves.s0` …) is in the config, and its first value too.
@@ -147,13 +173,7 @@ fn a_save_in_every_write_window_is_kept_and_the_edit_applied_to_it() {
     let (opts, write) = claude_code_options(&h);
     let mut saves = 0;
     for round in 0..100 {
-        let mode = if round % 2 == 0 {
-            Mode::Add
-        } else {
-            Mode::Remove
-        };
-        let location = user_location(ClientId::ClaudeCode, &h.env).unwrap();
-        let item = plan_location(location, &h.env, &opts, mode, false);
+        let (mode, item) = plan_round(&h, &opts, round);
         assert!(item.action.writes(), "round {round}: {:?}", item.action);
         let mut saved_this_round = false;
         let outcome =
@@ -164,16 +184,7 @@ fn a_save_in_every_write_window_is_kept_and_the_edit_applied_to_it() {
                 }
                 Ok(())
             });
-        assert!(
-            matches!(outcome, FileOutcome::Written(_)),
-            "round {round}: {outcome:?}"
-        );
-        let v = h.json(".claude.json");
-        assert_eq!(
-            v["mcpServers"].get("devprojex").is_some(),
-            mode == Mode::Add,
-            "round {round}: setup's change is made: {v}"
-        );
+        assert_round_applied(&h, mode, round, &outcome);
     }
     assert_eq!(saves, 100);
     assert_every_save_kept(&h, saves);
@@ -190,13 +201,7 @@ fn a_save_made_from_setups_text_in_the_undo_window_loses_nothing() {
     let (opts, write) = claude_code_options(&h);
     let mut saves = 0;
     for round in 0..100 {
-        let mode = if round % 2 == 0 {
-            Mode::Add
-        } else {
-            Mode::Remove
-        };
-        let location = user_location(ClientId::ClaudeCode, &h.env).unwrap();
-        let item = plan_location(location, &h.env, &opts, mode, false);
+        let (mode, item) = plan_round(&h, &opts, round);
         let mut steps = Vec::new();
         let outcome = apply_file_with_hook(
             &[&item],
@@ -217,20 +222,11 @@ fn a_save_made_from_setups_text_in_the_undo_window_loses_nothing() {
                 Ok(())
             },
         );
-        assert!(
-            matches!(outcome, FileOutcome::Written(_)),
-            "round {round}: {outcome:?}"
-        );
+        assert_round_applied(&h, mode, round, &outcome);
         assert_eq!(
             steps[..2],
             [SwapStep::Replace, SwapStep::Undo],
             "round {round}"
-        );
-        let v = h.json(".claude.json");
-        assert_eq!(
-            v["mcpServers"].get("devprojex").is_some(),
-            mode == Mode::Add,
-            "round {round}: setup's change is made: {v}"
         );
     }
     assert_eq!(saves, 200);
