@@ -366,16 +366,80 @@ fn a_query_pack_makes_room_for_the_best_files_before_any_goes_in_full() {
 }
 
 #[test]
+fn a_large_file_gives_way_to_the_smaller_ones_ranked_after_it() {
+    // the query names the best two; the third defines seven functions with long signatures
+    // (about 840 estimated tokens at signatures), and the six after it about 145 each: in a
+    // budget of 1200 the six together are likelier to hold the answer than the third alone
+    let fx = Fixture::new();
+    let doc: Vec<String> = (0..12)
+        .map(|j| format!("check field {j} and retry it when missing,"))
+        .collect();
+    let body: String = (0..10)
+        .map(|j| {
+            format!(
+                "    step_{j} = payload.get('field_{j}', None)\n    if step_{j} is None:\n        return retry_request(payload, {j})\n"
+            )
+        })
+        .collect();
+    for i in 0..8 {
+        let name = if i < 2 {
+            format!("handle_request_retry_{i}")
+        } else {
+            format!("process_{i}")
+        };
+        fx.write(
+            &format!("src/handler_{i}.py"),
+            format!(
+                "def {name}(payload):\n    \"\"\"Handle one request: {} then return it.\"\"\"\n{body}    return payload\n",
+                doc.join(" ")
+            ),
+        );
+    }
+    let variants: String = (0..7)
+        .map(|k| {
+            format!(
+                "def handle_request_variant_{k}(payload, retry_count, request_timeout, target_host, target_port):\n    \"\"\"Dispatch a request variant {k}: {}\"\"\"\n    return forward(payload, {k})\n\n",
+                (0..12)
+                    .map(|j| format!("check field {j} when missing,"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        })
+        .collect();
+    fx.write("src/handler_all.py", &variants);
+    let mut mcp = Mcp::start(&fx.root);
+    let (_, report) = pack_blocks(
+        &mut mcp,
+        json!({"query": "handle request retry, as in src/handler_0.py and src/handler_1.py", "max_tokens": 1200}),
+    );
+    let order: Vec<&str> = report
+        .lines()
+        .filter_map(|l| l.strip_prefix("- src/"))
+        .filter(|l| l.contains("(score"))
+        .collect();
+    assert!(order[0].starts_with("handler_0.py: signatures"), "{report}");
+    assert!(order[1].starts_with("handler_1.py: signatures"), "{report}");
+    assert!(order[2].starts_with("handler_all.py: names"), "{report}");
+    for (i, line) in order[3..9].iter().enumerate() {
+        assert!(
+            line.starts_with(&format!("handler_{}.py: signatures", i + 2)),
+            "{report}"
+        );
+    }
+}
+
+#[test]
 fn a_query_pack_stops_trying_files_once_200_in_a_row_did_not_fit() {
-    // 230 files the query matches well, each too big for the budget even at signatures, then
-    // one that matches weakly and would fit: after 200 misses in a row the budget counts as
+    // 250 files the query matches well, each too big for the budget even at signatures, then
+    // one that matches weakly and would fit: after the best 40 (chosen among as a whole) and
+    // 200 misses in a row after them the budget counts as
     // spent, so it stays a name (its signatures are not computed: on the kernel, trying every
     // matched file took two minutes)
     let fx = Fixture::new();
     let defs: String = (0..60)
         .map(|k| format!("def alpha_beta_{k}(alpha, beta):\n    return alpha + beta + {k}\n\n"))
         .collect();
-    for i in 0..230 {
+    for i in 0..250 {
         fx.write(&format!("src/alpha_beta_{i:03}.py"), &defs);
     }
     fx.write("src/tiny.py", "# beta\n");
@@ -394,7 +458,7 @@ fn a_query_pack_stops_trying_files_once_200_in_a_row_did_not_fit() {
     assert!(packed.is_empty(), "{packed:?}\n{report}");
     assert!(
         report.contains(
-            "0 files in full, 0 files at signatures, 231 files as names only (over the budget)"
+            "0 files in full, 0 files at signatures, 251 files as names only (over the budget)"
         ),
         "{report}"
     );
