@@ -20,3 +20,15 @@
   (mod_item body: (declaration_list) @body)
   (#eq? @_cfg "cfg")
   (#eq? @_test "test"))
+
+; A trait implementation's methods are the trait's (rustdoc, too, folds them): the whole body
+; collapses, and `impl Trait for Type { /* ... */ }` says what the type implements. One that
+; sets an associated type or constant (`type Item = u8;`) stays open: those items say what the
+; implementation chose, and its methods' bodies collapse as any function's.
+(impl_item trait: (_) body: (declaration_list) @body)
+(impl_item trait: (_) body: (declaration_list (type_item)) @open)
+(impl_item trait: (_) body: (declaration_list (const_item)) @open)
+
+; A `macro_rules!` arm's transcriber is its body: the matcher (`($name:ident, $($arg:tt)*)`)
+; is what a caller writes, and stays.
+(macro_rule right: (token_tree) @body)

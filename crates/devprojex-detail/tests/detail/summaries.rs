@@ -147,6 +147,51 @@ fn rust_test_modules_collapse() {
 }
 
 #[test]
+fn rust_trait_implementations_collapse_unless_they_set_associated_items() {
+    // the methods are the trait's: the whole body collapses, as rustdoc folds them
+    check(
+        "a.rs",
+        "impl fmt::Display for A {\n    /// Writes it.\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        write!(f, \"a\")\n    }\n}\n",
+        "impl fmt::Display for A { /* ... */ }\n",
+    );
+    // an associated type or constant says what the implementation chose: it stays, and the
+    // methods' bodies collapse as any function's
+    check(
+        "a.rs",
+        "impl Iterator for A {\n    type Item = u8;\n    fn next(&mut self) -> Option<u8> {\n        None\n    }\n}\n",
+        "impl Iterator for A {\n    type Item = u8;\n    fn next(&mut self) -> Option<u8> { /* ... */ }\n}\n",
+    );
+    check(
+        "a.rs",
+        "impl Bits for A {\n    const N: u32 = 8;\n    fn get(&self) -> u32 {\n        Self::N\n    }\n}\n",
+        "impl Bits for A {\n    const N: u32 = 8;\n    fn get(&self) -> u32 { /* ... */ }\n}\n",
+    );
+    // a `type` or `const` inside a method's body does not keep the implementation open
+    check(
+        "a.rs",
+        "impl Tr for A {\n    fn f(&self) {\n        type T = u8;\n        const C: T = 1;\n    }\n}\n",
+        "impl Tr for A { /* ... */ }\n",
+    );
+    // an inherent implementation is the type's own API: its methods stay
+    check(
+        "a.rs",
+        "impl A {\n    pub fn new() -> Self {\n        A\n    }\n}\n",
+        "impl A {\n    pub fn new() -> Self { /* ... */ }\n}\n",
+    );
+}
+
+#[test]
+fn rust_macro_arms_keep_their_matchers() {
+    // the matcher is what a caller writes; the transcriber is the arm's body, whatever its
+    // delimiters
+    check(
+        "a.rs",
+        "/// Makes a thing.\nmacro_rules! thing {\n    ($name:ident) => {\n        pub struct $name;\n    };\n    ($name:ident, $($f:ident: $t:ty),*) => (\n        pub struct $name { $($f: $t),* }\n    );\n}\n",
+        "/// Makes a thing.\nmacro_rules! thing {\n    ($name:ident) => { /* ... */ };\n    ($name:ident, $($f:ident: $t:ty),*) => { /* ... */ };\n}\n",
+    );
+}
+
+#[test]
 fn doxygen_and_kernel_doc_tags_end_a_c_summary() {
     // libstdc++: `@brief` and its `@param` lines as one paragraph.
     check(

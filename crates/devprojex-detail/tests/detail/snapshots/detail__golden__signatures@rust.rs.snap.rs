@@ -27,9 +27,7 @@ pub trait T {
     fn provided(&self) -> u8 { /* ... */ }
 }
 macro_rules! m {
-    ($x:expr) => {
-        $x + 1
-    };
+    ($x:expr) => { /* ... */ };
 }
 fn chars() { /* ... */ }
 /// Summary of `documented`, which
