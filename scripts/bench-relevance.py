@@ -311,7 +311,7 @@ def run(args):
     aider = Aider() if args.aider else None
     variants = {"devprojex": None}
     if args.ablation:
-        for signal in ["fields", "definitions", "names", "mentions", "messages", "graph",
+        for signal in ["fields", "definitions", "names", "mentions", "scope", "messages", "graph",
                        "cochange", "priors"]:
             variants[f"without {signal}"] = signal
     issue_cache = {}

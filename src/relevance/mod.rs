@@ -163,6 +163,7 @@ fn dump_features(
             "definitions": c.definitions,
             "names": c.names,
             "mentions": c.mentions,
+            "scope": c.scope,
             "messages": c.messages,
             "graph": c.graph,
             "cochange": c.cochange,

@@ -29,6 +29,9 @@ pub(crate) fn reasons(
     if evidence.mentioned {
         out.push("named in the query".to_string());
     }
+    if let Some(folder) = &evidence.scoped {
+        out.push(format!("in {}/, the title's scope", label(folder)));
+    }
     if !defined.is_empty() {
         out.push(format!("defines {}", list(defined)));
     } else if !evidence.defined.is_empty() {

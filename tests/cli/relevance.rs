@@ -195,3 +195,32 @@ fn a_panic_location_in_an_issue_names_the_file_that_panicked() {
         "{first}"
     );
 }
+
+#[test]
+fn a_commit_style_scope_ranks_the_folder_it_names_first_and_says_so() {
+    // both crates speak of attribute paths, `tracing/` more (without the scope it ranks first);
+    // the title's scope `attributes` names the other
+    let fx = Fixture::new();
+    fx.write(
+        "tracing/src/lib.rs",
+        "pub fn span() {}\n// globally qualify the attribute paths\n",
+    )
+    .write(
+        "tracing-attributes/src/attr.rs",
+        "/// Expands an attribute.\npub fn expand() {}\n// paths\n",
+    )
+    .write("tracing-core/src/lib.rs", "pub fn other() {}\n");
+    let text = String::from_utf8(run_ok(
+        &[
+            "relevant",
+            ".",
+            "--query",
+            "attributes: globally qualify attribute paths",
+        ],
+        &fx.root,
+    ))
+    .unwrap();
+    insta::assert_snapshot!("relevant_scope_reason", text);
+    let first = text.lines().next().unwrap();
+    assert!(first.contains("tracing-attributes/src/attr.rs"), "{text}");
+}

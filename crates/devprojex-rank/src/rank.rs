@@ -14,6 +14,9 @@ pub struct Query {
     pub terms: Vec<QueryTerm>,
     /// File names or paths the query mentions (`parser.go`, `src/net/http.rs`), lowercased.
     pub mentions: Vec<String>,
+    /// The scope a commit-style title starts with (`ignore,globset: ...`, `fix(v4): ...`),
+    /// lowercased: each names a part of the project, often a folder.
+    pub scopes: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -38,6 +41,55 @@ fn looks_like_code(word: &str, ident: &str) -> bool {
         || word.contains('`')
         || word.contains("::")
         || (word.contains('.') && !word.ends_with('.'))
+}
+
+/// Conventional Commits' types and their common kin: `fix: ...` says what kind of change it is,
+/// not where it is (`docs/` and `ci/` folders are not what `docs:` and `ci:` point at).
+const CHANGE_TYPES: &[&str] = &[
+    "build", "bump", "chore", "ci", "dep", "deps", "doc", "docs", "feat", "fix", "lint", "merge",
+    "perf", "refactor", "release", "revert", "style", "test", "tests", "typo", "wip",
+];
+
+/// The scope a title starts with, lowercased: `ignore,globset: increase pool capacity` gives
+/// `ignore` and `globset`, `fix(v4): ...` gives `v4`, `pkg/brew: update tap` gives `pkg/brew`;
+/// change types (`fix: ...`, `docs(readme)` keeps `readme`) are not scopes.
+fn scopes_of(title: &str) -> Vec<String> {
+    let Some((head, _)) = title.trim_start().split_once(": ") else {
+        return Vec::new();
+    };
+    let head = head.strip_suffix('!').unwrap_or(head);
+    let (outer, inner) = match head.split_once('(') {
+        Some((outer, rest)) => match rest.strip_suffix(')') {
+            Some(inner) if !inner.contains(['(', ')']) => (outer, Some(inner)),
+            _ => return Vec::new(),
+        },
+        None => (head, None),
+    };
+    let is_name = |w: &str| {
+        !w.is_empty()
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'))
+    };
+    let words = |list: &str| -> Option<Vec<String>> {
+        list.split(',')
+            .map(str::trim)
+            .map(|w| is_name(w).then(|| w.trim_matches('/').to_ascii_lowercase()))
+            .collect()
+    };
+    // `type(scope)`: the scope; `scope, scope`: the words themselves
+    let Some(outer_words) = words(outer) else {
+        return Vec::new();
+    };
+    let mut scopes = match inner {
+        Some(inner) if outer_words.len() == 1 => match words(inner) {
+            Some(inner) => inner,
+            None => return Vec::new(),
+        },
+        Some(_) => return Vec::new(),
+        None => outer_words,
+    };
+    scopes.retain(|w| !w.is_empty() && !CHANGE_TYPES.contains(&w.as_str()));
+    scopes
 }
 
 /// How much more a word of an issue's or a commit's first line (its title) weighs than a word
@@ -217,6 +269,11 @@ impl Query {
         }
         mentions.sort();
         mentions.dedup();
+        let scopes = text
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .map(scopes_of)
+            .unwrap_or_default();
         Self {
             terms: weights
                 .into_iter()
@@ -228,6 +285,7 @@ impl Query {
                 })
                 .collect(),
             mentions,
+            scopes,
         }
     }
 
@@ -369,6 +427,7 @@ pub struct Signals {
     pub names: bool,
     pub graph: bool,
     pub mentions: bool,
+    pub scope: bool,
     pub messages: bool,
     pub cochange: bool,
     pub priors: bool,
@@ -382,6 +441,7 @@ impl Default for Signals {
             names: true,
             graph: true,
             mentions: true,
+            scope: true,
             messages: true,
             cochange: true,
             priors: true,
@@ -400,6 +460,7 @@ impl Signals {
                 "names" => signals.names = false,
                 "graph" => signals.graph = false,
                 "mentions" => signals.mentions = false,
+                "scope" => signals.scope = false,
                 "messages" => signals.messages = false,
                 "cochange" => signals.cochange = false,
                 "priors" => signals.priors = false,
@@ -427,6 +488,8 @@ pub struct Evidence {
     pub in_path: Vec<String>,
     /// The query names this file.
     pub mentioned: bool,
+    /// The folder the query's scope names (`ignore: ...`), when the file is in it.
+    pub scoped: Option<String>,
     /// Past commits whose messages match the query and changed this file.
     pub commits: u32,
     /// A strong hit this file changed with, and in how many commits.
@@ -466,6 +529,13 @@ const W_PATH: f64 = 2.5;
 /// stack frames, links and `file:line` positions, and a file the task names is one the user
 /// points at, so it keeps the weight that makes it outrank a lexical match (a whole hit).
 const W_MENTION: f64 = 1.0;
+/// A file in the folder a commit-style title's scope names (`attributes: ...` and
+/// `tracing-attributes/`): half a mention, since it names a folder, not a file. On the tuning
+/// repositories any weight from 0.1 to 0.8 gives the same recall@5 (docs/relevance.md,
+/// "The scope of a title"); half of [`W_MENTION`] was set before the held-out figures were read.
+const W_SCOPE: f64 = 0.5;
+/// A scope word that names more folders than this names none in particular.
+const SCOPE_FOLDERS: usize = 3;
 const W_DEFINES: f64 = 0.3;
 const W_NAME: f64 = 0.4;
 const W_MESSAGES: f64 = 0.5;
@@ -490,6 +560,8 @@ pub struct Components {
     pub names: f64,
     /// 1 when the query names the file.
     pub mentions: f64,
+    /// 1 when the file is in a folder the query's scope names.
+    pub scope: f64,
     /// Commit-message score, divided by the best file's.
     pub messages: f64,
     /// The graph step's gain divided by its weight.
@@ -507,6 +579,57 @@ pub struct Components {
     pub since_change: Option<u32>,
     /// Indexed commits of HEAD's history.
     pub history_commits: u32,
+}
+
+/// The folders the query's scopes name among the candidates' folders: for each scope, the
+/// folders whose path is it or ends with it (`ignore`: `crates/ignore`; `pkg/brew`), else those
+/// whose name has it as a `-`, `_` or `.` part (`attributes`: `tracing-attributes`); a scope
+/// that names more than [`SCOPE_FOLDERS`] folders is left out.
+fn scope_folders(scopes: &[String], files: &[Candidate<'_>]) -> Vec<String> {
+    let mut all: Vec<&str> = files
+        .iter()
+        .flat_map(|f| f.path.match_indices('/').map(move |(i, _)| &f.path[..i]))
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    let mut out: Vec<String> = Vec::new();
+    for scope in scopes {
+        let named = |folder: &&str| {
+            let lower = folder.to_ascii_lowercase();
+            lower == *scope || lower.ends_with(&format!("/{scope}"))
+        };
+        let mut found: Vec<&str> = all.iter().copied().filter(named).collect();
+        if found.is_empty() {
+            found = all
+                .iter()
+                .copied()
+                .filter(|folder| {
+                    let name = folder.rsplit('/').next().unwrap_or(folder);
+                    name.to_ascii_lowercase()
+                        .split(['-', '_', '.'])
+                        .any(|part| part == scope)
+                })
+                .collect();
+        }
+        if found.len() <= SCOPE_FOLDERS {
+            out.extend(found.into_iter().map(str::to_string));
+        }
+    }
+    out.sort();
+    out.dedup();
+    // a folder inside another named one adds nothing
+    let kept: Vec<String> = out
+        .iter()
+        .filter(|f| {
+            !out.iter().any(|g| {
+                g != *f
+                    && f.strip_prefix(g.as_str())
+                        .is_some_and(|r| r.starts_with('/'))
+            })
+        })
+        .cloned()
+        .collect();
+    kept
 }
 
 /// Rank `files` for `query`: the best `max_results`, best first; ties by path.
@@ -678,6 +801,29 @@ fn rank_recording(
         }
     }
 
+    let mut scoped: Vec<Option<usize>> = vec![None; files.len()];
+    let folders = if signals.scope && !query.scopes.is_empty() {
+        scope_folders(&query.scopes, files)
+    } else {
+        Vec::new()
+    };
+    if !folders.is_empty() {
+        for (f, file) in files.iter().enumerate() {
+            let Some(k) = folders.iter().position(|folder| {
+                file.path
+                    .strip_prefix(folder.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+            }) else {
+                continue;
+            };
+            scoped[f] = Some(k);
+            scores[f] += W_SCOPE;
+            if record {
+                parts[f].scope = 1.0;
+            }
+        }
+    }
+
     let mut commits = vec![0u32; files.len()];
     if let Some(history) = history.filter(|h| signals.messages && !h.is_empty()) {
         let by_path = history.message_scores(&query.term_weights());
@@ -798,6 +944,7 @@ fn rank_recording(
         .map(|f| {
             let mut evidence = Evidence {
                 mentioned: mentioned[f],
+                scoped: scoped[f].map(|k| folders[k].clone()),
                 commits: commits[f],
                 changed_with: changed_with[f].map(|(seed, n)| (files[seed].path.to_string(), n)),
                 linked: linked[f].map(|(seed, n)| (files[seed].path.to_string(), n)),
@@ -1089,6 +1236,84 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_titles_scope_names_folders_and_change_types_are_not_scopes() {
+        let scopes = |t: &str| Query::parse(t).scopes;
+        assert_eq!(
+            scopes("ignore,globset: increase pool capacity"),
+            ["ignore", "globset"]
+        );
+        assert_eq!(
+            scopes("fix(v4): measure string length\n\nbody: text"),
+            ["v4"]
+        );
+        assert_eq!(scopes("pkg/brew: update tap"), ["pkg/brew"]);
+        assert_eq!(scopes("Subscriber!: breaking change"), ["subscriber"]);
+        assert_eq!(scopes("docs(README): fix a link"), ["readme"]);
+        for none in [
+            "fix: a bug",
+            "docs: fix typo",
+            "Fix the parser: it drops NULs",
+            "see https://example.com: here",
+            "feat(a)(b): nested",
+            "no scope here",
+            "",
+        ] {
+            assert!(scopes(none).is_empty(), "{none:?}");
+        }
+        // only the title is read
+        assert!(scopes("Fix the walker\n\nignore: text").is_empty());
+    }
+
+    #[test]
+    fn a_file_in_the_folder_the_scope_names_ranks_up() {
+        let lib = FileTerms::of(
+            "tracing/src/lib.rs",
+            "pub fn paths() {}\n// qualify paths, attribute paths\n",
+        );
+        let attr = FileTerms::of(
+            "tracing-attributes/src/attr.rs",
+            "pub fn parse() {}\n// paths\n",
+        );
+        let core = FileTerms::of("tracing-core/src/lib.rs", "pub fn other() {}\n");
+        let files = [
+            Candidate {
+                path: "tracing/src/lib.rs",
+                terms: &lib,
+            },
+            Candidate {
+                path: "tracing-attributes/src/attr.rs",
+                terms: &attr,
+            },
+            Candidate {
+                path: "tracing-core/src/lib.rs",
+                terms: &core,
+            },
+        ];
+        let query = Query::parse("attributes: globally qualify attribute paths");
+        let ranked = rank(&query, &files, None, Signals::default(), 10);
+        assert_eq!(
+            files[ranked[0].index].path,
+            "tracing-attributes/src/attr.rs"
+        );
+        assert_eq!(
+            ranked[0].evidence.scoped.as_deref(),
+            Some("tracing-attributes")
+        );
+        let without = rank(&query, &files, None, Signals::without("scope"), 10);
+        assert_eq!(files[without[0].index].path, "tracing/src/lib.rs");
+        assert!(without[0].evidence.scoped.is_none());
+        // an exact folder name wins over a part of one: `tracing:` is `tracing/`
+        let query = Query::parse("tracing: fix record_all");
+        let ranked = rank(&query, &files, None, Signals::default(), 10);
+        let tracing = ranked
+            .iter()
+            .find(|r| files[r.index].path == "tracing/src/lib.rs")
+            .unwrap();
+        assert_eq!(tracing.evidence.scoped.as_deref(), Some("tracing"));
+        assert!(ranked.iter().all(|r| files[r.index].path == "tracing/src/lib.rs" || r.evidence.scoped.is_none()));
+    }
+
+    #[test]
     fn query_terms_and_mentions() {
         let q = Query::parse("Fix `execute_hook` crash in command.go when hooks fail");
         let words: Vec<&str> = q.terms.iter().map(|t| t.word.as_str()).collect();
@@ -1304,6 +1529,7 @@ mod tests {
                 + W_DEFINES * c.definitions
                 + W_NAME * c.names
                 + W_MENTION * c.mentions
+                + W_SCOPE * c.scope
                 + W_MESSAGES * c.messages
                 + W_GRAPH * c.graph
                 + W_COCHANGE * c.cochange)
