@@ -311,13 +311,9 @@ fn a_file_over_a_quarter_of_the_budget_goes_in_at_signatures() {
     assert!(report.contains(": full (score"), "{report}");
 }
 
-#[test]
-fn a_query_pack_makes_room_for_the_best_files_before_any_goes_in_full() {
-    // eleven matching files of about 410 estimated tokens each, about 145 at signatures (a
-    // long docstring), in a budget of 2000: the first two in full would leave room for only
-    // eight more at signatures, so every one goes in at signatures first, and what is left
-    // takes the best one in full
-    let fx = Fixture::new();
+/// A Python function `name` of about 410 estimated tokens, about 145 at signatures (a long
+/// docstring and a body of retries).
+fn handler(name: &str) -> String {
     let doc: Vec<String> = (0..12)
         .map(|j| format!("check field {j} and retry it when missing,"))
         .collect();
@@ -328,13 +324,23 @@ fn a_query_pack_makes_room_for_the_best_files_before_any_goes_in_full() {
             )
         })
         .collect();
+    format!(
+        "def {name}(payload):\n    \"\"\"Handle one request: {} then return it.\"\"\"\n{body}    return payload\n",
+        doc.join(" ")
+    )
+}
+
+#[test]
+fn a_query_pack_makes_room_for_the_best_files_before_any_goes_in_full() {
+    // eleven matching files of about 410 estimated tokens each, about 145 at signatures (a
+    // long docstring), in a budget of 2000: the first two in full would leave room for only
+    // eight more at signatures, so every one goes in at signatures first, and what is left
+    // takes the best one in full
+    let fx = Fixture::new();
     for i in 0..11 {
         fx.write(
             &format!("src/handler_{i}.py"),
-            format!(
-                "def handle_request_{i}(payload):\n    \"\"\"Handle one request: {} then return it.\"\"\"\n{body}    return payload\n",
-                doc.join(" ")
-            ),
+            handler(&format!("handle_request_{i}")),
         );
     }
     fx.write("src/other.py", "def unrelated():\n    return 1\n");
@@ -371,29 +377,13 @@ fn a_large_file_gives_way_to_the_smaller_ones_ranked_after_it() {
     // (about 840 estimated tokens at signatures), and the six after it about 145 each: in a
     // budget of 1200 the six together are likelier to hold the answer than the third alone
     let fx = Fixture::new();
-    let doc: Vec<String> = (0..12)
-        .map(|j| format!("check field {j} and retry it when missing,"))
-        .collect();
-    let body: String = (0..10)
-        .map(|j| {
-            format!(
-                "    step_{j} = payload.get('field_{j}', None)\n    if step_{j} is None:\n        return retry_request(payload, {j})\n"
-            )
-        })
-        .collect();
     for i in 0..8 {
         let name = if i < 2 {
             format!("handle_request_retry_{i}")
         } else {
             format!("process_{i}")
         };
-        fx.write(
-            &format!("src/handler_{i}.py"),
-            format!(
-                "def {name}(payload):\n    \"\"\"Handle one request: {} then return it.\"\"\"\n{body}    return payload\n",
-                doc.join(" ")
-            ),
-        );
+        fx.write(&format!("src/handler_{i}.py"), handler(&name));
     }
     let variants: String = (0..7)
         .map(|k| {
