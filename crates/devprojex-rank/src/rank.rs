@@ -594,9 +594,10 @@ fn scope_folders(scopes: &[String], files: &[Candidate<'_>]) -> Vec<String> {
     all.dedup();
     let mut out: Vec<String> = Vec::new();
     for scope in scopes {
+        let suffix = format!("/{scope}");
         let named = |folder: &&str| {
             let lower = folder.to_ascii_lowercase();
-            lower == *scope || lower.ends_with(&format!("/{scope}"))
+            lower == *scope || lower.ends_with(&suffix)
         };
         let mut found: Vec<&str> = all.iter().copied().filter(named).collect();
         if found.is_empty() {
@@ -618,8 +619,7 @@ fn scope_folders(scopes: &[String], files: &[Candidate<'_>]) -> Vec<String> {
     out.sort();
     out.dedup();
     // a folder inside another named one adds nothing
-    let kept: Vec<String> = out
-        .iter()
+    out.iter()
         .filter(|f| {
             !out.iter().any(|g| {
                 g != *f
@@ -628,8 +628,7 @@ fn scope_folders(scopes: &[String], files: &[Candidate<'_>]) -> Vec<String> {
             })
         })
         .cloned()
-        .collect();
-    kept
+        .collect()
 }
 
 /// Rank `files` for `query`: the best `max_results`, best first; ties by path.
