@@ -502,7 +502,9 @@ fn keyword_work(bytes: &[u8]) -> Work {
         let mut matched = (slot.iter())
             .filter(|k| !k.exact || k.matches_at(bytes, at))
             .peekable();
-        if matched.peek().is_none() {
+        // A marker's rule id (`[REDACTED:gcp-api-key]`) is our text, not the project's: read as
+        // a keyword, it would send rules on a second pass to lines the first never gave them.
+        if matched.peek().is_none() || util::in_marker_id(bytes, at) {
             continue;
         }
         if !(line_s <= at && at <= line_e) {

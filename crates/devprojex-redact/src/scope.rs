@@ -270,7 +270,7 @@ pub(crate) fn scan(
         }
         // The rule id in a marker (`[REDACTED:generic-password]`) is not a key: read as one, it
         // would redact on a second pass what the first left (redaction must be idempotent).
-        if bytes[..ks].ends_with(b"[REDACTED:") || util::in_marker_id(bytes, ks) {
+        if util::in_marker_id(bytes, ks) {
             continue;
         }
         if ks == last_key_start {

@@ -130,16 +130,19 @@ const MARKER_ID_BYTE: [bool; 256] = {
 };
 
 /// Whether `bytes[at..]` starts inside the rule id of a marker (`[REDACTED:base64:generic-secret]`
-/// read from `generic-secret`): the id bytes before `at` follow `[REDACTED:`.
+/// read from `generic-secret`, or from `base64`): the id bytes before `at`, none or some, follow
+/// `[REDACTED:`.
 pub(crate) fn in_marker_id(bytes: &[u8], at: usize) -> bool {
     let mut i = at;
-    while i > 0 && at - i <= 80 && marker_id_byte(bytes[i - 1]) {
-        i -= 1;
+    loop {
         if bytes[..i].ends_with(b"[REDACTED:") {
             return true;
         }
+        if i == 0 || at - i > 80 || !marker_id_byte(bytes[i - 1]) {
+            return false;
+        }
+        i -= 1;
     }
-    false
 }
 
 /// Whether the bytes contain (part of) a replacement marker.
@@ -322,6 +325,21 @@ pub(crate) fn line_end(bytes: &[u8], pos: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_marker_id_is_recognised_from_any_of_its_bytes() {
+        let text = b"x [REDACTED:base64:generic-secret] y";
+        let open = 2 + b"[REDACTED:".len();
+        let close = text.iter().position(|&b| b == b']').unwrap();
+        for at in 0..text.len() {
+            assert_eq!(
+                in_marker_id(text, at),
+                (open..=close).contains(&at),
+                "at {at}"
+            );
+        }
+        assert!(!in_marker_id(b"REDACTED:secret", 9));
+    }
 
     fn placeholder(secret: &[u8]) -> bool {
         is_provider_placeholder(secret, &ByteCounts::of(secret))

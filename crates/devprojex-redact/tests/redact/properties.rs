@@ -91,3 +91,31 @@ proptest! {
         }
     }
 }
+
+/// A marker's rule id is not a keyword: `[REDACTED:gcp-api-key]` spells `api-key`, a keyword of
+/// the scope-aware rules, and on a second pass it made them read a line the first pass never
+/// gave them (`authiconKey`, secret-looking by its weak word `auth` alone). Found by the fuzzer.
+#[test]
+fn a_markers_rule_id_triggers_no_rule() {
+    for seed in 0..32 {
+        let text = testgen::expand(
+            "var c={iconKey:\"AIza{{b64u:35}}\",authiconKey:\"{{an:39}}\",authDomain:\"x.example\"};",
+            seed,
+        );
+        for r in redactors() {
+            let once = r.redact(&text);
+            assert!(
+                once.text.contains("[REDACTED:gcp-api-key]"),
+                "{}",
+                once.text
+            );
+            let twice = r.redact(&once.text);
+            assert_eq!(twice.text, once.text, "not idempotent");
+            assert!(
+                twice.findings.is_empty(),
+                "second pass found {:?}",
+                twice.findings
+            );
+        }
+    }
+}
