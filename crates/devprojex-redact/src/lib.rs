@@ -486,6 +486,8 @@ fn keyword_work(bytes: &[u8]) -> Work {
     let mut current_rules: Vec<u16> = Vec::new();
     let (mut line_s, mut line_e) = (usize::MAX, 0usize);
     let mut joined_e = 0usize;
+    // whether the text holds a marker, found at the first keyword (most texts hold none)
+    let mut has_markers: Option<bool> = None;
     let close = |seg: Segment, rules: &mut Vec<u16>, seen: &mut [bool], work: &mut Work| {
         let index = u32::try_from(work.segments.len()).expect("fewer than 2^32 segments");
         work.segments.push(seg);
@@ -504,7 +506,11 @@ fn keyword_work(bytes: &[u8]) -> Work {
             .peekable();
         // A marker's rule id (`[REDACTED:gcp-api-key]`) is our text, not the project's: read as
         // a keyword, it would send rules on a second pass to lines the first never gave them.
-        if matched.peek().is_none() || util::in_marker_id(bytes, at) {
+        if matched.peek().is_none()
+            || (*has_markers
+                .get_or_insert_with(|| memchr::memmem::find(bytes, MARKER_OPEN).is_some())
+                && util::in_marker_id(bytes, at))
+        {
             continue;
         }
         if !(line_s <= at && at <= line_e) {
