@@ -486,8 +486,6 @@ fn keyword_work(bytes: &[u8]) -> Work {
     let mut current_rules: Vec<u16> = Vec::new();
     let (mut line_s, mut line_e) = (usize::MAX, 0usize);
     let mut joined_e = 0usize;
-    // whether the text holds a marker, found at the first keyword (most texts hold none)
-    let mut has_markers: Option<bool> = None;
     let close = |seg: Segment, rules: &mut Vec<u16>, seen: &mut [bool], work: &mut Work| {
         let index = u32::try_from(work.segments.len()).expect("fewer than 2^32 segments");
         work.segments.push(seg);
@@ -504,19 +502,18 @@ fn keyword_work(bytes: &[u8]) -> Work {
         let mut matched = (slot.iter())
             .filter(|k| !k.exact || k.matches_at(bytes, at))
             .peekable();
-        // A marker's rule id (`[REDACTED:gcp-api-key]`) is our text, not the project's: read as
-        // a keyword, it would send rules on a second pass to lines the first never gave them.
-        if matched.peek().is_none()
-            || (*has_markers
-                .get_or_insert_with(|| memchr::memmem::find(bytes, MARKER_OPEN).is_some())
-                && util::in_marker_id(bytes, at))
-        {
+        if matched.peek().is_none() {
             continue;
         }
         if !(line_s <= at && at <= line_e) {
             line_s = util::line_start(bytes, at);
             line_e = util::line_end(bytes, at);
             joined_e = joined_end(bytes, line_s, line_e);
+        }
+        // A marker's rule id (`[REDACTED:gcp-api-key]`) is our text, not the project's: read as
+        // a keyword, it would send rules on a second pass to lines the first never gave them.
+        if util::in_marker_id(bytes, at) {
+            continue;
         }
         let (ws, we) = if line_e - line_s > LONG_LINE_BYTES {
             // a window around the keyword, widened to whole tokens: a rule sees a JWT of any

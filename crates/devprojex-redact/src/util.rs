@@ -135,7 +135,8 @@ const MARKER_ID_BYTE: [bool; 256] = {
 pub(crate) fn in_marker_id(bytes: &[u8], at: usize) -> bool {
     let mut i = at;
     loop {
-        if bytes[..i].ends_with(b"[REDACTED:") {
+        // only a `:` can end the marker's opening
+        if i > 0 && bytes[i - 1] == b':' && bytes[..i].ends_with(b"[REDACTED:") {
             return true;
         }
         if i == 0 || at - i > 80 || !marker_id_byte(bytes[i - 1]) {
