@@ -313,8 +313,8 @@ struct Placed<'e> {
     ranked: bool,
     score: f64,
     reasons: Vec<String>,
-    /// The smallest form it may go in at: `signatures` when that is smaller, else the whole
-    /// text when it is within the per-file share (or the request's detail already reduced it).
+    /// The smallest form it may go in at: `signatures` when that is smaller or the request's
+    /// detail already reduced it, else the whole text when it is within the per-file share.
     small: Option<(&'static str, TextContent)>,
     /// The whole text, when it may go in full (within the per-file share).
     whole: Option<TextContent>,
@@ -340,8 +340,10 @@ impl<'e> Placed<'e> {
                 Some(("signatures", signatures)),
                 within_share.then_some(text),
             ),
-            // no smaller form: whole, when within its share or already reduced by the request
-            None if within_share || detail >= Detail::Signatures => (Some(("full", text)), None),
+            // no smaller form: the request already reduced it to signatures (reported so), or
+            // the whole text when within its share
+            None if detail >= Detail::Signatures => (Some(("signatures", text)), None),
+            None if within_share => (Some(("full", text)), None),
             None => (None, None),
         };
         Self {

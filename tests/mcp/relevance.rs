@@ -468,6 +468,8 @@ fn centrality_puts_the_most_used_definitions_first() {
         "{document}"
     );
     assert!(report.contains("Ranked by centrality"), "{report}");
+    // the request reduced every file to signatures, and the report says so
+    assert!(report.contains(" 0 files in full, "), "{report}");
 }
 
 #[test]
