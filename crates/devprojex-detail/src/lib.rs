@@ -113,7 +113,8 @@ pub const MAX_TRANSFORM_BYTES: usize = 2 * 1024 * 1024;
 ///
 /// Returns the text unchanged (borrowed) for [`Detail::Full`], for unsupported languages, for
 /// files whose parse has too many errors, for texts over [`MAX_TRANSFORM_BYTES`], and when
-/// nothing was removed.
+/// nothing was removed. At `signatures`, a file with too many errors to collapse bodies is
+/// still reduced as `compact` reduces it, when its errors allow that.
 pub fn transform<'a>(path: &str, text: &'a str, detail: Detail) -> Cow<'a, str> {
     transform_with_outcome(path, text, detail).0
 }
@@ -125,7 +126,8 @@ pub enum Outcome {
     Full,
     /// The path's language is not supported: the text is unchanged.
     Unsupported,
-    /// The file's parse has more errors than the threshold: the text is unchanged, not reduced.
+    /// The file's parse has more errors than the threshold at this level: the text is not
+    /// reduced, or at `signatures` reduced only as `compact` reduces it.
     ParseErrors,
     /// The text is larger than [`MAX_TRANSFORM_BYTES`]: unchanged, not parsed.
     TooLarge,
@@ -180,18 +182,27 @@ pub(crate) fn transform_spliced<'a>(
         Some(rest) => (BOM, rest),
         None => ("", text),
     };
+    let reduced = |(out, splice): (String, splice::Splice), outcome| {
+        let out = if bom.is_empty() {
+            out
+        } else {
+            format!("{bom}{out}")
+        };
+        let splice = splice.after_prefix(bom.len());
+        debug_assert_eq!(splice.render(text).as_deref(), Some(out.as_str()));
+        (Cow::Owned(out), outcome, Some(splice))
+    };
     match engine::run(spec, compiled, body, detail) {
-        Ok(Some((out, splice))) => {
-            let out = if bom.is_empty() {
-                out
-            } else {
-                format!("{bom}{out}")
-            };
-            let splice = splice.after_prefix(bom.len());
-            debug_assert_eq!(splice.render(text).as_deref(), Some(out.as_str()));
-            (Cow::Owned(out), Outcome::Transformed, Some(splice))
-        }
+        Ok(Some(result)) => reduced(result, Outcome::Transformed),
         Ok(None) => unchanged(Outcome::Unchanged),
+        // Too broken to collapse bodies: `signatures` still removes what `compact` removes (the
+        // levels include each other), so it is never larger than `compact`.
+        Err(engine::Declined) if detail > Detail::Compact => {
+            match engine::run(spec, compiled, body, Detail::Compact) {
+                Ok(Some(result)) => reduced(result, Outcome::ParseErrors),
+                _ => unchanged(Outcome::ParseErrors),
+            }
+        }
         Err(engine::Declined) => unchanged(Outcome::ParseErrors),
     }
 }
@@ -340,8 +351,15 @@ pub mod testing {
             Some(rest) => (crate::BOM, rest),
             None => ("", text),
         };
-        match engine::run_with(&languages::LANGS[id], compiled, body, detail, false, true) {
+        let spec = &languages::LANGS[id];
+        match engine::run_with(spec, compiled, body, detail, false, true) {
             Ok(Some((out, _))) => format!("{bom}{out}"),
+            Err(engine::Declined) if detail > crate::Detail::Compact => {
+                match engine::run_with(spec, compiled, body, crate::Detail::Compact, false, true) {
+                    Ok(Some((out, _))) => format!("{bom}{out}"),
+                    _ => text.to_owned(),
+                }
+            }
             _ => text.to_owned(),
         }
     }
@@ -426,8 +444,9 @@ pub mod testing {
         }
     }
 
-    /// Whether `transform` at `signatures` leaves `text` unchanged because of its parse errors
-    /// (too many for its language, or next to everything it would remove).
+    /// Whether `transform` at `signatures` collapses nothing because of `text`'s parse errors
+    /// (too many for its language, or next to everything it would remove): the result is then
+    /// `compact`'s.
     pub fn declined(path: &str, text: &str) -> bool {
         let Some(id) = crate::lang_for(path, text) else {
             return false;

@@ -865,3 +865,18 @@ fn typescript_variance_annotations_do_not_stop_the_reduction() {
         );
     }
 }
+
+#[test]
+fn signatures_of_a_file_too_broken_to_collapse_is_what_compact_gives() {
+    // serde_json's tests/ui/parse_expr.rs: the error is in the only body, so nothing collapses,
+    // but the blank line goes as it goes at `compact`
+    let text = "use serde_json::json;\n\nfn main() {\n    json!({ \"a\" : ~ });\n}\n";
+    let (sigs, outcome) = transform_with_outcome("t.rs", text, Detail::Signatures);
+    assert_eq!(outcome, Outcome::ParseErrors);
+    let compact = devprojex_detail::transform("t.rs", text, Detail::Compact);
+    assert_eq!(sigs, compact);
+    assert_eq!(
+        sigs,
+        "use serde_json::json;\nfn main() {\n    json!({ \"a\" : ~ });\n}\n"
+    );
+}
