@@ -268,13 +268,13 @@ pub(crate) fn parse(lang: Lang, text: &str, stop: Stop<'_>) -> Result<Tree, Skip
         let parser = parsers.get_mut(&lang).ok_or(Skip::Failed)?;
         let bytes = text.as_bytes();
         let mut stopped = false;
-        let mut over_budget = false;
+        let over_budget = std::cell::Cell::new(false);
         let budget = parse_step_budget(bytes.len());
-        let mut steps = 0u32;
+        let steps = std::cell::Cell::new(0u32);
         let mut progress = |_: &devprojex_detail::tree_sitter::ParseState| {
-            steps = steps.wrapping_add(1);
-            if steps > budget {
-                over_budget = true;
+            let steps = steps.replace(steps.get().wrapping_add(1)) + 1;
+            if steps > budget || over_budget.get() {
+                over_budget.set(true);
                 return std::ops::ControlFlow::Break(());
             }
             if steps.is_multiple_of(STOP_CHECK_EVERY) && stop() {
@@ -285,17 +285,40 @@ pub(crate) fn parse(lang: Lang, text: &str, stop: Stop<'_>) -> Result<Tree, Skip
         };
         let options =
             devprojex_detail::tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        // The text goes to the lexer in short chunks, and every chunk it asks for counts: a
+        // grammar's external scanner can rescan the same kilobytes at each step of an error
+        // recovery (Kotlin's, on 1.5 KB of fuzzed garbage, lexed for seconds within the step
+        // budget). Past the read budget the lexer sees the end of the text, and the parse is
+        // given up.
+        let read_budget = parse_read_budget(bytes.len());
+        let mut served = 0usize;
         let tree = parser.parse_with_options(
-            &mut |at, _| bytes.get(at..).unwrap_or_default(),
+            &mut |at, _| {
+                let chunk = bytes
+                    .get(at..bytes.len().min(at.saturating_add(READ_CHUNK)))
+                    .unwrap_or_default();
+                served += chunk.len();
+                if served > read_budget {
+                    over_budget.set(true);
+                    return &[][..];
+                }
+                chunk
+            },
             None,
             Some(options),
         );
+        #[cfg(test)]
+        LAST_PARSE_STEPS.set(steps.get());
         match tree {
+            Some(_) if over_budget.get() => {
+                parser.reset();
+                Err(Skip::ParseOverBudget)
+            }
             Some(tree) => Ok(tree),
             None => {
                 // A parser that stopped keeps its state; start clean next time.
                 parser.reset();
-                Err(if over_budget {
+                Err(if over_budget.get() {
                     Skip::ParseOverBudget
                 } else if stopped {
                     Skip::Interrupted
@@ -305,6 +328,12 @@ pub(crate) fn parse(lang: Lang, text: &str, stop: Stop<'_>) -> Result<Tree, Skip
             }
         }
     })
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The parser progress calls the last [`parse`] on this thread took (for tests).
+    static LAST_PARSE_STEPS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// Asked between steps of long work on one file (parsing, walking its tree): true stops it
@@ -320,6 +349,16 @@ const STOP_CHECK_EVERY: u32 = 256;
 /// real files 30 times their need, and gives up the rest as [`Skip::ParseOverBudget`].
 fn parse_step_budget(bytes: usize) -> u32 {
     u32::try_from(10_000 + bytes / 4).unwrap_or(u32::MAX)
+}
+
+/// The bytes the lexer is handed at a time (see [`parse_read_budget`]).
+const READ_CHUNK: usize = 256;
+
+/// The bytes the lexer may be handed, in [`READ_CHUNK`]s, for a text of `bytes`: real source is
+/// read about once (each chunk once, a few twice where the parser looks back), and the budget
+/// leaves it 32 times that and 64 KiB more.
+fn parse_read_budget(bytes: usize) -> usize {
+    bytes.saturating_mul(32).saturating_add(64 * 1024)
 }
 
 /// How often (in tree nodes) the walks ask [`Stop`]: a node can cost a few steps up the tree,
@@ -475,6 +514,46 @@ mod tests {
             .map(|i| format!("export function f{i}(a: number): number {{ return a + {i}; }}\n"))
             .collect();
         assert_eq!(try_definitions("a.ts", &real).unwrap().unwrap().len(), 600);
+    }
+
+    #[test]
+    fn a_scanner_rescanning_its_input_is_given_up_over_budget() {
+        // Found by fuzz/fuzz_targets/symbols.rs (kept as fuzz/regressions/symbols/
+        // kotlin-scanner-rescanning): on 1.5 KB of fuzzed Kotlin, tree-sitter-kotlin's external
+        // scanner lexed the same bytes again at every step of the error recovery, about 4 s per
+        // parse within the step budget.
+        let input = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fuzz/regressions/symbols/kotlin-scanner-rescanning"
+        ))
+        .unwrap();
+        let input = std::str::from_utf8(&input).unwrap();
+        let (path, text) = input.split_once('\n').unwrap();
+        assert_eq!(
+            try_definitions(path, text),
+            Some(Err(Skip::ParseOverBudget))
+        );
+        // given up by the read budget, long before the step budget ran out (as it did before)
+        let steps = LAST_PARSE_STEPS.get();
+        assert!(steps < parse_step_budget(text.len()) / 10, "{steps} steps");
+        assert_eq!(
+            imports::try_scan(path, text).map(|r| r.map(|_| ())),
+            Some(Err(Skip::ParseOverBudget))
+        );
+        // real Kotlin stays far inside the read budget: 60 KB, every class found
+        let real: String = (0..600)
+            .map(|i| {
+                format!(
+                    "/** Doc {i}. */\nclass C{i}(val a: Int) {{\n    fun f(b: String): Int = a + b.length\n}}\n"
+                )
+            })
+            .collect();
+        assert!(real.len() > 50_000);
+        let found = try_definitions("a/B.kt", &real).unwrap().unwrap();
+        assert_eq!(
+            found.iter().filter(|d| d.name.starts_with('C')).count(),
+            600
+        );
     }
 
     #[test]
