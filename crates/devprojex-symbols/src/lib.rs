@@ -489,15 +489,15 @@ pub mod testing {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_parse_lost_in_error_recovery_is_given_up_over_budget() {
-        // Found by fuzz/fuzz_targets/symbols.rs (kept as fuzz/regressions/symbols/
-        // typescript-error-recovery-on-nested-braces): 3 KB of nested `{a::` braces and NULs
-        // kept tree-sitter's TypeScript error recovery busy for minutes.
-        let input = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../fuzz/regressions/symbols/typescript-error-recovery-on-nested-braces"
-        ))
+    /// Asserts that the definitions and the imports of a kept fuzz input (`fuzz/regressions/
+    /// symbols/NAME`: its path, a line break, its text) are given up over budget; returns the
+    /// parser progress calls the definitions' parse took, and the text's length.
+    fn assert_given_up_over_budget(name: &str) -> (u32, usize) {
+        let input = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../fuzz/regressions/symbols")
+                .join(name),
+        )
         .unwrap();
         let input = std::str::from_utf8(&input).unwrap();
         let (path, text) = input.split_once('\n').unwrap();
@@ -505,10 +505,20 @@ mod tests {
             try_definitions(path, text),
             Some(Err(Skip::ParseOverBudget))
         );
+        let steps = LAST_PARSE_STEPS.get();
         assert_eq!(
             imports::try_scan(path, text).map(|r| r.map(|_| ())),
             Some(Err(Skip::ParseOverBudget))
         );
+        (steps, text.len())
+    }
+
+    #[test]
+    fn a_parse_lost_in_error_recovery_is_given_up_over_budget() {
+        // Found by fuzz/fuzz_targets/symbols.rs (kept as fuzz/regressions/symbols/
+        // typescript-error-recovery-on-nested-braces): 3 KB of nested `{a::` braces and NULs
+        // kept tree-sitter's TypeScript error recovery busy for minutes.
+        assert_given_up_over_budget("typescript-error-recovery-on-nested-braces");
         // real source stays far inside the budget: a few hundred definitions in 50 KB
         let real: String = (0..600)
             .map(|i| format!("export function f{i}(a: number): number {{ return a + {i}; }}\n"))
@@ -522,24 +532,9 @@ mod tests {
         // kotlin-scanner-rescanning): on 1.5 KB of fuzzed Kotlin, tree-sitter-kotlin's external
         // scanner lexed the same bytes again at every step of the error recovery, about 4 s per
         // parse within the step budget.
-        let input = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../fuzz/regressions/symbols/kotlin-scanner-rescanning"
-        ))
-        .unwrap();
-        let input = std::str::from_utf8(&input).unwrap();
-        let (path, text) = input.split_once('\n').unwrap();
-        assert_eq!(
-            try_definitions(path, text),
-            Some(Err(Skip::ParseOverBudget))
-        );
+        let (steps, len) = assert_given_up_over_budget("kotlin-scanner-rescanning");
         // given up by the read budget, long before the step budget ran out (as it did before)
-        let steps = LAST_PARSE_STEPS.get();
-        assert!(steps < parse_step_budget(text.len()) / 10, "{steps} steps");
-        assert_eq!(
-            imports::try_scan(path, text).map(|r| r.map(|_| ())),
-            Some(Err(Skip::ParseOverBudget))
-        );
+        assert!(steps < parse_step_budget(len) / 10, "{steps} steps");
         // real Kotlin stays far inside the read budget: 60 KB, every class found
         let real: String = (0..600)
             .map(|i| {
