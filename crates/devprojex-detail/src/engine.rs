@@ -1252,6 +1252,30 @@ impl Walk<'_> {
 #[derive(Debug)]
 pub(crate) struct Declined;
 
+/// A file too broken to collapse bodies, with what `compact` makes of it at `signatures`
+/// (`None`: nothing to change, or declined too, or asked at `compact`).
+pub(crate) struct DeclinedAt(pub Option<(String, Splice)>);
+
+/// [`run_with`], except that a file declined at `signatures` gets `compact`'s result: the
+/// levels include each other, so `signatures` is never larger than `compact`.
+pub(crate) fn run_or_compact(
+    spec: &LangSpec,
+    compiled: &Compiled,
+    text: &str,
+    detail: Detail,
+    walk: bool,
+) -> Result<Option<(String, Splice)>, DeclinedAt> {
+    run_with(spec, compiled, text, detail, walk, true).map_err(|Declined| {
+        DeclinedAt(if detail > Detail::Compact {
+            run_with(spec, compiled, text, Detail::Compact, walk, true)
+                .ok()
+                .flatten()
+        } else {
+            None
+        })
+    })
+}
+
 /// Runs the transform; `Ok(None)` means there was nothing to change. The result comes as text and
 /// as the same text described by pieces of `text`.
 pub(crate) fn run(

@@ -192,18 +192,11 @@ pub(crate) fn transform_spliced<'a>(
         debug_assert_eq!(splice.render(text).as_deref(), Some(out.as_str()));
         (Cow::Owned(out), outcome, Some(splice))
     };
-    match engine::run(spec, compiled, body, detail) {
+    match engine::run_or_compact(spec, compiled, body, detail, true) {
         Ok(Some(result)) => reduced(result, Outcome::Transformed),
         Ok(None) => unchanged(Outcome::Unchanged),
-        // Too broken to collapse bodies: `signatures` still removes what `compact` removes (the
-        // levels include each other), so it is never larger than `compact`.
-        Err(engine::Declined) if detail > Detail::Compact => {
-            match engine::run(spec, compiled, body, Detail::Compact) {
-                Ok(Some(result)) => reduced(result, Outcome::ParseErrors),
-                _ => unchanged(Outcome::ParseErrors),
-            }
-        }
-        Err(engine::Declined) => unchanged(Outcome::ParseErrors),
+        Err(engine::DeclinedAt(Some(compact))) => reduced(compact, Outcome::ParseErrors),
+        Err(engine::DeclinedAt(None)) => unchanged(Outcome::ParseErrors),
     }
 }
 
@@ -352,14 +345,8 @@ pub mod testing {
             None => ("", text),
         };
         let spec = &languages::LANGS[id];
-        match engine::run_with(spec, compiled, body, detail, false, true) {
-            Ok(Some((out, _))) => format!("{bom}{out}"),
-            Err(engine::Declined) if detail > crate::Detail::Compact => {
-                match engine::run_with(spec, compiled, body, crate::Detail::Compact, false, true) {
-                    Ok(Some((out, _))) => format!("{bom}{out}"),
-                    _ => text.to_owned(),
-                }
-            }
+        match engine::run_or_compact(spec, compiled, body, detail, false) {
+            Ok(Some((out, _))) | Err(engine::DeclinedAt(Some((out, _)))) => format!("{bom}{out}"),
             _ => text.to_owned(),
         }
     }
