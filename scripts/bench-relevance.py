@@ -38,6 +38,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -312,7 +313,7 @@ def run(args):
     variants = {"devprojex": None}
     if args.ablation:
         for signal in ["fields", "definitions", "names", "mentions", "scope", "messages", "graph",
-                       "cochange", "priors"]:
+                       "cochange", "feedback", "priors"]:
             variants[f"without {signal}"] = signal
     issue_cache = {}
     issue_cache_file = args.issue_texts or os.path.join(args.work, "issues.json")
@@ -541,6 +542,9 @@ def speed(args):
     queries are the messages of the project's own latest commits."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from mcp_stdio import McpServer  # noqa: PLC0415
+    if shutil.which("rg") is None:  # the baseline
+        subprocess.run([os.path.join(ROOT, "scripts", "install-debian-packages.sh"),
+                        "bench-relevance", "ripgrep"], check=True)
     messages = [m for m in git(args.project, "log", f"-{args.queries * 3}", "--format=%s%x00")
                 .split("\0") if len(IDENT.findall(m)) >= 3][: args.queries]
     # a corpus committed in one go (the kernel's) has too few messages: task-like queries

@@ -167,6 +167,7 @@ fn dump_features(
             "messages": c.messages,
             "graph": c.graph,
             "cochange": c.cochange,
+            "feedback": c.feedback,
             "prior": c.prior,
             "bonus": c.bonus,
             "class": c.class,

@@ -60,6 +60,12 @@ pub(crate) fn reasons(
             label(seed)
         ));
     }
+    if evidence.echoes > 0 {
+        out.push(format!(
+            "shares {} with the best hits",
+            plural(evidence.echoes as usize, "other word", "other words")
+        ));
+    }
     if let Some((seed, commits)) = &evidence.changed_with {
         out.push(format!(
             "changed with {} in {}",

@@ -430,6 +430,7 @@ pub struct Signals {
     pub scope: bool,
     pub messages: bool,
     pub cochange: bool,
+    pub feedback: bool,
     pub priors: bool,
 }
 
@@ -444,6 +445,7 @@ impl Default for Signals {
             scope: true,
             messages: true,
             cochange: true,
+            feedback: true,
             priors: true,
         }
     }
@@ -463,6 +465,7 @@ impl Signals {
                 "scope" => signals.scope = false,
                 "messages" => signals.messages = false,
                 "cochange" => signals.cochange = false,
+                "feedback" => signals.feedback = false,
                 "priors" => signals.priors = false,
                 _ => {}
             }
@@ -497,6 +500,9 @@ pub struct Evidence {
     /// A strong hit this file shares specific names with (it uses the hit's definitions, or
     /// defines names the hit uses), and how many.
     pub linked: Option<(String, u32)>,
+    /// How many of the words the strongest hits use most, beyond the query's, the file has
+    /// (0 for the hits themselves).
+    pub echoes: u32,
     pub class: Option<FileClass>,
 }
 
@@ -541,6 +547,11 @@ const W_NAME: f64 = 0.4;
 const W_MESSAGES: f64 = 0.5;
 const W_COCHANGE: f64 = 0.1;
 const W_GRAPH: f64 = 0.3;
+/// The feedback step's weight and words ([`feedback_bonus`]): chosen on the tuning
+/// repositories (weights 0.1–0.4, 5–50 words, 1–5 hits), then checked on the held-out and fresh
+/// ones and the issue texts (docs/relevance.md, "Feedback").
+const W_FEEDBACK: f64 = 0.2;
+const FEEDBACK_WORDS: usize = 20;
 /// The reference graph is followed among this many best candidates (bounded work on trees
 /// the size of the kernel's).
 const GRAPH_CANDIDATES: usize = 3000;
@@ -568,6 +579,8 @@ pub struct Components {
     pub graph: f64,
     /// The co-change gain divided by its weight.
     pub cochange: f64,
+    /// The feedback gain divided by its weight.
+    pub feedback: f64,
     /// The prior of the file's class (1 when priors are off).
     pub prior: f64,
     /// The bonus of the file's class (0 when priors are off).
@@ -862,21 +875,11 @@ fn rank_recording(
 
     let mut changed_with: Vec<Option<(usize, u32)>> = vec![None; files.len()];
     if let Some(history) = history.filter(|h| signals.cochange && !h.is_empty()) {
-        let mut order: Vec<usize> = (0..files.len()).filter(|&f| scores[f] > 0.0).collect();
-        order.sort_by(|&a, &b| {
-            (scores[b] * prior(b))
-                .total_cmp(&(scores[a] * prior(a)))
-                .then(files[a].path.cmp(files[b].path))
-        });
+        let order = strongest_first(files, &scores, &prior);
         let position: HashMap<&str, usize> =
             files.iter().enumerate().map(|(i, f)| (f.path, i)).collect();
-        let top = order.first().map_or(0.0, |&f| scores[f] * prior(f));
         let mut bonus = vec![0.0f64; files.len()];
-        for &seed in order.iter().take(SEEDS) {
-            let strength = scores[seed] * prior(seed) / top;
-            if strength < 0.5 {
-                break;
-            }
+        for (seed, strength) in seeds_of(&order, &scores, &prior) {
             let changes = history.changes_of(files[seed].path).max(1) as f64;
             for (path, together) in history.changed_with(files[seed].path) {
                 if together < 2 {
@@ -897,6 +900,17 @@ fn rank_recording(
             scores[f] += b;
             if record {
                 parts[f].cochange = b / W_COCHANGE;
+            }
+        }
+    }
+
+    let mut echoes = vec![0u32; files.len()];
+    if signals.feedback {
+        let before = record.then(|| scores.clone());
+        echoes = feedback_bonus(query, files, &mut scores, &prior, avg_length);
+        if let Some(before) = before {
+            for (f, part) in parts.iter_mut().enumerate() {
+                part.feedback = (scores[f] - before[f]) / W_FEEDBACK;
             }
         }
     }
@@ -947,6 +961,7 @@ fn rank_recording(
                 commits: commits[f],
                 changed_with: changed_with[f].map(|(seed, n)| (files[seed].path.to_string(), n)),
                 linked: linked[f].map(|(seed, n)| (files[seed].path.to_string(), n)),
+                echoes: echoes[f],
                 class: Some(classes[f]),
                 ..Evidence::default()
             };
@@ -983,14 +998,7 @@ fn graph_bonus(
     prior: &dyn Fn(usize) -> f64,
     linked: &mut [Option<(usize, u32)>],
 ) {
-    let mut order: Vec<usize> = (0..files.len()).filter(|&f| scores[f] > 0.0).collect();
-    order.sort_by(|&a, &b| {
-        (scores[b] * prior(b))
-            .total_cmp(&(scores[a] * prior(a)))
-            .then(files[a].path.cmp(files[b].path))
-    });
-    let Some(&best) = order.first() else { return };
-    let top = scores[best] * prior(best);
+    let order = strongest_first(files, scores, prior);
     // candidates: the best files by score, then the rest in path order, up to the bound
     let mut candidates: Vec<usize> = order.iter().copied().take(GRAPH_CANDIDATES).collect();
     if candidates.len() < GRAPH_CANDIDATES {
@@ -1006,11 +1014,7 @@ fn graph_bonus(
     }
     let n = files.len() as f64;
     let mut bonus = vec![0.0f64; files.len()];
-    for &seed in order.iter().take(SEEDS) {
-        let strength = scores[seed] * prior(seed) / top;
-        if strength < 0.5 {
-            break;
-        }
+    for (seed, strength) in seeds_of(&order, scores, prior) {
         let seed_terms: Vec<Posting> = files[seed].terms.iter().collect();
         // per term of the seed: files that define it, files that contain it
         let mut defined = vec![0u32; seed_terms.len()];
@@ -1062,6 +1066,118 @@ fn graph_bonus(
     for (f, b) in bonus.into_iter().enumerate() {
         scores[f] += b;
     }
+}
+
+/// Pseudo-relevance feedback: the words the strongest hits use most, beyond the query's own
+/// and weighted by their rarity, asked again as a second, weaker query; the hits themselves
+/// keep their place. A task's files share a vocabulary its words do not spell (a message
+/// about "the session" and the file that signs the cookie), and the best hits speak it.
+/// Returns, per file lifted, how many of those words it has.
+fn feedback_bonus(
+    query: &Query,
+    files: &[Candidate<'_>],
+    scores: &mut [f64],
+    prior: &dyn Fn(usize) -> f64,
+    avg_length: f64,
+) -> Vec<u32> {
+    let mut echoes = vec![0u32; files.len()];
+    let order = strongest_first(files, scores, prior);
+    let seeds = seeds_of(&order, scores, prior);
+    // document frequencies from an even sample of the files (bounded work on the kernel)
+    let stride = files.len().div_ceil(GRAPH_CANDIDATES).max(1);
+    let sample: Vec<usize> = (0..files.len()).step_by(stride).collect();
+    let n = sample.len() as f64;
+    let asked: Vec<Term> = query.terms.iter().map(|q| q.term).collect();
+    let mut gains: HashMap<Term, f64> = HashMap::new();
+    for &(seed, strength) in &seeds {
+        let terms = files[seed].terms;
+        let length = f64::from(terms.length.max(1));
+        for p in terms.iter() {
+            if p.body < 2 || asked.contains(&p.term) {
+                continue;
+            }
+            *gains.entry(p.term).or_default() += strength * f64::from(p.body) / length;
+        }
+    }
+    // one pass over the sample's terms, not a search per word: a kernel file has thousands
+    let mut df: HashMap<Term, u32> = gains.keys().map(|&t| (t, 0)).collect();
+    for &f in &sample {
+        for p in files[f].terms.iter() {
+            if let Some(d) = df.get_mut(&p.term) {
+                *d += 1;
+            }
+        }
+    }
+    let mut words: Vec<(Term, f64, f64)> = gains
+        .into_iter()
+        .filter_map(|(term, gain)| {
+            let df = f64::from(df[&term]);
+            // a word only the hits have lifts no other file, and one most files have says
+            // nothing
+            if df < 2.0 || df > n / 4.0 {
+                return None;
+            }
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            Some((term, gain * idf, idf))
+        })
+        .collect();
+    words.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    words.truncate(FEEDBACK_WORDS);
+    let Some(most) = words.first().map(|w| w.1) else {
+        return echoes;
+    };
+    let mut lifted = vec![0.0f64; files.len()];
+    for (f, file) in files.iter().enumerate() {
+        let norm = 1.0 - B + B * f64::from(file.terms.length) / avg_length;
+        for &(term, gain, idf) in &words {
+            if let Some(p) = file.terms.get(term) {
+                let tf = f64::from(p.body) / norm;
+                lifted[f] += gain / most * idf * tf * (K1 + 1.0) / (K1 + tf);
+                echoes[f] += 1;
+            }
+        }
+    }
+    // divided by the best lift, a hit's as a rule: a file that speaks as the hits do gains the
+    // whole weight
+    let best_lift = lifted.iter().copied().fold(0.0, f64::max);
+    for (f, lift) in lifted.into_iter().enumerate() {
+        if best_lift <= 0.0 || seeds.iter().any(|&(s, _)| s == f) {
+            echoes[f] = 0;
+            continue;
+        }
+        scores[f] += W_FEEDBACK * lift / best_lift;
+    }
+    echoes
+}
+
+/// The files with a score, strongest first (score times prior; ties by path).
+fn strongest_first(
+    files: &[Candidate<'_>],
+    scores: &[f64],
+    prior: &dyn Fn(usize) -> f64,
+) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..files.len()).filter(|&f| scores[f] > 0.0).collect();
+    order.sort_by(|&a, &b| {
+        (scores[b] * prior(b))
+            .total_cmp(&(scores[a] * prior(a)))
+            .then(files[a].path.cmp(files[b].path))
+    });
+    order
+}
+
+/// The strong hits the graph, co-change and feedback steps start from: the first [`SEEDS`] of
+/// `order` while at least half as strong as the best, with their strength.
+fn seeds_of(order: &[usize], scores: &[f64], prior: &dyn Fn(usize) -> f64) -> Vec<(usize, f64)> {
+    let Some(&best) = order.first() else {
+        return Vec::new();
+    };
+    let top = scores[best] * prior(best);
+    order
+        .iter()
+        .take(SEEDS)
+        .map(|&s| (s, scores[s] * prior(s) / top))
+        .take_while(|&(_, strength)| strength >= 0.5)
+        .collect()
 }
 
 /// How central each file is without a query: the files whose definitions the most other files
@@ -1607,6 +1723,56 @@ mod tests {
         );
         let without = rank(&query, &files, None, Signals::without("graph,priors"), 10);
         assert_eq!(files[without[0].index].path, "tests/test_settings.py");
+    }
+
+    #[test]
+    fn a_file_speaking_the_best_hits_words_is_lifted_and_the_hits_keep_their_place() {
+        let mut texts = vec![
+            (
+                "src/sessions.py".to_string(),
+                "def open_session(request):\n    cookie = request.cookies.get(name)\n    \
+                 return serializer.loads(cookie, salt=signing_salt)\n\n\
+                 def save_session(response):\n    \
+                 response.set_cookie(serializer.dumps(data, salt=signing_salt))\n"
+                    .to_string(),
+            ),
+            (
+                "src/tokens.py".to_string(),
+                "def make_token(data):\n    return serializer.dumps(data, salt=signing_salt)\n\n\
+                 def read_token(value):\n    return serializer.loads(value, salt=signing_salt)\n"
+                    .to_string(),
+            ),
+        ];
+        for i in 0..8 {
+            texts.push((
+                format!("src/other{i}.py"),
+                format!("def other{i}():\n    return value{i} + total{i}\n"),
+            ));
+        }
+        let terms: Vec<FileTerms> = texts.iter().map(|(p, t)| FileTerms::of(p, t)).collect();
+        let files: Vec<Candidate<'_>> = texts
+            .iter()
+            .zip(&terms)
+            .map(|((path, _), terms)| Candidate { path, terms })
+            .collect();
+        let query = Query::parse("The session cookie expires too early");
+        let path_of = |r: &Ranked| files[r.index].path;
+        let without = rank(&query, &files, None, Signals::without("feedback"), 10);
+        assert_eq!(
+            without.iter().map(path_of).collect::<Vec<_>>(),
+            ["src/sessions.py"]
+        );
+        let ranked = rank(&query, &files, None, Signals::default(), 10);
+        assert_eq!(
+            ranked.iter().map(path_of).collect::<Vec<_>>(),
+            ["src/sessions.py", "src/tokens.py"]
+        );
+        // the hit keeps its score; the file found through it, which shares no name the graph
+        // follows, has the hit's words used twice or more (`serializer`, `salt`, `signing`)
+        assert_eq!(ranked[0].evidence.echoes, 0);
+        assert!(ranked[1].evidence.echoes >= 3, "{:?}", ranked[1].evidence);
+        assert!(ranked[1].evidence.matched.is_empty());
+        assert_eq!(ranked, rank(&query, &files, None, Signals::default(), 10));
     }
 
     #[test]
