@@ -224,3 +224,40 @@ fn a_commit_style_scope_ranks_the_folder_it_names_first_and_says_so() {
     let first = text.lines().next().unwrap();
     assert!(first.contains("tracing-attributes/src/attr.rs"), "{text}");
 }
+
+#[test]
+fn a_file_found_through_the_best_hits_words_says_so() {
+    // `tokens.py` has no word of the query and shares no name the graph follows; it uses the
+    // words the hit uses most (`serializer`, `signing_salt`), so the feedback step ranks it
+    let fx = Fixture::new();
+    fx.write(
+        "src/sessions.py",
+        "def open_session(request):\n    cookie = request.cookies.get(name)\n    \
+         return serializer.loads(cookie, salt=signing_salt)\n\n\
+         def save_session(response):\n    \
+         response.set_cookie(serializer.dumps(data, salt=signing_salt))\n",
+    )
+    .write(
+        "src/tokens.py",
+        "def make_token(data):\n    return serializer.dumps(data, salt=signing_salt)\n\n\
+         def read_token(value):\n    return serializer.loads(value, salt=signing_salt)\n",
+    );
+    for i in 0..8 {
+        fx.write(
+            &format!("src/other{i}.py"),
+            &format!("def other{i}():\n    return value{i} + total{i}\n"),
+        );
+    }
+    let text = String::from_utf8(run_ok(
+        &[
+            "relevant",
+            ".",
+            "--query",
+            "The session cookie expires too early",
+        ],
+        &fx.root,
+    ))
+    .unwrap();
+    insta::assert_snapshot!("relevant_feedback_reason", text);
+    assert!(text.contains("\n2. src/tokens.py "), "{text}");
+}
