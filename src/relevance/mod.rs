@@ -14,7 +14,7 @@ pub(crate) mod index;
 mod pack;
 mod render;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use devprojex_detail::Detail;
 use devprojex_rank::{Candidate, FileTerms, History, Query, Ranked, Signals};
@@ -134,6 +134,8 @@ pub(crate) fn signals() -> Signals {
 
 /// Candidates whose signal components `DEVPROJEX_RANK_FEATURES` writes per query.
 const FEATURE_CANDIDATES: usize = 100;
+/// Files larger than this are explained one at a time (`explain`).
+const EXPLAIN_ALONE_BYTES: u64 = 1024 * 1024;
 
 /// For fitting the ranker's weights on the benchmark (`DEVPROJEX_RANK_FEATURES=FILE.jsonl`,
 /// like `DEVPROJEX_RANK_WITHOUT` a knob of the benchmark only, not an option): appends one JSON
@@ -375,9 +377,15 @@ impl Engine {
             mut outcome,
         } = ranking;
         let pipeline = self.pipeline(Detail::Full, caches);
+        let large_file = Mutex::new(());
         let files: Vec<RelevantFile> = ranked
             .par_iter()
             .map(|(entry, ranked)| {
+                // a large file's text, its redaction and its ranges take tens of MB while they
+                // are worked on: one at a time, so two never add up (the kernel's 4 MB register
+                // headers, two of them in one answer, set the server's peak)
+                let _one_at_a_time = (entry.size > EXPLAIN_ALONE_BYTES)
+                    .then(|| large_file.lock().unwrap_or_else(PoisonError::into_inner));
                 let path = &entry.relative;
                 let text = match pipeline.load(root, entry) {
                     Content::Text(text) => Some(text.text),

@@ -245,7 +245,7 @@ fn a_file_found_through_the_best_hits_words_says_so() {
     for i in 0..8 {
         fx.write(
             &format!("src/other{i}.py"),
-            &format!("def other{i}():\n    return value{i} + total{i}\n"),
+            format!("def other{i}():\n    return value{i} + total{i}\n"),
         );
     }
     let text = String::from_utf8(run_ok(
