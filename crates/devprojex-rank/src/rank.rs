@@ -549,7 +549,7 @@ const W_COCHANGE: f64 = 0.1;
 const W_GRAPH: f64 = 0.3;
 /// The feedback step's weight and words ([`feedback_bonus`]): chosen on the tuning
 /// repositories (weights 0.1–0.4, 5–50 words, 1–5 hits), then checked on the held-out and fresh
-/// ones and the issue texts (docs/relevance.md, "Feedback").
+/// ones and the issue texts (docs/relevance.md, "Feedback from the strongest hits").
 const W_FEEDBACK: f64 = 0.2;
 const FEEDBACK_WORDS: usize = 20;
 /// The reference graph is followed among this many best candidates (bounded work on trees
@@ -904,16 +904,18 @@ fn rank_recording(
         }
     }
 
-    let mut echoes = vec![0u32; files.len()];
-    if signals.feedback {
+    let echoes = if signals.feedback {
         let before = record.then(|| scores.clone());
-        echoes = feedback_bonus(query, files, &mut scores, &prior, avg_length);
+        let echoes = feedback_bonus(query, files, &mut scores, &prior, avg_length);
         if let Some(before) = before {
             for (f, part) in parts.iter_mut().enumerate() {
                 part.feedback = (scores[f] - before[f]) / W_FEEDBACK;
             }
         }
-    }
+        echoes
+    } else {
+        vec![0; files.len()]
+    };
 
     let mut order: Vec<usize> = (0..files.len()).filter(|&f| scores[f] > 0.0).collect();
     let bonus = |f: usize| {
