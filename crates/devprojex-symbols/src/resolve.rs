@@ -156,6 +156,10 @@ struct RustWalk {
 /// there.
 const RUST_NAME_STEPS: usize = 64;
 
+/// The most entry points of one package.json tried (`exports` conditions, `types`, `module`,
+/// `main`): real packages have a handful.
+const JS_PACKAGE_ENTRIES: usize = 16;
+
 #[derive(Debug, Clone, Default)]
 struct TsConfig {
     /// Folder non-relative specifiers resolve against (`baseUrl`).
@@ -246,6 +250,7 @@ impl ProjectView {
         }
         view.files = files.iter().cloned().collect();
         view.index_includes(&files);
+        let mut ts_config_reader = TsConfigReader::new(input.read);
         for file in &files {
             match file_name(file) {
                 "Cargo.toml" => {
@@ -261,7 +266,7 @@ impl ProjectView {
                 "tsconfig.json" | "jsconfig.json" => {
                     let dir = dir_of(file).to_string();
                     if !view.ts_configs.contains_key(&dir)
-                        && let Some(config) = read_ts_config(file, input.read, 0)
+                        && let Some(config) = ts_config_reader.read(file, 0)
                     {
                         view.ts_configs.insert(dir, config);
                     }
@@ -1339,6 +1344,11 @@ impl ProjectView {
                 entries.push(entry.to_string());
             }
         }
+        // A folder's entries are tried at two levels of nesting (a `main` naming a folder with
+        // its own package.json), so their count is squared: keep the first few distinct ones.
+        let mut seen = HashSet::new();
+        entries.retain(|entry| seen.insert(entry.clone()));
+        entries.truncate(JS_PACKAGE_ENTRIES);
         self.js_package_main.insert(dir.clone(), entries);
         if !subpaths.is_empty() {
             self.js_exports.insert(dir, subpaths);
@@ -1836,87 +1846,112 @@ fn looks_like_header(path: &str) -> bool {
     )
 }
 
-/// A tsconfig.json/jsconfig.json with its `extends` chain (relative paths only, at most 8
-/// levels).
-fn read_ts_config(
-    file: &str,
-    read: &dyn Fn(&str) -> Option<String>,
-    level: usize,
-) -> Option<TsConfig> {
-    if level > 8 {
-        return None;
-    }
-    let text = read(file)?;
-    let value: serde_json::Value =
-        jsonc_parser::parse_to_serde_value(&text, &jsonc_parser::ParseOptions::default()).ok()?;
-    let dir = dir_of(file);
-    let mut config = TsConfig {
-        paths_base: dir.to_string(),
-        ..TsConfig::default()
-    };
-    let extends: Vec<String> = match value.get("extends") {
-        Some(serde_json::Value::String(s)) => vec![s.clone()],
-        Some(serde_json::Value::Array(items)) => items
-            .iter()
-            .filter_map(|i| i.as_str().map(str::to_string))
-            .collect(),
-        _ => Vec::new(),
-    };
-    for parent in extends {
-        if !(parent.starts_with("./") || parent.starts_with("../")) {
-            continue;
+/// Reads tsconfig.json/jsconfig.json files with their `extends` chains (relative paths only,
+/// at most 8 levels). Each file is read and parsed once per view: `extends` may name a file
+/// several times or in a cycle, and following every name anew grows as (names)^(levels).
+struct TsConfigReader<'a> {
+    read: &'a dyn Fn(&str) -> Option<String>,
+    done: HashMap<String, Option<TsConfig>>,
+    /// The chain being read: a file extending one of these is a cycle, which tsc refuses, so
+    /// that parent is skipped.
+    reading: HashSet<String>,
+}
+
+impl<'a> TsConfigReader<'a> {
+    fn new(read: &'a dyn Fn(&str) -> Option<String>) -> Self {
+        TsConfigReader {
+            read,
+            done: HashMap::new(),
+            reading: HashSet::new(),
         }
-        let with_ext = if parent.ends_with(".json") {
-            parent.clone()
-        } else {
-            format!("{parent}.json")
+    }
+
+    fn read(&mut self, file: &str, level: usize) -> Option<TsConfig> {
+        if level > 8 || self.reading.contains(file) {
+            return None;
+        }
+        if let Some(done) = self.done.get(file) {
+            return done.clone();
+        }
+        self.reading.insert(file.to_string());
+        let config = self.parse(file, level);
+        self.reading.remove(file);
+        self.done.insert(file.to_string(), config.clone());
+        config
+    }
+
+    fn parse(&mut self, file: &str, level: usize) -> Option<TsConfig> {
+        let text = (self.read)(file)?;
+        let value: serde_json::Value =
+            jsonc_parser::parse_to_serde_value(&text, &jsonc_parser::ParseOptions::default())
+                .ok()?;
+        let dir = dir_of(file);
+        let mut config = TsConfig {
+            paths_base: dir.to_string(),
+            ..TsConfig::default()
         };
-        if let Some(inherited) =
-            join(dir, &with_ext).and_then(|p| read_ts_config(&p, read, level + 1))
-        {
-            if inherited.base_url.is_some() {
-                config.base_url = inherited.base_url;
+        let extends: Vec<String> = match value.get("extends") {
+            Some(serde_json::Value::String(s)) => vec![s.clone()],
+            Some(serde_json::Value::Array(items)) => items
+                .iter()
+                .filter_map(|i| i.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        };
+        for parent in extends {
+            if !(parent.starts_with("./") || parent.starts_with("../")) {
+                continue;
             }
-            if !inherited.paths.is_empty() {
-                config.paths = inherited.paths;
-                config.paths_base = inherited.paths_base;
+            let with_ext = if parent.ends_with(".json") {
+                parent.clone()
+            } else {
+                format!("{parent}.json")
+            };
+            if let Some(inherited) = join(dir, &with_ext).and_then(|p| self.read(&p, level + 1)) {
+                if inherited.base_url.is_some() {
+                    config.base_url = inherited.base_url;
+                }
+                if !inherited.paths.is_empty() {
+                    config.paths = inherited.paths;
+                    config.paths_base = inherited.paths_base;
+                }
             }
         }
+        let options = value.get("compilerOptions");
+        if let Some(base) = options
+            .and_then(|o| o.get("baseUrl"))
+            .and_then(|b| b.as_str())
+        {
+            config.base_url = join(dir, base);
+        }
+        if let Some(paths) = options
+            .and_then(|o| o.get("paths"))
+            .and_then(|p| p.as_object())
+        {
+            config.paths = paths
+                .iter()
+                .map(|(pattern, targets)| {
+                    let targets = match targets {
+                        serde_json::Value::Array(items) => items
+                            .iter()
+                            .filter_map(|t| t.as_str().map(str::to_string))
+                            .collect(),
+                        serde_json::Value::String(s) => vec![s.clone()],
+                        _ => Vec::new(),
+                    };
+                    (pattern.clone(), targets)
+                })
+                .collect();
+            config.paths_base = dir.to_string();
+        }
+        // paths are relative to baseUrl when there is one
+        if let Some(base) = &config.base_url
+            && options.and_then(|o| o.get("paths")).is_some()
+        {
+            config.paths_base = base.clone();
+        }
+        Some(config)
     }
-    let options = value.get("compilerOptions");
-    if let Some(base) = options
-        .and_then(|o| o.get("baseUrl"))
-        .and_then(|b| b.as_str())
-    {
-        config.base_url = join(dir, base);
-    }
-    if let Some(paths) = options
-        .and_then(|o| o.get("paths"))
-        .and_then(|p| p.as_object())
-    {
-        config.paths = paths
-            .iter()
-            .map(|(pattern, targets)| {
-                let targets = match targets {
-                    serde_json::Value::Array(items) => items
-                        .iter()
-                        .filter_map(|t| t.as_str().map(str::to_string))
-                        .collect(),
-                    serde_json::Value::String(s) => vec![s.clone()],
-                    _ => Vec::new(),
-                };
-                (pattern.clone(), targets)
-            })
-            .collect();
-        config.paths_base = dir.to_string();
-    }
-    // paths are relative to baseUrl when there is one
-    if let Some(base) = &config.base_url
-        && options.and_then(|o| o.get("paths")).is_some()
-    {
-        config.paths_base = base.clone();
-    }
-    Some(config)
 }
 
 #[cfg(test)]

@@ -918,3 +918,57 @@ fn javascript_member_assignments_are_definitions_in_their_object() {
         ]
     );
 }
+
+/// `extends` naming its parents several times, in a chain and in a cycle: each configuration is
+/// read once (following every name anew grew as names^levels and hung the resolver), and the
+/// inherited `paths` still apply.
+#[test]
+fn a_tsconfig_extends_chain_is_read_once_per_file_even_with_repeats_and_cycles() {
+    let mut configs: Vec<(String, String)> = vec![(
+        "tsconfig.json".to_string(),
+        r#"{"extends": ["./c/t1.json", "./c/t1.json", "./c/t1.json"]}"#.to_string(),
+    )];
+    for level in 1..=7 {
+        let next = if level == 7 {
+            // back to the start: a cycle tsc refuses, skipped
+            r#"["../tsconfig.json", "./t1.json"]"#.to_string()
+        } else {
+            let name = format!("./t{}.json", level + 1);
+            format!(r#"["{name}", "{name}", "{name}"]"#)
+        };
+        let options = if level == 3 {
+            r#", "compilerOptions": {"baseUrl": "..", "paths": {"@app/*": ["src/*"]}}"#
+        } else {
+            ""
+        };
+        configs.push((
+            format!("c/t{level}.json"),
+            format!(r#"{{"extends": {next}{options}}}"#),
+        ));
+    }
+    let reads = std::cell::Cell::new(0usize);
+    let read = |path: &str| {
+        reads.set(reads.get() + 1);
+        configs
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, t)| t.clone())
+    };
+    let mut files: Vec<String> = configs.iter().map(|(p, _)| p.clone()).collect();
+    files.extend(["src/main.ts".to_string(), "src/util/strings.ts".to_string()]);
+    let view = ProjectView::new(ViewInput {
+        files,
+        declarations: Vec::new(),
+        read: &read,
+        root: None,
+    });
+    assert_eq!(reads.get(), configs.len(), "each configuration read once");
+    assert_eq!(
+        resolve_all(
+            &view,
+            "src/main.ts",
+            "import { pad } from '@app/util/strings';\n"
+        ),
+        [vec![file("src/util/strings.ts")]]
+    );
+}
