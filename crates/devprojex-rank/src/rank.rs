@@ -542,6 +542,10 @@ const W_MENTION: f64 = 1.0;
 const W_SCOPE: f64 = 0.5;
 /// A scope word that names more folders than this names none in particular.
 const SCOPE_FOLDERS: usize = 3;
+/// A file name the query mentions that more files than this bear (`src/lib.rs` of every crate
+/// of a workspace, `index.ts`, `__init__.py`) names none in particular: an issue's example
+/// crate has a `src/lib.rs` too.
+const MENTION_FILES: usize = 3;
 const W_DEFINES: f64 = 0.3;
 const W_NAME: f64 = 0.4;
 const W_MESSAGES: f64 = 0.5;
@@ -592,6 +596,33 @@ pub struct Components {
     pub since_change: Option<u32>,
     /// Indexed commits of HEAD's history.
     pub history_commits: u32,
+}
+
+/// The files the query's mentions name: by file name, by the end of their path, or, for a
+/// stack frame's or a link's longer path (`.../site-packages/pkg/a.py`), by the end of the
+/// mention. A mention that names more than [`MENTION_FILES`] files is left out.
+fn mentioned_files(mentions: &[String], files: &[Candidate<'_>]) -> Vec<usize> {
+    let lower: Vec<String> = files.iter().map(|f| f.path.to_ascii_lowercase()).collect();
+    let mut out: Vec<usize> = Vec::new();
+    for mention in mentions {
+        let suffix = format!("/{mention}");
+        let names = |path: &str| {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            mention == name
+                || path == mention
+                || (mention.contains('/') && path.ends_with(&suffix))
+                || (mention.len() > path.len()
+                    && mention.ends_with(path)
+                    && mention.as_bytes()[mention.len() - path.len() - 1] == b'/')
+        };
+        let found: Vec<usize> = (0..files.len()).filter(|&f| names(&lower[f])).collect();
+        if found.len() <= MENTION_FILES {
+            out.extend(found);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The folders the query's scopes name among the candidates' folders: for each scope, the
@@ -792,23 +823,11 @@ fn rank_recording(
 
     let mut mentioned = vec![false; files.len()];
     if signals.mentions && !query.mentions.is_empty() {
-        for (f, file) in files.iter().enumerate() {
-            let lower = file.path.to_ascii_lowercase();
-            let name = lower.rsplit('/').next().unwrap_or(&lower);
-            if query.mentions.iter().any(|m| {
-                m == name
-                    || lower == *m
-                    || (m.contains('/') && lower.ends_with(&format!("/{m}")))
-                    // a stack frame's or a link's longer path (`.../site-packages/pkg/a.py`)
-                    || (m.len() > lower.len()
-                        && m.ends_with(lower.as_str())
-                        && m.as_bytes()[m.len() - lower.len() - 1] == b'/')
-            }) {
-                mentioned[f] = true;
-                scores[f] += W_MENTION;
-                if record {
-                    parts[f].mentions = 1.0;
-                }
+        for f in mentioned_files(&query.mentions, files) {
+            mentioned[f] = true;
+            scores[f] += W_MENTION;
+            if record {
+                parts[f].mentions = 1.0;
             }
         }
     }
@@ -1489,6 +1508,50 @@ mod tests {
         // a one-line query has no title to weigh
         let one = Query::parse("Completion panics on a dashed argument");
         assert_eq!(one.terms.iter().map(|t| t.weight).sum::<f64>(), 4.0);
+    }
+
+    /// An issue's example crate has a `src/lib.rs`: in a workspace where every crate has one,
+    /// that names none of them; in a one-crate project it names the crate's.
+    #[test]
+    fn a_mention_that_many_files_bear_names_none_of_them() {
+        let lib = FileTerms::of("src/lib.rs", "pub fn helper() {}\n");
+        let expand = FileTerms::of(
+            "attrs/src/expand.rs",
+            "// the async function's trailing return value\nfn expand_async() {}\n",
+        );
+        let query = "attrs: silence a lint on async functions\n\n\
+            The trailing return value warns.\n\n**src/lib.rs:**\n```\nfn main() {}\n```\n";
+        let paths = [
+            "attrs/src/lib.rs",
+            "core/src/lib.rs",
+            "futures/src/lib.rs",
+            "serde/src/lib.rs",
+        ];
+        let mut files: Vec<Candidate<'_>> = paths
+            .iter()
+            .map(|path| Candidate { path, terms: &lib })
+            .collect();
+        files.push(Candidate {
+            path: "attrs/src/expand.rs",
+            terms: &expand,
+        });
+        let ranked = rank(&Query::parse(query), &files, None, Signals::default(), 10);
+        assert_eq!(files[ranked[0].index].path, "attrs/src/expand.rs");
+        assert!(ranked.iter().all(|r| !r.evidence.mentioned));
+        // one crate: its src/lib.rs is the one the query names
+        let one = [
+            Candidate {
+                path: "src/lib.rs",
+                terms: &lib,
+            },
+            Candidate {
+                path: "attrs/src/expand.rs",
+                terms: &expand,
+            },
+        ];
+        let ranked = rank(&Query::parse(query), &one, None, Signals::default(), 10);
+        assert_eq!(one[ranked[0].index].path, "src/lib.rs");
+        assert!(ranked[0].evidence.mentioned);
     }
 
     #[test]
