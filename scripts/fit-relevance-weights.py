@@ -3,7 +3,9 @@
 
 Reads what `scripts/bench-relevance.py run --features FILE` collected (each task's best 100
 candidates with their signal components, `DEVPROJEX_RANK_FEATURES`) and compares, per
-repository, the hand-set weights with models fitted on the other repositories:
+repository, the ranker's weights (as in rank.rs: the signals' weights, the class priors and
+bonuses) with models fitted on the other repositories; the first line checks that the dump
+recombined with those weights gives the CLI's answers:
 - coordinate ascent on recall@5 (+ 0.1 recall@1 + 0.1 recall@10 to break ties) over the
   signals' weights, the class priors and two history features (how often a file changed,
   log-scaled, and how recently, from HEAD's history);
@@ -29,14 +31,17 @@ import sys
 import numpy as np
 
 HELD_OUT = ["jqlang/jq", "jhy/jsoup", "BurntSushi/ripgrep"]
-SIGNALS = ["fields", "definitions", "names", "mentions", "messages", "graph", "cochange"]
-# the hand-set weights and priors (before the fit; the dumps in docs/relevance.md were made with
-# them): the baseline, and the starting point of coordinate ascent
-TODAY = {"fields": 1.0, "definitions": 0.4, "names": 0.3, "mentions": 1.0, "messages": 0.6,
-         "graph": 0.3, "cochange": 0.35}
+SIGNALS = ["fields", "definitions", "names", "mentions", "scope", "messages", "graph",
+           "cochange", "feedback"]
+# the ranker's weights, priors and class bonuses (crates/devprojex-rank/src/rank.rs): the
+# baseline, and the starting point of coordinate ascent
+TODAY = {"fields": 1.0, "definitions": 0.3, "names": 0.4, "mentions": 1.0, "scope": 0.5,
+         "messages": 0.5, "graph": 0.3, "cochange": 0.1, "feedback": 0.2}
 CLASSES = ["source", "example", "data", "test", "docs", "vendored", "generated"]
 TODAY_PRIOR = {"source": 1.0, "example": 0.6, "data": 0.4, "test": 0.4, "docs": 0.3,
                "vendored": 0.2, "generated": 0.2}
+TODAY_BONUS = {"source": 0.5, "example": 0.55, "data": 0.15, "test": 0.0, "docs": 0.0,
+               "vendored": 0.0, "generated": 0.0}
 K = 100
 
 
@@ -110,7 +115,8 @@ def scores(params, data):
     prior = np.array([params["p_" + c] for c in CLASSES])[cls]
     mult = 1.0 + params.get("m_frequency", 0.0) * X[:, :, len(SIGNALS)] \
         + params.get("m_recency", 0.0) * X[:, :, len(SIGNALS) + 1]
-    s = base * prior * mult
+    bonus = np.array([params.get("b_" + c, 0.0) for c in CLASSES])[cls]
+    s = base * prior * mult + bonus
     s = np.where(valid & (X[:, :, 0] + X[:, :, 1:len(SIGNALS)].sum(-1) > 0), s, -np.inf)
     return s
 
@@ -138,6 +144,7 @@ def objective(params, data):
 def today_params():
     p = dict(TODAY)
     p.update({"p_" + c: v for c, v in TODAY_PRIOR.items()})
+    p.update({"b_" + c: v for c, v in TODAY_BONUS.items()})
     return p
 
 
@@ -222,12 +229,12 @@ def evaluate(w, data, use, classes):
     return {k: g[:, :k].sum(1) / ngold for k in (1, 5, 10)}
 
 
-BASE = ["definitions", "names", "mentions", "messages", "graph", "cochange"]
+BASE = ["definitions", "names", "mentions", "scope", "messages", "graph", "cochange", "feedback"]
 PRIORS = ["p_" + c for c in ["example", "data", "test", "docs", "vendored", "generated"]]
 FAMILIES = {
-    "coordinate ascent: the 6 weights": (
+    "coordinate ascent: the weights": (
         lambda d: fit(d, BASE), lambda p, d: metrics(p, d)),
-    "coordinate ascent: weights and the 6 priors": (
+    "coordinate ascent: weights and the priors": (
         lambda d: fit(d, BASE + PRIORS), lambda p, d: metrics(p, d)),
     "coordinate ascent: weights, priors, frequency, recency": (
         lambda d: fit(d, BASE + PRIORS + EXTRA), lambda p, d: metrics(p, d)),
@@ -242,7 +249,7 @@ FAMILIES = {
     "pairwise LR: signals × prior + class terms (L2 0.01)": (
         lambda d: train(d, SIGNALS, True, 1e-2), lambda w, d: evaluate(w, d, SIGNALS, True)),
 }
-# the model in rank.rs (chosen as told in docs/relevance.md, "Fitted weights")
+# the family rank.rs's weights were first fitted with (docs/relevance.md, "Fitted weights")
 CHOSEN = "pairwise LR: signals × prior + class terms (L2 0.01)"
 
 
@@ -254,7 +261,7 @@ def main():
     today = today_params()
     m = metrics(today, data)
     cli = np.array([len(set(t["order"][:5]) & set(t["goldlist"])) / t["ngold"] for t in tasks])
-    print(f"hand-set weights recombined from the dump: r@5 {m[5].mean():.4f}; the CLI's answers "
+    print(f"the ranker's weights recombined from the dump: r@5 {m[5].mean():.4f}; the CLI's answers "
           f"{cli.mean():.4f}; tasks that differ: {int(np.sum(np.abs(m[5] - cli) > 1e-9))}")
     tuning = [r for r in repos if r not in HELD_OUT]
 
@@ -271,7 +278,7 @@ def main():
     results = {name: cv(*f) for name, f in FAMILIES.items()}
     todays = {r: metrics(today, subset(data, repo_of == r)) for r in repos}
     print(f"\n{CHOSEN}, leave one repository out:\n")
-    print("| repository | tasks | hand-set r@5 | fitted r@5 (CV) | hand-set r@1 | fitted r@1 (CV) |")
+    print("| repository | tasks | ranker's r@5 | fitted r@5 (CV) | ranker's r@1 | fitted r@1 (CV) |")
     print("|---|---|---|---|---|---|")
     for r in repos:
         b, c = todays[r], results[CHOSEN][r]
@@ -284,7 +291,7 @@ def main():
               f"{group(todays, members, 1):.3f} | {group(results[CHOSEN], members, 1):.3f} |")
     print("\n| model (fitted on the tuning repositories) | tuned on r@5 (CV) | held out r@5 | overall |")
     print("|---|---|---|---|")
-    print(f"| hand-set weights | {group(todays, tuning, 5):.3f} | {group(todays, HELD_OUT, 5):.3f} | "
+    print(f"| ranker's weights | {group(todays, tuning, 5):.3f} | {group(todays, HELD_OUT, 5):.3f} | "
           f"{group(todays, repos, 5):.3f} |")
     for name, res in results.items():
         print(f"| {name} | {group(res, tuning, 5):.3f} | {group(res, HELD_OUT, 5):.3f} | "
@@ -302,7 +309,7 @@ def main():
         print("\nfresh repositories, models fitted on the 8 tuning repositories:\n")
         print("| model | " + " | ".join(frepos) + " | r@5 | r@1 |")
         print("|---|" + "---|" * (len(frepos) + 2))
-        rows = {"hand-set weights": lambda d: metrics(today, d)}
+        rows = {"ranker's weights": lambda d: metrics(today, d)}
         for name, (fitter, scorer) in FAMILIES.items():
             model = fitter(train_data)
             rows[name] = lambda d, model=model, scorer=scorer: scorer(model, d)
