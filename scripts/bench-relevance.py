@@ -37,6 +37,7 @@ import argparse
 import json
 import math
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -561,6 +562,19 @@ def speed(args):
         "integer overflow when computing the buffer size",
         "deadlock between the inode lock and the journal commit",
     ]
+    # past these, a longer session: generated from a subject and two places, the same every run
+    rng = random.Random(7)
+    subjects = ["memory leak", "race", "wrong error code", "config option",
+                "null pointer dereference", "use after free", "deadlock", "integer overflow",
+                "missing lock", "stale pointer", "refcount underflow", "timeout"]
+    places = ["page allocator", "timer callback", "socket buffer", "network driver reset",
+              "scheduler wakeup", "firmware loader", "inode lock", "journal commit", "usb hub",
+              "pci probe", "block layer queue", "ext4 extent tree", "bluetooth hci",
+              "sound codec", "gpu fence", "tty line discipline", "nfs client", "btrfs balance",
+              "kvm mmu", "io_uring submission"]
+    while len(fallback) < args.queries:
+        fallback.append(f"{rng.choice(subjects)} in the {rng.choice(places)} when "
+                        f"{rng.choice(places)} is busy")
     messages += fallback[: max(0, args.queries - len(messages))]
     files = len(git(args.project, "ls-files", check=False).splitlines())
     print(f"{args.project}: {files} tracked files, {len(messages)} queries", flush=True)

@@ -134,7 +134,8 @@ pub(crate) fn signals() -> Signals {
 
 /// Candidates whose signal components `DEVPROJEX_RANK_FEATURES` writes per query.
 const FEATURE_CANDIDATES: usize = 100;
-/// Files larger than this are explained one at a time (`explain`).
+/// Files larger than this are explained one at a time, by their densest lines without their
+/// definitions (`explain`).
 const EXPLAIN_ALONE_BYTES: u64 = 1024 * 1024;
 
 /// For fitting the ranker's weights on the benchmark (`DEVPROJEX_RANK_FEATURES=FILE.jsonl`,
@@ -392,6 +393,11 @@ impl Engine {
                     _ => None,
                 };
                 let (ranges, defined) = match text {
+                    // parsing a large file takes many times its size (the kernel's generated
+                    // register headers, 100,000 `#define`s each): its densest lines show it
+                    Some(text) if entry.size > EXPLAIN_ALONE_BYTES => {
+                        devprojex_rank::ranges(&text, &query, &[], limits::MAX_RELEVANT_RANGES)
+                    }
                     Some(text) => {
                         let definitions = match caches {
                             Some(caches) => caches

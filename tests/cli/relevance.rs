@@ -261,3 +261,58 @@ fn a_file_found_through_the_best_hits_words_says_so() {
     insta::assert_snapshot!("relevant_feedback_reason", text);
     assert!(text.contains("\n2. src/tokens.py "), "{text}");
 }
+
+/// A file over 1 MiB is shown by windows around its densest lines, not by its definitions:
+/// parsing one takes many times its size, and the kernel's generated register headers set the
+/// server's peak memory. A smaller file with the same function is shown by that function.
+#[test]
+fn a_file_over_one_mib_is_shown_by_its_densest_lines_not_its_definitions() {
+    let function = "static int drain(struct q *q)\n{\n".to_string()
+        + &"    q->count += 1;\n".repeat(20)
+        + "    wake_busy_queue_on_wakeup(q); /* drain the busy queue */\n"
+        + &"    q->count -= 1;\n".repeat(20)
+        + "    return 0;\n}\n";
+    let first_line_of = |text: &str| text.lines().count() + 1;
+    let range_around_the_dense_line = |filler_lines: usize| {
+        let fx = Fixture::new();
+        let filler: String = (0..filler_lines)
+            .map(|i| format!("/* table entry {i:06} */\n"))
+            .collect();
+        // a blank line: the filler is not the function's doc comment
+        let filler = filler + "\n";
+        let start = first_line_of(&filler);
+        fx.write("src/queue.c", filler + &function);
+        fx.write("src/other.c", "int other(void) { return 1; }\n");
+        let out = run_ok(
+            &[
+                "relevant",
+                ".",
+                "--query",
+                "drain the busy queue on wakeup",
+                "--format",
+                "json",
+            ],
+            &fx.root,
+        );
+        let value: Value = serde_json::from_slice(&out).unwrap();
+        let file = &value["files"][0];
+        assert_eq!(file["path"], "src/queue.c");
+        let dense = (start + 22) as u64;
+        let range = file["ranges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["start"].as_u64().unwrap(), r["end"].as_u64().unwrap()))
+            .find(|&(s, e)| s <= dense && dense <= e)
+            .unwrap_or_else(|| panic!("no range holds line {dense}: {file}"));
+        (range, start as u64)
+    };
+    // 50,000 lines of 25 bytes: over 1 MiB
+    let ((start, end), function_start) = range_around_the_dense_line(50_000);
+    assert!(
+        end - start < 13 && start > function_start,
+        "a window around the dense line, not the function: {start}-{end}"
+    );
+    let ((start, end), function_start) = range_around_the_dense_line(10);
+    assert_eq!((start, end), (function_start, function_start + 44));
+}
