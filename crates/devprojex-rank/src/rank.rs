@@ -1041,14 +1041,12 @@ fn graph_bonus(
         let mut defined = vec![0u32; seed_terms.len()];
         let mut df = vec![0u32; seed_terms.len()];
         for &f in &candidates {
-            for (i, p) in seed_terms.iter().enumerate() {
-                if let Some(q) = files[f].terms.get(p.term) {
-                    df[i] += 1;
-                    if q.defined > 0 {
-                        defined[i] += 1;
-                    }
+            for_each_shared(&seed_terms, files[f].terms, |i, q| {
+                df[i] += 1;
+                if q.defined > 0 {
+                    defined[i] += 1;
                 }
-            }
+            });
         }
         let weight = |i: usize| (1.0 + n / f64::from(df[i].max(1))).ln();
         let mut shared = vec![(0.0f64, 0u32); files.len()];
@@ -1056,21 +1054,19 @@ fn graph_bonus(
             if f == seed {
                 continue;
             }
-            for (i, p) in seed_terms.iter().enumerate() {
+            for_each_shared(&seed_terms, files[f].terms, |i, q| {
                 if defined[i] == 0 || defined[i] > SPECIFIC_DEFINITIONS {
-                    continue;
+                    return;
                 }
-                let Some(q) = files[f].terms.get(p.term) else {
-                    continue;
-                };
                 // the seed defines it and f uses it, or f defines it and the seed uses it
+                let p = &seed_terms[i];
                 let seed_uses = p.body > u16::from(p.defined);
                 let f_uses = q.body > u16::from(q.defined);
                 if (p.defined > 0 && f_uses) || (q.defined > 0 && seed_uses) {
                     shared[f].0 += weight(i);
                     shared[f].1 += 1;
                 }
-            }
+            });
         }
         let most = shared.iter().map(|s| s.0).fold(0.0, f64::max);
         if most <= 0.0 {
@@ -1086,6 +1082,30 @@ fn graph_bonus(
     }
     for (f, b) in bonus.into_iter().enumerate() {
         scores[f] += b;
+    }
+}
+
+/// Each term `seed_terms` (sorted by term) shares with `file`: its index there and the file's
+/// posting, in term order. The smaller side is walked and the larger searched, so a seed of
+/// 100,000 terms (a generated register header) costs each candidate its own few hundred
+/// lookups, not 100,000.
+fn for_each_shared(
+    seed_terms: &[Posting],
+    file: &FileTerms,
+    mut found: impl FnMut(usize, Posting),
+) {
+    if seed_terms.len() <= file.len() {
+        for (i, p) in seed_terms.iter().enumerate() {
+            if let Some(q) = file.get(p.term) {
+                found(i, q);
+            }
+        }
+    } else {
+        for q in file.iter() {
+            if let Ok(i) = seed_terms.binary_search_by_key(&q.term, |p| p.term) {
+                found(i, q);
+            }
+        }
     }
 }
 
@@ -1581,6 +1601,62 @@ mod tests {
         assert_eq!(files[ranked[0].index].path, "command.go");
         assert!(ranked[0].evidence.mentioned);
         assert!(!ranked[1].evidence.mentioned);
+    }
+
+    /// Walking the smaller side gives what looking up every seed term gives, in the same order,
+    /// whichever side is larger.
+    #[test]
+    fn the_terms_a_seed_shares_with_a_file_are_the_same_from_either_side() {
+        const WORDS: &[&str] = &[
+            "parse",
+            "Request",
+            "handler",
+            "fn",
+            "struct",
+            "queue",
+            "busy",
+            "cookie",
+            "salt",
+            "serializer",
+            "x",
+            "read_token",
+            "ParseArgs",
+            "z9",
+            "value",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize % n
+        };
+        let mut text = |lines: usize| -> String {
+            (0..lines)
+                .map(|_| {
+                    let words: Vec<&str> = (0..next(6)).map(|_| WORDS[next(WORDS.len())]).collect();
+                    let mut line = words.join(" ");
+                    if next(4) == 0 {
+                        line = format!("fn {}{}() {{}}", WORDS[next(WORDS.len())], next(50));
+                    }
+                    line + "\n"
+                })
+                .collect()
+        };
+        for round in 0..40 {
+            let seed = FileTerms::of("src/seed.rs", &text(1 + round * 7));
+            let file = FileTerms::of("src/file.rs", &text(1 + (40 - round) * 5));
+            let seed_terms: Vec<Posting> = seed.iter().collect();
+            let mut walked = Vec::new();
+            for_each_shared(&seed_terms, &file, |i, q| walked.push((i, q)));
+            let looked_up: Vec<(usize, Posting)> = seed_terms
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| file.get(p.term).map(|q| (i, q)))
+                .collect();
+            assert_eq!(walked, looked_up, "round {round}");
+            assert!(!looked_up.is_empty() || round == 0);
+        }
     }
 
     #[test]
