@@ -41,6 +41,9 @@ const FIRST_FILES: usize = 2;
 /// kernel a query matches most of its 78,000 files, and reducing each one only to find that
 /// it does not fit took two minutes.
 const SPENT_AFTER_MISSES: usize = 200;
+/// The best ranked files whose evidence and reasons are kept: the budget report lists the
+/// reasons of [`RANKED_LISTED`]; the kernel's 60,000 matching files' took tens of MB.
+const EXPLAINED_FILES: usize = 2 * RANKED_LISTED;
 /// Share of the budget one file may take in full: a bigger one stays at signatures (and one
 /// without a smaller form stays out), so one large file does not crowd out the next ranked ones.
 const FULL_FILE_PERCENT: u64 = 25;
@@ -124,16 +127,25 @@ impl Engine {
         let mut scored: Vec<(usize, f64, Vec<String>)> = match &order {
             Order::Relevance(query) => {
                 let history = self.history(root, caches);
-                devprojex_rank::rank(
+                // every matching file is ordered, and the report lists the reasons of the
+                // first [`RANKED_LISTED`] that go out: the files before them that do not (too
+                // large to inspect, unreadable) are few, so twice as many get their reasons
+                devprojex_rank::rank_explaining(
                     query,
                     &candidates,
                     history.as_deref(),
                     super::signals(),
                     candidates.len(),
+                    EXPLAINED_FILES,
                 )
                 .into_iter()
-                .map(|r| {
-                    let reasons = super::render::reasons(&r.evidence, &[], &label);
+                .enumerate()
+                .map(|(place, r)| {
+                    let reasons = if place < EXPLAINED_FILES {
+                        super::render::reasons(&r.evidence, &[], &label)
+                    } else {
+                        Vec::new()
+                    };
                     (kept[r.index], r.score, reasons)
                 })
                 .collect()
@@ -154,6 +166,10 @@ impl Engine {
                 scored
             }
         };
+        // the files' terms (130 MB on the kernel when no server cache holds them) are done
+        // with: free them before the files are read again for the pack
+        drop(candidates);
+        drop(terms);
         let matched = scored.len();
         let mut in_order: Vec<usize> = scored.iter().map(|s| s.0).collect();
         let mut seen = vec![false; text.len()];

@@ -18,6 +18,6 @@ pub mod terms;
 pub use history::{Commit, History};
 pub use rank::{
     Candidate, Components, Definition, Evidence, FileClass, Query, Ranked, Signals, centrality,
-    ranges, rank, rank_with_components,
+    ranges, rank, rank_explaining, rank_with_components,
 };
 pub use terms::FileTerms;

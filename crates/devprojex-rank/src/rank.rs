@@ -683,7 +683,39 @@ pub fn rank(
     signals: Signals,
     max_results: usize,
 ) -> Vec<Ranked> {
-    rank_recording(query, files, history, signals, max_results, false).0
+    rank_recording(
+        query,
+        files,
+        history,
+        signals,
+        max_results,
+        max_results,
+        false,
+    )
+    .0
+}
+
+/// [`rank`], with the evidence of only the best `explained` files (the others' is empty): a
+/// pack orders every matching file but lists the reasons of a few, and evidence for the
+/// kernel's 60,000 matching files took tens of MB.
+pub fn rank_explaining(
+    query: &Query,
+    files: &[Candidate<'_>],
+    history: Option<&History>,
+    signals: Signals,
+    max_results: usize,
+    explained: usize,
+) -> Vec<Ranked> {
+    rank_recording(
+        query,
+        files,
+        history,
+        signals,
+        max_results,
+        explained,
+        false,
+    )
+    .0
 }
 
 /// [`rank`], with each ranked file's [`Components`] (in the same order).
@@ -694,7 +726,15 @@ pub fn rank_with_components(
     signals: Signals,
     max_results: usize,
 ) -> Vec<(Ranked, Components)> {
-    let (ranked, components) = rank_recording(query, files, history, signals, max_results, true);
+    let (ranked, components) = rank_recording(
+        query,
+        files,
+        history,
+        signals,
+        max_results,
+        max_results,
+        true,
+    );
     ranked.into_iter().zip(components).collect()
 }
 
@@ -706,6 +746,7 @@ fn rank_recording(
     history: Option<&History>,
     signals: Signals,
     max_results: usize,
+    explained: usize,
     record: bool,
 ) -> (Vec<Ranked>, Vec<Components>) {
     let n = files.len() as f64;
@@ -975,7 +1016,15 @@ fn rank_recording(
     };
     let ranked = order
         .into_iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(place, f)| {
+            if place >= explained {
+                return Ranked {
+                    index: f,
+                    score: final_score(f) / top,
+                    evidence: Evidence::default(),
+                };
+            }
             let mut evidence = Evidence {
                 mentioned: mentioned[f],
                 scoped: scoped[f].map(|k| folders[k].clone()),
@@ -1914,6 +1963,14 @@ mod tests {
         assert!(ranked[1].evidence.echoes >= 3, "{:?}", ranked[1].evidence);
         assert!(ranked[1].evidence.matched.is_empty());
         assert_eq!(ranked, rank(&query, &files, None, Signals::default(), 10));
+        // a pack's ranking: the same order and scores, the evidence of the first only
+        let explaining = rank_explaining(&query, &files, None, Signals::default(), 10, 1);
+        assert_eq!(explaining[0], ranked[0]);
+        assert_eq!(
+            (explaining[1].index, explaining[1].score),
+            (ranked[1].index, ranked[1].score)
+        );
+        assert_eq!(explaining[1].evidence, Evidence::default());
     }
 
     #[test]
