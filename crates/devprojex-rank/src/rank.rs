@@ -683,16 +683,7 @@ pub fn rank(
     signals: Signals,
     max_results: usize,
 ) -> Vec<Ranked> {
-    rank_recording(
-        query,
-        files,
-        history,
-        signals,
-        max_results,
-        max_results,
-        false,
-    )
-    .0
+    rank_explaining(query, files, history, signals, max_results, max_results)
 }
 
 /// [`rank`], with the evidence of only the best `explained` files (the others' is empty): a
@@ -1673,13 +1664,7 @@ mod tests {
             "z9",
             "value",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) as usize % n
-        };
+        let mut next = terms::sequence(0x2545_f491_4f6c_dd1du64);
         let mut text = |lines: usize| -> String {
             (0..lines)
                 .map(|_| {

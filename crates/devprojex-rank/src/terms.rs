@@ -813,6 +813,18 @@ pub fn for_path_terms(path: &str, mut term: impl FnMut(Term, &str)) {
     }
 }
 
+/// A fixed linear congruential sequence for tests: `next(n)` in `0..n`, the same on every run.
+#[cfg(test)]
+pub(crate) fn sequence(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed;
+    move |n: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize % n
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1102,13 +1114,7 @@ mod tests {
             "a", "the", "HTTP", "Request", "parse", "v2", "9", "_", "$", "-", "ies", "Handlers",
             "status", "é", "ÉtéX", "x", "ss", "IS", "s",
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) as usize % n
-        };
+        let mut next = sequence(0x9e37_79b9_7f4a_7c15u64);
         type Tokenizer = fn(&str, &mut dyn FnMut(Term, &str));
         let terms = |ident: &str, of: Tokenizer| {
             let mut out = Vec::new();
@@ -1178,14 +1184,7 @@ mod tests {
             ".",
             ",",
         ];
-        // a fixed linear congruential sequence: the same texts on every run
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) as usize % n
-        };
+        let mut next = sequence(0x2545_f491_4f6c_dd1du64);
         for case in 0..400 {
             let mut text = String::new();
             for _ in 0..next(300) {
