@@ -696,7 +696,10 @@ def main():
     tables.add_argument("files", nargs="+")
     timing = sub.add_parser("speed")
     timing.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "devprojex"))
-    timing.add_argument("--queries", type=int, default=20)
+    timing.add_argument("--queries", type=int, default=20,
+                        help="queries asked of one server: the project's latest commit "
+                             "messages, then 10 fixed task-like ones, then generated ones "
+                             "(a longer session)")
     timing.add_argument("--cli-runs", type=int, default=3)
     timing.add_argument("project")
     args = parser.parse_args()
