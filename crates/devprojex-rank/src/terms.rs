@@ -478,8 +478,9 @@ pub struct FileTerms {
     counts: Box<[u8]>,
     /// `(index, text count)` of the terms with a count of [`MANY`] or more, by index.
     many: Box<[(u32, u16)]>,
-    /// `(index, (defined, path))` of the terms flagged [`HAS_FIELDS`], by index.
-    fields: Box<[(u32, (u8, u8))]>,
+    /// The terms flagged [`HAS_FIELDS`], by index: the index (`u32`, little-endian), then the
+    /// defined and path counts. Six bytes, not a tuple's eight: the kernel has 8 million.
+    fields: Box<[[u8; 6]]>,
     /// Term occurrences in the text (the body field's length).
     pub length: u32,
 }
@@ -700,7 +701,8 @@ impl FileTerms {
                     }
                 };
                 if p.defined > 0 || p.path > 0 {
-                    fields.push((i as u32, (p.defined, p.path)));
+                    let [a, b, c, d] = (i as u32).to_le_bytes();
+                    fields.push([a, b, c, d, p.defined, p.path]);
                     count |= HAS_FIELDS;
                 }
                 count
@@ -725,7 +727,12 @@ impl FileTerms {
         };
         let (defined, path) = match count & HAS_FIELDS {
             0 => (0, 0),
-            _ => aside(&self.fields, i).unwrap_or((0, 0)),
+            _ => self
+                .fields
+                .binary_search_by_key(&(i as u32), |e| {
+                    u32::from_le_bytes([e[0], e[1], e[2], e[3]])
+                })
+                .map_or((0, 0), |at| (self.fields[at][4], self.fields[at][5])),
         };
         Some(Posting {
             term,
@@ -750,7 +757,7 @@ impl FileTerms {
                 };
                 let (defined, path) = match count & HAS_FIELDS {
                     0 => (0, 0),
-                    _ => fields.next().map_or((0, 0), |f| f.1),
+                    _ => fields.next().map_or((0, 0), |f| (f[4], f[5])),
                 };
                 Posting {
                     term,
@@ -776,11 +783,11 @@ impl FileTerms {
             + self.terms.len() * std::mem::size_of::<Term>()
             + self.counts.len()
             + self.many.len() * std::mem::size_of::<(u32, u16)>()
-            + self.fields.len() * std::mem::size_of::<(u32, (u8, u8))>()
+            + self.fields.len() * std::mem::size_of::<[u8; 6]>()
     }
 }
 
-/// The entry of the `i`th term in a list kept aside ([`FileTerms`]' `many` or `fields`).
+/// The entry of the `i`th term in [`FileTerms`]' `many`.
 fn aside<T: Copy>(list: &[(u32, T)], i: usize) -> Option<T> {
     let at = list.binary_search_by_key(&(i as u32), |e| e.0).ok()?;
     Some(list[at].1)
