@@ -166,7 +166,7 @@ impl Engine {
                 scored
             }
         };
-        // the files' terms (130 MB on the kernel when no server cache holds them) are done
+        // the files' terms (about 180 MB on the kernel when no server cache holds them) are done
         // with: free them before the files are read again for the pack
         drop(candidates);
         drop(terms);
