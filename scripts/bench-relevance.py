@@ -55,7 +55,7 @@ SOURCE_EXTENSIONS = {
 LANGUAGE = {
     "py": "Python", "rs": "Rust", "go": "Go", "js": "JavaScript/TypeScript",
     "ts": "JavaScript/TypeScript", "tsx": "JavaScript/TypeScript", "mjs": "JavaScript/TypeScript",
-    "c": "C", "h": "C", "java": "Java", "kt": "Kotlin",
+    "c": "C", "h": "C", "java": "Java", "kt": "Kotlin", "kts": "Kotlin",
 }
 SKIP_MESSAGE = re.compile(
     r"^(revert|merge|bump|release|prepare|version|v?\d+\.\d+|update (the )?changelog|"

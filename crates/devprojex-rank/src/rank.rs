@@ -136,6 +136,33 @@ fn link_of(word: &str) -> Option<(Option<String>, &str)> {
     Some((mention_of(path), last))
 }
 
+/// A Git trailer that names a person (`Signed-off-by: A <a@example.org>`, `Co-authored-by:
+/// renovate[bot] <...@users.noreply.github.com>`, `Cc: ...`): who took part in a change, not
+/// what it is about. A fifth of the benchmark's commit messages end with such lines, and their
+/// host and name words (`github`, `users`, `bot`) matched files.
+fn is_person_trailer(line: &str) -> bool {
+    let Some((key, _)) = line.trim().split_once(':') else {
+        return false;
+    };
+    let key = key.to_ascii_lowercase();
+    key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        && (key.len() > 3 && key.ends_with("-by") || key == "cc")
+}
+
+/// An email address (`<a.b@example.org>`): a person's, whose words say nothing of the task.
+/// `lodash@4.17.21` and `@Override` are not: the part after `@` must end in a dotted
+/// alphabetic domain.
+fn is_email(word: &str) -> bool {
+    let word = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    let Some((local, domain)) = word.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && domain.rsplit_once('.').is_some_and(|(host, top)| {
+            !host.is_empty() && top.len() >= 2 && top.bytes().all(|b| b.is_ascii_alphabetic())
+        })
+}
+
 /// Keywords and stock names of programming languages: in a code block of the query they are
 /// its syntax (`func main() { ... return nil }`), not what the task is about.
 fn is_snippet_syntax(ident: &str) -> bool {
@@ -201,7 +228,8 @@ impl Query {
     /// Reads a task the way a developer reads an issue: the first line (the title) weighs
     /// [`TITLE_WEIGHT`] times a line of the description; in fenced code blocks the
     /// language's own keywords are dropped; a link counts by the file it points at, not by
-    /// its host and path words; stack frames and `file:line` positions name their file.
+    /// its host and path words; stack frames and `file:line` positions name their file; the
+    /// people a commit's trailers and email addresses name are not read.
     pub fn parse(text: &str) -> Self {
         let mut weights: BTreeMap<Term, (String, f64, bool)> = BTreeMap::new();
         let mut mentions = Vec::new();
@@ -213,12 +241,15 @@ impl Query {
                 in_fence = !in_fence;
                 continue;
             }
-            if trimmed.is_empty() {
+            if trimmed.is_empty() || !in_fence && is_person_trailer(trimmed) {
                 continue;
             }
             let scale = if title { TITLE_WEIGHT } else { 1.0 };
             title = false;
             for raw in line.split_whitespace() {
+                if is_email(raw) {
+                    continue;
+                }
                 let mut word = raw;
                 let link = link_of(raw);
                 if let Some((mention, last)) = &link {
@@ -1568,6 +1599,53 @@ mod tests {
         // a one-line query has no title to weigh
         let one = Query::parse("Completion panics on a dashed argument");
         assert_eq!(one.terms.iter().map(|t| t.weight).sum::<f64>(), 4.0);
+    }
+
+    /// A squash-merged commit as GitHub writes it: the people its trailers and addresses name
+    /// are no words of the task; a package at a version and a code block's lines are.
+    #[test]
+    fn the_people_a_commit_names_are_not_read() {
+        let q = Query::parse(
+            "Update kotlinpoet to v1.17.0 (#1761)\n\n\
+             * Remove metadata preview, thanks to jane.doe@example.org\n\
+             * Pin lodash@4.17.21\n\n\
+             ```\nReviewed-by: parser_state\n```\n\
+             Co-authored-by: renovate[bot] <29139614+renovate[bot]@users.noreply.github.com>\n\
+             Signed-off-by: Zac Sweers <pandanomic@gmail.com>\n\
+             Cc: Alice <alice@kernel.org>\n",
+        );
+        let words: Vec<&str> = q.terms.iter().map(|t| t.word.as_str()).collect();
+        for person in [
+            "renovate", "bot", "users", "noreply", "github", "zac", "sweers", "gmail",
+        ]
+        .iter()
+        .chain(&[
+            "alice",
+            "jane",
+            "doe",
+            "example",
+            "signed",
+            "authored",
+            "pandanomic",
+        ]) {
+            assert!(!words.contains(person), "{person} in {words:?}");
+        }
+        for task in [
+            "kotlinpoet",
+            "metadata",
+            "preview",
+            "thank",
+            "lodash",
+            "pin",
+        ] {
+            assert!(words.contains(&task), "{task} missing from {words:?}");
+        }
+        // in a code block a `key-by:` line is code, not a trailer
+        assert!(words.contains(&"parser_state"), "{words:?}");
+        assert!(is_person_trailer("Reported-by: A"));
+        assert!(!is_person_trailer("by: the way"));
+        assert!(!is_person_trailer("Fixes: 1234abcd (\"subject\")"));
+        assert!(!is_email("@Override") && !is_email("lodash@4.17.21") && is_email("<a@b.io>,"));
     }
 
     /// An issue's example crate has a `src/lib.rs`: in a workspace where every crate has one,
