@@ -313,8 +313,8 @@ def run(args):
     aider = Aider() if args.aider else None
     variants = {"devprojex": None}
     if args.ablation:
-        for signal in ["fields", "definitions", "names", "mentions", "scope", "messages", "graph",
-                       "cochange", "feedback", "priors"]:
+        for signal in ["fields", "definitions", "names", "mentions", "scope", "named_changes",
+                       "messages", "graph", "cochange", "feedback", "priors"]:
             variants[f"without {signal}"] = signal
     issue_cache = {}
     issue_cache_file = args.issue_texts or os.path.join(args.work, "issues.json")

@@ -31,12 +31,12 @@ import sys
 import numpy as np
 
 HELD_OUT = ["jqlang/jq", "jhy/jsoup", "BurntSushi/ripgrep"]
-SIGNALS = ["fields", "definitions", "names", "mentions", "scope", "messages", "graph",
-           "cochange", "feedback"]
+SIGNALS = ["fields", "definitions", "names", "mentions", "scope", "named_changes", "messages",
+           "graph", "cochange", "feedback"]
 # the ranker's weights, priors and class bonuses (crates/devprojex-rank/src/rank.rs): the
 # baseline, and the starting point of coordinate ascent
 TODAY = {"fields": 1.0, "definitions": 0.3, "names": 0.4, "mentions": 1.0, "scope": 0.5,
-         "messages": 0.5, "graph": 0.3, "cochange": 0.1, "feedback": 0.2}
+         "named_changes": 0.5, "messages": 0.5, "graph": 0.3, "cochange": 0.1, "feedback": 0.2}
 CLASSES = ["source", "example", "data", "test", "docs", "vendored", "generated"]
 TODAY_PRIOR = {"source": 1.0, "example": 0.6, "data": 0.4, "test": 0.4, "docs": 0.3,
                "vendored": 0.2, "generated": 0.2}
@@ -60,7 +60,7 @@ def load(path):
         valid = np.zeros(K, dtype=bool)
         paths = []
         for i, f in enumerate(files):
-            X[i] = [f[s] for s in SIGNALS]
+            X[i] = [f.get(s, 0.0) for s in SIGNALS]
             cls[i] = CLASSES.index(f["class"])
             changes[i] = f["changes"]
             if f["since_change"] is not None:

@@ -167,6 +167,7 @@ fn dump_features(
             "names": c.names,
             "mentions": c.mentions,
             "scope": c.scope,
+            "named_changes": c.named_changes,
             "messages": c.messages,
             "graph": c.graph,
             "cochange": c.cochange,
@@ -352,8 +353,10 @@ impl Engine {
         let redactor = self.redactor();
         let history = Arc::new(History::build(commits.into_iter().map(|c| {
             devprojex_rank::Commit {
+                id: c.id,
                 message: redactor.redact(&c.message).text.into_owned(),
                 files: c.files,
+                merge: c.merge,
             }
         })));
         if let Some(caches) = caches {

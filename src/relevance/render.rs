@@ -32,6 +32,9 @@ pub(crate) fn reasons(
     if let Some(folder) = &evidence.scoped {
         out.push(format!("in {}/, the title's scope", label(folder)));
     }
+    if let Some(change) = &evidence.named_change {
+        out.push(format!("changed in {change}, which the query names"));
+    }
     if !defined.is_empty() {
         out.push(format!("defines {}", list(defined)));
     } else if !evidence.defined.is_empty() {

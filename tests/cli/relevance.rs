@@ -316,3 +316,59 @@ fn a_file_over_one_mib_is_shown_by_its_densest_lines_not_its_definitions() {
     let ((start, end), function_start) = range_around_the_dense_line(10);
     assert_eq!((start, end), (function_start, function_start + 44));
 }
+
+#[test]
+fn a_change_the_query_names_ranks_the_files_it_changed_and_says_so() {
+    // both files speak of escaping the same way; the merged pull request changed `ser.rs` only
+    let fx = Fixture::new();
+    fx.write("src/ser.rs", "pub fn escape_str() {}\n// escape\n")
+        .write("src/de.rs", "pub fn escape_str() {}\n// escape\n");
+    common::git(&fx.root, &["init", "-q"]);
+    common::git(&fx.root, &["add", "-A"]);
+    common::git(&fx.root, &["commit", "-qm", "initial"]);
+    common::git(&fx.root, &["checkout", "-qb", "escaping"]);
+    fx.write("src/ser.rs", "pub fn escape_str() {}\n// escape faster\n");
+    common::git(&fx.root, &["commit", "-qam", "optimise string escaping"]);
+    common::git(&fx.root, &["checkout", "-q", "-"]);
+    common::git(
+        &fx.root,
+        &[
+            "merge",
+            "-q",
+            "--no-ff",
+            "-m",
+            "Merge pull request #12 from a/escaping",
+            "escaping",
+        ],
+    );
+    fx.write("src/de.rs", "pub fn escape_str() {}\n// escape less\n");
+    common::git(&fx.root, &["commit", "-qam", "Fix a typo (#13)"]);
+    let ser = |query: &str| -> String {
+        let out = run_ok(
+            &["relevant", ".", "--query", query, "--format", "json"],
+            &fx.root,
+        );
+        let json: Value = serde_json::from_slice(&out).unwrap();
+        let first = &json["files"][0];
+        assert_eq!(first["path"], "src/ser.rs", "{query}: {json}");
+        first["reasons"][0].as_str().unwrap().to_string()
+    };
+    assert_eq!(
+        ser("Touch up PR 12: escape"),
+        "changed in #12, which the query names"
+    );
+    // the whole id: a short one may be all digits, which reads as a number
+    let merge = String::from_utf8(
+        std::process::Command::new("git")
+            .args(["rev-parse", "HEAD^"])
+            .current_dir(&fx.root)
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        ser(&format!("escape: follow-up to {}", merge.trim())),
+        format!("changed in commit {}, which the query names", &merge[..10])
+    );
+}

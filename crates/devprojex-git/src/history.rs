@@ -10,10 +10,27 @@ use crate::local::{locate, map_path, state_err};
 /// One commit: its message and the root-relative files it added, modified or deleted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CommitFiles {
+    /// The commit id, hex.
+    pub id: String,
     /// The message, decoded lossily.
     pub message: String,
     /// Root-relative paths with `/`.
     pub files: Vec<String>,
+    /// A merge whose message names a pull request or issue (`Merge pull request #1273 from
+    /// ...`): its files are what the merged branch changed (against the first parent).
+    pub merge: bool,
+}
+
+/// Whether a merge's message names a number (`#1273`, `pull request 1124`): the merges a
+/// query can name. Other merges (`Merge tag 'x' of git://...`, the kernel's many) are skipped
+/// without their trees being compared.
+fn names_a_number(message: &[u8]) -> bool {
+    message
+        .windows(2)
+        .any(|w| w[0] == b'#' && w[1].is_ascii_digit())
+        || message
+            .windows(14)
+            .any(|w| w[..13].eq_ignore_ascii_case(b"pull request ") && w[13].is_ascii_digit())
 }
 
 /// The commit HEAD points at in the repository holding `root` (hex), or `None` when the
@@ -30,7 +47,8 @@ pub fn head_commit(root: &Path) -> Result<Option<String>, GitError> {
 }
 
 /// Up to `max_commits` commits reachable from HEAD by first parents, newest first, with the
-/// files each changed under `root` (merges are skipped: their changes are their parents').
+/// files each changed under `root`. Merges are skipped (their changes are their parents'),
+/// except those whose message names a pull request or issue ([`CommitFiles::merge`]).
 /// Commits whose objects are missing (a shallow clone's edge) end the walk.
 pub fn head_history(root: &Path, max_commits: usize) -> Result<Vec<CommitFiles>, GitError> {
     let mut out = Vec::new();
@@ -48,7 +66,8 @@ pub fn head_history(root: &Path, max_commits: usize) -> Result<Vec<CommitFiles>,
             let Ok(commit) = info.object() else { break };
             let mut parents = commit.parent_ids();
             let parent = parents.next();
-            if parents.next().is_some() {
+            let merge = parents.next().is_some();
+            if merge && !names_a_number(commit.message_raw_sloppy()) {
                 continue;
             }
             let Ok(tree) = commit.tree() else { break };
@@ -71,8 +90,10 @@ pub fn head_history(root: &Path, max_commits: usize) -> Result<Vec<CommitFiles>,
                 continue;
             }
             out.push(CommitFiles {
+                id: commit.id.to_string(),
                 message: String::from_utf8_lossy(commit.message_raw_sloppy()).into_owned(),
                 files,
+                merge,
             });
         }
     }

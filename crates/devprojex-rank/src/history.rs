@@ -8,11 +8,107 @@ use std::collections::HashMap;
 
 use crate::terms::{self, Term};
 
-/// One commit as read from Git: its message and the files it modified, project-relative.
+/// One commit as read from Git: its id, its message and the files it modified,
+/// project-relative.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Commit {
+    /// Hex; empty when unknown.
+    pub id: String,
     pub message: String,
     pub files: Vec<String>,
+    /// A merge that names a pull request: indexed only for the queries that name it (its
+    /// branch's commits would count twice in the other signals).
+    pub merge: bool,
+}
+
+/// A change that a query names, by number (`#1273`, `PR 1273`, a `/pull/1273` link) or by
+/// commit id (`b6a052f`, a `/commit/...` link).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChangeRef {
+    Number(u32),
+    /// A lowercase hex prefix of 7 to 40 digits.
+    Commit(String),
+}
+
+impl std::fmt::Display for ChangeRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Number(n) => write!(f, "#{n}"),
+            Self::Commit(id) => write!(f, "commit {}", &id[..id.len().min(10)]),
+        }
+    }
+}
+
+/// A change named by a number or an id names none in particular when more commits than this
+/// bear it (`#1` in old commits of many repositories, `Fixes #3` in a list of steps).
+pub const NAMED_CHANGE_COMMITS: usize = 3;
+
+/// The changes `text` names: `#N`, `PR N`/`PR #N`, `pull request N`/`#N`, links to `/pull/N`,
+/// `/issues/N` or `/commit/<id>`, and commit ids (7–40 hex digits with a letter and a digit).
+/// Sorted, unique.
+pub fn change_refs(text: &str) -> Vec<ChangeRef> {
+    let mut out = Vec::new();
+    let mut previous: [&str; 2] = ["", ""];
+    for raw in text.split_whitespace() {
+        let word = raw.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '#'));
+        let after_pr = previous[1].eq_ignore_ascii_case("pr")
+            || previous[0].eq_ignore_ascii_case("pull")
+                && previous[1].eq_ignore_ascii_case("request");
+        previous = [previous[1], word];
+        if let Some(at) = raw.find("://") {
+            let mut segments = raw[at + 3..].split(['/', '#', '?']);
+            while let Some(segment) = segments.next() {
+                let Some(next) = segments.clone().next() else {
+                    break;
+                };
+                match segment {
+                    "pull" | "issues" => out.extend(number(next).map(ChangeRef::Number)),
+                    "commit" => out.extend(commit_id(next).map(ChangeRef::Commit)),
+                    _ => {}
+                }
+            }
+            continue;
+        }
+        let mut rest = raw;
+        while let Some(at) = rest.find('#') {
+            let before = rest[..at].chars().next_back();
+            rest = &rest[at + 1..];
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '&') {
+                continue;
+            }
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            out.extend(number(&rest[..digits]).map(ChangeRef::Number));
+        }
+        if after_pr {
+            out.extend(number(word.trim_start_matches('#')).map(ChangeRef::Number));
+        }
+        out.extend(commit_id(word).map(ChangeRef::Commit));
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn number(digits: &str) -> Option<u32> {
+    (!digits.is_empty() && digits.len() <= 7 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
+fn commit_id(word: &str) -> Option<String> {
+    ((7..=40).contains(&word.len())
+        && word.bytes().all(|b| b.is_ascii_hexdigit())
+        && word.bytes().any(|b| b.is_ascii_digit())
+        && word.bytes().any(|b| b.is_ascii_alphabetic()))
+    .then(|| word.to_ascii_lowercase())
+}
+
+/// A commit as the queries that name it see it.
+struct NamedChange {
+    id: String,
+    /// The numbers its message names, sorted.
+    numbers: Vec<u32>,
+    files: Vec<u32>,
 }
 
 struct CommitTerms {
@@ -25,6 +121,8 @@ struct CommitTerms {
 #[derive(Default)]
 pub struct History {
     commits: Vec<CommitTerms>,
+    /// Every indexed commit and merge, for the queries that name one.
+    changes: Vec<NamedChange>,
     paths: Vec<String>,
     ids: HashMap<String, u32>,
     /// The commits of each path id, ascending.
@@ -54,6 +152,22 @@ impl History {
             if commit.files.is_empty() || commit.files.len() > MAX_FILES_PER_COMMIT {
                 continue;
             }
+            let numbers: Vec<u32> = change_refs(&commit.message)
+                .into_iter()
+                .filter_map(|r| match r {
+                    ChangeRef::Number(n) => Some(n),
+                    ChangeRef::Commit(_) => None,
+                })
+                .collect();
+            let files: Vec<u32> = commit.files.iter().map(|f| history.path_id(f)).collect();
+            history.changes.push(NamedChange {
+                id: commit.id.to_ascii_lowercase(),
+                numbers,
+                files,
+            });
+            if commit.merge {
+                continue;
+            }
             let mut commit_terms = Vec::new();
             terms::identifiers(&commit.message, |_, ident| {
                 terms::identifier_terms(ident, |term, _| commit_terms.push(term));
@@ -66,13 +180,8 @@ impl History {
             }
             let index = history.commits.len() as u32;
             let mut files = Vec::with_capacity(commit.files.len());
-            for file in commit.files {
-                let next = history.paths.len() as u32;
-                let id = *history.ids.entry(file.clone()).or_insert(next);
-                if id == next {
-                    history.paths.push(file);
-                    history.by_file.push(Vec::new());
-                }
+            for file in &commit.files {
+                let id = history.path_id(file);
                 history.by_file[id as usize].push(index);
                 files.push(id);
             }
@@ -85,6 +194,46 @@ impl History {
         }
         history.avg_terms = total_terms as f64 / history.commits.len().max(1) as f64;
         history
+    }
+
+    fn path_id(&mut self, file: &str) -> u32 {
+        if let Some(&id) = self.ids.get(file) {
+            return id;
+        }
+        let id = self.paths.len() as u32;
+        self.ids.insert(file.to_string(), id);
+        self.paths.push(file.to_string());
+        self.by_file.push(Vec::new());
+        id
+    }
+
+    /// The files of the changes `refs` name, each with the first reference naming it. A
+    /// reference that more than [`NAMED_CHANGE_COMMITS`] commits bear names none.
+    pub fn named_changes<'q>(&self, refs: &'q [ChangeRef]) -> Vec<(&str, &'q ChangeRef)> {
+        let mut out: Vec<(&str, &'q ChangeRef)> = Vec::new();
+        for reference in refs {
+            let named: Vec<&NamedChange> = self
+                .changes
+                .iter()
+                .filter(|c| match reference {
+                    ChangeRef::Number(n) => c.numbers.binary_search(n).is_ok(),
+                    ChangeRef::Commit(prefix) => c.id.starts_with(prefix.as_str()),
+                })
+                .take(NAMED_CHANGE_COMMITS + 1)
+                .collect();
+            if named.len() > NAMED_CHANGE_COMMITS {
+                continue;
+            }
+            for change in named {
+                for &file in &change.files {
+                    let path = self.paths[file as usize].as_str();
+                    if !out.iter().any(|(p, _)| *p == path) {
+                        out.push((path, reference));
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Commits indexed.
@@ -183,6 +332,11 @@ impl History {
             .sum::<usize>()
             + self.paths.iter().map(|p| 64 + p.len() * 2).sum::<usize>()
             + self.df.len() * 16
+            + self
+                .changes
+                .iter()
+                .map(|c| 80 + c.id.len() + c.numbers.len() * 4 + c.files.len() * 4)
+                .sum::<usize>()
     }
 }
 
@@ -194,7 +348,73 @@ mod tests {
         Commit {
             message: message.into(),
             files: files.iter().map(|f| f.to_string()).collect(),
+            ..Commit::default()
         }
+    }
+
+    #[test]
+    fn the_changes_a_text_names() {
+        use ChangeRef::{Commit as Id, Number};
+        assert_eq!(change_refs("Touch up PR 1273"), [Number(1273)]);
+        assert_eq!(
+            change_refs("Merge pull request #1127 from edwardycl/hash"),
+            [Number(1127)]
+        );
+        assert_eq!(
+            change_refs("Merge pull request 1124 from a/b"),
+            [Number(1124)]
+        );
+        assert_eq!(
+            change_refs("Fix a typo in b6a052f. (#1190), see PR #7 and &#39;"),
+            [Number(7), Number(1190), Id("b6a052f".into())]
+        );
+        assert_eq!(
+            change_refs(
+                "since https://github.com/o/r/pull/42 and https://github.com/o/r/commit/45e5e141b1a39926e6b43c6eacd3dc0280321f71"
+            ),
+            [
+                Number(42),
+                Id("45e5e141b1a39926e6b43c6eacd3dc0280321f71".into())
+            ]
+        );
+        // words, numbers and names that only look like them
+        assert!(change_refs("issue#12 deadbeef 1234567 a1b2c3 prefix #abc C# v1.2").is_empty());
+    }
+
+    #[test]
+    fn a_change_is_found_by_number_or_id_and_a_common_number_names_none() {
+        let merge = Commit {
+            id: "623d9b4aa".into(),
+            message: "Merge pull request #1273 from c/escaping".into(),
+            files: vec!["src/ser.rs".into()],
+            merge: true,
+        };
+        let mut history = vec![merge, commit("Fix a typo (#1190)", &["src/net.c"])];
+        history[1].id = "b6a052fe09".into();
+        for _ in 0..4 {
+            history.push(commit("Fixes #1", &["src/old.rs"]));
+        }
+        let history = History::build(history);
+        let named = |text: &str| -> Vec<String> {
+            let refs = change_refs(text);
+            let named = history.named_changes(&refs);
+            named.iter().map(|(p, r)| format!("{p} {r}")).collect()
+        };
+        assert_eq!(named("Touch up PR 1273"), ["src/ser.rs #1273"]);
+        assert_eq!(
+            named("Fix a typo in B6A052F."),
+            ["src/net.c commit b6a052f"]
+        );
+        assert_eq!(named("regressed in #1190"), ["src/net.c #1190"]);
+        assert!(named("the #1 bug").is_empty(), "four commits bear #1");
+        // a merge counts only for the queries that name it
+        assert_eq!(history.len(), 5);
+        assert_eq!(history.changes_of("src/ser.rs"), 0);
+        assert!(
+            history
+                .message_scores(&[(terms::hash("escap"), 1.0)])
+                .is_empty()
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@ pub mod history;
 pub mod rank;
 pub mod terms;
 
-pub use history::{Commit, History};
+pub use history::{ChangeRef, Commit, History};
 pub use rank::{
     Candidate, Components, Definition, Evidence, FileClass, Query, Ranked, Signals, centrality,
     ranges, rank, rank_explaining, rank_with_components,

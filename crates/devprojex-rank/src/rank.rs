@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::history::History;
+use crate::history::{ChangeRef, History, change_refs};
 use crate::terms::{self, FileTerms, Posting, Term};
 
 /// A parsed query.
@@ -14,6 +14,9 @@ pub struct Query {
     pub terms: Vec<QueryTerm>,
     /// File names or paths the query mentions (`parser.go`, `src/net/http.rs`), lowercased.
     pub mentions: Vec<String>,
+    /// The past changes it names (`Touch up PR 1273`, `Fix a typo in b6a052f`), at most
+    /// [`MAX_CHANGE_REFS`].
+    pub changes: Vec<ChangeRef>,
     /// The scope a commit-style title starts with (`ignore,globset: ...`, `fix(v4): ...`),
     /// lowercased: each names a part of the project, often a folder.
     pub scopes: Vec<String>,
@@ -305,7 +308,10 @@ impl Query {
             .find(|l| !l.trim().is_empty())
             .map(scopes_of)
             .unwrap_or_default();
+        let mut changes = change_refs(text);
+        changes.truncate(MAX_CHANGE_REFS);
         Self {
+            changes,
             terms: weights
                 .into_iter()
                 .map(|(term, (word, weight, exact))| QueryTerm {
@@ -321,7 +327,7 @@ impl Query {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.terms.is_empty() && self.mentions.is_empty()
+        self.terms.is_empty() && self.mentions.is_empty() && self.changes.is_empty()
     }
 
     fn term_weights(&self) -> Vec<(Term, f64)> {
@@ -459,6 +465,7 @@ pub struct Signals {
     pub graph: bool,
     pub mentions: bool,
     pub scope: bool,
+    pub named_changes: bool,
     pub messages: bool,
     pub cochange: bool,
     pub feedback: bool,
@@ -474,6 +481,7 @@ impl Default for Signals {
             graph: true,
             mentions: true,
             scope: true,
+            named_changes: true,
             messages: true,
             cochange: true,
             feedback: true,
@@ -494,6 +502,7 @@ impl Signals {
                 "graph" => signals.graph = false,
                 "mentions" => signals.mentions = false,
                 "scope" => signals.scope = false,
+                "named_changes" => signals.named_changes = false,
                 "messages" => signals.messages = false,
                 "cochange" => signals.cochange = false,
                 "feedback" => signals.feedback = false,
@@ -524,6 +533,8 @@ pub struct Evidence {
     pub mentioned: bool,
     /// The folder the query's scope names (`ignore: ...`), when the file is in it.
     pub scoped: Option<String>,
+    /// A past change the query names (`#1273`, `commit b6a052f`) that changed this file.
+    pub named_change: Option<String>,
     /// Past commits whose messages match the query and changed this file.
     pub commits: u32,
     /// A strong hit this file changed with, and in how many commits.
@@ -571,6 +582,14 @@ const W_MENTION: f64 = 1.0;
 /// repositories any weight from 0.1 to 0.8 gives the same recall@5 (docs/relevance.md,
 /// "The scope of a title"); half of [`W_MENTION`] was set before the held-out figures were read.
 const W_SCOPE: f64 = 0.5;
+/// A file a past change changed, when the query names that change (`Touch up PR 1273`, `Fix a
+/// typo in b6a052f`, `since #1188`): half a mention, like a scope, since a change names a few
+/// files, not one. Few tasks name a change (9 of the 880 commit tasks, of which 4 are
+/// `Touch up PR N`), so the weight is not fitted; it was set before they were measured.
+const W_NAMED_CHANGE: f64 = 0.5;
+/// Changes a query names that are looked up, at most (a stack trace's hex addresses look like
+/// commit ids).
+const MAX_CHANGE_REFS: usize = 16;
 /// A scope word that names more folders than this names none in particular.
 const SCOPE_FOLDERS: usize = 3;
 /// A file name the query mentions that more files than this bear (`src/lib.rs` of every crate
@@ -608,6 +627,8 @@ pub struct Components {
     pub mentions: f64,
     /// 1 when the file is in a folder the query's scope names.
     pub scope: f64,
+    /// 1 when a past change the query names changed the file.
+    pub named_changes: f64,
     /// Commit-message score, divided by the best file's.
     pub messages: f64,
     /// The graph step's gain divided by its weight.
@@ -918,6 +939,24 @@ fn rank_recording(
         }
     }
 
+    let mut named_change: Vec<Option<&ChangeRef>> = vec![None; files.len()];
+    if let Some(history) = history.filter(|_| signals.named_changes && !query.changes.is_empty()) {
+        let named = history.named_changes(&query.changes);
+        if !named.is_empty() {
+            let position: HashMap<&str, usize> =
+                files.iter().enumerate().map(|(i, f)| (f.path, i)).collect();
+            for (path, reference) in named {
+                if let Some(&f) = position.get(path) {
+                    named_change[f] = Some(reference);
+                    scores[f] += W_NAMED_CHANGE;
+                    if record {
+                        parts[f].named_changes = 1.0;
+                    }
+                }
+            }
+        }
+    }
+
     let mut commits = vec![0u32; files.len()];
     if let Some(history) = history.filter(|h| signals.messages && !h.is_empty()) {
         let by_path = history.message_scores(&query.term_weights());
@@ -1050,6 +1089,7 @@ fn rank_recording(
             let mut evidence = Evidence {
                 mentioned: mentioned[f],
                 scoped: scoped[f].map(|k| folders[k].clone()),
+                named_change: named_change[f].map(ToString::to_string),
                 commits: commits[f],
                 changed_with: changed_with[f].map(|(seed, n)| (files[seed].path.to_string(), n)),
                 linked: linked[f].map(|(seed, n)| (files[seed].path.to_string(), n)),
@@ -1874,14 +1914,17 @@ mod tests {
             crate::Commit {
                 message: "hooks: run ExecuteHook once".into(),
                 files: vec!["src/hooks.go".into(), "src/main.go".into()],
+                ..Default::default()
             },
             crate::Commit {
                 message: "main: flags".into(),
                 files: vec!["src/main.go".into()],
+                ..Default::default()
             },
             crate::Commit {
                 message: "hooks: ExecuteHook error".into(),
                 files: vec!["src/hooks.go".into(), "src/main.go".into()],
+                ..Default::default()
             },
         ]);
         let query = Query::parse("ExecuteHook fails in hooks.go");
