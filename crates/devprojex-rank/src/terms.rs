@@ -155,7 +155,8 @@ fn stemmed_len(word: &[u8]) -> usize {
     n
 }
 
-/// The parts of an identifier: `parseHTTPRequest_v2` gives `parse`, `http`, `request`, `v2`.
+/// The parts of an identifier: `parseHTTPRequest_v2` gives `parse`, `http`, `request`, `v2`;
+/// `Float64Flag` gives `float`, `64`, `flag`.
 /// Parts keep their original case; callers lowercase them.
 pub fn split_identifier(ident: &str, mut part: impl FnMut(&str)) {
     split_bytes(ident.as_bytes(), |start, end| part(&ident[start..end]));
@@ -180,8 +181,11 @@ fn split_bytes(ident: &[u8], mut part: impl FnMut(usize, usize)) {
         let prev = ident[i - 1];
         // a separator after `cur` is no lowercase letter either
         let next_lower = ident.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+        // `Float64Flag` is `float`, `64`, `flag` (Go's `Int64Slice`, `Base64Encode`), while
+        // `Vec3D` keeps its `3D`
         let boundary = (prev.is_ascii_lowercase() && cur.is_ascii_uppercase())
             || (prev.is_ascii_uppercase() && cur.is_ascii_uppercase() && next_lower)
+            || (prev.is_ascii_digit() && cur.is_ascii_uppercase() && next_lower)
             || (prev.is_ascii_alphabetic() && cur.is_ascii_digit() && i - start > 1);
         if boundary {
             part(start, i);
@@ -856,6 +860,9 @@ mod tests {
         );
         assert_eq!(parts("copy_process"), ["copy", "process"]);
         assert_eq!(parts("XMLParser"), ["XML", "Parser"]);
+        assert_eq!(parts("Float64Flag"), ["Float", "64", "Flag"]);
+        assert_eq!(words("Float64Flag"), ["float", "flag", "float64flag"]);
+        assert_eq!(parts("Vec3D"), ["Vec", "3D"]);
         assert_eq!(words("executeHooks"), ["execute", "hook", "executehook"]);
         assert_eq!(words("execute_hooks"), words("executeHooks"));
         assert_eq!(words("the"), Vec::<String>::new());
@@ -950,6 +957,7 @@ mod tests {
                 let next_lower = bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase);
                 let boundary = (prev.is_ascii_lowercase() && cur.is_ascii_uppercase())
                     || (prev.is_ascii_uppercase() && cur.is_ascii_uppercase() && next_lower)
+                    || (prev.is_ascii_digit() && cur.is_ascii_uppercase() && next_lower)
                     || (prev.is_ascii_alphabetic() && cur.is_ascii_digit() && i - start > 1);
                 if boundary {
                     part(&piece[start..i]);
