@@ -3,7 +3,9 @@
 //!
 //! Input: UTF-8 text. The first line is the query; the rest is split at lines that start with
 //! `@@ ` into files (the rest of that line is the file's path, the lines after it its text).
-//! Each file's first line is also the message of a commit that changed it and the next file.
+//! Each file's first line is also the message of a commit that changed it and the next file,
+//! its second line that commit's id; every other commit is a merge (found only by queries that
+//! name it: `#12`, `PR 12`, an id).
 //!
 //! Invariants: nothing panics; at most `max_results` files, each index once and in range,
 //! scores finite and in (0, 1], best first; the same answer twice; every line range lies
@@ -31,6 +33,8 @@ fuzz_target!(|data: &[u8]| {
         .iter()
         .enumerate()
         .map(|(i, (path, text))| Commit {
+            id: text.lines().nth(1).unwrap_or_default().to_string(),
+            merge: i % 2 == 1,
             message: text.lines().next().unwrap_or_default().to_string(),
             files: files[i..files.len().min(i + 2)]
                 .iter()
