@@ -82,7 +82,7 @@ def is_test(path):
                 for p in parts[:-1])
             or stem.startswith("test_") or stem.endswith("_test") or stem.endswith("_tests")
             or ".test." in name or ".spec." in name or original_stem.endswith("Test")
-            or original_stem.endswith("Tests") or stem == "conftest")
+            or original_stem.endswith("Tests") or stem in ("conftest", "test", "tests"))
 
 
 def is_source(path):

@@ -158,27 +158,17 @@ fn dump_features(
         FEATURE_CANDIDATES,
     )
     .into_iter()
-    .map(|(ranked, c)| {
-        serde_json::json!({
+    .map(|(ranked, components)| {
+        let mut file = serde_json::json!({
             "path": candidates[ranked.index].path,
             "score": ranked.score,
-            "fields": c.fields,
-            "definitions": c.definitions,
-            "names": c.names,
-            "mentions": c.mentions,
-            "scope": c.scope,
-            "named_changes": c.named_changes,
-            "messages": c.messages,
-            "graph": c.graph,
-            "cochange": c.cochange,
-            "feedback": c.feedback,
-            "prior": c.prior,
-            "bonus": c.bonus,
-            "class": c.class,
-            "changes": c.changes,
-            "since_change": c.since_change,
-            "history_commits": c.history_commits,
-        })
+        });
+        if let (Some(file), Ok(serde_json::Value::Object(components))) =
+            (file.as_object_mut(), serde_json::to_value(components))
+        {
+            file.extend(components);
+        }
+        file
     })
     .collect();
     let line = serde_json::json!({ "searched_files": candidates.len(), "files": files });

@@ -390,7 +390,7 @@ impl FileClass {
             || name.contains(".spec.")
             || original_stem.ends_with("Test")
             || original_stem.ends_with("Tests")
-            || stem == "conftest"
+            || matches!(stem, "conftest" | "test" | "tests")
         {
             return Self::Test;
         }
@@ -614,8 +614,9 @@ const SEEDS: usize = 3;
 
 /// Each signal's part of one ranked file's score before the signals are combined, and what
 /// HEAD's history says of the file: for fitting the weights on the benchmark
-/// (`DEVPROJEX_RANK_FEATURES`); the ranking does not read them back.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// (`DEVPROJEX_RANK_FEATURES`, which writes them under these names); the ranking does not
+/// read them back.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Components {
     /// BM25F over the fields, divided by the best file's.
     pub fields: f64,
@@ -1833,6 +1834,12 @@ mod tests {
             FileClass::Test
         );
         assert_eq!(FileClass::of("src/latest.rs"), FileClass::Source);
+        // a test suite named for what it is (hiredis's `test.c`, a Rust `tests.rs` module,
+        // a Django app's `tests.py`)
+        assert_eq!(FileClass::of("test.c"), FileClass::Test);
+        assert_eq!(FileClass::of("src/walk/tests.rs"), FileClass::Test);
+        assert_eq!(FileClass::of("polls/tests.py"), FileClass::Test);
+        assert_eq!(FileClass::of("src/testing_utils.rs"), FileClass::Source);
     }
 
     #[test]
