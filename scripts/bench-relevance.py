@@ -60,7 +60,12 @@ LANGUAGE = {
 SKIP_MESSAGE = re.compile(
     r"^(revert|merge|bump|release|prepare|version|v?\d+\.\d+|update (the )?changelog|"
     r"chore\(release\)|chore\(deps\)|changelog)|\bbump(ed)? (the )?version\b|\bversion bump\b|"
-    r"^\[maven-release-plugin\]|\bprepare (for )?release\b",
+    r"^\[maven-release-plugin\]|\bprepare (for )?release\b|"
+    # dependency bumps, as bots write them: "Update dependency com.google.guava:guava to
+    # v33.4.6-jre", "Update plugin mavenPublish to v0.34.0", "Update to Kotlin 1.9.0"
+    r"^((chore|fix|build)(\([^)]*\))?!?:\s*)?(update|upgrade)\s+((the\s+)?(dependency|dependencies"
+    r"|deps?|plugin)\s+)?[\w.:/@-]+(\s+[\w.:/@-]+)?\s+(to|from)\s+v?\d+(\.\d+)+|"
+    r"^(update|upgrade) to \w+ v?\d+(\.\d+)+",
     re.IGNORECASE,
 )
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
