@@ -166,6 +166,36 @@ fn is_email(word: &str) -> bool {
         })
 }
 
+/// How much the base form of an inflected query word weighs (`quote` and `quot` for
+/// "quoting"), against the word as written.
+const INFLECTION_WEIGHT: f64 = 0.5;
+
+/// The forms code is likely to spell an inflected word with: "quoting" and "quoted" as
+/// `quote` (and `quot`), "stopped" as `stop`, "handled" as `handle`. Prose says what code
+/// did; code names what it does.
+fn base_forms(word: &str) -> Vec<String> {
+    let bytes = word.as_bytes();
+    if !bytes.iter().all(u8::is_ascii_lowercase) {
+        return Vec::new();
+    }
+    let base = if word.len() >= 6 && word.ends_with("ing") {
+        &word[..word.len() - 3]
+    } else if word.len() >= 5 && word.ends_with("ed") && !word.ends_with("eed") {
+        &word[..word.len() - 2]
+    } else {
+        return Vec::new();
+    };
+    if !base.bytes().any(|b| b"aeiouy".contains(&b)) {
+        return Vec::new();
+    }
+    let mut forms = vec![base.to_string(), format!("{base}e")];
+    let b = base.as_bytes();
+    if b.len() >= 4 && b[b.len() - 1] == b[b.len() - 2] && !b"aeioulsz".contains(&b[b.len() - 1]) {
+        forms.push(base[..base.len() - 1].to_string());
+    }
+    forms
+}
+
 /// Keywords and stock names of programming languages: in a code block of the query they are
 /// its syntax (`func main() { ... return nil }`), not what the task is about.
 fn is_snippet_syntax(ident: &str) -> bool {
@@ -300,6 +330,20 @@ impl Query {
                     }
                 });
             }
+        }
+        let inflected: Vec<(Term, String, f64)> = weights
+            .values()
+            .filter(|(_, _, exact)| !exact)
+            .flat_map(|(word, weight, _)| {
+                let weight = weight * INFLECTION_WEIGHT;
+                base_forms(word).into_iter().map(move |base| {
+                    let base = terms::stem(&base).to_string();
+                    (terms::hash(&base), base, weight)
+                })
+            })
+            .collect();
+        for (term, word, weight) in inflected {
+            weights.entry(term).or_insert((word, weight, false));
         }
         mentions.sort();
         mentions.dedup();
@@ -1639,7 +1683,30 @@ mod tests {
         assert_eq!(weight("branch"), Some(1.0));
         // a one-line query has no title to weigh
         let one = Query::parse("Completion panics on a dashed argument");
-        assert_eq!(one.terms.iter().map(|t| t.weight).sum::<f64>(), 4.0);
+        let written: Vec<f64> = one
+            .terms
+            .iter()
+            .filter(|t| !["dash", "dashe"].contains(&t.word.as_str()))
+            .map(|t| t.weight)
+            .collect();
+        assert_eq!(written, [1.0; 4], "{:?}", one.terms);
+    }
+
+    /// Prose says what code did ("quoting", "handled", "stopped"); code names what it does.
+    #[test]
+    fn an_inflected_word_also_looks_for_its_base_form_at_half_weight() {
+        let q = Query::parse("Resolve queryparam quoting; handled stopped `parsing_state` things");
+        let weight = |w: &str| q.terms.iter().find(|t| t.word == w).map(|t| t.weight);
+        assert_eq!(weight("quoting"), Some(1.0));
+        assert_eq!(weight("quote"), Some(0.5));
+        assert_eq!(weight("quot"), Some(0.5));
+        assert_eq!(weight("handle"), Some(0.5));
+        assert_eq!(weight("stop"), Some(0.5));
+        // a part of code weighs 2, its base form 1; short or vowel-less stems are no base forms
+        assert_eq!(weight("parse"), Some(1.0));
+        assert_eq!(weight("th"), None);
+        assert!(base_forms("string").is_empty() && base_forms("speed").is_empty());
+        assert_eq!(base_forms("running"), ["runn", "runne", "run"]);
     }
 
     /// A squash-merged commit as GitHub writes it: the people its trailers and addresses name
