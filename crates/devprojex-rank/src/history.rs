@@ -159,11 +159,13 @@ impl History {
                     ChangeRef::Commit(_) => None,
                 })
                 .collect();
-            let files: Vec<u32> = commit.files.iter().map(|f| history.path_id(f)).collect();
+            let mut files: Vec<u32> = commit.files.iter().map(|f| history.path_id(f)).collect();
+            files.sort_unstable();
+            files.dedup();
             history.changes.push(NamedChange {
                 id: commit.id.to_ascii_lowercase(),
                 numbers,
-                files,
+                files: files.clone(),
             });
             if commit.merge {
                 continue;
@@ -179,14 +181,9 @@ impl History {
                 *history.df.entry(term).or_default() += 1;
             }
             let index = history.commits.len() as u32;
-            let mut files = Vec::with_capacity(commit.files.len());
-            for file in &commit.files {
-                let id = history.path_id(file);
+            for &id in &files {
                 history.by_file[id as usize].push(index);
-                files.push(id);
             }
-            files.sort_unstable();
-            files.dedup();
             history.commits.push(CommitTerms {
                 terms: commit_terms,
                 files,
