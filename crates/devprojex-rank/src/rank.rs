@@ -500,63 +500,55 @@ impl FileClass {
     }
 }
 
-/// The signals that can be switched off (the benchmark's ablation).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Signals {
-    pub fields: bool,
-    pub definitions: bool,
-    pub names: bool,
-    pub graph: bool,
-    pub mentions: bool,
-    pub scope: bool,
-    pub named_changes: bool,
-    pub messages: bool,
-    pub cochange: bool,
-    pub feedback: bool,
-    pub priors: bool,
-}
-
-impl Default for Signals {
-    fn default() -> Self {
-        Self {
-            fields: true,
-            definitions: true,
-            names: true,
-            graph: true,
-            mentions: true,
-            scope: true,
-            named_changes: true,
-            messages: true,
-            cochange: true,
-            feedback: true,
-            priors: true,
+/// The signals, each named once: the field, its name in `DEVPROJEX_RANK_WITHOUT` and in
+/// [`Signals::NAMES`] are the same word.
+macro_rules! signals {
+    ($($name:ident),* $(,)?) => {
+        /// The signals that can be switched off (the benchmark's ablation).
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub struct Signals {
+            $(pub $name: bool,)*
         }
-    }
-}
 
-impl Signals {
-    /// Parse a comma-separated list of signals to switch off (`messages,cochange`).
-    pub fn without(list: &str) -> Self {
-        let mut signals = Self::default();
-        for name in list.split(',').map(str::trim) {
-            match name {
-                "fields" => signals.fields = false,
-                "definitions" => signals.definitions = false,
-                "names" => signals.names = false,
-                "graph" => signals.graph = false,
-                "mentions" => signals.mentions = false,
-                "scope" => signals.scope = false,
-                "named_changes" => signals.named_changes = false,
-                "messages" => signals.messages = false,
-                "cochange" => signals.cochange = false,
-                "feedback" => signals.feedback = false,
-                "priors" => signals.priors = false,
-                _ => {}
+        impl Default for Signals {
+            fn default() -> Self {
+                Self { $($name: true,)* }
             }
         }
-        signals
-    }
+
+        impl Signals {
+            /// Every signal's name, in declaration order.
+            pub const NAMES: &[&str] = &[$(stringify!($name)),*];
+
+            /// Parse a comma-separated list of signals to switch off (`messages,cochange`);
+            /// unknown names are ignored.
+            pub fn without(list: &str) -> Self {
+                let mut signals = Self::default();
+                for name in list.split(',').map(str::trim) {
+                    match name {
+                        $(stringify!($name) => signals.$name = false,)*
+                        _ => {}
+                    }
+                }
+                signals
+            }
+        }
+    };
 }
+
+signals!(
+    fields,
+    definitions,
+    names,
+    graph,
+    mentions,
+    scope,
+    named_changes,
+    messages,
+    cochange,
+    feedback,
+    priors,
+);
 
 /// One file offered to the ranker.
 pub struct Candidate<'a> {
@@ -1877,6 +1869,21 @@ mod tests {
             assert_eq!(walked, looked_up, "round {round}");
             assert!(!looked_up.is_empty() || round == 0);
         }
+    }
+
+    #[test]
+    fn each_signal_is_switched_off_by_its_name_alone() {
+        for name in Signals::NAMES {
+            let off = Signals::without(name);
+            let changed = Signals::NAMES
+                .iter()
+                .filter(|other| Signals::without(other) == off)
+                .count();
+            assert_ne!(off, Signals::default(), "{name}");
+            assert_eq!(changed, 1, "{name}");
+        }
+        assert_eq!(Signals::without("no_such_signal"), Signals::default());
+        assert_eq!(Signals::NAMES.len(), 11);
     }
 
     #[test]
