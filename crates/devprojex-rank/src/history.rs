@@ -43,11 +43,24 @@ impl std::fmt::Display for ChangeRef {
 /// bear it (`#1` in old commits of many repositories, `Fixes #3` in a list of steps).
 pub const NAMED_CHANGE_COMMITS: usize = 3;
 
+/// Changes read from one text, at most: a query's first ones (a stack trace's hex addresses
+/// look like commit ids), and a bound on the work a commit message of megabytes of `#1 #2 ...`
+/// could make.
+pub const MAX_CHANGE_REFS: usize = 16;
+
 /// The changes `text` names: `#N`, `PR N`/`PR #N`, `pull request N`/`#N`, links to `/pull/N`,
 /// `/issues/N` or `/commit/<id>`, and commit ids (7–40 hex digits with a letter and a digit).
-/// Sorted, unique.
+/// The first [`MAX_CHANGE_REFS`] distinct ones, sorted.
 pub fn change_refs(text: &str) -> Vec<ChangeRef> {
     let mut out = Vec::new();
+    let mut add = |found: Option<ChangeRef>| {
+        if let Some(found) = found
+            && out.len() < MAX_CHANGE_REFS
+            && !out.contains(&found)
+        {
+            out.push(found);
+        }
+    };
     let mut previous: [&str; 2] = ["", ""];
     for raw in text.split_whitespace() {
         let word = raw.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '#'));
@@ -62,8 +75,8 @@ pub fn change_refs(text: &str) -> Vec<ChangeRef> {
                     break;
                 };
                 match segment {
-                    "pull" | "issues" => out.extend(number(next).map(ChangeRef::Number)),
-                    "commit" => out.extend(commit_id(next).map(ChangeRef::Commit)),
+                    "pull" | "issues" => add(number(next).map(ChangeRef::Number)),
+                    "commit" => add(commit_id(next).map(ChangeRef::Commit)),
                     _ => {}
                 }
             }
@@ -77,15 +90,14 @@ pub fn change_refs(text: &str) -> Vec<ChangeRef> {
                 continue;
             }
             let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-            out.extend(number(&rest[..digits]).map(ChangeRef::Number));
+            add(number(&rest[..digits]).map(ChangeRef::Number));
         }
         if after_pr {
-            out.extend(number(word.trim_start_matches('#')).map(ChangeRef::Number));
+            add(number(word.trim_start_matches('#')).map(ChangeRef::Number));
         }
-        out.extend(commit_id(word).map(ChangeRef::Commit));
+        add(commit_id(word).map(ChangeRef::Commit));
     }
     out.sort();
-    out.dedup();
     out
 }
 
@@ -374,6 +386,11 @@ mod tests {
                 Id("45e5e141b1a39926e6b43c6eacd3dc0280321f71".into())
             ]
         );
+        // the first ones of a long text, not its smallest numbers
+        let many: String = (1..=40).rev().map(|n| format!("#{n} #{n} ")).collect();
+        let first = change_refs(&many);
+        assert_eq!(first.len(), MAX_CHANGE_REFS);
+        assert_eq!(first[0], Number(25));
         // words, numbers and names that only look like them
         assert!(change_refs("issue#12 deadbeef 1234567 a1b2c3 prefix #abc C# v1.2").is_empty());
     }

@@ -15,7 +15,7 @@ pub struct Query {
     /// File names or paths the query mentions (`parser.go`, `src/net/http.rs`), lowercased.
     pub mentions: Vec<String>,
     /// The past changes it names (`Touch up PR 1273`, `Fix a typo in b6a052f`), at most
-    /// [`MAX_CHANGE_REFS`].
+    /// [`crate::history::MAX_CHANGE_REFS`].
     pub changes: Vec<ChangeRef>,
     /// The scope a commit-style title starts with (`ignore,globset: ...`, `fix(v4): ...`),
     /// lowercased: each names a part of the project, often a folder.
@@ -352,10 +352,8 @@ impl Query {
             .find(|l| !l.trim().is_empty())
             .map(scopes_of)
             .unwrap_or_default();
-        let mut changes = change_refs(text);
-        changes.truncate(MAX_CHANGE_REFS);
         Self {
-            changes,
+            changes: change_refs(text),
             terms: weights
                 .into_iter()
                 .map(|(term, (word, weight, exact))| QueryTerm {
@@ -623,9 +621,6 @@ const W_SCOPE: f64 = 0.5;
 /// files, not one. Few tasks name a change (9 of the 880 commit tasks, of which 4 are
 /// `Touch up PR N`), so the weight is not fitted; it was set before they were measured.
 const W_NAMED_CHANGE: f64 = 0.5;
-/// Changes a query names that are looked up, at most (a stack trace's hex addresses look like
-/// commit ids).
-const MAX_CHANGE_REFS: usize = 16;
 /// A scope word that names more folders than this names none in particular.
 const SCOPE_FOLDERS: usize = 3;
 /// A file name the query mentions that more files than this bear (`src/lib.rs` of every crate
