@@ -258,6 +258,12 @@ pub(crate) fn extract(
                     continue;
                 }
                 let innermost = frames.last();
+                // a qualifier (`a::b::c::f`) deepens the scope as nesting does, and as far
+                if let Some(q) = &found.qualifier
+                    && innermost.map_or(0, |f| f.scope.len()) + q.split("::").count() > MAX_NESTING
+                {
+                    return Err(Skip::TooDeeplyNested);
+                }
                 let (container, scope) = match &found.qualifier {
                     // `int Parser::parse()` inside `namespace net`: net, then the qualifier
                     Some(q) => (

@@ -87,6 +87,32 @@ fn rust_modules_and_cpp_namespaces_nested_fifteen_thousand_deep_are_skipped() {
     assert_eq!(skipped_definitions("x.cpp", &cpp), Skip::TooDeeplyNested);
 }
 
+/// A qualified definition's scope is its namespaces and then its qualifier's parts
+/// (`a::b::f` in `namespace n`: n, a, b): a qualifier of thousands of parts nests as deep
+/// (found by the `symbols` fuzz target, kept in `fuzz/regressions/symbols/`).
+#[test]
+fn a_qualifier_deeper_than_the_nesting_limit_is_skipped() {
+    let qualifier = |parts: usize| "a::".repeat(parts);
+    let deep = format!(
+        "namespace n {{
+void {}f() {{}}
+}}
+",
+        qualifier(MAX_NESTING)
+    );
+    assert_eq!(skipped_definitions("x.cpp", &deep), Skip::TooDeeplyNested);
+    let within = format!(
+        "namespace n {{
+void {}f() {{}}
+}}
+",
+        qualifier(MAX_NESTING - 2)
+    );
+    let defs = try_definitions("x.cpp", &within).unwrap().unwrap();
+    let f = defs.iter().find(|d| d.name == "f").unwrap();
+    assert_eq!(f.scope.len(), MAX_NESTING - 1);
+}
+
 #[test]
 fn nesting_within_the_limit_keeps_every_scope() {
     let rust = nest("mod a {\n", "fn f() {}\n", "}\n", MAX_NESTING - 1);
