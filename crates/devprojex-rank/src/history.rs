@@ -4,7 +4,7 @@
 //!
 //! Built once per HEAD from the commits the caller read (newest first); pure data after that.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::terms::{self, Term};
 
@@ -136,10 +136,10 @@ pub struct History {
     /// Every indexed commit and merge, for the queries that name one.
     changes: Vec<NamedChange>,
     paths: Vec<String>,
-    ids: HashMap<String, u32>,
+    ids: FxHashMap<String, u32>,
     /// The commits of each path id, ascending.
     by_file: Vec<Vec<u32>>,
-    df: HashMap<Term, u32>,
+    df: FxHashMap<Term, u32>,
     avg_terms: f64,
 }
 
@@ -270,7 +270,7 @@ impl History {
 
     /// Per path: the summed BM25 score of the best-matching commit messages (each commit's
     /// score shared by the files it changed) and how many of those commits changed it.
-    pub fn message_scores(&self, query: &[(Term, f64)]) -> HashMap<&str, (f64, u32)> {
+    pub fn message_scores(&self, query: &[(Term, f64)]) -> FxHashMap<&str, (f64, u32)> {
         const K1: f64 = 1.2;
         const B: f64 = 0.5;
         const TOP_COMMITS: usize = 50;
@@ -282,7 +282,7 @@ impl History {
                 Some((term, weight * (1.0 + (n - df + 0.5) / (df + 0.5)).ln()))
             })
             .collect();
-        let mut out = HashMap::new();
+        let mut out = FxHashMap::default();
         if weights.is_empty() {
             return out;
         }
@@ -318,8 +318,8 @@ impl History {
     }
 
     /// The files changed together with `seed`, with the number of shared commits.
-    pub fn changed_with(&self, seed: &str) -> HashMap<&str, u32> {
-        let mut out = HashMap::new();
+    pub fn changed_with(&self, seed: &str) -> FxHashMap<&str, u32> {
+        let mut out = FxHashMap::default();
         let Some(&id) = self.ids.get(seed) else {
             return out;
         };

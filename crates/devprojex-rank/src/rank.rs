@@ -2,7 +2,9 @@
 //! names, commit messages that match it, files that change with the strong hits, and priors
 //! for tests, docs, vendored and generated files.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
 
 use crate::history::{ChangeRef, History, change_refs};
 use crate::terms::{self, FileTerms, Posting, Term};
@@ -902,7 +904,7 @@ fn rank_recording(
 
     // the file's own name is the strongest part of its path: `memoizer.ts` for "the memoizer"
     if signals.names {
-        let weights: HashMap<Term, f64> = query
+        let weights: FxHashMap<Term, f64> = query
             .terms
             .iter()
             .zip(&idf)
@@ -976,7 +978,7 @@ fn rank_recording(
     if let Some(history) = history.filter(|_| signals.named_changes && !query.changes.is_empty()) {
         let named = history.named_changes(&query.changes);
         if !named.is_empty() {
-            let position: HashMap<&str, usize> =
+            let position: FxHashMap<&str, usize> =
                 files.iter().enumerate().map(|(i, f)| (f.path, i)).collect();
             for (path, reference) in named {
                 if let Some(&f) = position.get(path) {
@@ -1030,7 +1032,7 @@ fn rank_recording(
     let mut changed_with: Vec<Option<(usize, u32)>> = vec![None; files.len()];
     if let Some(history) = history.filter(|h| signals.cochange && !h.is_empty()) {
         let order = strongest_first(files, &scores, &prior);
-        let position: HashMap<&str, usize> =
+        let position: FxHashMap<&str, usize> =
             files.iter().enumerate().map(|(i, f)| (f.path, i)).collect();
         let mut bonus = vec![0.0f64; files.len()];
         for (seed, strength) in seeds_of(&order, &scores, &prior) {
@@ -1180,34 +1182,44 @@ fn graph_bonus(
     let n = files.len() as f64;
     let mut bonus = vec![0.0f64; files.len()];
     for (seed, strength) in seeds_of(&order, scores, prior) {
-        let seed_terms: Vec<Posting> = files[seed].terms.iter().collect();
+        let seed_terms = SeedTerms::new(files[seed].terms.iter().collect());
         // per term of the seed: files that define it, files that contain it
         let mut defined = vec![0u32; seed_terms.len()];
         let mut df = vec![0u32; seed_terms.len()];
         for &f in &candidates {
-            for_each_shared(&seed_terms, files[f].terms, |i, q| {
+            seed_terms.for_each_shared(files[f].terms, |i, q| {
                 df[i] += 1;
                 if q.defined > 0 {
                     defined[i] += 1;
                 }
             });
         }
+        // only the names few files define can link two files: the second pass looks for those
+        // alone (a kernel seed has thousands of terms, a handful of them specific)
+        let (specific, seed_index): (Vec<Posting>, Vec<usize>) = seed_terms
+            .postings
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| (1..=SPECIFIC_DEFINITIONS).contains(&defined[i]))
+            .map(|(i, p)| (*p, i))
+            .unzip();
+        if specific.is_empty() {
+            continue;
+        }
+        let specific = SeedTerms::new(specific);
         let weight = |i: usize| (1.0 + n / f64::from(df[i].max(1))).ln();
         let mut shared = vec![(0.0f64, 0u32); files.len()];
         for &f in &candidates {
             if f == seed {
                 continue;
             }
-            for_each_shared(&seed_terms, files[f].terms, |i, q| {
-                if defined[i] == 0 || defined[i] > SPECIFIC_DEFINITIONS {
-                    return;
-                }
+            specific.for_each_shared(files[f].terms, |k, q| {
                 // the seed defines it and f uses it, or f defines it and the seed uses it
-                let p = &seed_terms[i];
+                let p = &specific.postings[k];
                 let seed_uses = p.body > u16::from(p.defined);
                 let f_uses = q.body > u16::from(q.defined);
                 if (p.defined > 0 && f_uses) || (q.defined > 0 && seed_uses) {
-                    shared[f].0 += weight(i);
+                    shared[f].0 += weight(seed_index[k]);
                     shared[f].1 += 1;
                 }
             });
@@ -1229,25 +1241,42 @@ fn graph_bonus(
     }
 }
 
-/// Each term `seed_terms` (sorted by term) shares with `file`: its index there and the file's
-/// posting, in term order. The smaller side is walked and the larger searched, so a seed of
-/// 100,000 terms (a generated register header) costs each candidate its own few hundred
-/// lookups, not 100,000.
-fn for_each_shared(
-    seed_terms: &[Posting],
-    file: &FileTerms,
-    mut found: impl FnMut(usize, Posting),
-) {
-    if seed_terms.len() <= file.len() {
-        for (i, p) in seed_terms.iter().enumerate() {
-            if let Some(q) = file.get(p.term) {
-                found(i, q);
+/// A seed's terms (sorted by term), with an index by term for the files smaller than it.
+struct SeedTerms {
+    postings: Vec<Posting>,
+    index: FxHashMap<Term, usize>,
+}
+
+impl SeedTerms {
+    fn new(postings: Vec<Posting>) -> Self {
+        let index = postings
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.term, i))
+            .collect();
+        Self { postings, index }
+    }
+
+    fn len(&self) -> usize {
+        self.postings.len()
+    }
+
+    /// Each term the seed shares with `file`: its index in the seed and the file's posting, in
+    /// term order. The smaller side is walked and the larger looked up, so a seed of 100,000
+    /// terms (a generated register header) costs each candidate its own few hundred lookups,
+    /// not 100,000.
+    fn for_each_shared(&self, file: &FileTerms, mut found: impl FnMut(usize, Posting)) {
+        if self.postings.len() <= file.len() {
+            for (i, p) in self.postings.iter().enumerate() {
+                if let Some(q) = file.get(p.term) {
+                    found(i, q);
+                }
             }
-        }
-    } else {
-        for q in file.iter() {
-            if let Ok(i) = seed_terms.binary_search_by_key(&q.term, |p| p.term) {
-                found(i, q);
+        } else {
+            for q in file.iter() {
+                if let Some(&i) = self.index.get(&q.term) {
+                    found(i, q);
+                }
             }
         }
     }
@@ -1273,7 +1302,7 @@ fn feedback_bonus(
     let sample: Vec<usize> = (0..files.len()).step_by(stride).collect();
     let n = sample.len() as f64;
     let asked: Vec<Term> = query.terms.iter().map(|q| q.term).collect();
-    let mut gains: HashMap<Term, f64> = HashMap::new();
+    let mut gains: FxHashMap<Term, f64> = FxHashMap::default();
     for &(seed, strength) in &seeds {
         let terms = files[seed].terms;
         let length = f64::from(terms.length.max(1));
@@ -1285,7 +1314,7 @@ fn feedback_bonus(
         }
     }
     // one pass over the sample's terms, not a search per word: a kernel file has thousands
-    let mut df: HashMap<Term, u32> = gains.keys().map(|&t| (t, 0)).collect();
+    let mut df: FxHashMap<Term, u32> = gains.keys().map(|&t| (t, 0)).collect();
     for &f in &sample {
         for p in files[f].terms.iter() {
             if let Some(d) = df.get_mut(&p.term) {
@@ -1370,8 +1399,8 @@ fn seeds_of(order: &[usize], scores: &[f64], prior: &dyn Fn(usize) -> f64) -> Ve
 /// [`SPECIFIC_DEFINITIONS`] files and used in the text of others), each use counted as
 /// `ln(1 + users)` so one ubiquitous name does not make a file central. Priors apply.
 pub fn centrality(files: &[Candidate<'_>], signals: Signals) -> Vec<f64> {
-    let mut defined_in: HashMap<Term, u32> = HashMap::new();
-    let mut used_in: HashMap<Term, u32> = HashMap::new();
+    let mut defined_in: FxHashMap<Term, u32> = FxHashMap::default();
+    let mut used_in: FxHashMap<Term, u32> = FxHashMap::default();
     for file in files {
         for p in file.terms.iter() {
             if p.defined > 0 {
@@ -1433,7 +1462,7 @@ pub fn ranges(
 ) -> (Vec<(usize, usize)>, Vec<String>) {
     const WINDOW: usize = 6;
     const MAX_SPAN: usize = 80;
-    let weights: HashMap<Term, f64> = query.terms.iter().map(|t| (t.term, t.weight)).collect();
+    let weights: FxHashMap<Term, f64> = query.terms.iter().map(|t| (t.term, t.weight)).collect();
     let lines: Vec<&str> = text.lines().collect();
     let mut line_score = vec![0.0f64; lines.len()];
     let mut seen = Vec::new();
@@ -1854,10 +1883,11 @@ mod tests {
         for round in 0..40 {
             let seed = FileTerms::of("src/seed.rs", &text(1 + round * 7));
             let file = FileTerms::of("src/file.rs", &text(1 + (40 - round) * 5));
-            let seed_terms: Vec<Posting> = seed.iter().collect();
+            let seed_terms = SeedTerms::new(seed.iter().collect());
             let mut walked = Vec::new();
-            for_each_shared(&seed_terms, &file, |i, q| walked.push((i, q)));
+            seed_terms.for_each_shared(&file, |i, q| walked.push((i, q)));
             let looked_up: Vec<(usize, Posting)> = seed_terms
+                .postings
                 .iter()
                 .enumerate()
                 .filter_map(|(i, p)| file.get(p.term).map(|q| (i, q)))

@@ -10,6 +10,8 @@ pub type Term = u32;
 
 use std::collections::hash_map::Entry;
 
+use rustc_hash::FxHashMap;
+
 /// Words that carry no information about where a change goes (a `match`: it runs once per
 /// identifier part of every file).
 fn is_stopword(word: &[u8]) -> bool {
@@ -395,66 +397,12 @@ fn defined_names_among<'l>(
     }
 }
 
-/// Terms are hashes already: the map uses them as they are.
-#[derive(Default)]
-struct TermHasher(u64);
-
-impl std::hash::Hasher for TermHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        // spread the bits over the word the table's top bits index with
-        self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
-type Counts = std::collections::HashMap<Term, Posting, std::hash::BuildHasherDefault<TermHasher>>;
-
-/// A quick hash of an identifier's bytes, eight at a time (the `FxHash` mix): identifiers are
-/// short and repeat, so the table of a file's distinct identifiers is probed once per
-/// occurrence and must be cheap. Only in memory, so not part of any answer.
-#[derive(Default)]
-struct IdentHasher(u64);
-
-impl std::hash::Hasher for IdentHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0xf135_7aea_2e62_a9c5;
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-            self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(K);
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = (rest.len() as u64) << 59;
-            for (k, &b) in rest.iter().enumerate() {
-                word ^= u64::from(b) << (8 * k);
-            }
-            self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(K);
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.0 = (self.0.rotate_left(26) ^ u64::from(n)).wrapping_mul(0xf135_7aea_2e62_a9c5);
-    }
-}
+type Counts = FxHashMap<Term, Posting>;
 
 /// Each distinct identifier of a file with a number: how often it occurs, or where its counts
-/// are.
-type IdentCounts<'t> =
-    std::collections::HashMap<&'t str, u32, std::hash::BuildHasherDefault<IdentHasher>>;
+/// are. Probed once per occurrence, so the hash must be cheap; only in memory, so not part of
+/// any answer.
+type IdentCounts<'t> = FxHashMap<&'t str, u32>;
 
 /// One term's counts in one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
