@@ -836,16 +836,17 @@ fn rank_recording(
     } else {
         Vec::new()
     };
+    // the query's terms in term order (how files are searched), and where each is in the query
+    let mut by_term: Vec<usize> = (0..query.terms.len()).collect();
+    by_term.sort_by_key(|&i| query.terms[i].term);
+    let sorted_terms: Vec<Term> = by_term.iter().map(|&i| query.terms[i].term).collect();
     // document frequencies of the query's terms
     let mut df = vec![0u32; query.terms.len()];
     let mut total_length = 0u64;
     for file in files {
         total_length += u64::from(file.terms.length);
-        for (i, q) in query.terms.iter().enumerate() {
-            if file.terms.get(q.term).is_some() {
-                df[i] += 1;
-            }
-        }
+        file.terms
+            .for_each_of(&sorted_terms, |k, _| df[by_term[k]] += 1);
     }
     let avg_length = (total_length as f64 / n).max(1.0);
     let idf: Vec<f64> = df
@@ -855,20 +856,33 @@ fn rank_recording(
             (1.0 + (n - d + 0.5) / (d + 0.5)).ln()
         })
         .collect();
+    // each path's file, for the signals that read history (which names paths)
+    let position: FxHashMap<&str, usize> = if history.is_some() {
+        files.iter().enumerate().map(|(i, f)| (f.path, i)).collect()
+    } else {
+        FxHashMap::default()
+    };
 
     let mut lexical = vec![0.0f64; files.len()];
+    // per file: the identifiers the query writes as code that it defines
+    let mut defines = vec![0usize; files.len()];
     for (f, file) in files.iter().enumerate() {
         let norm = 1.0 - B + B * f64::from(file.terms.length) / avg_length;
         let mut score = 0.0;
-        for (i, q) in query.terms.iter().enumerate() {
-            if let Some(p) = file.terms.get(q.term) {
-                let mut tf = f64::from(p.body) / norm;
-                if signals.fields {
-                    tf += W_DEFINED * f64::from(p.defined) + W_PATH * f64::from(p.path);
-                }
-                score += q.weight * idf[i] * tf * (K1 + 1.0) / (K1 + tf);
+        file.terms.for_each_of(&sorted_terms, |k, p| {
+            let i = by_term[k];
+            let q = &query.terms[i];
+            let mut tf = f64::from(p.body) / norm;
+            if signals.fields {
+                // a long file's defined names count as its text does: a generated header
+                // defining thousands of `*_QUEUE_*` macros is not about queues
+                tf += W_DEFINED * f64::from(p.defined) / norm.max(1.0) + W_PATH * f64::from(p.path);
             }
-        }
+            score += q.weight * idf[i] * tf * (K1 + 1.0) / (K1 + tf);
+            if q.exact && p.defined > 0 {
+                defines[f] += 1;
+            }
+        });
         lexical[f] = score;
     }
     let best_lexical = lexical.iter().copied().fold(0.0, f64::max);
@@ -887,12 +901,7 @@ fn rank_recording(
     }
 
     if signals.definitions {
-        for (f, file) in files.iter().enumerate() {
-            let defines = query
-                .terms
-                .iter()
-                .filter(|q| q.exact && file.terms.get(q.term).is_some_and(|p| p.defined > 0))
-                .count();
+        for (f, &defines) in defines.iter().enumerate() {
             if defines > 0 {
                 scores[f] += W_DEFINES * (defines.min(2) as f64);
                 if record {
@@ -978,8 +987,6 @@ fn rank_recording(
     if let Some(history) = history.filter(|_| signals.named_changes && !query.changes.is_empty()) {
         let named = history.named_changes(&query.changes);
         if !named.is_empty() {
-            let position: FxHashMap<&str, usize> =
-                files.iter().enumerate().map(|(i, f)| (f.path, i)).collect();
             for (path, reference) in named {
                 if let Some(&f) = position.get(path) {
                     named_change[f] = Some(reference);
@@ -1032,8 +1039,6 @@ fn rank_recording(
     let mut changed_with: Vec<Option<(usize, u32)>> = vec![None; files.len()];
     if let Some(history) = history.filter(|h| signals.cochange && !h.is_empty()) {
         let order = strongest_first(files, &scores, &prior);
-        let position: FxHashMap<&str, usize> =
-            files.iter().enumerate().map(|(i, f)| (f.path, i)).collect();
         let mut bonus = vec![0.0f64; files.len()];
         for (seed, strength) in seeds_of(&order, &scores, &prior) {
             let changes = history.changes_of(files[seed].path).max(1) as f64;
@@ -1894,6 +1899,72 @@ mod tests {
                 .collect();
             assert_eq!(walked, looked_up, "round {round}");
             assert!(!looked_up.is_empty() || round == 0);
+        }
+    }
+
+    /// A generated register header defines thousands of names that share the query's words:
+    /// its defined names are divided by its length as its text is, so the short file that is
+    /// about the task outranks it.
+    #[test]
+    fn a_long_files_defined_names_count_as_its_text_does() {
+        // one line in two hundred is about queue work, as in a real register header
+        let header: String = (0..3000)
+            .map(|i| match i % 200 {
+                0 => format!("#define GC_QUEUE{i}_WORK_SHIFT 0x{i:x}\n"),
+                _ => format!("#define GC_CNTL{i}_ENABLE_MASK 0x{i:x}\n"),
+            })
+            .collect();
+        let texts = [
+            ("include/gc_sh_mask.h".to_string(), header),
+            (
+                "kernel/workqueue.c".to_string(),
+                "int pool_size;\nvoid process_pending(struct pool *pool) {\n  queue_work(pool);\n}\n"
+                    .repeat(3),
+            ),
+        ];
+        let mut texts: Vec<(String, String)> = texts.into_iter().collect();
+        for i in 0..20 {
+            texts.push((
+                format!("drivers/d{i}.c"),
+                format!("int probe_{i}(struct device *dev) {{ return register_{i}(dev); }}\n")
+                    .repeat(40),
+            ));
+        }
+        let terms: Vec<FileTerms> = texts.iter().map(|(p, t)| FileTerms::of(p, t)).collect();
+        let files: Vec<Candidate<'_>> = texts
+            .iter()
+            .zip(&terms)
+            .map(|((path, _), terms)| Candidate { path, terms })
+            .collect();
+        assert!(
+            terms[0]
+                .get(terms::hash("queue"))
+                .is_some_and(|p| p.defined >= 15)
+        );
+        let query = Query::parse("stall when the queue work is busy");
+        let ranked = rank(&query, &files, None, Signals::default(), 3);
+        assert_eq!(files[ranked[0].index].path, "kernel/workqueue.c");
+    }
+
+    #[test]
+    fn a_files_terms_are_found_alike_by_search_and_by_merge() {
+        let text: String = (0..400).map(|i| format!("word{i} ")).collect();
+        let file = FileTerms::of("src/a.rs", &text);
+        for wanted in [3usize, 40, 1000] {
+            let mut sorted: Vec<Term> = (0..wanted)
+                .map(|i| terms::hash(&format!("word{}", i * 7)))
+                .collect();
+            sorted.sort_unstable();
+            sorted.dedup();
+            let mut found = Vec::new();
+            file.for_each_of(&sorted, |k, p| found.push((k, p)));
+            let searched: Vec<(usize, Posting)> = sorted
+                .iter()
+                .enumerate()
+                .filter_map(|(k, &t)| file.get(t).map(|p| (k, p)))
+                .collect();
+            assert_eq!(found, searched, "{wanted} terms");
+            assert_eq!(found.len(), (0..wanted).filter(|i| i * 7 < 400).count());
         }
     }
 
