@@ -1569,6 +1569,23 @@ pub fn ranges(
 mod tests {
     use super::*;
 
+    /// Each `(path, text)`'s terms.
+    fn terms_of(texts: &[(String, String)]) -> Vec<FileTerms> {
+        texts.iter().map(|(p, t)| FileTerms::of(p, t)).collect()
+    }
+
+    /// The candidates of `texts`, over their `terms`.
+    fn candidates_of<'a>(
+        texts: &'a [(String, String)],
+        terms: &'a [FileTerms],
+    ) -> Vec<Candidate<'a>> {
+        texts
+            .iter()
+            .zip(terms)
+            .map(|((path, _), terms)| Candidate { path, terms })
+            .collect()
+    }
+
     #[test]
     fn a_titles_scope_names_folders_and_change_types_are_not_scopes() {
         let scopes = |t: &str| Query::parse(t).scopes;
@@ -1914,7 +1931,7 @@ mod tests {
                 _ => format!("#define GC_CNTL{i}_ENABLE_MASK 0x{i:x}\n"),
             })
             .collect();
-        let texts = [
+        let mut texts = vec![
             ("include/gc_sh_mask.h".to_string(), header),
             (
                 "kernel/workqueue.c".to_string(),
@@ -1922,7 +1939,6 @@ mod tests {
                     .repeat(3),
             ),
         ];
-        let mut texts: Vec<(String, String)> = texts.into_iter().collect();
         for i in 0..20 {
             texts.push((
                 format!("drivers/d{i}.c"),
@@ -1930,12 +1946,8 @@ mod tests {
                     .repeat(40),
             ));
         }
-        let terms: Vec<FileTerms> = texts.iter().map(|(p, t)| FileTerms::of(p, t)).collect();
-        let files: Vec<Candidate<'_>> = texts
-            .iter()
-            .zip(&terms)
-            .map(|((path, _), terms)| Candidate { path, terms })
-            .collect();
+        let terms = terms_of(&texts);
+        let files = candidates_of(&texts, &terms);
         assert!(
             terms[0]
                 .get(terms::hash("queue"))
@@ -2223,12 +2235,8 @@ mod tests {
                 format!("def other{i}():\n    return value{i} + total{i}\n"),
             ));
         }
-        let terms: Vec<FileTerms> = texts.iter().map(|(p, t)| FileTerms::of(p, t)).collect();
-        let files: Vec<Candidate<'_>> = texts
-            .iter()
-            .zip(&terms)
-            .map(|((path, _), terms)| Candidate { path, terms })
-            .collect();
+        let terms = terms_of(&texts);
+        let files = candidates_of(&texts, &terms);
         let query = Query::parse("The session cookie expires too early");
         let path_of = |r: &Ranked| files[r.index].path;
         let without = rank(&query, &files, None, Signals::without("feedback"), 10);
