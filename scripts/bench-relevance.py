@@ -27,13 +27,15 @@ rename files are skipped.
 Repositories come from `fetch` mirrors (`<mirrors>/<owner>+<name>/repo`), cloned once per
 repository into --work; nothing is downloaded by this script except, with --issues, the issue
 texts (GitHub's API, or --issue-texts; their numbers are in the task list, their texts never
-are).
+are). A work folder serves one run at a time (a second run in it stops at once): runs side by
+side each need their own, such as a copy.
 
 Metrics per repository and overall: recall@k (share of the gold files in the top k, averaged
 over tasks), acc@5 (all gold files in the top 5) and budget recall (share of the gold files a
 20,000-token pack holds at full or signatures detail).
 """
 import argparse
+import fcntl
 import json
 import math
 import os
@@ -315,6 +317,14 @@ def run(args):
     with open(args.tasks) as f:
         task_list = json.load(f)
     os.makedirs(args.work, exist_ok=True)
+    # two runs in one work folder check their tasks out in the same clones, and each then
+    # measures the other's trees: the folder is this run's alone
+    work_lock = open(os.path.join(args.work, ".bench-relevance.lock"), "w")  # noqa: SIM115
+    try:
+        fcntl.flock(work_lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SystemExit(f"{args.work} is in use by another run; give each run its own --work "
+                         "folder (a copy of this one keeps its clones)") from None
     aider = Aider() if args.aider else None
     variants = {"devprojex": None}
     if args.ablation:
