@@ -11,7 +11,9 @@ recombined with those weights gives the CLI's answers:
   log-scaled, and how recently, from HEAD's history);
 - pairwise logistic regression (each gold file against each non-gold file of the ranker's
   best 30, each task weighing the same, L2), linear over the components times the prior,
-  optionally with those history features and a term per class.
+  optionally with those history features and a term per class;
+- gradient-boosted trees (LightGBM's lambdarank, when it is installed) over the same
+  components, history features, prior and class: a nonlinear combination.
 
 The held-out repositories (jq, jsoup, ripgrep) never enter a fit: a tuning repository is scored
 by a model fitted on the other 7 tuning repositories, a held-out one by a model fitted on all 8.
@@ -19,11 +21,13 @@ Components of the graph and co-change steps are those of the ranker as it ran (t
 come from its scores), so a refit is checked end to end with the benchmark afterwards.
 
     python3 -m venv /tmp/fit-venv && /tmp/fit-venv/bin/pip install numpy
+    /tmp/fit-venv/bin/pip install lightgbm scikit-learn   # optional: the boosted-trees families
     /tmp/fit-venv/bin/python scripts/fit-relevance-weights.py FEATURES.jsonl [FRESH.jsonl]
 
 FRESH.jsonl: the same for repositories used by no choice (`make-tasks --out` into another
 list, `run --tasks` it), scored by the models fitted on the 8 tuning repositories.
 """
+import importlib.util
 import json
 import math
 import sys
@@ -229,6 +233,41 @@ def evaluate(w, data, use, classes):
     return {k: g[:, :k].sum(1) / ngold for k in (1, 5, 10)}
 
 
+def tree_features(data):
+    """Every candidate's components, history features, prior and class, for the trees."""
+    X, cls, gold, valid, pathrank, ngold = data
+    prior = np.array([TODAY_PRIOR[c] for c in CLASSES])[cls]
+    onehot = np.eye(len(CLASSES))[cls]
+    return np.concatenate([X, prior[:, :, None], onehot], axis=-1)
+
+
+def boosted(data, trees, leaves):
+    """Gradient-boosted trees (LightGBM's lambdarank) over the same features: does a nonlinear
+    combination find what the linear weights cannot?"""
+    import lightgbm  # noqa: PLC0415 (only this family needs it)
+    X, cls, gold, valid, pathrank, ngold = data
+    Z = tree_features(data)
+    model = lightgbm.LGBMRanker(n_estimators=trees, num_leaves=leaves, learning_rate=0.05,
+                                min_child_samples=20, verbose=-1, deterministic=True,
+                                force_row_wise=True, lambdarank_truncation_level=10)
+    groups = valid.sum(1)
+    keep = groups > 0
+    model.fit(Z[valid], gold[valid].astype(int), group=groups[keep])
+    return model
+
+
+def evaluate_boosted(model, data):
+    X, cls, gold, valid, pathrank, ngold = data
+    Z = tree_features(data)
+    s = np.full(valid.shape, -np.inf)
+    if valid.any():
+        s[valid] = model.predict(Z[valid])
+    s = np.where(valid & (X[:, :, :len(SIGNALS)].sum(-1) > 0), s, -np.inf)
+    idx = np.lexsort((pathrank, -s), axis=-1)
+    g = np.take_along_axis(gold, idx, axis=1)
+    return {k: g[:, :k].sum(1) / ngold for k in (1, 5, 10)}
+
+
 BASE = ["definitions", "names", "mentions", "scope", "messages", "graph", "cochange", "feedback"]
 PRIORS = ["p_" + c for c in ["example", "data", "test", "docs", "vendored", "generated"]]
 FAMILIES = {
@@ -249,6 +288,10 @@ FAMILIES = {
     "pairwise LR: signals × prior + class terms (L2 0.01)": (
         lambda d: train(d, SIGNALS, True, 1e-2), lambda w, d: evaluate(w, d, SIGNALS, True)),
 }
+if importlib.util.find_spec("lightgbm"):
+    for trees, leaves in [(50, 4), (100, 8), (300, 8)]:
+        FAMILIES[f"boosted trees: lambdarank, {trees} trees of {leaves} leaves"] = (
+            lambda d, t=trees, l=leaves: boosted(d, t, l), evaluate_boosted)
 # the family rank.rs's weights were first fitted with (docs/relevance.md, "Fitted weights")
 CHOSEN = "pairwise LR: signals × prior + class terms (L2 0.01)"
 

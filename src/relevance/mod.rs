@@ -125,11 +125,19 @@ pub fn parse_query(text: &str) -> Result<Query> {
     Ok(query)
 }
 
-/// Signals switched off for the benchmark's ablation (`DEVPROJEX_RANK_WITHOUT=messages,...`).
-pub(crate) fn signals() -> Signals {
-    std::env::var("DEVPROJEX_RANK_WITHOUT")
-        .map(|list| Signals::without(&list))
-        .unwrap_or_default()
+/// Signals switched off for the benchmark's ablation (`DEVPROJEX_RANK_WITHOUT=messages,...`);
+/// a name that is not a signal fails the ranking rather than measure the whole ranker.
+pub(crate) fn signals() -> Result<Signals> {
+    let Some(list) = std::env::var_os("DEVPROJEX_RANK_WITHOUT") else {
+        return Ok(Signals::default());
+    };
+    Signals::without(&list.to_string_lossy()).map_err(|unknown| {
+        DpxError::invalid_arguments(format!(
+            "DEVPROJEX_RANK_WITHOUT names '{}', which is not a signal; name only these, comma-separated, or unset it: {}",
+            unknown.escape_debug(),
+            Signals::NAMES.join(", ")
+        ))
+    })
 }
 
 /// Candidates whose signal components `DEVPROJEX_RANK_FEATURES` writes per query.
@@ -148,13 +156,14 @@ fn dump_features(
     query: &Query,
     candidates: &[Candidate<'_>],
     history: Option<&History>,
+    signals: Signals,
 ) {
     use std::io::Write;
     let files: Vec<serde_json::Value> = devprojex_rank::rank_with_components(
         query,
         candidates,
         history,
-        signals(),
+        signals,
         FEATURE_CANDIDATES,
     )
     .into_iter()
@@ -214,6 +223,7 @@ impl Engine {
         caches: Option<&Caches>,
         hooks: Hooks<'_>,
     ) -> Result<Ranking> {
+        let signals = signals()?;
         let (_, selection) = self.select(root, request, caches)?;
         let entries: Vec<&Entry> = selection.files().filter(|e| !e.binary).collect();
         let mut outcome = RelevanceOutcome {
@@ -237,19 +247,15 @@ impl Engine {
             })
             .unzip();
         outcome.searched_files = candidates.len();
-        let ranked = devprojex_rank::rank(
-            query,
-            &candidates,
-            history.as_deref(),
-            signals(),
-            max_results,
-        );
+        let ranked =
+            devprojex_rank::rank(query, &candidates, history.as_deref(), signals, max_results);
         if let Some(path) = std::env::var_os("DEVPROJEX_RANK_FEATURES") {
             dump_features(
                 std::path::Path::new(&path),
                 query,
                 &candidates,
                 history.as_deref(),
+                signals,
             );
         }
         let ranked = ranked

@@ -100,6 +100,7 @@ impl Engine {
                 "query and rank fill an estimated budget (characters / 4); this server counts exact tokens (--tokenizer), so pack without query and rank, or without max_tokens",
             ));
         }
+        let signals = super::signals()?;
         let header = self.header(root);
         let label = |s: &str| self.label(s);
         let mut writer = PackWriter::new(out, request.format, request.view, &header, &label);
@@ -134,7 +135,7 @@ impl Engine {
                     query,
                     &candidates,
                     history.as_deref(),
-                    super::signals(),
+                    signals,
                     candidates.len(),
                     EXPLAINED_FILES,
                 )
@@ -151,7 +152,7 @@ impl Engine {
                 .collect()
             }
             Order::Centrality => {
-                let scores = devprojex_rank::centrality(&candidates, super::signals());
+                let scores = devprojex_rank::centrality(&candidates, signals);
                 let best = scores.iter().copied().fold(0.0, f64::max);
                 let mut scored: Vec<(usize, f64, Vec<String>)> = scores
                     .iter()

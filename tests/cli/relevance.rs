@@ -157,6 +157,50 @@ fn the_features_knob_dumps_signal_components_and_changes_no_answer() {
     );
 }
 
+/// `DEVPROJEX_RANK_WITHOUT` (the benchmark's ablation knob) with a name that is not a signal
+/// fails, for `relevant` and `pack --query` alike, and says which names there are: before, a
+/// misspelled signal was ignored and the ablation measured the whole ranker under its label.
+#[test]
+fn a_misspelled_signal_to_switch_off_fails_and_lists_the_signals() {
+    let fx = project();
+    let with_knob = |args: &[&str], without: &str| {
+        std::process::Command::new(common::bin())
+            .args(args)
+            .current_dir(&fx.root)
+            .env("DEVPROJEX_CONFIG_DIR", fx.root.join(".no-config"))
+            .env_remove("DEVPROJEX_ROOT")
+            .env("DEVPROJEX_RANK_WITHOUT", without)
+            .output()
+            .unwrap()
+    };
+    let relevant = ["relevant", ".", "--query", "parse_args crashes"];
+    let pack = ["pack", ".", "--query", "parse_args crashes", "-q"];
+    for args in [&relevant[..], &pack[..]] {
+        let out = with_knob(args, "graph,grpah");
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?}: nothing is written before the error"
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("DPX-MCP-INVALID-ARGUMENTS"), "{stderr}");
+        assert!(
+            stderr.contains("'grpah', which is not a signal"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("fields, definitions, names, graph, mentions"),
+            "{stderr}"
+        );
+        let out = with_knob(args, "graph, messages");
+        assert!(out.status.success(), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("src/parser.rs"),
+            "{args:?}"
+        );
+    }
+}
+
 #[test]
 fn a_panic_location_in_an_issue_names_the_file_that_panicked() {
     let fx = project();

@@ -520,17 +520,18 @@ macro_rules! signals {
             /// Every signal's name, in declaration order.
             pub const NAMES: &[&str] = &[$(stringify!($name)),*];
 
-            /// Parse a comma-separated list of signals to switch off (`messages,cochange`);
-            /// unknown names are ignored.
-            pub fn without(list: &str) -> Self {
+            /// Parse a comma-separated list of signals to switch off (`messages,cochange`).
+            /// An unknown name is an error (its name): a misspelled signal would otherwise
+            /// measure the whole ranker under the ablation's label.
+            pub fn without(list: &str) -> Result<Self, String> {
                 let mut signals = Self::default();
-                for name in list.split(',').map(str::trim) {
+                for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
                     match name {
                         $(stringify!($name) => signals.$name = false,)*
-                        _ => {}
+                        _ => return Err(name.to_string()),
                     }
                 }
-                signals
+                Ok(signals)
             }
         }
     };
@@ -1650,7 +1651,7 @@ mod tests {
             ranked[0].evidence.scoped.as_deref(),
             Some("tracing-attributes")
         );
-        let without = rank(&query, &files, None, Signals::without("scope"), 10);
+        let without = rank(&query, &files, None, Signals::without("scope").unwrap(), 10);
         assert_eq!(files[without[0].index].path, "tracing/src/lib.rs");
         assert!(without[0].evidence.scoped.is_none());
         // an exact folder name wins over a part of one: `tracing:` is `tracing/`
@@ -1983,15 +1984,27 @@ mod tests {
     #[test]
     fn each_signal_is_switched_off_by_its_name_alone() {
         for name in Signals::NAMES {
-            let off = Signals::without(name);
+            let off = Signals::without(name).unwrap();
             let changed = Signals::NAMES
                 .iter()
-                .filter(|other| Signals::without(other) == off)
+                .filter(|other| Signals::without(other) == Ok(off))
                 .count();
             assert_ne!(off, Signals::default(), "{name}");
             assert_eq!(changed, 1, "{name}");
         }
-        assert_eq!(Signals::without("no_such_signal"), Signals::default());
+        assert_eq!(Signals::without(""), Ok(Signals::default()));
+        assert_eq!(
+            Signals::without("graph, messages,"),
+            Ok(Signals {
+                graph: false,
+                messages: false,
+                ..Signals::default()
+            })
+        );
+        assert_eq!(
+            Signals::without("graph,no_such_signal"),
+            Err("no_such_signal".to_string())
+        );
         assert_eq!(Signals::NAMES.len(), 11);
     }
 
@@ -2193,7 +2206,7 @@ mod tests {
         ];
         let query = Query::parse("parse config fails on an empty file");
         // lexical evidence only: no reference-graph step between the two
-        let signals = Signals::without("graph");
+        let signals = Signals::without("graph").unwrap();
         let with = rank_with_components(&query, &files, None, signals, 10);
         let path = |i: usize| files[with[i].0.index].path;
         assert_eq!(
@@ -2207,7 +2220,13 @@ mod tests {
             test_parts.fields * test_parts.prior > source_parts.fields,
             "{source_parts:?} {test_parts:?}"
         );
-        let without = rank(&query, &files, None, Signals::without("graph,priors"), 10);
+        let without = rank(
+            &query,
+            &files,
+            None,
+            Signals::without("graph,priors").unwrap(),
+            10,
+        );
         assert_eq!(files[without[0].index].path, "tests/test_settings.py");
     }
 
@@ -2239,7 +2258,13 @@ mod tests {
         let files = candidates_of(&texts, &terms);
         let query = Query::parse("The session cookie expires too early");
         let path_of = |r: &Ranked| files[r.index].path;
-        let without = rank(&query, &files, None, Signals::without("feedback"), 10);
+        let without = rank(
+            &query,
+            &files,
+            None,
+            Signals::without("feedback").unwrap(),
+            10,
+        );
         assert_eq!(
             without.iter().map(path_of).collect::<Vec<_>>(),
             ["src/sessions.py"]
