@@ -25,6 +25,10 @@ is the ranker's own answer, a check that the dump is read right.
     /tmp/emb-venv/bin/python scripts/rerank-experiment.py embedding FEATURES.jsonl --work ...
     /tmp/emb-venv/bin/python scripts/rerank-experiment.py static FEATURES.jsonl --work ...
 
+`cost PROJECT --query TEXT --binary B`: what the `embedding` look costs one cold query on this
+machine: the CLI's best 20 files cut into chunks (`--chunks` a file), encoded once the model
+is warm, timed.
+
 For the issue-text set add `--issue-texts FILE` (as `bench-relevance.py --issue-texts`): the
 query is then the issue's text, found by the task's issue number in the task list.
 """
@@ -230,6 +234,27 @@ class Static(Embedding):
         return np.stack(out)
 
 
+def cost(args):
+    import time  # noqa: PLC0415
+    model = Embedding(argparse.Namespace(chunks=args.chunks, cache=None))
+    answer = subprocess.run([args.binary, "relevant", args.features, "--query", args.query,
+                             "--max-results", "20", "--format", "json"],
+                            capture_output=True, text=True, check=True).stdout
+    paths = [f["path"] for f in json.loads(answer)["files"]]
+    chunks = []
+    for path in paths:
+        with open(os.path.join(args.features, path), errors="replace") as f:
+            lines = f.read().splitlines()
+        chunks += ["\n".join([path, *lines[s:s + Embedding.CHUNK_LINES]])
+                   for s in range(0, max(1, len(lines)), Embedding.CHUNK_LINES)][:args.chunks]
+    model.encode(["warm up"])
+    start = time.perf_counter()
+    model.encode(chunks)
+    spent = time.perf_counter() - start
+    print(f"{len(paths)} files, {len(chunks)} chunks: {spent:.2f} s, "
+          f"{1000 * spent / len(chunks):.1f} ms a chunk")
+
+
 def issue_texts(path):
     with open(path) as f:
         texts = json.load(f)
@@ -241,9 +266,11 @@ def issue_texts(path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("method", choices=["passages", "embedding", "static"])
-    parser.add_argument("features")
-    parser.add_argument("--work", required=True, help="the benchmark run's --work folder")
+    parser.add_argument("method", choices=["passages", "embedding", "static", "cost"])
+    parser.add_argument("features", help="the features file (cost: the project)")
+    parser.add_argument("--work", help="the benchmark run's --work folder")
+    parser.add_argument("--query", help="cost: the query")
+    parser.add_argument("--binary", default="devprojex", help="cost: devprojex to rank with")
     parser.add_argument("--issue-texts")
     parser.add_argument("--top", type=int, default=20, help="files read again per task")
     parser.add_argument("--window", type=int, default=40, help="lines per passage")
@@ -254,6 +281,10 @@ def main():
     parser.add_argument("--table", default="/tmp/minilm-static.npy",
                         help="static: the distilled token vectors (made when missing)")
     args = parser.parse_args()
+    if args.method == "cost":
+        return cost(args)
+    if not args.work:
+        parser.error("--work is required")
     weights = [float(w) for w in args.weights.split(",")]
     method = {"passages": Passages, "embedding": Embedding, "static": Static}[args.method](args)
     queries = issue_texts(args.issue_texts) if args.issue_texts else {}
