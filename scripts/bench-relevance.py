@@ -47,6 +47,9 @@ import sys
 import time
 from collections import Counter, defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_tools import read_text  # noqa: E402
+
 ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 TASKS = os.path.join(ROOT, "scripts", "relevance-tasks", "commits.json")
 
@@ -169,23 +172,12 @@ def source_files(checkout):
     return files
 
 
-def read(checkout, path, limit=1 << 20):
-    try:
-        with open(os.path.join(checkout, path), "rb") as f:
-            data = f.read(limit + 1)
-    except OSError:
-        return None
-    if len(data) > limit or b"\0" in data[:8192]:
-        return None
-    return data.decode("utf-8", "replace")
-
-
 def bm25_rank(checkout, files, query, k1=1.2, b=0.75):
     """Plain Okapi BM25 over identifiers split at snake_case and camelCase: one field, the
     file's text; no path, no stemming, no history, no priors."""
     docs = {}
     for path in files:
-        text = read(checkout, path)
+        text = read_text(checkout, path)
         if text is not None and is_source(path):
             docs[path] = Counter(tokens(text))
     n = len(docs)
@@ -223,7 +215,7 @@ def budget_hold(checkout, order, gold, budget=20000):
     used = 0
     held = set()
     for path in order:
-        text = read(checkout, path)
+        text = read_text(checkout, path)
         if text is None:
             continue
         cost = (len(text) + 3) // 4

@@ -42,6 +42,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_tools import read_text  # noqa: E402
+
 TASK_LIST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "relevance-tasks",
                          "commits.json")
 # crates/devprojex-rank/src/terms.rs's stopwords
@@ -117,16 +120,11 @@ class Passages:
             files = repo.git("ls-files").decode().split("\n")
             df, n = collections.Counter(), 0
             for f in files:
-                try:
-                    with open(os.path.join(repo.dir, f), "rb") as handle:
-                        data = handle.read(1 << 20)
-                except OSError:
-                    continue
-                if b"\0" in data[:8000]:
+                text = read_text(repo.dir, f)
+                if text is None:
                     continue
                 n += 1
-                df.update({t for ident in IDENT.findall(data.decode("utf-8", "replace"))
-                           for t in terms(ident)})
+                df.update({t for ident in IDENT.findall(text) for t in terms(ident)})
             self.df[repo.dir] = (df, n)
         df, n = self.df[repo.dir]
         return {t: math.log(1 + (n - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5)) for t in query}

@@ -1,5 +1,6 @@
-"""Shared by the comparison scripts: the tools they measure against, installed when missing,
-and the release builds they measure, brought up to date with the checkout."""
+"""Shared by the comparison and benchmark scripts: the tools they measure against, installed
+when missing, the release builds they measure, brought up to date with the checkout, and a
+checkout's text files as the benchmarks read them."""
 import os
 import shutil
 import subprocess
@@ -38,3 +39,16 @@ def cargo_release(*target):
     comparison always measures the code of the current commit."""
     print(f"== cargo build --release --locked {' '.join(target)}", file=sys.stderr)
     subprocess.run(["cargo", "build", "-q", "--release", "--locked", *target], cwd=ROOT, check=True)
+
+
+def read_text(checkout, path, limit=1 << 20):
+    """The text of `path` in `checkout`, or None when it is missing, binary (a NUL in its first
+    8 KiB) or larger than `limit` bytes."""
+    try:
+        with open(os.path.join(checkout, path), "rb") as f:
+            data = f.read(limit + 1)
+    except OSError:
+        return None
+    if len(data) > limit or b"\0" in data[:8192]:
+        return None
+    return data.decode("utf-8", "replace")
