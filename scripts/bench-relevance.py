@@ -17,7 +17,7 @@ rename files are skipped.
     # repositories and tasks, and `report` joins their --results files)
     scripts/bench-relevance.py run --mirrors /work/.mirror [--binary target/release/devprojex] \\
         [--limit N] [--offset N] [--aider] [--ablation [--ablation-limit N]] [--budget] \\
-        [--issues] [--results FILE] [--features FILE]
+        [--ranges] [--issues] [--results FILE] [--features FILE]
     scripts/bench-relevance.py report FILE...
     # speed and memory: warm server and cold CLI on one project, ripgrep over the query's words
     # as the baseline in the same run (serialize kernel runs)
@@ -32,7 +32,8 @@ side each need their own, such as a copy.
 
 Metrics per repository and overall: recall@k (share of the gold files in the top k, averaged
 over tasks), acc@5 (all gold files in the top 5) and budget recall (share of the gold files a
-20,000-token pack holds at full or signatures detail).
+20,000-token pack holds at full or signatures detail); with --ranges, how often the line ranges
+of the gold files listed hold a line the commit changed.
 """
 import argparse
 import fcntl
@@ -172,21 +173,27 @@ def source_files(checkout):
     return files
 
 
-def bm25_rank(checkout, files, query, k1=1.2, b=0.75):
-    """Plain Okapi BM25 over identifiers split at snake_case and camelCase: one field, the
-    file's text; no path, no stemming, no history, no priors."""
+def documents(checkout, files):
+    """Each source file's term counts, and each term's document frequency over them."""
     docs = {}
     for path in files:
         text = read_text(checkout, path)
         if text is not None and is_source(path):
             docs[path] = Counter(tokens(text))
+    df = Counter()
+    for counts in docs.values():
+        df.update(counts.keys())
+    return docs, df
+
+
+def bm25_rank(checkout, files, query, k1=1.2, b=0.75):
+    """Plain Okapi BM25 over identifiers split at snake_case and camelCase: one field, the
+    file's text; no path, no stemming, no history, no priors."""
+    docs, df = documents(checkout, files)
     n = len(docs)
     if not n:
         return [], {}
     avg = sum(sum(c.values()) for c in docs.values()) / n
-    df = Counter()
-    for counts in docs.values():
-        df.update(counts.keys())
     q = set(tokens(query))
     scores = {}
     for path, counts in docs.items():
@@ -260,12 +267,15 @@ class Aider:
 # ---- runs --------------------------------------------------------------------------------
 
 def devprojex_rank(binary, checkout, query_file, env):
+    """The ranked paths, and each one's line ranges as `(start, end)` pairs."""
     out = subprocess.run([binary, "relevant", checkout, "--query-file", query_file,
                           "--max-results", "20", "--format", "json"],
                          capture_output=True, text=True, env=env)
     if out.returncode not in (0, 1):
         raise SystemExit(f"devprojex relevant failed: {out.stderr}")
-    return [f["path"] for f in json.loads(out.stdout)["files"]] if out.stdout.strip() else []
+    files = json.loads(out.stdout)["files"] if out.stdout.strip() else []
+    return ([f["path"] for f in files],
+            {f["path"]: [(r["start"], r["end"]) for r in f["ranges"]] for f in files})
 
 
 def devprojex_budget(binary, checkout, query_file, gold):
@@ -277,6 +287,65 @@ def devprojex_budget(binary, checkout, query_file, gold):
     document = json.loads(out.stdout)
     held = {f["path"] for f in document.get("files", [])}
     return len(held & set(gold)) / len(gold)
+
+
+def changed_lines(checkout, parent, commit, path):
+    """The lines of `path` at `parent` that `commit` changed (1-based): a removed or rewritten
+    line itself, and for lines added between two lines, both of those."""
+    diff = git(checkout, "diff", "-U0", "--no-color", "--no-ext-diff", parent, commit, "--", path)
+    lines = set()
+    for hunk in re.finditer(r"^@@ -(\d+)(?:,(\d+))? ", diff, re.M):
+        start, count = int(hunk.group(1)), int(hunk.group(2) or 1)
+        lines.update(range(start, start + count) if count else (start, start + 1))
+    return lines
+
+
+def best_window(line_scores, length):
+    """The `length`-line window (1-based, inclusive) whose lines score most: the first best."""
+    length = min(length, len(line_scores))
+    if length <= 0:
+        return None
+    total = best = sum(line_scores[:length])
+    start = 0
+    for i in range(length, len(line_scores)):
+        total += line_scores[i] - line_scores[i - length]
+        if total > best + 1e-12:
+            best, start = total, i - length + 1
+    return (start + 1, start + length)
+
+
+def range_metrics(checkout, parent, commit, gold, ranges, query, files):
+    """How well the line ranges of the gold files in the answer point at the lines the commit
+    changed, against two baselines that show as many lines of each file: its head, and the
+    window of query words weighed by idf (each line's distinct query words, as BM25's idf over
+    the checkout's source files). A range hits when it holds a changed line. Averaged over the
+    gold files listed (the task has no figure when none is)."""
+    listed = [path for path in gold if path in ranges]
+    if not listed:
+        return {}
+    docs, df = documents(checkout, files)
+    n = max(len(docs), 1)
+    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in set(tokens(query))}
+    hit = {"ranges": [], "head": [], "window": []}
+    shown, covered = [], []
+    for path in listed:
+        changed = changed_lines(checkout, parent, commit, path)
+        spans = ranges[path]
+        length = sum(end - start + 1 for start, end in spans)
+        text = read_text(checkout, path) or ""
+        line_scores = [sum(idf.get(t, 0.0) for t in set(tokens(line))) for line in text.split("\n")]
+        window = best_window(line_scores, length)
+        def holds(span_list):
+            return 1.0 if any(s <= line <= e for s, e in span_list for line in changed) else 0.0
+        hit["ranges"].append(holds(spans))
+        hit["head"].append(holds([(1, length)] if length else []))
+        hit["window"].append(holds([window] if window else []))
+        shown.append(length)
+        covered.append(len({line for line in changed for s, e in spans if s <= line <= e})
+                       / max(len(changed), 1))
+    return {"ranges hit": mean(hit["ranges"]), "head hit": mean(hit["head"]),
+            "window hit": mean(hit["window"]), "changed lines shown": mean(covered),
+            "lines shown": mean(shown)}
 
 
 def metrics(order, gold):
@@ -381,7 +450,7 @@ def run(args):
                         os.remove(features_file)
                     env["DEVPROJEX_RANK_FEATURES"] = features_file
                 started = time.perf_counter()
-                order = devprojex_rank(args.binary, checkout, query_file, env)
+                order, ranges = devprojex_rank(args.binary, checkout, query_file, env)
                 if features_file:
                     save_features(args.features, features_file, repo, sha, gold, order)
                 if without is None:
@@ -389,6 +458,8 @@ def run(args):
                 m = metrics(order, gold)
                 if without is None and args.budget:
                     m["budget"] = devprojex_budget(args.binary, checkout, query_file, gold)
+                if without is None and args.ranges:
+                    m.update(range_metrics(checkout, parent, sha, gold, ranges, query, files))
                 record(name, repo, m, sha)
             if args.no_peers:
                 continue
@@ -481,6 +552,7 @@ def report(results, task_list, timings):
             print(f"| **{system}** | **{name}** | | {len(rows)} | {cells(rows)} |")
     ablation_table(results, repos)
     ceiling_table(results, repos)
+    ranges_table(results, repos)
     if timings:
         timings.sort()
         print(f"\ndevprojex relevant (cold CLI per task): median {timings[len(timings) // 2]:.2f} s, "
@@ -506,6 +578,23 @@ def ceiling_table(results, repos):
         best_system = max(mean([r["r@5"] for r in results[s][repo]]) for s in systems)
         print(f"| {repo} | {len(best)} | {best_system:.2f} | {mean(best):.2f} | "
               f"{mean([1.0 if b == 0 else 0.0 for b in best]):.2f} |")
+
+
+def ranges_table(results, repos):
+    """The line ranges of the gold files each answer lists (`run --ranges`): per repository,
+    the tasks with such a file, how often a range holds a changed line, against a file's head
+    and the window of query words showing as many lines, the share of changed lines shown,
+    and the lines shown per file."""
+    keys = ["ranges hit", "head hit", "window hit", "changed lines shown", "lines shown"]
+    rows_of = {repo: [r for r in results["devprojex"][repo] if "ranges hit" in r] for repo in repos}
+    if not any(rows_of.values()):
+        return
+    print("\n| repository | tasks | " + " | ".join(keys) + " |")
+    print("|---|---|" + "---|" * len(keys))
+    for name, rows in [*rows_of.items(), ("**overall**", [r for v in rows_of.values() for r in v])]:
+        cells = " | ".join(f"{mean([r[k] for r in rows]):.{1 if k == 'lines shown' else 2}f}"
+                           for k in keys)
+        print(f"| {name} | {len(rows)} | {cells} |")
 
 
 def ablation_table(results, repos):
@@ -688,6 +777,10 @@ def main():
     bench.add_argument("--ablation-limit", type=int, default=0,
                        help="the ablation on the first N tasks of each repository only (0: all)")
     bench.add_argument("--budget", action="store_true", help="also build 20k-token packs")
+    bench.add_argument("--ranges", action="store_true",
+                       help="also measure the line ranges of the gold files listed: do they "
+                       "hold the lines the commit changed (against a file's head and the "
+                       "window of query words, as many lines each)")
     bench.add_argument("--no-peers", action="store_true",
                        help="devprojex only: no BM25, path order or Aider (to measure a change "
                        "of the ranker against peers measured on the same tasks before)")

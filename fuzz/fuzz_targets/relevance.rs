@@ -7,13 +7,18 @@
 //! its second line that commit's id; every other commit is a merge (found only by queries that
 //! name it: `#12`, `PR 12`, an id).
 //!
+//! A file's definitions, for its line ranges, are its lines that start with `fn ` (the next
+//! word is the name), and two outside its text (line 0 and past its end).
+//!
 //! Invariants: nothing panics; at most `max_results` files, each index once and in range,
-//! scores finite and in (0, 1], best first; the same answer twice; every line range lies
-//! within its file, start before end; the centrality has one finite score per file.
+//! scores finite and in (0, 1], best first; the same answer twice; one finite, positive idf
+//! per query term; every line range lies within its file, start before end, apart from the
+//! others; the centrality has one finite score per file.
 #![no_main]
 
 use devprojex_rank::{
-    Candidate, Commit, FileTerms, History, Query, Signals, centrality, ranges, rank,
+    Candidate, Commit, Definition, FileTerms, History, Query, Signals, centrality, ranges, rank,
+    rank_weighing,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -52,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
         .collect();
     let query = Query::parse(query_text);
 
-    let ranked = rank(
+    let (ranked, idf) = rank_weighing(
         &query,
         &candidates,
         Some(&history),
@@ -60,6 +65,11 @@ fuzz_target!(|data: &[u8]| {
         MAX_RESULTS,
     );
     assert!(ranked.len() <= MAX_RESULTS);
+    assert_eq!(idf.len(), query.terms.len());
+    assert!(
+        candidates.is_empty() || idf.iter().all(|w| w.is_finite() && *w > 0.0),
+        "{idf:?}"
+    );
     let mut seen = std::collections::HashSet::new();
     for (i, r) in ranked.iter().enumerate() {
         assert!(r.index < candidates.len(), "{r:?}");
@@ -84,12 +94,33 @@ fuzz_target!(|data: &[u8]| {
     for r in &ranked {
         let text = &files[r.index].1;
         let lines = text.lines().count();
-        let (found, _) = ranges(text, &query, &[], 3);
-        for (start, end) in found {
+        let mut definitions: Vec<Definition<'_>> = text
+            .lines()
+            .enumerate()
+            .filter_map(|(i, line)| {
+                let name = line.strip_prefix("fn ")?.split_whitespace().next()?;
+                Some(Definition {
+                    line: i + 1,
+                    name,
+                    qualified: name.to_string(),
+                })
+            })
+            .collect();
+        for line in [0, lines + 5] {
+            definitions.push(Definition {
+                line,
+                name: "outside",
+                qualified: "outside".into(),
+            });
+        }
+        let (found, _) = ranges(text, &query, &idf, &definitions, 3);
+        assert!(found.len() <= 3);
+        for (k, &(start, end)) in found.iter().enumerate() {
             assert!(
                 1 <= start && start <= end && end <= lines.max(1),
                 "{start}-{end} of {lines}"
             );
+            assert!(k == 0 || found[k - 1].1 < start, "{found:?}");
         }
     }
 

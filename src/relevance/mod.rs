@@ -91,6 +91,8 @@ pub(crate) struct Ranking {
     /// Each ranked file's entry, best first.
     pub ranked: Vec<(Entry, Ranked)>,
     pub query: Query,
+    /// Each query term's idf over the ranked selection (for the line ranges).
+    pub idf: Vec<f64>,
     pub outcome: RelevanceOutcome,
 }
 
@@ -247,8 +249,13 @@ impl Engine {
             })
             .unzip();
         outcome.searched_files = candidates.len();
-        let ranked =
-            devprojex_rank::rank(query, &candidates, history.as_deref(), signals, max_results);
+        let (ranked, idf) = devprojex_rank::rank_weighing(
+            query,
+            &candidates,
+            history.as_deref(),
+            signals,
+            max_results,
+        );
         if let Some(path) = std::env::var_os("DEVPROJEX_RANK_FEATURES") {
             dump_features(
                 std::path::Path::new(&path),
@@ -265,6 +272,7 @@ impl Engine {
         Ok(Ranking {
             ranked,
             query: query.clone(),
+            idf,
             outcome,
         })
     }
@@ -374,6 +382,7 @@ impl Engine {
         let Ranking {
             ranked,
             query,
+            idf,
             mut outcome,
         } = ranking;
         let pipeline = self.pipeline(Detail::Full, caches);
@@ -394,9 +403,13 @@ impl Engine {
                 let (ranges, defined) = match text {
                     // parsing a large file takes many times its size (the kernel's generated
                     // register headers, 100,000 `#define`s each): its densest lines show it
-                    Some(text) if entry.size > EXPLAIN_ALONE_BYTES => {
-                        devprojex_rank::ranges(&text, &query, &[], limits::MAX_RELEVANT_RANGES)
-                    }
+                    Some(text) if entry.size > EXPLAIN_ALONE_BYTES => devprojex_rank::ranges(
+                        &text,
+                        &query,
+                        &idf,
+                        &[],
+                        limits::MAX_RELEVANT_RANGES,
+                    ),
                     Some(text) => {
                         let definitions = match caches {
                             Some(caches) => caches
@@ -422,7 +435,13 @@ impl Engine {
                                     .collect()
                             })
                             .unwrap_or_default();
-                        devprojex_rank::ranges(&text, &query, &shown, limits::MAX_RELEVANT_RANGES)
+                        devprojex_rank::ranges(
+                            &text,
+                            &query,
+                            &idf,
+                            &shown,
+                            limits::MAX_RELEVANT_RANGES,
+                        )
                     }
                     None => (Vec::new(), Vec::new()),
                 };

@@ -73,7 +73,8 @@ fn the_known_answer_ranks_first_with_its_reasons_and_ranges() {
     );
     let first: Vec<&str> = body.lines().take(3).collect();
     assert!(first[1].contains("defines execute_hook"), "{body}");
-    assert!(first[2].starts_with("   lines 10-"), "{body}");
+    // the module's docstring and import of HOOKS, execute_hook's definition and the next one
+    assert_eq!(first[2], "   lines 1-5, 10-23", "{body}");
     assert!(
         body.contains("changed with src/hooks/runner.py in 3 commits"),
         "the co-changed registry: {body}"

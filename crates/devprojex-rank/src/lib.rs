@@ -18,6 +18,6 @@ pub mod terms;
 pub use history::{ChangeRef, Commit, History};
 pub use rank::{
     Candidate, Components, Definition, Evidence, FileClass, Query, Ranked, Signals, centrality,
-    ranges, rank, rank_explaining, rank_with_components,
+    ranges, rank, rank_explaining, rank_weighing, rank_with_components,
 };
 pub use terms::FileTerms;

@@ -771,7 +771,28 @@ pub fn rank(
     signals: Signals,
     max_results: usize,
 ) -> Vec<Ranked> {
-    rank_explaining(query, files, history, signals, max_results, max_results)
+    rank_weighing(query, files, history, signals, max_results).0
+}
+
+/// [`rank`], with each query term's idf over `files` (in the query's order): how much the
+/// ranking made of each word, for [`ranges`].
+pub fn rank_weighing(
+    query: &Query,
+    files: &[Candidate<'_>],
+    history: Option<&History>,
+    signals: Signals,
+    max_results: usize,
+) -> (Vec<Ranked>, Vec<f64>) {
+    let (ranked, _, idf) = rank_recording(
+        query,
+        files,
+        history,
+        signals,
+        max_results,
+        max_results,
+        false,
+    );
+    (ranked, idf)
 }
 
 /// [`rank`], with the evidence of only the best `explained` files (the others' is empty): a
@@ -805,7 +826,7 @@ pub fn rank_with_components(
     signals: Signals,
     max_results: usize,
 ) -> Vec<(Ranked, Components)> {
-    let (ranked, components) = rank_recording(
+    let (ranked, components, _) = rank_recording(
         query,
         files,
         history,
@@ -827,10 +848,10 @@ fn rank_recording(
     max_results: usize,
     explained: usize,
     record: bool,
-) -> (Vec<Ranked>, Vec<Components>) {
+) -> (Vec<Ranked>, Vec<Components>, Vec<f64>) {
     let n = files.len() as f64;
     if files.is_empty() || query.is_empty() {
-        return (Vec::new(), Vec::new());
+        return (Vec::new(), Vec::new(), vec![0.0; query.terms.len()]);
     }
     let mut parts = if record {
         vec![Components::default(); files.len()]
@@ -1158,7 +1179,7 @@ fn rank_recording(
             }
         })
         .collect();
-    (ranked, components)
+    (ranked, components, idf)
 }
 
 /// Personalised propagation over the reference graph, one step from the strongest hits: a file
@@ -1458,46 +1479,88 @@ pub struct Definition<'a> {
 }
 
 /// The 1–3 line ranges of `text` that matter most for `query` (1-based, inclusive), in file
-/// order: the definitions whose bodies hold the most query words, else windows around the
-/// densest lines. Also the definitions whose names the query uses.
+/// order: the definitions whose bodies hold the query's words best, and windows around the
+/// lines before the first definition (imports, constants) that hold them; in a file without
+/// definitions, windows around every line that does. A span's words count by the query's
+/// weight times `idf` (each term's, in the query's order, as [`rank_weighing`] gives it), and
+/// saturate as in BM25: a body using three of the query's rare words beats one repeating a
+/// common one on every line. Also the definitions whose names the query uses.
 pub fn ranges(
     text: &str,
     query: &Query,
+    idf: &[f64],
     definitions: &[Definition<'_>],
     max_ranges: usize,
 ) -> (Vec<(usize, usize)>, Vec<String>) {
     const WINDOW: usize = 6;
     const MAX_SPAN: usize = 80;
-    let weights: FxHashMap<Term, f64> = query.terms.iter().map(|t| (t.term, t.weight)).collect();
+    // BM25's k1, low: the second use of a word in a span adds a third of the first's
+    const SATURATION: f64 = 0.5;
+    const NAMED_BONUS: f64 = 5.0;
+    let weights: Vec<f64> = query
+        .terms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| t.weight * idf.get(i).copied().unwrap_or(1.0))
+        .collect();
+    let index_of: FxHashMap<Term, usize> = query
+        .terms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.term, i))
+        .collect();
     let lines: Vec<&str> = text.lines().collect();
-    let mut line_score = vec![0.0f64; lines.len()];
-    let mut seen = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
+    // each line's distinct query terms
+    let mut line_terms: Vec<Vec<usize>> = vec![Vec::new(); lines.len()];
+    for (line, found) in lines.iter().zip(&mut line_terms) {
         if line.len() > 2000 {
             continue;
         }
-        seen.clear();
         terms::identifiers(line, |_, ident| {
             terms::identifier_terms(ident, |term, _| {
-                if !seen.contains(&term) {
-                    seen.push(term);
-                    line_score[i] += weights.get(&term).copied().unwrap_or(0.0);
+                if let Some(&k) = index_of.get(&term)
+                    && !found.contains(&k)
+                {
+                    found.push(k);
                 }
             });
         });
     }
+    // per span, the uses of each term it holds (sparse: a long query has hundreds of terms)
+    let mut uses = vec![0u32; query.terms.len()];
+    let mut held: Vec<usize> = Vec::new();
+    let mut span_score = |start: usize, end: usize| -> f64 {
+        for found in line_terms.get(start - 1..end).unwrap_or_default() {
+            for &k in found {
+                if uses[k] == 0 {
+                    held.push(k);
+                }
+                uses[k] += 1;
+            }
+        }
+        let mut score = 0.0;
+        for k in held.drain(..) {
+            let u = f64::from(std::mem::take(&mut uses[k]));
+            score += weights[k] * u * (SATURATION + 1.0) / (u + SATURATION);
+        }
+        score
+    };
     let named_by_query = |name: &str| {
         let mut all = true;
         let mut any = false;
         terms::identifier_terms(name, |term, _| {
             any = true;
-            all &= weights.contains_key(&term);
+            all &= index_of.contains_key(&term);
         });
         any && all
     };
     let mut defined: Vec<String> = Vec::new();
     let mut candidates: Vec<(f64, usize, usize)> = Vec::new();
-    let mut sorted: Vec<&Definition<'_>> = definitions.iter().collect();
+    // a definition outside the text (the caller parsed another version) shows nothing
+    let mut sorted: Vec<&Definition<'_>> = definitions
+        .iter()
+        .filter(|d| (1..=lines.len()).contains(&d.line))
+        .collect();
     sorted.sort_by_key(|d| d.line);
     // a definition's range starts at its doc comment or decorators
     let lead_in = |line: usize| {
@@ -1517,23 +1580,14 @@ pub fn ranges(
         start
     };
     for (k, def) in sorted.iter().enumerate() {
-        let start = if def.line >= 1 && def.line <= lines.len() {
-            lead_in(def.line)
-        } else {
-            def.line.max(1)
-        };
+        let start = lead_in(def.line);
         let next = sorted
             .get(k + 1)
             .map_or(lines.len(), |n| n.line.saturating_sub(1));
-        let end = next
-            .max(start)
-            .min(start + MAX_SPAN - 1)
-            .min(lines.len().max(start));
-        let mut score: f64 = line_score
-            .get(start - 1..end.min(line_score.len()))
-            .map_or(0.0, |s| s.iter().sum());
+        let end = next.max(start).min(start + MAX_SPAN - 1);
+        let mut score = span_score(start, end);
         if named_by_query(def.name) {
-            score += 5.0;
+            score += NAMED_BONUS;
             if !defined.contains(&def.qualified) {
                 defined.push(def.qualified.clone());
             }
@@ -1542,14 +1596,17 @@ pub fn ranges(
             candidates.push((score, start, end));
         }
     }
-    if candidates.is_empty() {
-        for (i, &s) in line_score.iter().enumerate() {
-            if s > 0.0 {
-                let start = i.saturating_sub(WINDOW) + 1;
-                let end = (i + 1 + WINDOW).min(lines.len());
-                let score: f64 = line_score[start - 1..end].iter().sum();
-                candidates.push((score, start, end));
-            }
+    // windows where no definition shows the line: before the first one (a change to imports
+    // or module constants), or anywhere in a file whose definitions hold none of the words
+    let windows_end = match sorted.first() {
+        Some(first) if !candidates.is_empty() => lead_in(first.line) - 1,
+        _ => lines.len(),
+    };
+    for (i, found) in line_terms.iter().enumerate().take(windows_end) {
+        if !found.is_empty() {
+            let start = i.saturating_sub(WINDOW) + 1;
+            let end = (i + 1 + WINDOW).min(windows_end);
+            candidates.push((span_score(start, end), start, end));
         }
     }
     candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -1563,6 +1620,14 @@ pub fn ranges(
         }
     }
     chosen.sort_unstable();
+    // ranges that touch read as one
+    chosen.dedup_by(|next, kept| {
+        let touches = next.0 == kept.1 + 1;
+        if touches {
+            kept.1 = next.1;
+        }
+        touches
+    });
     (chosen, defined)
 }
 
@@ -2321,8 +2386,68 @@ mod tests {
                 qualified: "run_hook".into(),
             },
         ];
-        let (ranges, defined) = ranges(text, &Query::parse("run_hook"), &defs, 3);
+        let (ranges, defined) = ranges(text, &Query::parse("run_hook"), &[], &defs, 3);
         assert_eq!(ranges, [(5, 7)]);
         assert_eq!(defined, ["run_hook"]);
+    }
+
+    fn definition(line: usize, name: &str) -> Definition<'_> {
+        Definition {
+            line,
+            name,
+            qualified: name.into(),
+        }
+    }
+
+    #[test]
+    fn ranges_weigh_the_querys_rare_words_over_a_common_one_repeated() {
+        // `config` is on every line of the long function; the short one holds the rare words
+        let mut text = String::from("fn load() {\n");
+        for i in 0..30 {
+            text.push_str(&format!("    config.set_{i}(config.get_{i}());\n"));
+        }
+        text.push_str("}\n\nfn unescape(value: &str) -> String {\n    parser.escape(value)\n}\n");
+        let defs = [definition(1, "load"), definition(34, "unescape")];
+        let query = Query::parse("the config parser forgets to escape values");
+        // as rank_weighing gives them: `config` in most files, the others in few
+        let idf: Vec<f64> = query
+            .terms
+            .iter()
+            .map(|t| if t.word == "config" { 0.1 } else { 2.0 })
+            .collect();
+        let (ranges, _) = ranges(&text, &query, &idf, &defs, 1);
+        assert_eq!(ranges, [(34, 36)]);
+    }
+
+    #[test]
+    fn ranges_show_the_imports_before_the_first_definition() {
+        let text = "use std::fmt;\nuse crate::escape::Escaper;\n\nfn run() {\n    go();\n}\n\nfn other() {\n    Escaper::new();\n}\n";
+        let defs = [definition(4, "run"), definition(8, "other")];
+        let (ranges, _) = ranges(
+            text,
+            &Query::parse("drop the Escaper import"),
+            &[],
+            &defs,
+            3,
+        );
+        // the window stops where the first definition starts
+        assert_eq!(ranges, [(1, 3), (8, 10)]);
+        // and reads as one with a definition right after it
+        let (joined, _) = super::ranges(text, &Query::parse("fmt go"), &[], &defs, 3);
+        assert_eq!(joined, [(1, 7)]);
+    }
+
+    #[test]
+    fn ranges_of_bad_definitions_stay_in_the_text() {
+        let text = "fn a() {\n    escape();\n}\n";
+        let defs = [
+            definition(0, "a"),
+            definition(99, "escape"),
+            definition(2, "b"),
+        ];
+        let (ranges, defined) = ranges(text, &Query::parse("escape"), &[], &defs, 3);
+        // `b` at line 2 is the one definition in the text: its span is the text's rest
+        assert_eq!(ranges, [(2, 3)]);
+        assert!(defined.is_empty(), "{defined:?}");
     }
 }
