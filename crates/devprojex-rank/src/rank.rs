@@ -1494,6 +1494,7 @@ pub fn ranges(
 ) -> (Vec<(usize, usize)>, Vec<String>) {
     const WINDOW: usize = 6;
     const MAX_SPAN: usize = 80;
+    const SLIDE_STEP: usize = 10;
     // BM25's k1, low: the second use of a word in a span adds a third of the first's
     const SATURATION: f64 = 0.5;
     const NAMED_BONUS: f64 = 5.0;
@@ -1584,8 +1585,20 @@ pub fn ranges(
         let next = sorted
             .get(k + 1)
             .map_or(lines.len(), |n| n.line.saturating_sub(1));
-        let end = next.max(start).min(start + MAX_SPAN - 1);
+        // a definition longer than MAX_SPAN shows its MAX_SPAN lines that hold the query's
+        // words best, from its head on in steps of SLIDE_STEP: what a task needs of a long
+        // function may lie deep in its body
+        let (mut start, mut end) = (start, next.max(start).min(start + MAX_SPAN - 1));
         let mut score = span_score(start, end);
+        let mut at = start + SLIDE_STEP;
+        while at + MAX_SPAN <= next + SLIDE_STEP {
+            let window_end = (at + MAX_SPAN - 1).min(next);
+            let window_score = span_score(at, window_end);
+            if window_score > score {
+                (start, end, score) = (at, window_end, window_score);
+            }
+            at += SLIDE_STEP;
+        }
         if named_by_query(def.name) {
             score += NAMED_BONUS;
             if !defined.contains(&def.qualified) {
@@ -2435,6 +2448,34 @@ mod tests {
         // and reads as one with a definition right after it
         let (joined, _) = super::ranges(text, &Query::parse("fmt go"), &[], &defs, 3);
         assert_eq!(joined, [(1, 7)]);
+    }
+
+    #[test]
+    fn a_long_definition_shows_where_the_words_are() {
+        let mut text = String::from("fn dispatch(event: Event, retry: Retry) {\n");
+        for i in 0..200 {
+            if i == 150 {
+                text.push_str("    retry_backoff.reset();\n");
+            } else {
+                text.push_str(&format!("    step_{i}(event);\n"));
+            }
+        }
+        text.push_str("}\n");
+        let defs = [definition(1, "dispatch")];
+        let (ranges, _) = ranges(
+            &text,
+            &Query::parse("reset the retry backoff"),
+            &[],
+            &defs,
+            3,
+        );
+        // line 152 holds the words; the head, only `retry`, would end at line 80
+        assert_eq!(ranges.len(), 1);
+        let (start, end) = ranges[0];
+        assert!(
+            start <= 152 && 152 <= end && end - start + 1 <= 80,
+            "{ranges:?}"
+        );
     }
 
     #[test]
