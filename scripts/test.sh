@@ -31,6 +31,8 @@ print_summary() {
 trap print_summary EXIT
 
 phase "cargo fmt --check" cargo fmt --all -- --check
+# the fuzz targets are their own workspace (nightly builds them), outside --all
+phase "cargo fmt --check (fuzz targets)" cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 
 export RUSTC_WORKSPACE_WRAPPER="${RUSTC_WORKSPACE_WRAPPER:-$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver)}"
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"

@@ -66,12 +66,18 @@ fuzz_target!(|data: &[u8]| {
                         assert!(files.contains_key(path), "{from}: {import:?} -> {path:?}")
                     }
                     Target::Folder(dir) => assert!(
-                        files.keys().any(|f| dir_of(f) == dir || f.starts_with(&format!("{dir}/"))),
+                        files
+                            .keys()
+                            .any(|f| dir_of(f) == dir || f.starts_with(&format!("{dir}/"))),
                         "{from}: {import:?} -> folder {dir:?}"
                     ),
                 }
             }
-            assert_eq!(view.resolve(from, &import.spec), targets, "not the same twice");
+            assert_eq!(
+                view.resolve(from, &import.spec),
+                targets,
+                "not the same twice"
+            );
             let _ = view.include_is_ambiguous(from, &import.spec);
         }
     }

@@ -33,7 +33,9 @@ fuzz_target!(|data: &[u8]| {
                     assert!(d.line >= 1 && d.line <= lines, "{d:?}");
                     assert!(d.signature.chars().count() <= 240, "{d:?}");
                     assert!(
-                        d.container.as_ref().is_none_or(|c| c.chars().count() <= 240),
+                        d.container
+                            .as_ref()
+                            .is_none_or(|c| c.chars().count() <= 240),
                         "{d:?}"
                     );
                     assert!(d.scope.len() <= MAX_NESTING, "{d:?}");
@@ -42,12 +44,19 @@ fuzz_target!(|data: &[u8]| {
             Err(skip) => assert!(
                 matches!(
                     skip,
-                    Skip::TooDeeplyNested | Skip::TooLarge | Skip::OverBudget | Skip::ParseOverBudget
+                    Skip::TooDeeplyNested
+                        | Skip::TooLarge
+                        | Skip::OverBudget
+                        | Skip::ParseOverBudget
                 ),
                 "{path}: skipped as {skip:?}"
             ),
         }
-        assert_eq!(try_definitions(path, text), Some(found), "not the same twice");
+        assert_eq!(
+            try_definitions(path, text),
+            Some(found),
+            "not the same twice"
+        );
     }
     if let Some(found) = try_scan(path, text) {
         match &found {
@@ -60,7 +69,10 @@ fuzz_target!(|data: &[u8]| {
             Err(skip) => assert!(
                 matches!(
                     skip,
-                    Skip::TooDeeplyNested | Skip::TooLarge | Skip::OverBudget | Skip::ParseOverBudget
+                    Skip::TooDeeplyNested
+                        | Skip::TooLarge
+                        | Skip::OverBudget
+                        | Skip::ParseOverBudget
                 ),
                 "{path}: skipped as {skip:?}"
             ),
